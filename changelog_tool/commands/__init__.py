@@ -1,0 +1,1 @@
+"""One module per verb: ``configure(parser)`` and ``run(**kwargs) -> int``."""

@@ -1,0 +1,15 @@
+"""`changelog install` (not implemented yet)."""
+
+from __future__ import annotations
+
+import argparse
+
+from changelog_tool.errors import UsageError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run() -> int:
+    raise UsageError("`changelog install` is not implemented yet")

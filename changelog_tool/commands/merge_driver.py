@@ -1,0 +1,15 @@
+"""`changelog merge-driver` (not implemented yet)."""
+
+from __future__ import annotations
+
+import argparse
+
+from changelog_tool.errors import UsageError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run() -> int:
+    raise UsageError("`changelog merge-driver` is not implemented yet")

@@ -1,0 +1,72 @@
+"""`changelog verify`: the CI gate. ``--file PATH`` needs no git; ``--base REF`` diffs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from changelog_tool.errors import UsageError
+
+FORMATS = ("text", "github", "json")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--file", type=Path, metavar="PATH", help="check this file (no git)")
+    parser.add_argument("--base", metavar="REF", help="compare with REF's merge-base")
+    parser.add_argument("--head", metavar="REF", help="head commit (default: the work tree)")
+    parser.add_argument("--pr-number", type=int, metavar="N",
+                        help="the pull request being checked: its link or a placeholder")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+
+
+def empty_changes() -> dict[str, Any]:
+    return {"added": [], "modified": {}, "removed": [], "recipes": {}, "orphan_recipes": []}
+
+
+def emit_report(document: dict[str, Any], findings: list[Any], fmt: str) -> None:
+    """Print findings in the chosen format; the JSON document per design.md."""
+    from changelog_tool.findings import dump_json, format_github, format_text
+
+    if fmt == "json":
+        document["findings"] = [f.to_json() for f in findings]
+        print(dump_json(document))
+        return
+    text = format_github(findings) if fmt == "github" else format_text(findings)
+    if text:
+        print(text)
+    errors = sum(f.severity == "error" for f in findings)
+    warnings = len(findings) - errors
+    summary = "ok" if not errors else "failed"
+    print(f"verify: {summary} ({errors} error(s), {warnings} warning(s))",
+          file=sys.stderr if fmt == "github" else sys.stdout)
+
+
+def run(*, file: Path | None, base: str | None, head: str | None, pr_number: int | None,
+        format: str) -> int:
+    if file is not None and (base or head):
+        raise UsageError("--file checks one file without git; do not combine it with --base/--head")
+    if file is None and base is None:
+        raise UsageError("pass --file PATH (check a file) or --base REF (check a branch)")
+    if file is not None:
+        return _verify_file(file, format)
+    raise UsageError("`changelog verify --base` is not implemented yet")
+
+
+def _verify_file(path: Path, fmt: str) -> int:
+    from changelog_tool.filecheck import check_file
+    from changelog_tool.findings import has_errors
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{path} does not exist") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a changelog file") from None
+    report = check_file(data, str(path))
+    ok = not has_errors(report.findings)
+    document: dict[str, Any] = {"ok": ok, "base": None, "head": None,
+                                "changed": empty_changes(), "appended": []}
+    emit_report(document, report.findings, fmt)
+    return 0 if ok else 1

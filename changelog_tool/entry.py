@@ -1,0 +1,104 @@
+"""Entries as plain mappings, validated by the one JSON Schema in ``schema/``."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+Entry = dict[str, Any]
+
+FIELD_ORDER = (
+    "config-keys",
+    "scenario-type",
+    "description",
+    "pr-link",
+    "evals-only",
+    "all-evals",
+    "append-only",
+    "eval-min-prefill-ep",
+)
+LIST_FIELDS = ("config-keys", "scenario-type", "description")
+FLAG_FIELDS = ("evals-only", "all-evals", "append-only")
+
+
+@cache
+def schema() -> dict[str, Any]:
+    text = resources.files("changelog_tool.schema").joinpath("perf-changelog.schema.json")
+    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return loaded
+
+
+@cache
+def _entry_validator() -> jsonschema.Draft202012Validator:
+    root = schema()
+    entry_schema = dict(root["$defs"]["entry"])
+    entry_schema["$defs"] = root["$defs"]
+    return jsonschema.Draft202012Validator(entry_schema)
+
+
+def scenario_types() -> list[str]:
+    return list(schema()["$defs"]["scenario-type"]["enum"])
+
+
+def schema_errors(entry: Any) -> list[tuple[str, str]]:
+    """``(field path, message)`` for every schema violation of one entry."""
+    errors = []
+    for error in sorted(_entry_validator().iter_errors(entry), key=lambda e: list(e.path)):
+        path = "/".join(str(p) for p in error.absolute_path) or "(entry)"
+        message = error.message
+        if error.validator == "additionalProperties":
+            allowed = ", ".join(FIELD_ORDER)
+            message = f"{message}; allowed fields: {allowed}"
+        elif error.validator == "not" and "append-only" in (entry or {}):
+            message = "append-only cannot be combined with evals-only, all-evals or eval-min-prefill-ep"
+        elif error.validator == "pattern" and path == "pr-link":
+            message = (f"{error.instance!r} is not a pull-request link "
+                       "(https://github.com/<owner>/<repo>/pull/<n>) or a placeholder such as XXX")
+        elif error.validator == "pattern" and path.startswith("config-keys"):
+            message = (f"{error.instance!r} is not a config key or pattern "
+                       "(letters, digits, '.', '_', '+', '-' and '*')")
+        errors.append((path, message))
+    return errors
+
+
+def normalize(entry: Mapping[str, Any]) -> Entry:
+    """The entry in canonical field order, without empty optional fields."""
+    out: Entry = {}
+    for field in FIELD_ORDER:
+        if field in entry and entry[field] is not None and entry[field] != []:
+            value = entry[field]
+            out[field] = list(value) if field in LIST_FIELDS else value
+    for field in entry:
+        if field not in out and field not in FIELD_ORDER:
+            out[field] = entry[field]
+    return out
+
+
+def without_pr_link(entry: Mapping[str, Any]) -> Entry:
+    return {k: v for k, v in entry.items() if k != "pr-link"}
+
+
+def same_entry(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Equal, or equal but for ``pr-link``."""
+    return without_pr_link(a) == without_pr_link(b)
+
+
+@cache
+def _pattern_regex(pattern: str) -> re.Pattern[str]:
+    return re.compile("".join(".*" if c == "*" else re.escape(c) for c in pattern) + r"\Z")
+
+
+def matches(pattern: str, key: str) -> bool:
+    """Whole-key match; ``*`` matches any run of characters, all else is literal."""
+    return _pattern_regex(pattern).match(key) is not None
+
+
+def matching_keys(pattern: str, keys: Iterable[str]) -> list[str]:
+    regex = _pattern_regex(pattern)
+    return [k for k in keys if regex.match(k)]

@@ -1,0 +1,177 @@
+"""The changelog as bytes.
+
+A :class:`Ledger` finds each entry's byte span and first line and keeps the
+separators (empty lines, lines holding only spaces, a missing final newline)
+exactly as found. It parses YAML only where a job asks for it; history is
+never re-serialized.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from changelog_tool.yamlload import Item, YamlProblem, load_items
+
+ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
+ENTRY_HEAD = b"- config-keys:"
+MAX_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Block:
+    """One entry's bytes: ``data[start:end]`` are its lines, ``data[end:sep_end]`` the
+    separator lines (empty or whitespace-only) that follow it."""
+
+    index: int
+    start: int
+    end: int
+    sep_end: int
+    line: int
+
+
+@dataclass(frozen=True)
+class ByteProblem:
+    code: str
+    message: str
+    line: int | None
+
+
+def separator_before_append(data: bytes) -> bytes:
+    """What goes between existing bytes and a first appended entry.
+
+    Exactly one empty line must precede the new entry: nothing if the file
+    already ends with an empty line, one newline if it ends with a newline (a
+    last line holding only spaces is not empty), two if it lacks a final newline.
+    """
+    if not data:
+        return b""
+    if data.endswith(b"\n\n"):
+        return b""
+    if data.endswith(b"\n"):
+        return b"\n"
+    return b"\n\n"
+
+
+def _is_blank(line: bytes) -> bool:
+    return not line.strip(b" \n")
+
+
+class Ledger:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    # --- structure -----------------------------------------------------------
+    @cached_property
+    def _newlines(self) -> list[int]:
+        return [m.start() for m in re.finditer(b"\n", self.data)]
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number of a byte offset."""
+        return bisect_right(self._newlines, offset - 1) + 1
+
+    def line_start(self, line: int) -> int:
+        """Byte offset where a 1-based line begins."""
+        return self._newlines[line - 2] + 1 if line > 1 else 0
+
+    @cached_property
+    def blocks(self) -> list[Block]:
+        starts = [m.start() for m in ENTRY_START.finditer(self.data)]
+        return [self._block(i, start, starts[i + 1] if i + 1 < len(starts) else len(self.data))
+                for i, start in enumerate(starts)]
+
+    def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
+        end = stop
+        # walk back over trailing separator lines
+        while end > start:
+            prev = self.data.rfind(b"\n", start, end - 1) + 1
+            if prev <= start or not _is_blank(self.data[prev:end]):
+                break
+            end = prev
+        return Block(index, start, end, stop, line if line is not None else self.line_of(start))
+
+    @cached_property
+    def preamble_end(self) -> int:
+        match = ENTRY_START.search(self.data)
+        return match.start() if match else len(self.data)
+
+    def last_block(self) -> Block | None:
+        """The last entry, found from the end without scanning the whole file."""
+        pos = len(self.data)
+        while pos > 0:
+            nl = self.data.rfind(b"\n-", 0, pos)
+            start = nl + 1 if nl >= 0 else 0
+            if nl < 0 and not ENTRY_START.match(self.data, 0):
+                return None
+            if ENTRY_START.match(self.data, start):
+                line = self.data.count(b"\n", 0, start) + 1
+                return self._block(-1, start, len(self.data), line)
+            pos = nl
+        return None
+
+    def text(self, block: Block) -> bytes:
+        return self.data[block.start : block.end]
+
+    def entry_head_count(self) -> int:
+        """Lines that begin with ``- config-keys:`` (what the existing CI counts)."""
+        return len(re.findall(rb"^- config-keys:", self.data, re.MULTILINE))
+
+    # --- byte-level checks -----------------------------------------------------
+    def byte_problems(self) -> list[ByteProblem]:
+        """Encoding and whitespace problems, cheap over the whole file."""
+        data = self.data
+        problems: list[ByteProblem] = []
+        if len(data) > MAX_BYTES:
+            problems.append(ByteProblem(
+                "encoding", f"the file is {len(data)} bytes, over the {MAX_BYTES}-byte limit; "
+                "is this really the changelog?", None))
+            return problems
+        if data.startswith(b"\xef\xbb\xbf"):
+            problems.append(ByteProblem(
+                "encoding", "the file starts with a UTF-8 byte-order mark; remove the first "
+                "3 bytes", 1))
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(ByteProblem(
+                "encoding", f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+                "cannot be decoded; re-save the file as UTF-8", self.line_of(exc.start)))
+        for byte, name, fix in (
+            (b"\r", "a carriage return (CRLF line ending)", "convert line endings to LF"),
+            (b"\t", "a tab", "use spaces"),
+            (b"\x00", "a NUL byte", "remove it"),
+        ):
+            pos = data.find(byte)
+            if pos >= 0:
+                count = data.count(byte)
+                problems.append(ByteProblem(
+                    "encoding", f"{name} ({count} in the file); {fix}", self.line_of(pos)))
+        if data and not data.endswith(b"\n"):
+            problems.append(ByteProblem(
+                "final-newline", "the file does not end with a newline; add one",
+                self.line_of(len(data))))
+        return problems
+
+    # --- parsing -------------------------------------------------------------
+    def parse(self) -> list[Item] | Any:
+        """Parse the whole file (raises :class:`YamlProblem`)."""
+        return load_items(self.data)
+
+    def parse_block(self, block: Block) -> Item:
+        items = load_items(self.text(block), line_offset=block.line - 1)
+        if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
+            raise YamlProblem("entry-count", "this block is not exactly one list item", block.line)
+        return items[0]
+
+    def parse_blocks(self, blocks: Sequence[Block]) -> list[Item | YamlProblem]:
+        out: list[Item | YamlProblem] = []
+        for block in blocks:
+            try:
+                out.append(self.parse_block(block))
+            except YamlProblem as problem:
+                out.append(problem)
+        return out

@@ -1,0 +1,169 @@
+"""Git at the edge: the one module that imports GitPython.
+
+Everything else works on bytes and plain values. Git failures become
+:class:`EnvironmentProblem` messages that say what to run.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from changelog_tool.errors import EnvironmentProblem
+
+WORKTREE = "WORKTREE"
+
+
+def remote_slug(root: Path, remote: str = "origin") -> str | None:
+    """``owner/name`` of a GitHub remote, without starting GitPython."""
+    try:
+        url = subprocess.run(
+            ["git", "config", "--get", f"remote.{remote}.url"],
+            cwd=root, capture_output=True, text=True, check=False,
+        ).stdout.strip()
+    except OSError:
+        return None
+    match = re.search(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$", url)
+    return match.group(1) if match else None
+
+
+@dataclass
+class Repo:
+    """A git repository opened with GitPython; blobs come through one
+    persistent ``git cat-file --batch`` process."""
+
+    root: Path
+    handle: Any
+
+    @classmethod
+    def open(cls, start: Path) -> Repo:
+        import git
+
+        try:
+            handle = git.Repo(start, search_parent_directories=True)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            raise EnvironmentProblem(
+                f"{start} is not inside a git repository; run this from a clone "
+                "(or use `changelog verify --file PATH` to check a file without git)") from None
+        if handle.working_tree_dir is None:
+            raise EnvironmentProblem(f"{start} is a bare repository; run this from a work tree")
+        return cls(Path(handle.working_tree_dir), handle)
+
+    # --- refs ------------------------------------------------------------------
+    def is_shallow(self) -> bool:
+        return Path(self.handle.git_dir, "shallow").exists()
+
+    def resolve(self, ref: str) -> str:
+        """The commit sha of ``ref``; a clear error when the clone lacks it."""
+        import git
+
+        try:
+            return str(self.handle.rev_parse(f"{ref}^{{commit}}").hexsha)
+        except (git.BadName, git.BadObject, ValueError, git.GitCommandError):
+            hint = ""
+            if "/" in ref:
+                remote, _, branch = ref.partition("/")
+                hint = f"; run `git fetch {remote} {branch}`"
+            if self.is_shallow():
+                hint += " (this is a shallow clone)"
+            raise EnvironmentProblem(f"unknown ref {ref!r} in {self.root}{hint}") from None
+
+    def first_existing(self, refs: Iterable[str]) -> str | None:
+        for ref in refs:
+            try:
+                self.resolve(ref)
+            except EnvironmentProblem:
+                continue
+            return ref
+        return None
+
+    def merge_base(self, a: str, b: str) -> str:
+        import git
+
+        try:
+            out = self.handle.git.merge_base(a, b)
+        except git.GitCommandError:
+            out = ""
+        if not out:
+            hint = "run `git fetch --unshallow` (or `git fetch --deepen=200`)"
+            if self.is_shallow():
+                raise EnvironmentProblem(
+                    f"no merge-base of {a} and {b}: this clone is shallow; {hint}, "
+                    "or in GitHub Actions set `fetch-depth: 0` on actions/checkout")
+            raise EnvironmentProblem(f"{a} and {b} have no common ancestor")
+        return str(out.split()[0])
+
+    def head_sha(self) -> str:
+        return self.resolve("HEAD")
+
+    # --- contents ----------------------------------------------------------------
+    def read(self, rev: str, path: str) -> bytes | None:
+        """File bytes at a commit (or ``WORKTREE``); ``None`` when absent."""
+        if rev == WORKTREE:
+            file = self.root / path
+            return file.read_bytes() if file.is_file() else None
+        try:
+            blob = self.handle.commit(rev).tree / path
+        except KeyError:
+            return None
+        data: bytes = blob.data_stream.read()
+        return data
+
+    def files(self, rev: str, patterns: Iterable[str]) -> list[str]:
+        """Paths (repo-relative, posix) matching any glob, at ``rev`` or in the work tree."""
+        globs = list(patterns)
+        if rev == WORKTREE:
+            out = self.handle.git.ls_files("--cached", "--others", "--exclude-standard")
+            found = [p for p in out.splitlines() if (self.root / p).is_file()]
+        else:
+            found = self.handle.git.ls_tree("-r", "--name-only", rev).splitlines()
+        return sorted(p for p in found if any(fnmatch.fnmatchcase(p, g) for g in globs))
+
+    def changed_paths(self, base: str, head: str) -> list[tuple[str, str | None, str | None]]:
+        """``(status, old_path, new_path)`` between two commits (or the work tree)."""
+        args = ["--name-status", "-M", "--no-ext-diff", base]
+        if head != WORKTREE:
+            args.append(head)
+        out = self.handle.git.diff(*args)
+        rows: list[tuple[str, str | None, str | None]] = []
+        for line in out.splitlines():
+            parts = line.split("\t")
+            status = parts[0][0]
+            if status == "R" or status == "C":
+                rows.append((status, parts[1], parts[2]))
+            elif status == "A":
+                rows.append((status, None, parts[1]))
+            elif status == "D":
+                rows.append((status, parts[1], None))
+            else:
+                rows.append((status, parts[1], parts[1]))
+        if head == WORKTREE:
+            untracked = self.handle.git.ls_files("--others", "--exclude-standard").splitlines()
+            rows.extend(("A", None, p) for p in untracked)
+        return rows
+
+    # --- conflicts ---------------------------------------------------------------
+    def index_stages(self, path: str) -> dict[int, bytes]:
+        """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path."""
+        out = self.handle.git.ls_files("-u", "--", path)
+        stages: dict[int, bytes] = {}
+        for line in out.splitlines():
+            meta, _ = line.split("\t", 1)
+            _, sha, stage = meta.split()
+            stages[int(stage)] = self.handle.odb.stream(bytes.fromhex(sha)).read()
+        return stages
+
+    def add(self, path: str) -> None:
+        self.handle.git.add("--", path)
+
+    def git_dir(self) -> Path:
+        return Path(self.handle.git_dir)
+
+    def config(self, *args: str) -> str:
+        out: str = self.handle.git.config(*args)
+        return out

@@ -1,0 +1,200 @@
+"""A strict YAML loader built on ruamel.yaml's (C) event parser.
+
+It builds plain Python values itself so that it can refuse, with positions,
+what the changelog must never contain: anchors, aliases, explicit tags and
+duplicate mapping keys. Plain scalars are resolved with the YAML 1.2 core
+schema (the one ruamel.yaml uses by default).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
+
+
+@dataclass(frozen=True)
+class YamlProblem(Exception):
+    """A YAML document the changelog refuses. ``line`` is 1-based."""
+
+    code: str
+    message: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass
+class Item:
+    """A top-level sequence item: its value and the 1-based line it starts on."""
+
+    value: Any
+    line: int
+    key_lines: dict[str, int]
+
+
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+
+
+def resolve_plain(text: str) -> Any:
+    """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
+    if _NULL.match(text):
+        return None
+    if _BOOL.match(text):
+        return text.lower() == "true"
+    if _INT.match(text):
+        if text.startswith("0o"):
+            return int(text[2:], 8)
+        if text.startswith("0x"):
+            return int(text[2:], 16)
+        return int(text)
+    if _FLOAT.match(text):
+        return float(text.replace(".inf", "inf").replace(".Inf", "inf").replace(".INF", "inf"))
+    return text
+
+
+def _parser() -> YAML:
+    return YAML(typ="safe", pure=False)
+
+
+class _Builder:
+    def __init__(self, events: Iterator[Event], line_offset: int) -> None:
+        self.events = events
+        self.offset = line_offset
+
+    def line(self, event: Event) -> int:
+        mark = event.start_mark
+        return (mark.line if mark is not None else 0) + 1 + self.offset
+
+    def check(self, event: Event) -> None:
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise YamlProblem(
+                "yaml-alias",
+                f"YAML anchor &{anchor} is not allowed in the changelog; write the value out",
+                self.line(event),
+            )
+        tag = getattr(event, "tag", None)
+        if tag is not None and not (isinstance(event, ScalarEvent) and tag == "!"):
+            raise YamlProblem(
+                "yaml-tag",
+                f"YAML tag {tag} is not allowed in the changelog; remove it",
+                self.line(event),
+            )
+
+    def value(self, event: Event) -> Any:
+        if isinstance(event, AliasEvent):
+            raise YamlProblem(
+                "yaml-alias",
+                f"YAML alias *{event.anchor} is not allowed in the changelog; write the value out",
+                self.line(event),
+            )
+        self.check(event)
+        if isinstance(event, ScalarEvent):
+            plain = event.style in (None, "") and event.implicit[0]
+            return resolve_plain(event.value) if plain else event.value
+        if isinstance(event, SequenceStartEvent):
+            items: list[Any] = []
+            for child in self.events:
+                if isinstance(child, SequenceEndEvent):
+                    return items
+                items.append(self.value(child))
+        if isinstance(event, MappingStartEvent):
+            return self.mapping(event)[0]
+        raise YamlProblem("yaml-syntax", f"unexpected YAML event {event!r}", self.line(event))
+
+    def mapping(self, start: Event) -> tuple[dict[Any, Any], dict[str, int]]:
+        result: dict[Any, Any] = {}
+        lines: dict[str, int] = {}
+        for key_event in self.events:
+            if isinstance(key_event, MappingEndEvent):
+                return result, lines
+            key = self.value(key_event)
+            if isinstance(key, list | dict):
+                raise YamlProblem("yaml-syntax", "a mapping key must be a scalar", self.line(key_event))
+            if key in result:
+                raise YamlProblem(
+                    "duplicate-yaml-key",
+                    f"duplicate key {key!r} (first on line {lines[str(key)]}); keep only one",
+                    self.line(key_event),
+                )
+            lines[str(key)] = self.line(key_event)
+            result[key] = self.value(next(self.events))
+        raise YamlProblem("yaml-syntax", "unterminated mapping", self.line(start))
+
+
+def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
+    """Parse one YAML document.
+
+    Returns a list of :class:`Item` when the root is a sequence, else the root
+    value itself. ``line_offset`` shifts every reported line (for parsing a
+    slice of a larger file). Raises :class:`YamlProblem`.
+    """
+    events = _parser().parse(data)
+    builder = _Builder(iter(events), line_offset)
+    root: Any = None
+    try:
+        for event in builder.events:
+            if isinstance(event, StreamStartEvent | DocumentStartEvent):
+                if isinstance(event, DocumentStartEvent) and root is not None:
+                    raise YamlProblem(
+                        "yaml-syntax", "more than one YAML document", builder.line(event)
+                    )
+                continue
+            if isinstance(event, DocumentEndEvent | StreamEndEvent):
+                continue
+            if isinstance(event, SequenceStartEvent):
+                builder.check(event)
+                root = []
+                for child in builder.events:
+                    if isinstance(child, SequenceEndEvent):
+                        break
+                    line = builder.line(child)
+                    if isinstance(child, MappingStartEvent):
+                        builder.check(child)
+                        value, key_lines = builder.mapping(child)
+                        root.append(Item(value, line, key_lines))
+                    else:
+                        root.append(Item(builder.value(child), line, {}))
+            else:
+                root = builder.value(event)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = (mark.line + 1 if mark is not None else 1) + line_offset
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise YamlProblem("yaml-syntax", f"{problem}", line) from None
+    except YAMLError as exc:
+        raise YamlProblem("yaml-syntax", str(exc).strip(), 1 + line_offset) from None
+    return root
+
+
+def load_value(data: bytes | str) -> Any:
+    """Parse a document into plain values (sequence items unwrapped)."""
+    root = load_items(data)
+    if isinstance(root, list):
+        return [item.value if isinstance(item, Item) else item for item in root]
+    return root

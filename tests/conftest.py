@@ -1,0 +1,75 @@
+"""Shared fixtures: real git repositories in tmp_path, identity pinned by environment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+@pytest.fixture(autouse=True)
+def _git_identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    for name, value in {
+        "GIT_AUTHOR_NAME": "Test Author",
+        "GIT_AUTHOR_EMAIL": "author@example.invalid",
+        "GIT_COMMITTER_NAME": "Test Committer",
+        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+        "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig-global"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    (tmp_path / "gitconfig-global").write_text("[init]\n\tdefaultBranch = main\n")
+    yield
+
+
+class GitRepo:
+    """A real repository for tests: write files, commit, branch, run git."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def git(self, *args: str, check: bool = True) -> str:
+        result = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True,
+                                env=os.environ, check=False)
+        if check and result.returncode != 0:
+            raise AssertionError(f"git {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
+        return result.stdout.strip()
+
+    def write(self, path: str, data: str | bytes) -> Path:
+        file = self.root / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        file.write_bytes(data)
+        return file
+
+    def read(self, path: str) -> bytes:
+        return (self.root / path).read_bytes()
+
+    def commit(self, message: str, **files: str | bytes) -> str:
+        for path, data in files.items():
+            self.write(path, data)
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    root = tmp_path / "repo"
+    root.mkdir()
+    r = GitRepo(root)
+    r.git("init", "-q", "-b", "main")
+    return r
+
+
+@pytest.fixture
+def corpus() -> Path:
+    if not (CORPUS / "inferencex-data.bundle").is_file():
+        pytest.skip("../shared/corpus is absent")
+    return CORPUS
