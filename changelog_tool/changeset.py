@@ -1,0 +1,68 @@
+"""What a branch changed in the master configs and recipes (pure data).
+
+Produced by the diff engine (``changes.collect``), consumed by ``keys``,
+``verify --base`` and the TUI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ADDED = "added"
+MODIFIED = "modified"
+REMOVED = "removed"
+RECIPE = "recipe"
+
+
+@dataclass(frozen=True)
+class KeyChange:
+    """One master-config key the branch touched.
+
+    ``kind`` is added / modified / removed / recipe (only a referenced recipe
+    changed). ``fields`` names what changed (``image``, ``scenarios.agentic-coding``);
+    ``scenarios`` the scenario types added or changed; ``reduced`` is true when the
+    change only removed scenarios or search-space points (nothing new to run).
+    ``path``/``line`` locate the key in its master file at head (at base if removed).
+    """
+
+    key: str
+    kind: str
+    fields: tuple[str, ...] = ()
+    scenarios: tuple[str, ...] = ()
+    reduced: bool = False
+    path: str | None = None
+    line: int | None = None
+    recipes: tuple[str, ...] = ()
+
+    @property
+    def needs_entry(self) -> bool:
+        return self.kind != REMOVED and not self.reduced
+
+
+@dataclass
+class ChangeSet:
+    base: str | None
+    head: str
+    keys: list[KeyChange] = field(default_factory=list)
+    master_keys: dict[str, str] = field(default_factory=dict)
+    recipes: dict[str, list[str]] = field(default_factory=dict)
+    orphan_recipes: list[str] = field(default_factory=list)
+    appended: list[dict[str, Any]] = field(default_factory=list)
+
+    def needing_entry(self) -> list[KeyChange]:
+        return [k for k in self.keys if k.needs_entry]
+
+    def of_kind(self, kind: str) -> list[KeyChange]:
+        return [k for k in self.keys if k.kind == kind]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``changed`` section of the JSON output contract."""
+        return {
+            "added": sorted(k.key for k in self.of_kind(ADDED)),
+            "modified": {k.key: list(k.fields) for k in sorted(self.of_kind(MODIFIED),
+                                                                key=lambda k: k.key)},
+            "removed": sorted(k.key for k in self.of_kind(REMOVED)),
+            "recipes": {p: sorted(keys) for p, keys in sorted(self.recipes.items())},
+            "orphan_recipes": sorted(self.orphan_recipes),
+        }
