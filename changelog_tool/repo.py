@@ -32,6 +32,30 @@ def remote_slug(root: Path, remote: str = "origin") -> str | None:
     return match.group(1) if match else None
 
 
+def git_dir(start: Path) -> Path | None:
+    """The absolute git directory of the repository holding ``start`` (no GitPython),
+    or ``None`` outside a repository."""
+    try:
+        result = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=start,
+                                capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    return Path(result.stdout.strip()) if result.returncode == 0 else None
+
+
+def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """Plain ``git`` in ``root`` (no GitPython), for building repositories such as the
+    demo sandbox; a failure becomes :class:`EnvironmentProblem` with git's message."""
+    try:
+        result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                                env=env, check=False)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None
+    if result.returncode != 0:
+        raise EnvironmentProblem(f"git {' '.join(args)} failed: {result.stderr.strip()}")
+    return result.stdout.strip()
+
+
 @dataclass
 class Repo:
     """A git repository opened with GitPython; blobs come through one
