@@ -41,7 +41,8 @@ COMMANDS: dict[str, tuple[ModuleType, str]] = {
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="changelog", description="Keep perf-changelog.yaml honest.")
+        prog="changelog", description="Keep perf-changelog.yaml honest."
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help_text) in COMMANDS.items():

@@ -18,8 +18,17 @@ from changelog_tool.errors import ChangelogError
 from changelog_tool.yamlload import YamlProblem, load_value, resolve_plain
 
 _SAFE_PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./:*+=@-]*$")
-_NAMED = {"\x00": "\\0", "\x07": "\\a", "\x08": "\\b", "\t": "\\t", "\n": "\\n",
-          "\x0b": "\\v", "\x0c": "\\f", "\r": "\\r", "\x1b": "\\e"}
+_NAMED = {
+    "\x00": "\\0",
+    "\x07": "\\a",
+    "\x08": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\x0b": "\\v",
+    "\x0c": "\\f",
+    "\r": "\\r",
+    "\x1b": "\\e",
+}
 
 
 def _printable(code: int) -> bool:
@@ -47,7 +56,8 @@ def double_quoted(text: str) -> str:
         elif 0xD800 <= code <= 0xDFFF:
             raise ChangelogError(
                 f"the text {text[:40]!r} holds a lone surrogate (U+{code:04X}), which UTF-8 "
-                "cannot store; retype that character")
+                "cannot store; retype that character"
+            )
         elif code <= 0xFF:
             out.append(f"\\x{code:02X}")
         elif code <= 0xFFFF:
@@ -60,8 +70,12 @@ def double_quoted(text: str) -> str:
 
 def scalar(text: str) -> str:
     """Plain when it reads back as the same string, double-quoted otherwise."""
-    if _SAFE_PLAIN.match(text) and ": " not in text and not text.endswith(":") \
-            and resolve_plain(text) == text:
+    if (
+        _SAFE_PLAIN.match(text)
+        and ": " not in text
+        and not text.endswith(":")
+        and resolve_plain(text) == text
+    ):
         return text
     return double_quoted(text)
 
@@ -81,8 +95,10 @@ def emit(entry: Mapping[str, Any]) -> bytes:
     canonical = normalize(entry)
     unknown = [f for f in canonical if f not in FIELD_ORDER]
     if unknown:
-        raise ChangelogError(f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(FIELD_ORDER)}")
-    lines = []
+        raise ChangelogError(
+            f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(FIELD_ORDER)}"
+        )
+    lines: list[str] = []
     for field, value in canonical.items():
         head = "- " if not lines else "  "
         if field in LIST_FIELDS:

@@ -56,13 +56,21 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
             allowed = ", ".join(FIELD_ORDER)
             message = f"{message}; allowed fields: {allowed}"
         elif error.validator == "not" and "append-only" in (entry or {}):
-            message = "append-only cannot be combined with evals-only, all-evals or eval-min-prefill-ep"
+            message = (
+                "append-only cannot be combined with evals-only, all-evals or eval-min-prefill-ep"
+            )
         elif error.validator == "pattern" and path == "pr-link":
-            message = (f"{error.instance!r} is not a pull-request link "
-                       "(https://github.com/<owner>/<repo>/pull/<n>) or a placeholder such as XXX")
+            message = (
+                f"{error.instance!r} is not a pull-request link "
+                "(https://github.com/<owner>/<repo>/pull/<n>) or a placeholder such as XXX"
+            )
+        elif error.validator == "pattern" and path.startswith("description"):
+            message = f"{error.instance!r} is empty: a description bullet needs some text"
         elif error.validator == "pattern" and path.startswith("config-keys"):
-            message = (f"{error.instance!r} is not a config key or pattern "
-                       "(letters, digits, '.', '_', '+', '-' and '*')")
+            message = (
+                f"{error.instance!r} is not a config key or pattern "
+                "(letters, digits, '.', '_', '+', '-' and '*')"
+            )
         errors.append((path, message))
     return errors
 

@@ -27,15 +27,26 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
     data = ledger.data
     if data.endswith(b"\n\n") or (data.endswith(b"\n") and not data.rstrip(b" \n")):
         stripped = data.rstrip(b"\n")
-        findings.append(Finding(
-            "separator", "the file ends with an empty line; remove the trailing empty line(s)",
-            path, ledger.line_of(len(stripped)) + 1))
+        findings.append(
+            Finding(
+                "separator",
+                "the file ends with an empty line; remove the trailing empty line(s)",
+                path,
+                ledger.line_of(len(stripped)) + 1,
+            )
+        )
     for block in ledger.blocks[1:]:
         previous = ledger.blocks[block.index - 1]
         if previous.end == previous.sep_end:
-            findings.append(Finding(
-                "separator", "no empty line between this entry and the previous one",
-                path, block.line, WARNING))
+            findings.append(
+                Finding(
+                    "separator",
+                    "no empty line between this entry and the previous one",
+                    path,
+                    block.line,
+                    WARNING,
+                )
+            )
     return findings
 
 
@@ -43,8 +54,10 @@ def check_file(data: bytes, path: str) -> FileReport:
     """Every file-level check, collecting all findings (never raises)."""
     ledger = Ledger(data)
     report = FileReport(findings=_byte_findings(ledger, path))
-    if any(f.code == "encoding" and "UTF-8" in f.message and "not" in f.message
-           for f in report.findings) or any("over the" in f.message for f in report.findings):
+    if any(
+        f.code == "encoding" and "UTF-8" in f.message and "not" in f.message
+        for f in report.findings
+    ) or any("over the" in f.message for f in report.findings):
         return report
     try:
         root = ledger.parse()
@@ -55,8 +68,9 @@ def check_file(data: bytes, path: str) -> FileReport:
     report.parsed = True
     if not isinstance(root, list):
         kind = "empty" if root is None else type(root).__name__
-        report.findings.append(Finding(
-            "not-a-list", f"the YAML root must be a list of entries, found {kind}", path, 1))
+        report.findings.append(
+            Finding("not-a-list", f"the YAML root must be a list of entries, found {kind}", path, 1)
+        )
         return report
     report.items = root
     _check_items(ledger, path, root, report)
@@ -65,22 +79,31 @@ def check_file(data: bytes, path: str) -> FileReport:
 
 
 def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileReport) -> None:
-    heads = ledger.entry_head_count()
-    if heads != len(items):
-        report.findings.append(Finding(
-            "entry-count", f"{len(items)} entries but {heads} lines begin with "
-            f"'{ENTRY_HEAD.decode()}'; every entry must begin with config-keys at column 0",
-            path, None))
     for number, item in enumerate(items, 1):
         if not ledger.data.startswith(ENTRY_HEAD, ledger.line_start(item.line)):
-            report.findings.append(Finding(
-                "entry-count", f"entry {number} does not begin with '{ENTRY_HEAD.decode()}'",
-                path, item.line))
+            report.findings.append(
+                Finding(
+                    "entry-count",
+                    f"entry {number} does not begin with '{ENTRY_HEAD.decode()}'",
+                    path,
+                    item.line,
+                )
+            )
         for field_path, message in schema_errors(item.value):
-            top = field_path.split("/")[0]
-            line = item.key_lines.get(top, item.line)
-            report.findings.append(Finding(
-                "schema", f"entry {number} (line {item.line}), {field_path}: {message}", path, line))
+            line = _field_line(item, field_path)
+            report.findings.append(
+                Finding(
+                    "schema",
+                    f"entry {number} (line {item.line}), {field_path}: {message}",
+                    path,
+                    line,
+                )
+            )
+
+
+def _field_line(item: Item, field_path: str) -> int:
+    lines = item.key_lines
+    return lines.get(field_path) or lines.get(field_path.split("/")[0]) or item.line
 
 
 def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip_line: int) -> None:
@@ -91,10 +114,14 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
                 report.findings.append(Finding(result.code, result.message, path, result.line))
             continue
         for field_path, message in schema_errors(result.value):
-            top = field_path.split("/")[0]
-            report.findings.append(Finding(
-                "schema", f"entry {block.index + 1} (line {block.line}), {field_path}: {message}",
-                path, result.key_lines.get(top, block.line)))
+            report.findings.append(
+                Finding(
+                    "schema",
+                    f"entry {block.index + 1} (line {block.line}), {field_path}: {message}",
+                    path,
+                    _field_line(result, field_path),
+                )
+            )
 
 
 def check_appendable(data: bytes, path: str = "perf-changelog.yaml") -> None:
@@ -105,18 +132,25 @@ def check_appendable(data: bytes, path: str = "perf-changelog.yaml") -> None:
     if not problems and data.strip():
         last = ledger.last_block()
         if last is None:
-            problems.append(Finding("not-a-list", "no entry found (no line begins with '- ')",
-                                    path, 1))
+            problems.append(
+                Finding("not-a-list", "no entry found (no line begins with '- ')", path, 1)
+            )
         else:
             try:
                 ledger.parse_block(last)
             except YamlProblem as problem:
                 problems.append(Finding(problem.code, problem.message, path, problem.line))
-            if not data[last.start:].startswith(ENTRY_HEAD):
-                problems.append(Finding(
-                    "entry-count", f"the last entry does not begin with '{ENTRY_HEAD.decode()}'",
-                    path, last.line))
+            if not data[last.start :].startswith(ENTRY_HEAD):
+                problems.append(
+                    Finding(
+                        "entry-count",
+                        f"the last entry does not begin with '{ENTRY_HEAD.decode()}'",
+                        path,
+                        last.line,
+                    )
+                )
     if problems:
         raise ChangelogError(
             f"refusing to append to {path}; fix these first (nothing was written):\n"
-            + format_text(problems))
+            + format_text(problems)
+        )

@@ -81,8 +81,10 @@ class Ledger:
     @cached_property
     def blocks(self) -> list[Block]:
         starts = [m.start() for m in ENTRY_START.finditer(self.data)]
-        return [self._block(i, start, starts[i + 1] if i + 1 < len(starts) else len(self.data))
-                for i, start in enumerate(starts)]
+        return [
+            self._block(i, start, starts[i + 1] if i + 1 < len(starts) else len(self.data))
+            for i, start in enumerate(starts)
+        ]
 
     def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
         end = stop
@@ -126,20 +128,34 @@ class Ledger:
         data = self.data
         problems: list[ByteProblem] = []
         if len(data) > MAX_BYTES:
-            problems.append(ByteProblem(
-                "encoding", f"the file is {len(data)} bytes, over the {MAX_BYTES}-byte limit; "
-                "is this really the changelog?", None))
+            problems.append(
+                ByteProblem(
+                    "encoding",
+                    f"the file is {len(data)} bytes, over the {MAX_BYTES}-byte limit; "
+                    "is this really the changelog?",
+                    None,
+                )
+            )
             return problems
         if data.startswith(b"\xef\xbb\xbf"):
-            problems.append(ByteProblem(
-                "encoding", "the file starts with a UTF-8 byte-order mark; remove the first "
-                "3 bytes", 1))
+            problems.append(
+                ByteProblem(
+                    "encoding",
+                    "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes",
+                    1,
+                )
+            )
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(ByteProblem(
-                "encoding", f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
-                "cannot be decoded; re-save the file as UTF-8", self.line_of(exc.start)))
+            problems.append(
+                ByteProblem(
+                    "encoding",
+                    f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+                    "cannot be decoded; re-save the file as UTF-8",
+                    self.line_of(exc.start),
+                )
+            )
         for byte, name, fix in (
             (b"\r", "a carriage return (CRLF line ending)", "convert line endings to LF"),
             (b"\t", "a tab", "use spaces"),
@@ -148,12 +164,19 @@ class Ledger:
             pos = data.find(byte)
             if pos >= 0:
                 count = data.count(byte)
-                problems.append(ByteProblem(
-                    "encoding", f"{name} ({count} in the file); {fix}", self.line_of(pos)))
+                problems.append(
+                    ByteProblem(
+                        "encoding", f"{name} ({count} in the file); {fix}", self.line_of(pos)
+                    )
+                )
         if data and not data.endswith(b"\n"):
-            problems.append(ByteProblem(
-                "final-newline", "the file does not end with a newline; add one",
-                self.line_of(len(data))))
+            problems.append(
+                ByteProblem(
+                    "final-newline",
+                    "the file does not end with a newline; add one",
+                    self.line_of(len(data)),
+                )
+            )
         return problems
 
     # --- parsing -------------------------------------------------------------

@@ -13,8 +13,14 @@ def canonical(slug: str, number: int) -> str:
     return f"https://github.com/{slug}/pull/{number}"
 
 
-def problem(link: str, settings: Settings, slug: str | None, *,
-            allow_placeholder: bool = True, pr_number: int | None = None) -> str | None:
+def problem(
+    link: str,
+    settings: Settings,
+    slug: str | None,
+    *,
+    allow_placeholder: bool = True,
+    pr_number: int | None = None,
+) -> str | None:
     """Why ``link`` is not acceptable, or ``None`` when it is."""
     if settings.is_placeholder(link):
         if allow_placeholder:
@@ -23,8 +29,10 @@ def problem(link: str, settings: Settings, slug: str | None, *,
     match = _PULL.match(link)
     if match is None:
         example = canonical(slug or "<owner>/<repo>", pr_number or 123)
-        return (f"{link!r} is neither a pull-request link ({example}) nor a placeholder "
-                f"({', '.join(settings.placeholders)})")
+        return (
+            f"{link!r} is neither a pull-request link ({example}) nor a placeholder "
+            f"({', '.join(settings.placeholders)})"
+        )
     if slug is not None and match.group(1).lower() != slug.lower():
         return f"{link!r} points at {match.group(1)}, not this repository ({slug})"
     if pr_number is not None and int(match.group(2)) != pr_number:

@@ -94,9 +94,11 @@ def load(start: Path | None = None) -> Settings:
             known = ", ".join(sorted(_KEYS))
             raise UsageError(f"unknown setting {name!r} in {source}; known settings: {known}")
         attr, kind = _KEYS[name]
-        if not isinstance(value, kind) or (
-            kind is list and not all(isinstance(v, str) for v in value)
-        ) or (kind is dict and not all(isinstance(v, str) for v in value.values())):
+        if (
+            not isinstance(value, kind)
+            or (kind is list and not all(isinstance(v, str) for v in value))
+            or (kind is dict and not all(isinstance(v, str) for v in value.values()))
+        ):
             raise UsageError(f"setting {name!r} in {source} must be a {kind.__name__} of strings")
         values[attr] = tuple(value) if kind is list else value
     if values.get("duplicate_entry", "warning") not in ("warning", "error"):

@@ -60,16 +60,23 @@ def _read_fd(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _replace(path: Path, data: bytes, mode: int) -> None:
+def _replace(path: Path, data: bytes, mode: int) -> int:
+    """Write ``data`` to a temp file, lock it, fsync, rename it over ``path``.
+
+    Returns the new file's descriptor, still locked: a writer that opens the
+    path after the rename waits on it until the caller has read it back.
+    """
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        os.fchmod(fd, mode)
         os.replace(tmp, path)
     except BaseException:
+        os.close(fd)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
@@ -78,6 +85,7 @@ def _replace(path: Path, data: bytes, mode: int) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+    return fd
 
 
 def append(
@@ -97,7 +105,8 @@ def append(
     if not path.exists():
         if not create:
             raise ChangelogError(
-                f"{path} does not exist; pass --init to create it, or --file to name another")
+                f"{path} does not exist; pass --init to create it, or --file to name another"
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileExistsError):
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
@@ -106,14 +115,19 @@ def append(
         if expected is not None and old != expected:
             raise ConcurrentChange(
                 f"{path} changed since it was read ({len(expected)} -> {len(old)} bytes); "
-                "nothing was written: re-check and save again")
+                "nothing was written: re-check and save again"
+            )
         check(old)
         new = old + plan_append(old, blocks)
-        _replace(path, new, stat.S_IMODE(os.fstat(fd).st_mode))
-        written = path.read_bytes()
+        new_fd = _replace(path, new, stat.S_IMODE(os.fstat(fd).st_mode))
+        try:
+            written = path.read_bytes()
+        finally:
+            os.close(new_fd)
         if written != new or not written.startswith(old):
-            raise ChangelogError(f"read-back of {path} does not match what was written; "
-                                 "check the disk and the file")
+            raise ChangelogError(
+                f"read-back of {path} does not match what was written; check the disk and the file"
+            )
     entry_lines = []
     line = old.count(b"\n") + separator_before_append(old).count(b"\n") + 1
     for block in blocks:

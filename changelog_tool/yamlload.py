@@ -135,7 +135,9 @@ class _Builder:
                 return result, lines
             key = self.value(key_event)
             if isinstance(key, list | dict):
-                raise YamlProblem("yaml-syntax", "a mapping key must be a scalar", self.line(key_event))
+                raise YamlProblem(
+                    "yaml-syntax", "a mapping key must be a scalar", self.line(key_event)
+                )
             if key in result:
                 raise YamlProblem(
                     "duplicate-yaml-key",
@@ -143,7 +145,18 @@ class _Builder:
                     self.line(key_event),
                 )
             lines[str(key)] = self.line(key_event)
-            result[key] = self.value(next(self.events))
+            value_event = next(self.events)
+            if isinstance(value_event, SequenceStartEvent):
+                self.check(value_event)
+                items: list[Any] = []
+                for child in self.events:
+                    if isinstance(child, SequenceEndEvent):
+                        break
+                    lines[f"{key}/{len(items)}"] = self.line(child)
+                    items.append(self.value(child))
+                result[key] = items
+            else:
+                result[key] = self.value(value_event)
         raise YamlProblem("yaml-syntax", "unterminated mapping", self.line(start))
 
 

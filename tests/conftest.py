@@ -13,17 +13,20 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 @pytest.fixture(autouse=True)
-def _git_identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+def _git_identity(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    config = tmp_path_factory.mktemp("gitconfig") / "global"
     for name, value in {
         "GIT_AUTHOR_NAME": "Test Author",
         "GIT_AUTHOR_EMAIL": "author@example.invalid",
         "GIT_COMMITTER_NAME": "Test Committer",
         "GIT_COMMITTER_EMAIL": "committer@example.invalid",
-        "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig-global"),
+        "GIT_CONFIG_GLOBAL": str(config),
         "GIT_CONFIG_NOSYSTEM": "1",
     }.items():
         monkeypatch.setenv(name, value)
-    (tmp_path / "gitconfig-global").write_text("[init]\n\tdefaultBranch = main\n")
+    config.write_text("[init]\n\tdefaultBranch = main\n")
     yield
 
 
@@ -34,8 +37,14 @@ class GitRepo:
         self.root = root
 
     def git(self, *args: str, check: bool = True) -> str:
-        result = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True,
-                                env=os.environ, check=False)
+        result = subprocess.run(
+            ["git", *args],
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            env=os.environ,
+            check=False,
+        )
         if check and result.returncode != 0:
             raise AssertionError(f"git {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
         return result.stdout.strip()

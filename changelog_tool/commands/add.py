@@ -10,35 +10,64 @@ from typing import Any
 
 from changelog_tool.errors import ChangelogError, UsageError
 
-ANSWER_FLAGS = ("key", "description", "scenario_type", "pr_link", "evals_only", "all_evals",
-                "append_only", "eval_min_prefill_ep")
+ANSWER_FLAGS = (
+    "key",
+    "description",
+    "scenario_type",
+    "pr_link",
+    "evals_only",
+    "all_evals",
+    "append_only",
+    "eval_min_prefill_ep",
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--key", action="append", metavar="KEY",
-                        help="config key or pattern ('*' = any run of characters); repeatable")
-    parser.add_argument("--scenario-type", action="append", metavar="TYPE",
-                        help="scenario type (fixed-seq-len, agentic-coding); repeatable")
-    parser.add_argument("--description", action="append", metavar="TEXT",
-                        help="one description bullet; repeatable")
-    parser.add_argument("--pr-link", metavar="URL",
-                        help="pull-request link (default: the placeholder, e.g. XXX)")
+    parser.add_argument(
+        "--key",
+        action="append",
+        metavar="KEY",
+        help="config key or pattern ('*' = any run of characters); repeatable",
+    )
+    parser.add_argument(
+        "--scenario-type",
+        action="append",
+        metavar="TYPE",
+        help="scenario type (fixed-seq-len, agentic-coding); repeatable",
+    )
+    parser.add_argument(
+        "--description", action="append", metavar="TEXT", help="one description bullet; repeatable"
+    )
+    parser.add_argument(
+        "--pr-link", metavar="URL", help="pull-request link (default: the placeholder, e.g. XXX)"
+    )
     parser.add_argument("--evals-only", action="store_true", default=None)
     parser.add_argument("--all-evals", action="store_true", default=None)
     parser.add_argument("--append-only", action="store_true", default=None)
     parser.add_argument("--eval-min-prefill-ep", type=int, metavar="N")
-    parser.add_argument("--json", action="store_true", dest="from_json",
-                        help="read one entry or a list of entries as JSON from stdin; "
-                             "print the result as JSON")
-    parser.add_argument("--dry-run", action="store_true",
-                        help="print the exact bytes that would be appended; write nothing")
-    parser.add_argument("--file", type=Path, metavar="PATH",
-                        help="changelog to append to (default: from settings)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        dest="from_json",
+        help="read one entry or a list of entries as JSON from stdin; print the result as JSON",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the exact bytes that would be appended; write nothing",
+    )
+    parser.add_argument(
+        "--file", type=Path, metavar="PATH", help="changelog to append to (default: from settings)"
+    )
     parser.add_argument("--init", action="store_true", help="create the changelog if missing")
-    parser.add_argument("--no-input", action="store_true",
-                        help="never prompt; a missing answer is an error")
-    parser.add_argument("--base", metavar="REF", help="TUI: compare against REF (default: "
-                        "merge-base with the protected ref)")
+    parser.add_argument(
+        "--no-input", action="store_true", help="never prompt; a missing answer is an error"
+    )
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="TUI: compare against REF (default: merge-base with the protected ref)",
+    )
 
 
 def _entry_from_flags(answers: dict[str, Any], placeholder: str) -> dict[str, Any]:
@@ -94,22 +123,37 @@ def validate(entries: list[dict[str, Any]], settings: Any) -> list[dict[str, Any
     return out
 
 
-def run(*, from_json: bool, dry_run: bool, file: Path | None, init: bool, no_input: bool,
-        base: str | None, **answers: Any) -> int:
+def run(
+    *,
+    from_json: bool,
+    dry_run: bool,
+    file: Path | None,
+    init: bool,
+    no_input: bool,
+    base: str | None,
+    **answers: Any,
+) -> int:
     from changelog_tool import settings as settings_module
 
     settings = settings_module.load()
     path = file if file is not None else settings.changelog_path
     given = any(answers[name] for name in ANSWER_FLAGS)
-    interactive = (not no_input and not from_json and sys.stdin.isatty() and sys.stdout.isatty()
-                   and not (answers["key"] and answers["description"]))
+    interactive = (
+        not no_input
+        and not from_json
+        and sys.stdin.isatty()
+        and sys.stdout.isatty()
+        and not (answers["key"] and answers["description"])
+    )
     if interactive:
         from changelog_tool.tui import run_add
 
         return run_add(settings=settings, path=path, base=base, prefill=answers, init=init)
     if from_json:
         if given:
-            raise UsageError("--json reads the entry from stdin; do not combine it with answer flags")
+            raise UsageError(
+                "--json reads the entry from stdin; do not combine it with answer flags"
+            )
         raw = _entries_from_json(sys.stdin.read(), settings.placeholder_link())
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
@@ -117,8 +161,9 @@ def run(*, from_json: bool, dry_run: bool, file: Path | None, init: bool, no_inp
     return append_entries(entries, path=path, dry_run=dry_run, init=init, as_json=from_json)
 
 
-def append_entries(entries: list[dict[str, Any]], *, path: Path, dry_run: bool, init: bool,
-                   as_json: bool) -> int:
+def append_entries(
+    entries: list[dict[str, Any]], *, path: Path, dry_run: bool, init: bool, as_json: bool
+) -> int:
     from changelog_tool import writer
     from changelog_tool.emitter import emit
     from changelog_tool.filecheck import check_appendable
@@ -132,14 +177,24 @@ def append_entries(entries: list[dict[str, Any]], *, path: Path, dry_run: bool, 
         sys.stdout.buffer.write(writer.plan_append(old, blocks))
         sys.stdout.flush()
         return 0
-    result = writer.append(path, blocks, check=lambda old: check_appendable(old, str(path)),
-                           create=init)
+    result = writer.append(
+        path, blocks, check=lambda old: check_appendable(old, str(path)), create=init
+    )
     if as_json:
-        print(json.dumps({"path": str(path), "lines": list(result.entry_lines),
-                          "bytes": [result.old_size, result.new_size]}))
+        print(
+            json.dumps(
+                {
+                    "path": str(path),
+                    "lines": list(result.entry_lines),
+                    "bytes": [result.old_size, result.new_size],
+                }
+            )
+        )
     else:
         where = ", ".join(str(line) for line in result.entry_lines)
         noun = "entry" if len(blocks) == 1 else "entries"
-        print(f"appended {len(blocks)} {noun} to {path} at line {where} "
-              f"(bytes {result.old_size}..{result.new_size})")
+        print(
+            f"appended {len(blocks)} {noun} to {path} at line {where} "
+            f"(bytes {result.old_size}..{result.new_size})"
+        )
     return 0

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import pytest
+
+from changelog_tool.entry import schema, schema_errors
+
+GOOD: dict[str, Any] = {
+    "config-keys": ["kimik3-fp4-b200-dynamo-vllm-agentic"],
+    "scenario-type": ["agentic-coding"],
+    "description": ["Add TP8 x PP2 aggregated recipe across 2 B200 nodes"],
+    "pr-link": "https://github.com/SemiAnalysisAI/InferenceX/pull/2391",
+}
+
+
+def test_the_schema_file_is_a_valid_2020_12_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(schema())
+    assert schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_a_whole_file_validates_against_the_root_schema() -> None:
+    validator = jsonschema.Draft202012Validator(schema())
+    assert validator.is_valid([GOOD, {**GOOD, "pr-link": "XXX", "evals-only": True}])
+    assert not validator.is_valid({"config-keys": ["a"]})
+
+
+def test_a_good_entry_has_no_errors() -> None:
+    assert schema_errors(GOOD) == []
+    assert schema_errors({**GOOD, "pr-link": "https://github.com/o/r/pull/XXX"}) == []
+    assert schema_errors({**GOOD, "all-evals": True, "eval-min-prefill-ep": 2}) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"config-keys": []}, [("config-keys", "[] should be non-empty")]),
+        ({"description": "text"}, [("description", "'text' is not of type 'array'")]),
+        (
+            {"description": [""]},
+            [("description/0", "'' is empty: a description bullet needs some text")],
+        ),
+        (
+            {"scenario-type": ["long-context"]},
+            [
+                (
+                    "scenario-type/0",
+                    "'long-context' is not one of ['fixed-seq-len', 'agentic-coding']",
+                )
+            ],
+        ),
+        ({"evals-only": "yes"}, [("evals-only", "'yes' is not of type 'boolean'")]),
+        ({"eval-min-prefill-ep": 0}, [("eval-min-prefill-ep", "0 is less than the minimum of 1")]),
+        (
+            {"append-only": True, "evals-only": True},
+            [
+                (
+                    "(entry)",
+                    "append-only cannot be combined with evals-only, all-evals or "
+                    "eval-min-prefill-ep",
+                )
+            ],
+        ),
+        (
+            {"pr-link": "http://example.com/1"},
+            [
+                (
+                    "pr-link",
+                    "'http://example.com/1' is not a pull-request link "
+                    "(https://github.com/<owner>/<repo>/pull/<n>) or a placeholder such as XXX",
+                )
+            ],
+        ),
+        (
+            {"config-keys": ["bad key"]},
+            [
+                (
+                    "config-keys/0",
+                    "'bad key' is not a config key or pattern "
+                    "(letters, digits, '.', '_', '+', '-' and '*')",
+                )
+            ],
+        ),
+    ],
+)
+def test_invalid_entries_name_the_field_and_the_rule(
+    change: dict[str, Any], expected: list[tuple[str, str]]
+) -> None:
+    assert schema_errors({**GOOD, **change}) == expected
+
+
+def test_missing_and_extra_fields_are_named() -> None:
+    entry = {k: v for k, v in GOOD.items() if k != "pr-link"} | {"notes": "x"}
+    errors = schema_errors(entry)
+    assert ("(entry)", "'pr-link' is a required property") in errors
+    assert any(
+        path == "(entry)" and "'notes' was unexpected" in message and "allowed fields" in message
+        for path, message in errors
+    )
+
+
+def test_the_schema_ships_inside_the_package() -> None:
+    from importlib import resources
+
+    text = resources.files("changelog_tool.schema").joinpath("perf-changelog.schema.json")
+    assert json.loads(text.read_text(encoding="utf-8")) == schema()
