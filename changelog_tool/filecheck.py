@@ -30,9 +30,11 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
         findings.append(
             Finding(
                 "separator",
-                "the file ends with an empty line; remove the trailing empty line(s)",
+                "the file ends with an empty line; the next entry appended after it "
+                "must begin directly with '- config-keys:'",
                 path,
                 ledger.line_of(len(stripped)) + 1,
+                WARNING,
             )
         )
     for block in ledger.blocks[1:]:

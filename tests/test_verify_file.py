@@ -55,7 +55,6 @@ def test_a_sound_file_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str])
             7,
         ),
         (GOOD.replace("  pr-link: XXX", "  pr-link: maybe").encode(), "schema", 11),
-        (GOOD.encode() + b"\n", "separator", 12),
     ],
 )
 def test_each_broken_file_gets_its_own_code_and_line(
@@ -129,3 +128,12 @@ def test_a_missing_file_is_a_usage_error(
 def test_verify_needs_a_file_or_a_base(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify"]) == 2
     assert "--file PATH" in capsys.readouterr().err
+
+
+def test_a_trailing_empty_line_is_a_warning_since_appends_can_follow_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = verify(tmp_path, GOOD.encode() + b"\n", "--format", "json")
+    assert code == 0
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert (finding["code"], finding["severity"], finding["line"]) == ("separator", "warning", 12)
