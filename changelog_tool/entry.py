@@ -34,12 +34,23 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with local ``#/$defs/...`` references replaced by their targets
+    (same meaning; validation skips the reference lookups, which dominate its cost)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+            return _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
+        return {k: _inline_refs(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
 @cache
 def _entry_validator() -> jsonschema.Draft202012Validator:
     root = schema()
-    entry_schema = dict(root["$defs"]["entry"])
-    entry_schema["$defs"] = root["$defs"]
-    return jsonschema.Draft202012Validator(entry_schema)
+    return jsonschema.Draft202012Validator(_inline_refs(root["$defs"]["entry"], root["$defs"]))
 
 
 def scenario_types() -> list[str]:

@@ -1,0 +1,26 @@
+"""The project's own perf-changelog.yaml is managed with the tool and must stay sound."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from changelog_tool.entry import matching_keys
+from changelog_tool.filecheck import check_file
+from changelog_tool.yamlload import load_value
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_projects_changelog_passes_verify_file() -> None:
+    data = (ROOT / "perf-changelog.yaml").read_bytes()
+    assert check_file(data, "perf-changelog.yaml").findings == []
+
+
+def test_every_pattern_names_a_benchmark_of_the_project() -> None:
+    benchmarks = load_value((ROOT / "benchmarks" / "perf-master.yaml").read_bytes())
+    assert isinstance(benchmarks, dict) and benchmarks
+    for entry in load_value((ROOT / "perf-changelog.yaml").read_bytes()):
+        for pattern in entry["config-keys"]:
+            assert matching_keys(pattern, benchmarks), pattern
+    for spec in benchmarks.values():
+        assert (ROOT / spec["script"]).name.startswith("bench_")
