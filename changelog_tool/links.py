@@ -40,10 +40,22 @@ def problem(
     return None
 
 
-def repository_slug(settings: Settings) -> str | None:
-    """The configured slug, else the ``origin`` remote's, else unknown."""
+_RECENT_LINK = re.compile(
+    rb"pr-link: *[\"']?https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/pull/[0-9]+"
+)
+
+
+def repository_slug(settings: Settings, changelog: bytes | None = None) -> str | None:
+    """The configured slug, else the ``origin`` remote's (on GitHub), else the
+    repository of the newest numbered pr-link in ``changelog`` (its tail is
+    enough), else unknown."""
     if settings.repository:
         return settings.repository
     from changelog_tool.repo import remote_slug
 
-    return remote_slug(settings.root)
+    slug = remote_slug(settings.root)
+    if slug is None and changelog:
+        found = _RECENT_LINK.findall(changelog)
+        if found:
+            slug = found[-1].decode("ascii")
+    return slug

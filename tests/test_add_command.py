@@ -204,3 +204,39 @@ def test_init_creates_a_missing_changelog(tmp_path: Path) -> None:
     assert created.returncode == 0, created.stderr
     assert check_file(target.read_bytes(), "p").findings == []
     assert run_cli(tmp_path, "verify", "--file", str(target)).returncode == 0
+
+
+def test_without_settings_the_repository_comes_from_the_newest_pr_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "perf-changelog.yaml").write_bytes(OLD.encode())
+    monkeypatch.chdir(tmp_path)
+    assert (
+        main(
+            [
+                "add",
+                "--key",
+                "a",
+                "--description",
+                "d",
+                "--pr-link",
+                "https://github.com/someone/else/pull/3",
+            ]
+        )
+        == 1
+    )
+    assert "not this repository (SemiAnalysisAI/InferenceX)" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "add",
+                "--key",
+                "a",
+                "--description",
+                "d",
+                "--pr-link",
+                "https://github.com/SemiAnalysisAI/InferenceX/pull/3",
+            ]
+        )
+        == 0
+    )

@@ -102,12 +102,18 @@ def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
     return entries
 
 
-def validate(entries: list[dict[str, Any]], settings: Any) -> list[dict[str, Any]]:
-    """Normalize, then refuse anything the schema or the pr-link policy rejects."""
+def validate(
+    entries: list[dict[str, Any]], settings: Any, changelog: bytes | None = None
+) -> list[dict[str, Any]]:
+    """Normalize, then refuse anything the schema or the pr-link policy rejects.
+
+    ``changelog`` (the file's tail) lets the pr-link policy find the repository
+    from the newest entry when neither settings nor the ``origin`` remote name it.
+    """
     from changelog_tool import links
     from changelog_tool.entry import normalize, schema_errors
 
-    slug = links.repository_slug(settings)
+    slug = links.repository_slug(settings, changelog)
     out = []
     problems = []
     for number, raw in enumerate(entries, 1):
@@ -157,8 +163,18 @@ def run(
         raw = _entries_from_json(sys.stdin.read(), settings.placeholder_link())
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
-    entries = validate(raw, settings)
+    entries = validate(raw, settings, _tail(path))
     return append_entries(entries, path=path, dry_run=dry_run, init=init, as_json=from_json)
+
+
+def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
+    """The last ``size`` bytes of the changelog, if it exists."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(max(0, handle.seek(0, 2) - size))
+            return handle.read()
+    except OSError:
+        return None
 
 
 def append_entries(
