@@ -1,15 +1,83 @@
-"""`changelog demo` (not implemented yet)."""
+"""`changelog demo`: a throwaway realistic repository, and the add TUI on it.
+
+Without a terminal (or with ``--no-input``) it builds the repository and prints
+what the TUI would show: the changed keys and a suggested entry.
+"""
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
 
 from changelog_tool.errors import UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="build the demo repository in DIR (new or empty) and keep it")
+    parser.add_argument("--no-input", action="store_true",
+                        help="do not open the TUI; print what it would show")
 
 
-def run() -> int:
-    raise UsageError("`changelog demo` is not implemented yet")
+def run(*, keep: Path | None, no_input: bool) -> int:
+    from changelog_tool import sandbox
+
+    if keep is not None and keep.exists() and not keep.is_dir():
+        raise UsageError(f"{keep} is a file; name a new or empty directory for --keep")
+    folder = keep if keep is not None else Path(tempfile.mkdtemp(prefix="changelog-demo-"))
+    try:
+        box = sandbox.build(folder)
+        interactive = not no_input and sys.stdin.isatty() and sys.stdout.isatty()
+        return _open(box) if interactive else _describe(box, keep is not None)
+    finally:
+        if keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _open(box: object) -> int:
+    from changelog_tool import settings as settings_module
+    from changelog_tool.sandbox import Sandbox
+    from changelog_tool.tui import run_add
+
+    assert isinstance(box, Sandbox)
+    settings = settings_module.load(box.root)
+    return run_add(settings=settings, path=settings.changelog_path, base=None, prefill={},
+                   init=False)
+
+
+def _describe(box: object, kept: bool) -> int:
+    from changelog_tool import settings as settings_module
+    from changelog_tool.emitter import emit
+    from changelog_tool.sandbox import Sandbox
+    from changelog_tool.tui.session import AddSession, suggestion
+
+    assert isinstance(box, Sandbox)
+    settings = settings_module.load(box.root)
+    session = AddSession(settings, settings.changelog_path)
+    loaded = session.load()
+    print(f"Built a demo repository in {box.root}: branch {box.branch}, "
+          f"compared with {box.base}.")
+    if loaded.changes is None:
+        print(f"The diff engine failed on it: {loaded.problem}", file=sys.stderr)
+        return 1
+    base = (loaded.changes.base or "?")[:8]
+    print(f"\nChanged keys since {base} (what `changelog add` lists, preselected with ✓):")
+    chosen = set(suggestion(loaded.rows).keys)
+    width = max((len(r.key) for r in loaded.rows), default=0)
+    for row in loaded.rows:
+        tick = "✓" if row.key in chosen else " "
+        print(f"  [{tick}] {row.mark} {row.key.ljust(width)}  {row.detail()}")
+    draft = suggestion(loaded.rows, settings.placeholder_link())
+    print("\nA suggested entry (the TUI starts from these keys and scenario types; "
+          "you write the description):\n")
+    sys.stdout.write(emit(draft.to_entry(settings.placeholder_link())).decode("utf-8"))
+    print("\nOpen the TUI on a fresh demo repository, in a terminal:  changelog demo")
+    if kept:
+        print(f"Or try it here:  cd {box.root} && changelog add")
+    else:
+        print("Keep a demo repository to explore:  changelog demo --keep DIR  "
+              "(then: cd DIR && changelog add)")
+    return 0

@@ -1,14 +1,23 @@
-"""The Textual TUI. The only package that imports Textual."""
+"""The Textual TUI. The only package that imports Textual (lazily: importing this
+package does not load Textual, so the core can name ``run_add`` for free)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
-
-from changelog_tool.errors import UsageError
 
 
 def run_add(*, settings: Any, path: Path, base: str | None, prefill: dict[str, Any],
             init: bool) -> int:
-    raise UsageError("the interactive `changelog add` is not implemented yet; "
-                     "pass --key and --description (or --no-input)")
+    """Open the add screen; returns the exit code (0 saved, 1 left without saving)."""
+    from changelog_tool.tui.app import make_app
+
+    app = make_app(settings, path, base=base, prefill=prefill, init=init)
+    outcome = app.run()
+    if outcome is None:  # the app stopped without an answer (e.g. killed)
+        print(f"changelog: nothing was written to {path}", file=sys.stderr)
+        return 1
+    print(outcome.message if outcome.code == 0 else f"changelog: {outcome.message}",
+          file=sys.stdout if outcome.code == 0 else sys.stderr)
+    return outcome.code

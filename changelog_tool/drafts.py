@@ -1,0 +1,150 @@
+"""The answers to `changelog add`'s questions, and their persistence as a draft.
+
+A :class:`Draft` is what the TUI's form holds, as plain data: it is built from
+the scriptable flags (so the TUI can be prefilled from them), turned into an
+entry mapping for validation and emission, and kept in the target repository's
+git directory (``.git/perf-changelog-draft.json``) when saving fails or the
+user leaves with unsaved text, so that the next ``changelog add`` offers it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+DRAFT_NAME = "perf-changelog-draft.json"
+VERSION = 1
+
+
+@dataclass
+class Draft:
+    keys: list[str] = field(default_factory=list)
+    scenario_types: list[str] = field(default_factory=list)
+    description: list[str] = field(default_factory=list)
+    pr_link: str = ""
+    evals_only: bool = False
+    all_evals: bool = False
+    append_only: bool = False
+    eval_min_prefill_ep: int | None = None
+
+    @classmethod
+    def from_flags(cls, answers: dict[str, Any]) -> Draft:
+        """From ``changelog add``'s answer flags (``key``, ``description``, ...)."""
+        return cls(
+            keys=list(answers.get("key") or []),
+            scenario_types=list(answers.get("scenario_type") or []),
+            description=list(answers.get("description") or []),
+            pr_link=answers.get("pr_link") or "",
+            evals_only=bool(answers.get("evals_only")),
+            all_evals=bool(answers.get("all_evals")),
+            append_only=bool(answers.get("append_only")),
+            eval_min_prefill_ep=answers.get("eval_min_prefill_ep"),
+        )
+
+    def overlay(self, other: Draft) -> Draft:
+        """This draft with every answer ``other`` gives replacing ours."""
+        merged = Draft(**asdict(self))
+        for name in (f.name for f in fields(Draft)):
+            value = getattr(other, name)
+            if value not in (None, False, "", []):
+                setattr(merged, name, value)
+        return merged
+
+    def has_text(self) -> bool:
+        """Something a person typed that would be lost on leaving."""
+        return any(line.strip() for line in self.description)
+
+    def to_entry(self, placeholder: str) -> dict[str, Any]:
+        """The entry mapping (unvalidated) in canonical field order."""
+        entry: dict[str, Any] = {"config-keys": list(self.keys)}
+        if self.scenario_types:
+            entry["scenario-type"] = list(self.scenario_types)
+        entry["description"] = [line.strip() for line in self.description if line.strip()]
+        entry["pr-link"] = self.pr_link.strip() or placeholder
+        for name in ("evals_only", "all_evals", "append_only"):
+            if getattr(self, name):
+                entry[name.replace("_", "-")] = True
+        if self.eval_min_prefill_ep is not None:
+            entry["eval-min-prefill-ep"] = self.eval_min_prefill_ep
+        return entry
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Draft | None:
+        """A draft from stored JSON; ``None`` when it is not a draft we wrote."""
+        if not isinstance(data, dict):
+            return None
+        draft = cls()
+        for spec in fields(cls):
+            if spec.name not in data:
+                continue
+            value = data[spec.name]
+            current = getattr(draft, spec.name)
+            if isinstance(current, list):
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    return None
+            elif isinstance(current, bool):
+                if not isinstance(value, bool):
+                    return None
+            elif isinstance(current, str):
+                if not isinstance(value, str):
+                    return None
+            elif value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                return None
+            setattr(draft, spec.name, value)
+        return draft
+
+
+def location(changelog: Path) -> Path:
+    """Where the draft for ``changelog`` lives: in its repository's git directory,
+    else beside the file."""
+    from changelog_tool.repo import git_dir
+
+    folder = changelog.resolve().parent
+    found = git_dir(folder) if folder.is_dir() else None
+    return (found or folder) / DRAFT_NAME
+
+
+def save(changelog: Path, draft: Draft) -> Path:
+    """Keep ``draft`` for ``changelog`` (atomically); returns the draft file."""
+    target = location(changelog)
+    document = {"version": VERSION, "changelog": str(changelog.resolve()),
+                "saved": time.strftime("%Y-%m-%d %H:%M:%S"), "answers": draft.to_json()}
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{DRAFT_NAME}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(document, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return target
+
+
+def load(changelog: Path) -> tuple[Draft, str] | None:
+    """The kept draft for ``changelog`` and when it was saved, if there is one."""
+    target = location(changelog)
+    try:
+        document = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or document.get("version") != VERSION \
+            or document.get("changelog") != str(changelog.resolve()):
+        return None
+    draft = Draft.from_json(document.get("answers"))
+    return (draft, str(document.get("saved", ""))) if draft is not None else None
+
+
+def discard(changelog: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        location(changelog).unlink()

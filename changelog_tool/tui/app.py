@@ -1,0 +1,269 @@
+"""The `changelog add` app: wiring between the widgets and :class:`AddSession`."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widgets import Footer, Input, Label, TextArea
+from textual.worker import get_current_worker
+
+from changelog_tool import drafts
+from changelog_tool.drafts import Draft
+from changelog_tool.errors import ChangelogError, ConcurrentChange
+from changelog_tool.settings import Settings
+from changelog_tool.tui.dialogs import ConfirmLeave
+from changelog_tool.tui.session import (
+    AddSession,
+    KeyRow,
+    Loaded,
+    preselected,
+    preview_lines,
+    suggested_scenarios,
+)
+from changelog_tool.tui.widgets import EntryForm, KeyPicker, Pane
+
+TIMING_ENV = "PERF_CHANGELOG_TIMING"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int
+    message: str
+
+
+def _stamp(event: str) -> None:
+    """Append ``event time`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks)."""
+    target = os.environ.get(TIMING_ENV)
+    if target:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(f"{event} {time.time():.6f}\n")
+
+
+class AddApp(App[Outcome]):
+    CSS_PATH = "app.tcss"
+    TITLE = "changelog add"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "leave", "Leave"),
+        Binding("ctrl+q", "leave", "Leave", show=False, priority=True),
+        Binding("f2", "toggle_pane", "Preview/History"),
+        Binding("ctrl+t", "toggle_theme", "Light/Dark"),
+    ]
+
+    def __init__(self, session: AddSession, initial: Draft, *, note: str = "") -> None:
+        super().__init__()
+        self.session = session
+        self.initial = initial
+        self.note = note
+        self.baseline = initial
+        self.showing_history = False
+        self.rows: list[KeyRow] = []
+        self.loaded: Loaded | None = None
+
+    # --- building ---------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield KeyPicker(id="picker")
+        yield EntryForm(id="form")
+        yield Pane(id="pane")
+        yield Label("", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if _light_terminal():
+            self.theme = "textual-light"
+        form = self.query_one(EntryForm)
+        form.load(self.initial, self.session.settings.placeholder_link())
+        picker = self.query_one(KeyPicker)
+        picker.set_rows([KeyRow(k) for k in self.initial.keys], self.initial.keys)
+        picker.query_one("#keys").loading = True
+        self.query_one("#description", TextArea).focus()
+        self.baseline = self.current_draft()
+        self.refresh_preview()
+        if self.note:
+            self.notify(self.note, timeout=8)
+        self.call_after_refresh(_stamp, "first-paint")
+        self.load_changes()
+
+    @work(thread=True, exclusive=True)
+    def load_changes(self) -> None:
+        loaded = self.session.load()
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self.show_loaded, loaded)
+
+    def show_loaded(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        picker = self.query_one(KeyPicker)
+        picker.query_one("#keys").loading = False
+        picker.set_completions(self.session.completions())
+        chosen = list(self.initial.keys)
+        self.rows = list(loaded.rows)
+        if not chosen:
+            chosen = preselected(self.rows)
+        known = {r.key for r in self.rows}
+        self.rows += [KeyRow(k) for k in chosen if k not in known]
+        picker.set_rows(self.rows, chosen)
+        picker.set_title(self._keys_title(loaded))
+        if not self.initial.scenario_types:
+            self.query_one(EntryForm).set_scenarios(suggested_scenarios(self.rows, chosen))
+        if not self.rows:
+            self.query_one("#pattern", Input).focus()
+        self.baseline = self.current_draft()
+        self.refresh_preview()
+        self.call_after_refresh(_stamp, "keys")
+
+    def _keys_title(self, loaded: Loaded) -> str:
+        if loaded.changes is None:
+            return f"Could not diff the master configs ({loaded.problem}); add keys by hand"
+        changes = loaded.changes
+        base = (changes.base or "?")[:8]
+        if not loaded.rows:
+            return f"Nothing changed in the master configs since {base}: add keys by hand"
+        need = sum(1 for r in loaded.rows if r.change and r.change.needs_entry)
+        covered = sum(1 for r in loaded.rows if r.covered)
+        text = f"Changed keys since {base}: {len(loaded.rows)} ({need} need an entry"
+        return text + (f", {covered} already covered)" if covered else ")")
+
+    # --- the model ------------------------------------------------------------------------
+    def current_draft(self) -> Draft:
+        keys = self.query_one(KeyPicker).to_model()
+        return self.query_one(EntryForm).to_model(keys)
+
+    def refresh_preview(self) -> None:
+        draft = self.current_draft()
+        preview = self.session.preview(draft)
+        status = self.query_one("#status", Label)
+        if preview.problems:
+            more = f" (+{len(preview.problems) - 1} more)" if len(preview.problems) > 1 else ""
+            status.update(Content.styled(f"✗ {preview.problems[0]}{more}", "$text-error"))
+        else:
+            status.update(Content.styled("✓ ready: ctrl+s appends the preview", "$text-success"))
+        pane = self.query_one(Pane)
+        if self.showing_history:
+            self._show_history(pane, draft.keys)
+            return
+        lines = []
+        for number, text, new in preview_lines(self.session.old, preview.appended):
+            gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
+            lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
+        lines += [Content.styled(f"✗ {problem}", "$text-error") for problem in preview.problems]
+        where = self.session.old.count(b"\n") + 1
+        title = (f"Preview: the bytes appended at line {where} of {self.session.path.name} "
+                 "· f2: previous entries")
+        pane.show(title, Content("\n").join(lines))
+
+    def _show_history(self, pane: Pane, keys: list[str]) -> None:
+        from changelog_tool.commands.log import format_text
+
+        found = self.session.history_for(keys)
+        title = (f"Previous entries for the chosen keys: {len(found)}, newest first "
+                 "· f2: preview")
+        body = format_text(found[:50], self.session.path.name, keys) if found else (
+            "no previous entry applies to the chosen keys" if keys else "no key chosen")
+        pane.show(title, Content(body))
+
+    # --- events ---------------------------------------------------------------------------
+    @on(KeyPicker.Changed)
+    @on(EntryForm.Changed)
+    def _answers_changed(self) -> None:
+        self.refresh_preview()
+
+    @on(KeyPicker.PatternTyped)
+    def _pattern_typed(self, event: KeyPicker.PatternTyped) -> None:
+        picker = self.query_one(KeyPicker)
+        if not event.pattern:
+            picker.show_count("")
+            return
+        count = len(self.session.pattern_matches(event.pattern))
+        noun = "key matches" if count == 1 else "keys match"
+        picker.show_count(f" {count} {noun}")
+
+    @on(KeyPicker.PatternSubmitted)
+    def _pattern_submitted(self, event: KeyPicker.PatternSubmitted) -> None:
+        count = len(self.session.pattern_matches(event.pattern))
+        self.query_one(KeyPicker).add_key(KeyRow(event.pattern), count)
+        self.query_one(KeyPicker).show_count("")
+        self.refresh_preview()
+
+    @on(Pane.Toggle)
+    def action_toggle_pane(self) -> None:
+        self.showing_history = not self.showing_history
+        self.refresh_preview()
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"
+
+    def action_save(self) -> None:
+        draft = self.current_draft()
+        path = self.session.path
+        try:
+            result = self.session.save(draft)
+        except ConcurrentChange as exc:
+            drafts.save(path, draft)
+            self.session.reload()
+            self.refresh_preview()
+            self.notify(f"{exc}. Your answers are kept; the preview now shows the current "
+                        "file: check it and press ctrl+s again.", severity="warning", timeout=15)
+            return
+        except (ChangelogError, OSError) as exc:
+            if draft.has_text():
+                drafts.save(path, draft)
+            self.refresh_preview()
+            self.notify(str(exc), title="Not saved", severity="error", timeout=15)
+            return
+        drafts.discard(path)
+        where = ", ".join(str(line) for line in result.entry_lines)
+        self.exit(Outcome(0, f"appended 1 entry to {path} at line {where} "
+                             f"(bytes {result.old_size}..{result.new_size})"))
+
+    def action_leave(self) -> None:
+        draft = self.current_draft()
+        if draft == self.baseline:
+            self._leave(draft)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self._leave(draft)
+
+        self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
+
+    def _leave(self, draft: Draft) -> None:
+        path = self.session.path
+        if draft.has_text():
+            where = drafts.save(path, draft)
+            self.exit(Outcome(1, f"nothing was written to {path}; your answers are kept "
+                                 f"in {where} and offered next time"))
+        else:
+            if draft != self.baseline:
+                drafts.discard(path)
+            self.exit(Outcome(1, f"nothing was written to {path}"))
+
+
+def _light_terminal() -> bool:
+    """Guess a light terminal background from $COLORFGBG (``fg;bg``, bg 7 or 15 = light)."""
+    background = os.environ.get("COLORFGBG", "").split(";")[-1]
+    return background in ("7", "15")
+
+
+def make_app(settings: Settings, path: Path, *, base: str | None = None,
+             prefill: dict[str, object] | None = None, init: bool = False) -> AddApp:
+    """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
+    session = AddSession(settings, path, base=base, init=init)
+    flags = Draft.from_flags(dict(prefill or {}))
+    kept = drafts.load(path)
+    note = ""
+    initial = flags
+    if kept is not None:
+        draft, saved = kept
+        initial = draft.overlay(flags)
+        note = f"Restored the answers you left unsaved ({saved})."
+    return AddApp(session, initial, note=note)
