@@ -1,0 +1,59 @@
+"""The core never loads Textual: verify, the merge driver, log and scripted add run in CI
+and inside `git rebase`, and must start fast."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ENTRY = '- config-keys:\n    - k\n  description:\n    - "d"\n  pr-link: XXX\n'
+
+PROBE = """
+import sys
+from changelog_tool.cli import main
+code = main({argv!r})
+print("TEXTUAL" if any(m == "textual" or m.startswith("textual.") for m in sys.modules)
+      else "CLEAN", code)
+"""
+
+
+def run_probe(argv: list[str], cwd: Path) -> str:
+    result = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], cwd=cwd,
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture
+def files(repo: object, tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    for name in ("base.yaml", "ours.yaml", "theirs.yaml", "perf-changelog.yaml"):
+        (root / name).write_text(ENTRY)
+    return root
+
+
+def test_verify_file_does_not_import_textual(files: Path) -> None:
+    assert run_probe(["verify", "--file", "perf-changelog.yaml"], files) == "CLEAN 0"
+
+
+def test_the_merge_driver_does_not_import_textual(files: Path) -> None:
+    out = run_probe(["merge-driver", "base.yaml", "ours.yaml", "theirs.yaml",
+                     "perf-changelog.yaml"], files)
+    assert out.startswith("CLEAN")
+
+
+def test_log_and_scripted_add_do_not_import_textual(files: Path) -> None:
+    assert run_probe(["log", "k"], files) == "CLEAN 0"
+    assert run_probe(["add", "--key", "k", "--description", "again", "--dry-run"],
+                     files) == "CLEAN 0"
+
+
+def test_importing_the_tui_package_alone_does_not_import_textual(files: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys, changelog_tool.tui, changelog_tool.tui.session, "
+         "changelog_tool.commands.demo; print('textual' in sys.modules)"],
+        cwd=files, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

@@ -1,0 +1,138 @@
+"""`changelog log KEY`: the entries that apply to a key, patterns resolved, newest first."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from changelog_tool.cli import main
+from changelog_tool.commands.log import applying, entries
+
+CHANGELOG = """\
+- config-keys:
+    - dsr1-fp4-b200-sglang
+  description:
+    - "First"
+  pr-link: https://github.com/o/r/pull/1
+
+- config-keys:
+    - gptoss-*
+  scenario-type:
+    - agentic-coding
+  description:
+    - "Second, by pattern"
+  pr-link: https://github.com/o/r/pull/2
+@@
+- config-keys:
+    - llama70b-fp8-h100-vllm
+  description:
+    - "Third, another key"
+  pr-link: https://github.com/o/r/pull/3
+
+- config-keys:
+    - dsr1-fp4-b200-sglang
+    - gptoss-fp4-b200-vllm
+  description:
+    - "Fourth"
+  pr-link: XXX
+""".replace("@@\n", "  \n")  # a separator line holding two spaces, as in the real history
+
+
+@pytest.fixture
+def changelog(tmp_path: Path) -> Path:
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_text(CHANGELOG)
+    return path
+
+
+def test_entries_for_a_key_come_newest_first_with_their_lines(changelog: Path,
+                                                              capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    assert main(["log", "dsr1-fp4-b200-sglang", "--file", str(changelog)]) == 0
+    out = capsys.readouterr().out
+    assert out.index(f"{changelog}:21:") < out.index(f"{changelog}:1:")
+    assert "Second" not in out and "Third" not in out
+    assert "2 entries apply to dsr1-fp4-b200-sglang (newest first)" in out
+
+
+def test_a_pattern_entry_applies_and_says_which_pattern_matched(changelog: Path,
+                                                                capsys: pytest.CaptureFixture[str]
+                                                                ) -> None:
+    assert main(["log", "gptoss-fp4-b200-vllm", "--file", str(changelog)]) == 0
+    out = capsys.readouterr().out
+    assert "(matched by gptoss-*)" in out
+    assert "scenario-type: agentic-coding" in out
+    assert "Second, by pattern" in out and "Fourth" in out
+
+
+def test_json_output_lists_entries_with_line_and_matching_patterns(
+        changelog: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", "gptoss-fp4-b200-vllm", "--file", str(changelog),
+                 "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["total"] == 2
+    assert [(e["line"], e["matched-by"]) for e in document["entries"]] == [
+        (21, ["gptoss-fp4-b200-vllm"]), (7, ["gptoss-*"])]
+    assert document["entries"][1]["description"] == ["Second, by pattern"]
+
+
+def test_limit_shows_only_the_newest_entries(changelog: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", "dsr1-fp4-b200-sglang", "--file", str(changelog), "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Fourth" in out and "First" not in out
+    assert "1 of 2 entries apply" in out
+
+
+def test_a_key_no_entry_mentions_is_reported_plainly(changelog: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", "kimik3-fp4-b200-vllm", "--file", str(changelog)]) == 0
+    assert "no entry applies to kimik3-fp4-b200-vllm" in capsys.readouterr().out
+
+
+def test_a_pattern_matches_whole_keys_only() -> None:
+    items = [(1, {"config-keys": ["dsr1-*"]}), (5, {"config-keys": ["dsr1"]})]
+    assert [a.line for a in applying(items, ["xdsr1-fp4"])] == []
+    assert [a.line for a in applying(items, ["dsr1-fp4"])] == [1]
+
+
+def test_a_broken_entry_is_skipped_and_named_while_the_others_are_still_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_text(CHANGELOG.replace('    - "Third, another key"', '    - "Third: [broken'))
+    found, problems = entries(path.read_bytes())
+    assert [line for line, _ in found] == [1, 7, 21]
+    assert problems and "entry skipped" in problems[0]
+    assert main(["log", "dsr1-fp4-b200-sglang", "--file", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "2 entries apply" in captured.out and "entry skipped" in captured.err
+
+
+def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    assert main(["log", "k", "--file", str(tmp_path / "nope.yaml")]) == 2
+
+
+def test_without_file_the_changelog_comes_from_the_settings(repo: object, tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "perf-changelog.yaml").write_text(CHANGELOG)
+    result = subprocess.run([sys.executable, "-m", "changelog_tool", "log",
+                             "llama70b-fp8-h100-vllm"], cwd=root, capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    assert "perf-changelog.yaml:15:" in result.stdout and "Third, another key" in result.stdout
+
+
+def test_log_agrees_with_the_real_changelog(corpus: Path, tmp_path: Path) -> None:
+    clone = tmp_path / "ix"
+    subprocess.run(["git", "clone", "-q", str(corpus / "inferencex-data.bundle"), str(clone)],
+                   check=True)
+    data = (clone / "perf-changelog.yaml").read_bytes()
+    found, problems = entries(data)
+    assert not problems
+    assert len(found) == data.count(b"\n- config-keys:") + data.startswith(b"- config-keys:")
+    newest_key = found[-1][1]["config-keys"][0]
+    assert applying(found, [newest_key])[0].line == found[-1][0]
