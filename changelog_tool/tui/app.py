@@ -89,7 +89,7 @@ class AddApp(App[Outcome]):
         self.baseline = self.current_draft()
         self.refresh_preview()
         if self.note:
-            self.notify(self.note, timeout=8)
+            self.call_after_refresh(self.notify, self.note, timeout=8)
         self.call_after_refresh(_stamp, "first-paint")
         self.load_changes()
 
@@ -127,9 +127,9 @@ class AddApp(App[Outcome]):
         base = (changes.base or "?")[:8]
         if not loaded.rows:
             return f"Nothing changed in the master configs since {base}: add keys by hand"
-        need = sum(1 for r in loaded.rows if r.change and r.change.needs_entry)
+        need = len(preselected(loaded.rows))
         covered = sum(1 for r in loaded.rows if r.covered)
-        text = f"Changed keys since {base}: {len(loaded.rows)} ({need} need an entry"
+        text = f"Changed keys since {base}: {len(loaded.rows)} ({need} to cover"
         return text + (f", {covered} already covered)" if covered else ")")
 
     # --- the model ------------------------------------------------------------------------
@@ -150,11 +150,11 @@ class AddApp(App[Outcome]):
         if self.showing_history:
             self._show_history(pane, draft.keys)
             return
-        lines = []
+        lines = [Content.styled(f"✗ {problem}", "$text-error")
+                 for problem in preview.problems] if len(preview.problems) > 1 else []
         for number, text, new in preview_lines(self.session.old, preview.appended):
             gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
             lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
-        lines += [Content.styled(f"✗ {problem}", "$text-error") for problem in preview.problems]
         where = self.session.old.count(b"\n") + 1
         title = (f"Preview: the bytes appended at line {where} of {self.session.path.name} "
                  "· f2: previous entries")

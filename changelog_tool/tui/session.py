@@ -28,6 +28,7 @@ class KeyRow:
     key: str
     change: KeyChange | None = None
     covered: bool = False
+    scenarios: tuple[str, ...] = ()
 
     @property
     def mark(self) -> str:
@@ -41,18 +42,17 @@ class KeyRow:
             noun = "key" if match_count == 1 else "keys"
             return f"pattern: {match_count} {noun}" if "*" in self.key else (
                 "added by hand" if match_count else "not a master key")
+        text = "covered; " if self.covered else ""
         if change.kind == ADDED:
-            text = "new key"
+            text += "new key"
         elif change.kind == REMOVED:
-            text = "removed (no entry needed)"
+            text += "removed (no entry needed)"
         elif change.kind == RECIPE:
-            text = "recipe " + ", ".join(Path(r).name for r in change.recipes)
+            text += "recipe " + ", ".join(Path(r).name for r in change.recipes)
         else:
-            text = ", ".join(change.fields) or "modified"
+            text += ", ".join(change.fields) or "modified"
         if change.reduced:
             text += " (reduced: nothing new to run)"
-        if self.covered:
-            text += "  [covered]"
         return text
 
 
@@ -86,9 +86,13 @@ def covered(key: str, appended: list[dict[str, Any]]) -> bool:
                for entry in appended for p in entry.get("config-keys") or [])
 
 
-def rows_for(changes: ChangeSet) -> list[KeyRow]:
-    """Changed keys in display order: those needing an entry first."""
-    rows = [KeyRow(c.key, c, covered(c.key, changes.appended)) for c in changes.keys]
+def rows_for(changes: ChangeSet, scenarios: dict[str, tuple[str, ...]] | None = None
+             ) -> list[KeyRow]:
+    """Changed keys in display order: those needing an entry first. ``scenarios`` adds
+    the scenario types of keys whose change names none (added keys, changed recipes)."""
+    extra = scenarios or {}
+    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios or extra.get(c.key, ()))
+            for c in changes.keys]
     order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
     return sorted(rows, key=lambda r: (not (r.change and r.change.needs_entry),
                                        order.get(r.change.kind if r.change else "", 4), r.key))
@@ -104,7 +108,7 @@ def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
     from changelog_tool.entry import scenario_types
 
     chosen = set(keys)
-    found = {s for r in rows if r.change and r.key in chosen for s in r.change.scenarios}
+    found = {s for r in rows if r.key in chosen for s in r.scenarios}
     return [s for s in scenario_types() if s in found]
 
 
@@ -164,8 +168,35 @@ class AddSession:
             self.loaded = Loaded(None, [], history, str(exc))
             return self.loaded
         self.master_keys = sorted(changes.master_keys)
-        self.loaded = Loaded(changes, rows_for(changes), history)
+        self.loaded = Loaded(changes, rows_for(changes, self._head_scenarios(changes)), history)
         return self.loaded
+
+    def _head_scenarios(self, changes: ChangeSet) -> dict[str, tuple[str, ...]]:
+        """For an added key, its scenario types; for a key whose recipe changed, the
+        scenario types that reference the recipe (read from the work tree)."""
+        from changelog_tool.masters import MasterFile, MasterProblem
+
+        files: dict[str, MasterFile] = {}
+        out: dict[str, tuple[str, ...]] = {}
+        for change in changes.keys:
+            if change.kind not in (ADDED, RECIPE) or change.scenarios or not change.path:
+                continue
+            path = self.settings.root / change.path
+            if change.path not in files:
+                files[change.path] = MasterFile(change.path, path.read_bytes()
+                                                if path.is_file() else b"")
+            try:
+                value = files[change.path].value(change.key)
+            except (MasterProblem, KeyError):
+                continue
+            scenarios = value.get("scenarios") if isinstance(value, dict) else None
+            if not isinstance(scenarios, dict):
+                continue
+            names = [Path(r).name for r in change.recipes]
+            out[change.key] = tuple(
+                str(name) for name, space in scenarios.items()
+                if change.kind == ADDED or any(n in str(space) for n in names))
+        return out
 
     # --- questions ------------------------------------------------------------------
     def pattern_matches(self, pattern: str) -> list[str]:

@@ -123,6 +123,8 @@ class KeyPicker(Vertical):
             keys.select(row.key)
             return
         keys.add_option(Selection(row_prompt(row, 40, match_count), row.key, True, id=row.key))
+        keys.highlighted = keys.option_count - 1
+        keys.scroll_to_highlight()
 
     def show_count(self, text: str) -> None:
         self.query_one("#match-count", Label).update(text)
