@@ -152,7 +152,8 @@ class AddApp(App[Outcome]):
             return
         lines = [Content.styled(f"✗ {problem}", "$text-error")
                  for problem in preview.problems] if len(preview.problems) > 1 else []
-        for number, text, new in preview_lines(self.session.old, preview.appended):
+        shown = preview.appended if draft.keys else b""  # no entry without config-keys
+        for number, text, new in preview_lines(self.session.old, shown):
             gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
             lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
         where = self.session.old.count(b"\n") + 1
