@@ -1,0 +1,51 @@
+"""`changelog demo` without a terminal: builds the demo repository, prints what the TUI
+would show, and cleans up unless --keep is given."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+
+def demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "changelog_tool", "demo", *args], cwd=cwd,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+                          check=False)
+
+
+def test_demo_without_a_terminal_prints_the_changed_keys_and_a_suggested_entry(
+        tmp_path: Path) -> None:
+    result = demo(cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "[✓] + kimik3-fp4-b300-dynamo-vllm-agentic" in out
+    assert "[✓] ~ gptoss-fp4-mi355x-vllm" in out and "image, scenarios.agentic-coding" in out
+    assert "[✓] R kimik3-fp4-b200-dynamo-vllm-agentic" in out
+    assert "- config-keys:\n    - kimik3-fp4-b300-dynamo-vllm-agentic\n" in out
+    assert "  scenario-type:\n    - agentic-coding\n" in out
+    assert "changelog demo --keep DIR" in out
+    built = re.search(r"Built a demo repository in (\S+):", out)
+    assert built is not None and not Path(built.group(1)).exists()
+
+
+def test_demo_keep_leaves_a_repository_where_add_finds_the_same_keys(tmp_path: Path) -> None:
+    kept = tmp_path / "kept"
+    result = demo("--keep", str(kept), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"cd {kept.resolve()} && changelog add" in result.stdout
+    add = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "add", "--no-input",
+         "--key", "kimik3-fp4-b300-dynamo-vllm-agentic", "--description", "Tried the demo"],
+        cwd=kept, capture_output=True, text=True, check=False)
+    assert add.returncode == 0, add.stderr
+    assert (kept / "perf-changelog.yaml").read_text().endswith('"Tried the demo"\n  pr-link: XXX\n')
+
+
+def test_demo_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    result = demo("--keep", str(tmp_path / "busy"), cwd=tmp_path)
+    assert result.returncode == 2 and "not empty" in result.stderr
+    assert (tmp_path / "busy" / "notes.txt").read_text() == "mine"

@@ -1,0 +1,87 @@
+"""The installed `changelog add` in a real terminal (tmux): type an entry, save with ctrl+s,
+and check the file with `changelog verify --file`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from changelog_tool import sandbox
+
+CHANGELOG = Path(sys.executable).parent / "changelog"
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or not CHANGELOG.exists(),
+                                reason="needs tmux and the installed `changelog` script")
+
+
+class Terminal:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+                              capture_output=True, text=True, check=True).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
+    def wait_for(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(f"changelog-test-{os.getpid()}-{tmp_path.name}")
+    yield term
+    subprocess.run(["tmux", "-L", term.socket, "kill-server"], capture_output=True, check=False)
+
+
+def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
+                                                          tmp_path: Path) -> None:
+    box = sandbox.build(tmp_path / "demo")
+    before = box.changelog.read_bytes()
+    done = tmp_path / "exit-code"
+    command = f"{CHANGELOG} add; echo $? > {done}; sleep 60"
+    terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(box.root),
+                  command)
+    terminal.wait_for("Changed keys since")
+    terminal.wait_for("agentic-coding")
+    terminal.tmux("send-keys", "-t", "t", "-l", "Add Kimi-K3 B300 agentic recipe")
+    terminal.tmux("send-keys", "-t", "t", "Enter")
+    terminal.tmux("send-keys", "-t", "t", "-l", "GPT-OSS MI355X nightly image")
+    terminal.wait_for("✓ ready")
+    terminal.tmux("send-keys", "-t", "t", "C-s")
+    deadline = time.monotonic() + 30
+    while not done.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert done.exists(), terminal.screen()
+    assert done.read_text().strip() == "0"
+    assert "appended 1 entry" in terminal.screen()
+    after = box.changelog.read_bytes()
+    assert after.startswith(before)
+    assert after[len(before):] == (
+        b"\n- config-keys:\n"
+        b"    - kimik3-fp4-b300-dynamo-vllm-agentic\n"
+        b"    - gptoss-fp4-mi355x-vllm\n"
+        b"    - kimik3-fp4-b200-dynamo-vllm-agentic\n"
+        b"  scenario-type:\n    - agentic-coding\n"
+        b"  description:\n"
+        b'    - "Add Kimi-K3 B300 agentic recipe"\n'
+        b'    - "GPT-OSS MI355X nightly image"\n'
+        b"  pr-link: XXX\n")
+    verify = subprocess.run([str(CHANGELOG), "verify", "--file", str(box.changelog)],
+                            capture_output=True, text=True, check=False)
+    assert verify.returncode == 0, verify.stdout + verify.stderr
