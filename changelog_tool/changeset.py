@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from changelog_tool.findings import Finding
+
 ADDED = "added"
 MODIFIED = "modified"
 REMOVED = "removed"
@@ -49,6 +51,8 @@ class ChangeSet:
     recipes: dict[str, list[str]] = field(default_factory=dict)
     orphan_recipes: list[str] = field(default_factory=list)
     appended: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
+    """Master configs at head that do not parse (``yaml-syntax``, ``duplicate-yaml-key``)."""
 
     def needing_entry(self) -> list[KeyChange]:
         return [k for k in self.keys if k.needs_entry]
@@ -65,4 +69,12 @@ class ChangeSet:
             "removed": sorted(k.key for k in self.of_kind(REMOVED)),
             "recipes": {p: sorted(keys) for p, keys in sorted(self.recipes.items())},
             "orphan_recipes": sorted(self.orphan_recipes),
+            "reduced": sorted(k.key for k in self.keys if k.reduced),
         }
+
+    def keys_json(self) -> list[dict[str, Any]]:
+        """Every key change in full (``changelog keys --format json``)."""
+        return [{"key": k.key, "kind": k.kind, "fields": list(k.fields),
+                 "scenarios": list(k.scenarios), "reduced": k.reduced,
+                 "needs_entry": k.needs_entry, "path": k.path, "line": k.line,
+                 "recipes": list(k.recipes)} for k in self.keys]

@@ -191,3 +191,105 @@ class Repo:
     def config(self, *args: str) -> str:
         out: str = self.handle.git.config(*args)
         return out
+    def changed_files(self, base: str, head: str, folders: Iterable[str]) -> list[tuple[str, str]]:
+        """``(status, path)`` under ``folders`` between two commits (or the work tree);
+        renames count as a deletion plus an addition."""
+        spec = [f":(top){folder}" for folder in folders]
+        if not spec:
+            return []
+        args = ["-z", "--name-status", "--no-renames", "--no-ext-diff", base]
+        if head != WORKTREE:
+            args.append(head)
+        fields = self.handle.git.diff(*args, "--", *spec).split("\0")
+        rows = [(fields[i][0], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
+        if head == WORKTREE:
+            out = self.handle.git.ls_files("-z", "--others", "--exclude-standard", "--", *spec)
+            rows.extend(("A", p) for p in out.split("\0") if p)
+        return rows
+
+    def tree_files(self, rev: str, patterns: Iterable[str]) -> dict[str, str | None]:
+        """Paths matching any glob (``*`` stays inside one path segment, ``**`` spans
+        segments) -> blob sha, at a commit; -> ``None`` in the work tree. Trees are
+        read through the persistent ``cat-file`` process, never ``ls-tree -r``."""
+        found: dict[str, str | None] = {}
+        for pattern in patterns:
+            parts = [p for p in pattern.split("/") if p]
+            if rev == WORKTREE:
+                _walk_dir(self.root, "", parts, found)
+            else:
+                _walk_tree(self.handle.commit(rev).tree, parts, found)
+        return dict(sorted(found.items()))
+
+    def read_blob(self, sha: str) -> bytes:
+        data: bytes = self.handle.odb.stream(bytes.fromhex(sha)).read()
+        return data
+
+    def messages(self, base: str, head: str) -> list[tuple[str, str]]:
+        """``(sha, message)`` of the commits ``base..head`` (``WORKTREE``: HEAD), newest first."""
+        tip = "HEAD" if head == WORKTREE else head
+        out: str = self.handle.git.log("--format=%H%x01%B%x00", f"{base}..{tip}")
+        rows = [m.strip().partition("\x01") for m in out.split("\0") if m.strip()]
+        return [(sha, message.strip()) for sha, _, message in rows]
+
+    def branch(self) -> str | None:
+        """The checked-out branch name, ``None`` when HEAD is detached."""
+        try:
+            return str(self.handle.active_branch.name)
+        except (TypeError, ValueError):
+            return None
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+
+def _wild(part: str) -> bool:
+    return any(c in part for c in "*?[")
+
+
+def _walk_tree(tree: Any, parts: list[str], found: dict[str, str | None]) -> None:
+    if not parts:
+        return
+    part, rest = parts[0], parts[1:]
+    if part == "**":
+        _walk_tree(tree, rest, found)
+        for child in tree.trees:
+            _walk_tree(child, parts, found)
+        return
+    if _wild(part):
+        children = [c for c in tree if fnmatch.fnmatchcase(c.name, part)]
+    else:
+        try:
+            children = [tree / part]
+        except KeyError:
+            return
+    for child in children:
+        if rest and child.type == "tree":
+            _walk_tree(child, rest, found)
+        elif not rest and child.type == "blob":
+            found[child.path] = child.hexsha
+
+
+def _walk_dir(root: Path, prefix: str, parts: list[str], found: dict[str, str | None]) -> None:
+    if not parts:
+        return
+    part, rest = parts[0], parts[1:]
+    folder = root / prefix if prefix else root
+    if part == "**":
+        _walk_dir(root, prefix, rest, found)
+        if folder.is_dir():
+            for child in sorted(folder.iterdir()):
+                if child.is_dir() and child.name != ".git":
+                    _walk_dir(root, f"{prefix}{child.name}/", parts, found)
+        return
+    if _wild(part):
+        names = sorted(c.name for c in folder.iterdir()) if folder.is_dir() else []
+        names = [n for n in names if fnmatch.fnmatchcase(n, part)]
+    else:
+        names = [part]
+    for name in names:
+        path = folder / name
+        if rest and path.is_dir():
+            _walk_dir(root, f"{prefix}{name}/", rest, found)
+        elif not rest and path.is_file():
+            found[f"{prefix}{name}"] = None

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from changelog_tool.errors import UsageError
+from changelog_tool.errors import EnvironmentProblem, UsageError
 
 FORMATS = ("text", "github", "json")
 
@@ -18,6 +18,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--head", metavar="REF", help="head commit (default: the work tree)")
     parser.add_argument("--pr-number", type=int, metavar="N",
                         help="the pull request being checked: its link or a placeholder")
+    parser.add_argument("--skip-reason", metavar="TEXT",
+                        help="opt out: this change cannot affect performance, because TEXT "
+                        "(uncovered keys become warnings; CI can pass it from a PR label)")
     parser.add_argument("--format", choices=FORMATS, default="text")
 
 
@@ -25,8 +28,10 @@ def empty_changes() -> dict[str, Any]:
     return {"added": [], "modified": {}, "removed": [], "recipes": {}, "orphan_recipes": []}
 
 
-def emit_report(document: dict[str, Any], findings: list[Any], fmt: str) -> None:
-    """Print findings in the chosen format; the JSON document per design.md."""
+def emit_report(document: dict[str, Any], findings: list[Any], fmt: str,
+                log: list[str] | None = None) -> None:
+    """Print findings in the chosen format; the JSON document per design.md.
+    ``log`` lines (changes, the suggested entry) go with the text and github formats."""
     from changelog_tool.findings import dump_json, format_github, format_text
 
     if fmt == "json":
@@ -36,6 +41,8 @@ def emit_report(document: dict[str, Any], findings: list[Any], fmt: str) -> None
     text = format_github(findings) if fmt == "github" else format_text(findings)
     if text:
         print(text)
+    if log:
+        print("\n".join(log))
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     summary = "ok" if not errors else "failed"
@@ -44,14 +51,15 @@ def emit_report(document: dict[str, Any], findings: list[Any], fmt: str) -> None
 
 
 def run(*, file: Path | None, base: str | None, head: str | None, pr_number: int | None,
-        format: str) -> int:
+        format: str, skip_reason: str | None = None) -> int:
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
     if file is None and base is None:
         raise UsageError("pass --file PATH (check a file) or --base REF (check a branch)")
     if file is not None:
         return _verify_file(file, format)
-    raise UsageError("`changelog verify --base` is not implemented yet")
+    assert base is not None
+    return _verify_base(base, head, pr_number, skip_reason, format)
 
 
 def _verify_file(path: Path, fmt: str) -> int:
@@ -69,4 +77,40 @@ def _verify_file(path: Path, fmt: str) -> int:
     document: dict[str, Any] = {"ok": ok, "base": None, "head": None,
                                 "changed": empty_changes(), "appended": []}
     emit_report(document, report.findings, fmt)
+    return 0 if ok else 1
+
+
+def _verify_base(base: str, head: str | None, pr_number: int | None, skip_reason: str | None,
+                 fmt: str) -> int:
+    from changelog_tool import settings as settings_module
+    from changelog_tool.changes import gather
+    from changelog_tool.findings import has_errors
+    from changelog_tool.gate import check
+    from changelog_tool.history import ABSENT
+    from changelog_tool.summary import change_lines
+
+    settings = settings_module.load()
+    snapshot = gather(settings, base=base, head=head)
+    if snapshot.history.kind == ABSENT:
+        where = settings.source or "the default settings"
+        raise EnvironmentProblem(
+            f"{snapshot.changelog} exists neither at head nor at the base; create it, or set "
+            f"`changelog` in [tool.perf-changelog] (now from {where})")
+    verdict = check(snapshot, settings, pr_number=pr_number, skip_reason=skip_reason)
+    ok = not has_errors(verdict.findings)
+    changes = snapshot.changes
+    document: dict[str, Any] = {"ok": ok, "base": changes.base, "head": changes.head,
+                                "changed": changes.to_json(), "appended": changes.appended}
+    if verdict.suggested_entry is not None:
+        document["suggested_entry"] = verdict.suggested_entry
+    document["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
+    log = change_lines(changes)
+    if verdict.opt_out is not None:
+        log.append(f"opt-out: {verdict.opt_out.describe()}")
+    if verdict.suggested_entry is not None:
+        keys = " ".join(f"--key {k.key}" for k in verdict.uncovered[:3])
+        log.append(f"suggested entry for the uncovered key(s); append it to {snapshot.changelog} "
+                   f"(or run `changelog add {keys} --description ...`):")
+        log.append(verdict.suggested_entry.rstrip("\n"))
+    emit_report(document, verdict.findings, fmt, log)
     return 0 if ok else 1

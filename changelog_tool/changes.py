@@ -1,0 +1,180 @@
+"""The diff engine at the git edge: read two trees, hand bytes to the pure core.
+
+``collect(settings, base=None, head=None)`` is the one entry point for
+``keys``, ``verify --base`` and the TUI. ``base=None`` means the merge-base of
+the protected ref and HEAD; ``head=None`` means the work tree. Blobs come
+through GitPython's persistent ``cat-file`` process; master configs are parsed
+only where their bytes differ.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, ChangeSet, KeyChange
+from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.findings import Finding
+from changelog_tool.history import History, compare
+from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
+from changelog_tool.recipes import is_recipe, needle, references, refers_to
+from changelog_tool.repo import WORKTREE, Repo
+from changelog_tool.settings import Settings
+
+
+@dataclass
+class Snapshot:
+    """Everything ``verify --base`` needs, read in one pass over git."""
+
+    changes: ChangeSet
+    history: History
+    masters: MasterSet
+    changelog: str
+    base_ref: str
+    messages: list[tuple[str, str]] = field(default_factory=list)
+    on_protected: bool = False
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Settings paths made relative to the repository's top level."""
+
+    changelog: str
+    masters: tuple[str, ...]
+    prefixes: dict[str, str]
+    recipe_dirs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, settings: Settings, top: Path) -> Layout:
+        try:
+            sub = settings.root.resolve().relative_to(top.resolve()).as_posix()
+        except ValueError:
+            sub = "."
+        pre = "" if sub == "." else sub + "/"
+        return cls(pre + settings.changelog, tuple(pre + g for g in settings.master_configs),
+                   {k: pre + v for k, v in settings.recipe_prefixes.items()},
+                   tuple(pre + d for d in settings.recipe_dirs))
+
+    def recipe_folders(self) -> list[str]:
+        return sorted({*self.recipe_dirs, *self.prefixes.values()})
+
+
+def collect(settings: Settings, *, base: str | None = None, head: str | None = None) -> ChangeSet:
+    """What the branch changed: keys, recipes and appended entries."""
+    return gather(settings, base=base, head=head).changes
+
+
+def gather(settings: Settings, *, base: str | None = None, head: str | None = None) -> Snapshot:
+    repo = Repo.open(settings.root)
+    try:
+        return snapshot(repo, settings, base, head)
+    finally:
+        repo.close()
+
+
+def _protected(repo: Repo, settings: Settings) -> str:
+    ref = repo.first_existing(settings.protected_ref)
+    if ref is None:
+        wanted = " or ".join(settings.protected_ref)
+        raise EnvironmentProblem(
+            f"none of the protected refs ({wanted}) exists in this clone; pass --base REF "
+            "or run `git fetch origin main`")
+    return ref
+
+
+def snapshot(repo: Repo, settings: Settings, base: str | None = None,
+             head: str | None = None) -> Snapshot:
+    """Like :func:`gather`, with a repository the caller opened (and closes)."""
+    layout = Layout.of(settings, repo.root)
+    base_ref = base if base is not None else _protected(repo, settings)
+    head_rev = WORKTREE if head is None else repo.resolve(head)
+    head_sha = repo.head_sha() if head_rev == WORKTREE else head_rev
+    base_sha = repo.merge_base(repo.resolve(base_ref), head_sha)
+
+    blobs: dict[str, bytes] = {}
+
+    def read(rev: str, sha: str | None, path: str) -> bytes:
+        if sha is None:
+            return (repo.root / path).read_bytes()
+        if sha not in blobs:
+            blobs[sha] = repo.read_blob(sha)
+        return blobs[sha]
+
+    masters = {}
+    for side, rev in (("base", base_sha), ("head", head_rev)):
+        found = repo.tree_files(rev, layout.masters)
+        masters[side] = MasterSet(MasterFile(p, read(rev, s, p)) for p, s in found.items())
+    keys, problems = diff(masters["base"], masters["head"])
+    changes = ChangeSet(base=base_sha, head=head_rev, keys=keys,
+                        master_keys=masters["head"].key_files())
+    _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev)
+    changes.problems = _head_problems(problems, masters["base"], masters["head"])
+
+    history = compare(repo.read(base_sha, layout.changelog),
+                      repo.read(head_rev, layout.changelog), layout.changelog)
+    changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
+    return Snapshot(changes, history, masters["head"], layout.changelog, base_ref,
+                    repo.messages(base_sha, head_rev),
+                    _on_protected(repo, settings, head_sha, head_rev))
+
+
+def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet,
+                 base_sha: str, head_rev: str) -> None:
+    """Changed recipe files, the keys (at head) that reference them, and orphans."""
+    referencing: dict[str, set[str]] = {}
+    for status, path in repo.changed_files(base_sha, head_rev, layout.recipe_folders()):
+        if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
+            continue
+        users = []
+        for key in head.mentions(needle(path)):
+            try:
+                refs = references(head.value(key))
+            except MasterProblem:
+                continue
+            if any(refers_to(ref, path, layout.prefixes) for ref in refs):
+                users.append(key)
+                referencing.setdefault(key, set()).add(path)
+        changes.recipes[path] = users
+        if not users and status != "D":
+            changes.orphan_recipes.append(path)
+    by_key = {k.key: index for index, k in enumerate(changes.keys)}
+    for key, paths in sorted(referencing.items()):
+        recipes = tuple(sorted(paths))
+        if key in by_key:
+            old = changes.keys[by_key[key]]
+            if old.kind in (ADDED, MODIFIED):
+                changes.keys[by_key[key]] = dataclasses.replace(old, recipes=recipes,
+                                                                reduced=False)
+            continue
+        where, line = head.locate(key)
+        changes.keys.append(KeyChange(key, RECIPE, path=where, line=line, recipes=recipes))
+    changes.keys.sort(key=lambda k: k.key)
+
+
+def _head_problems(found: list[tuple[str, MasterProblem]], base: MasterSet,
+                   head: MasterSet) -> list[Finding]:
+    """Master-config problems the branch introduced (not those already at base)."""
+    old = {(path, p.message) for path, p in base.problems()}
+    seen = set()
+    out = []
+    for path, problem in [*found, *head.problems()]:
+        if (path, problem.message) in old or (path, problem.line) in seen:
+            continue
+        seen.add((path, problem.line))
+        out.append(Finding(problem.code, problem.message, path, problem.line))
+    return out
+
+
+def _on_protected(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> bool:
+    """Is head the protected branch itself (where placeholders are not allowed)?"""
+    branch = repo.branch() if head_rev == WORKTREE else None
+    for ref in settings.protected_ref:
+        if branch is not None and branch == ref.rsplit("/", 1)[-1]:
+            return True
+        try:
+            if repo.resolve(ref) == head_sha:
+                return True
+        except EnvironmentProblem:
+            continue
+    return False

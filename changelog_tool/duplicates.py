@@ -1,0 +1,80 @@
+"""Is an appended entry a copy of an existing one? Found without parsing history.
+
+Candidate blocks are found by a byte search (from the end) for the entry's
+first config key; a block is parsed only when it also holds every other key,
+scenario type and description word (runs of characters YAML never escapes or
+folds). The cost follows the number of look-alike entries, not the history's length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from changelog_tool.entry import same_entry
+from changelog_tool.yamlload import Item, YamlProblem, load_items
+
+_WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
+
+
+def _block_start(data: bytes, pos: int) -> int:
+    while True:
+        index = data.rfind(b"\n-", 0, pos)
+        if index < 0:
+            return 0
+        if data[index + 2:index + 3] in (b" ", b"\n", b""):
+            return index + 1
+        pos = index
+
+
+def _block_end(data: bytes, pos: int) -> int:
+    while True:
+        index = data.find(b"\n-", pos)
+        if index < 0:
+            return len(data)
+        if data[index + 2:index + 3] in (b" ", b"\n", b""):
+            return index + 1
+        pos = index + 2
+
+
+def needles(entry: Mapping[str, Any]) -> list[bytes]:
+    """Byte strings every YAML spelling of an equal entry contains (first key first)."""
+    keys = entry.get("config-keys")
+    if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
+        return []
+    found = [k.encode("utf-8") for k in keys]
+    for name in ("scenario-type", "description"):
+        values = entry.get(name)
+        for text in values if isinstance(values, list) else ():
+            if isinstance(text, str):
+                found.extend(w.encode("utf-8") for w in _WORD.findall(text))
+    unique = list(dict.fromkeys(found[1:]))
+    return [found[0], *sorted(unique, key=len, reverse=True)]
+
+
+def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) -> int | None:
+    """The 1-based line of the last entry in ``data`` equal to ``entry`` but for
+    pr-link, or ``None``."""
+    wanted = needles(entry)
+    if not wanted:
+        return None
+    first, rest = wanted[0], wanted[1:]
+    pos = len(data)
+    while True:
+        hit = data.rfind(first, 0, pos)
+        if hit < 0:
+            return None
+        start = _block_start(data, hit)
+        pos = start
+        block = data[start:_block_end(data, hit + len(first))]
+        if all(word in block for word in rest):
+            try:
+                items = load_items(block)
+            except YamlProblem:
+                items = None
+            if (isinstance(items, list) and len(items) == 1 and isinstance(items[0], Item)
+                    and isinstance(items[0].value, dict) and same_entry(items[0].value, entry)):
+                return data.count(b"\n", 0, start) + 1 + line_offset
+        if start == 0:
+            return None

@@ -1,0 +1,333 @@
+"""Master configs as data: top-level keys by a byte scan, values parsed per key.
+
+A master config is a YAML mapping whose top-level keys are benchmark configs.
+Finding the keys and their lines needs no YAML parser: a key is a line that
+begins at column 0. Values are parsed with ruamel's C-backed safe loader, one
+key's bytes at a time and only when a job asks, so a diff between two versions
+parses just the keys whose bytes differ. A file that uses anchors or aliases
+(or that the scan cannot split safely) is parsed whole, so anchors and merge
+keys are always resolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+from changelog_tool.changeset import ADDED, MODIFIED, REMOVED, KeyChange
+
+# A top-level key: column 0, not a comment, sequence item, directive or document marker.
+_TOP_KEY = re.compile(
+    rb"""^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\s#\-?:%!&*\[\]{},|>@`"'][^\n]*?))"""
+    rb"""[ \t]*:(?=[ \t]|\r?$)""",
+    re.MULTILINE,
+)
+_ODD_LINE = re.compile(rb"\n(?:---|\.\.\.|%|[\[{?])")
+SCENARIOS = "scenarios"
+# Lists whose items are benchmark points: removing items only runs less.
+_POINT_LISTS = frozenset({"search-space", "conc-list", "seq-len-configs", "scenario"})
+_MISSING = object()
+
+
+class MasterProblem(Exception):
+    """A master config (or one key of it) is not valid YAML."""
+
+    def __init__(self, message: str, line: int | None, code: str = "yaml-syntax") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.code = code
+
+
+@lru_cache(maxsize=1)
+def _loader() -> Any:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe", pure=False)
+
+
+@lru_cache(maxsize=8192)
+def _parse(data: bytes) -> Any:
+    """Parse YAML bytes (cached: the same key bytes recur across versions)."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        return _loader().load(data)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise MasterProblem(str(exc.problem or exc.context or "invalid YAML"),
+                            mark.line + 1 if mark is not None else None) from None
+    except YAMLError as exc:
+        raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
+
+
+def _has_anchor_or_alias(data: bytes) -> bool:
+    """``&name`` or ``*name`` where YAML would read an anchor or alias (comments may
+    give false positives, which only cost a whole-file parse)."""
+    for char in (b"&", b"*"):
+        pos = data.find(char)
+        while pos >= 0:
+            after = data[pos + 1:pos + 2]
+            if (pos == 0 or data[pos - 1:pos] in (b" ", b"\t", b"\n", b"[", b"{", b",")) \
+                    and after and after not in b" \t\r\n[]{},":
+                return True
+            pos = data.find(char, pos + 1)
+    return False
+
+
+@dataclass(frozen=True)
+class Span:
+    key: str
+    start: int
+    end: int
+    line: int
+
+
+def _unquote(raw: re.Match[bytes]) -> str:
+    double, single, plain = raw.groups()
+    if plain is not None:
+        return plain.decode("utf-8", "replace")
+    if single is not None:
+        return single.decode("utf-8", "replace").replace("''", "'")
+    parsed = _parse(b'"' + double + b'": 0\n')
+    return str(next(iter(parsed))) if isinstance(parsed, dict) else double.decode()
+
+
+@dataclass
+class MasterFile:
+    """One master config file's bytes, its keys, and their values on demand."""
+
+    path: str
+    data: bytes
+    problems: list[MasterProblem] = field(default_factory=list)
+
+    @cached_property
+    def spans(self) -> dict[str, Span]:
+        data = self.data
+        found: list[tuple[str, int]] = [(_unquote(m), m.start()) for m in _TOP_KEY.finditer(data)]
+        spans: dict[str, Span] = {}
+        line, last = 1, 0
+        for index, (key, start) in enumerate(found):
+            line += data.count(b"\n", last, start)
+            last = start
+            end = found[index + 1][1] if index + 1 < len(found) else len(data)
+            if key in spans:
+                self.problems.append(MasterProblem(
+                    f"duplicate top-level key {key!r} (first on line {spans[key].line}); "
+                    "keep only one", line, "duplicate-yaml-key"))
+                continue
+            spans[key] = Span(key, start, end, line)
+        return spans
+
+    @cached_property
+    def whole(self) -> bool:
+        """True when values must come from one parse of the whole file."""
+        first = min((s.start for s in self.spans.values()), default=len(self.data))
+        preamble = self.data[:first]
+        return bool(_has_anchor_or_alias(self.data) or _ODD_LINE.search(b"\n" + self.data)
+                    or any(line.strip() and not line.lstrip().startswith(b"#")
+                           for line in preamble.splitlines()))
+
+    @cached_property
+    def _whole_values(self) -> dict[Any, Any]:
+        try:
+            value = _parse(self.data)
+        except MasterProblem as problem:
+            self.problems.append(problem)
+            return {}
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.problems.append(MasterProblem("a master config must be a mapping of keys", 1))
+            return {}
+        return value
+
+    def key_names(self) -> list[str]:
+        if self.whole:
+            return [str(k) for k in self._whole_values]
+        return list(self.spans)
+
+    def line(self, key: str) -> int | None:
+        span = self.spans.get(key)
+        return span.line if span is not None else None
+
+    def chunk(self, key: str) -> bytes:
+        span = self.spans.get(key)
+        return self.data[span.start:span.end] if span is not None else b""
+
+    def value(self, key: str) -> Any:
+        """The key's value; raises :class:`MasterProblem` when it does not parse."""
+        if self.whole:
+            if key not in self._whole_values:
+                raise MasterProblem(f"{key!r} could not be read", self.line(key))
+            return self._whole_values[key]
+        span = self.spans[key]
+        try:
+            parsed = _parse(self.chunk(key))
+        except MasterProblem as problem:
+            line = span.line + problem.line - 1 if problem.line is not None else span.line
+            raise MasterProblem(problem.message, line) from None
+        if not isinstance(parsed, dict) or list(parsed) != [key]:
+            # The byte scan split something it should not have: parse the file whole.
+            self.__dict__["whole"] = True
+            return self.value(key)
+        return parsed[key]
+
+
+class MasterSet:
+    """All master configs of one tree: key -> the file that defines it."""
+
+    def __init__(self, files: Iterable[MasterFile]) -> None:
+        self.files = sorted(files, key=lambda f: f.path)
+        self.owner: dict[str, MasterFile] = {}
+        for file in self.files:  # a key in two files: the later path wins (configs/ over .github/)
+            for key in file.key_names():
+                self.owner[key] = file
+
+    def key_files(self) -> dict[str, str]:
+        """Every key -> the path of the file that defines it."""
+        return {key: file.path for key, file in sorted(self.owner.items())}
+
+    def value(self, key: str) -> Any:
+        return self.owner[key].value(key)
+
+    def chunk(self, key: str) -> bytes | None:
+        file = self.owner[key]
+        return None if file.whole else file.chunk(key)
+
+    def locate(self, key: str) -> tuple[str | None, int | None]:
+        file = self.owner.get(key)
+        return (file.path, file.line(key)) if file is not None else (None, None)
+
+    def problems(self) -> list[tuple[str, MasterProblem]]:
+        return [(f.path, p) for f in self.files for p in f.problems]
+
+    def mentions(self, needle: str) -> list[str]:
+        """Keys whose bytes contain ``needle`` (a cheap pre-filter before parsing)."""
+        raw = needle.encode("utf-8")
+        out = []
+        for key, file in self.owner.items():
+            text = file.data if file.whole else file.chunk(key)
+            if raw in text:
+                out.append(key)
+        return sorted(out)
+
+
+# --- comparing one key's two values ------------------------------------------------
+def changed_fields(old: Any, new: Any) -> list[str]:
+    """Top-level fields that differ; ``scenarios`` per scenario type."""
+    if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
+        return [] if old == new else ["value"]
+    fields: list[str] = []
+    for name in set(old) | set(new):
+        before, after = old.get(name, _MISSING), new.get(name, _MISSING)
+        if before == after:
+            continue
+        if name == SCENARIOS and isinstance(before, Mapping) and isinstance(after, Mapping):
+            fields.extend(f"{SCENARIOS}.{kind}" for kind in set(before) | set(after)
+                          if before.get(kind, _MISSING) != after.get(kind, _MISSING))
+        else:
+            fields.append(str(name))
+    return sorted(fields)
+
+
+def touched_scenarios(old: Any, new: Any) -> list[str]:
+    """Scenario types present at ``new`` that were added or changed."""
+    after = new.get(SCENARIOS) if isinstance(new, Mapping) else None
+    if not isinstance(after, Mapping):
+        return []
+    before = old.get(SCENARIOS) if isinstance(old, Mapping) else None
+    if not isinstance(before, Mapping):
+        return sorted(str(k) for k in after)
+    return sorted(str(k) for k in after if before.get(k, _MISSING) != after[k])
+
+
+def _points_reduced(old: list[Any], new: list[Any]) -> bool:
+    """Each new item keeps or narrows a distinct old item, in order."""
+    index = 0
+    for item in new:
+        while index < len(old) and not _narrows(old[index], item):
+            index += 1
+        if index == len(old):
+            return False
+        index += 1
+    return True
+
+
+def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
+    if old == new:
+        return True
+    if isinstance(old, list) and isinstance(new, list):
+        return name in _POINT_LISTS and _points_reduced(old, new)
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        if set(old) != set(new):
+            return False
+        return all(_narrows(old[k], new[k], str(k)) for k in old)
+    if isinstance(old, int) and isinstance(new, int) and name in ("conc-start", "conc-end"):
+        return new >= old if name == "conc-start" else new <= old
+    return False
+
+
+def is_reduction(old: Any, new: Any) -> bool:
+    """True when ``new`` only drops scenarios or search-space points of ``old``:
+    nothing new would be benchmarked, so no changelog entry is needed."""
+    if old == new or not (isinstance(old, Mapping) and isinstance(new, Mapping)):
+        return False
+    for name in set(old) | set(new):
+        before, after = old.get(name, _MISSING), new.get(name, _MISSING)
+        if before == after:
+            continue
+        if name == SCENARIOS and isinstance(before, Mapping):
+            if after is _MISSING:
+                continue
+            if not isinstance(after, Mapping) or not set(after) <= set(before):
+                return False
+            if not all(_narrows(before[k], after[k], "scenario") for k in after):
+                return False
+        elif name == "seq-len-configs" and isinstance(before, list):
+            if after is not _MISSING and not _narrows(before, after, "seq-len-configs"):
+                return False
+        else:
+            return False
+    return True
+
+
+# --- the diff between two trees ----------------------------------------------------
+def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[str, MasterProblem]]]:
+    """Keys added, modified (semantically) and removed between two trees."""
+    changes: list[KeyChange] = []
+    problems: list[tuple[str, MasterProblem]] = []
+    for key in sorted(set(head.owner) | set(base.owner)):
+        path, line = head.locate(key)
+        if key not in base.owner:
+            changes.append(KeyChange(key, ADDED, path=path, line=line))
+            continue
+        if key not in head.owner:
+            old_path, old_line = base.locate(key)
+            changes.append(KeyChange(key, REMOVED, path=old_path, line=old_line))
+            continue
+        old_chunk, new_chunk = base.chunk(key), head.chunk(key)
+        if old_chunk is not None and old_chunk == new_chunk:
+            continue
+        try:
+            new = head.value(key)
+        except MasterProblem as problem:
+            problems.append((path or "", problem))
+            changes.append(KeyChange(key, MODIFIED, fields=("unparsable",), path=path, line=line))
+            continue
+        try:
+            old = base.value(key)
+        except MasterProblem:
+            changes.append(KeyChange(key, MODIFIED, fields=("unparsable-at-base",),
+                                     path=path, line=line))
+            continue
+        fields = changed_fields(old, new)
+        if not fields:
+            continue
+        changes.append(KeyChange(key, MODIFIED, fields=tuple(fields),
+                                 scenarios=tuple(touched_scenarios(old, new)),
+                                 reduced=is_reduction(old, new), path=path, line=line))
+    return changes, problems

@@ -1,0 +1,49 @@
+"""The explicit opt-out: a change that truly cannot affect performance.
+
+Three ways to say so, each with a reason that shows in the output:
+
+* ``--skip-reason TEXT`` (CI passes it from a pull-request label);
+* a commit trailer ``No-Perf-Change: <reason>`` in any commit of the branch;
+* the repository's existing subject tags ``[skip-sweep]`` / ``[no perf changes]``
+  (the subject is the reason).
+
+An opt-out turns ``uncovered-key`` errors into warnings; it never excuses
+edited history, dangling patterns or bad pr-links.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+TRAILER = "No-Perf-Change"
+_TRAILER = re.compile(rf"^{TRAILER}:[ \t]*(\S.*)$", re.MULTILINE | re.IGNORECASE)
+_TAG = re.compile(r"\[(?:skip[- ]sweep|no[- ]perf[- ]changes?)\]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class OptOut:
+    reason: str
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "source": self.source}
+
+    def describe(self) -> str:
+        return f"{self.reason} ({self.source})"
+
+
+def find(messages: Sequence[tuple[str, str]], flag: str | None = None) -> OptOut | None:
+    """The opt-out in force, if any: the flag first, then the newest commit."""
+    if flag is not None and flag.strip():
+        return OptOut(flag.strip(), "--skip-reason")
+    for sha, message in messages:
+        trailer = _TRAILER.search(message)
+        if trailer:
+            return OptOut(trailer.group(1).strip(), f"{TRAILER} trailer of commit {sha[:10]}")
+        subject = message.split("\n", 1)[0]
+        if _TAG.search(subject):
+            return OptOut(subject.strip(), f"subject tag of commit {sha[:10]}")
+    return None

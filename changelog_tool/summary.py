@@ -1,0 +1,43 @@
+"""Plain-text rendering of a ChangeSet (``keys`` and ``verify --base`` logs)."""
+
+from __future__ import annotations
+
+from changelog_tool.changeset import REMOVED, ChangeSet, KeyChange
+
+
+def _label(change: KeyChange) -> str:
+    return "reduced" if change.reduced else change.kind
+
+
+def _detail(change: KeyChange) -> str:
+    parts = []
+    if change.fields:
+        parts.append(", ".join(change.fields))
+    if change.recipes:
+        parts.append("recipes: " + ", ".join(change.recipes))
+    if not change.needs_entry:
+        parts.append("no entry needed")
+    return f"  ({'; '.join(parts)})" if parts else ""
+
+
+def change_lines(changes: ChangeSet) -> list[str]:
+    """One line per changed key, then changed recipes and appended entries."""
+    head = "work tree" if changes.head == "WORKTREE" else changes.head[:12]
+    base = changes.base[:12] if changes.base else "nothing"
+    lines = [f"changes from {base} to {head}:"]
+    if not changes.keys:
+        lines.append("  no master-config key changed")
+    width = max((len(_label(k)) for k in changes.keys), default=0)
+    for change in changes.keys:
+        where = f"{change.path}:{change.line}" if change.path else ""
+        side = " (at base)" if change.kind == REMOVED else ""
+        lines.append(f"  {_label(change):<{width}}  {change.key}{_detail(change)}"
+                     f"  {where}{side}".rstrip())
+    for recipe, keys in sorted(changes.recipes.items()):
+        users = ", ".join(keys) if keys else "no key references it"
+        lines.append(f"  recipe  {recipe} -> {users}")
+    if changes.appended:
+        at = ", ".join(str(e.get("line")) for e in changes.appended)
+        lines.append(f"  appended {len(changes.appended)} entr{'y' if len(changes.appended) == 1 else 'ies'}"
+                     f" (line {at})")
+    return lines
