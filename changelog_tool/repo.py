@@ -171,26 +171,6 @@ class Repo:
             rows.extend(("A", None, p) for p in untracked)
         return rows
 
-    # --- conflicts ---------------------------------------------------------------
-    def index_stages(self, path: str) -> dict[int, bytes]:
-        """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path."""
-        out = self.handle.git.ls_files("-u", "--", path)
-        stages: dict[int, bytes] = {}
-        for line in out.splitlines():
-            meta, _ = line.split("\t", 1)
-            _, sha, stage = meta.split()
-            stages[int(stage)] = self.handle.odb.stream(bytes.fromhex(sha)).read()
-        return stages
-
-    def add(self, path: str) -> None:
-        self.handle.git.add("--", path)
-
-    def git_dir(self) -> Path:
-        return Path(self.handle.git_dir)
-
-    def config(self, *args: str) -> str:
-        out: str = self.handle.git.config(*args)
-        return out
     def changed_files(self, base: str, head: str, folders: Iterable[str]) -> list[tuple[str, str]]:
         """``(status, path)`` under ``folders`` between two commits (or the work tree);
         renames count as a deletion plus an addition."""
@@ -241,6 +221,26 @@ class Repo:
     def close(self) -> None:
         self.handle.close()
 
+    # --- conflicts ---------------------------------------------------------------
+    def index_stages(self, path: str) -> dict[int, bytes]:
+        """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path."""
+        out = self.handle.git.ls_files("-u", "--", path)
+        stages: dict[int, bytes] = {}
+        for line in out.splitlines():
+            meta, _ = line.split("\t", 1)
+            _, sha, stage = meta.split()
+            stages[int(stage)] = self.handle.odb.stream(bytes.fromhex(sha)).read()
+        return stages
+
+    def add(self, path: str) -> None:
+        self.handle.git.add("--", path)
+
+    def git_dir(self) -> Path:
+        return Path(self.handle.git_dir)
+
+    def config(self, *args: str) -> str:
+        out: str = self.handle.git.config(*args)
+        return out
 
 
 def _wild(part: str) -> bool:
