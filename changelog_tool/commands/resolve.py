@@ -1,15 +1,72 @@
-"""`changelog resolve` (not implemented yet)."""
+"""`changelog resolve`: after a rebase or merge stopped on the changelog, resolve it.
+
+Reads the conflicted file's index stages (1 base, 2 ours, 3 theirs), merges them
+as the merge driver would, writes the result to the work tree (a whole-file
+replace of bytes the merge verified: the protected side's bytes plus the
+branch's own entries) and stages it with ``git add``. When the branch edited
+history it refuses and leaves the file as git left it.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from changelog_tool.errors import UsageError
+from changelog_tool.errors import ChangelogError
+
+NEXT = {
+    "rebase": "then run `git rebase --continue`",
+    "merge": "then run `git commit` to conclude the merge",
+    "cherry-pick": "then run `git cherry-pick --continue`",
+    "revert": "then run `git revert --continue`",
+}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--protected", choices=("ours", "theirs"),
+                        help="whose bytes lead (default: decided from the protected ref, "
+                             "then the operation in progress)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def run() -> int:
-    raise UsageError("`changelog resolve` is not implemented yet")
+def run(*, protected: str | None, format: str) -> int:
+    from changelog_tool import settings as settings_module
+    from changelog_tool.merge import SIDES, Merged
+    from changelog_tool.protect import Decision
+    from changelog_tool.replace import replace_file
+    from changelog_tool.repo import Repo, operation_in_progress
+    from changelog_tool.resolution import emit, merge_sides, repo_path, upstream_of
+
+    repo = Repo.open(Path.cwd())
+    settings = settings_module.load(Path.cwd())
+    path = repo_path(settings.changelog_path, repo.root)
+    stages = repo.index_stages(path)
+    if not stages:
+        raise ChangelogError(
+            f"{path} has no conflict to resolve: the index holds no conflict stages for it "
+            "(nothing was written)"
+        )
+    if 2 not in stages or 3 not in stages:
+        gone = "ours" if 2 not in stages else "theirs"
+        raise ChangelogError(
+            f"{path} was deleted on {gone}'s side; that is not an append: resolve it by hand"
+        )
+    operation = operation_in_progress(repo.git_dir())
+    side = next((s for s in SIDES if s == protected), None)
+    chosen = Decision(side, "chosen with --protected") if side else None
+    outcome = merge_sides(
+        path, stages.get(1, b""), stages[2], stages[3],
+        upstream=upstream_of(repo.root, settings.protected_ref, path),
+        operation=lambda: operation,
+        decision=chosen,
+    )
+    if not isinstance(outcome.result, Merged):
+        emit(outcome, format, {"written": False},
+             f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`")
+        return 1
+    replace_file(repo.root / path, outcome.result.data)
+    repo.add(path)
+    hint = NEXT.get(operation or "", "then finish the operation that stopped")
+    emit(outcome, format, {"written": True, "operation": operation},
+         f"{path} is resolved and staged; {hint}")
+    return 0

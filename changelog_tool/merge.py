@@ -1,0 +1,259 @@
+"""The pure three-way merge of the changelog: no git, no files, bytes in and out.
+
+The result is the protected side's bytes, unchanged, then the other side's own
+new entries (those it appended since the base), each after exactly one empty
+line, ending in one newline. An entry of the other side that the protected
+side also appended since the base (equal, or equal but for pr-link) is
+dropped and reported; one that merely repeats an older entry is kept. What
+the protected side removed or corrected stays as the protected side has it.
+If the other side edited, removed or inserted historical entries, the merge
+is refused with the entry and line named: nothing is guessed.
+
+The result is verified before it is returned (see :func:`_verify`): it parses
+as a whole, the protected side's entries read back unchanged and the
+appended ones read back as the values they had on the other side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from changelog_tool.ledger import Ledger, separator_before_append
+from changelog_tool.sides import (
+    Entry,
+    Problem,
+    content,
+    history_end,
+    label,
+    own_entries,
+    parse,
+    protected_changes,
+)
+from changelog_tool.yamlload import Item, YamlProblem, load_items
+
+Side = Literal["ours", "theirs"]
+SIDES: tuple[Side, Side] = ("ours", "theirs")
+
+
+def other_side(side: Side) -> Side:
+    return "theirs" if side == "ours" else "ours"
+
+
+@dataclass(frozen=True)
+class Note:
+    """An entry named in a report. ``line`` is in the file ``where`` names;
+    ``other_line`` (for a duplicate) is the protected copy's line in the result."""
+
+    where: str
+    line: int
+    label: str
+    other_line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"where": self.where, "line": self.line, "entry": self.label}
+        if self.other_line is not None:
+            data["duplicate_of_line"] = self.other_line
+        return data
+
+
+@dataclass(frozen=True)
+class Report:
+    protected: Side
+    kept: tuple[Note, ...] = ()
+    duplicates: tuple[Note, ...] = ()
+    removed: tuple[Note, ...] = ()
+    replayed: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "protected": self.protected,
+            "kept": [n.to_json() for n in self.kept],
+            "duplicates": [n.to_json() for n in self.duplicates],
+            "removed_by_protected": [n.to_json() for n in self.removed],
+            "replayed": self.replayed,
+        }
+
+
+@dataclass(frozen=True)
+class Merged:
+    data: bytes
+    report: Report
+
+
+@dataclass(frozen=True)
+class Refused:
+    protected: Side
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
+
+
+def merge(
+    base: bytes,
+    ours: bytes,
+    theirs: bytes,
+    protected: Side,
+    upstream: bytes | None = None,
+) -> Merged | Refused:
+    """Merge three versions of the changelog; ``protected`` says whose bytes lead.
+
+    ``upstream`` is the protected ref's own file, when known. It lets a rebase
+    replay a commit that edits the branch's *own* earlier entry (e.g. turns a
+    ``XXX`` pr-link into the real link): the protected side's trailing entries
+    that the base shares and the protected ref does not have are the branch's
+    own, being replayed, so the other side may rewrite them. Without it, such
+    an edit is refused like any other.
+    """
+    sides = {"ours": ours, "theirs": theirs}
+    prot, other = Ledger(sides[protected]), Ledger(sides[other_side(protected)])
+    problems = _byte_problems(prot, protected) + _byte_problems(other, other_side(protected))
+    if problems:
+        return Refused(protected, tuple(problems))
+    base_ledger = Ledger(base)
+    result = _merge(base_ledger, prot, other, protected)
+    if isinstance(result, Refused) and upstream is not None:
+        split = _replayed_split(base_ledger, prot, upstream)
+        if split is not None:
+            base_head, prot_head, count = split
+            retry = _merge(Ledger(base_head), Ledger(prot_head), other, protected, count)
+            if isinstance(retry, Merged):
+                return retry
+    return result
+
+
+def _byte_problems(ledger: Ledger, side: str) -> list[Problem]:
+    """Encoding problems refuse a side; a missing final newline is checked later,
+    only where it matters (the other side's appended entries)."""
+    return [
+        Problem(p.code, side, p.line, f"{side}: {p.message}")
+        for p in ledger.byte_problems()
+        if p.code != "final-newline"
+    ]
+
+
+def _merge(
+    base: Ledger, prot: Ledger, other: Ledger, protected: Side, replayed: int = 0
+) -> Merged | Refused:
+    other_name = other_side(protected)
+    own, problems = own_entries(base, other, other_name)
+    if problems:
+        return Refused(protected, tuple(problems))
+    changes = protected_changes(base, prot)
+    pending: dict[str, list[Entry]] = {}
+    for entry in changes.appended:
+        pending.setdefault(entry.key(), []).append(entry)
+    kept: list[Entry] = []
+    duplicates: list[Note] = []
+    for entry in own:
+        twins = pending.get(entry.key())
+        if twins:
+            twin = twins.pop(0)
+            duplicates.append(Note(other_name, entry.line, label(entry.value), twin.line))
+        else:
+            kept.append(entry)
+    data, lines = _assemble(prot.data, [content(other, e.block) + b"\n" for e in kept])
+    problems = _verify(prot, other, base, data, kept, lines, (protected, other_name))
+    if problems:
+        return Refused(protected, tuple(problems))
+    report = Report(
+        protected=protected,
+        kept=tuple(Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)),
+        duplicates=tuple(duplicates),
+        removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in changes.removed),
+        replayed=replayed,
+    )
+    return Merged(data, report)
+
+
+def _assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
+    """Protected bytes, then each block after exactly one empty line."""
+    if not blocks:
+        return protected, []
+    head = protected + separator_before_append(protected)
+    line = head.count(b"\n") + 1
+    lines = []
+    for block in blocks:
+        lines.append(line)
+        line += block.count(b"\n") + 1
+    return head + b"\n".join(blocks), lines
+
+
+def _verify(
+    prot: Ledger, other: Ledger, base: Ledger, data: bytes, kept: list[Entry],
+    lines: list[int], names: tuple[str, str],
+) -> list[Problem]:
+    """Prove the merged bytes before anyone writes them.
+
+    The whole result must parse; it must hold the protected side's entries (the
+    last one, the only one whose reading could depend on what follows, is
+    compared with its reading on its own) and then exactly the kept entries,
+    at the computed lines, with the values they had on the other side. The
+    other side's history is the base's bytes; when the protected side does not
+    contain those bytes, the other side is parsed as a whole too, so an invalid
+    side is refused rather than merged.
+    """
+    prot_name, other_name = names
+    if not data.startswith(prot.data):
+        return [Problem("history-modified", "result", None, "internal error: the merged "
+                        f"file does not begin with {prot_name}'s bytes; nothing was written")]
+    first_new = lines[0] if lines else None
+    try:
+        root = load_items(data)
+    except YamlProblem as problem:
+        if first_new is None or problem.line < first_new:
+            return [Problem(problem.code, prot_name, problem.line,
+                            f"{prot_name} is not valid YAML at line {problem.line}: "
+                            f"{problem.message}")]
+        return [Problem(problem.code, "result", problem.line,
+                        f"the merged file would not parse at line {problem.line}: "
+                        f"{problem.message}; nothing was written")]
+    if root is None and not data.strip(b" \n"):
+        root = []
+    if not isinstance(root, list):
+        return [Problem("not-a-list", prot_name, 1,
+                        f"{prot_name}'s YAML root is not a list of entries")]
+    items: list[Item] = root
+    count = len(prot.blocks)
+    if len(items) != count + len(kept):
+        return [Problem("entry-count", "result", None,
+                        f"the merged file reads as {len(items)} entries, expected "
+                        f"{count} + {len(kept)}; nothing was written")]
+    for item, entry, line in zip(items[count:], kept, lines, strict=True):
+        if item.line != line or item.value != entry.value:
+            return [Problem("entry-count", "result", line,
+                            f"the appended entry at line {line} does not read back as "
+                            f"{label(entry.value)}; nothing was written")]
+    if count and parse(prot, prot.blocks[-1]) != items[count - 1].value:
+        return [Problem("entry-count", "result", prot.blocks[-1].line,
+                        f"{prot_name}'s last entry reads differently once entries "
+                        "follow it; nothing was written")]
+    if not prot.data.startswith(other.data[: history_end(other, len(base.blocks))]):
+        try:
+            load_items(other.data)
+        except YamlProblem as problem:
+            return [Problem(problem.code, other_name, problem.line,
+                            f"{other_name} is not valid YAML at line {problem.line}: "
+                            f"{problem.message}")]
+    return []
+
+
+def _replayed_split(base: Ledger, prot: Ledger, upstream: bytes) -> tuple[bytes, bytes, int] | None:
+    """When the protected side is the upstream plus entries it shares with the end
+    of the base (a rebase replaying the branch's own entries), cut those shared
+    trailing entries off both: ``(base head, protected head, count)``."""
+    if not prot.data.startswith(upstream):
+        return None
+    count = 0
+    base_blocks, prot_blocks = base.blocks, prot.blocks
+    while (
+        count < min(len(base_blocks), len(prot_blocks))
+        and prot_blocks[-1 - count].start >= len(upstream)
+        and content(prot, prot_blocks[-1 - count]) == content(base, base_blocks[-1 - count])
+    ):
+        count += 1
+    if count == 0:
+        return None
+    return (
+        base.data[: base_blocks[-count].start],
+        prot.data[: prot_blocks[-count].start],
+        count,
+    )

@@ -1,0 +1,94 @@
+"""Which side of a merge is the protected branch (its bytes lead the result).
+
+In ``git rebase main`` "ours" is main; in ``git merge main`` from a branch
+"theirs" is main. Decided, in this order, from:
+
+1. the protected ref's own changelog (``origin/main``, else ``main``): the side
+   that already contains more of its entries is protected;
+2. ``GIT_REFLOG_ACTION`` (``rebase``, ``pull --rebase``, ``cherry-pick``,
+   ``revert`` -> ours; ``merge``, ``pull`` -> theirs);
+3. the operation in progress in the git directory (a rebase, a cherry-pick or
+   a revert -> ours; a merge -> theirs);
+4. otherwise ours.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from changelog_tool.ledger import Ledger
+from changelog_tool.merge import Side
+from changelog_tool.sides import content
+
+OURS_OPERATIONS = ("rebase", "cherry-pick", "revert")
+
+
+@dataclass(frozen=True)
+class Decision:
+    side: Side
+    reason: str
+
+
+def _entries(data: bytes) -> Counter[bytes]:
+    ledger = Ledger(data)
+    return Counter(content(ledger, b) for b in ledger.blocks)
+
+
+def contained(upstream: Counter[bytes], side: bytes) -> int:
+    """How many of the upstream's entries ``side`` holds (as a multiset of bytes)."""
+    return sum((upstream & _entries(side)).values())
+
+
+def side_from_action(action: str | None) -> Side | None:
+    """The protected side implied by ``GIT_REFLOG_ACTION``."""
+    if not action:
+        return None
+    words = action.split()
+    if words[0] in OURS_OPERATIONS or "--rebase" in words or words[0].startswith("rebase"):
+        return "ours"
+    if words[0] in ("merge", "pull"):
+        return "theirs"
+    return None
+
+
+def side_from_operation(operation: str | None) -> Side | None:
+    if operation in OURS_OPERATIONS:
+        return "ours"
+    if operation == "merge":
+        return "theirs"
+    return None
+
+
+def decide(
+    ours: bytes,
+    theirs: bytes,
+    *,
+    upstream: bytes | None = None,
+    upstream_name: str | None = None,
+    action: str | None = None,
+    operation: Callable[[], str | None] | None = None,
+) -> Decision:
+    """``operation`` is asked only when nothing before it decided (it reads the
+    git directory)."""
+    if upstream is not None:
+        name = upstream_name or "the protected ref"
+        entries = _entries(upstream)
+        total = sum(entries.values())
+        in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
+        if in_ours != in_theirs:
+            side: Side = "ours" if in_ours > in_theirs else "theirs"
+            return Decision(
+                side,
+                f"{side} holds more of {name}'s entries "
+                f"({max(in_ours, in_theirs)} of {total}, the other side {min(in_ours, in_theirs)})",
+            )
+    by_action = side_from_action(action)
+    if by_action is not None:
+        return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
+    current = operation() if operation is not None else None
+    by_operation = side_from_operation(current)
+    if by_operation is not None:
+        return Decision(by_operation, f"a {current} is in progress")
+    return Decision("ours", "no protected ref or operation told them apart: ours first")

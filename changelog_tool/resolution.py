@@ -1,0 +1,168 @@
+"""Glue shared by the merge driver, ``resolve`` and ``sync``: pick the protected
+side, merge, and say what happened (text for people, JSON for scripts).
+
+Git is reached only through plain ``git`` subprocess helpers in ``repo.py``
+(no GitPython), so the merge driver stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from changelog_tool.findings import WARNING, Finding
+from changelog_tool.merge import Merged, Refused, merge
+from changelog_tool.protect import Decision, decide
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """The protected ref's own changelog, when the clone has one."""
+
+    ref: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Outcome:
+    path: str
+    decision: Decision
+    result: Merged | Refused
+    upstream: Upstream | None
+
+    @property
+    def ok(self) -> bool:
+        return isinstance(self.result, Merged)
+
+    def findings(self) -> list[Finding]:
+        """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry``
+        warnings (the entry was kept once, from the protected side)."""
+        if isinstance(self.result, Refused):
+            return [Finding(p.code, p.message, self.path, p.line) for p in self.result.problems]
+        side = self.result.report.protected
+        return [
+            Finding(
+                "duplicate-entry",
+                f"{n.where}'s entry at its line {n.line} ({n.label}) was also appended by "
+                f"{side} since the base (line {n.other_line}); kept once, {side}'s copy",
+                self.path,
+                n.other_line,
+                WARNING,
+            )
+            for n in self.result.report.duplicates
+        ]
+
+    def summary(self) -> list[str]:
+        """Human lines describing the outcome (findings excluded)."""
+        side = self.decision.side
+        other = "theirs" if side == "ours" else "ours"
+        lines = [f"{self.path}: protected side is {side}: {self.decision.reason}"]
+        if isinstance(self.result, Refused):
+            return lines
+        report = self.result.report
+        kept = f"kept {side} byte for byte"
+        if report.replayed:
+            kept += (
+                f" up to its last {report.replayed} entr"
+                f"{'y' if report.replayed == 1 else 'ies'}, this branch's own being replayed"
+                f" (taken from {other}, with its edits)"
+            )
+        if report.kept:
+            where = ", ".join(str(n.line) for n in report.kept)
+            lines.append(
+                f"{self.path}: merged: {kept}, then appended {len(report.kept)} "
+                f"entr{'y' if len(report.kept) == 1 else 'ies'} of {other} (line {where})"
+            )
+        else:
+            lines.append(f"{self.path}: merged: {kept}; {other} has no new entry to add")
+        for n in report.removed:
+            lines.append(
+                f"{self.path}: {side} removed {n.label} (line {n.line} of the base) since the "
+                "base; it stays removed"
+            )
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {
+            "ok": self.ok,
+            "path": self.path,
+            "protected": self.decision.side,
+            "protected_reason": self.decision.reason,
+            "protected_ref": self.upstream.ref if self.upstream else None,
+            "findings": [f.to_json() for f in self.findings()],
+        }
+        if isinstance(self.result, Merged):
+            document.update(self.result.report.to_json())
+        return document
+
+
+def upstream_of(root: Path, refs: tuple[str, ...], path: str) -> Upstream | None:
+    from changelog_tool.repo import read_first_blob
+
+    found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
+    if found is None:
+        return None
+    spec, data = found
+    return Upstream(spec.rsplit(":", 1)[0] if spec.endswith(f":{path}") else spec, data)
+
+
+def merge_sides(
+    path: str,
+    base: bytes,
+    ours: bytes,
+    theirs: bytes,
+    *,
+    upstream: Upstream | None,
+    action: str | None = None,
+    operation: Callable[[], str | None] | None = None,
+    decision: Decision | None = None,
+) -> Outcome:
+    """Decide the protected side (unless given) and merge."""
+    if decision is None:
+        decision = decide(
+            ours,
+            theirs,
+            upstream=upstream.data if upstream else None,
+            upstream_name=upstream.ref if upstream else None,
+            action=action,
+            operation=operation,
+        )
+    # The protected ref only helps recognise the branch's own entries being
+    # replayed when the protected side is the one that contains it.
+    result = merge(base, ours, theirs, decision.side, upstream=upstream.data if upstream else None)
+    return Outcome(path, decision, result, upstream)
+
+
+def emit(outcome: Outcome, fmt: str, extra: dict[str, Any] | None = None,
+         next_step: str | None = None) -> None:
+    """Print an outcome: findings plus summary lines (text), or one JSON document."""
+    import json
+
+    from changelog_tool.findings import format_text
+
+    if fmt == "json":
+        document = outcome.to_json()
+        document.update(extra or {})
+        if next_step:
+            document["next"] = next_step
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    text = format_text(outcome.findings())
+    if text:
+        print(text)
+    for line in outcome.summary():
+        print(line)
+    if next_step:
+        print(next_step)
+
+
+def repo_path(changelog: Path, top: Path) -> str:
+    """The changelog's path relative to the repository's top level (posix)."""
+    from changelog_tool.errors import UsageError
+
+    try:
+        return changelog.resolve().relative_to(top.resolve()).as_posix()
+    except ValueError:
+        raise UsageError(f"the changelog {changelog} is outside this repository ({top})") from None

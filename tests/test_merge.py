@@ -1,0 +1,232 @@
+"""The pure three-way merge: protected bytes first, then the other side's own entries."""
+
+from __future__ import annotations
+
+import pytest
+from test_merge_helpers import appended, changelog, entry
+
+from changelog_tool.filecheck import check_file
+from changelog_tool.findings import has_errors
+from changelog_tool.merge import Merged, Refused, merge
+
+A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
+M1, M2 = entry("main-one", link=101), entry("main-two", link=102)
+P1, P2 = entry("pr-one", link=201), entry("pr-two")
+BASE = changelog(A, B, C)
+
+
+def merged(base: bytes, ours: bytes, theirs: bytes, protected: str = "ours") -> Merged:
+    result = merge(base, ours, theirs, protected)  # type: ignore[arg-type]
+    assert isinstance(result, Merged), result
+    return result
+
+
+def refused(base: bytes, ours: bytes, theirs: bytes, protected: str = "ours") -> Refused:
+    result = merge(base, ours, theirs, protected)  # type: ignore[arg-type]
+    assert isinstance(result, Refused), result
+    return result
+
+
+def test_the_result_is_the_protected_bytes_then_the_other_sides_new_entries() -> None:
+    main = appended(BASE, M1, M2)
+    result = merged(BASE, main, appended(BASE, P1, P2))
+    assert result.data == appended(main, P1, P2)
+    assert [n.line for n in result.report.kept] == [
+        main.count(b"\n") + 2,
+        main.count(b"\n") + 2 + P1.count(b"\n") + 1,
+    ]
+    assert not has_errors(check_file(result.data, "perf-changelog.yaml").findings)
+
+
+def test_a_merge_gives_the_same_bytes_as_a_rebase() -> None:
+    main, branch = appended(BASE, M1), appended(BASE, P1)
+    rebase = merged(BASE, main, branch, "ours")
+    merge_main = merged(BASE, branch, main, "theirs")
+    assert rebase.data == merge_main.data == appended(main, P1)
+
+
+def test_an_entry_both_sides_appended_is_kept_once_and_reported() -> None:
+    main = appended(BASE, M1, P1)
+    result = merged(BASE, main, appended(BASE, P1, P2))
+    assert result.data == appended(main, P2)
+    [duplicate] = result.report.duplicates
+    assert duplicate.where == "theirs"
+    assert duplicate.other_line == main.count(b"\n") - P1.count(b"\n") + 1
+
+
+def test_an_entry_equal_but_for_its_pr_link_counts_as_the_same_entry() -> None:
+    main = appended(BASE, entry("pr-one", link=555))
+    result = merged(BASE, main, appended(BASE, entry("pr-one", link="XXX")))
+    assert result.data == main
+    assert len(result.report.duplicates) == 1
+
+
+def test_an_entry_that_repeats_an_old_entry_is_kept_to_re_run_a_sweep() -> None:
+    main = appended(BASE, M1)
+    result = merged(BASE, main, appended(BASE, A))
+    assert result.data == appended(main, A)
+    assert not result.report.duplicates
+
+
+def test_a_re_append_that_main_also_made_since_the_base_is_dropped_once() -> None:
+    main = appended(BASE, A)
+    result = merged(BASE, main, appended(BASE, A, A))
+    assert result.data == appended(main, A)
+    assert len(result.report.duplicates) == 1
+
+
+def test_a_reverted_duplicate_stays_removed() -> None:
+    base = changelog(A, B, C, B)
+    main = changelog(A, B, C)
+    result = merged(base, main, appended(base, P1))
+    assert result.data == appended(main, P1)
+    assert result.data.count(B) == 1
+    [removed] = result.report.removed
+    assert removed.where == "base" and removed.line == changelog(A, B, C).count(b"\n") + 2
+
+
+def test_pr_link_corrections_on_the_protected_side_are_kept() -> None:
+    base = changelog(A, entry("fixme", link="XXX"), C)
+    main = changelog(A, entry("fixme", link=77), C)
+    result = merged(base, main, appended(base, P1))
+    assert result.data == appended(main, P1)
+    assert not result.report.removed and not result.report.duplicates
+
+
+def test_a_historical_line_of_two_spaces_is_kept_and_one_empty_line_added() -> None:
+    main = appended(BASE, M1) + b"  \n"
+    result = merged(BASE, main, appended(BASE, P1))
+    assert result.data == main + b"\n" + P1
+
+
+def test_a_protected_side_without_a_final_newline_gets_an_empty_line_before_the_entry() -> None:
+    main = appended(BASE, M1).rstrip(b"\n")
+    result = merged(BASE, main, appended(BASE, P1))
+    assert result.data == main + b"\n\n" + P1
+
+
+def test_a_base_without_a_final_newline_is_history_not_a_refusal() -> None:
+    base = BASE.rstrip(b"\n")
+    result = merged(base, appended(base, M1), appended(base, P1))
+    assert result.data == appended(base, M1, P1)
+
+
+def test_a_protected_side_ending_with_an_empty_line_is_followed_directly() -> None:
+    main = appended(BASE, M1) + b"\n"
+    result = merged(BASE, main, appended(BASE, P1))
+    assert result.data == main + P1
+
+
+def test_own_entries_are_separated_by_exactly_one_empty_line() -> None:
+    branch = BASE + b"\n\n\n" + P1 + b"\n  \n\n" + P2
+    result = merged(BASE, appended(BASE, M1), branch)
+    assert result.data == appended(BASE, M1, P1, P2)
+
+
+def test_when_the_other_side_adds_nothing_new_the_protected_side_is_unchanged() -> None:
+    main = appended(BASE, M1) + b"\n"
+    assert merged(BASE, main, appended(BASE, M1)).data == main
+
+
+def test_the_other_side_editing_an_old_entry_is_refused_naming_entry_and_line() -> None:
+    branch = appended(BASE.replace(b"Update b-fp4", b"Tweak b-fp4"), P1)
+    [problem] = refused(BASE, appended(BASE, M1), branch).problems
+    assert problem.code == "history-modified"
+    assert problem.line == A.count(b"\n") + 2
+    assert "entry 2" in problem.message and "b-fp4-mi355x-sglang" in problem.message
+
+
+def test_the_other_side_removing_an_old_entry_is_refused() -> None:
+    [problem] = refused(BASE, appended(BASE, M1), appended(changelog(A, C), P1)).problems
+    assert "removed entry 2" in problem.message
+
+
+def test_the_other_side_inserting_before_the_tail_is_refused() -> None:
+    [problem] = refused(BASE, appended(BASE, M1), changelog(A, P1, B, C)).problems
+    assert "inserted" in problem.message and "pr-one" in problem.message
+
+
+def test_a_pr_link_correction_on_the_other_side_is_refused_and_named_as_such() -> None:
+    base = changelog(A, entry("fixme", link="XXX"))
+    branch = changelog(A, entry("fixme", link=77))
+    [problem] = refused(base, appended(base, M1), branch).problems
+    assert "corrected the pr-link of entry 2" in problem.message
+
+
+def test_changing_a_historical_blank_line_is_refused() -> None:
+    base = A + b"  \n" + B + b"\n" + C
+    branch = appended(A + b"\n" + B + b"\n" + C, P1)
+    [problem] = refused(base, appended(base, M1), branch).problems
+    assert "blank line(s) after entry 1" in problem.message
+
+
+def test_changing_the_lines_before_the_first_entry_is_refused() -> None:
+    base = b"# perf changelog\n" + BASE
+    branch = appended(b"# the perf changelog\n" + BASE, P1)
+    problems = refused(base, appended(base, M1), branch).problems
+    assert any("before the first entry" in p.message for p in problems)
+
+
+@pytest.mark.parametrize("side", ["ours", "theirs"])
+def test_a_side_with_crlf_line_endings_is_refused(side: str) -> None:
+    main, branch = appended(BASE, M1), appended(BASE, P1)
+    sides = {"ours": main, "theirs": branch}
+    sides[side] = sides[side].replace(b"\n", b"\r\n")
+    problems = refused(BASE, sides["ours"], sides["theirs"]).problems
+    assert any(p.side == side and "carriage return" in p.message for p in problems)
+
+
+def test_an_appended_entry_that_is_not_valid_yaml_is_refused() -> None:
+    branch = appended(BASE, b'- config-keys: [unclosed\n  description:\n    - "x"\n')
+    [problem] = refused(BASE, appended(BASE, M1), branch).problems
+    assert problem.code == "yaml-syntax" and problem.side == "theirs"
+
+
+def test_a_protected_side_that_is_not_valid_yaml_is_refused() -> None:
+    main = appended(BASE, M1).replace(b"  description:\n", b"  description:\n  description:\n", 1)
+    [problem] = refused(BASE, main, appended(BASE, P1)).problems
+    assert problem.code == "duplicate-yaml-key" and problem.side == "ours"
+
+
+def test_the_other_side_without_a_final_newline_is_refused() -> None:
+    branch = appended(BASE, P1).rstrip(b"\n")
+    [problem] = refused(BASE, appended(BASE, M1), branch).problems
+    assert problem.code == "final-newline" and problem.side == "theirs"
+
+
+def test_an_empty_base_keeps_only_what_the_protected_side_lacks() -> None:
+    main = changelog(A, M1)
+    result = merged(b"", main, changelog(A, P1))
+    assert result.data == appended(main, P1)
+    assert len(result.report.duplicates) == 1
+
+
+# --- a rebase replaying the branch's own entries ----------------------------------
+def test_a_rebase_may_rewrite_the_branchs_own_entry_when_the_protected_ref_is_known() -> None:
+    upstream = appended(BASE, M1)
+    head = appended(upstream, entry("own", link="XXX"))  # main + the replayed entry
+    parent = appended(BASE, entry("own", link="XXX"))  # the commit's parent on the branch
+    commit = appended(BASE, entry("own", link=300))  # the commit fixes the link
+    result = merge(parent, head, commit, "ours", upstream=upstream)
+    assert isinstance(result, Merged)
+    assert result.data == appended(upstream, entry("own", link=300))
+    assert result.report.replayed == 1
+
+
+def test_without_the_protected_ref_a_rewrite_of_a_replayed_entry_is_refused() -> None:
+    head = appended(BASE, M1, entry("own", link="XXX"))
+    parent = appended(BASE, entry("own", link="XXX"))
+    commit = appended(BASE, entry("own", link=300))
+    assert isinstance(merge(parent, head, commit, "ours"), Refused)
+
+
+def test_an_entry_the_protected_ref_already_has_is_never_taken_as_replayed() -> None:
+    upstream = appended(BASE, M1, C)  # main re-appended C, the base's last entry
+    commit = appended(BASE.replace(b"Update c-fp8", b"Edit c-fp8"), P1)
+    assert isinstance(merge(BASE, upstream, commit, "ours", upstream=upstream), Refused)
+
+
+def test_the_merge_is_deterministic() -> None:
+    args = (BASE, appended(BASE, M1, P1), appended(BASE, P1, P2))
+    first = merged(*args)
+    assert all(merged(*args) == first for _ in range(3))
