@@ -44,8 +44,10 @@ def _open(box: object) -> int:
 
     assert isinstance(box, Sandbox)
     settings = settings_module.load(box.root)
-    return run_add(settings=settings, path=settings.changelog_path, base=None, prefill={},
-                   init=False)
+    run_add(settings=settings, path=settings.changelog_path, base=None, prefill={}, init=False)
+    print("That was the demo repository; run `changelog add` on a branch of yours next "
+          "(`changelog demo --keep DIR` keeps a demo repository to explore).")
+    return 0
 
 
 def _describe(box: object, kept: bool) -> int:

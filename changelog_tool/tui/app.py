@@ -87,11 +87,16 @@ class AddApp(App[Outcome]):
         picker.query_one("#keys").loading = True
         self.query_one("#description", TextArea).focus()
         self.baseline = self.current_draft()
+        self.call_after_refresh(self._painted)
+
+    def _painted(self) -> None:
+        """After the first paint: start the slow work (the worker competes for the GIL),
+        then build the preview (validation loads the schema)."""
+        _stamp("first-paint")
+        self.load_changes()
         self.refresh_preview()
         if self.note:
-            self.call_after_refresh(self.notify, self.note, timeout=8)
-        self.call_after_refresh(_stamp, "first-paint")
-        self.load_changes()
+            self.notify(self.note, timeout=8)
 
     @work(thread=True, exclusive=True)
     def load_changes(self) -> None:
