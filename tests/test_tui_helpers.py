@@ -30,8 +30,16 @@ def app_for(root: Path, **prefill: Any) -> AddApp:
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Wait for the diff worker and the screen updates it causes."""
-    await pilot.app.workers.wait_for_complete()
+    """Wait until the diff worker (started after the first paint) has delivered its
+    result, and for the screen updates it causes."""
+    app = pilot.app
+    assert isinstance(app, AddApp)
+    for _ in range(600):
+        if app.loaded is not None:
+            break
+        await pilot.pause(0.05)
+    assert app.loaded is not None, "the changed keys never arrived"
+    await app.workers.wait_for_complete()
     await pilot.pause()
     await pilot.pause()
 
