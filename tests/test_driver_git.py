@@ -1,0 +1,189 @@
+"""End to end with real git: rebase, merge, pull --rebase, cherry-pick and rebase -i
+never stop on the changelog once the driver is installed; an edit to history stops
+with git's conflict markers and a message naming the entry and line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GitRepo
+from test_merge_helpers import appended, changelog, entry
+
+LOG = "perf-changelog.yaml"
+DUP = entry("qwen3.5-fp8-mi355x-atom", "Add qwen3.5 atom", 1286)
+OLD = [entry("dsr1-fp8-b200-sglang", link=10), DUP, entry("gptoss-fp4-b200-trt", link=11), DUP]
+BASE = changelog(*OLD)
+OWN = [entry(f"branch-key-{n}", f"Branch change {n}") for n in range(1, 6)]
+MAIN_NEW = [entry(f"main-key-{n}", link=2000 + n) for n in range(1, 4)]
+MAIN = appended(changelog(*OLD[:3]), *MAIN_NEW)  # the duplicate removed, three appended
+
+
+def changelog_tool(root: Path, *args: str, env: dict[str, str] | None = None,
+                   ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root,
+                          capture_output=True, text=True, env=env, check=False)
+
+
+def git(repo: GitRepo, *args: str, env: dict[str, str] | None = None,
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=repo.root, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, check=False)
+
+
+def installed(repo: GitRepo) -> GitRepo:
+    repo.commit("base", **{LOG: BASE})
+    assert changelog_tool(repo.root, "install").returncode == 0
+    repo.commit("mark the changelog for the merge driver")
+    return repo
+
+
+def five_commit_branch(repo: GitRepo, name: str = "feature") -> None:
+    repo.git("checkout", "-q", "-b", name, "main")
+    data = BASE
+    for own in OWN:
+        data = appended(data, own)
+        repo.commit(f"append {own.splitlines()[1].strip().decode()}", **{LOG: data})
+
+
+def move_main(repo: GitRepo) -> None:
+    repo.git("checkout", "-q", "main")
+    repo.commit("Remove duplicate qwen3.5-fp8-mi355x-atom entry", **{LOG: changelog(*OLD[:3])})
+    for n in range(1, 4):
+        repo.commit(f"main {n}", **{LOG: appended(changelog(*OLD[:3]), *MAIN_NEW[:n])})
+
+
+@pytest.fixture
+def story(repo: GitRepo) -> GitRepo:
+    installed(repo)
+    five_commit_branch(repo)
+    move_main(repo)
+    repo.git("checkout", "-q", "feature")
+    return repo
+
+
+def test_a_rebase_onto_a_moved_main_completes_with_main_then_the_branchs_entries(
+    story: GitRepo,
+) -> None:
+    result = git(story, "rebase", "main")
+    assert result.returncode == 0, result.stderr
+    assert story.read(LOG) == appended(MAIN, *OWN)
+    assert story.git("rev-list", "--count", "main..feature") == "5"
+    assert story.read(LOG).count(DUP) == 1  # the reverted duplicate did not come back
+
+
+def test_merging_main_into_the_branch_gives_the_same_file(story: GitRepo) -> None:
+    result = git(story, "merge", "-q", "--no-edit", "main")
+    assert result.returncode == 0, result.stderr
+    assert story.read(LOG) == appended(MAIN, *OWN)
+
+
+def test_pull_rebase_from_a_clone_appends_the_local_entries_after_upstreams(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    installed(repo)
+    clone = GitRepo(tmp_path / "clone")
+    subprocess.run(["git", "clone", "-q", str(repo.root), str(clone.root)], check=True)
+    assert changelog_tool(clone.root, "install").returncode == 0
+    clone.commit("local entry", **{LOG: appended(BASE, OWN[0])})
+    move_main(repo)
+    result = git(clone, "pull", "-q", "--rebase", "origin", "main")
+    assert result.returncode == 0, result.stderr
+    assert clone.read(LOG) == appended(MAIN, OWN[0])
+
+
+def test_cherry_picking_a_branch_commit_onto_main_appends_its_entry(story: GitRepo) -> None:
+    third = story.git("rev-parse", "feature~2")
+    story.git("checkout", "-q", "main")
+    result = git(story, "cherry-pick", third)
+    assert result.returncode == 0, result.stderr
+    assert story.read(LOG) == appended(MAIN, OWN[2])
+
+
+def test_an_interactive_rebase_that_reorders_and_squashes_keeps_every_entry_once(
+    story: GitRepo, tmp_path: Path
+) -> None:
+    editor = tmp_path / "todo.py"
+    editor.write_text(
+        "import sys\n"
+        "path = sys.argv[1]\n"
+        "picks = [l for l in open(path) if l.startswith('pick ')]\n"
+        "order = [picks[4], picks[0], picks[1].replace('pick', 'squash', 1), picks[3], picks[2]]\n"
+        "open(path, 'w').write(''.join(order))\n"
+    )
+    env = {"GIT_SEQUENCE_EDITOR": f"{sys.executable} {editor}", "GIT_EDITOR": "true"}
+    result = git(story, "rebase", "-i", "main", env=env)
+    assert result.returncode == 0, result.stderr
+    assert story.read(LOG) == appended(MAIN, OWN[4], OWN[0], OWN[1], OWN[3], OWN[2])
+    assert story.git("rev-list", "--count", "main..feature") == "4"
+
+
+def test_a_rebase_replays_a_later_commit_that_fills_in_the_branchs_own_pr_link(
+    repo: GitRepo,
+) -> None:
+    installed(repo)
+    repo.git("checkout", "-q", "-b", "feature")
+    draft = appended(BASE, entry("own-key", "Own change", "XXX"))
+    repo.commit("append own entry", **{LOG: draft})
+    final = appended(BASE, entry("own-key", "Own change", 2391))
+    repo.commit("fill in the pr-link", **{LOG: final})
+    move_main(repo)
+    repo.git("checkout", "-q", "feature")
+    result = git(repo, "rebase", "main")
+    assert result.returncode == 0, result.stderr
+    assert repo.read(LOG) == appended(MAIN, entry("own-key", "Own change", 2391))
+
+
+def test_a_branch_that_edited_history_stops_with_markers_and_names_entry_and_line(
+    repo: GitRepo,
+) -> None:
+    installed(repo)
+    repo.git("checkout", "-q", "-b", "feature")
+    edited = BASE.replace(b"Update gptoss-fp4-b200-trt", b"Reword gptoss-fp4-b200-trt")
+    repo.commit("edit history and append", **{LOG: appended(edited, OWN[0])})
+    move_main(repo)
+    repo.git("checkout", "-q", "feature")
+    result = git(repo, "rebase", "main")
+    assert result.returncode != 0
+    assert b"<<<<<<< ours" in repo.read(LOG) and b">>>>>>> theirs" in repo.read(LOG)
+    line = changelog(*OLD[:2]).count(b"\n") + 2
+    assert f"{LOG}:{line}: history-modified: theirs changed entry 3" in result.stderr
+    assert f"line {line} of base" in result.stderr
+    assert LOG in git(repo, "diff", "--name-only", "--diff-filter=U").stdout
+
+
+def test_the_driver_itself_exits_1_and_leaves_git_merge_files_markers(repo: GitRepo) -> None:
+    ours = appended(BASE, MAIN_NEW[0])
+    theirs = appended(BASE.replace(b"Update dsr1", b"Edit dsr1"), OWN[0])
+    for name, data in (("O", BASE), ("A", ours), ("copy-of-A", ours), ("B", theirs)):
+        repo.write(name, data)
+    result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
+    assert result.returncode == 1
+    by_git = subprocess.run(
+        ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+         "copy-of-A", "O", "B"], cwd=repo.root, capture_output=True, check=False).stdout
+    assert repo.read("A") == by_git
+    assert b"<<<<<<< ours" in by_git
+    assert f"{LOG}:1: history-modified: theirs changed entry 1" in result.stderr
+
+
+def test_the_driver_writes_the_merge_into_ours_and_exits_0(repo: GitRepo) -> None:
+    for name, data in (("O", BASE), ("A", MAIN), ("B", appended(BASE, OWN[0]))):
+        repo.write(name, data)
+    result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
+    assert result.returncode == 0, result.stderr
+    assert repo.read("A") == appended(MAIN, OWN[0])
+    assert "merged" in result.stderr
+
+
+def test_a_side_with_crlf_is_refused_and_left_to_git(repo: GitRepo) -> None:
+    for name, data in (("O", BASE), ("A", MAIN),
+                       ("B", appended(BASE, OWN[0]).replace(b"\n", b"\r\n"))):
+        repo.write(name, data)
+    result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
+    assert result.returncode == 1
+    assert "carriage return" in result.stderr
+    assert repo.read("A") != appended(MAIN, OWN[0])

@@ -1,0 +1,95 @@
+"""`changelog install [--uninstall]`: the .gitattributes line and the local git config,
+idempotent and explained; the driver runs inside git without an activated venv."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import GitRepo
+from test_merge_helpers import appended, changelog, entry
+
+LOG = "perf-changelog.yaml"
+LINE = "/perf-changelog.yaml merge=perf-changelog"
+
+
+def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root,
+                          capture_output=True, text=True, check=False)
+
+
+def test_install_adds_the_attribute_line_and_the_local_driver_config(repo: GitRepo) -> None:
+    result = tool(repo.root, "install")
+    assert result.returncode == 0, result.stderr
+    assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
+    driver = repo.git("config", "--local", "--get", "merge.perf-changelog.driver")
+    assert driver == f"{sys.executable} -m changelog_tool merge-driver %O %A %B %P"
+    assert repo.git("config", "--local", "--get", "merge.perf-changelog.name")
+    assert repo.git("check-attr", "merge", "--", LOG) == f"{LOG}: merge: perf-changelog"
+    assert "each" in result.stdout.lower() or "every other clone" in result.stdout
+
+
+def test_installing_twice_changes_nothing_and_says_so(repo: GitRepo) -> None:
+    tool(repo.root, "install")
+    config = (repo.root / ".git" / "config").read_bytes()
+    again = tool(repo.root, "install")
+    assert again.returncode == 0
+    assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
+    assert (repo.root / ".git" / "config").read_bytes() == config
+    assert again.stdout.count("already") == 3
+
+
+def test_install_keeps_other_attributes_and_uninstall_removes_only_its_own(
+    repo: GitRepo,
+) -> None:
+    repo.write(".gitattributes", "*.png binary\n")
+    tool(repo.root, "install")
+    assert (repo.root / ".gitattributes").read_text() == f"*.png binary\n{LINE}\n"
+    result = tool(repo.root, "install", "--uninstall")
+    assert result.returncode == 0
+    assert (repo.root / ".gitattributes").read_text() == "*.png binary\n"
+    assert repo.git("config", "--local", "--get-regexp", "merge", check=False) == ""
+
+
+def test_uninstall_deletes_a_gitattributes_that_held_only_its_line_and_is_idempotent(
+    repo: GitRepo,
+) -> None:
+    tool(repo.root, "install")
+    tool(repo.root, "install", "--uninstall")
+    assert not (repo.root / ".gitattributes").exists()
+    again = tool(repo.root, "install", "--uninstall")
+    assert again.returncode == 0 and "was not set" in again.stdout
+
+
+def test_install_reports_as_json(repo: GitRepo) -> None:
+    document = json.loads(tool(repo.root, "install", "--format", "json").stdout)
+    assert document["installed"] is True
+    assert [s["what"].rsplit("/", 1)[-1] for s in document["steps"]] == [
+        ".gitattributes", "git config merge.perf-changelog.name",
+        "git config merge.perf-changelog.driver"]
+
+
+def test_install_outside_a_repository_exits_2(tmp_path: Path) -> None:
+    result = tool(tmp_path, "install")
+    assert result.returncode == 2 and "git" in result.stderr
+
+
+def test_the_installed_driver_runs_in_git_without_the_venv_on_path(repo: GitRepo) -> None:
+    base = changelog(entry("a", link=1), entry("b", link=2))
+    repo.commit("base", **{LOG: base})
+    tool(repo.root, "install")
+    repo.commit("attributes")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("own", **{LOG: appended(base, entry("own"))})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: appended(base, entry("main", link=3))})
+    repo.git("checkout", "-q", "feature")
+    env = {**os.environ, "PATH": "/usr/bin:/bin", "VIRTUAL_ENV": ""}
+    result = subprocess.run(["git", "rebase", "main"], cwd=repo.root, env=env,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "changelog merge-driver" in result.stderr
+    assert repo.read(LOG) == appended(base, entry("main", link=3), entry("own"))

@@ -1,0 +1,104 @@
+"""Every rebase-conflict scenario of the real corpus resolves to the expected bytes
+(or is refused where the corpus expects an error), whichever side is ours."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from test_merge_helpers import Scenario, clone_bundle, scenarios
+
+from changelog_tool.filecheck import check_file
+from changelog_tool.findings import ERROR
+from changelog_tool.merge import Merged, Refused, merge
+
+
+@pytest.fixture(scope="module")
+def all_scenarios(tmp_path_factory: pytest.TempPathFactory) -> list[Scenario]:
+    from conftest import CORPUS
+
+    if not (CORPUS / "inferencex-data.bundle").is_file():
+        pytest.skip("../shared/corpus is absent")
+    clone = clone_bundle(CORPUS, tmp_path_factory.mktemp("corpus") / "ix")
+    return scenarios(CORPUS, clone)
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def errors(data: bytes) -> set[tuple[str, int | None]]:
+    return {(f.code, f.line) for f in check_file(data, "p").findings if f.severity == ERROR}
+
+
+def test_the_corpus_scenarios_rebuild_to_their_recorded_hashes(
+    corpus: Path, all_scenarios: list[Scenario]
+) -> None:
+    assert len(all_scenarios) == 72
+    for s in all_scenarios:
+        assert (sha(s.base), sha(s.main), sha(s.pr)) == (
+            s.record["sha256"]["base"], s.record["sha256"]["main"], s.record["sha256"]["pr"]
+        ), s.id
+
+
+@pytest.mark.parametrize("orientation", ["rebase", "merge"])
+def test_every_scenario_resolves_to_the_expected_bytes_or_is_refused(
+    corpus: Path, all_scenarios: list[Scenario], orientation: str
+) -> None:
+    outcomes = []
+    for s in all_scenarios:
+        if orientation == "rebase":  # git rebase main: ours is main
+            result = merge(s.base, s.main, s.pr, "ours")
+        else:  # git merge main from the branch: theirs is main
+            result = merge(s.base, s.pr, s.main, "theirs")
+        expected = s.record["expected_sha256"]
+        if expected is None:
+            assert isinstance(result, Refused), s.id
+            outcomes.append("refused")
+            continue
+        assert isinstance(result, Merged), (s.id, result)
+        assert sha(result.data) == expected, s.id
+        flagged = bool(result.report.duplicates)
+        assert flagged == (s.record.get("expect_flag") == "duplicate-entry"), s.id
+        assert result.data.startswith(s.main), s.id
+        outcomes.append("flagged" if flagged else "merged")
+    assert outcomes.count("refused") == 1
+    assert outcomes.count("flagged") == sum(
+        s.record.get("expect_flag") == "duplicate-entry" for s in all_scenarios
+    )
+
+
+def test_no_resolved_file_has_an_error_that_main_did_not_already_have(
+    corpus: Path, all_scenarios: list[Scenario]
+) -> None:
+    for s in all_scenarios:
+        result = merge(s.base, s.main, s.pr, "ours")
+        if isinstance(result, Merged):
+            assert errors(result.data) <= errors(s.main), s.id
+
+
+def test_the_history_edit_scenario_is_refused_naming_the_edited_entry_and_line(
+    corpus: Path, all_scenarios: list[Scenario]
+) -> None:
+    [s] = [s for s in all_scenarios if s.record["kind"] == "pr-edits-history"]
+    result = merge(s.base, s.main, s.pr, "ours")
+    assert isinstance(result, Refused)
+    [problem] = result.problems
+    old = s.record["pr_edit"]["old"].encode()
+    line = s.base[: s.base.index(old)].count(b"\n") + 1
+    entry_line = s.base[: s.base.rindex(b"\n- config-keys:", 0, s.base.index(old)) + 1].count(
+        b"\n") + 1
+    assert problem.code == "history-modified"
+    assert f"line {entry_line} of base" in problem.message
+    assert problem.line is not None and entry_line <= problem.line <= line
+
+
+def test_the_reverted_duplicate_stays_removed_and_is_reported(
+    corpus: Path, all_scenarios: list[Scenario]
+) -> None:
+    [s] = [s for s in all_scenarios if s.record["kind"] == "reverted-duplicate"]
+    result = merge(s.base, s.main, s.pr, "ours")
+    assert isinstance(result, Merged)
+    assert len(result.report.removed) == 1
+    assert "qwen3.5-fp8-mi355x-atom" in result.report.removed[0].label

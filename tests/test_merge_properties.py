@@ -1,0 +1,175 @@
+"""Property tests over generated histories: random bases with irregular separators,
+random appends on both sides, reverted entries, duplicates both ways and pr-link
+corrections. No entry is lost or doubled, the protected bytes stay an exact
+prefix, the result passes the file checks, and the merge is deterministic."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from test_merge_helpers import entry, sep
+
+from changelog_tool.filecheck import check_file
+from changelog_tool.findings import ERROR
+from changelog_tool.merge import Merged, Refused, merge
+from changelog_tool.yamlload import load_value
+
+KEYS = ["dsr1-fp8-b200-sglang", "kimik2.5-int4-b300-vllm", "qwen3.5-fp8-mi355x-atom",
+        "gptoss-fp4-*-trt", "minimaxm3-fp4-b300-dynamo-vllm"]
+LINKS = ["XXX", 1, 2, 3]
+# what follows an entry's last line: one empty line, a line of two spaces, two empty lines
+SEPARATORS = [b"\n", b"\n", b"\n", b"  \n", b"\n\n"]
+ENDINGS = [b"", b"", b"\n", b"  \n", b"strip"]
+
+
+@dataclass(frozen=True)
+class Item:
+    key: str
+    description: str
+    link: str | int
+    indent: int
+
+    def bytes(self) -> bytes:
+        return entry(self.key, self.description, self.link, self.indent)
+
+    def identity(self) -> tuple[str, str]:
+        return (self.key, self.description)
+
+
+items = st.builds(
+    Item,
+    key=st.sampled_from(KEYS),
+    description=st.sampled_from(["Update image", "Add agentic scenario", "Retrigger sweep"]),
+    link=st.sampled_from(LINKS),
+    indent=st.sampled_from([2, 4]),
+)
+
+
+def render(entries: list[tuple[Item, bytes]], ending: bytes) -> bytes:
+    """Entries, each followed by its separator (the last one by ``ending``)."""
+    if not entries:
+        return b""
+    parts = [item.bytes() + separator for item, separator in entries[:-1]]
+    data = b"".join(parts) + entries[-1][0].bytes()
+    return data.rstrip(b"\n") if ending == b"strip" else data + ending
+
+
+@dataclass(frozen=True)
+class History:
+    base: bytes
+    protected: bytes
+    other: bytes
+    base_items: list[Item]
+    protected_items: list[Item]
+    own: list[Item]
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> History:
+    base_entries = draw(st.lists(st.tuples(items, st.sampled_from(SEPARATORS)), max_size=7))
+    base = render(base_entries, draw(st.sampled_from(ENDINGS)))
+    # the protected side: drops some entries (reverted duplicates), corrects some
+    # pr-links, then appends; its separators may differ from the base's anywhere
+    kept = []
+    for item, separator in base_entries:
+        fate = draw(st.sampled_from(["keep", "keep", "keep", "drop", "relink"]))
+        if fate == "drop":
+            continue
+        if fate == "relink":
+            item = Item(item.key, item.description, 999, item.indent)
+        kept.append((item, separator))
+    appended = draw(st.lists(st.tuples(items, st.sampled_from(SEPARATORS)), max_size=4))
+    protected_entries = kept + appended
+    protected = render(protected_entries, draw(st.sampled_from(ENDINGS)))
+    # the other side: the base's bytes exactly, then its own entries, some of them
+    # the protected side's new ones (concurrent duplicates) or old ones (re-appends)
+    pool = [i for i, _ in appended] + [i for i, _ in base_entries]
+    own = draw(st.lists(st.one_of(items, st.sampled_from(pool)) if pool else items, max_size=4))
+    other = base + sep(base) + b"\n".join(i.bytes() for i in own) if own else base
+    return History(base, protected, other, [i for i, _ in base_entries],
+                   [i for i, _ in protected_entries], own)
+
+
+def expected(h: History) -> bytes:
+    """The oracle: what the protected side added since the base (by identity, pr-link
+    aside) cancels the other side's equal entries, once each."""
+    new = Counter(i.identity() for i in h.protected_items)
+    new.subtract(Counter(i.identity() for i in h.base_items))
+    kept = []
+    for item in h.own:
+        if new[item.identity()] > 0:
+            new[item.identity()] -= 1
+        else:
+            kept.append(item.bytes())
+    if not kept:
+        return h.protected
+    return h.protected + sep(h.protected) + b"\n".join(kept)
+
+
+def errors(data: bytes) -> set[tuple[str, int | None]]:
+    return {(f.code, f.line) for f in check_file(data, "p").findings if f.severity == ERROR}
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories())
+def test_the_merge_keeps_protected_bytes_and_adds_each_own_entry_exactly_once(
+    h: History,
+) -> None:
+    result = merge(h.base, h.protected, h.other, "ours")
+    assert isinstance(result, Merged), result
+    assert result.data == expected(h)
+    assert result.data.startswith(h.protected)
+    suffix = result.data[len(h.protected) :]
+    if suffix:  # the append contract: one empty line before, one between, one final newline
+        assert suffix.startswith(sep(h.protected) + b"- config-keys:")
+        assert not result.data.endswith(b"\n\n") and result.data.endswith(b"\n")
+        assert b"\n\n\n" not in suffix
+    parsed = load_value(result.data) or []
+    assert len(parsed) == len(h.protected_items) + len(result.report.kept)
+    assert len(result.report.kept) + len(result.report.duplicates) == len(h.own)
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories())
+def test_the_result_has_no_file_error_its_protected_side_did_not_have(h: History) -> None:
+    result = merge(h.base, h.protected, h.other, "ours")
+    assert isinstance(result, Merged)
+    assert errors(result.data) <= errors(h.protected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories())
+def test_the_merge_is_deterministic_and_the_same_from_either_side(h: History) -> None:
+    rebase = merge(h.base, h.protected, h.other, "ours")
+    again = merge(h.base, h.protected, h.other, "ours")
+    merge_main = merge(h.base, h.other, h.protected, "theirs")
+    assert isinstance(rebase, Merged) and isinstance(merge_main, Merged)
+    assert rebase == again
+    assert rebase.data == merge_main.data
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories(), st.data())
+def test_any_edit_to_an_old_entry_on_the_other_side_is_refused(
+    h: History, data: st.DataObject
+) -> None:
+    assume(h.base_items)
+    index = data.draw(st.integers(0, len(h.base_items) - 1))
+    edit = data.draw(st.sampled_from(["description", "pr-link", "removal"]))
+    assume(edit != "removal" or index < len(h.base_items) - 1)
+    starts = [m.start() for m in re.finditer(rb"^- ", h.other, re.MULTILINE)] + [len(h.other)]
+    begin, end = starts[index], starts[index + 1]
+    span = h.other[begin:end]
+    if edit == "description":
+        span = span.replace(b'- "', b'- "Edited: ', 1)
+    elif edit == "pr-link":
+        span = re.sub(rb"pr-link: .*", b"pr-link: https://github.com/o/r/pull/4242", span)
+    else:
+        span = b""
+    result = merge(h.base, h.protected, h.other[:begin] + span + h.other[end:], "ours")
+    assert isinstance(result, Refused)
+    assert any(p.code == "history-modified" for p in result.problems)

@@ -1,0 +1,109 @@
+"""`changelog sync [--onto REF] [--commit]`: the branch's changelog becomes REF's bytes
+plus the branch's own entries; committed as a merge, the pull request's conflict goes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import GitRepo
+from test_merge_helpers import appended, changelog, entry
+
+LOG = "perf-changelog.yaml"
+BASE = changelog(entry("a", link=1), entry("dup", link=2), entry("dup", link=2))
+MAIN = appended(changelog(entry("a", link=1), entry("dup", link=2)), entry("m1", link=3))
+OWN = [entry("own-1"), entry("own-2")]
+
+
+def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root,
+                          capture_output=True, text=True, check=False)
+
+
+def pull_request(repo: GitRepo) -> None:
+    repo.commit("base", **{LOG: BASE, "README": "base\n"})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("own 1", **{LOG: appended(BASE, OWN[0])})
+    repo.commit("own 2", **{LOG: appended(BASE, *OWN), "feature.txt": "work\n"})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: MAIN, "README": "main moved\n"})
+    repo.git("checkout", "-q", "feature")
+
+
+def test_sync_rewrites_the_work_tree_file_as_main_plus_the_branchs_entries(
+    repo: GitRepo,
+) -> None:
+    pull_request(repo)
+    head = repo.git("rev-parse", "HEAD")
+    result = tool(repo.root, "sync")
+    assert result.returncode == 0, result.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+    assert repo.git("rev-parse", "HEAD") == head  # nothing committed
+    assert "changelog sync --commit" in result.stdout
+
+
+def test_sync_commit_records_a_merge_that_clears_the_pull_requests_conflict(
+    repo: GitRepo,
+) -> None:
+    pull_request(repo)
+    result = tool(repo.root, "sync", "--commit", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["ok"] and document["written"] and document["commit"]
+    parents = repo.git("rev-list", "--parents", "-n", "1", "HEAD").split()[1:]
+    assert repo.git("rev-parse", "main") in parents
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+    assert repo.read("README") == b"main moved\n"  # the rest of main came along
+    # what the hosting service does, with no merge driver: merge the branch into main
+    repo.git("checkout", "-q", "main")
+    merged = subprocess.run(["git", "merge", "--no-ff", "--no-edit", "feature"], cwd=repo.root,
+                            capture_output=True, text=True, check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+
+
+def test_sync_when_already_in_sync_writes_nothing(repo: GitRepo) -> None:
+    pull_request(repo)
+    assert tool(repo.root, "sync", "--commit").returncode == 0
+    head = repo.git("rev-parse", "HEAD")
+    again = tool(repo.root, "sync", "--commit")
+    assert again.returncode == 0 and "already" in again.stdout
+    assert repo.git("rev-parse", "HEAD") == head
+
+
+def test_sync_refuses_a_branch_that_edited_history_and_writes_nothing(repo: GitRepo) -> None:
+    repo.commit("base", **{LOG: BASE})
+    repo.git("checkout", "-q", "-b", "feature")
+    edited = appended(BASE.replace(b"Update a", b"Edit a"), OWN[0])
+    repo.commit("edit", **{LOG: edited})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: MAIN})
+    repo.git("checkout", "-q", "feature")
+    result = tool(repo.root, "sync")
+    assert result.returncode == 1
+    assert "history-modified: ours changed entry 1" in result.stdout
+    assert repo.read(LOG) == edited
+
+
+def test_sync_commit_refuses_uncommitted_changelog_changes(repo: GitRepo) -> None:
+    pull_request(repo)
+    repo.write(LOG, appended(BASE, *OWN, entry("draft")))
+    result = tool(repo.root, "sync", "--commit")
+    assert result.returncode == 1 and "uncommitted" in result.stderr
+
+
+def test_sync_onto_an_unknown_ref_says_what_to_fetch(repo: GitRepo) -> None:
+    pull_request(repo)
+    result = tool(repo.root, "sync", "--onto", "origin/main")
+    assert result.returncode == 2
+    assert "git fetch origin main" in result.stderr
+
+
+def test_sync_onto_another_ref(repo: GitRepo) -> None:
+    pull_request(repo)
+    repo.git("branch", "release", "main")
+    result = tool(repo.root, "sync", "--onto", "release")
+    assert result.returncode == 0, result.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN)
