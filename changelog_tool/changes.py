@@ -167,11 +167,12 @@ def _head_problems(found: list[tuple[str, MasterProblem]], base: MasterSet,
 
 
 def _on_protected(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> bool:
-    """Is head the protected branch itself (where placeholders are not allowed)?"""
+    """Is head the protected branch itself (where placeholders are not allowed)?
+    The checked-out branch decides for the work tree; otherwise the commit does."""
     branch = repo.branch() if head_rev == WORKTREE else None
+    if branch is not None:
+        return any(branch == ref.rsplit("/", 1)[-1] for ref in settings.protected_ref)
     for ref in settings.protected_ref:
-        if branch is not None and branch == ref.rsplit("/", 1)[-1]:
-            return True
         try:
             if repo.resolve(ref) == head_sha:
                 return True

@@ -164,9 +164,10 @@ def _modified(base: bytes, head: bytes, path: str) -> History:
     for tag, i1, i2, j1, j2 in opcodes:
         paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
         for offset in range(paired):
-            block = new.blocks[j1 + offset]
-            messages.append((block.line, f"the existing entry ({_keys_of(new.text(block))}, "
-                             f"line {old.blocks[i1 + offset].line} of the base) was changed"))
+            block, before = new.blocks[j1 + offset], old.blocks[i1 + offset]
+            line = block.line + _first_line_difference(old.text(before), new.text(block))
+            messages.append((line, f"the existing entry ({_keys_of(new.text(block))}, "
+                             f"line {before.line} of the base) was changed"))
         for index in range(i1 + paired, i2) if tag in ("replace", "delete") else ():
             block = old.blocks[index]
             messages.append((first, f"the entry that began on line {block.line} of the base "
@@ -189,6 +190,12 @@ def _modified(base: bytes, head: bytes, path: str) -> History:
             "history-modified", f"... and {len(messages) - _MAX_HISTORY_FINDINGS} more "
             "changed, removed or inserted entries", path, first))
     return history
+
+
+def _first_line_difference(old: bytes, new: bytes) -> int:
+    """0-based line (within a block) where two versions of it first differ."""
+    pairs = zip(old.split(b"\n"), new.split(b"\n"), strict=False)
+    return next((n for n, (a, b) in enumerate(pairs) if a != b), 0)
 
 
 def _keys_of(text: bytes) -> str:

@@ -13,7 +13,9 @@ def _detail(change: KeyChange) -> str:
     parts = []
     if change.fields:
         parts.append(", ".join(change.fields))
-    if change.recipes:
+    if len(change.recipes) > 2:
+        parts.append(f"{len(change.recipes)} changed recipes")
+    elif change.recipes:
         parts.append("recipes: " + ", ".join(change.recipes))
     if not change.needs_entry:
         parts.append("no entry needed")

@@ -1,0 +1,152 @@
+"""The diff engine on real git repositories: refs, the work tree, moves, recipes."""
+
+from __future__ import annotations
+
+import pytest
+
+from changelog_tool import settings as settings_module
+from changelog_tool.changes import collect
+from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, REMOVED
+from changelog_tool.errors import EnvironmentProblem
+
+RECIPES = "benchmarks/multi_node/srt-slurm-recipes"
+
+
+def key_block(key: str, image: str = "vllm/vllm-openai:v1", recipe: str | None = None) -> str:
+    settings = f'\n        additional-settings:\n        - "CONFIG_FILE={recipe}"' if recipe else ""
+    return (f"{key}:\n  image: {image}\n  model: some/model\n  runner: b200\n  precision: fp4\n"
+            f"  framework: vllm\n  multinode: false\n  scenarios:\n    fixed-seq-len:\n"
+            f"    - isl: 1024\n      osl: 1024\n      search-space:\n"
+            f"      - tp: 8\n        conc-list: [4, 8, 16]{settings}\n")
+
+
+def master(*blocks: str) -> str:
+    return "# NVIDIA configs\n" + "\n".join(blocks)
+
+
+def entry(key: str, link: str = "XXX") -> str:
+    return f'- config-keys:\n    - {key}\n  description:\n    - "Change {key}"\n  pr-link: {link}\n'
+
+
+@pytest.fixture
+def project(repo):
+    repo.commit("base", **{
+        "configs/nvidia-master.yaml": master(key_block("a-vllm"), key_block("b-vllm"),
+                                             key_block("c-vllm", recipe="recipes/vllm/c.yaml")),
+        "perf-changelog.yaml": entry("a-vllm", "https://github.com/o/r/pull/1"),
+        f"{RECIPES}/vllm/c.yaml": "name: c\n",
+    })
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def load(repo):
+    return settings_module.load(repo.root)
+
+
+def by_key(changes):
+    return {k.key: k for k in changes.keys}
+
+
+def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
+    project.commit("feature: bump a", **{"configs/nvidia-master.yaml": master(
+        key_block("a-vllm", image="vllm/vllm-openai:v2"), key_block("b-vllm"),
+        key_block("c-vllm", recipe="recipes/vllm/c.yaml"))})
+    project.git("checkout", "-q", "main")
+    project.commit("main moves on", **{"configs/nvidia-master.yaml": master(
+        key_block("a-vllm"), key_block("b-vllm"), key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+        key_block("z-main-only"))})
+    project.git("checkout", "-q", "feature")
+    text = master(key_block("a-vllm", image="vllm/vllm-openai:v2"),
+                  key_block("b-vllm", image="other"),
+                  key_block("c-vllm", recipe="recipes/vllm/c.yaml"), key_block("d-new"))
+    project.write("configs/nvidia-master.yaml", text)
+    changes = collect(load(project))
+    assert changes.head == "WORKTREE"
+    assert changes.base == project.git("merge-base", "main", "HEAD")
+    found = by_key(changes)
+    assert sorted(found) == ["a-vllm", "b-vllm", "d-new"]  # z-main-only is not "removed"
+    assert found["a-vllm"].fields == ("image",) and found["d-new"].kind == ADDED
+    assert found["d-new"].line == text.split("\n").index("d-new:") + 1
+    assert changes.master_keys["d-new"] == "configs/nvidia-master.yaml"
+
+
+def test_explicit_refs_ignore_the_work_tree(project) -> None:
+    head = project.commit("feature: bump a", **{"configs/nvidia-master.yaml": master(
+        key_block("a-vllm", image="v9"), key_block("b-vllm"),
+        key_block("c-vllm", recipe="recipes/vllm/c.yaml"))})
+    project.write("configs/nvidia-master.yaml", "uncommitted: {}\n")
+    changes = collect(load(project), base="main", head=head)
+    assert changes.head == head
+    assert [(k.key, k.kind) for k in changes.keys] == [("a-vllm", MODIFIED)]
+
+
+def test_a_master_file_moved_to_another_directory_adds_no_key(project) -> None:
+    (project.root / ".github" / "configs").mkdir(parents=True)
+    project.git("mv", "configs/nvidia-master.yaml", ".github/configs/nvidia-master.yaml")
+    project.commit("move the configs")
+    changes = collect(load(project), base="main", head="HEAD")
+    assert changes.keys == []
+    assert changes.master_keys["a-vllm"] == ".github/configs/nvidia-master.yaml"
+
+
+def test_a_changed_recipe_marks_the_keys_that_reference_it(project) -> None:
+    project.commit("tune recipe", **{f"{RECIPES}/vllm/c.yaml": "name: c\ntuned: true\n",
+                                     f"{RECIPES}/vllm/unused.yaml": "name: nobody\n"})
+    changes = collect(load(project), base="main", head="HEAD")
+    found = by_key(changes)
+    assert found["c-vllm"].kind == RECIPE
+    assert found["c-vllm"].recipes == (f"{RECIPES}/vllm/c.yaml",)
+    assert changes.recipes == {f"{RECIPES}/vllm/c.yaml": ["c-vllm"],
+                               f"{RECIPES}/vllm/unused.yaml": []}
+    assert changes.orphan_recipes == [f"{RECIPES}/vllm/unused.yaml"]
+
+
+def test_a_bare_recipe_name_and_a_deleted_recipe(project) -> None:
+    project.commit("llm-d recipe", **{
+        "benchmarks/multi_node/llm-d-recipes/d-mi355x.yaml": "name: d\n",
+        "configs/nvidia-master.yaml": master(key_block("a-vllm"), key_block("b-vllm"),
+                                             key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+                                             key_block("d-vllm", recipe="d-mi355x.yaml"))})
+    project.git("rm", "-q", f"{RECIPES}/vllm/c.yaml")
+    project.commit("drop recipe c")
+    changes = collect(load(project), base="main", head="HEAD")
+    found = by_key(changes)
+    assert found["d-vllm"].kind == ADDED
+    assert found["d-vllm"].recipes == ("benchmarks/multi_node/llm-d-recipes/d-mi355x.yaml",)
+    assert found["c-vllm"].kind == RECIPE  # still points at the deleted file
+    assert changes.orphan_recipes == []
+
+
+def test_uncommitted_and_untracked_recipes_count_in_the_work_tree(project) -> None:
+    project.write(f"{RECIPES}/vllm/c.yaml", "name: c\nedited: yes\n")
+    project.write(f"{RECIPES}/vllm/new.yaml", "name: new\n")
+    changes = collect(load(project))
+    assert sorted(changes.recipes) == [f"{RECIPES}/vllm/c.yaml", f"{RECIPES}/vllm/new.yaml"]
+    assert changes.orphan_recipes == [f"{RECIPES}/vllm/new.yaml"]
+
+
+def test_removed_and_reduced_keys_need_no_entry(project) -> None:
+    fewer = key_block("a-vllm").replace("[4, 8, 16]", "[4, 8]")
+    project.commit("drop b, fewer points for a", **{"configs/nvidia-master.yaml": master(
+        fewer, key_block("c-vllm", recipe="recipes/vllm/c.yaml"))})
+    changes = collect(load(project), base="main", head="HEAD")
+    found = by_key(changes)
+    assert found["b-vllm"].kind == REMOVED and found["b-vllm"].line == 17
+    assert found["a-vllm"].reduced
+    assert changes.needing_entry() == []
+    assert changes.to_json()["reduced"] == ["a-vllm"]
+
+
+def test_appended_entries_come_with_their_lines(project) -> None:
+    project.commit("entry", **{"perf-changelog.yaml": entry("a-vllm", "https://github.com/o/r/pull/1")
+                               + "\n" + entry("b-vllm")})
+    changes = collect(load(project), base="main", head="HEAD")
+    assert changes.appended == [{"config-keys": ["b-vllm"], "description": ["Change b-vllm"],
+                                 "pr-link": "XXX", "line": 7}]
+
+
+def test_without_a_protected_ref_the_base_must_be_named(project) -> None:
+    project.git("branch", "-q", "-m", "main", "trunk")
+    with pytest.raises(EnvironmentProblem, match="pass --base"):
+        collect(load(project))

@@ -1,0 +1,70 @@
+"""`changelog keys`: what the branch changed, uncommitted edits included."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+MASTER = "configs/amd-master.yaml"
+
+
+def key_block(key: str, image: str = "rocm/vllm:v1", points: str = "[4, 8]") -> str:
+    return (f"{key}:\n  image: {image}\n  model: m\n  runner: mi355x\n  precision: fp8\n"
+            f"  framework: vllm\n  multinode: false\n  scenarios:\n    fixed-seq-len:\n"
+            f"    - isl: 1024\n      osl: 1024\n      search-space:\n"
+            f"      - {{ tp: 8, conc-list: {points} }}\n")
+
+
+@pytest.fixture
+def project(repo):
+    repo.commit("base", **{MASTER: key_block("a-mi355x") + "\n" + key_block("b-mi355x"),
+                           "perf-changelog.yaml": "- config-keys:\n    - a-mi355x\n"
+                           "  description:\n    - \"Add a\"\n  pr-link: XXX\n"})
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def keys(repo, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "changelog_tool", "keys", *args], cwd=repo.root,
+                          capture_output=True, text=True, env=os.environ, check=False)
+
+
+def test_keys_lists_committed_and_uncommitted_changes(project) -> None:
+    project.commit("bump a", **{MASTER: key_block("a-mi355x", image="rocm/vllm:v2") + "\n"
+                                + key_block("b-mi355x")})
+    project.write(MASTER, key_block("a-mi355x", image="rocm/vllm:v2") + "\n"
+                  + key_block("b-mi355x", points="[4]") + "\n" + key_block("c-mi355x"))
+    done = keys(project)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("changes from ") and lines[0].endswith(" to work tree:")
+    assert lines[1:] == [
+        f"  modified  a-mi355x  (image)  {MASTER}:1",
+        f"  reduced   b-mi355x  (scenarios.fixed-seq-len; no entry needed)  {MASTER}:15",
+        f"  added     c-mi355x  {MASTER}:29",
+    ]
+
+
+def test_keys_json_carries_every_change_in_full(project) -> None:
+    head = project.commit("drop b", **{MASTER: key_block("a-mi355x")})
+    done = keys(project, "--base", "main", "--head", head, "--format", "json")
+    document = json.loads(done.stdout)
+    assert document["base"] == project.git("rev-parse", "main")
+    assert document["head"] == head
+    assert document["changed"]["removed"] == ["b-mi355x"]
+    assert document["keys"] == [{"key": "b-mi355x", "kind": "removed", "fields": [],
+                                 "scenarios": [], "reduced": False, "needs_entry": False,
+                                 "path": MASTER, "line": 15, "recipes": []}]
+    assert document["appended"] == [] and document["problems"] == []
+
+
+def test_keys_reports_a_master_config_that_does_not_parse(project) -> None:
+    project.write(MASTER, key_block("a-mi355x", points="[4, 8") + "\n" + key_block("b-mi355x"))
+    done = keys(project, "--format", "json")
+    document = json.loads(done.stdout)
+    assert [p["code"] for p in document["problems"]] == ["yaml-syntax"]
+    assert document["problems"][0]["path"] == MASTER
