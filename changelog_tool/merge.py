@@ -24,7 +24,7 @@ from changelog_tool.sides import (
     Entry,
     Problem,
     content,
-    history_end,
+    count_entries,
     label,
     own_entries,
     parse,
@@ -104,54 +104,55 @@ def merge(
     an edit is refused like any other.
     """
     sides = {"ours": ours, "theirs": theirs}
-    prot, other = Ledger(sides[protected]), Ledger(sides[other_side(protected)])
+    prot, other = sides[protected], sides[other_side(protected)]
     problems = _byte_problems(prot, protected) + _byte_problems(other, other_side(protected))
     if problems:
         return Refused(protected, tuple(problems))
-    base_ledger = Ledger(base)
-    result = _merge(base_ledger, prot, other, protected)
+    result = _merge(base, prot, other, protected)
     if isinstance(result, Refused) and upstream is not None:
-        split = _replayed_split(base_ledger, prot, upstream)
+        split = _replayed_split(Ledger(base), Ledger(prot), upstream)
         if split is not None:
             base_head, prot_head, count = split
-            retry = _merge(Ledger(base_head), Ledger(prot_head), other, protected, count)
+            retry = _merge(base_head, prot_head, other, protected, count)
             if isinstance(retry, Merged):
                 return retry
     return result
 
 
-def _byte_problems(ledger: Ledger, side: str) -> list[Problem]:
+def _byte_problems(data: bytes, side: str) -> list[Problem]:
     """Encoding problems refuse a side; a missing final newline is checked later,
     only where it matters (the other side's appended entries)."""
     return [
         Problem(p.code, side, p.line, f"{side}: {p.message}")
-        for p in ledger.byte_problems()
+        for p in Ledger(data).byte_problems()
         if p.code != "final-newline"
     ]
 
 
 def _merge(
-    base: Ledger, prot: Ledger, other: Ledger, protected: Side, replayed: int = 0
+    base: bytes, prot: bytes, other: bytes, protected: Side, replayed: int = 0
 ) -> Merged | Refused:
     other_name = other_side(protected)
-    own, problems = own_entries(base, other, other_name)
-    if problems:
-        return Refused(protected, tuple(problems))
+    own = own_entries(base, other, other_name)
+    if own.problems:
+        return Refused(protected, tuple(own.problems))
     changes = protected_changes(base, prot)
     pending: dict[str, list[Entry]] = {}
     for entry in changes.appended:
         pending.setdefault(entry.key(), []).append(entry)
     kept: list[Entry] = []
     duplicates: list[Note] = []
-    for entry in own:
+    for entry in own.entries:
         twins = pending.get(entry.key())
         if twins:
             twin = twins.pop(0)
             duplicates.append(Note(other_name, entry.line, label(entry.value), twin.line))
         else:
             kept.append(entry)
-    data, lines = _assemble(prot.data, [content(other, e.block) + b"\n" for e in kept])
-    problems = _verify(prot, other, base, data, kept, lines, (protected, other_name))
+    data, lines = _assemble(prot, [e.raw + b"\n" for e in kept])
+    problems = _verify(prot, data, kept, lines, (protected, other_name))
+    if not problems and not prot.startswith(own.history):
+        problems = _parses_whole(other, other_name)
     if problems:
         return Refused(protected, tuple(problems))
     report = Report(
@@ -178,28 +179,24 @@ def _assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
 
 
 def _verify(
-    prot: Ledger, other: Ledger, base: Ledger, data: bytes, kept: list[Entry],
-    lines: list[int], names: tuple[str, str],
+    prot: bytes, data: bytes, kept: list[Entry], lines: list[int], names: tuple[str, str]
 ) -> list[Problem]:
     """Prove the merged bytes before anyone writes them.
 
-    The whole result must parse; it must hold the protected side's entries (the
-    last one, the only one whose reading could depend on what follows, is
-    compared with its reading on its own) and then exactly the kept entries,
-    at the computed lines, with the values they had on the other side. The
-    other side's history is the base's bytes; when the protected side does not
-    contain those bytes, the other side is parsed as a whole too, so an invalid
-    side is refused rather than merged.
+    The whole result must parse; it must hold as many entries as the protected
+    side has, then exactly the kept entries, at the computed lines, with the
+    values they had on the other side. The protected side's entries are its
+    own bytes, unchanged; only the last one could read differently with more
+    text after it, so it is compared with its reading on its own.
     """
-    prot_name, other_name = names
-    if not data.startswith(prot.data):
+    prot_name, _ = names
+    if not data.startswith(prot):
         return [Problem("history-modified", "result", None, "internal error: the merged "
                         f"file does not begin with {prot_name}'s bytes; nothing was written")]
-    first_new = lines[0] if lines else None
     try:
         root = load_items(data)
     except YamlProblem as problem:
-        if first_new is None or problem.line < first_new:
+        if not lines or problem.line < lines[0]:
             return [Problem(problem.code, prot_name, problem.line,
                             f"{prot_name} is not valid YAML at line {problem.line}: "
                             f"{problem.message}")]
@@ -212,7 +209,7 @@ def _verify(
         return [Problem("not-a-list", prot_name, 1,
                         f"{prot_name}'s YAML root is not a list of entries")]
     items: list[Item] = root
-    count = len(prot.blocks)
+    count = count_entries(prot)
     if len(items) != count + len(kept):
         return [Problem("entry-count", "result", None,
                         f"the merged file reads as {len(items)} entries, expected "
@@ -222,17 +219,25 @@ def _verify(
             return [Problem("entry-count", "result", line,
                             f"the appended entry at line {line} does not read back as "
                             f"{label(entry.value)}; nothing was written")]
-    if count and parse(prot, prot.blocks[-1]) != items[count - 1].value:
-        return [Problem("entry-count", "result", prot.blocks[-1].line,
-                        f"{prot_name}'s last entry reads differently once entries "
-                        "follow it; nothing was written")]
-    if not prot.data.startswith(other.data[: history_end(other, len(base.blocks))]):
-        try:
-            load_items(other.data)
-        except YamlProblem as problem:
-            return [Problem(problem.code, other_name, problem.line,
-                            f"{other_name} is not valid YAML at line {problem.line}: "
-                            f"{problem.message}")]
+    ledger = Ledger(prot)
+    last = ledger.last_block()
+    if kept and last is not None and count:
+        alone = parse(content(ledger, last), last.line)
+        if alone != items[count - 1].value:
+            return [Problem("entry-count", "result", last.line,
+                            f"{prot_name}'s last entry reads differently once entries "
+                            "follow it; nothing was written")]
+    return []
+
+
+def _parses_whole(data: bytes, name: str) -> list[Problem]:
+    """The other side's history is not the protected side's bytes (the protected
+    side rewrote it), so the whole-result parse did not cover it: parse it."""
+    try:
+        load_items(data)
+    except YamlProblem as problem:
+        return [Problem(problem.code, name, problem.line,
+                        f"{name} is not valid YAML at line {problem.line}: {problem.message}")]
     return []
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from changelog_tool.ledger import Ledger
 from changelog_tool.merge import Side
-from changelog_tool.sides import content
+from changelog_tool.sides import content, count_entries, history_end
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert")
 
@@ -39,6 +39,34 @@ def _entries(data: bytes) -> Counter[bytes]:
 def contained(upstream: Counter[bytes], side: bytes) -> int:
     """How many of the upstream's entries ``side`` holds (as a multiset of bytes)."""
     return sum((upstream & _entries(side)).values())
+
+
+def _by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
+    """The side holding more of the protected ref's entries; ``None`` on a tie.
+
+    Usually one side begins with the protected ref's bytes and the other does
+    not, which settles it without splitting the files into entries."""
+    end = history_end(upstream)
+    if end is not None:
+        starts = {side: data[:end] == upstream[:end] for side, data in
+                  (("ours", ours), ("theirs", theirs))}
+        if starts["ours"] != starts["theirs"]:
+            side: Side = "ours" if starts["ours"] else "theirs"
+            return Decision(side, f"{side} begins with {name}'s file "
+                                  f"(all {count_entries(upstream)} of its entries)")
+        if starts["ours"]:
+            return None
+    entries = _entries(upstream)
+    total = sum(entries.values())
+    in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
+    if in_ours == in_theirs:
+        return None
+    side = "ours" if in_ours > in_theirs else "theirs"
+    return Decision(
+        side,
+        f"{side} holds more of {name}'s entries "
+        f"({max(in_ours, in_theirs)} of {total}, the other side {min(in_ours, in_theirs)})",
+    )
 
 
 def side_from_action(action: str | None) -> Side | None:
@@ -73,17 +101,9 @@ def decide(
     """``operation`` is asked only when nothing before it decided (it reads the
     git directory)."""
     if upstream is not None:
-        name = upstream_name or "the protected ref"
-        entries = _entries(upstream)
-        total = sum(entries.values())
-        in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
-        if in_ours != in_theirs:
-            side: Side = "ours" if in_ours > in_theirs else "theirs"
-            return Decision(
-                side,
-                f"{side} holds more of {name}'s entries "
-                f"({max(in_ours, in_theirs)} of {total}, the other side {min(in_ours, in_theirs)})",
-            )
+        by_upstream = _by_upstream(ours, theirs, upstream, upstream_name or "the protected ref")
+        if by_upstream is not None:
+            return by_upstream
     by_action = side_from_action(action)
     if by_action is not None:
         return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")

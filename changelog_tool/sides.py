@@ -1,25 +1,31 @@
 """What each side of a merge did to the changelog since the base, entry by entry.
 
-Pure functions over :class:`~changelog_tool.ledger.Ledger` views of bytes. The
-other (unprotected) side may only append: :func:`own_entries` returns the
-entries it appended, or says exactly which historical entry it touched. The
-protected side may do anything: :func:`protected_changes` lists what it
-appended and removed, so that concurrent duplicates can be dropped.
+Pure functions over bytes. The other (unprotected) side may only append:
+:func:`own_entries` returns the entries it appended, or names exactly which
+historical entry it touched. The protected side may do anything:
+:func:`protected_changes` lists what it appended and removed, so that
+concurrent duplicates can be dropped.
+
+The usual case (a side is the base's bytes, then blank lines, then new
+entries) is recognised from the end of the base's last entry alone, without
+splitting the whole file; the entry-by-entry comparison (with
+:class:`~changelog_tool.ledger.Ledger` spans) runs only when that fails.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
-from changelog_tool.ledger import Block, Ledger
-from changelog_tool.yamlload import YamlProblem
+from changelog_tool.ledger import ENTRY_START, Block, Ledger
+from changelog_tool.yamlload import Item, YamlProblem, load_items
 
 MAX_LISTED = 5
 UNPARSED: Any = object()
+_BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
 
 
 @dataclass(frozen=True)
@@ -34,15 +40,12 @@ class Problem:
 
 @dataclass(frozen=True)
 class Entry:
-    """One entry of one side: its bytes span and, when it parses, its value."""
+    """One entry of one side: its first line, its own lines (without the final
+    newline) and, when it parses, its value."""
 
-    block: Block
-    value: Any
+    line: int
     raw: bytes
-
-    @property
-    def line(self) -> int:
-        return self.block.line
+    value: Any
 
     def key(self) -> str:
         """Identity for duplicate detection: the entry without its pr-link."""
@@ -80,57 +83,99 @@ def label(value: Any, fallback: bytes = b"") -> str:
     return repr(first[:60])
 
 
-def parse(ledger: Ledger, block: Block) -> Any:
-    """The block's value, or :data:`UNPARSED` when it does not parse on its own."""
+def parse_entry(raw: bytes, line: int) -> Any:
+    """The value of one entry's bytes (raises :class:`YamlProblem`, lines in the file)."""
+    items = load_items(raw + b"\n", line_offset=line - 1)
+    if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
+        raise YamlProblem("entry-count", "this block is not exactly one list item", line)
+    return items[0].value
+
+
+def parse(raw: bytes, line: int) -> Any:
+    """The entry's value, or :data:`UNPARSED` when it does not parse on its own."""
     try:
-        return ledger.parse_block(block).value
+        return parse_entry(raw, line)
     except YamlProblem:
         return UNPARSED
 
 
-def entry(ledger: Ledger, block: Block) -> Entry:
-    return Entry(block, parse(ledger, block), content(ledger, block))
+def count_entries(data: bytes) -> int:
+    """Entries in a file: lines that begin a top-level list item."""
+    return sum(1 for _ in ENTRY_START.finditer(data))
 
 
-def _matcher(a: Sequence[bytes], b: Sequence[bytes]) -> SequenceMatcher[bytes]:
-    return SequenceMatcher(None, a, b, autojunk=False)
+# --- the fast path: a side that is the base's bytes, then more entries ----------
+def history_end(base: bytes) -> int | None:
+    """Where the base's last entry ends (after its last line); ``None`` without entries."""
+    last = Ledger(base).last_block()
+    return last.end if last is not None else None
+
+
+def after_history(base: bytes, side: bytes, end: int | None) -> int | None:
+    """If ``side`` is the base's bytes up to ``end`` followed only by blank lines and
+    new entries, the offset where that tail begins; else ``None``."""
+    if end is None or side[:end] != base[:end]:
+        return None
+    pos = end
+    if not base[:end].endswith(b"\n"):  # the base's last line has no newline
+        if pos == len(side):
+            return pos
+        if side[pos : pos + 1] != b"\n":
+            return None
+        pos += 1
+    match = _BLANK_LINES.match(side, pos)
+    after = match.end() if match else pos
+    if after == len(side) or (side[after - 1 : after] == b"\n" and ENTRY_START.match(side, after)):
+        return pos
+    return None
+
+
+def tail_entries(data: bytes, start: int) -> list[tuple[int, bytes]]:
+    """``(line, own lines)`` of each entry in ``data[start:]``."""
+    rest = Ledger(data[start:])
+    offset = data.count(b"\n", 0, start)
+    return [(offset + block.line, content(rest, block)) for block in rest.blocks]
 
 
 # --- the other side: appends only ------------------------------------------------
-def own_entries(
-    base: Ledger, other: Ledger, side: str
-) -> tuple[list[Entry], list[Problem]]:
+@dataclass(frozen=True)
+class Own:
+    entries: list[Entry]
+    problems: list[Problem]
+    history: bytes  # the other side's bytes that are the base's history
+
+
+def own_entries(base: bytes, other: bytes, side: str) -> Own:
     """The entries ``other`` appended after the base's last entry, parsed one by one;
     or the problems that make it more than an append (history edited, an entry
     that does not parse, a missing final newline)."""
-    problems = _history_problems(base, other, side)
-    if problems:
-        return [], problems
-    blocks = other.blocks[len(base.blocks) :]
+    start = after_history(base, other, history_end(base))
+    if start is not None:
+        blocks, history = tail_entries(other, start), other[:start]
+    else:
+        base_ledger, other_ledger = Ledger(base), Ledger(other)
+        problems = _history_problems(base_ledger, other_ledger, side)
+        if problems:
+            return Own([], problems, b"")
+        count = len(base_ledger.blocks)
+        blocks = [(b.line, content(other_ledger, b)) for b in other_ledger.blocks[count:]]
+        history = other[: other_ledger.blocks[count].start] if blocks else other
     entries: list[Entry] = []
-    for block in blocks:
+    problems = []
+    for line, raw in blocks:
         try:
-            entries.append(Entry(block, other.parse_block(block).value, content(other, block)))
+            entries.append(Entry(line, raw, parse_entry(raw, line)))
         except YamlProblem as problem:
             problems.append(
                 Problem(problem.code, side, problem.line,
-                        f"{side}'s new entry at line {block.line} is not valid YAML: "
-                        f"{problem.message}")
+                        f"{side}'s new entry at line {line} is not valid YAML: {problem.message}")
             )
-    if blocks and not other.data.endswith(b"\n"):
+    if blocks and not other.endswith(b"\n"):
         problems.append(
-            Problem("final-newline", side, other.line_of(len(other.data)),
+            Problem("final-newline", side, other.count(b"\n") + 1,
                     f"{side} does not end with a newline; add one to its last entry")
         )
-    return entries, problems
-
-
-def history_end(ledger: Ledger, count: int) -> int:
-    """Byte offset where the first ``count`` entries (with the separators between
-    them, not after the last one) end."""
-    if count == 0:
-        return ledger.preamble_end
-    return ledger.blocks[count - 1].end
+    return Own(entries, problems, history)
 
 
 def _extends(base: Ledger, other: Ledger) -> bool:
@@ -155,37 +200,41 @@ def _history_problems(base: Ledger, other: Ledger, side: str) -> list[Problem]:
 
 def _describe_history_edits(base: Ledger, other: Ledger, side: str) -> list[Problem]:
     """Name each historical entry the other side changed, removed or inserted."""
+    from difflib import SequenceMatcher
+
     old = [content(base, b) for b in base.blocks]
     new = [content(other, b) for b in other.blocks]
     problems: list[Problem] = []
-    if base.data[: base.preamble_end] != other.data[: other.preamble_end] and base.blocks:
+    if base.data[: base.preamble_end].rstrip(b" \n") != other.data[
+        : other.preamble_end
+    ].rstrip(b" \n"):
         problems.append(
-            Problem("history-modified", side, 1,
-                    f"{side} changed the lines before the first entry")
+            Problem("history-modified", side, 1, f"{side} changed the lines before the first entry")
         )
-    for tag, i1, i2, j1, j2 in _matcher(old, new).get_opcodes():
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal" or (tag == "insert" and i1 == len(old)):
             continue
         if tag == "insert":
             block = other.blocks[j1]
+            value = parse(new[j1], block.line)
             problems.append(
                 Problem("history-modified", side, block.line,
-                        f"{side} inserted {label(parse(other, block), old_text(other, block))} "
-                        f"at its line {block.line}, before the base's last entry; "
-                        "entries may only be appended at the end")
+                        f"{side} inserted {label(value, new[j1])} at its line {block.line}, "
+                        "before the base's last entry; entries may only be appended at the end")
             )
             continue
         for k in range(i1, i2):
             block = base.blocks[k]
-            value = parse(base, block)
-            name = f"entry {k + 1} ({label(value, old_text(base, block))}, line {block.line} of base)"
+            value = parse(old[k], block.line)
+            name = f"entry {k + 1} ({label(value, old[k])}, line {block.line} of base)"
             partner = j1 + (k - i1)
             if tag == "replace" and partner < j2:
                 changed = other.blocks[partner]
-                new_value = parse(other, changed)
-                what = ("corrected the pr-link of" if isinstance(value, dict)
-                        and isinstance(new_value, dict) and same_entry(value, new_value)
-                        else "changed")
+                new_value = parse(new[partner], changed.line)
+                relinked = (isinstance(value, dict) and isinstance(new_value, dict)
+                            and same_entry(value, new_value))
+                what = "corrected the pr-link of" if relinked else "changed"
                 problems.append(
                     Problem("history-modified", side, changed.line,
                             f"{side} {what} {name}, at its line {changed.line}; "
@@ -203,10 +252,6 @@ def _describe_history_edits(base: Ledger, other: Ledger, side: str) -> list[Prob
         problems = [*problems[:MAX_LISTED],
                     Problem("history-modified", side, None, f"... and {rest} more change(s)")]
     return problems
-
-
-def old_text(ledger: Ledger, block: Block) -> bytes:
-    return ledger.data[block.start : block.end]
 
 
 def _separator_edits(base: Ledger, other: Ledger, side: str) -> list[Problem]:
@@ -229,32 +274,32 @@ class ProtectedChanges:
     removed: list[Entry]
 
 
-def protected_changes(base: Ledger, protected: Ledger) -> ProtectedChanges:
+def protected_changes(base: bytes, protected: bytes) -> ProtectedChanges:
     """Entries the protected side added (anywhere) and removed since the base.
 
     An entry it rewrote only in ``pr-link`` counts as neither: a pr-link
     correction is kept as the protected side's bytes and is not a new entry.
     """
-    base_blocks, prot_blocks = base.blocks, protected.blocks
-    n = len(base_blocks)
-    added_blocks: list[Block] = []
-    removed_blocks: list[Block] = []
-    if _extends(base, protected):
-        added_blocks = prot_blocks[n:]
-    else:
-        old = [content(base, b) for b in base_blocks]
-        new = [content(protected, b) for b in prot_blocks]
-        for tag, i1, i2, j1, j2 in _matcher(old, new).get_opcodes():
-            if tag != "equal":
-                removed_blocks.extend(base_blocks[i1:i2])
-                added_blocks.extend(prot_blocks[j1:j2])
-    added = [entry(protected, b) for b in added_blocks]
-    removed = [entry(base, b) for b in removed_blocks]
-    added_keys = _counts(added)
-    removed_keys = _counts(removed)
+    start = after_history(base, protected, history_end(base))
+    if start is not None:
+        return ProtectedChanges([Entry(line, raw, parse(raw, line))
+                                 for line, raw in tail_entries(protected, start)], [])
+    from difflib import SequenceMatcher
+
+    base_ledger, prot_ledger = Ledger(base), Ledger(protected)
+    old = [content(base_ledger, b) for b in base_ledger.blocks]
+    new = [content(prot_ledger, b) for b in prot_ledger.blocks]
+    added: list[Entry] = []
+    removed: list[Entry] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed += [Entry(b.line, old[b.index], parse(old[b.index], b.line))
+                        for b in base_ledger.blocks[i1:i2]]
+            added += [Entry(b.line, new[b.index], parse(new[b.index], b.line))
+                      for b in prot_ledger.blocks[j1:j2]]
     return ProtectedChanges(
-        appended=_minus(added, removed_keys),
-        removed=_minus(removed, added_keys),
+        appended=_minus(added, _counts(removed)),
+        removed=_minus(removed, _counts(added)),
     )
 
 

@@ -16,7 +16,14 @@ BRANCH = appended(BASE, entry("own"))
 def test_in_a_rebase_ours_holds_the_protected_ref_so_ours_is_protected() -> None:
     decision = decide(appended(MAIN, entry("own")), BRANCH, upstream=MAIN, upstream_name="main")
     assert decision.side == "ours"
-    assert "main" in decision.reason and "4 of 4" in decision.reason
+    assert "main" in decision.reason and "all 4" in decision.reason
+
+
+def test_when_neither_side_begins_with_the_protected_ref_the_one_holding_more_wins() -> None:
+    stale_main = appended(BASE, entry("m1", link=1))  # local main, behind origin/main
+    decision = decide(BRANCH, stale_main, upstream=MAIN, upstream_name="origin/main")
+    assert decision.side == "theirs"
+    assert "3 of 4, the other side 2" in decision.reason
 
 
 def test_in_a_merge_of_main_theirs_holds_the_protected_ref_so_theirs_is_protected() -> None:
