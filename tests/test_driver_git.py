@@ -187,3 +187,45 @@ def test_a_side_with_crlf_is_refused_and_left_to_git(repo: GitRepo) -> None:
     assert result.returncode == 1
     assert "carriage return" in result.stderr
     assert repo.read("A") != appended(MAIN, OWN[0])
+
+
+def test_without_a_protected_ref_a_rebase_is_recognised_from_the_git_directory(
+    repo: GitRepo,
+) -> None:
+    repo.write(".perf-changelog.toml", 'protected-ref = ["origin/main"]\n')
+    installed(repo)
+    five_commit_branch(repo)
+    move_main(repo)
+    repo.git("checkout", "-q", "feature")
+    result = git(repo, "rebase", "main")
+    assert result.returncode == 0, result.stderr
+    assert "protected side is ours: a rebase is in progress" in result.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+
+
+def test_without_a_protected_ref_a_merge_is_recognised_from_git_reflog_action(
+    repo: GitRepo,
+) -> None:
+    repo.write(".perf-changelog.toml", 'protected-ref = ["origin/main"]\n')
+    installed(repo)
+    five_commit_branch(repo)
+    move_main(repo)
+    repo.git("checkout", "-q", "feature")
+    result = git(repo, "merge", "--no-edit", "main")
+    assert result.returncode == 0, result.stderr
+    assert "protected side is theirs: GIT_REFLOG_ACTION is 'merge main'" in result.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+
+
+def test_a_broken_settings_file_still_leaves_gits_own_conflict(repo: GitRepo) -> None:
+    repo.write(".perf-changelog.toml", 'no-such-setting = 1\n')
+    ours, theirs = appended(BASE, MAIN_NEW[0]), appended(BASE, OWN[0])
+    for name, data in (("O", BASE), ("A", ours), ("copy-of-A", ours), ("B", theirs)):
+        repo.write(name, data)
+    result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
+    assert result.returncode == 1
+    assert "unknown setting 'no-such-setting'" in result.stderr
+    by_git = subprocess.run(
+        ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+         "copy-of-A", "O", "B"], cwd=repo.root, capture_output=True, check=False).stdout
+    assert repo.read("A") == by_git
