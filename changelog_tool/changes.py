@@ -34,6 +34,8 @@ class Snapshot:
     base_ref: str
     messages: list[tuple[str, str]] = field(default_factory=list)
     on_protected: bool = False
+    slug: str | None = None
+    """``owner/name`` for pr-links: the setting, else the origin remote's."""
 
 
 @dataclass(frozen=True)
@@ -114,9 +116,11 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
     history = compare(repo.read(base_sha, layout.changelog),
                       repo.read(head_rev, layout.changelog), layout.changelog)
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
-    return Snapshot(changes, history, masters["head"], layout.changelog, base_ref,
-                    repo.messages(base_sha, head_rev),
-                    _on_protected(repo, settings, head_sha, head_rev))
+    # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
+    messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
+    return Snapshot(changes, history, masters["head"], layout.changelog, base_ref, messages,
+                    _on_protected(repo, settings, head_sha, head_rev),
+                    settings.repository or repo.github_slug())
 
 
 def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet,

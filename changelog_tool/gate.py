@@ -59,7 +59,7 @@ def check(snapshot: Snapshot, settings: Settings, *, pr_number: int | None = Non
         "orphan-recipe", "no master-config key references this recipe (CONFIG_FILE=...), "
         "so no sweep will run it", recipe, None, WARNING) for recipe in changes.orphan_recipes)
     if verdict.uncovered:
-        verdict.suggested_entry = suggest(verdict.uncovered, settings, pr_number)
+        verdict.suggested_entry = suggest(verdict.uncovered, settings, pr_number, snapshot.slug)
     return verdict
 
 
@@ -145,7 +145,7 @@ def _scenario_mismatches(appended: list[Appended], masters: MasterSet,
 
 def _pr_links(snapshot: Snapshot, appended: list[Appended], settings: Settings,
               pr_number: int | None) -> list[Finding]:
-    slug = links.repository_slug(settings)
+    slug = snapshot.slug
     out = []
     allow = not snapshot.on_protected
     for entry in appended:
@@ -168,7 +168,8 @@ def _pr_links(snapshot: Snapshot, appended: list[Appended], settings: Settings,
 
 
 # --- the suggested entry -----------------------------------------------------------
-def suggest(uncovered: list[KeyChange], settings: Settings, pr_number: int | None) -> str:
+def suggest(uncovered: list[KeyChange], settings: Settings, pr_number: int | None,
+            slug: str | None) -> str:
     from changelog_tool.emitter import emit
 
     entry: dict[str, Any] = {"config-keys": sorted({c.key for c in uncovered})}
@@ -176,7 +177,6 @@ def suggest(uncovered: list[KeyChange], settings: Settings, pr_number: int | Non
     if kinds:
         entry["scenario-type"] = kinds
     entry["description"] = _describe(uncovered)
-    slug = links.repository_slug(settings)
     entry["pr-link"] = (links.canonical(slug, pr_number) if pr_number is not None and slug
                         else settings.placeholder_link())
     return emit(entry).decode("utf-8")

@@ -25,6 +25,8 @@ _TOP_KEY = re.compile(
     rb"""[ \t]*:(?=[ \t]|\r?$)""",
     re.MULTILINE,
 )
+# Where a top-level key may begin: after a newline, at a character a key can start with.
+_LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 _ODD_LINE = re.compile(rb"\n(?:---|\.\.\.|%|[\[{?])")
 SCENARIOS = "scenarios"
 # Lists whose items are benchmark points: removing items only runs less.
@@ -107,7 +109,12 @@ class MasterFile:
     @cached_property
     def spans(self) -> dict[str, Span]:
         data = self.data
-        found: list[tuple[str, int]] = [(_unquote(m), m.start()) for m in _TOP_KEY.finditer(data)]
+        found: list[tuple[str, int]] = []
+        starts = [0] + [m.end() for m in _LINE_START.finditer(data)]
+        for start in starts:
+            match = _TOP_KEY.match(data, start)
+            if match is not None:
+                found.append((_unquote(match), start))
         spans: dict[str, Span] = {}
         line, last = 1, 0
         for index, (key, start) in enumerate(found):

@@ -275,6 +275,15 @@ class Repo:
         rows = [m.strip().partition("\x01") for m in out.split("\0") if m.strip()]
         return [(sha, message.strip()) for sha, _, message in rows]
 
+    def github_slug(self, remote: str = "origin") -> str | None:
+        """``owner/name`` of a GitHub remote, read from the config file in-process."""
+        try:
+            url = str(self.handle.remote(remote).url)
+        except (ValueError, AttributeError):
+            return None
+        match = re.search(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$", url)
+        return match.group(1) if match else None
+
     def branch(self) -> str | None:
         """The checked-out branch name, ``None`` when HEAD is detached."""
         try:

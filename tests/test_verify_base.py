@@ -223,6 +223,16 @@ def test_pr_links_follow_the_repository_and_the_pull_request(project, capsys) ->
     assert verify_json(project, capsys, "--pr-number", "6")[0] == 0
 
 
+def test_without_a_setting_the_origin_remote_names_the_repository(project, capsys) -> None:
+    project.commit("no settings", **{".perf-changelog.toml": ""})
+    project.git("remote", "add", "origin", "git@github.com:acme/bench.git")
+    append(project, entry(["a-vllm"], "https://github.com/acme/bench/pull/5"))
+    assert verify_json(project, capsys)[0] == 0
+    append(project, entry(["a-vllm"], "https://github.com/fork/bench/pull/5"))
+    code, document = verify_json(project, capsys)
+    assert code == 1 and "not this repository (acme/bench)" in document["findings"][0]["message"]
+
+
 def test_a_placeholder_is_refused_on_the_protected_branch(project, capsys) -> None:
     project.git("checkout", "-q", "main")
     project.commit("straight to main", **{LOG: HISTORY + "\n" + entry(["a-vllm"])})

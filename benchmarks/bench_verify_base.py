@@ -1,0 +1,177 @@
+"""End-to-end timing of `changelog verify --base` against a full-parse baseline.
+
+    python benchmarks/bench_verify_base.py [--runs 5] [--commits 8] [--entries 100000]
+
+1. Real commits of the corpus bundle (../shared/corpus; skipped when absent):
+   `verify --base C~1 --head C --format json` as a subprocess (interpreter start
+   included), median of --runs runs, against a baseline measured in the same run
+   that reads the same two changelog versions and the master configs of both
+   commits and parses all of them with ruamel.yaml's round-trip loader.
+2. Flatness: the same kind of change (one image bump, one appended entry) on a
+   synthetic history of --entries entries, against the same change on a history
+   of the real length. Target: within 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CHANGELOG = "perf-changelog.yaml"
+
+BASELINE = r"""
+import subprocess, sys
+from ruamel.yaml import YAML
+specs = sys.argv[1:]
+out = subprocess.run(["git", "cat-file", "--batch"], input="".join(s + "\n" for s in specs)
+                     .encode(), capture_output=True, check=True).stdout
+yaml, pos = YAML(), 0
+for spec in specs:
+    end = out.index(b"\n", pos)
+    header = out[pos:end]
+    if header.endswith(b"missing"):
+        pos = end + 1
+        continue
+    size = int(header.rsplit(b" ", 1)[1])
+    yaml.load(out[end + 1:end + 1 + size])
+    pos = end + 1 + size + 1
+"""
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def timed(cmd: list[str], cwd: Path, runs: int) -> float:
+    """Median wall time of ``runs`` runs, after one untimed warm-up run."""
+    subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()}")
+    return statistics.median(times)
+
+
+def verify_cmd(base: str, head: str) -> list[str]:
+    return [sys.executable, "-m", "changelog_tool", "verify", "--base", base, "--head", head,
+            "--format", "json"]
+
+
+def masters(clone: Path, sha: str) -> list[str]:
+    files = git(clone, "ls-tree", "-r", "--name-only", sha, "--", "configs",
+                ".github/configs").splitlines()
+    return [f for f in files if f.endswith("-master.yaml") and "/deprecated/" not in f]
+
+
+def pick_commits(count: int) -> list[str]:
+    facts = [json.loads(line) for line in (CORPUS / "commits.jsonl").read_text().splitlines()]
+    useful = [f["replay_sha"] for f in facts[1:] if f["master"]["files"]
+              and f["changelog"]["appended_entries"] and f["changelog"]["history_bytes_preserved"]]
+    step = max(1, len(useful) // count)
+    return useful[::step][:count]
+
+
+def bench_real(clone: Path, runs: int, count: int) -> list[tuple[str, float, float]]:
+    rows = []
+    for sha in pick_commits(count):
+        parent = git(clone, "rev-parse", f"{sha}~1")
+        ours = timed(verify_cmd(parent, sha), clone, runs)
+        specs = [f"{rev}:{CHANGELOG}" for rev in (parent, sha)]
+        specs += [f"{rev}:{path}" for rev in (parent, sha) for path in masters(clone, rev)]
+        baseline = timed([sys.executable, "-c", BASELINE, *specs], clone, runs)
+        rows.append((sha[:10], ours, baseline))
+    return rows
+
+
+def synthetic_repo(root: Path, clone: Path, entries: int | None) -> Path:
+    """A repository whose base changelog has ``entries`` entries (``None``: the real
+    file), and whose head bumps one image and appends one entry for it."""
+    repo = root / f"synthetic-{entries or 'real'}"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    for path in masters(clone, "HEAD"):
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(git(clone, "show", f"HEAD:{path}") + "\n")
+    keys = []
+    for path in masters(clone, "HEAD"):
+        keys += [line[:-1] for line in (repo / path).read_text().splitlines()
+                 if line and line[0].isalnum() and line.endswith(":")]
+    if entries is None:
+        history = git(clone, "show", f"HEAD:{CHANGELOG}") + "\n"
+    else:
+        history = "\n".join(
+            f"- config-keys:\n    - {keys[i % len(keys)]}\n  description:\n"
+            f'    - "Synthetic change {i}: bump the image of {keys[i % len(keys)]}"\n'
+            f"  pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/{i + 1}\n"
+            for i in range(entries))
+    (repo / CHANGELOG).write_text(history)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid",
+           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "base"], cwd=repo, check=True, env=env)
+    master = repo / masters(clone, "HEAD")[0]
+    text = master.read_text()
+    key = keys[0]
+    start = ("\n" + text).index(f"\n{key}:\n")
+    image = text.index("  image: ", start)
+    line_end = text.index("\n", image)
+    master.write_text(text[:line_end] + "-bumped" + text[line_end:])
+    separator = "" if history.endswith("\n\n") else "\n" if history.endswith("\n") else "\n\n"
+    with (repo / CHANGELOG).open("a") as handle:
+        handle.write(f'{separator}- config-keys:\n    - {key}\n  description:\n'
+                     f'    - "Bump the image of {key}"\n  pr-link: XXX\n')
+    subprocess.run(["git", "commit", "-qam", "head"], cwd=repo, check=True, env=env)
+    return repo
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--commits", type=int, default=8)
+    parser.add_argument("--entries", type=int, default=100_000)
+    args = parser.parse_args()
+    if not (CORPUS / "inferencex-data.bundle").is_file():
+        print("corpus absent: nothing to benchmark")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        clone = Path(tmp) / "clone"
+        subprocess.run(["git", "clone", "-q", str(CORPUS / "inferencex-data.bundle"), str(clone)],
+                       check=True)
+        print(f"verify --base on real commits (median of {args.runs}, interpreter start included)")
+        print(f"{'commit':<12} {'verify':>8} {'baseline':>9} {'ratio':>6}")
+        rows = bench_real(clone, args.runs, args.commits)
+        for sha, ours, baseline in rows:
+            print(f"{sha:<12} {ours:>7.3f}s {baseline:>8.3f}s {ours / baseline:>6.2f}")
+        ours_median = statistics.median(r[1] for r in rows)
+        base_median = statistics.median(r[2] for r in rows)
+        print(f"{'median':<12} {ours_median:>7.3f}s {base_median:>8.3f}s "
+              f"{ours_median / base_median:>6.2f}   target < 0.300 s: "
+              f"{'met' if ours_median < 0.3 else 'MISSED'}")
+
+        real = synthetic_repo(Path(tmp), clone, None)
+        big = synthetic_repo(Path(tmp), clone, args.entries)
+        size_real = (real / CHANGELOG).stat().st_size
+        size_big = (big / CHANGELOG).stat().st_size
+        t_real = timed(verify_cmd("HEAD~1", "HEAD"), real, args.runs)
+        t_big = timed(verify_cmd("HEAD~1", "HEAD"), big, args.runs)
+        print(f"\nflatness (same change, median of {args.runs})")
+        print(f"real-length history   {size_real / 1e6:7.1f} MB  {t_real:.3f}s")
+        print(f"{args.entries:,} entries  {size_big / 1e6:7.1f} MB  {t_big:.3f}s   ratio "
+              f"{t_big / t_real:.2f} (target <= 2: {'met' if t_big <= 2 * t_real else 'MISSED'})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
