@@ -92,10 +92,10 @@ def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | Non
     return None
 
 
-def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> bytes | None:
+def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:
     """``git merge-file -p`` of three files: git's own textual merge, with conflict
-    markers where it conflicts (in the configured ``merge.conflictStyle``);
-    ``None`` when git fails."""
+    markers where it conflicts (in the configured ``merge.conflictStyle``), and
+    the number of conflicts; ``None`` when git fails."""
     style = try_git(root, "config", "--get", "merge.conflictStyle").stdout.strip()
     args = ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs"]
     if style in ("diff3", "zdiff3"):
@@ -105,7 +105,7 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> bytes | None
                               capture_output=True, check=False)
     except OSError:
         return None
-    return done.stdout if 0 <= done.returncode < 128 else None
+    return (done.stdout, done.returncode) if 0 <= done.returncode < 128 else None
 
 
 def operation_in_progress(git_directory: Path) -> str | None:

@@ -229,3 +229,20 @@ def test_a_broken_settings_file_still_leaves_gits_own_conflict(repo: GitRepo) ->
         ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
          "copy-of-A", "O", "B"], cwd=repo.root, capture_output=True, check=False).stdout
     assert repo.read("A") == by_git
+
+
+def test_a_branch_that_only_corrects_an_old_pr_link_is_left_to_a_human_without_markers(
+    repo: GitRepo,
+) -> None:
+    installed(repo)
+    repo.git("checkout", "-q", "-b", "feature")
+    corrected = BASE.replace(b"pull/10\n", b"pull/1010\n")
+    repo.commit("correct a pr-link", **{LOG: corrected})
+    move_main(repo)
+    repo.git("checkout", "-q", "feature")
+    result = git(repo, "rebase", "main")
+    assert result.returncode != 0
+    assert "corrected the pr-link of entry 1" in result.stderr
+    assert "applied without markers" in result.stderr
+    assert b"<<<<<<<" not in repo.read(LOG) and b"pull/1010" in repo.read(LOG)
+    assert LOG in git(repo, "diff", "--name-only", "--diff-filter=U").stdout

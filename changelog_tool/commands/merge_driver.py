@@ -61,12 +61,6 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     if isinstance(outcome.result, Merged):
         replace_file(ours, outcome.result.data)
         return 0
-    print(
-        f"changelog merge-driver: {path}: not merged automatically; git's conflict markers "
-        "are left in the file. Keep the protected side's bytes and re-append only the "
-        "branch's own new entries (or undo the branch's edit to history), then `git add`.",
-        file=sys.stderr,
-    )
     return _leave_conflict(base, ours, theirs, path)
 
 
@@ -83,9 +77,19 @@ def _leave_conflict(base: Path, ours: Path, theirs: Path, path: str) -> int:
     from changelog_tool.repo import merge_file
 
     result = merge_file(Path.cwd(), ours, base, theirs)
-    if result is not None:
-        replace_file(ours, result)
-    else:
+    if result is None:
         print(f"changelog merge-driver: {path}: git merge-file failed; ours is left as is",
               file=sys.stderr)
+        return 1
+    data, conflicts = result
+    replace_file(ours, data)
+    if conflicts:
+        what = (f"git's conflict markers ({conflicts}) are left in the file. Keep the "
+                "protected side's bytes and re-append only the branch's own new entries "
+                "(or undo the branch's edit to history)")
+    else:
+        what = ("git's own text merge of it applied without markers; it is left marked as "
+                "conflicted: check the history change above is intended")
+    print(f"changelog merge-driver: {path}: not merged automatically; {what}, then `git add`.",
+          file=sys.stderr)
     return 1
