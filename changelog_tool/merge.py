@@ -257,8 +257,11 @@ def _replayed_split(base: Ledger, prot: Ledger, upstream: bytes) -> tuple[bytes,
         count += 1
     if count == 0:
         return None
+    # cut the protected side after the last line before those entries (the branch
+    # may have dropped them all), but never into the protected ref's own bytes
+    before = prot_blocks[-count - 1].end if count < len(prot_blocks) else 0
     return (
         base.data[: base_blocks[-count].start],
-        prot.data[: prot_blocks[-count].start],
+        prot.data[: max(len(upstream), before)],
         count,
     )

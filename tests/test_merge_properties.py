@@ -173,3 +173,43 @@ def test_any_edit_to_an_old_entry_on_the_other_side_is_refused(
     result = merge(h.base, h.protected, h.other[:begin] + span + h.other[end:], "ours")
     assert isinstance(result, Refused)
     assert any(p.code == "history-modified" for p in result.problems)
+
+
+@st.composite
+def branch_histories(draw: st.DrawFn) -> tuple[bytes, bytes, list[list[bytes]]]:
+    """A base, a main that moved (appends, maybe a removal), and a branch of commits
+    that append their own entries, fill in their pr-links, or drop one of them."""
+    base_items = draw(st.lists(items, min_size=1, max_size=5))
+    base = b"\n".join(i.bytes() for i in base_items)
+    kept = [i for i in base_items if draw(st.booleans()) or i is base_items[-1]]
+    main_new = draw(st.lists(items, min_size=1, max_size=3))
+    main = b"\n".join(i.bytes() for i in kept + main_new)
+    commits: list[list[bytes]] = []
+    own: list[tuple[str, str | int]] = []
+    for n in range(draw(st.integers(1, 5))):
+        action = draw(st.sampled_from(["append", "append", "fill-link", "drop"]))
+        if action == "fill-link" and any(link == "XXX" for _, link in own):
+            at = next(k for k, (_, link) in enumerate(own) if link == "XXX")
+            own[at] = (own[at][0], 3000 + n)
+        elif action == "drop" and own:
+            own.pop(draw(st.integers(0, len(own) - 1)))
+        else:
+            own.append((f"own-key-{n}", "XXX"))
+        commits.append([entry(key, link=link) for key, link in own])
+    return base, main, commits
+
+
+@settings(max_examples=100, deadline=None)
+@given(branch_histories())
+def test_replaying_a_branch_commit_by_commit_gives_main_then_its_final_entries(
+    history: tuple[bytes, bytes, list[list[bytes]]],
+) -> None:
+    base, main, commits = history
+    head, parent = main, base
+    for own in commits:
+        commit = base + sep(base) + b"\n".join(own) if own else base
+        result = merge(parent, head, commit, "ours", upstream=main)
+        assert isinstance(result, Merged), result
+        head, parent = result.data, commit
+    final = commits[-1]
+    assert head == (main + sep(main) + b"\n".join(final) if final else main)
