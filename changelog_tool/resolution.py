@@ -45,8 +45,8 @@ class Outcome:
         return [
             Finding(
                 "duplicate-entry",
-                f"{n.where}'s entry at its line {n.line} ({n.label}) was also appended by "
-                f"{side} since the base (line {n.other_line}); kept once, {side}'s copy",
+                f"the entry at line {n.line} of {n.where} ({n.label}) was also appended by "
+                f"{side} since the base (line {n.other_line}): kept once, as {side} has it",
                 self.path,
                 n.other_line,
                 WARNING,
