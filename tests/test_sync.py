@@ -107,3 +107,16 @@ def test_sync_onto_another_ref(repo: GitRepo) -> None:
     result = tool(repo.root, "sync", "--onto", "release")
     assert result.returncode == 0, result.stderr
     assert repo.read(LOG) == appended(MAIN, *OWN)
+
+
+def test_sync_commit_stops_on_other_conflicting_files_with_the_changelog_staged(
+    repo: GitRepo,
+) -> None:
+    pull_request(repo)
+    repo.commit("branch edits the readme too", README="branch\n")
+    result = tool(repo.root, "sync", "--commit")
+    assert result.returncode == 1
+    assert "stopped on other files (README)" in result.stdout
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+    assert repo.git("diff", "--name-only", "--diff-filter=U") == "README"
+    assert repo.git("diff", "--cached", "--name-only", "--", LOG) == LOG
