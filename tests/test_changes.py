@@ -150,3 +150,17 @@ def test_without_a_protected_ref_the_base_must_be_named(project) -> None:
     project.git("branch", "-q", "-m", "main", "trunk")
     with pytest.raises(EnvironmentProblem, match="pass --base"):
         collect(load(project))
+
+
+def test_settings_in_a_subdirectory_scope_every_path_to_it(repo) -> None:
+    repo.commit("monorepo", **{
+        "bench/pyproject.toml": "[tool.perf-changelog]\nrepository = \"acme/bench\"\n",
+        "bench/configs/nvidia-master.yaml": master(key_block("a-vllm")),
+        "bench/perf-changelog.yaml": entry("a-vllm", "https://github.com/acme/bench/pull/1"),
+        "configs/nvidia-master.yaml": master(key_block("outside-vllm")),
+    })
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("bump", **{"bench/configs/nvidia-master.yaml": master(key_block("a-vllm", "v2")),
+                           "configs/nvidia-master.yaml": master(key_block("outside-vllm", "v2"))})
+    changes = collect(settings_module.load(repo.root / "bench"), base="main", head="HEAD")
+    assert [(k.key, k.path) for k in changes.keys] == [("a-vllm", "bench/configs/nvidia-master.yaml")]
