@@ -12,8 +12,6 @@ works inside git even when the virtualenv is not activated.
 from __future__ import annotations
 
 import argparse
-import json
-import shlex
 import sys
 from pathlib import Path
 
@@ -28,6 +26,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def driver_command() -> str:
+    import shlex
+
     return f"{shlex.quote(sys.executable)} -m changelog_tool merge-driver %O %A %B %P"
 
 
@@ -45,6 +45,8 @@ def run(*, uninstall: bool, format: str) -> int:
     changelog = repo_path(settings.changelog_path, top)
     steps = _uninstall(top) if uninstall else _install(top, changelog)
     if format == "json":
+        import json
+
         print(json.dumps({"installed": not uninstall, "steps": steps}, indent=2))
         return 0
     for step in steps:
