@@ -108,7 +108,7 @@ def _verify_base(base: str, head: str | None, pr_number: int | None, skip_reason
     if verdict.opt_out is not None:
         log.append(f"opt-out: {verdict.opt_out.describe()}")
     if verdict.suggested_entry is not None:
-        keys = " ".join(f"--key {k.key}" for k in verdict.uncovered[:3])
+        keys = " ".join(f"--key {k}" for k in sorted({c.key for c in verdict.uncovered}))
         log.append(f"suggested entry for the uncovered key(s); append it to {snapshot.changelog} "
                    f"(or run `changelog add {keys} --description ...`):")
         log.append(verdict.suggested_entry.rstrip("\n"))
