@@ -12,6 +12,7 @@ keys are always resolved.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -44,11 +45,17 @@ class MasterProblem(Exception):
         self.code = code
 
 
-@lru_cache(maxsize=1)
-def _loader() -> Any:
-    from ruamel.yaml import YAML
+_local = threading.local()
 
-    return YAML(typ="safe", pure=False)
+
+def _loader() -> Any:
+    """One C-backed safe loader per thread (the TUI diffs in a worker thread)."""
+    loader = getattr(_local, "loader", None)
+    if loader is None:
+        from ruamel.yaml import YAML
+
+        loader = _local.loader = YAML(typ="safe", pure=False)
+    return loader
 
 
 @lru_cache(maxsize=8192)
