@@ -21,8 +21,14 @@ print("TEXTUAL" if any(m == "textual" or m.startswith("textual.") for m in sys.m
 
 
 def run_probe(argv: list[str], cwd: Path) -> str:
-    result = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], cwd=cwd,
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE.format(argv=argv)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip().splitlines()[-1]
 
@@ -40,20 +46,42 @@ def test_verify_file_does_not_import_textual(files: Path) -> None:
 
 
 def test_the_merge_driver_does_not_import_textual(files: Path) -> None:
-    out = run_probe(["merge-driver", "base.yaml", "ours.yaml", "theirs.yaml",
-                     "perf-changelog.yaml"], files)
+    out = run_probe(
+        ["merge-driver", "base.yaml", "ours.yaml", "theirs.yaml", "perf-changelog.yaml"], files
+    )
     assert out.startswith("CLEAN")
 
 
 def test_log_and_scripted_add_do_not_import_textual(files: Path) -> None:
     assert run_probe(["log", "k"], files) == "CLEAN 0"
-    assert run_probe(["add", "--key", "k", "--description", "again", "--dry-run"],
-                     files) == "CLEAN 0"
+    assert (
+        run_probe(["add", "--key", "k", "--description", "again", "--dry-run"], files) == "CLEAN 0"
+    )
 
 
 def test_importing_the_tui_package_alone_does_not_import_textual(files: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-c", "import sys, changelog_tool.tui, changelog_tool.tui.session, "
-         "changelog_tool.commands.demo; print('textual' in sys.modules)"],
-        cwd=files, capture_output=True, text=True, check=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys, changelog_tool.tui, changelog_tool.tui.session, "
+            "changelog_tool.commands.demo; print('textual' in sys.modules)",
+        ],
+        cwd=files,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert result.stdout.strip() == "False"
+
+
+def test_a_command_imports_only_its_own_module(files: Path) -> None:
+    probe = (
+        "import sys\nfrom changelog_tool.cli import main\nmain(['verify', '--file', "
+        "'perf-changelog.yaml'])\nprint(sorted(m for m in sys.modules "
+        "if m.startswith('changelog_tool.commands.')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=files, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip().splitlines()[-1] == "['changelog_tool.commands.verify']"
