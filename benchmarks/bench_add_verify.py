@@ -11,12 +11,12 @@ that fully parses the same file with ruamel.yaml's round-trip loader.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import median_seconds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
 
@@ -40,17 +40,6 @@ def real_file(folder: Path) -> tuple[bytes, str]:
         subprocess.run(["git", "clone", "-q", str(CORPUS), str(clone)], check=True)
         return (clone / "perf-changelog.yaml").read_bytes(), "corpus (newest version)"
     return synthetic(800), "synthetic (corpus absent)"
-
-
-def median_seconds(cmd: list[str], runs: int, cwd: Path) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        result = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-        if result.returncode not in (0, 1):
-            raise SystemExit(f"{cmd} failed: {result.stderr.decode()}")
-    return statistics.median(times)
 
 
 def main() -> None:

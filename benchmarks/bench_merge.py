@@ -18,13 +18,12 @@ driver under 0.2 s wall on a 2-core machine.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_seconds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
 TARGET_BYTES = 400_000
@@ -64,18 +63,6 @@ def base_file(folder: Path) -> tuple[bytes, str]:
 def join(data: bytes, *entries: bytes) -> bytes:
     sep = b"" if data.endswith(b"\n\n") else b"\n" if data.endswith(b"\n") else b"\n\n"
     return data + sep + b"\n".join(entries)
-
-
-def median_seconds(cmd: list[str], runs: int, cwd: Path, setup: Callable[[], None]) -> float:
-    times = []
-    for _ in range(runs):
-        setup()
-        start = time.perf_counter()
-        result = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-        if result.returncode not in (0, 1):
-            raise SystemExit(f"{cmd} failed: {result.stderr.decode()}")
-    return statistics.median(times)
 
 
 def main() -> None:

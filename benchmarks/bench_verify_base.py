@@ -21,8 +21,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import median_seconds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CHANGELOG = "perf-changelog.yaml"
@@ -53,15 +54,7 @@ def git(cwd: Path, *args: str) -> str:
 
 def timed(cmd: list[str], cwd: Path, runs: int) -> float:
     """Median wall time of ``runs`` runs, after one untimed warm-up run."""
-    subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        done = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-        if done.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()}")
-    return statistics.median(times)
+    return median_seconds(cmd, runs, cwd, warmup=True)
 
 
 def verify_cmd(base: str, head: str) -> list[str]:

@@ -13,8 +13,10 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
+from changelog_tool.errors import UsageError
 from changelog_tool.yamlload import Item, YamlProblem, load_items
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
@@ -39,6 +41,16 @@ class ByteProblem:
     code: str
     message: str
     line: int | None
+
+
+def read_file(path: Path, hint: str = "") -> bytes:
+    """A changelog's bytes, or a usage error that says what is wrong with the path."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{path} does not exist{hint}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a changelog file") from None
 
 
 def separator_before_append(data: bytes) -> bytes:

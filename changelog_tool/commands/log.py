@@ -108,12 +108,9 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         from changelog_tool import settings as settings_module
 
         file = settings_module.load().changelog_path
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"{file} does not exist; pass --file PATH") from None
-    except IsADirectoryError:
-        raise UsageError(f"{file} is a directory, not a changelog file") from None
+    from changelog_tool.ledger import read_file
+
+    data = read_file(file, "; pass --file PATH")
     items, problems = entries(data)
     if not items and problems:
         raise ChangelogError(f"cannot read {file}: {problems[0]}")

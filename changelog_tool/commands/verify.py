@@ -65,13 +65,9 @@ def run(*, file: Path | None, base: str | None, head: str | None, pr_number: int
 def _verify_file(path: Path, fmt: str) -> int:
     from changelog_tool.filecheck import check_file
     from changelog_tool.findings import has_errors
+    from changelog_tool.ledger import read_file
 
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"{path} does not exist") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a directory, not a changelog file") from None
+    data = read_file(path)
     report = check_file(data, str(path))
     ok = not has_errors(report.findings)
     document: dict[str, Any] = {"ok": ok, "base": None, "head": None,

@@ -1,0 +1,35 @@
+"""Shared by the benchmark scripts: time whole commands, interpreter start included."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+
+def median_seconds(
+    cmd: list[str],
+    runs: int,
+    cwd: Path,
+    setup: Callable[[], None] | None = None,
+    warmup: bool = False,
+) -> float:
+    """Median wall time of ``runs`` runs of ``cmd`` (exit 0 or 1 expected).
+
+    ``setup`` runs untimed before each run (e.g. to restore a file the command
+    rewrites); ``warmup`` does one untimed run first (page cache, .pyc files).
+    """
+    if warmup:
+        subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+    times = []
+    for _ in range(runs):
+        if setup is not None:
+            setup()
+        start = time.perf_counter()
+        result = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+        if result.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} failed:\n{result.stderr.decode()}")
+    return statistics.median(times)
