@@ -41,7 +41,7 @@ def format_text(findings: Sequence[Finding]) -> str:
     lines = []
     for f in findings:
         where = f"{f.path}:{f.line}" if f.line is not None else f.path
-        label = f.code if f.severity == ERROR else f"{f.code} ({f.severity})"
+        label = f.code if f.severity == ERROR else f"{f.code}: {f.severity}"
         lines.append(f"{where}: {label}: {f.message}")
     return "\n".join(lines)
 

@@ -105,7 +105,7 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
     return out
 
 
-def _has_scenario(masters: MasterSet, key: str, kind: str) -> bool:
+def has_scenario(masters: MasterSet, key: str, kind: str) -> bool:
     chunk = masters.chunk(key)
     if chunk is not None and kind.encode() not in chunk and not (
             kind == "fixed-seq-len" and b"seq-len-configs" in chunk):
@@ -134,7 +134,7 @@ def _scenario_mismatches(appended: list[Appended], masters: MasterSet,
         if not keys:
             continue
         for kind in kinds:
-            if isinstance(kind, str) and not any(_has_scenario(masters, k, kind) for k in keys):
+            if isinstance(kind, str) and not any(has_scenario(masters, k, kind) for k in keys):
                 shown = ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
                 out.append(Finding(
                     "scenario-mismatch", f"scenario type {kind!r} exists for none of the "

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from changelog_tool.errors import ChangelogError, ConcurrentChange
+from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
 from changelog_tool.ledger import separator_before_append
 
 
@@ -104,7 +104,7 @@ def append(
     """
     if not path.exists():
         if not create:
-            raise ChangelogError(
+            raise UsageError(
                 f"{path} does not exist; pass --init to create it, or --file to name another"
             )
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -197,7 +197,7 @@ def test_bad_json_on_stdin_is_refused(checkout: Path) -> None:
 def test_init_creates_a_missing_changelog(tmp_path: Path) -> None:
     target = tmp_path / "new.yaml"
     refused = run_cli(tmp_path, "add", "--file", str(target), "--key", "a", "--description", "d")
-    assert refused.returncode == 1 and "--init" in refused.stderr and not target.exists()
+    assert refused.returncode == 2 and "--init" in refused.stderr and not target.exists()
     created = run_cli(
         tmp_path, "add", "--file", str(target), "--key", "a", "--description", "d", "--init"
     )

@@ -60,7 +60,7 @@ def test_special_scenarios_rebase_through_git_to_the_expected_bytes(
         assert hashlib.sha256(merged).hexdigest() == s.record["expected_sha256"], s.id
         if s.record.get("expect_flag") == "duplicate-entry" and s.pr != s.main:
             # (when the PR's file equals main's, git drops the commit without a merge)
-            assert "duplicate-entry (warning)" in result.stderr, s.id
+            assert "duplicate-entry: warning" in result.stderr, s.id
 
 
 def test_a_resolved_corpus_file_passes_verify_file(

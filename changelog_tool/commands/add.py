@@ -164,6 +164,12 @@ def run(
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
     entries = validate(raw, settings, _tail(path))
+    from changelog_tool import keycheck
+
+    if refusals := keycheck.problems(entries, settings):
+        raise ChangelogError(
+            "refused: `changelog verify` would fail this entry (nothing was written):\n  "
+            + "\n  ".join(refusals))
     return append_entries(entries, path=path, dry_run=dry_run, init=init, as_json=from_json)
 
 
@@ -187,7 +193,7 @@ def append_entries(
     blocks = [emit(e) for e in entries]
     if dry_run:
         if not path.exists() and not init:
-            raise ChangelogError(f"{path} does not exist; pass --init to create it")
+            raise UsageError(f"{path} does not exist; pass --init to create it")
         old = path.read_bytes() if path.exists() else b""
         check_appendable(old, str(path))
         sys.stdout.buffer.write(writer.plan_append(old, blocks))
