@@ -1,5 +1,5 @@
 """The installed `changelog add` in a real terminal (tmux): type an entry, save with ctrl+s,
-and check the file with `changelog verify --file`."""
+and check the file with `changelog verify --file`; ctrl+c leaves with exit code 130."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from changelog_tool import sandbox
+from changelog_tool import drafts, sandbox
 
 CHANGELOG = Path(sys.executable).parent / "changelog"
 
@@ -49,14 +49,27 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
     subprocess.run(["tmux", "-L", term.socket, "kill-server"], capture_output=True, check=False)
 
 
+def launch(terminal: Terminal, args: str, cwd: Path, done: Path) -> None:
+    """Run ``changelog ARGS`` in an 80x24 tmux window; its exit code goes to ``done``."""
+    command = f"{CHANGELOG} {args}; echo $? > {done}; sleep 60"
+    terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(cwd),
+                  command)
+
+
+def exit_code(terminal: Terminal, done: Path, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while not done.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert done.exists(), terminal.screen()
+    return done.read_text().strip()
+
+
 def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
                                                           tmp_path: Path) -> None:
     box = sandbox.build(tmp_path / "demo")
     before = box.changelog.read_bytes()
     done = tmp_path / "exit-code"
-    command = f"{CHANGELOG} add; echo $? > {done}; sleep 60"
-    terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(box.root),
-                  command)
+    launch(terminal, "add", box.root, done)
     terminal.wait_for("Changed keys since")
     terminal.wait_for("agentic-coding")
     terminal.tmux("send-keys", "-t", "t", "-l", "Add Kimi-K3 B300 agentic recipe")
@@ -64,11 +77,7 @@ def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
     terminal.tmux("send-keys", "-t", "t", "-l", "GPT-OSS MI355X nightly image")
     terminal.wait_for("✓ ready")
     terminal.tmux("send-keys", "-t", "t", "C-s")
-    deadline = time.monotonic() + 30
-    while not done.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert done.exists(), terminal.screen()
-    assert done.read_text().strip() == "0"
+    assert exit_code(terminal, done) == "0"
     assert "appended 1 entry" in terminal.screen()
     after = box.changelog.read_bytes()
     assert after.startswith(before)
@@ -85,3 +94,30 @@ def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
     verify = subprocess.run([str(CHANGELOG), "verify", "--file", str(box.changelog)],
                             capture_output=True, text=True, check=False)
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+def test_ctrl_c_in_a_fresh_add_screen_exits_130_and_writes_nothing(terminal: Terminal,
+                                                                   tmp_path: Path) -> None:
+    box = sandbox.build(tmp_path / "demo")
+    before = box.changelog.read_bytes()
+    done = tmp_path / "exit-code"
+    launch(terminal, "add", box.root, done)
+    terminal.wait_for("Changed keys since")
+    terminal.tmux("send-keys", "-t", "t", "C-c")
+    assert exit_code(terminal, done) == "130"
+    assert "interrupted: nothing was written" in terminal.screen()
+    assert box.changelog.read_bytes() == before
+    assert drafts.load(box.changelog) is None
+
+
+def test_ctrl_c_twice_in_the_demo_after_typing_exits_130(terminal: Terminal,
+                                                         tmp_path: Path) -> None:
+    done = tmp_path / "exit-code"
+    launch(terminal, "demo", tmp_path, done)
+    terminal.wait_for("Changed keys since")
+    terminal.tmux("send-keys", "-t", "t", "-l", "half a thought")
+    terminal.tmux("send-keys", "-t", "t", "C-c")
+    terminal.wait_for("Leave without saving?")
+    terminal.tmux("send-keys", "-t", "t", "C-c")
+    assert exit_code(terminal, done) == "130"
+    assert "That was the demo repository" in terminal.screen()

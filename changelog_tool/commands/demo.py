@@ -14,6 +14,8 @@ from pathlib import Path
 
 from changelog_tool.errors import UsageError
 
+INTERRUPTED = 130  # `changelog add` ended with ctrl+c
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keep", type=Path, metavar="DIR",
@@ -44,10 +46,12 @@ def _open(box: object) -> int:
 
     assert isinstance(box, Sandbox)
     settings = settings_module.load(box.root)
-    run_add(settings=settings, path=settings.changelog_path, base=None, prefill={}, init=False)
+    code = run_add(settings=settings, path=settings.changelog_path, base=None, prefill={},
+                   init=False)
     print("That was the demo repository; run `changelog add` on a branch of yours next "
           "(`changelog demo --keep DIR` keeps a demo repository to explore).")
-    return 0
+    # Leaving the demo without saving is no failure; ending it with ctrl+c is an interrupt.
+    return INTERRUPTED if code == INTERRUPTED else 0
 
 
 def _describe(box: object, kept: bool) -> int:

@@ -10,7 +10,8 @@ from typing import Any
 
 def run_add(*, settings: Any, path: Path, base: str | None, prefill: dict[str, Any],
             init: bool) -> int:
-    """Open the add screen; returns the exit code (0 saved, 1 left without saving)."""
+    """Open the add screen; returns the exit code (0 saved, 1 left without saving, 130
+    left with ctrl+c)."""
     from changelog_tool.tui.app import make_app
 
     app = make_app(settings, path, base=base, prefill=prefill, init=init)

@@ -19,7 +19,8 @@ from changelog_tool import drafts
 from changelog_tool.drafts import Draft
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
-from changelog_tool.tui.dialogs import ConfirmLeave
+from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
+from changelog_tool.tui.selection import take_selection
 from changelog_tool.tui.session import (
     AddSession,
     KeyRow,
@@ -31,6 +32,7 @@ from changelog_tool.tui.session import (
 from changelog_tool.tui.widgets import EntryForm, KeyPicker, Pane
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
+INTERRUPTED_CODE = 130  # what a shell reports for a command ended by ctrl+c
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,11 @@ class AddApp(App[Outcome]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "leave", "Leave"),
+        Binding("escape", "leave", "Leave", key_display="esc/^c"),
         Binding("ctrl+q", "leave", "Leave", show=False, priority=True),
+        # Textual's own ctrl+c copies a selection, else only hints at a "quit" binding
+        # this app does not have (so it did nothing); people press it to get out.
+        Binding("ctrl+c", "interrupt", "Leave", show=False, priority=True),
         Binding("f2", "toggle_pane", "Preview/History"),
         Binding("ctrl+t", "toggle_theme", "Light/Dark"),
     ]
@@ -230,28 +235,43 @@ class AddApp(App[Outcome]):
         self.exit(Outcome(0, f"appended 1 entry to {path} at line {where} "
                              f"(bytes {result.old_size}..{result.new_size})"))
 
-    def action_leave(self) -> None:
+    def action_interrupt(self) -> None:
+        """ctrl+c: copy a selection if there is one; otherwise leave as esc does (asking
+        first when something was typed), and the process exits with 130. In the leave
+        question it answers "leave", so ctrl+c twice always gets out, the draft kept."""
+        if isinstance(self.screen, ConfirmLeave):
+            self.screen.dismiss(INTERRUPT)
+            return
+        copied = take_selection(self)
+        if copied:
+            self.copy_to_clipboard(copied)
+            self.notify("ctrl+c again leaves", title="Copied the selection", timeout=4)
+            return
+        self.action_leave(interrupted=True)
+
+    def action_leave(self, interrupted: bool = False) -> None:
         draft = self.current_draft()
         if draft == self.baseline:
-            self._leave(draft)
+            self._leave(draft, interrupted)
             return
 
-        def answered(leave: bool | None) -> None:
-            if leave:
-                self._leave(draft)
+        def answered(answer: str | None) -> None:
+            if answer in (LEAVE, INTERRUPT):
+                self._leave(draft, interrupted or answer == INTERRUPT)
 
         self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
 
-    def _leave(self, draft: Draft) -> None:
+    def _leave(self, draft: Draft, interrupted: bool) -> None:
         path = self.session.path
+        code, how = (INTERRUPTED_CODE, "interrupted: ") if interrupted else (1, "")
         if draft.has_text():
             where = drafts.save(path, draft)
-            self.exit(Outcome(1, f"nothing was written to {path}; your answers are kept "
-                                 f"in {where} and offered next time"))
+            self.exit(Outcome(code, f"{how}nothing was written to {path}; your answers are "
+                                    f"kept in {where} and offered next time"))
         else:
             if draft != self.baseline:
                 drafts.discard(path)
-            self.exit(Outcome(1, f"nothing was written to {path}"))
+            self.exit(Outcome(code, f"{how}nothing was written to {path}"))
 
 
 def _light_terminal() -> bool:

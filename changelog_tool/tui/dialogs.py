@@ -10,11 +10,17 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+LEAVE = "leave"
+STAY = "stay"
+INTERRUPT = "interrupt"  # ctrl+c (the app's binding answers with it)
 
-class ConfirmLeave(ModalScreen[bool]):
+
+class ConfirmLeave(ModalScreen[str]):
+    """Answers :data:`LEAVE`, :data:`STAY` or :data:`INTERRUPT`."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,l", "answer(True)", "Leave"),
-        Binding("n,s,escape", "answer(False)", "Stay"),
+        Binding("y,l", f"answer('{LEAVE}')", "Leave"),
+        Binding("n,s,escape", f"answer('{STAY}')", "Stay"),
     ]
 
     def __init__(self, *, keep: bool) -> None:
@@ -28,14 +34,14 @@ class ConfirmLeave(ModalScreen[bool]):
             yield Label("Leave without saving? Nothing is written to the changelog.")
             yield Label(kept)
             with Horizontal(id="confirm-buttons"):
-                yield Button("Leave (y)", id="leave", variant="warning")
+                yield Button("Leave (y/^c)", id="leave", variant="warning")
                 yield Button("Stay (n)", id="stay", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#stay", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "leave")
+        self.dismiss(LEAVE if event.button.id == "leave" else STAY)
 
-    def action_answer(self, leave: bool) -> None:
-        self.dismiss(leave)
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
