@@ -17,9 +17,10 @@ from changelog_tool.duplicates import find_duplicate
 from changelog_tool.entry import matches, matching_keys, same_entry
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.history import Appended
-from changelog_tool.masters import SCENARIOS, MasterProblem, MasterSet
+from changelog_tool.masters import MasterProblem, MasterSet
 from changelog_tool.optout import OptOut, find
 from changelog_tool.settings import Settings
+from changelog_tool.valuediff import SCENARIOS
 
 SCENARIO_TYPES = ("fixed-seq-len", "agentic-coding")
 

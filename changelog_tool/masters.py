@@ -6,19 +6,21 @@ begins at column 0. Values are parsed with ruamel's C-backed safe loader, one
 key's bytes at a time and only when a job asks, so a diff between two versions
 parses just the keys whose bytes differ. A file that uses anchors or aliases
 (or that the scan cannot split safely) is parsed whole, so anchors and merge
-keys are always resolved.
+keys are always resolved. A whole file that does not parse keeps the keys the scan
+found: they are unknown, not removed.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.changeset import ADDED, MODIFIED, REMOVED, KeyChange
+from changelog_tool.valuediff import changed_fields, is_reduction, touched_scenarios
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 _TOP_KEY = re.compile(
@@ -29,10 +31,7 @@ _TOP_KEY = re.compile(
 # Where a top-level key may begin: after a newline, at a character a key can start with.
 _LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 _ODD_LINE = re.compile(rb"\n(?:---|\.\.\.|%|[\[{?])")
-SCENARIOS = "scenarios"
-# Lists whose items are benchmark points: removing items only runs less.
-_POINT_LISTS = frozenset({"search-space", "conc-list", "seq-len-configs", "scenario"})
-_MISSING = object()
+_DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 
 
 class MasterProblem(Exception):
@@ -61,10 +60,19 @@ def _loader() -> Any:
 @lru_cache(maxsize=8192)
 def _parse(data: bytes) -> Any:
     """Parse YAML bytes (cached: the same key bytes recur across versions)."""
+    from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
         return _loader().load(data)
+    except DuplicateKeyError as exc:  # the safe loader refuses them; anchors and << stay legal
+        found = _DUPLICATE.search(str(exc.problem))
+        name = found.group(1) if found else "?"
+        mark = exc.problem_mark
+        raise MasterProblem(f"duplicate field {name!r} in one mapping; keep only one (most "
+                            "YAML readers would silently keep the last)",
+                            mark.line + 1 if mark is not None else None,
+                            "duplicate-yaml-key") from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise MasterProblem(str(exc.problem or exc.context or "invalid YAML"),
@@ -112,6 +120,8 @@ class MasterFile:
     path: str
     data: bytes
     problems: list[MasterProblem] = field(default_factory=list)
+    broken: bool = False
+    """The file must be parsed whole and does not parse: its keys' values are unknown."""
 
     @cached_property
     def spans(self) -> dict[str, Span]:
@@ -151,17 +161,20 @@ class MasterFile:
             value = _parse(self.data)
         except MasterProblem as problem:
             self.problems.append(problem)
+            self.broken = True
             return {}
         if value is None:
             return {}
         if not isinstance(value, dict):
             self.problems.append(MasterProblem("a master config must be a mapping of keys", 1))
+            self.broken = True
             return {}
         return value
 
     def key_names(self) -> list[str]:
         if self.whole:
-            return [str(k) for k in self._whole_values]
+            values = self._whole_values
+            return list(self.spans) if self.broken else [str(k) for k in values]
         return list(self.spans)
 
     def line(self, key: str) -> int | None:
@@ -176,14 +189,15 @@ class MasterFile:
         """The key's value; raises :class:`MasterProblem` when it does not parse."""
         if self.whole:
             if key not in self._whole_values:
-                raise MasterProblem(f"{key!r} could not be read", self.line(key))
+                why = "; the file does not parse" if self.broken else ""
+                raise MasterProblem(f"{key!r} could not be read{why}", self.line(key))
             return self._whole_values[key]
         span = self.spans[key]
         try:
             parsed = _parse(self.chunk(key))
         except MasterProblem as problem:
             line = span.line + problem.line - 1 if problem.line is not None else span.line
-            raise MasterProblem(problem.message, line) from None
+            raise MasterProblem(problem.message, line, problem.code) from None
         if not isinstance(parsed, dict) or list(parsed) != [key]:
             # The byte scan split something it should not have: parse the file whole.
             self.__dict__["whole"] = True
@@ -197,9 +211,11 @@ class MasterSet:
     def __init__(self, files: Iterable[MasterFile]) -> None:
         self.files = sorted(files, key=lambda f: f.path)
         self.owner: dict[str, MasterFile] = {}
+        self.defined: dict[str, list[MasterFile]] = {}
         for file in self.files:  # a key in two files: the later path wins (configs/ over .github/)
             for key in file.key_names():
                 self.owner[key] = file
+                self.defined.setdefault(key, []).append(file)
 
     def key_files(self) -> dict[str, str]:
         """Every key -> the path of the file that defines it."""
@@ -216,6 +232,11 @@ class MasterSet:
         file = self.owner.get(key)
         return (file.path, file.line(key)) if file is not None else (None, None)
 
+    def unknown(self, key: str) -> bool:
+        """The key's file does not parse as a whole: its value cannot be known."""
+        file = self.owner.get(key)
+        return file is not None and file.whole and file.broken
+
     def problems(self) -> list[tuple[str, MasterProblem]]:
         return [(f.path, p) for f in self.files for p in f.problems]
 
@@ -230,99 +251,28 @@ class MasterSet:
         return sorted(out)
 
 
-# --- comparing one key's two values ------------------------------------------------
-def changed_fields(old: Any, new: Any) -> list[str]:
-    """Top-level fields that differ; ``scenarios`` per scenario type."""
-    if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
-        return [] if old == new else ["value"]
-    fields: list[str] = []
-    for name in set(old) | set(new):
-        before, after = old.get(name, _MISSING), new.get(name, _MISSING)
-        if before == after:
-            continue
-        if name == SCENARIOS and isinstance(before, Mapping) and isinstance(after, Mapping):
-            fields.extend(f"{SCENARIOS}.{kind}" for kind in set(before) | set(after)
-                          if before.get(kind, _MISSING) != after.get(kind, _MISSING))
-        else:
-            fields.append(str(name))
-    return sorted(fields)
-
-
-def touched_scenarios(old: Any, new: Any) -> list[str]:
-    """Scenario types present at ``new`` that were added or changed."""
-    after = new.get(SCENARIOS) if isinstance(new, Mapping) else None
-    if not isinstance(after, Mapping):
-        return []
-    before = old.get(SCENARIOS) if isinstance(old, Mapping) else None
-    if not isinstance(before, Mapping):
-        return sorted(str(k) for k in after)
-    return sorted(str(k) for k in after if before.get(k, _MISSING) != after[k])
-
-
-def _points_reduced(old: list[Any], new: list[Any]) -> bool:
-    """Each new item keeps or narrows a distinct old item, in order."""
-    index = 0
-    for item in new:
-        while index < len(old) and not _narrows(old[index], item):
-            index += 1
-        if index == len(old):
-            return False
-        index += 1
-    return True
-
-
-def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
-    if old == new:
-        return True
-    if isinstance(old, list) and isinstance(new, list):
-        return name in _POINT_LISTS and _points_reduced(old, new)
-    if isinstance(old, Mapping) and isinstance(new, Mapping):
-        if set(old) != set(new):
-            return False
-        return all(_narrows(old[k], new[k], str(k)) for k in old)
-    if isinstance(old, int) and isinstance(new, int) and name in ("conc-start", "conc-end"):
-        return new >= old if name == "conc-start" else new <= old
-    return False
-
-
-def is_reduction(old: Any, new: Any) -> bool:
-    """True when ``new`` only drops scenarios or search-space points of ``old``:
-    nothing new would be benchmarked, so no changelog entry is needed."""
-    if old == new or not (isinstance(old, Mapping) and isinstance(new, Mapping)):
-        return False
-    for name in set(old) | set(new):
-        before, after = old.get(name, _MISSING), new.get(name, _MISSING)
-        if before == after:
-            continue
-        if name == SCENARIOS and isinstance(before, Mapping):
-            if after is _MISSING:
-                continue
-            if not isinstance(after, Mapping) or not set(after) <= set(before):
-                return False
-            if not all(_narrows(before[k], after[k], "scenario") for k in after):
-                return False
-        elif name == "seq-len-configs" and isinstance(before, list):
-            if after is not _MISSING and not _narrows(before, after, "seq-len-configs"):
-                return False
-        else:
-            return False
-    return True
-
-
 # --- the diff between two trees ----------------------------------------------------
 def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[str, MasterProblem]]]:
-    """Keys added, modified (semantically) and removed between two trees."""
+    """Keys added, modified (semantically) and removed between two trees, and the
+    problems of the keys the branch touched (added and changed keys are parsed)."""
     changes: list[KeyChange] = []
     problems: list[tuple[str, MasterProblem]] = []
     for key in sorted(set(head.owner) | set(base.owner)):
         path, line = head.locate(key)
         if key not in base.owner:
             changes.append(KeyChange(key, ADDED, path=path, line=line))
+            if not head.unknown(key):
+                try:
+                    head.value(key)
+                except MasterProblem as problem:
+                    problems.append((path or "", problem))
             continue
         if key not in head.owner:
             old_path, old_line = base.locate(key)
             changes.append(KeyChange(key, REMOVED, path=old_path, line=old_line))
             continue
+        if head.unknown(key):
+            continue  # its file does not parse at head (reported once): unknown, not changed
         old_chunk, new_chunk = base.chunk(key), head.chunk(key)
         if old_chunk is not None and old_chunk == new_chunk:
             continue
@@ -344,4 +294,42 @@ def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[
         changes.append(KeyChange(key, MODIFIED, fields=tuple(fields),
                                  scenarios=tuple(touched_scenarios(old, new)),
                                  reduced=is_reduction(old, new), path=path, line=line))
+    problems.extend(duplicate_definitions(base, head))
     return changes, problems
+
+
+_MANY_DUPLICATES = 10
+
+
+def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, MasterProblem]]:
+    """Keys that head defines in more than one master file, where base did not: one
+    ``duplicate-master-key`` per extra definition (one per file pair when there are many,
+    as when a whole file was copied)."""
+    pairs: dict[tuple[str, str], list[tuple[str, MasterFile, MasterFile]]] = {}
+    for key, files in head.defined.items():
+        if len(files) < 2:
+            continue
+        before = {f.path for f in base.defined.get(key, ())}
+        if len(before) > 1 and {f.path for f in files} <= before:
+            continue  # already defined twice at base: not this change's doing
+        first = next((f for f in files if f.path in before), files[0])
+        for other in files:
+            if other is not first:
+                pairs.setdefault((other.path, first.path), []).append((key, other, first))
+    out: list[tuple[str, MasterProblem]] = []
+    for (path, first_path), found in sorted(pairs.items()):
+        found.sort(key=lambda item: item[1].line(item[0]) or 0)
+        if len(found) > _MANY_DUPLICATES:
+            key, other, _ = found[0]
+            names = ", ".join(k for k, _, _ in found[:3])
+            out.append((path, MasterProblem(
+                f"{len(found)} keys defined here are also defined in {first_path} ({names}, "
+                "...); is one file a copy of the other? Each key belongs in one master config",
+                other.line(key), "duplicate-master-key")))
+            continue
+        for key, other, first in found:
+            out.append((path, MasterProblem(
+                f"{key!r} is also defined in {first_path}:{first.line(key)}; a key belongs in "
+                "one master config (the sweep would read only one of the two definitions)",
+                other.line(key), "duplicate-master-key")))
+    return out

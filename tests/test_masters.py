@@ -8,14 +8,8 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from changelog_tool.changeset import ADDED, MODIFIED, REMOVED
-from changelog_tool.masters import (
-    MasterFile,
-    MasterProblem,
-    MasterSet,
-    changed_fields,
-    diff,
-    is_reduction,
-)
+from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
+from changelog_tool.valuediff import changed_fields, is_reduction
 
 MASTER = b"""\
 # benchmark configs

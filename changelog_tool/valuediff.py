@@ -1,0 +1,90 @@
+"""Comparing one master-config key's two values (pure): which fields changed, which
+scenario types, and whether the change only narrows what is benchmarked."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SCENARIOS = "scenarios"
+# Lists whose items are benchmark points: removing items only runs less.
+_POINT_LISTS = frozenset({"search-space", "conc-list", "seq-len-configs", "scenario"})
+_MISSING = object()
+
+
+def changed_fields(old: Any, new: Any) -> list[str]:
+    """Top-level fields that differ; ``scenarios`` per scenario type."""
+    if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
+        return [] if old == new else ["value"]
+    fields: list[str] = []
+    for name in set(old) | set(new):
+        before, after = old.get(name, _MISSING), new.get(name, _MISSING)
+        if before == after:
+            continue
+        if name == SCENARIOS and isinstance(before, Mapping) and isinstance(after, Mapping):
+            fields.extend(f"{SCENARIOS}.{kind}" for kind in set(before) | set(after)
+                          if before.get(kind, _MISSING) != after.get(kind, _MISSING))
+        else:
+            fields.append(str(name))
+    return sorted(fields)
+
+
+def touched_scenarios(old: Any, new: Any) -> list[str]:
+    """Scenario types present at ``new`` that were added or changed."""
+    after = new.get(SCENARIOS) if isinstance(new, Mapping) else None
+    if not isinstance(after, Mapping):
+        return []
+    before = old.get(SCENARIOS) if isinstance(old, Mapping) else None
+    if not isinstance(before, Mapping):
+        return sorted(str(k) for k in after)
+    return sorted(str(k) for k in after if before.get(k, _MISSING) != after[k])
+
+
+def _points_reduced(old: list[Any], new: list[Any]) -> bool:
+    """Each new item keeps or narrows a distinct old item, in order."""
+    index = 0
+    for item in new:
+        while index < len(old) and not _narrows(old[index], item):
+            index += 1
+        if index == len(old):
+            return False
+        index += 1
+    return True
+
+
+def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
+    if old == new:
+        return True
+    if isinstance(old, list) and isinstance(new, list):
+        return name in _POINT_LISTS and _points_reduced(old, new)
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        if set(old) != set(new):
+            return False
+        return all(_narrows(old[k], new[k], str(k)) for k in old)
+    if isinstance(old, int) and isinstance(new, int) and name in ("conc-start", "conc-end"):
+        return new >= old if name == "conc-start" else new <= old
+    return False
+
+
+def is_reduction(old: Any, new: Any) -> bool:
+    """True when ``new`` only drops scenarios or search-space points of ``old``:
+    nothing new would be benchmarked, so no changelog entry is needed."""
+    if old == new or not (isinstance(old, Mapping) and isinstance(new, Mapping)):
+        return False
+    for name in set(old) | set(new):
+        before, after = old.get(name, _MISSING), new.get(name, _MISSING)
+        if before == after:
+            continue
+        if name == SCENARIOS and isinstance(before, Mapping):
+            if after is _MISSING:
+                continue
+            if not isinstance(after, Mapping) or not set(after) <= set(before):
+                return False
+            if not all(_narrows(before[k], after[k], "scenario") for k in after):
+                return False
+        elif name == "seq-len-configs" and isinstance(before, list):
+            if after is not _MISSING and not _narrows(before, after, "seq-len-configs"):
+                return False
+        else:
+            return False
+    return True
