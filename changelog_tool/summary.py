@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from changelog_tool.changeset import REMOVED, ChangeSet, KeyChange
+from changelog_tool.findings import Finding
+
+NOTICE = "notice"
 
 
 def _label(change: KeyChange) -> str:
@@ -43,3 +46,16 @@ def change_lines(changes: ChangeSet) -> list[str]:
         lines.append(f"  appended {len(changes.appended)} entr{'y' if len(changes.appended) == 1 else 'ies'}"
                      f" (line {at})")
     return lines
+
+
+def notices(changes: ChangeSet) -> list[Finding]:
+    """One ``notice`` per changed key at its line (``--format github``); a removed key
+    names its file at base without a line, which head may no longer have."""
+    out = []
+    for change in changes.keys:
+        line = None if change.kind == REMOVED else change.line
+        detail = _detail(change).strip()
+        out.append(Finding(_label(change), f"{change.key} {_label(change)}"
+                           f"{' ' + detail if detail else ''}", change.path or "", line, NOTICE,
+                           key=change.key))
+    return out

@@ -59,12 +59,12 @@ def test_keys_json_carries_every_change_in_full(project) -> None:
     assert document["keys"] == [{"key": "b-mi355x", "kind": "removed", "fields": [],
                                  "scenarios": [], "reduced": False, "needs_entry": False,
                                  "path": MASTER, "line": 15, "recipes": []}]
-    assert document["appended"] == [] and document["problems"] == []
+    assert document["appended"] == [] and document["findings"] == []
 
 
 def test_keys_reports_a_master_config_that_does_not_parse(project) -> None:
     project.write(MASTER, key_block("a-mi355x", points="[4, 8") + "\n" + key_block("b-mi355x"))
     done = keys(project, "--format", "json")
     document = json.loads(done.stdout)
-    assert [p["code"] for p in document["problems"]] == ["yaml-syntax"]
-    assert document["problems"][0]["path"] == MASTER
+    assert [p["code"] for p in document["findings"]] == ["yaml-syntax"]
+    assert document["findings"][0]["path"] == MASTER

@@ -1,4 +1,10 @@
-"""`changelog keys`: what the branch changed in the master configs and recipes."""
+"""`changelog keys`: what the branch changed in the master configs and recipes.
+
+Output follows the contract of ``verify``: ``--format json`` carries ``ok``, ``base``,
+``head``, ``changed`` and ``findings`` (plus every key change in full under ``keys``);
+``--format github`` annotates the findings and, as notices, the changed keys. Exit 1
+when a master config the branch touched does not parse.
+"""
 
 from __future__ import annotations
 
@@ -12,28 +18,40 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "e.g. origin/main)")
     parser.add_argument("--head", metavar="REF",
                         help="head commit (default: the work tree, uncommitted edits included)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "github", "json"), default="text")
 
 
 def run(*, base: str | None, head: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.changes import collect
+    from changelog_tool.findings import has_errors
 
     settings = settings_module.load()
     changes = collect(settings, base=base, head=head)
+    findings = changes.problems
+    ok = not has_errors(findings)
     if format == "json":
         from changelog_tool.findings import dump_json
 
         document: dict[str, Any] = {
-            "base": changes.base, "head": changes.head, "changed": changes.to_json(),
+            "ok": ok, "base": changes.base, "head": changes.head, "changed": changes.to_json(),
             "keys": changes.keys_json(), "appended": changes.appended,
-            "problems": [f.to_json() for f in changes.problems]}
+            "findings": [f.to_json() for f in findings]}
         print(dump_json(document))
-        return 0
+        return 0 if ok else 1
+    from changelog_tool.summary import change_lines, notices
+
+    if format == "github":
+        from changelog_tool.findings import format_github
+
+        annotations = format_github([*findings, *notices(changes)])
+        if annotations:
+            print(annotations)
+        print("\n".join(change_lines(changes)))
+        return 0 if ok else 1
     from changelog_tool.findings import format_text
-    from changelog_tool.summary import change_lines
 
     print("\n".join(change_lines(changes)))
-    if changes.problems:
-        print(format_text(changes.problems))
-    return 0
+    if findings:
+        print(format_text(findings))
+    return 0 if ok else 1
