@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -158,19 +159,30 @@ def test_any_edit_to_an_old_entry_on_the_other_side_is_refused(
     h: History, data: st.DataObject
 ) -> None:
     assume(h.base_items)
-    index = data.draw(st.integers(0, len(h.base_items) - 1))
-    edit = data.draw(st.sampled_from(["description", "pr-link", "removal"]))
-    assume(edit != "removal" or index < len(h.base_items) - 1)
     starts = [m.start() for m in re.finditer(rb"^- ", h.other, re.MULTILINE)] + [len(h.other)]
+    spans = [h.other[a:b] for a, b in pairwise(starts)]
+    # Removing an entry whose bytes (separator included) equal the next one's gives
+    # the same file as removing that next one, and so on down to the last: with an
+    # own entry equal to it, that file is the base plus one entry, a real append.
+    # So only an entry that differs from its successor is removed: a real edit.
+    removable = [i for i in range(len(h.base_items) - 1) if spans[i] != spans[i + 1]]
+    edits = ["description", "pr-link"] + (["removal"] if removable else [])
+    edit = data.draw(st.sampled_from(edits))
+    if edit == "removal":
+        index = data.draw(st.sampled_from(removable))
+    else:
+        index = data.draw(st.integers(0, len(h.base_items) - 1))
     begin, end = starts[index], starts[index + 1]
-    span = h.other[begin:end]
+    span = spans[index]
     if edit == "description":
         span = span.replace(b'- "', b'- "Edited: ', 1)
     elif edit == "pr-link":
         span = re.sub(rb"pr-link: .*", b"pr-link: https://github.com/o/r/pull/4242", span)
     else:
         span = b""
-    result = merge(h.base, h.protected, h.other[:begin] + span + h.other[end:], "ours")
+    edited = h.other[:begin] + span + h.other[end:]
+    assert edited != h.other
+    result = merge(h.base, h.protected, edited, "ours")
     assert isinstance(result, Refused)
     assert any(p.code == "history-modified" for p in result.problems)
 
