@@ -24,9 +24,13 @@ def _extends(base: Ledger, other: Ledger) -> bool:
     if n == 0:
         return other.data[: other.preamble_end].rstrip(b" \n") == base.data.rstrip(b" \n")
     last = base.blocks[-1]
-    return other.data[: last.start] == base.data[: last.start] and content(
-        other, other.blocks[n - 1]
-    ) == content(base, last)
+    # the base's last entry must also start where it did: one more blank line
+    # before it is a change to a historical separator, not an append
+    return (
+        other.blocks[n - 1].start == last.start
+        and other.data[: last.start] == base.data[: last.start]
+        and content(other, other.blocks[n - 1]) == content(base, last)
+    )
 
 
 def history_problems(base: Ledger, other: Ledger, side: str) -> list[Problem]:

@@ -160,6 +160,13 @@ def test_changing_a_historical_blank_line_is_refused() -> None:
     assert "blank line(s) after entry 1" in problem.message
 
 
+def test_an_extra_blank_line_before_the_bases_last_entry_is_refused() -> None:
+    base = changelog(A, B, C)
+    branch = appended(changelog(A, B) + b"\n\n" + C, P1)
+    [problem] = refused(base, appended(base, M1), branch).problems
+    assert "blank line(s) after entry 2" in problem.message
+
+
 def test_changing_the_lines_before_the_first_entry_is_refused() -> None:
     base = b"# perf changelog\n" + BASE
     branch = appended(b"# the perf changelog\n" + BASE, P1)
