@@ -153,13 +153,24 @@ class Repo:
         try:
             return str(self.handle.rev_parse(f"{ref}^{{commit}}").hexsha)
         except (git.BadName, git.BadObject, ValueError, git.GitCommandError):
-            hint = ""
-            if "/" in ref:
-                remote, _, branch = ref.partition("/")
-                hint = f"; run `git fetch {remote} {branch}`"
-            if self.is_shallow():
-                hint += " (this is a shallow clone)"
-            raise EnvironmentProblem(f"unknown ref {ref!r} in {self.root}{hint}") from None
+            raise EnvironmentProblem(self._unknown_ref(ref)) from None
+
+    def _unknown_ref(self, ref: str) -> str:
+        """The message for a ref this clone lacks, with the command to run."""
+        remotes = [str(r.name) for r in self.handle.remotes]
+        where = f"unknown ref {ref!r} in {self.root}"
+        if self.is_shallow():
+            where += " (this is a shallow clone)"
+        remote, _, branch = ref.partition("/")
+        if branch and remote in remotes:
+            return f"{where}; run `git fetch {remote} {branch}`"
+        advice = "check the spelling (`git branch -a` lists the branches, `git tag` the tags)"
+        if branch and remote == "origin":
+            advice += "; this clone has no remote named 'origin' (`git remote -v` lists them)"
+        if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
+            name = "origin" if "origin" in remotes else remotes[0]
+            advice += f", or run `git fetch {name} {ref}` if only {name} has it"
+        return f"{where}: no branch, tag or commit of that name here; {advice}"
 
     def first_existing(self, refs: Iterable[str]) -> str | None:
         for ref in refs:
