@@ -162,11 +162,12 @@ class Repo:
         if self.is_shallow():
             where += " (this is a shallow clone)"
         remote, _, branch = ref.partition("/")
-        if branch and remote in remotes:
-            return f"{where}; run `git fetch {remote} {branch}`"
+        if branch and (remote in remotes or remote == "origin"):
+            missing = "" if remote in remotes else (
+                " (this clone has no remote named 'origin' yet: `git remote add origin URL` "
+                "first)")
+            return f"{where}; run `git fetch {remote} {branch}`{missing}"
         advice = "check the spelling (`git branch -a` lists the branches, `git tag` the tags)"
-        if branch and remote == "origin":
-            advice += "; this clone has no remote named 'origin' (`git remote -v` lists them)"
         if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
             name = "origin" if "origin" in remotes else remotes[0]
             advice += f", or run `git fetch {name} {ref}` if only {name} has it"

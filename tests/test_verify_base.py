@@ -296,7 +296,7 @@ def test_outside_a_git_repository_the_error_says_so(tmp_path) -> None:
 
 def test_an_unknown_ref_names_the_fetch_to_run(project, capsys) -> None:
     code, _, err = cli(project, capsys, "verify", "--base", "origin/release")
-    assert code == 2 and "this clone has no remote named 'origin'" in err
+    assert code == 2 and "this clone has no remote named 'origin' yet" in err
     project.git("remote", "add", "origin", "https://github.com/acme/bench.git")
     code, _, err = cli(project, capsys, "verify", "--base", "origin/release")
     assert code == 2 and "run `git fetch origin release`" in err
