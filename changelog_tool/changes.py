@@ -114,7 +114,7 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
 
     history = compare(repo.read(base_sha, layout.changelog),
-                      repo.read(head_rev, layout.changelog), layout.changelog)
+                      repo.read(head_rev, layout.changelog), layout.changelog, base_sha[:12])
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
     # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
     messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []

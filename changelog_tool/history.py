@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
+from changelog_tool.conversions import OFFSET, offsets_in, readable, undo_conversions
 from changelog_tool.entry import schema_errors
 from changelog_tool.filecheck import check_file
 from changelog_tool.findings import Finding
@@ -69,18 +70,23 @@ def _first_difference(a: bytes, b: bytes) -> int:
     return pos
 
 
-def compare(base: bytes | None, head: bytes | None, path: str) -> History:
-    """Classify the change and check every byte the branch added."""
+def compare(base: bytes | None, head: bytes | None, path: str,
+            restore_from: str | None = None) -> History:
+    """Classify the change and check every byte the branch added. ``restore_from``
+    names the base commit in the advice to restore a deleted file."""
     if head is None:
         if base is None:
             return History(ABSENT)
+        source = restore_from or "<base commit>"
         return History(MODIFIED, findings=[Finding(
-            "history-modified", f"{path} was deleted; restore it (the file is append-only)",
-            path, None)])
+            "history-modified", f"{path} was deleted at head; the file is append-only: restore "
+            f"it (`git checkout {source} -- {path}`) and append new entries to it", path, None)])
     if not base:
         return _new_file(head, path)
+    raw = head
+    head, conversions = undo_conversions(base, head, path)
     if head == base:
-        return History(UNCHANGED, prefix=head)
+        return History(UNCHANGED, prefix=head, findings=conversions)
     if head.startswith(base):
         history = History(APPEND, prefix=base)
     else:
@@ -95,6 +101,9 @@ def compare(base: bytes | None, head: bytes | None, path: str) -> History:
             "mixed-correction", f"this change corrects {len(history.corrections)} pr-link line(s) "
             f"of old entries and also appends {len(history.appended)} entr(y/ies); "
             "do the two in separate pull requests", path, history.appended[0].line))
+    history.findings[:0] = conversions
+    if raw is not head:
+        offsets_in(raw, history.findings)
     return history
 
 
@@ -223,7 +232,12 @@ def _check_tail(head: bytes, history: History, path: str) -> None:
     before = prefix.count(b"\n")  # head line = tail line + before
     findings = history.findings
     for problem in Ledger(tail).byte_problems():
-        findings.append(Finding(problem.code, problem.message, path,
+        message = problem.message
+        at = OFFSET.search(message)
+        if at:  # counted from the file's start, not the tail's
+            offset = len(prefix) + int(at.group()[len("at offset "):])
+            message = OFFSET.sub(f"at offset {offset}", message)
+        findings.append(Finding(problem.code, message, path,
                                 problem.line + before if problem.line is not None else None))
     if prefix and not prefix.endswith(b"\n") and not tail.startswith(b"\n"):
         findings.append(Finding(
@@ -283,7 +297,9 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
         try:
             items = load_items(text, line_offset=line - 1)
         except YamlProblem as problem:
-            history.findings.append(Finding(problem.code, problem.message, path, problem.line))
+            if readable(text):  # else the encoding finding already says why
+                history.findings.append(Finding(problem.code, problem.message, path,
+                                                problem.line))
             continue
         if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
             history.findings.append(Finding(
