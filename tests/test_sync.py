@@ -120,3 +120,75 @@ def test_sync_commit_stops_on_other_conflicting_files_with_the_changelog_staged(
     assert repo.read(LOG) == appended(MAIN, *OWN)
     assert repo.git("diff", "--name-only", "--diff-filter=U") == "README"
     assert repo.git("diff", "--cached", "--name-only", "--", LOG) == LOG
+
+
+def blob(repo: GitRepo, spec: str) -> bytes:
+    return subprocess.run(["git", "show", spec], cwd=repo.root, capture_output=True,
+                          check=True).stdout
+
+
+def main_with_history(repo: GitRepo) -> None:
+    """main: three commits that each append one entry (so main~2 has one entry)."""
+    data = entry("a", link=1)
+    repo.commit("a", **{LOG: data})
+    for n, key in enumerate(["m1", "m2"], start=2):
+        data = appended(data, entry(key, link=n))
+        repo.commit(key, **{LOG: data})
+
+
+def test_sync_then_sync_commit_as_its_hint_says_records_the_merge(repo: GitRepo) -> None:
+    main_with_history(repo)
+    repo.git("checkout", "-q", "-b", "b4", "main~2")
+    added = tool(repo.root, "add", "--no-input", "--key", "own-key", "--description", "Own")
+    assert added.returncode == 0, added.stderr
+    repo.git("commit", "-qam", "e")
+    own = repo.read(LOG)[len(entry("a", link=1)) + 1 :]
+    synced = tool(repo.root, "sync", "--onto", "main")
+    assert synced.returncode == 0, synced.stderr
+    assert "`changelog sync --commit`" in synced.stdout
+    committed = tool(repo.root, "sync", "--commit")
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    expected = appended(blob(repo, f"main:{LOG}"), own)
+    assert repo.read(LOG) == expected
+    assert repo.git("status", "--porcelain") == ""
+    parents = repo.git("rev-list", "--parents", "-n", "1", "HEAD").split()[1:]
+    assert repo.git("rev-parse", "main") in parents
+    assert blob(repo, f"HEAD:{LOG}") == expected
+
+
+def test_sync_commit_after_sync_twice_still_records_the_merge(repo: GitRepo) -> None:
+    pull_request(repo)
+    assert tool(repo.root, "sync").returncode == 0
+    again = tool(repo.root, "sync")
+    assert again.returncode == 0 and "`changelog sync --commit`" in again.stdout
+    assert tool(repo.root, "sync", "--commit").returncode == 0
+    assert repo.git("rev-parse", "main") in repo.git("rev-list", "--parents", "-n", "1", "HEAD")
+    assert repo.git("status", "--porcelain") == ""
+
+
+def test_after_syncing_uncommitted_entries_the_hint_says_to_commit_them_first(
+    repo: GitRepo,
+) -> None:
+    pull_request(repo)
+    repo.write(LOG, appended(BASE, *OWN, entry("draft")))
+    synced = tool(repo.root, "sync")
+    assert synced.returncode == 0, synced.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN, entry("draft"))
+    assert "uncommitted" in synced.stdout
+    repo.git("commit", "-qam", "draft entry")
+    committed = tool(repo.root, "sync", "--commit")
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN, entry("draft"))
+    assert repo.git("rev-parse", "main") in repo.git("rev-list", "--parents", "-n", "1", "HEAD")
+
+
+def test_when_the_merge_cannot_start_the_synced_file_is_left_as_sync_wrote_it(
+    repo: GitRepo,
+) -> None:
+    pull_request(repo)
+    assert tool(repo.root, "sync").returncode == 0
+    repo.write("README", "local edit main's merge would overwrite\n")
+    result = tool(repo.root, "sync", "--commit")
+    assert result.returncode == 2 and "did not start" in result.stderr
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+    assert not (repo.root / ".git" / "MERGE_HEAD").exists()

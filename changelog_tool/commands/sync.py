@@ -18,10 +18,14 @@ pull request's merge-base, which is what clears GitHub's conflict.
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
+
+if TYPE_CHECKING:
+    from changelog_tool.resolution import Outcome
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -35,10 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(*, onto: str | None, commit: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.merge import Merged
-    from changelog_tool.protect import Decision
     from changelog_tool.replace import replace_file
     from changelog_tool.repo import WORKTREE, Repo
-    from changelog_tool.resolution import Upstream, emit, merge_sides, repo_path
+    from changelog_tool.resolution import emit, repo_path
 
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
@@ -57,47 +60,94 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
     upstream = repo.read(ref_sha, path)
     if upstream is None:
         raise ChangelogError(f"{ref} has no {path}; nothing to sync with")
-    head = repo.read("HEAD", path) or b""
+    sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream)
+    head = repo.read("HEAD", path)
     work = repo.read(WORKTREE, path) or b""
-    if commit and work != head:
-        raise ChangelogError(
-            f"{path} has uncommitted changes; commit or stash them first "
-            "(or run `changelog sync` without --commit)"
-        )
-    outcome = merge_sides(
-        path, repo.read(base_sha, path) or b"", work, upstream,
-        upstream=Upstream(ref, upstream),
-        decision=Decision("theirs", f"sync: {ref} leads, this branch's own entries follow"),
+    outcome = sync.of(head or b"")
+    # The work tree may hold what `changelog sync` wrote from HEAD's file (run
+    # before, without --commit): that is not a change of the user's own.
+    pending = work != (head or b"") and not (
+        isinstance(outcome.result, Merged) and outcome.result.data == work
     )
+    if pending:
+        if commit:
+            raise ChangelogError(
+                f"{path} has uncommitted changes besides what `changelog sync` writes; "
+                "commit them, then run `changelog sync --commit` (or stash them first)"
+            )
+        outcome = sync.of(work)
     extra: dict[str, Any] = {"ref": ref, "ref_sha": ref_sha, "merge_base": base_sha,
                              "written": False, "commit": None}
     if not isinstance(outcome.result, Merged):
         emit(outcome, format, extra, f"{path} was not changed")
         return 1
     data = outcome.result.data
-    if data == work and (not commit or base_sha == ref_sha):
-        emit(outcome, format, extra, f"{path} is already {ref}'s bytes plus this branch's entries")
-        return 0
-    if not commit:
-        replace_file(repo.root / path, data)
-        extra["written"] = True
+    merged_already = base_sha == ref_sha
+    if commit:
+        if data == head and merged_already:
+            emit(outcome, format, extra,
+                 f"{path} is already {ref}'s bytes plus this branch's entries, committed")
+            return 0
+        return _commit_merge(repo, ref, merged_already, path, data, head, work, outcome,
+                             format, extra)
+    if pending:
+        step = (f"it holds this work tree's uncommitted changes too: commit them, then run "
+                f"`changelog sync --commit` to record a merge of {ref} "
+                "(a plain commit alone does not clear a pull request's conflict)")
+    elif data != head or not merged_already:
+        step = (f"commit it as a merge of {ref} with `changelog sync --commit` "
+                "(a plain commit does not clear a pull request's conflict)")
+    else:
+        step = "nothing to commit"
+    if data == work:
         emit(outcome, format, extra,
-             f"rewrote {path}; commit it as a merge of {ref} with `changelog sync --commit` "
-             "(a plain commit does not clear a pull request's conflict)")
+             f"{path} is already {ref}'s bytes plus this branch's entries; {step}")
         return 0
-    return _commit_merge(repo, ref, ref_sha == base_sha, path, data, outcome, format, extra)
+    replace_file(repo.root / path, data)
+    extra["written"] = True
+    emit(outcome, format, extra, f"rewrote {path}; {step}")
+    return 0
+
+
+@dataclass(frozen=True)
+class Sync:
+    """The merge ``sync`` computes: REF leads, the branch's own entries follow."""
+
+    path: str
+    ref: str
+    base: bytes
+    upstream: bytes
+
+    def of(self, data: bytes) -> Outcome:
+        from changelog_tool.protect import Decision
+        from changelog_tool.resolution import Upstream, merge_sides
+
+        # a file that already begins with REF's bytes was synced before: only what
+        # follows them is the branch's own (the merge-base would see REF's removals
+        # and corrections as the branch's edits to history)
+        base = self.upstream if data.startswith(self.upstream) else self.base
+        return merge_sides(
+            self.path, base, data, self.upstream,
+            upstream=Upstream(self.ref, self.upstream),
+            decision=Decision("theirs", f"sync: {self.ref} leads, this branch's own entries follow"),
+        )
 
 
 def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: bytes,
-                  outcome: Any, fmt: str, extra: dict[str, Any]) -> int:
+                  head: bytes | None, work: bytes, outcome: Any, fmt: str,
+                  extra: dict[str, Any]) -> int:
     from changelog_tool.replace import replace_file
     from changelog_tool.repo import run_git, try_git
     from changelog_tool.resolution import emit
 
     root: Path = repo.root
     if not merged_already:
+        # the work-tree file may hold sync's own rewrite: git would refuse to merge
+        # over it, so put HEAD's bytes back first (the rewrite is recomputed below)
+        _restore(root / path, head, work)
         started = try_git(root, "merge", "--no-ff", "--no-commit", ref)
         if not (repo.git_dir() / "MERGE_HEAD").is_file():
+            _restore(root / path, work, head)
             raise EnvironmentProblem(
                 f"`git merge --no-commit {ref}` did not start: "
                 f"{(started.stderr or started.stdout).strip()}"
@@ -121,3 +171,15 @@ def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: by
     extra["commit"] = run_git(root, "rev-parse", "HEAD")
     emit(outcome, fmt, extra, f"committed {extra['commit'][:12]}: {message}")
     return 0
+
+
+def _restore(file: Path, data: bytes | None, current: bytes | None) -> None:
+    """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
+    from changelog_tool.replace import replace_file
+
+    if data == current:
+        return
+    if data is None:
+        file.unlink(missing_ok=True)
+    else:
+        replace_file(file, data)
