@@ -95,6 +95,13 @@ def _has_anchor_or_alias(data: bytes) -> bool:
     return False
 
 
+def _last_line(data: bytes, line: int | None) -> int:
+    """A parser's 1-based line, kept on a line that has text (an error at the end of
+    the stream points past the last line)."""
+    last = data.rstrip(b"\n").count(b"\n") + 1
+    return min(line, last) if line is not None else 1
+
+
 @dataclass(frozen=True)
 class Span:
     key: str
@@ -160,7 +167,8 @@ class MasterFile:
         try:
             value = _parse(self.data)
         except MasterProblem as problem:
-            self.problems.append(problem)
+            self.problems.append(MasterProblem(problem.message, _last_line(self.data, problem.line),
+                                               problem.code))
             self.broken = True
             return {}
         if value is None:
@@ -193,10 +201,11 @@ class MasterFile:
                 raise MasterProblem(f"{key!r} could not be read{why}", self.line(key))
             return self._whole_values[key]
         span = self.spans[key]
+        chunk = self.chunk(key)
         try:
-            parsed = _parse(self.chunk(key))
+            parsed = _parse(chunk)
         except MasterProblem as problem:
-            line = span.line + problem.line - 1 if problem.line is not None else span.line
+            line = span.line + _last_line(chunk, problem.line) - 1
             raise MasterProblem(problem.message, line, problem.code) from None
         if not isinstance(parsed, dict) or list(parsed) != [key]:
             # The byte scan split something it should not have: parse the file whole.
