@@ -52,7 +52,8 @@ class ChangeSet:
     orphan_recipes: list[str] = field(default_factory=list)
     appended: list[dict[str, Any]] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
-    """Master configs at head that do not parse (``yaml-syntax``, ``duplicate-yaml-key``)."""
+    """Master-config problems at head (``yaml-syntax``, ``duplicate-yaml-key``,
+    ``duplicate-master-key``)."""
 
     def needing_entry(self) -> list[KeyChange]:
         return [k for k in self.keys if k.needs_entry]

@@ -12,6 +12,8 @@ from changelog_tool.findings import Finding
 
 BOM = b"\xef\xbb\xbf"
 OFFSET = re.compile(r"at offset \d+")
+NUL_REFUSED = "unacceptable character #x0000"
+"""How the YAML reader refuses a NUL byte: it only restates the ``encoding`` finding."""
 
 
 def undo_conversions(base: bytes, head: bytes, path: str) -> tuple[bytes, list[Finding]]:

@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from changelog_tool.conversions import OFFSET, offsets_in, readable, undo_conversions
+from changelog_tool.conversions import (
+    NUL_REFUSED,
+    OFFSET,
+    offsets_in,
+    readable,
+    undo_conversions,
+)
 from changelog_tool.entry import schema_errors
 from changelog_tool.filecheck import check_file
 from changelog_tool.findings import Finding
@@ -109,7 +115,9 @@ def compare(base: bytes | None, head: bytes | None, path: str,
 
 def _new_file(head: bytes, path: str) -> History:
     report = check_file(head, path)
-    history = History(NEW, findings=list(report.findings))
+    nul = any(f.code == "encoding" and "NUL" in f.message for f in report.findings)
+    history = History(NEW, findings=[f for f in report.findings if not (
+        nul and f.code == "yaml-syntax" and f.message.startswith(NUL_REFUSED))])
     ledger = Ledger(head)
     items: list[Item | YamlProblem] = (list(report.items) if report.parsed
                                        else ledger.parse_blocks(ledger.blocks))
