@@ -55,12 +55,10 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
 def check_file(data: bytes, path: str) -> FileReport:
     """Every file-level check, collecting all findings (never raises)."""
     ledger = Ledger(data)
-    report = FileReport(findings=_byte_findings(ledger, path))
-    if any(
-        f.code == "encoding" and "UTF-8" in f.message and "not" in f.message
-        for f in report.findings
-    ) or any("over the" in f.message for f in report.findings):
-        return report
+    byte_problems = ledger.byte_problems()
+    report = FileReport(findings=[Finding(p.code, p.message, path, p.line) for p in byte_problems])
+    if any(p.unreadable for p in byte_problems):
+        return report  # a YAML error on top would only repeat the encoding problem
     try:
         root = ledger.parse()
     except YamlProblem as problem:
@@ -76,7 +74,9 @@ def check_file(data: bytes, path: str) -> FileReport:
         return report
     report.items = root
     _check_items(ledger, path, root, report)
-    report.findings.extend(_separator_findings(ledger, path))
+    if not any(p.code == "encoding" for p in byte_problems):
+        # with CR line endings every entry would look unseparated: one finding is enough
+        report.findings.extend(_separator_findings(ledger, path))
     return report
 
 

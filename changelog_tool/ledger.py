@@ -41,6 +41,7 @@ class ByteProblem:
     code: str
     message: str
     line: int | None
+    unreadable: bool = False  # the YAML cannot be read at all (not UTF-8, NUL, too large)
 
 
 def read_file(path: Path, hint: str = "") -> bytes:
@@ -146,6 +147,7 @@ class Ledger:
                     f"the file is {len(data)} bytes, over the {MAX_BYTES}-byte limit; "
                     "is this really the changelog?",
                     None,
+                    unreadable=True,
                 )
             )
             return problems
@@ -166,6 +168,7 @@ class Ledger:
                     f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
                     "cannot be decoded; re-save the file as UTF-8",
                     self.line_of(exc.start),
+                    unreadable=True,
                 )
             )
         for byte, name, fix in (
@@ -178,7 +181,10 @@ class Ledger:
                 count = data.count(byte)
                 problems.append(
                     ByteProblem(
-                        "encoding", f"{name} ({count} in the file); {fix}", self.line_of(pos)
+                        "encoding",
+                        f"{name} ({count} in the file); {fix}",
+                        self.line_of(pos),
+                        unreadable=byte == b"\x00",
                     )
                 )
         if data and not data.endswith(b"\n"):

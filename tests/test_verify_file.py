@@ -137,3 +137,20 @@ def test_a_trailing_empty_line_is_a_warning_since_appends_can_follow_it(
     assert code == 0
     (finding,) = json.loads(capsys.readouterr().out)["findings"]
     assert (finding["code"], finding["severity"], finding["line"]) == ("separator", "warning", 12)
+
+
+def test_a_nul_byte_is_one_encoding_finding_not_a_yaml_error_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    verify(tmp_path, GOOD.replace('"second"', '"sec\x00ond"').encode(), "--format", "json")
+    codes = [f["code"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert codes == ["encoding"]
+
+
+def test_crlf_line_endings_are_one_finding_not_one_per_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert verify(tmp_path, GOOD.replace("\n", "\r\n").encode(), "--format", "json")[0] == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["code"], f["line"]) for f in findings] == [("encoding", 1)]
+    assert "CRLF" in findings[0]["message"]
