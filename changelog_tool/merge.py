@@ -19,10 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from changelog_tool.ledger import Ledger, separator_before_append
+from changelog_tool.ledger import Block, Ledger, separator_before_append
 from changelog_tool.sides import (
     Entry,
     Problem,
+    block_list_events,
     content,
     count_entries,
     label,
@@ -183,16 +184,69 @@ def _verify(
 ) -> list[Problem]:
     """Prove the merged bytes before anyone writes them.
 
-    The whole result must parse; it must hold as many entries as the protected
-    side has, then exactly the kept entries, at the computed lines, with the
-    values they had on the other side. The protected side's entries are its
-    own bytes, unchanged; only the last one could read differently with more
-    text after it, so it is compared with its reading on its own.
+    The result must begin with the protected side's bytes, unchanged, and read as
+    a list holding the protected side's entries, then exactly the kept entries,
+    at the computed lines, with the values they had on the other side; the
+    protected side's last entry must read as it does on its own. When nothing is
+    appended the result *is* the protected side's bytes: they must still parse.
     """
     prot_name, _ = names
     if not data.startswith(prot):
         return [Problem("history-modified", "result", None, "internal error: the merged "
                         f"file does not begin with {prot_name}'s bytes; nothing was written")]
+    ledger = Ledger(prot)
+    last = ledger.last_block()
+    if last is not None and last.start > ledger.preamble_end:
+        proved = _verify_from_last_entry(ledger, last, data, kept, lines, prot_name)
+        if proved is not None:
+            return proved
+    return _verify_whole(prot, data, kept, lines, prot_name)
+
+
+def _verify_from_last_entry(
+    ledger: Ledger, last: Block, data: bytes, kept: list[Entry], lines: list[int],
+    prot_name: str,
+) -> list[Problem] | None:
+    """The same proof without building the values of the whole history.
+
+    ``head`` (the protected side before its last entry) is read for syntax only,
+    in C: one document, a block list at column 0, that parses. A parse of it
+    ends inside no quoted scalar or flow collection (the end of input would be
+    an error there), so in the merged file the ``-`` at column 0 that follows it
+    starts the next item of that list, and the rest (``window``: the protected
+    side's last entry and the appended ones) reads exactly as it reads alone.
+    That reading is checked in full, and the whole result's event count must be
+    the two parts' counts joined (6 = the stream, document and list events,
+    opened and closed). ``None`` when this does not apply: the full proof runs.
+    """
+    head, window = data[: last.start], data[last.start :]
+    head_events = block_list_events(head)
+    if head_events is None:
+        return None
+    try:
+        root = load_items(window, line_offset=last.line - 1)
+    except YamlProblem:
+        return None  # the full parse says where and whose
+    if not isinstance(root, list) or len(root) != 1 + len(kept):
+        return None
+    items: list[Item] = root
+    problems = _read_back(items[1:], kept, lines)
+    if problems:
+        return problems
+    alone = parse(content(ledger, last), last.line)
+    if alone != items[0].value:
+        return [_last_entry_changed(prot_name, last.line)]
+    window_events = block_list_events(window)
+    if window_events is None or block_list_events(data) != head_events + window_events - 6:
+        return None
+    return []
+
+
+def _verify_whole(
+    prot: bytes, data: bytes, kept: list[Entry], lines: list[int], prot_name: str
+) -> list[Problem]:
+    """The proof by one strict parse of the whole result (the protected side has
+    at most one entry, or its history is not a plain block list)."""
     try:
         root = load_items(data)
     except YamlProblem as problem:
@@ -214,20 +268,31 @@ def _verify(
         return [Problem("entry-count", "result", None,
                         f"the merged file reads as {len(items)} entries, expected "
                         f"{count} + {len(kept)}; nothing was written")]
-    for item, entry, line in zip(items[count:], kept, lines, strict=True):
-        if item.line != line or item.value != entry.value:
-            return [Problem("entry-count", "result", line,
-                            f"the appended entry at line {line} does not read back as "
-                            f"{label(entry.value)}; nothing was written")]
+    problems = _read_back(items[count:], kept, lines)
+    if problems:
+        return problems
     ledger = Ledger(prot)
     last = ledger.last_block()
     if kept and last is not None and count:
         alone = parse(content(ledger, last), last.line)
         if alone != items[count - 1].value:
-            return [Problem("entry-count", "result", last.line,
-                            f"{prot_name}'s last entry reads differently once entries "
-                            "follow it; nothing was written")]
+            return [_last_entry_changed(prot_name, last.line)]
     return []
+
+
+def _read_back(items: list[Item], kept: list[Entry], lines: list[int]) -> list[Problem]:
+    for item, entry, line in zip(items, kept, lines, strict=True):
+        if item.line != line or item.value != entry.value:
+            return [Problem("entry-count", "result", line,
+                            f"the appended entry at line {line} does not read back as "
+                            f"{label(entry.value)}; nothing was written")]
+    return []
+
+
+def _last_entry_changed(prot_name: str, line: int) -> Problem:
+    return Problem("entry-count", "result", line,
+                   f"{prot_name}'s last entry reads differently once entries "
+                   "follow it; nothing was written")
 
 
 def _parses_whole(data: bytes, name: str) -> list[Problem]:

@@ -99,8 +99,50 @@ def parse(raw: bytes, line: int) -> Any:
 
 
 def count_entries(data: bytes) -> int:
-    """Entries in a file: lines that begin a top-level list item."""
-    return sum(1 for _ in ENTRY_START.finditer(data))
+    """Entries in a file: lines that begin a top-level list item (``ENTRY_START``:
+    a ``-`` at column 0 followed by a space, a newline or the end), counted with
+    ``bytes.count``: 1 ms for 400 KB where the regular expression takes 2.5."""
+    if b"-\n-" in data:  # lines holding only "-" overlap in bytes.count: rare, use the regex
+        return sum(1 for _ in ENTRY_START.finditer(data))
+    count = data.count(b"\n- ") + data.count(b"\n-\n") + data.endswith(b"\n-")
+    return count + (data[:2] in (b"- ", b"-\n") or data == b"-")
+
+
+# --- a syntax-only read of a whole file, in C ---------------------------------
+_DOCUMENT_MARKS = (b"---", b"...", b"%")
+
+
+def _has_document_mark(data: bytes) -> bool:
+    """A line that begins with ``---``, ``...`` or a directive (``%``): more than
+    one document could follow (a cheap over-approximation: ``---x`` counts too)."""
+    return any(data.startswith(mark) or b"\n" + mark in data for mark in _DOCUMENT_MARKS)
+
+
+def block_list_events(data: bytes) -> int | None:
+    """How many YAML events ``data`` parses into, when it is one document whose
+    root is a block sequence at column 0; ``None`` when it is not (or does not
+    parse, or the C parser is missing). Only syntax is read: libyaml's own loop,
+    no Python object per event, ~4 ms for 400 KB (building values takes ~30)."""
+    try:
+        from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    if _has_document_mark(data):
+        return None
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.events import SequenceStartEvent
+
+    try:
+        parser = CParser(data)
+        parser.get_event()  # stream start
+        parser.get_event()  # document start
+        root = parser.get_event() if parser.check_event(SequenceStartEvent) else None
+        if root is None or root.flow_style or root.start_mark.column != 0:
+            return None
+        count: int = 3 + parser.raw_parse()  # the rest, to the end of the stream
+    except YAMLError:
+        return None
+    return count
 
 
 # --- the fast path: a side that is the base's bytes, then more entries ----------

@@ -190,9 +190,22 @@ def test_an_appended_entry_that_is_not_valid_yaml_is_refused() -> None:
 
 
 def test_a_protected_side_that_is_not_valid_yaml_is_refused() -> None:
-    main = appended(BASE, M1).replace(b"  description:\n", b"  description:\n  description:\n", 1)
+    main = appended(BASE, M1).replace(b"  description:\n", b"  description: [open\n", 1)
+    [problem] = refused(BASE, main, appended(BASE, P1)).problems
+    assert problem.code == "yaml-syntax" and problem.side == "ours"
+
+
+def test_a_duplicate_key_in_the_protected_sides_last_entry_is_refused() -> None:
+    main = appended(BASE, M1)
+    last = main.rindex(b"  description:\n")
+    main = main[:last] + b"  description:\n" + main[last:]
     [problem] = refused(BASE, main, appended(BASE, P1)).problems
     assert problem.code == "duplicate-yaml-key" and problem.side == "ours"
+
+
+def test_a_duplicate_key_in_the_protected_sides_history_stays_its_own_bytes() -> None:
+    main = appended(BASE, M1).replace(b"  description:\n", b"  description:\n  description:\n", 1)
+    assert merged(BASE, main, appended(BASE, P1)).data == appended(main, P1)
 
 
 def test_the_other_side_without_a_final_newline_is_refused() -> None:

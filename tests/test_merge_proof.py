@@ -1,0 +1,110 @@
+"""How the merge proves its result without building the values of the whole history:
+the protected side before its last entry is read for syntax only (in C), the rest
+in full; anything unusual falls back to one strict parse of the whole result."""
+
+from __future__ import annotations
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from test_merge_helpers import appended, changelog, entry
+from test_merge_properties import History, histories
+
+from changelog_tool.ledger import Ledger
+from changelog_tool.merge import (
+    Merged,
+    Refused,
+    _assemble,
+    _verify_from_last_entry,
+    _verify_whole,
+    merge,
+)
+from changelog_tool.sides import Entry, block_list_events, parse
+
+A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
+M1, P1, P2 = entry("main-one", link=101), entry("pr-one", link=201), entry("pr-two")
+BASE = changelog(A, B, C)
+
+
+def test_a_block_list_counts_its_events() -> None:
+    # stream, document and list, opened and closed, plus one scalar
+    assert block_list_events(b"- a\n") == 7
+    assert block_list_events(BASE) == block_list_events(BASE + b"# a comment\n")
+
+
+def test_what_is_not_one_block_list_at_column_zero_has_no_count() -> None:
+    assert block_list_events(b"[a, b]\n") is None
+    assert block_list_events(b"a: 1\n") is None
+    assert block_list_events(b"- a\n---\n- b\n") is None
+    assert block_list_events(b"- a\n...\n") is None
+    assert block_list_events(b"%YAML 1.2\n---\n- a\n") is None
+    assert block_list_events(b'- "an open quote\n') is None
+    assert block_list_events(b"- [an open list\n") is None
+
+
+def test_the_usual_merge_is_proved_from_the_protected_sides_last_entry() -> None:
+    main = appended(BASE, M1)
+    data = appended(main, P1, P2)
+    ledger = Ledger(main)
+    last = ledger.last_block()
+    assert last is not None
+    kept = [Entry(0, raw, parse(raw, 1)) for raw in (P1.rstrip(b"\n"), P2.rstrip(b"\n"))]
+    first = main.count(b"\n") + 2
+    lines = [first, first + P1.count(b"\n") + 1]
+    assert _verify_from_last_entry(ledger, last, data, kept, lines, "ours") == []
+    # a wrong line or value is named, not waved through
+    [problem] = _verify_from_last_entry(ledger, last, data, kept[::-1], lines, "ours") or []
+    assert "does not read back as config-keys pr-two" in problem.message
+
+
+def test_a_last_entry_inside_a_quoted_string_of_the_history_is_refused() -> None:
+    # libyaml lets a double-quoted scalar run over lines at column 0, so a line
+    # "- config-keys:" may sit inside it: the entry count gives it away
+    quoted = b'- config-keys:\n    - q\n  description:\n    - "starts here\n'
+    inside = b'- config-keys:\n    - inside\n  description:\n    - closes"\n  pr-link: XXX\n'
+    main = appended(BASE, M1) + b"\n" + quoted + inside
+    result = merge(BASE, main, appended(BASE, P1), "ours")
+    assert isinstance(result, Refused), result
+    [problem] = result.problems
+    assert problem.code == "entry-count"
+
+
+def test_a_document_marker_in_the_protected_history_is_read_whole_and_refused() -> None:
+    main = appended(A + b"---\n" + changelog(B, C), M1)
+    result = merge(BASE, main, appended(BASE, P1), "ours")
+    assert isinstance(result, Refused)
+    assert "more than one YAML document" in result.problems[0].message
+
+
+def test_a_protected_side_with_one_entry_is_read_whole() -> None:
+    result = merge(A, A, appended(A, P1), "ours")
+    assert isinstance(result, Merged)
+    assert result.data == appended(A, P1)
+
+
+EDITS = [b'"', b"'", b"[", b"{", b": x", b"\n- ", b"\n-", b"\n", b"  ", b"# c", b"&a ", b"*a",
+         b"!t ", b"\n---\n", b"|\n", b"", b"\n  pr-link: XXX"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories(), st.data())
+def test_the_proof_from_the_last_entry_agrees_with_reading_the_whole_result(
+    h: History, data: st.DataObject
+) -> None:
+    """Wherever the appended bytes are damaged, both proofs accept or both refuse
+    (the short one may also step aside, leaving it to the whole parse)."""
+    assume(h.own)  # with nothing appended, the result is the protected bytes as they are
+    kept = [Entry(0, i.bytes().rstrip(b"\n"), parse(i.bytes(), 1)) for i in h.own]
+    result, lines = _assemble(h.protected, [e.raw + b"\n" for e in kept])
+    at = data.draw(st.integers(len(h.protected), len(result)))
+    edit = data.draw(st.sampled_from(EDITS))
+    damaged = result[:at] + edit + result[at + (0 if edit else 1) :]
+    ledger = Ledger(h.protected)
+    last = ledger.last_block()
+    if last is None or last.start <= ledger.preamble_end:
+        return
+    short = _verify_from_last_entry(ledger, last, damaged, kept, lines, "ours")
+    whole = _verify_whole(h.protected, damaged, kept, lines, "ours")
+    if short is not None:
+        assert (short == []) == (whole == []), (short, whole)
+    if damaged == result:
+        assert short == [] and whole == []
