@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from timing import median_seconds
+from timing import cache_bytecode, median_seconds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CHANGELOG = "perf-changelog.yaml"
@@ -139,6 +139,7 @@ def main() -> int:
         print("corpus absent: nothing to benchmark")
         return 0
     with tempfile.TemporaryDirectory() as tmp:
+        cache_bytecode(Path(tmp))
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", str(CORPUS / "inferencex-data.bundle"), str(clone)],
                        check=True)

@@ -33,3 +33,16 @@ def median_seconds(
         if result.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(cmd)} failed:\n{result.stderr.decode()}")
     return statistics.median(times)
+
+
+def cache_bytecode(folder: Path) -> None:
+    """Time commands as an installed package runs: with its bytecode cached.
+
+    ``PYTHONDONTWRITEBYTECODE`` (set in some environments) would make every run
+    compile the package's source; the cache goes to ``folder`` so nothing is
+    written into the checkout. Call once, before the first (untimed) run.
+    """
+    import os
+
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
