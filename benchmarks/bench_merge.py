@@ -27,13 +27,12 @@ start.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from timing import median_seconds
+from timing import cache_bytecode, median_seconds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
 TARGET_BYTES = 400_000
@@ -119,8 +118,7 @@ def main() -> None:
             raise SystemExit(f"the driver did not merge as expected: {check.stderr.decode()}")
         print(f"file: {origin}; base {len(base):,} bytes, ours {len(ours):,}, "
               f"theirs {len(theirs):,}; median of {args.runs} runs")
-        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-        os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+        cache_bytecode(folder)
         results = [(label, median_seconds(cmd, args.runs, repo, reset, warmup=True))
                    for label, cmd in rows]
         reference = results[0][1]
