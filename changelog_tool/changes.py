@@ -21,6 +21,7 @@ from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
 from changelog_tool.recipes import is_recipe, needle, references, refers_to
 from changelog_tool.repo import WORKTREE, Repo
 from changelog_tool.settings import Settings
+from changelog_tool.valuediff import scenarios_mentioning
 
 
 @dataclass
@@ -152,7 +153,9 @@ def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet
                                                                 reduced=False)
             continue
         where, line = head.locate(key)
-        changes.keys.append(KeyChange(key, RECIPE, path=where, line=line, recipes=recipes))
+        scenarios = scenarios_mentioning(head.value(key), [Path(p).name for p in recipes])
+        changes.keys.append(KeyChange(key, RECIPE, scenarios=tuple(scenarios), path=where,
+                                      line=line, recipes=recipes))
     changes.keys.sort(key=lambda k: k.key)
 
 

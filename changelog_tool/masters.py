@@ -269,12 +269,13 @@ def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[
     for key in sorted(set(head.owner) | set(base.owner)):
         path, line = head.locate(key)
         if key not in base.owner:
-            changes.append(KeyChange(key, ADDED, path=path, line=line))
+            scenarios: list[str] = []
             if not head.unknown(key):
                 try:
-                    head.value(key)
+                    scenarios = touched_scenarios(None, head.value(key))
                 except MasterProblem as problem:
                     problems.append((path or "", problem))
+            changes.append(KeyChange(key, ADDED, scenarios=tuple(scenarios), path=path, line=line))
             continue
         if key not in head.owner:
             old_path, old_line = base.locate(key)

@@ -40,6 +40,14 @@ def touched_scenarios(old: Any, new: Any) -> list[str]:
     return sorted(str(k) for k in after if before.get(k, _MISSING) != after[k])
 
 
+def scenarios_mentioning(value: Any, names: list[str]) -> list[str]:
+    """Scenario types whose settings mention any of ``names`` (e.g. a recipe file name)."""
+    scenarios = value.get(SCENARIOS) if isinstance(value, Mapping) else None
+    if not isinstance(scenarios, Mapping):
+        return []
+    return sorted(str(k) for k, space in scenarios.items() if any(n in str(space) for n in names))
+
+
 def _points_reduced(old: list[Any], new: list[Any]) -> bool:
     """Each new item keeps or narrows a distinct old item, in order."""
     index = 0

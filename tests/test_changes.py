@@ -67,6 +67,7 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
     found = by_key(changes)
     assert sorted(found) == ["a-vllm", "b-vllm", "d-new"]  # z-main-only is not "removed"
     assert found["a-vllm"].fields == ("image",) and found["d-new"].kind == ADDED
+    assert found["d-new"].scenarios == ("fixed-seq-len",)  # all of a new key's scenarios
     assert found["d-new"].line == text.split("\n").index("d-new:") + 1
     assert changes.master_keys["d-new"] == "configs/nvidia-master.yaml"
 
@@ -97,6 +98,7 @@ def test_a_changed_recipe_marks_the_keys_that_reference_it(project) -> None:
     found = by_key(changes)
     assert found["c-vllm"].kind == RECIPE
     assert found["c-vllm"].recipes == (f"{RECIPES}/vllm/c.yaml",)
+    assert found["c-vllm"].scenarios == ("fixed-seq-len",)  # the scenario that runs the recipe
     assert changes.recipes == {f"{RECIPES}/vllm/c.yaml": ["c-vllm"],
                                f"{RECIPES}/vllm/unused.yaml": []}
     assert changes.orphan_recipes == [f"{RECIPES}/vllm/unused.yaml"]

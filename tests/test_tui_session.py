@@ -24,12 +24,12 @@ def changes() -> ChangeSet:
                   reduced=True),
         KeyChange("recipe-key", "recipe", recipes=("benchmarks/r/a.yaml",)),
         KeyChange("mod-key", "modified", ("image",), ("agentic-coding",)),
-        KeyChange("new-key", "added"),
+        KeyChange("new-key", "added", scenarios=("fixed-seq-len",)),
     ], appended=[{"config-keys": ["recipe-*"], "description": ["x"], "pr-link": "XXX"}])
 
 
 def test_rows_put_keys_needing_an_entry_first_and_preselect_the_uncovered_ones() -> None:
-    rows = rows_for(changes(), {"new-key": ("fixed-seq-len",)})
+    rows = rows_for(changes())
     assert [r.key for r in rows] == ["new-key", "mod-key", "recipe-key", "smaller-key",
                                      "gone-key"]
     assert preselected(rows) == ["new-key", "mod-key"]

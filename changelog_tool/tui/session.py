@@ -86,12 +86,9 @@ def covered(key: str, appended: list[dict[str, Any]]) -> bool:
                for entry in appended for p in entry.get("config-keys") or [])
 
 
-def rows_for(changes: ChangeSet, scenarios: dict[str, tuple[str, ...]] | None = None
-             ) -> list[KeyRow]:
-    """Changed keys in display order: those needing an entry first. ``scenarios`` adds
-    the scenario types of keys whose change names none (added keys, changed recipes)."""
-    extra = scenarios or {}
-    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios or extra.get(c.key, ()))
+def rows_for(changes: ChangeSet) -> list[KeyRow]:
+    """Changed keys in display order: those needing an entry first."""
+    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios)
             for c in changes.keys]
     order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
     return sorted(rows, key=lambda r: (not (r.change and r.change.needs_entry),
@@ -168,35 +165,8 @@ class AddSession:
             self.loaded = Loaded(None, [], history, str(exc))
             return self.loaded
         self.master_keys = sorted(changes.master_keys)
-        self.loaded = Loaded(changes, rows_for(changes, self._head_scenarios(changes)), history)
+        self.loaded = Loaded(changes, rows_for(changes), history)
         return self.loaded
-
-    def _head_scenarios(self, changes: ChangeSet) -> dict[str, tuple[str, ...]]:
-        """For an added key, its scenario types; for a key whose recipe changed, the
-        scenario types that reference the recipe (read from the work tree)."""
-        from changelog_tool.masters import MasterFile, MasterProblem
-
-        files: dict[str, MasterFile] = {}
-        out: dict[str, tuple[str, ...]] = {}
-        for change in changes.keys:
-            if change.kind not in (ADDED, RECIPE) or change.scenarios or not change.path:
-                continue
-            path = self.settings.root / change.path
-            if change.path not in files:
-                files[change.path] = MasterFile(change.path, path.read_bytes()
-                                                if path.is_file() else b"")
-            try:
-                value = files[change.path].value(change.key)
-            except (MasterProblem, KeyError):
-                continue
-            scenarios = value.get("scenarios") if isinstance(value, dict) else None
-            if not isinstance(scenarios, dict):
-                continue
-            names = [Path(r).name for r in change.recipes]
-            out[change.key] = tuple(
-                str(name) for name, space in scenarios.items()
-                if change.kind == ADDED or any(n in str(space) for n in names))
-        return out
 
     # --- questions ------------------------------------------------------------------
     def pattern_matches(self, pattern: str) -> list[str]:
