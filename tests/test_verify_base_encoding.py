@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_verify_base_masters import (
+from tests.projects import (
     HISTORY,
     LOG,
     codes,

@@ -1,69 +1,30 @@
 """`verify --base` on master configs that break: keys that do not parse, duplicate
-fields, a file that no longer parses, a key defined in two master files (real git).
-
-The helpers here are shared with the other ``test_verify_base_*`` files."""
+fields, a file that no longer parses, a key defined in two master files (real git)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
-NVIDIA = "configs/nvidia-master.yaml"
-AMD = "configs/amd-master.yaml"
-LOG = "perf-changelog.yaml"
-
-
-def key_block(key: str, image: str = "vllm/vllm-openai:v1") -> str:
-    return (f"{key}:\n  image: {image}\n  model: some/model\n  runner: b200\n"
-            f"  precision: fp4\n  framework: vllm\n  multinode: false\n  scenarios:\n"
-            f"    fixed-seq-len:\n    - isl: 1024\n      osl: 1024\n      search-space:\n"
-            f"      - {{ tp: 8, conc-list: [4, 8] }}\n")
-
-
-def entry(key: str, text: str = "Change", link: str = "XXX") -> str:
-    return f"- config-keys:\n    - {key}\n  description:\n    - \"{text}\"\n  pr-link: {link}\n"
-
-
-NVIDIA_TEXT = "# NVIDIA configs\n" + key_block("a-vllm") + "\n" + key_block("b-vllm")
-AMD_TEXT = "# AMD configs\n" + key_block("m-rocm", image="rocm/vllm:v1")
-HISTORY = (entry("a-vllm", "Add a", "https://github.com/acme/bench/pull/1") + "\n"
-           + entry("b-vllm", "Add b", "https://github.com/acme/bench/pull/2"))
-
-
-def make_project(repo):
-    """main: both master files and a two-entry history; checked out: branch feature."""
-    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, AMD: AMD_TEXT, LOG: HISTORY,
-                           ".perf-changelog.toml": 'repository = "acme/bench"\n'})
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.projects import (
+    AMD,
+    AMD_TEXT,
+    HISTORY,
+    LOG,
+    NVIDIA,
+    NVIDIA_TEXT,
+    codes,
+    entry,
+    key_block,
+    line_of,
+    make_project,
+    run,
+    verify,
+)
 
 
 @pytest.fixture
 def project(repo):
     return make_project(repo)
-
-
-def run(repo, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=repo.root,
-                          capture_output=True, text=True, env=os.environ, check=False)
-
-
-def verify(repo, *args: str) -> tuple[int, dict]:
-    done = run(repo, "verify", "--base", "main", "--format", "json", *args)
-    assert done.returncode in (0, 1), done.stderr
-    return done.returncode, json.loads(done.stdout)
-
-
-def codes(document: dict) -> list[str]:
-    return [f["code"] for f in document["findings"]]
-
-
-def line_of(text: str, needle: str, start: int = 0) -> int:
-    return text.count("\n", 0, text.index(needle, start)) + 1
 
 
 # --- master keys that do not parse ---------------------------------------------------
