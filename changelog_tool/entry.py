@@ -92,7 +92,8 @@ def normalize(entry: Mapping[str, Any]) -> Entry:
     for field in FIELD_ORDER:
         if field in entry and entry[field] is not None and entry[field] != []:
             value = entry[field]
-            out[field] = list(value) if field in LIST_FIELDS else value
+            listed = field in LIST_FIELDS and isinstance(value, list | tuple)
+            out[field] = list(value) if listed else value  # a bare string stays a string
     for field in entry:
         if field not in out and field not in FIELD_ORDER:
             out[field] = entry[field]

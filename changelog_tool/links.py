@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from changelog_tool.settings import Settings
 
@@ -45,17 +46,47 @@ _RECENT_LINK = re.compile(
 )
 
 
-def repository_slug(settings: Settings, changelog: bytes | None = None) -> str | None:
-    """The configured slug, else the ``origin`` remote's (on GitHub), else the
-    repository of the newest numbered pr-link in ``changelog`` (its tail is
-    enough), else unknown."""
+def repository_slug(
+    settings: Settings,
+    changelog: bytes | None = None,
+    remote: Callable[[str], str | None] | None = None,
+) -> str | None:
+    """The repository whose pull requests the changelog links to.
+
+    The configured slug; else an ``upstream`` remote on GitHub (a fork's clone);
+    else the repository of the newest numbered pr-link in ``changelog`` (its tail
+    is enough), which also holds in a fork whose ``origin`` is the contributor's;
+    else the ``origin`` remote on GitHub; else unknown. ``remote`` maps a remote
+    name to its GitHub slug (default: ``git config`` in the settings root).
+    """
     if settings.repository:
         return settings.repository
-    from changelog_tool.repo import remote_slug
+    if remote is None:
+        from changelog_tool.repo import remote_slug
 
-    slug = remote_slug(settings.root)
+        def remote(name: str) -> str | None:
+            return remote_slug(settings.root, name)
+
+    slug = remote("upstream")
     if slug is None and changelog:
         found = _RECENT_LINK.findall(changelog)
         if found:
             slug = found[-1].decode("ascii")
-    return slug
+    return slug or remote("origin")
+
+
+def placeholder_allowed(settings: Settings) -> tuple[bool, str]:
+    """Whether a placeholder pr-link may be written here, and the branch checked out.
+
+    Not on the protected branch itself (its CI requires the real link); during a
+    rebase or merge HEAD may be detached or on the protected tip, and the entry
+    belongs to the branch being replayed, so it is allowed then.
+    """
+    from changelog_tool.repo import git_dir, operation_in_progress, try_git
+
+    folder = git_dir(settings.root)
+    if folder is None or operation_in_progress(folder) is not None:
+        return True, ""
+    branch = try_git(settings.root, "symbolic-ref", "--short", "-q", "HEAD").stdout.strip()
+    protected = {ref.rsplit("/", 1)[-1] for ref in settings.protected_ref}
+    return branch not in protected, branch

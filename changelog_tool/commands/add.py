@@ -98,7 +98,8 @@ def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
     if not entries or not all(isinstance(e, dict) for e in entries):
         raise ChangelogError("--json expects an entry object or a non-empty list of entry objects")
     for entry in entries:
-        entry.setdefault("pr-link", placeholder)
+        if entry.get("pr-link") is None:
+            entry["pr-link"] = placeholder
     return entries
 
 
@@ -164,9 +165,16 @@ def run(
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
     entries = validate(raw, settings, _tail(path))
-    from changelog_tool import keycheck
+    from changelog_tool import keycheck, links
 
-    if refusals := keycheck.problems(entries, settings):
+    refusals = keycheck.problems(entries, settings)
+    if any(settings.is_placeholder(e["pr-link"]) for e in entries):
+        allowed, branch = links.placeholder_allowed(settings)
+        if not allowed:
+            refusals.append(
+                f"pr-link: a placeholder is not accepted on {branch}, the protected branch; "
+                "pass --pr-link with the pull request's link (or add the entry on a branch)")
+    if refusals:
         raise ChangelogError(
             "refused: `changelog verify` would fail this entry (nothing was written):\n  "
             + "\n  ".join(refusals))

@@ -1,0 +1,110 @@
+"""Which repository a pr-link must point at, and where a placeholder is accepted
+(real git; `add` and `verify --base` follow the same rule)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import GitRepo
+
+UPSTREAM = "https://github.com/SemiAnalysisAI/InferenceX/pull"
+MASTER = "k-vllm:\n  image: a\n  scenarios:\n    fixed-seq-len:\n    - {isl: 1024, osl: 1024}\n"
+OLD = f'- config-keys:\n    - k-vllm\n  description:\n    - "old"\n  pr-link: {UPSTREAM}/1\n'
+
+
+def run(repo: GitRepo, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=repo.root,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
+
+
+def fork_clone(repo: GitRepo) -> GitRepo:
+    """A contributor's clone: origin is their fork on GitHub, on a feature branch."""
+    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD})
+    repo.git("remote", "add", "origin", "https://github.com/contrib/InferenceX.git")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def test_in_a_forks_clone_the_upstream_link_is_accepted_and_the_forks_refused(
+    repo: GitRepo,
+) -> None:
+    fork_clone(repo)
+    ok = run(repo, "add", "--key", "k-vllm", "--description", "x", "--pr-link", f"{UPSTREAM}/7")
+    assert ok.returncode == 0, ok.stderr
+    refused = run(
+        repo,
+        "add",
+        "--key",
+        "k-vllm",
+        "--description",
+        "x",
+        "--pr-link",
+        "https://github.com/contrib/InferenceX/pull/7",
+    )
+    assert refused.returncode == 1
+    assert "not this repository (SemiAnalysisAI/InferenceX)" in refused.stderr
+
+
+def test_an_upstream_remote_names_the_repository_first(repo: GitRepo) -> None:
+    fork_clone(repo)
+    repo.git("remote", "add", "upstream", "git@github.com:acme/bench.git")
+    refused = run(
+        repo, "add", "--key", "k-vllm", "--description", "x", "--pr-link", f"{UPSTREAM}/7"
+    )
+    assert refused.returncode == 1 and "not this repository (acme/bench)" in refused.stderr
+
+
+def test_verify_refuses_a_link_to_another_repository_without_any_github_remote(
+    repo: GitRepo,
+) -> None:
+    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit(
+        "entry",
+        **{
+            "perf-changelog.yaml": OLD
+            + "\n"
+            + OLD.replace(f"{UPSTREAM}/1", "https://github.com/evil/fork/pull/1")
+        },
+    )
+    done = run(repo, "verify", "--base", "main", "--format", "json")
+    assert done.returncode == 1, done.stdout
+    findings = json.loads(done.stdout)["findings"]
+    assert any(f["code"] == "pr-link" and "evil/fork" in f["message"] for f in findings)
+
+
+def test_a_placeholder_is_refused_on_the_protected_branch_and_accepted_on_a_branch(
+    repo: GitRepo,
+) -> None:
+    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD})
+    on_main = run(repo, "add", "--key", "k-vllm", "--description", "x")
+    assert on_main.returncode == 1
+    assert "placeholder is not accepted on main" in on_main.stderr
+    assert repo.read("perf-changelog.yaml") == OLD.encode()
+    repo.git("checkout", "-q", "-b", "feature")
+    assert run(repo, "add", "--key", "k-vllm", "--description", "x").returncode == 0
+
+
+def test_json_fields_must_be_lists_and_a_null_pr_link_is_the_placeholder(repo: GitRepo) -> None:
+    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD})
+    repo.git("checkout", "-q", "-b", "feature")
+    bare = run(repo, "add", "--json", stdin='{"config-keys": ["k-vllm"], "description": "Bump"}')
+    assert bare.returncode == 1 and "'Bump' is not of type 'array'" in bare.stderr
+    null = run(
+        repo,
+        "add",
+        "--json",
+        stdin='{"config-keys": ["k-vllm"], "description": ["Bump"], "pr-link": null}',
+    )
+    assert null.returncode == 0, null.stderr
+    assert repo.read("perf-changelog.yaml").endswith(b"  pr-link: XXX\n")
