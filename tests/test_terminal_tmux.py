@@ -115,7 +115,9 @@ def test_ctrl_c_twice_in_the_demo_after_typing_exits_130(terminal: Terminal,
     done = tmp_path / "exit-code"
     launch(terminal, "demo", tmp_path, done)
     terminal.wait_for("Changed keys since")
+    terminal.wait_for("agentic-coding")  # the keys are loaded and the description has focus
     terminal.tmux("send-keys", "-t", "t", "-l", "half a thought")
+    terminal.wait_for("half a thought")
     terminal.tmux("send-keys", "-t", "t", "C-c")
     terminal.wait_for("Leave without saving?")
     terminal.tmux("send-keys", "-t", "t", "C-c")
