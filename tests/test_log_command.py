@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from changelog_tool.cli import main
 from changelog_tool.commands.log import applying, entries
+from tests.projects import key_block
 
 CHANGELOG = """\
 - config-keys:
@@ -136,3 +138,131 @@ def test_log_agrees_with_the_real_changelog(corpus: Path, tmp_path: Path) -> Non
     assert len(found) == data.count(b"\n- config-keys:") + data.startswith(b"- config-keys:")
     newest_key = found[-1][1]["config-keys"][0]
     assert applying(found, [newest_key])[0].line == found[-1][0]
+
+
+WITH_MASTERS = """\
+- config-keys:
+    - dsr1-fp8-b300-sglang
+  description:
+    - "Exact sglang"
+  pr-link: https://github.com/o/r/pull/1
+
+- config-keys:
+    - dsr1-fp8-b300-vllm
+    - gptoss-fp4-b200-vllm
+  description:
+    - "Exact vllm"
+  pr-link: https://github.com/o/r/pull/2
+
+- config-keys:
+    - dsr1*
+  description:
+    - "All dsr1"
+  pr-link: https://github.com/o/r/pull/3
+
+- config-keys:
+    - gptoss-fp4-b200-vllm
+  description:
+    - "Unrelated"
+  pr-link: https://github.com/o/r/pull/4
+
+- config-keys:
+    - dsr1-fp8-b300-retired
+  description:
+    - "A key no longer in the masters"
+  pr-link: https://github.com/o/r/pull/5
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A work tree with a master config (three dsr1-fp8-b300 keys and one other)."""
+    root = tmp_path / "bench"
+    (root / "configs").mkdir(parents=True)
+    (root / ".perf-changelog.toml").write_text('repository = "acme/bench"\n')
+    (root / "configs" / "nvidia-master.yaml").write_text("\n".join(key_block(k) for k in (
+        "dsr1-fp8-b300-sglang", "dsr1-fp8-b300-vllm", "dsr1-fp8-b300-trt",
+        "gptoss-fp4-b200-vllm")))
+    (root / "perf-changelog.yaml").write_text(WITH_MASTERS)
+    return root
+
+
+def run_log(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "changelog_tool", "log", *args], cwd=root,
+                          capture_output=True, text=True, check=False)
+
+
+def test_a_star_argument_is_expanded_against_the_master_keys(project: Path) -> None:
+    done = run_log(project, "dsr1-fp8-b300*")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert re.findall(r"perf-changelog\.yaml:(\d+):", out) == ["14", "7", "1"]
+    assert "Unrelated" not in out and "no longer" not in out
+    assert ("applies to: dsr1-fp8-b300-sglang, dsr1-fp8-b300-trt, dsr1-fp8-b300-vllm"
+            in out)
+    assert "applies to: dsr1-fp8-b300-vllm\n" in out
+    assert "3 entries apply to dsr1-fp8-b300* (3 keys) (newest first)" in out
+    assert done.stderr == ""
+
+
+def test_a_star_argument_in_json_lists_the_matched_keys_per_argument_and_entry(
+        project: Path) -> None:
+    done = run_log(project, "dsr1-fp8-b300*", "gptoss-fp4-b200-vllm", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["matched-keys"] == {
+        "dsr1-fp8-b300*": ["dsr1-fp8-b300-sglang", "dsr1-fp8-b300-trt", "dsr1-fp8-b300-vllm"],
+        "gptoss-fp4-b200-vllm": ["gptoss-fp4-b200-vllm"]}
+    assert document["total"] == 4
+    assert [(e["line"], e["applies-to"]) for e in document["entries"]] == [
+        (20, ["gptoss-fp4-b200-vllm"]),
+        (14, ["dsr1-fp8-b300-sglang", "dsr1-fp8-b300-trt", "dsr1-fp8-b300-vllm"]),
+        (7, ["dsr1-fp8-b300-vllm", "gptoss-fp4-b200-vllm"]),
+        (1, ["dsr1-fp8-b300-sglang"])]
+
+
+def test_a_mistyped_key_is_named_with_a_hint_and_fails_when_nothing_is_found(
+        project: Path) -> None:
+    done = run_log(project, "dsr1-fp8-b300-sglan")
+    assert done.returncode == 1
+    assert "All dsr1" not in done.stdout
+    assert "'dsr1-fp8-b300-sglan' matches no key in configs/nvidia-master.yaml" in done.stderr
+    assert "(did you mean dsr1-fp8-b300-sglang?)" in done.stderr
+
+
+def test_a_pattern_matching_no_key_is_named_too(project: Path) -> None:
+    done = run_log(project, "dsr2-fp8*", "--format", "json")
+    assert done.returncode == 1
+    assert "'dsr2-fp8*' matches no key" in done.stderr
+    assert json.loads(done.stdout)["matched-keys"] == {"dsr2-fp8*": []}
+
+
+def test_an_unknown_argument_beside_a_known_one_warns_and_keeps_going(project: Path) -> None:
+    done = run_log(project, "dsr1-fp8-b300-sglan", "gptoss-fp4-b200-vllm")
+    assert done.returncode == 0
+    assert "matches no key" in done.stderr and "Unrelated" in done.stdout
+
+
+def test_a_key_gone_from_the_masters_still_finds_the_entries_naming_it(project: Path) -> None:
+    done = run_log(project, "dsr1-fp8-b300-retired")
+    assert done.returncode == 0
+    assert "matches no key" in done.stderr
+    assert "A key no longer in the masters" in done.stdout and "All dsr1" not in done.stdout
+
+
+def test_with_file_the_masters_come_from_that_file_s_work_tree(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", "dsr1-fp8-b300-t*", "--file",
+                 str(project / "perf-changelog.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "All dsr1" in out and "Exact" not in out
+    assert "applies to: dsr1-fp8-b300-trt" in out
+
+
+def test_without_master_configs_a_star_argument_matches_literally(changelog: Path,
+                                                                  capsys: pytest.CaptureFixture[str]
+                                                                  ) -> None:
+    assert main(["log", "gptoss-*", "--file", str(changelog)]) == 0
+    captured = capsys.readouterr()
+    assert "Second, by pattern" in captured.out and "Fourth" not in captured.out
+    assert captured.err == ""

@@ -1,4 +1,7 @@
-"""`changelog log KEY`: the entries that apply to a key (patterns resolved), newest first."""
+"""`changelog log KEY`: the entries that apply to a key (patterns resolved), newest first.
+
+With master configs in the work tree, a ``*`` argument is expanded against their keys,
+and an argument that matches none of them is named on stderr with a close key."""
 
 from __future__ import annotations
 
@@ -8,21 +11,27 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import ChangelogError, UsageError
+
+if TYPE_CHECKING:
+    from changelog_tool.settings import Settings
 
 
 @dataclass(frozen=True)
 class Applied:
-    """An entry that applies to a key: where it starts and which patterns matched."""
+    """An entry that applies to a key: where it starts, which patterns matched, and
+    which of the keys looked for it applies to."""
 
     line: int
     entry: dict[str, Any]
     patterns: tuple[str, ...]
+    keys: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "matched-by": list(self.patterns), **self.entry}
+        return {"line": self.line, "matched-by": list(self.patterns),
+                "applies-to": list(self.keys), **self.entry}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -59,25 +68,64 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     return [(i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)], []
 
 
-def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str]) -> list[Applied]:
-    """The entries whose config-keys match any of ``keys``, newest first."""
-    from changelog_tool.entry import matches
+def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str],
+             verbatim: Iterable[str] = ()) -> list[Applied]:
+    """The entries whose config-keys match any of ``keys`` or name one of ``verbatim``
+    exactly, newest first, each with the keys (sorted) it applies to."""
+    from changelog_tool.entry import matching_keys
 
-    wanted = list(keys)
+    wanted = list(dict.fromkeys(keys))
+    exact = set(verbatim)
     out = []
     for line, entry in items:
         patterns = entry.get("config-keys")
         if not isinstance(patterns, list):
             continue
-        hits = tuple(p for p in patterns if isinstance(p, str)
-                     and any(matches(p, key) for key in wanted))
+        applies: set[str] = set()
+        hits = []
+        for pattern in (p for p in patterns if isinstance(p, str)):
+            found = matching_keys(pattern, wanted) + ([pattern] if pattern in exact else [])
+            if found:
+                hits.append(pattern)
+                applies.update(found)
         if hits:
-            out.append(Applied(line, entry, hits))
+            out.append(Applied(line, entry, tuple(hits), tuple(sorted(applies))))
     out.reverse()
     return out
 
 
-def format_text(found: list[Applied], path: str, keys: list[str]) -> str:
+def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
+    """The work tree's master-config keys and the files holding them (as ``add`` checks
+    them); None when the repository has no master configs."""
+    from changelog_tool.masters import MasterFile, MasterSet
+
+    root = settings.root
+    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
+    if not paths:
+        return None
+    masters = MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
+    return list(masters.owner), [m.path for m in masters.files]
+
+
+def expand(arguments: list[str], keys: list[str], files: list[str]
+           ) -> tuple[dict[str, list[str]], list[str]]:
+    """Each argument's matching master keys (sorted), and a warning for each argument
+    that matches none, with the closest key as a hint."""
+    import difflib
+
+    from changelog_tool.entry import matching_keys
+
+    expansion = {arg: sorted(matching_keys(arg, keys)) for arg in arguments}
+    warnings = []
+    for arg in (a for a, found in expansion.items() if not found):
+        close = difflib.get_close_matches(arg, keys, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        warnings.append(f"{arg!r} matches no key in {', '.join(files)}{hint}")
+    return expansion, warnings
+
+
+def format_text(found: list[Applied], path: str, keys: list[str],
+                show_keys: bool = False) -> str:
     lines = []
     for applied in found:
         entry = applied.entry
@@ -88,6 +136,8 @@ def format_text(found: list[Applied], path: str, keys: list[str]) -> str:
         via = [p for p in applied.patterns if p not in keys]
         lines.append(f"  config-keys: {shown}" + (f"  (matched by {', '.join(via)})" if via
                                                    else ""))
+        if show_keys:
+            lines.append(f"  applies to: {', '.join(applied.keys)}")
         scenarios = entry.get("scenario-type")
         if isinstance(scenarios, list) and scenarios:
             lines.append(f"  scenario-type: {', '.join(str(s) for s in scenarios)}")
@@ -104,31 +154,63 @@ def format_text(found: list[Applied], path: str, keys: list[str]) -> str:
 def run(*, key: list[str], file: Path | None, limit: int | None, format: str) -> int:
     if limit is not None and limit < 1:
         raise UsageError("--limit must be at least 1")
-    if file is None:
-        from changelog_tool import settings as settings_module
+    from changelog_tool import settings as settings_module
 
-        file = settings_module.load().changelog_path
+    settings: Settings | None = None
+    if file is None:
+        settings = settings_module.load()
+        file = settings.changelog_path
     from changelog_tool.ledger import read_file
 
     data = read_file(file, "; pass --file PATH")
+    if settings is None:
+        try:
+            settings = settings_module.load(file.parent)
+        except ChangelogError:
+            settings = None  # unreadable settings: no master keys, literal matching
     items, problems = entries(data)
     if not items and problems:
         raise ChangelogError(f"cannot read {file}: {problems[0]}")
     for problem in problems:
         print(f"changelog: {file}: {problem}", file=sys.stderr)
-    found = applying(items, key)
+    masters = master_keys(settings) if settings is not None else None
+    expansion: dict[str, list[str]] | None = None
+    if masters is None:
+        searched = key
+        found = applying(items, key)
+    else:
+        expansion, warnings = expand(key, *masters)
+        for warning in warnings:
+            print(f"changelog: {warning}", file=sys.stderr)
+        searched = sorted({k for keys in expansion.values() for k in keys})
+        # a key gone from the masters still finds the entries naming it, not patterns
+        gone = [arg for arg, keys in expansion.items() if not keys and "*" not in arg]
+        found = applying(items, searched, verbatim=gone)
     total = len(found)
+    code = 1 if expansion is not None and not total and not all(expansion.values()) else 0
     if limit is not None:
         found = found[:limit]
     if format == "json":
-        print(json.dumps({"keys": key, "path": str(file), "total": total,
-                          "entries": [a.to_json() for a in found]}, indent=2, ensure_ascii=False))
-        return 0
+        print(json.dumps({"keys": key, "matched-keys": expansion, "path": str(file),
+                          "total": total, "entries": [a.to_json() for a in found]},
+                         indent=2, ensure_ascii=False))
+        return code
     if not found:
         print(f"no entry applies to {', '.join(key)} in {file}")
-        return 0
-    print(format_text(found, str(file), key))
+        return code
+    show_keys = expansion is not None and searched != key
+    print(format_text(found, str(file), searched, show_keys=show_keys))
     shown = f"{len(found)} of {total}" if len(found) < total else str(total)
     noun = "entry applies" if total == 1 else "entries apply"
-    print(f"\n{shown} {noun} to {', '.join(key)} (newest first)")
-    return 0
+    print(f"\n{shown} {noun} to {describe(key, expansion)} (newest first)")
+    return code
+
+
+def describe(arguments: list[str], expansion: dict[str, list[str]] | None) -> str:
+    """The arguments, each pattern with how many master keys it stands for."""
+    def one(arg: str) -> str:
+        if expansion is None or "*" not in arg:
+            return arg
+        n = len(expansion[arg])
+        return f"{arg} ({n} key{'' if n == 1 else 's'})"
+    return ", ".join(one(arg) for arg in arguments)
