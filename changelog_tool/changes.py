@@ -18,7 +18,7 @@ from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.history import History, compare
 from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
-from changelog_tool.recipes import is_recipe, needle, references, refers_to
+from changelog_tool.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.repo import WORKTREE, Repo
 from changelog_tool.settings import Settings
 from changelog_tool.valuediff import scenarios_mentioning
@@ -126,10 +126,14 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
 
 def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet,
                  base_sha: str, head_rev: str) -> None:
-    """Changed recipe files, the keys (at head) that reference them, and orphans."""
+    """Changed recipe files, the keys (at head) that reference them, and orphans.
+    A modified recipe counts only when its YAML data changed (not its comments,
+    layout, quoting or key order); added and deleted recipes always count."""
     referencing: dict[str, set[str]] = {}
     for status, path in repo.changed_files(base_sha, head_rev, layout.recipe_folders()):
         if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
+            continue
+        if status == "M" and _same_recipe(repo, path, base_sha, head_rev):
             continue
         users = []
         for key in head.mentions(needle(path)):
@@ -157,6 +161,11 @@ def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet
         changes.keys.append(KeyChange(key, RECIPE, scenarios=tuple(scenarios), path=where,
                                       line=line, recipes=recipes))
     changes.keys.sort(key=lambda k: k.key)
+
+
+def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str) -> bool:
+    old, new = repo.read(base_sha, path), repo.read(head_rev, path)
+    return old is not None and new is not None and same_data(old, new)
 
 
 def _head_problems(found: list[tuple[str, MasterProblem]], base: MasterSet,

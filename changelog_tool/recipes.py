@@ -5,11 +5,15 @@ value (``CONFIG_FILE=recipes/vllm/...yaml`` in practice). ``recipes/...`` and
 other configured prefixes map to a directory of the repository; a path under a
 recipe directory is taken as is; a bare file name means any recipe file with
 that name.
+
+A recipe edit counts only when the file's YAML data changes: comments, layout,
+quoting and key order do not (:func:`same_data`).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -63,3 +67,40 @@ def is_recipe(path: str, prefixes: Mapping[str, str], recipe_dirs: Sequence[str]
 def needle(path: str) -> str:
     """A substring every reference to ``path`` contains: its file name."""
     return path.rsplit("/", 1)[-1]
+
+
+_local = threading.local()
+
+
+def _load(data: bytes) -> Any:
+    """Parse with a C-backed safe loader (one per thread); raises on invalid YAML."""
+    loader = getattr(_local, "loader", None)
+    if loader is None:
+        from ruamel.yaml import YAML
+
+        loader = _local.loader = YAML(typ="safe", pure=False)
+    return loader.load(data)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """Equal data of equal types: ``1``, ``1.0`` and ``true`` differ, as they do in YAML."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b) or (a != a and b != b)  # .nan equals .nan here
+
+
+def same_data(old: bytes, new: bytes) -> bool:
+    """Do two versions of a recipe hold the same YAML data? A version that does not
+    parse (or holds a key twice) never does."""
+    if old == new:
+        return True
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return _equal(_load(old), _load(new))
+    except (YAMLError, ValueError, RecursionError):
+        return False

@@ -166,3 +166,42 @@ def test_settings_in_a_subdirectory_scope_every_path_to_it(repo) -> None:
                            "configs/nvidia-master.yaml": master(key_block("outside-vllm", "v2"))})
     changes = collect(settings_module.load(repo.root / "bench"), base="main", head="HEAD")
     assert [(k.key, k.path) for k in changes.keys] == [("a-vllm", "bench/configs/nvidia-master.yaml")]
+
+
+TUNED = "name: c\nbackend:\n  tp: 4\n  flags: [a, b]\nenv:\n  A: '1'\n"
+REWRITTEN = ('# tuned by hand\nenv: {A: "1"}   # quoted differently\n\nbackend:\n'
+             '    flags:\n    - a\n    - b\n    tp: 4\nname: "c"\n')
+
+
+def test_a_recipe_edit_that_keeps_its_data_changes_nothing(project) -> None:
+    path = f"{RECIPES}/vllm/c.yaml"
+    base = project.commit("recipe with data", **{path: TUNED})
+    project.commit("comments, order, quoting and layout only", **{path: REWRITTEN})
+    changes = collect(load(project), base=base, head="HEAD")
+    assert changes.keys == [] and changes.recipes == {} and changes.orphan_recipes == []
+    assert changes.needing_entry() == []
+    project.write(path, REWRITTEN + "# and an uncommitted comment\n")
+    assert collect(load(project), base=base).recipes == {}  # the work tree as head
+
+
+@pytest.mark.parametrize("edited", [
+    REWRITTEN.replace("tp: 4", "tp: 8"),
+    REWRITTEN.replace('A: "1"', "A: 1"),  # a string became a number
+    REWRITTEN.replace("tp: 4", "tp: 4.0"),  # equal in Python, another YAML value
+    REWRITTEN + "extra: [\n",  # does not parse
+])
+def test_a_recipe_edit_that_changes_its_data_still_counts(project, edited) -> None:
+    path = f"{RECIPES}/vllm/c.yaml"
+    base = project.commit("recipe with data", **{path: TUNED})
+    project.commit("a real change", **{path: edited})
+    changes = collect(load(project), base=base, head="HEAD")
+    assert by_key(changes)["c-vllm"].kind == RECIPE
+    assert changes.recipes == {path: ["c-vllm"]}
+    assert [k.key for k in changes.needing_entry()] == ["c-vllm"]
+
+
+def test_a_recipe_that_does_not_parse_counts_as_changed(project) -> None:
+    path = f"{RECIPES}/vllm/c.yaml"
+    base = project.commit("broken recipe", **{path: "name: [c\n"})
+    project.commit("still broken, and a comment more", **{path: "# fixed\nname: [c\n"})
+    assert collect(load(project), base=base, head="HEAD").recipes == {path: ["c-vllm"]}
