@@ -13,13 +13,14 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from changelog_tool import links
 from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, ChangeSet, KeyChange
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.history import History, compare
 from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
 from changelog_tool.recipes import is_recipe, needle, references, refers_to, same_data
-from changelog_tool.repo import WORKTREE, Repo
+from changelog_tool.repo import WORKTREE, Repo, operation_in_progress
 from changelog_tool.settings import Settings
 from changelog_tool.valuediff import scenarios_mentioning
 
@@ -114,14 +115,16 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
     _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev)
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
 
-    history = compare(repo.read(base_sha, layout.changelog),
-                      repo.read(head_rev, layout.changelog), layout.changelog, base_sha[:12])
+    base_log = repo.read(base_sha, layout.changelog)
+    history = compare(base_log, repo.read(head_rev, layout.changelog), layout.changelog,
+                      base_sha[:12])
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
     # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
     messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
     return Snapshot(changes, history, masters["head"], layout.changelog, base_ref, messages,
                     _on_protected(repo, settings, head_sha, head_rev),
-                    settings.repository or repo.github_slug())
+                    links.repository_slug(settings, (base_log or b"")[-65536:],
+                                          repo.github_slug))
 
 
 def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet,
@@ -185,6 +188,8 @@ def _head_problems(found: list[tuple[str, MasterProblem]], base: MasterSet,
 def _on_protected(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> bool:
     """Is head the protected branch itself (where placeholders are not allowed)?
     The checked-out branch decides for the work tree; otherwise the commit does."""
+    if head_rev == WORKTREE and operation_in_progress(repo.git_dir()) is not None:
+        return False  # a stopped rebase/merge replays the branch, even on the protected tip
     branch = repo.branch() if head_rev == WORKTREE else None
     if branch is not None:
         return any(branch == ref.rsplit("/", 1)[-1] for ref in settings.protected_ref)

@@ -53,11 +53,12 @@ def repository_slug(
 ) -> str | None:
     """The repository whose pull requests the changelog links to.
 
-    The configured slug; else an ``upstream`` remote on GitHub (a fork's clone);
-    else the repository of the newest numbered pr-link in ``changelog`` (its tail
-    is enough), which also holds in a fork whose ``origin`` is the contributor's;
-    else the ``origin`` remote on GitHub; else unknown. ``remote`` maps a remote
-    name to its GitHub slug (default: ``git config`` in the settings root).
+    The configured slug; else an ``upstream`` remote on GitHub; else the ``origin``
+    remote on GitHub -- unless the newest numbered pr-link in ``changelog`` (its
+    tail is enough) names a repository of the same name under another owner: then
+    ``origin`` is a contributor's fork and the link's repository is the one. With
+    no GitHub remote, the newest link decides. ``remote`` maps a remote name to its
+    GitHub slug (default: ``git config`` in the settings root).
     """
     if settings.repository:
         return settings.repository
@@ -67,12 +68,16 @@ def repository_slug(
         def remote(name: str) -> str | None:
             return remote_slug(settings.root, name)
 
-    slug = remote("upstream")
-    if slug is None and changelog:
-        found = _RECENT_LINK.findall(changelog)
-        if found:
-            slug = found[-1].decode("ascii")
-    return slug or remote("origin")
+    upstream = remote("upstream")
+    if upstream is not None:
+        return upstream
+    found = _RECENT_LINK.findall(changelog) if changelog else []
+    linked = found[-1].decode("ascii") if found else None
+    origin = remote("origin")
+    if origin is None or linked is None:
+        return origin or linked
+    same_name = origin.split("/")[1].lower() == linked.split("/")[1].lower()
+    return linked if same_name else origin  # another name: a renamed repository, trust origin
 
 
 def placeholder_allowed(settings: Settings) -> tuple[bool, str]:

@@ -108,3 +108,19 @@ def test_json_fields_must_be_lists_and_a_null_pr_link_is_the_placeholder(repo: G
     )
     assert null.returncode == 0, null.stderr
     assert repo.read("perf-changelog.yaml").endswith(b"  pr-link: XXX\n")
+
+
+def test_after_a_rename_the_origin_remote_wins_over_old_links(repo: GitRepo) -> None:
+    repo.commit(
+        "base",
+        **{
+            "configs/nvidia-master.yaml": MASTER,
+            "perf-changelog.yaml": OLD.replace(
+                UPSTREAM, "https://github.com/InferenceMAX/InferenceMAX/pull"
+            ),
+        },
+    )
+    repo.git("remote", "add", "origin", "https://github.com/SemiAnalysisAI/InferenceX.git")
+    repo.git("checkout", "-q", "-b", "feature")
+    ok = run(repo, "add", "--key", "k-vllm", "--description", "x", "--pr-link", f"{UPSTREAM}/7")
+    assert ok.returncode == 0, ok.stderr
