@@ -124,3 +124,24 @@ def test_after_a_rename_the_origin_remote_wins_over_old_links(repo: GitRepo) -> 
     repo.git("checkout", "-q", "-b", "feature")
     ok = run(repo, "add", "--key", "k-vllm", "--description", "x", "--pr-link", f"{UPSTREAM}/7")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_a_rebase_stopped_on_the_protected_tip_is_not_the_protected_branch(
+    repo: GitRepo,
+) -> None:
+    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD,
+                           "notes.txt": "one\n"})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("entry and notes", **{"notes.txt": "feature\n",
+                                      "perf-changelog.yaml": OLD + "\n" + OLD.replace(
+                                          f"{UPSTREAM}/1", "XXX")})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main notes", **{"notes.txt": "main\n"})
+    repo.git("checkout", "-q", "feature")
+    repo.git("rebase", "main", check=False)  # stops on notes.txt
+    assert (repo.root / ".git" / "rebase-merge").is_dir() or (
+        repo.root / ".git" / "rebase-apply").is_dir()
+    assert repo.git("rev-parse", "HEAD") == repo.git("rev-parse", "main")
+    done = run(repo, "verify", "--base", "main", "--format", "json")
+    findings = json.loads(done.stdout)["findings"]
+    assert not [f for f in findings if f["code"] == "pr-link"], findings
