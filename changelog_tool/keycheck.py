@@ -6,23 +6,34 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from changelog_tool.entry import matching_keys
 from changelog_tool.settings import Settings
+
+if TYPE_CHECKING:
+    from changelog_tool.masters import MasterSet
+
+
+def work_tree_masters(settings: Settings) -> MasterSet | None:
+    """The work tree's master configs; ``None`` when the repository has none."""
+    from changelog_tool.masters import MasterFile, MasterSet
+
+    root = settings.root
+    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
+    if not paths:
+        return None
+    return MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
 
 
 def problems(entries: Sequence[dict[str, Any]], settings: Settings) -> list[str]:
     """Why each entry would fail the gate at the work tree; empty when it would not
     (or when the repository has no master configs to check against)."""
     from changelog_tool.gate import has_scenario
-    from changelog_tool.masters import MasterFile, MasterSet
 
-    root = settings.root
-    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
-    if not paths:
+    masters = work_tree_masters(settings)
+    if masters is None:
         return []
-    masters = MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
     keys = list(masters.owner)
     out = []
     for number, entry in enumerate(entries, 1):

@@ -97,13 +97,11 @@ def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str],
 def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
     """The work tree's master-config keys and the files holding them (as ``add`` checks
     them); None when the repository has no master configs."""
-    from changelog_tool.masters import MasterFile, MasterSet
+    from changelog_tool.keycheck import work_tree_masters
 
-    root = settings.root
-    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
-    if not paths:
+    masters = work_tree_masters(settings)
+    if masters is None:
         return None
-    masters = MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
     return list(masters.owner), [m.path for m in masters.files]
 
 
