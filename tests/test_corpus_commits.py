@@ -129,7 +129,7 @@ def test_the_gate_agrees_with_the_recorded_facts_on_real_history(results) -> Non
     rate = 1 - len(strict) / len(results)
     print(f"\ncorpus agreement: {len(results) - len(strict)}/{len(results)} = {rate:.1%} exact; "
           f"{len(results) - len(rest)}/{len(results)} once reductions are accounted for")
-    assert rate >= 0.975  # measured 630/640 = 98.4%
+    assert rate >= 0.975  # measured 629/640 = 98.3%
     assert set(strict) - set(rest) <= REDUCED_BY_DESIGN
     assert set(rest) <= set(EXPLAINED)
 
