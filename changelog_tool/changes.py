@@ -114,6 +114,7 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
                         master_keys=masters["head"].key_files())
     _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev)
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
+    changes.problems += _missing_recipes(changes, masters["head"])
 
     base_log = repo.read(base_sha, layout.changelog)
     history = compare(base_log, repo.read(head_rev, layout.changelog), layout.changelog,
@@ -148,6 +149,8 @@ def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet
                 users.append(key)
                 referencing.setdefault(key, set()).add(path)
         changes.recipes[path] = users
+        if status == "D":
+            changes.deleted_recipes.append(path)
         if not users and status != "D":
             changes.orphan_recipes.append(path)
     by_key = {k.key: index for index, k in enumerate(changes.keys)}
@@ -164,6 +167,21 @@ def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet
         changes.keys.append(KeyChange(key, RECIPE, scenarios=tuple(scenarios), path=where,
                                       line=line, recipes=recipes))
     changes.keys.sort(key=lambda k: k.key)
+
+
+def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
+    """A recipe the branch deleted while a key at head still references it: that
+    key's sweep has nothing to run, whatever entry is appended."""
+    out = []
+    for change in changes.keys:
+        for recipe in change.recipes:
+            if recipe in changes.deleted_recipes:
+                path, line = head.locate(change.key)
+                out.append(Finding(
+                    "missing-recipe", f"{change.key} references {recipe}, which this branch "
+                    "deletes; restore the recipe or point the key at another one",
+                    path or "", line, key=change.key))
+    return out
 
 
 def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str) -> bool:

@@ -50,10 +50,11 @@ class ChangeSet:
     master_keys: dict[str, str] = field(default_factory=dict)
     recipes: dict[str, list[str]] = field(default_factory=dict)
     orphan_recipes: list[str] = field(default_factory=list)
+    deleted_recipes: list[str] = field(default_factory=list)
     appended: list[dict[str, Any]] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
     """Master-config problems at head (``yaml-syntax``, ``duplicate-yaml-key``,
-    ``duplicate-master-key``)."""
+    ``duplicate-master-key``, ``missing-recipe``)."""
 
     def needing_entry(self) -> list[KeyChange]:
         return [k for k in self.keys if k.needs_entry]

@@ -118,6 +118,11 @@ def test_a_bare_recipe_name_and_a_deleted_recipe(project) -> None:
     assert found["d-vllm"].recipes == ("benchmarks/multi_node/llm-d-recipes/d-mi355x.yaml",)
     assert found["c-vllm"].kind == RECIPE  # still points at the deleted file
     assert changes.orphan_recipes == []
+    (missing,) = [p for p in changes.problems if p.code == "missing-recipe"]
+    assert (missing.key, missing.severity, missing.path) == ("c-vllm", "error",
+                                                             "configs/nvidia-master.yaml")
+    assert missing.line == master(key_block("a-vllm"), key_block("b-vllm")).count("\n") + 2
+    assert "deletes" in missing.message
 
 
 def test_uncommitted_and_untracked_recipes_count_in_the_work_tree(project) -> None:
