@@ -17,10 +17,11 @@ from changelog_tool import links
 from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, ChangeSet, KeyChange
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
+from changelog_tool.gitcli import operation_in_progress
 from changelog_tool.history import History, compare
 from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
 from changelog_tool.recipes import is_recipe, needle, references, refers_to, same_data
-from changelog_tool.repo import WORKTREE, Repo, operation_in_progress
+from changelog_tool.repo import WORKTREE, Repo
 from changelog_tool.settings import Settings
 from changelog_tool.valuediff import scenarios_mentioning
 

@@ -63,7 +63,7 @@ def repository_slug(
     if settings.repository:
         return settings.repository
     if remote is None:
-        from changelog_tool.repo import remote_slug
+        from changelog_tool.gitcli import remote_slug
 
         def remote(name: str) -> str | None:
             return remote_slug(settings.root, name)
@@ -87,7 +87,7 @@ def placeholder_allowed(settings: Settings) -> tuple[bool, str]:
     rebase or merge HEAD may be detached or on the protected tip, and the entry
     belongs to the branch being replayed, so it is allowed then.
     """
-    from changelog_tool.repo import git_dir, operation_in_progress, try_git
+    from changelog_tool.gitcli import git_dir, operation_in_progress, try_git
 
     folder = git_dir(settings.root)
     if folder is None or operation_in_progress(folder) is not None:

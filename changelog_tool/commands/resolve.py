@@ -31,10 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
+    from changelog_tool.gitcli import operation_in_progress
     from changelog_tool.merge import SIDES, Merged
     from changelog_tool.protect import Decision
     from changelog_tool.replace import replace_file
-    from changelog_tool.repo import Repo, operation_in_progress
+    from changelog_tool.repo import Repo
     from changelog_tool.resolution import emit, merge_sides, repo_path, upstream_of
 
     repo = Repo.open(Path.cwd())
