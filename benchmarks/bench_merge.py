@@ -34,6 +34,8 @@ from pathlib import Path
 
 from timing import cache_bytecode, median_seconds
 
+from changelog_tool.ledger import separator_before_append
+
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
 TARGET_BYTES = 400_000
 TARGET_SECONDS = 0.2
@@ -70,8 +72,7 @@ def base_file(folder: Path) -> tuple[bytes, str]:
 
 
 def join(data: bytes, *entries: bytes) -> bytes:
-    sep = b"" if data.endswith(b"\n\n") else b"\n" if data.endswith(b"\n") else b"\n\n"
-    return data + sep + b"\n".join(entries)
+    return data + separator_before_append(data) + b"\n".join(entries)
 
 
 def main() -> None:

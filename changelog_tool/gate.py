@@ -14,15 +14,13 @@ from changelog_tool import links
 from changelog_tool.changes import Snapshot
 from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, KeyChange
 from changelog_tool.duplicates import find_duplicate
-from changelog_tool.entry import matches, matching_keys, same_entry
+from changelog_tool.entry import matches, matching_keys, same_entry, scenario_types
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.history import Appended
-from changelog_tool.masters import MasterProblem, MasterSet
+from changelog_tool.masters import MasterSet
 from changelog_tool.optout import OptOut, find
 from changelog_tool.settings import Settings
 from changelog_tool.valuediff import SCENARIOS
-
-SCENARIO_TYPES = ("fixed-seq-len", "agentic-coding")
 
 
 @dataclass
@@ -106,23 +104,6 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
     return out
 
 
-def has_scenario(masters: MasterSet, key: str, kind: str) -> bool:
-    chunk = masters.chunk(key)
-    if chunk is not None and kind.encode() not in chunk and not (
-            kind == "fixed-seq-len" and b"seq-len-configs" in chunk):
-        return False
-    try:
-        value = masters.value(key)
-    except MasterProblem:
-        return True  # reported elsewhere; do not pile on
-    if not isinstance(value, dict):
-        return False
-    scenarios = value.get(SCENARIOS)
-    if isinstance(scenarios, dict) and kind in scenarios:
-        return True
-    return kind == "fixed-seq-len" and "seq-len-configs" in value
-
-
 def _scenario_mismatches(appended: list[Appended], masters: MasterSet,
                          path: str) -> list[Finding]:
     out = []
@@ -135,7 +116,7 @@ def _scenario_mismatches(appended: list[Appended], masters: MasterSet,
         if not keys:
             continue
         for kind in kinds:
-            if isinstance(kind, str) and not any(has_scenario(masters, k, kind) for k in keys):
+            if isinstance(kind, str) and not any(masters.has_scenario(k, kind) for k in keys):
                 shown = ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
                 out.append(Finding(
                     "scenario-mismatch", f"scenario type {kind!r} exists for none of the "
@@ -191,9 +172,10 @@ def _suggested_scenarios(changes: Iterable[KeyChange]) -> list[str]:
                 not f.startswith(SCENARIOS + ".") for f in change.fields):
             return []
         kinds.update(change.scenarios)
-    if not kinds <= set(SCENARIO_TYPES):
+    known = scenario_types()
+    if not kinds <= set(known):
         return []
-    return [k for k in SCENARIO_TYPES if k in kinds]
+    return [k for k in known if k in kinds]
 
 
 def _short(keys: list[str]) -> str:

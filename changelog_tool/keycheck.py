@@ -29,8 +29,6 @@ def work_tree_masters(settings: Settings) -> MasterSet | None:
 def problems(entries: Sequence[dict[str, Any]], settings: Settings) -> list[str]:
     """Why each entry would fail the gate at the work tree; empty when it would not
     (or when the repository has no master configs to check against)."""
-    from changelog_tool.gate import has_scenario
-
     masters = work_tree_masters(settings)
     if masters is None:
         return []
@@ -48,7 +46,7 @@ def problems(entries: Sequence[dict[str, Any]], settings: Settings) -> list[str]
                            f"{', '.join(m.path for m in masters.files)}{hint}")
             matched.update(found)
         for kind in entry.get("scenario-type", []) if matched else []:
-            if not any(has_scenario(masters, key, kind) for key in matched):
+            if not any(masters.has_scenario(key, kind) for key in matched):
                 out.append(f"{label}scenario-type: {kind!r} exists for none of the matched keys "
                            f"({', '.join(sorted(matched)[:3])}); no sweep would run")
     return out

@@ -20,7 +20,12 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.changeset import ADDED, MODIFIED, REMOVED, KeyChange
-from changelog_tool.valuediff import changed_fields, is_reduction, touched_scenarios
+from changelog_tool.valuediff import (
+    SCENARIOS,
+    changed_fields,
+    is_reduction,
+    touched_scenarios,
+)
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 _TOP_KEY = re.compile(
@@ -248,6 +253,24 @@ class MasterSet:
 
     def problems(self) -> list[tuple[str, MasterProblem]]:
         return [(f.path, p) for f in self.files for p in f.problems]
+
+    def has_scenario(self, key: str, kind: str) -> bool:
+        """Does ``key`` define scenario type ``kind``? (A key that does not parse
+        counts as yes: its problem is reported once, elsewhere.)"""
+        chunk = self.chunk(key)
+        if chunk is not None and kind.encode() not in chunk and not (
+                kind == "fixed-seq-len" and b"seq-len-configs" in chunk):
+            return False
+        try:
+            value = self.value(key)
+        except MasterProblem:
+            return True
+        if not isinstance(value, dict):
+            return False
+        scenarios = value.get(SCENARIOS)
+        if isinstance(scenarios, dict) and kind in scenarios:
+            return True
+        return kind == "fixed-seq-len" and "seq-len-configs" in value
 
     def mentions(self, needle: str) -> list[str]:
         """Keys whose bytes contain ``needle`` (a cheap pre-filter before parsing)."""
