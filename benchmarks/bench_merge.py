@@ -34,7 +34,7 @@ from pathlib import Path
 
 from timing import cache_bytecode, median_seconds
 
-from changelog_tool.ledger import separator_before_append
+from changelog_tool.ledger.document import separator_before_append
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
 TARGET_BYTES = 400_000

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from changelog_tool.cli import main
-from changelog_tool.filecheck import check_file
-from changelog_tool.yamlload import load_value
+from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.ledger.strictyaml import load_value
 
 OLD = (
     '- config-keys:\n    - dsr1-fp4-b200-sglang\n  description:\n    - "old"\n'

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from changelog_tool import settings as settings_module
-from changelog_tool.changes import collect
-from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, REMOVED
+from changelog_tool.diff.engine import collect
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED
 from changelog_tool.errors import EnvironmentProblem
 
 RECIPES = "benchmarks/multi_node/srt-slurm-recipes"

@@ -16,9 +16,9 @@ import pytest
 from changelog_tool import settings as settings_module
 from changelog_tool.commands.add import append_entries, validate
 from changelog_tool.errors import ChangelogError
-from changelog_tool.filecheck import check_file
-from changelog_tool.ledger import Ledger
-from changelog_tool.yamlload import load_value
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.ledger.strictyaml import load_value
 
 # Versions of the real file that really are broken, by first 9 hex digits of the
 # replayed commit, with the error codes `verify --file` gives them:

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from changelog_tool import settings as settings_module
-from changelog_tool.changes import snapshot
-from changelog_tool.gate import check
-from changelog_tool.repo import Repo
+from changelog_tool.diff.engine import snapshot
+from changelog_tool.gate.verdict import check
+from changelog_tool.gitrepo import Repo
 
 # Keys the facts call uncovered where the gate says "reduced": the change only drops
 # scenarios or search-space points (e.g. removing the 1k8k sequence length), so there

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from changelog_tool import sandbox
+from changelog_tool.demo import sandbox
 from changelog_tool.errors import UsageError
-from changelog_tool.filecheck import check_file
 from changelog_tool.findings import has_errors
+from changelog_tool.ledger.filecheck import check_file
 
 
 def git(root: Path, *args: str) -> str:

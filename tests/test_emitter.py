@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from changelog_tool.emitter import emit, emit_many
 from changelog_tool.errors import ChangelogError
-from changelog_tool.ledger import Ledger
-from changelog_tool.yamlload import load_value
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.emitter import emit, emit_many
+from changelog_tool.ledger.strictyaml import load_value
 
 # Anything a person can type: every code point UTF-8 can store (no lone surrogates).
 typed_text = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=300)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.duplicates import find_duplicate, needles
+from changelog_tool.ledger.duplicates import find_duplicate, needles
 
 
 def block(key: str, text: str, link: str = "https://github.com/o/r/pull/1") -> bytes:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.history import APPEND, CORRECTION, MODIFIED, NEW, UNCHANGED, compare
+from changelog_tool.ledger.compare import APPEND, CORRECTION, MODIFIED, NEW, UNCHANGED, compare
 
 PATH = "perf-changelog.yaml"
 

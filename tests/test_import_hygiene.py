@@ -65,7 +65,7 @@ def test_importing_the_tui_package_alone_does_not_import_textual(files: Path) ->
         [
             sys.executable,
             "-c",
-            "import sys, changelog_tool.tui, changelog_tool.tui.session, "
+            "import sys, changelog_tool.tui, changelog_tool.authoring.session, "
             "changelog_tool.commands.demo; print('textual' in sys.modules)",
         ],
         cwd=files,

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from changelog_tool.ledger import Ledger, separator_before_append
+from changelog_tool.ledger.document import Ledger, separator_before_append
 
 ENTRY = '- config-keys:\n    - k{n}\n  description:\n    - "d{n}"\n  pr-link: XXX\n'
 

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from changelog_tool.changeset import ADDED, MODIFIED, REMOVED
-from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
-from changelog_tool.valuediff import changed_fields, is_reduction
+from changelog_tool.diff.fields import changed_fields, is_reduction
+from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
+from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet, diff
 
 MASTER = b"""\
 # benchmark configs

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.recipes import is_recipe, needle, references, refers_to
+from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to
 from changelog_tool.settings import DEFAULT_RECIPE_DIRS, DEFAULT_RECIPE_PREFIXES
 
 PREFIXES = DEFAULT_RECIPE_PREFIXES

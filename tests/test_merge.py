@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_merge_helpers import appended, changelog, entry
 
-from changelog_tool.filecheck import check_file
 from changelog_tool.findings import has_errors
-from changelog_tool.merge import Merged, Refused, merge
+from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.merge.threeway import Merged, Refused, merge
 
 A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
 M1, M2 = entry("main-one", link=101), entry("main-two", link=102)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from test_merge_helpers import Scenario, clone_bundle, scenarios
 
-from changelog_tool.filecheck import check_file
 from changelog_tool.findings import ERROR
-from changelog_tool.merge import Merged, Refused, merge
+from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.merge.threeway import Merged, Refused, merge
 
 
 @pytest.fixture(scope="module")

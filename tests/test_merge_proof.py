@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from test_merge_helpers import appended, changelog, entry
 from test_merge_properties import History, histories
 
-from changelog_tool.ledger import Ledger
-from changelog_tool.merge import (
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.merge.side_changes import Entry, block_list_events, parse
+from changelog_tool.merge.threeway import (
     Merged,
     Refused,
     _assemble,
@@ -18,7 +19,6 @@ from changelog_tool.merge import (
     _verify_whole,
     merge,
 )
-from changelog_tool.sides import Entry, block_list_events, parse
 
 A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
 M1, P1, P2 = entry("main-one", link=101), entry("pr-one", link=201), entry("pr-two")

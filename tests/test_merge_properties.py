@@ -14,10 +14,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_merge_helpers import entry, sep
 
-from changelog_tool.filecheck import check_file
 from changelog_tool.findings import ERROR
-from changelog_tool.merge import Merged, Refused, merge
-from changelog_tool.yamlload import load_value
+from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.merge.threeway import Merged, Refused, merge
 
 KEYS = ["dsr1-fp8-b200-sglang", "kimik2.5-int4-b300-vllm", "qwen3.5-fp8-mi355x-atom",
         "gptoss-fp4-*-trt", "minimaxm3-fp4-b300-dynamo-vllm"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_merge_helpers import appended, changelog, entry
 
-from changelog_tool.protect import decide, side_from_action
+from changelog_tool.merge.protected import decide, side_from_action
 
 BASE = changelog(entry("a"), entry("b"))
 MAIN = appended(BASE, entry("m1", link=1), entry("m2", link=2))

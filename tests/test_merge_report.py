@@ -7,8 +7,8 @@ import json
 from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import WARNING
-from changelog_tool.protect import Decision
-from changelog_tool.resolution import Upstream, merge_sides
+from changelog_tool.merge.outcome import Upstream, merge_sides
+from changelog_tool.merge.protected import Decision
 
 BASE = changelog(entry("a", link=1), entry("b", link=2))
 MAIN = appended(BASE, entry("shared", link=5))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from changelog_tool.entry import matching_keys
-from changelog_tool.filecheck import check_file
-from changelog_tool.yamlload import load_value
+from changelog_tool.ledger.entry import matching_keys
+from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.ledger.strictyaml import load_value
 
 ROOT = Path(__file__).resolve().parents[1]
 

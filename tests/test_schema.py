@@ -6,7 +6,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from changelog_tool.entry import schema, schema_errors
+from changelog_tool.ledger.entry import schema, schema_errors
 
 GOOD: dict[str, Any] = {
     "config-keys": ["kimik3-fp4-b200-dynamo-vllm-agentic"],

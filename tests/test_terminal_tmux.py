@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from changelog_tool import drafts, sandbox
+from changelog_tool.authoring import drafts
+from changelog_tool.demo import sandbox
 
 CHANGELOG = Path(sys.executable).parent / "changelog"
 

@@ -10,10 +10,10 @@ import pytest
 from test_tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 from textual.widgets import Checkbox, Input, Label, TextArea
 
-from changelog_tool import drafts
-from changelog_tool.filecheck import check_file
+from changelog_tool.authoring import drafts
+from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.findings import has_errors
-from changelog_tool.sandbox import Sandbox
+from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.tui.dialogs import ConfirmLeave
 from changelog_tool.tui.widgets import KeyPicker
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from changelog_tool import drafts
-from changelog_tool.drafts import Draft
+from changelog_tool.authoring import drafts
+from changelog_tool.authoring.drafts import Draft
 
 
 def test_a_draft_is_kept_in_the_git_directory_and_read_back(repo: object,

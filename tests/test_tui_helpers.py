@@ -13,8 +13,8 @@ from typing import Any
 from rich.console import Console
 from textual.pilot import Pilot
 
-from changelog_tool import sandbox
 from changelog_tool import settings as settings_module
+from changelog_tool.demo import sandbox
 from changelog_tool.tui.app import AddApp, make_app
 
 SIZE = (80, 24)

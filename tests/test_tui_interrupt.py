@@ -10,8 +10,8 @@ import pytest
 from test_tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 from textual.widgets import Input, TextArea
 
-from changelog_tool import drafts
-from changelog_tool.sandbox import Sandbox
+from changelog_tool.authoring import drafts
+from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.tui.dialogs import ConfirmLeave
 
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from changelog_tool.changeset import ChangeSet, KeyChange
-from changelog_tool.drafts import Draft
-from changelog_tool.settings import Settings
-from changelog_tool.tui.session import (
+from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.session import (
     AddSession,
     KeyRow,
     preselected,
@@ -15,6 +13,8 @@ from changelog_tool.tui.session import (
     rows_for,
     suggested_scenarios,
 )
+from changelog_tool.diff.keychange import ChangeSet, KeyChange
+from changelog_tool.settings import Settings
 
 
 def changes() -> ChangeSet:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from changelog_tool import writer
-from changelog_tool.emitter import emit
 from changelog_tool.errors import ChangelogError, ConcurrentChange
-from changelog_tool.filecheck import check_appendable, check_file
-from changelog_tool.yamlload import load_value
+from changelog_tool.ledger import writer
+from changelog_tool.ledger.emitter import emit
+from changelog_tool.ledger.filecheck import check_appendable, check_file
+from changelog_tool.ledger.strictyaml import load_value
 
 OLD = (
     '- config-keys:\n    - a\n  description:\n    - "old"\n'
@@ -112,8 +112,8 @@ def test_a_failed_write_leaves_the_file_and_no_temp_file(tmp_path: Path) -> None
     script = (
         "import resource, signal, sys\n"
         "from pathlib import Path\n"
-        "from changelog_tool import writer\n"
-        "from changelog_tool.filecheck import check_appendable\n"
+        "from changelog_tool.ledger import writer\n"
+        "from changelog_tool.ledger.filecheck import check_appendable\n"
         "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
         "resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
         "try:\n"
@@ -136,8 +136,8 @@ def test_a_crash_between_temp_write_and_rename_leaves_the_old_file(tmp_path: Pat
     script = (
         "import os, sys\n"
         "from pathlib import Path\n"
-        "from changelog_tool import writer\n"
-        "from changelog_tool.filecheck import check_appendable\n"
+        "from changelog_tool.ledger import writer\n"
+        "from changelog_tool.ledger.filecheck import check_appendable\n"
         "os.replace = lambda *a: os._exit(9)  # the process dies right before the rename\n"
         "writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'], check=check_appendable)\n"
     )
@@ -149,9 +149,9 @@ def test_a_crash_between_temp_write_and_rename_leaves_the_old_file(tmp_path: Pat
 CONCURRENT = """
 import sys
 from pathlib import Path
-from changelog_tool import writer
-from changelog_tool.emitter import emit
-from changelog_tool.filecheck import check_appendable
+from changelog_tool.ledger import writer
+from changelog_tool.ledger.emitter import emit
+from changelog_tool.ledger.filecheck import check_appendable
 path, worker = Path(sys.argv[1]), sys.argv[2]
 for n in range(15):
     entry = {"config-keys": [f"w{worker}-{n}"], "description": [f"{worker} {n}"], "pr-link": "XXX"}

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from changelog_tool.yamlload import Item, YamlProblem, load_items, load_value
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items, load_value
 
 
 def problem(text: str) -> YamlProblem:

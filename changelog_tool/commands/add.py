@@ -111,10 +111,10 @@ def validate(
     ``changelog`` (the file's tail) lets the pr-link policy find the repository
     from the newest entry when neither settings nor the ``origin`` remote name it.
     """
-    from changelog_tool import links
-    from changelog_tool.entry import normalize, schema_errors
+    from changelog_tool.gate import prlinks
+    from changelog_tool.ledger.entry import normalize, schema_errors
 
-    slug = links.repository_slug(settings, changelog)
+    slug = prlinks.repository_slug(settings, changelog)
     out = []
     problems = []
     for number, raw in enumerate(entries, 1):
@@ -122,7 +122,7 @@ def validate(
         label = f"entry {number}: " if len(entries) > 1 else ""
         problems += [f"{label}{path}: {message}" for path, message in schema_errors(entry)]
         link = entry.get("pr-link")
-        if isinstance(link, str) and (why := links.problem(link, settings, slug)):
+        if isinstance(link, str) and (why := prlinks.problem(link, settings, slug)):
             problems.append(f"{label}pr-link: {why}")
         out.append(entry)
     if problems:
@@ -165,11 +165,12 @@ def run(
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
     entries = validate(raw, settings, _tail(path))
-    from changelog_tool import keycheck, links
+    from changelog_tool.gate import acceptance as keycheck
+    from changelog_tool.gate import prlinks
 
     refusals = keycheck.problems(entries, settings)
     if any(settings.is_placeholder(e["pr-link"]) for e in entries):
-        allowed, branch = links.placeholder_allowed(settings)
+        allowed, branch = prlinks.placeholder_allowed(settings)
         if not allowed:
             refusals.append(
                 f"pr-link: a placeholder is not accepted on {branch}, the protected branch; "
@@ -194,9 +195,9 @@ def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
 def append_entries(
     entries: list[dict[str, Any]], *, path: Path, dry_run: bool, init: bool, as_json: bool
 ) -> int:
-    from changelog_tool import writer
-    from changelog_tool.emitter import emit
-    from changelog_tool.filecheck import check_appendable
+    from changelog_tool.ledger import writer
+    from changelog_tool.ledger.emitter import emit
+    from changelog_tool.ledger.filecheck import check_appendable
 
     blocks = [emit(e) for e in entries]
     if dry_run:

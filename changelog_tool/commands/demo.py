@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, keep: Path | None, no_input: bool) -> int:
-    from changelog_tool import sandbox
+    from changelog_tool.demo import sandbox
 
     if keep is not None and keep.exists() and not keep.is_dir():
         raise UsageError(f"{keep} is a file; name a new or empty directory for --keep")
@@ -41,7 +41,7 @@ def run(*, keep: Path | None, no_input: bool) -> int:
 
 def _open(box: object) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.sandbox import Sandbox
+    from changelog_tool.demo.sandbox import Sandbox
     from changelog_tool.tui import run_add
 
     assert isinstance(box, Sandbox)
@@ -56,9 +56,9 @@ def _open(box: object) -> int:
 
 def _describe(box: object, kept: bool) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.emitter import emit
-    from changelog_tool.sandbox import Sandbox
-    from changelog_tool.tui.session import AddSession, suggestion
+    from changelog_tool.authoring.session import AddSession, suggestion
+    from changelog_tool.demo.sandbox import Sandbox
+    from changelog_tool.ledger.emitter import emit
 
     assert isinstance(box, Sandbox)
     settings = settings_module.load(box.root)

@@ -38,7 +38,7 @@ def attribute_line(changelog: str) -> str:
 def run(*, uninstall: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.gitcli import run_git
-    from changelog_tool.resolution import repo_path
+    from changelog_tool.merge.outcome import repo_path
 
     top = Path(run_git(Path.cwd(), "rev-parse", "--show-toplevel"))
     settings = settings_module.load(Path.cwd())
@@ -65,7 +65,7 @@ def run(*, uninstall: bool, format: str) -> int:
 
 
 def _install(top: Path, changelog: str) -> list[dict[str, str]]:
-    from changelog_tool.replace import replace_file
+    from changelog_tool.ledger.replace import replace_file
 
     steps = []
     attributes = top / ".gitattributes"
@@ -97,7 +97,7 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
 
 def _uninstall(top: Path) -> list[dict[str, str]]:
     from changelog_tool.gitcli import try_git
-    from changelog_tool.replace import replace_file
+    from changelog_tool.ledger.replace import replace_file
 
     steps = []
     attributes = top / ".gitattributes"

@@ -23,7 +23,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, base: str | None, head: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.changes import collect
+    from changelog_tool.diff.engine import collect
     from changelog_tool.findings import has_errors
 
     settings = settings_module.load()
@@ -39,7 +39,7 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
             "findings": [f.to_json() for f in findings]}
         print(dump_json(document))
         return 0 if ok else 1
-    from changelog_tool.summary import change_lines, notices
+    from changelog_tool.diff.summary import change_lines, notices
 
     if format == "github":
         from changelog_tool.findings import format_github

@@ -48,8 +48,8 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
 
     A file that does not parse as a whole is read entry by entry, so one broken
     entry does not hide the others."""
-    from changelog_tool.ledger import Ledger
-    from changelog_tool.yamlload import Item, YamlProblem
+    from changelog_tool.ledger.document import Ledger
+    from changelog_tool.ledger.strictyaml import Item, YamlProblem
 
     ledger = Ledger(data)
     try:
@@ -72,7 +72,7 @@ def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str],
              verbatim: Iterable[str] = ()) -> list[Applied]:
     """The entries whose config-keys match any of ``keys`` or name one of ``verbatim``
     exactly, newest first, each with the keys (sorted) it applies to."""
-    from changelog_tool.entry import matching_keys
+    from changelog_tool.ledger.entry import matching_keys
 
     wanted = list(dict.fromkeys(keys))
     exact = set(verbatim)
@@ -97,7 +97,7 @@ def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str],
 def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
     """The work tree's master-config keys and the files holding them (as ``add`` checks
     them); None when the repository has no master configs."""
-    from changelog_tool.keycheck import work_tree_masters
+    from changelog_tool.gate.acceptance import work_tree_masters
 
     masters = work_tree_masters(settings)
     if masters is None:
@@ -111,7 +111,7 @@ def expand(arguments: list[str], keys: list[str], files: list[str]
     that matches none, with the closest key as a hint."""
     import difflib
 
-    from changelog_tool.entry import matching_keys
+    from changelog_tool.ledger.entry import matching_keys
 
     expansion = {arg: sorted(matching_keys(arg, keys)) for arg in arguments}
     warnings = []
@@ -158,7 +158,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     if file is None:
         settings = settings_module.load()
         file = settings.changelog_path
-    from changelog_tool.ledger import read_file
+    from changelog_tool.ledger.document import read_file
 
     data = read_file(file, "; pass --file PATH")
     if settings is None:

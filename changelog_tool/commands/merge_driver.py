@@ -38,9 +38,9 @@ def run(*, base: Path, ours: Path, theirs: Path, path: str) -> int:
 def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.findings import format_text
-    from changelog_tool.merge import Merged
-    from changelog_tool.replace import replace_file
-    from changelog_tool.resolution import merge_sides, upstream_of
+    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.merge.outcome import merge_sides, upstream_of
+    from changelog_tool.merge.threeway import Merged
 
     root = Path.cwd()
     settings = settings_module.load(root)
@@ -74,7 +74,7 @@ def _operation(root: Path) -> str | None:
 def _leave_conflict(base: Path, ours: Path, theirs: Path, path: str) -> int:
     """What git would have done without a driver: ``git merge-file``'s markers."""
     from changelog_tool.gitcli import merge_file
-    from changelog_tool.replace import replace_file
+    from changelog_tool.ledger.replace import replace_file
 
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 
 if TYPE_CHECKING:
-    from changelog_tool.resolution import Outcome
+    from changelog_tool.merge.outcome import Outcome
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,10 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, onto: str | None, commit: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.merge import Merged
-    from changelog_tool.replace import replace_file
-    from changelog_tool.repo import WORKTREE, Repo
-    from changelog_tool.resolution import emit, repo_path
+    from changelog_tool.gitrepo import WORKTREE, Repo
+    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.merge.outcome import emit, repo_path
+    from changelog_tool.merge.threeway import Merged
 
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
@@ -119,8 +119,8 @@ class Sync:
     upstream: bytes
 
     def of(self, data: bytes) -> Outcome:
-        from changelog_tool.protect import Decision
-        from changelog_tool.resolution import Upstream, merge_sides
+        from changelog_tool.merge.outcome import Upstream, merge_sides
+        from changelog_tool.merge.protected import Decision
 
         # a file that already begins with REF's bytes was synced before: only what
         # follows them is the branch's own (the merge-base would see REF's removals
@@ -137,8 +137,8 @@ def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: by
                   head: bytes | None, work: bytes, outcome: Any, fmt: str,
                   extra: dict[str, Any]) -> int:
     from changelog_tool.gitcli import run_git, try_git
-    from changelog_tool.replace import replace_file
-    from changelog_tool.resolution import emit
+    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.merge.outcome import emit
 
     root: Path = repo.root
     if not merged_already:
@@ -175,7 +175,7 @@ def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: by
 
 def _restore(file: Path, data: bytes | None, current: bytes | None) -> None:
     """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
-    from changelog_tool.replace import replace_file
+    from changelog_tool.ledger.replace import replace_file
 
     if data == current:
         return

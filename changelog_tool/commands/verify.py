@@ -63,9 +63,9 @@ def run(*, file: Path | None, base: str | None, head: str | None, pr_number: int
 
 
 def _verify_file(path: Path, fmt: str) -> int:
-    from changelog_tool.filecheck import check_file
     from changelog_tool.findings import has_errors
-    from changelog_tool.ledger import read_file
+    from changelog_tool.ledger.document import read_file
+    from changelog_tool.ledger.filecheck import check_file
 
     data = read_file(path)
     report = check_file(data, str(path))
@@ -79,11 +79,11 @@ def _verify_file(path: Path, fmt: str) -> int:
 def _verify_base(base: str, head: str | None, pr_number: int | None, skip_reason: str | None,
                  fmt: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.changes import gather
+    from changelog_tool.diff.engine import gather
+    from changelog_tool.diff.summary import change_lines
     from changelog_tool.findings import has_errors
-    from changelog_tool.gate import check
-    from changelog_tool.history import ABSENT
-    from changelog_tool.summary import change_lines
+    from changelog_tool.gate.verdict import check
+    from changelog_tool.ledger.compare import ABSENT
 
     settings = settings_module.load()
     snapshot = gather(settings, base=base, head=head)

@@ -15,13 +15,9 @@ from textual.content import Content
 from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
 
-from changelog_tool import drafts
-from changelog_tool.drafts import Draft
-from changelog_tool.errors import ChangelogError, ConcurrentChange
-from changelog_tool.settings import Settings
-from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
-from changelog_tool.tui.selection import take_selection
-from changelog_tool.tui.session import (
+from changelog_tool.authoring import drafts
+from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.session import (
     AddSession,
     KeyRow,
     Loaded,
@@ -29,6 +25,10 @@ from changelog_tool.tui.session import (
     preview_lines,
     suggested_scenarios,
 )
+from changelog_tool.errors import ChangelogError, ConcurrentChange
+from changelog_tool.settings import Settings
+from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
+from changelog_tool.tui.selection import take_selection
 from changelog_tool.tui.widgets import EntryForm, KeyPicker, Pane
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"

@@ -14,8 +14,8 @@ from textual.suggester import Suggester
 from textual.widgets import Checkbox, Input, Label, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
-from changelog_tool.drafts import Draft
-from changelog_tool.tui.session import KeyRow
+from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.session import KeyRow
 
 SCENARIOS = ("fixed-seq-len", "agentic-coding")
 FLAGS = ("evals-only", "all-evals", "append-only")

@@ -19,8 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from changelog_tool.ledger import Block, Ledger, separator_before_append
-from changelog_tool.sides import (
+from changelog_tool.ledger.document import Block, Ledger, separator_before_append
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.merge.side_changes import (
     Entry,
     Problem,
     block_list_events,
@@ -31,7 +32,6 @@ from changelog_tool.sides import (
     parse,
     protected_changes,
 )
-from changelog_tool.yamlload import Item, YamlProblem, load_items
 
 Side = Literal["ours", "theirs"]
 SIDES: tuple[Side, Side] = ("ours", "theirs")

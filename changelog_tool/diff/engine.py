@@ -13,17 +13,17 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from changelog_tool import links
-from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, ChangeSet, KeyChange
+from changelog_tool.diff.fields import scenarios_mentioning
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, ChangeSet, KeyChange
+from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet, diff
+from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
+from changelog_tool.gate import prlinks
 from changelog_tool.gitcli import operation_in_progress
-from changelog_tool.history import History, compare
-from changelog_tool.masters import MasterFile, MasterProblem, MasterSet, diff
-from changelog_tool.recipes import is_recipe, needle, references, refers_to, same_data
-from changelog_tool.repo import WORKTREE, Repo
+from changelog_tool.gitrepo import WORKTREE, Repo
+from changelog_tool.ledger.compare import History, compare
 from changelog_tool.settings import Settings
-from changelog_tool.valuediff import scenarios_mentioning
 
 
 @dataclass
@@ -125,7 +125,7 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
     messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
     return Snapshot(changes, history, masters["head"], layout.changelog, base_ref, messages,
                     _on_protected(repo, settings, head_sha, head_rev),
-                    links.repository_slug(settings, (base_log or b"")[-65536:],
+                    prlinks.repository_slug(settings, (base_log or b"")[-65536:],
                                           repo.github_slug))
 
 

@@ -1,6 +1,6 @@
 """The ``verify --base`` checks: what a branch changed against what it appended.
 
-Pure over a :class:`~changelog_tool.changes.Snapshot`; produces Findings and, when
+Pure over a :class:`~changelog_tool.diff.engine.Snapshot`; produces Findings and, when
 keys are uncovered, a ready-to-append entry (emitted byte-exact by the emitter).
 """
 
@@ -10,17 +10,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from changelog_tool import links
-from changelog_tool.changes import Snapshot
-from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, KeyChange
-from changelog_tool.duplicates import find_duplicate
-from changelog_tool.entry import matches, matching_keys, same_entry, scenario_types
+from changelog_tool.diff.engine import Snapshot
+from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
+from changelog_tool.diff.masters import MasterSet
 from changelog_tool.findings import ERROR, WARNING, Finding
-from changelog_tool.history import Appended
-from changelog_tool.masters import MasterSet
-from changelog_tool.optout import OptOut, find
+from changelog_tool.gate import prlinks
+from changelog_tool.gate.optout import OptOut, find
+from changelog_tool.ledger.compare import Appended
+from changelog_tool.ledger.duplicates import find_duplicate
+from changelog_tool.ledger.entry import matches, matching_keys, same_entry, scenario_types
 from changelog_tool.settings import Settings
-from changelog_tool.valuediff import SCENARIOS
 
 
 @dataclass
@@ -134,7 +134,7 @@ def _pr_links(snapshot: Snapshot, appended: list[Appended], settings: Settings,
         link = (entry.value or {}).get("pr-link")
         if not isinstance(link, str):
             continue
-        problem = links.problem(link, settings, slug, allow_placeholder=allow,
+        problem = prlinks.problem(link, settings, slug, allow_placeholder=allow,
                                 pr_number=pr_number)
         if problem is not None:
             if not allow and settings.is_placeholder(link):
@@ -143,7 +143,7 @@ def _pr_links(snapshot: Snapshot, appended: list[Appended], settings: Settings,
                                entry.field_line("pr-link")))
     for line, text in snapshot.history.corrections:
         link = text.split(":", 1)[1].strip().strip("\"'")
-        problem = links.problem(link, settings, slug, allow_placeholder=False)
+        problem = prlinks.problem(link, settings, slug, allow_placeholder=False)
         if problem is not None:
             out.append(Finding("pr-link", f"corrected link: {problem}", snapshot.changelog, line))
     return out
@@ -152,14 +152,14 @@ def _pr_links(snapshot: Snapshot, appended: list[Appended], settings: Settings,
 # --- the suggested entry -----------------------------------------------------------
 def suggest(uncovered: list[KeyChange], settings: Settings, pr_number: int | None,
             slug: str | None) -> str:
-    from changelog_tool.emitter import emit
+    from changelog_tool.ledger.emitter import emit
 
     entry: dict[str, Any] = {"config-keys": sorted({c.key for c in uncovered})}
     kinds = _suggested_scenarios(uncovered)
     if kinds:
         entry["scenario-type"] = kinds
     entry["description"] = _describe(uncovered)
-    entry["pr-link"] = (links.canonical(slug, pr_number) if pr_number is not None and slug
+    entry["pr-link"] = (prlinks.canonical(slug, pr_number) if pr_number is not None and slug
                         else settings.placeholder_link())
     return emit(entry).decode("utf-8")
 

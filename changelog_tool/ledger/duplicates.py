@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from changelog_tool.entry import same_entry
-from changelog_tool.yamlload import Item, YamlProblem, load_items
+from changelog_tool.ledger.entry import same_entry
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import UsageError
-from changelog_tool.yamlload import Item, YamlProblem, load_items
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
 ENTRY_HEAD = b"- config-keys:"

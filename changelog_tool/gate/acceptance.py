@@ -8,16 +8,16 @@ import difflib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from changelog_tool.entry import matching_keys
+from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.settings import Settings
 
 if TYPE_CHECKING:
-    from changelog_tool.masters import MasterSet
+    from changelog_tool.diff.masters import MasterSet
 
 
 def work_tree_masters(settings: Settings) -> MasterSet | None:
     """The work tree's master configs; ``None`` when the repository has none."""
-    from changelog_tool.masters import MasterFile, MasterSet
+    from changelog_tool.diff.masters import MasterFile, MasterSet
 
     root = settings.root
     paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})

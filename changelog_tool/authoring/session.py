@@ -4,7 +4,7 @@ The app only displays this module's answers: the changed keys (from the diff
 engine), which of them an appended entry already covers, the preselection,
 pattern counts and completions, the previous entries for the chosen keys, the
 preview of the exact bytes to append, validation problems, and the save
-itself (through :func:`changelog_tool.writer.append` with ``expected=``).
+itself (through :func:`changelog_tool.ledger.writer.append` with ``expected=``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from changelog_tool.changeset import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
-from changelog_tool.drafts import Draft
+from changelog_tool.authoring.drafts import Draft
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.errors import ChangelogError
 from changelog_tool.settings import Settings
 
@@ -80,7 +80,7 @@ class Loaded:
 
 
 def covered(key: str, appended: list[dict[str, Any]]) -> bool:
-    from changelog_tool.entry import matches
+    from changelog_tool.ledger.entry import matches
 
     return any(isinstance(p, str) and matches(p, key)
                for entry in appended for p in entry.get("config-keys") or [])
@@ -102,7 +102,7 @@ def preselected(rows: list[KeyRow]) -> list[str]:
 
 def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
     """The scenario types that changed in the chosen keys, in schema order."""
-    from changelog_tool.entry import scenario_types
+    from changelog_tool.ledger.entry import scenario_types
 
     chosen = set(keys)
     found = {s for r in rows if r.key in chosen for s in r.scenarios}
@@ -158,7 +158,7 @@ class AddSession:
 
         history, _ = entries(self.old)
         try:
-            from changelog_tool.changes import collect
+            from changelog_tool.diff.engine import collect
 
             changes = collect(self.settings, base=self.base)
         except ChangelogError as exc:
@@ -170,7 +170,7 @@ class AddSession:
 
     # --- questions ------------------------------------------------------------------
     def pattern_matches(self, pattern: str) -> list[str]:
-        from changelog_tool.entry import matching_keys
+        from changelog_tool.ledger.entry import matching_keys
 
         return matching_keys(pattern, self.master_keys) if pattern else []
 
@@ -190,8 +190,8 @@ class AddSession:
 
     def problems(self, draft: Draft) -> list[str]:
         """Why this draft cannot be saved, as inline messages (empty when it can)."""
-        from changelog_tool import links
-        from changelog_tool.entry import normalize, schema_errors
+        from changelog_tool.gate import prlinks
+        from changelog_tool.ledger.entry import normalize, schema_errors
 
         entry = normalize(draft.to_entry(self.settings.placeholder_link()))
         out = []
@@ -206,8 +206,8 @@ class AddSession:
         link = entry.get("pr-link")
         if isinstance(link, str) and not any(p.startswith("pr-link") for p in out):
             if self._slug is None:
-                self._slug = (links.repository_slug(self.settings, self.old[-65536:]),)
-            why = links.problem(link, self.settings, self._slug[0])
+                self._slug = (prlinks.repository_slug(self.settings, self.old[-65536:]),)
+            why = prlinks.problem(link, self.settings, self._slug[0])
             if why:
                 out.append(f"pr-link: {why}")
         if self.master_keys:
@@ -218,9 +218,9 @@ class AddSession:
         return out
 
     def preview(self, draft: Draft) -> Preview:
-        from changelog_tool import writer
-        from changelog_tool.emitter import emit
-        from changelog_tool.entry import normalize
+        from changelog_tool.ledger import writer
+        from changelog_tool.ledger.emitter import emit
+        from changelog_tool.ledger.entry import normalize
 
         entry = normalize(draft.to_entry(self.settings.placeholder_link()))
         result = Preview(entry, problems=self.problems(draft))
@@ -234,10 +234,10 @@ class AddSession:
     def save(self, draft: Draft) -> Any:
         """Append the draft's entry; raises ConcurrentChange if the file changed since
         it was read (the preview was built from ``self.old``)."""
-        from changelog_tool import writer
         from changelog_tool.commands.add import validate
-        from changelog_tool.emitter import emit
-        from changelog_tool.filecheck import check_appendable
+        from changelog_tool.ledger import writer
+        from changelog_tool.ledger.emitter import emit
+        from changelog_tool.ledger.filecheck import check_appendable
 
         problems = self.problems(draft)
         if problems:

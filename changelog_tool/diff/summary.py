@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.changeset import REMOVED, ChangeSet, KeyChange
+from changelog_tool.diff.keychange import REMOVED, ChangeSet, KeyChange
 from changelog_tool.findings import Finding
 
 NOTICE = "notice"

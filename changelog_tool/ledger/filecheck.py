@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from changelog_tool.entry import schema_errors
 from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import WARNING, Finding, format_text
-from changelog_tool.ledger import ENTRY_HEAD, Ledger
-from changelog_tool.yamlload import Item, YamlProblem
+from changelog_tool.ledger.document import ENTRY_HEAD, Ledger
+from changelog_tool.ledger.entry import schema_errors
+from changelog_tool.ledger.strictyaml import Item, YamlProblem
 
 
 @dataclass

@@ -4,7 +4,7 @@
 append to the file on disk (git's ``%A`` temp file holds "ours", the work tree
 holds a conflicted file), so it is written here instead: into a temp file in
 the same directory, fsync'd, renamed over the target (keeping its mode), then
-read back. The caller passes only bytes that :func:`changelog_tool.merge.merge`
+read back. The caller passes only bytes that :func:`changelog_tool.merge.threeway.merge`
 returned: the protected side's bytes, unchanged, plus appended entries.
 """
 

@@ -9,7 +9,7 @@ concurrent duplicates can be dropped.
 The usual case (a side is the base's bytes, then blank lines, then new
 entries) is recognised from the end of the base's last entry alone, without
 splitting the whole file; the entry-by-entry comparison (with
-:class:`~changelog_tool.ledger.Ledger` spans) runs only when that fails.
+:class:`~changelog_tool.ledger.document.Ledger` spans) runs only when that fails.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from changelog_tool.ledger import ENTRY_START, Block, Ledger
-from changelog_tool.yamlload import Item, YamlProblem, load_items
+from changelog_tool.ledger.document import ENTRY_START, Block, Ledger
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 UNPARSED: Any = object()
 _BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
@@ -194,7 +194,7 @@ def own_entries(base: bytes, other: bytes, side: str) -> Own:
     if start is not None:
         blocks, history = tail_entries(other, start), other[:start]
     else:
-        from changelog_tool.edits import history_problems
+        from changelog_tool.merge.edits import history_problems
 
         base_ledger, other_ledger = Ledger(base), Ledger(other)
         problems = history_problems(base_ledger, other_ledger, side)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
-from changelog_tool.ledger import separator_before_append
+from changelog_tool.ledger.document import separator_before_append
 
 
 @dataclass(frozen=True)

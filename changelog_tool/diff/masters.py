@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from changelog_tool.changeset import ADDED, MODIFIED, REMOVED, KeyChange
-from changelog_tool.valuediff import (
+from changelog_tool.diff.fields import (
     SCENARIOS,
     changed_fields,
     is_reduction,
     touched_scenarios,
 )
+from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED, KeyChange
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 _TOP_KEY = re.compile(

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.findings import WARNING, Finding
-from changelog_tool.merge import Merged, Refused, merge
-from changelog_tool.protect import Decision, decide
+from changelog_tool.merge.protected import Decision, decide
+from changelog_tool.merge.threeway import Merged, Refused, merge
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from changelog_tool.entry import FIELD_ORDER, LIST_FIELDS, normalize
 from changelog_tool.errors import ChangelogError
-from changelog_tool.yamlload import YamlProblem, load_value, resolve_plain
+from changelog_tool.ledger.entry import FIELD_ORDER, LIST_FIELDS, normalize
+from changelog_tool.ledger.strictyaml import YamlProblem, load_value, resolve_plain
 
 _SAFE_PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./:*+=@-]*$")
 _NAMED = {

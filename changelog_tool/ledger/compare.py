@@ -13,18 +13,18 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from changelog_tool.conversions import (
+from changelog_tool.findings import Finding
+from changelog_tool.ledger.conversions import (
     NUL_REFUSED,
     OFFSET,
     offsets_in,
     readable,
     undo_conversions,
 )
-from changelog_tool.entry import schema_errors
-from changelog_tool.filecheck import check_file
-from changelog_tool.findings import Finding
-from changelog_tool.ledger import ENTRY_HEAD, ENTRY_START, Ledger, separator_before_append
-from changelog_tool.yamlload import Item, YamlProblem, load_items
+from changelog_tool.ledger.document import ENTRY_HEAD, ENTRY_START, Ledger, separator_before_append
+from changelog_tool.ledger.entry import schema_errors
+from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 _PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (

@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from changelog_tool.ledger import Ledger
-from changelog_tool.merge import Side
-from changelog_tool.sides import content, count_entries, history_end
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.merge.side_changes import content, count_entries, history_end
+from changelog_tool.merge.threeway import Side
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert")
 

@@ -1,0 +1,1 @@
+"""The throwaway realistic repository behind `changelog demo`."""
