@@ -16,6 +16,16 @@ OLD = (
     "  pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/1\n"
 )
 
+MASTER_KEYS = ("a", "b", "dsr1-fp4-b200-sglang", "dsr1-fp8-mi355x-sglang")
+
+
+def write_masters(root: Path) -> None:
+    """A master config naming the keys these tests add entries for."""
+    (root / "configs").mkdir(parents=True, exist_ok=True)
+    (root / "configs" / "nvidia-master.yaml").write_text("".join(
+        f"{key}:\n  image: i\n  scenarios:\n    fixed-seq-len:\n    - {{isl: 1}}\n"
+        f"    agentic-coding:\n    - {{users: 1}}\n" for key in MASTER_KEYS))
+
 
 @pytest.fixture
 def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -23,6 +33,7 @@ def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root.mkdir()
     (root / "perf-changelog.yaml").write_bytes(OLD.encode())
     (root / ".perf-changelog.toml").write_text('repository = "SemiAnalysisAI/InferenceX"\n')
+    write_masters(root)
     monkeypatch.chdir(root)
     return root
 
@@ -196,6 +207,7 @@ def test_bad_json_on_stdin_is_refused(checkout: Path) -> None:
 
 def test_init_creates_a_missing_changelog(tmp_path: Path) -> None:
     target = tmp_path / "new.yaml"
+    write_masters(tmp_path)
     refused = run_cli(tmp_path, "add", "--file", str(target), "--key", "a", "--description", "d")
     assert refused.returncode == 2 and "--init" in refused.stderr and not target.exists()
     created = run_cli(
@@ -210,6 +222,7 @@ def test_without_settings_the_repository_comes_from_the_newest_pr_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "perf-changelog.yaml").write_bytes(OLD.encode())
+    write_masters(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert (
         main(
@@ -240,3 +253,14 @@ def test_without_settings_the_repository_comes_from_the_newest_pr_link(
         )
         == 0
     )
+
+
+def test_without_any_master_config_add_says_so_and_writes_nothing(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (checkout / "configs" / "nvidia-master.yaml").unlink()
+    assert main(["add", "--key", "a", "--description", "d"]) == 2
+    err = capsys.readouterr().err
+    assert "no master config found" in err and "`master-configs`" in err
+    assert "configs/*-master.yaml" in err
+    assert changelog(checkout) == OLD.encode()

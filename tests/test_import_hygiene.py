@@ -38,6 +38,8 @@ def files(repo: object, tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     for name in ("base.yaml", "ours.yaml", "theirs.yaml", "perf-changelog.yaml"):
         (root / name).write_text(ENTRY)
+    (root / "configs").mkdir()
+    (root / "configs" / "nvidia-master.yaml").write_text("k:\n  image: i\n")
     return root
 
 

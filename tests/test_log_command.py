@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from changelog_tool.cli import main
-from changelog_tool.commands.log import applying, entries
+from changelog_tool.ledger.lookup import applying, entries
 from tests.projects import key_block
 
 CHANGELOG = """\

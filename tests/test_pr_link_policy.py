@@ -89,10 +89,27 @@ def test_a_placeholder_is_refused_on_the_protected_branch_and_accepted_on_a_bran
     repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD})
     on_main = run(repo, "add", "--key", "k-vllm", "--description", "x")
     assert on_main.returncode == 1
-    assert "placeholder is not accepted on main" in on_main.stderr
+    assert "is not allowed here" in on_main.stderr
+    assert "main is the protected branch" in on_main.stderr
     assert repo.read("perf-changelog.yaml") == OLD.encode()
     repo.git("checkout", "-q", "-b", "feature")
     assert run(repo, "add", "--key", "k-vllm", "--description", "x").returncode == 0
+
+
+def test_a_detached_head_at_the_protected_tip_is_the_protected_branch_for_add_and_verify(
+    repo: GitRepo,
+) -> None:
+    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD})
+    repo.git("checkout", "-q", "--detach", "main")
+    refused = run(repo, "add", "--key", "k-vllm", "--description", "x")
+    assert refused.returncode == 1 and "main is the protected branch" in refused.stderr
+    assert repo.read("perf-changelog.yaml") == OLD.encode()
+    # the same entry written by hand: verify judges it as add did
+    (repo.root / "perf-changelog.yaml").write_text(
+        OLD + '\n- config-keys:\n    - k-vllm\n  description:\n    - "x"\n  pr-link: XXX\n')
+    judged = run(repo, "verify", "--base", "main", "--format", "json")
+    assert judged.returncode == 1
+    assert [f["code"] for f in json.loads(judged.stdout)["findings"]] == ["pr-link"]
 
 
 def test_json_fields_must_be_lists_and_a_null_pr_link_is_the_placeholder(repo: GitRepo) -> None:

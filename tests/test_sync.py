@@ -130,7 +130,8 @@ def blob(repo: GitRepo, spec: str) -> bytes:
 def main_with_history(repo: GitRepo) -> None:
     """main: three commits that each append one entry (so main~2 has one entry)."""
     data = entry("a", link=1)
-    repo.commit("a", **{LOG: data})
+    keys = "".join(f"{k}:\n  image: i\n" for k in ("a", "m1", "m2", "own-key"))
+    repo.commit("a", **{LOG: data, "configs/nvidia-master.yaml": keys})
     for n, key in enumerate(["m1", "m2"], start=2):
         data = appended(data, entry(key, link=n))
         repo.commit(key, **{LOG: data})

@@ -87,7 +87,6 @@ def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
         b"    - kimik3-fp4-b300-dynamo-vllm-agentic\n"
         b"    - gptoss-fp4-mi355x-vllm\n"
         b"    - kimik3-fp4-b200-dynamo-vllm-agentic\n"
-        b"  scenario-type:\n    - agentic-coding\n"
         b"  description:\n"
         b'    - "Add Kimi-K3 B300 agentic recipe"\n'
         b'    - "GPT-OSS MI355X nightly image"\n'

@@ -35,8 +35,9 @@ def test_rows_put_keys_needing_an_entry_first_and_preselect_the_uncovered_ones()
     assert preselected(rows) == ["new-key", "mod-key"]
     assert rows[2].covered and rows[2].detail().startswith("covered; recipe a.yaml")
     assert "reduced" in rows[3].detail() and "removed" in rows[4].detail()
-    assert suggested_scenarios(rows, ["new-key", "mod-key"]) == ["fixed-seq-len",
-                                                                 "agentic-coding"]
+    assert suggested_scenarios(rows, ["new-key"]) == ["fixed-seq-len"]
+    # mod-key's image changed: all its scenarios run again, so no scenario type is named
+    assert suggested_scenarios(rows, ["new-key", "mod-key"]) == []
 
 
 def test_a_hand_added_pattern_row_says_how_many_keys_it_matches() -> None:
@@ -55,6 +56,8 @@ def test_problems_name_the_field_to_fix(tmp_path: Path) -> None:
     path = tmp_path / "perf-changelog.yaml"
     path.write_text('- config-keys:\n    - k\n  description:\n    - "d"\n'
                     "  pr-link: https://github.com/o/r/pull/1\n")
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "nvidia-master.yaml").write_text("k:\n  image: i\n")
     session = AddSession(Settings(root=tmp_path), path)
     assert session.problems(Draft()) == [
         "config-keys: choose at least one key or pattern",

@@ -110,7 +110,8 @@ def test_the_suggested_entry_appended_as_is_makes_the_branch_pass(project, capsy
     code, document = verify_json(project, capsys)
     assert code == 1 and document["ok"] is False
     suggested = document["suggested_entry"]
-    assert suggested == ('- config-keys:\n    - x1-vllm\n  description:\n'
+    assert suggested == ('- config-keys:\n    - x1-vllm\n  scenario-type:\n'
+                         '    - fixed-seq-len\n  description:\n'
                          '    - "Add x1-vllm"\n  pr-link: XXX\n')
     append(project, suggested)
     code, document = verify_json(project, capsys)
@@ -240,7 +241,7 @@ def test_a_placeholder_is_refused_on_the_protected_branch(project, capsys) -> No
     code, out, _ = cli(project, capsys, "verify", "--base", "HEAD~1", "--head", "HEAD")
     assert code == 1 and "pr-link: placeholder pr-link 'XXX' is not allowed here" in out
     code, out, _ = cli(project, capsys, "verify", "--base", "HEAD~1")  # work tree on main
-    assert code == 1 and "(this is the protected branch)" in out
+    assert code == 1 and "(main is the protected branch" in out
 
 
 # --- recipes ---------------------------------------------------------------------------------

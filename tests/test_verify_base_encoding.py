@@ -16,7 +16,7 @@ from tests.projects import (
     verify,
 )
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "usage.md"
 
 
 @pytest.fixture

@@ -106,7 +106,7 @@ class Draft:
 def location(changelog: Path) -> Path:
     """Where the draft for ``changelog`` lives: in its repository's git directory,
     else beside the file."""
-    from changelog_tool.gitcli import git_dir
+    from changelog_tool.gitrepo import git_dir
 
     folder = changelog.resolve().parent
     found = git_dir(folder) if folder.is_dir() else None

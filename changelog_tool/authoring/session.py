@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.errors import ChangelogError
 from changelog_tool.settings import Settings
+
+if TYPE_CHECKING:
+    from changelog_tool.gate.acceptance import Rules
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
@@ -100,29 +103,24 @@ def preselected(rows: list[KeyRow]) -> list[str]:
     return [r.key for r in rows if r.change and r.change.needs_entry and not r.covered]
 
 
-def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
-    """The scenario types that changed in the chosen keys, in schema order."""
+def known_scenario_types() -> list[str]:
+    """The scenario types the schema defines, in its order."""
     from changelog_tool.ledger.entry import scenario_types
 
+    return scenario_types()
+
+
+def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:
     chosen = set(keys)
-    found = {s for r in rows if r.key in chosen for s in r.scenarios}
-    return [s for s in scenario_types() if s in found]
+    return [r.change for r in rows if r.change and r.key in chosen and r.change.needs_entry]
 
 
-def suggested_description(rows: list[KeyRow], keys: list[str]) -> list[str]:
-    """A starting point for the description, one bullet per kind of change."""
-    lines = []
-    chosen = [r for r in rows if r.change and r.key in set(keys)]
-    for row in chosen:
-        change = row.change
-        assert change is not None
-        if change.kind == ADDED:
-            lines.append(f"Add {row.key}")
-        elif change.kind == RECIPE:
-            lines.append(f"Update recipe {', '.join(change.recipes)} used by {row.key}")
-        elif change.kind == MODIFIED:
-            lines.append(f"Update {', '.join(change.fields) or 'config'} of {row.key}")
-    return lines
+def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
+    """The scenario types an entry for the chosen keys should name (the gate's rule)."""
+    from changelog_tool.gate.suggest import scenario_types as affected
+    from changelog_tool.ledger.entry import scenario_types
+
+    return affected(_changes(rows, keys), scenario_types())
 
 
 class AddSession:
@@ -136,8 +134,10 @@ class AddSession:
         self.init = init
         self.master_keys: list[str] = []
         self.loaded: Loaded | None = None
-        self._slug: tuple[str | None] | None = None
+        self._rules: Rules | None = None
         self.old = self.read()
+        self.scenario_types = known_scenario_types()
+        self.rules()  # no master config is an error before anything is shown
 
     # --- reading --------------------------------------------------------------------
     def read(self) -> bytes:
@@ -154,7 +154,7 @@ class AddSession:
 
     def load(self) -> Loaded:
         """Run the diff engine and parse the history (slow: call from a worker)."""
-        from changelog_tool.commands.log import entries
+        from changelog_tool.ledger.lookup import entries
 
         history, _ = entries(self.old)
         try:
@@ -179,7 +179,7 @@ class AddSession:
 
     def history_for(self, keys: list[str]) -> list[Any]:
         """Previous entries that apply to the chosen keys (patterns resolved)."""
-        from changelog_tool.commands.log import applying
+        from changelog_tool.ledger.lookup import applying
 
         if self.loaded is None:
             return []
@@ -188,41 +188,42 @@ class AddSession:
             resolved += self.pattern_matches(pattern)
         return applying(self.loaded.history, resolved) if resolved else []
 
-    def problems(self, draft: Draft) -> list[str]:
-        """Why this draft cannot be saved, as inline messages (empty when it can)."""
-        from changelog_tool.gate import prlinks
-        from changelog_tool.ledger.entry import normalize, schema_errors
+    def rules(self) -> Rules:
+        """The acceptance rules for this work tree (computed once per session)."""
+        from changelog_tool.gate.acceptance import work_tree_rules
 
-        entry = normalize(draft.to_entry(self.settings.placeholder_link()))
+        if self._rules is None:
+            self._rules = work_tree_rules(self.settings, self.old[-65536:])
+        return self._rules
+
+    def problems(self, draft: Draft) -> list[str]:
+        """Why this draft cannot be saved, as inline messages (empty when it can):
+        the acceptance rule every other path uses, with the two empty answers said
+        in words that name the field to fill in."""
+        from changelog_tool.gate.acceptance import rejections
+
+        entry = self.entry(draft)
         out = []
         if not draft.keys:
             out.append("config-keys: choose at least one key or pattern")
         if not entry.get("description"):
             out.append("description: write at least one line (one bullet per line)")
-        for path, message in schema_errors(entry):
-            if path == "(entry)" and "required property" in message:
-                continue  # said above, in words that name the field to fill in
-            out.append(f"{path}: {message}")
-        link = entry.get("pr-link")
-        if isinstance(link, str) and not any(p.startswith("pr-link") for p in out):
-            if self._slug is None:
-                self._slug = (prlinks.repository_slug(self.settings, self.old[-65536:]),)
-            why = prlinks.problem(link, self.settings, self._slug[0])
-            if why:
-                out.append(f"pr-link: {why}")
-        if self.master_keys:
-            for key in draft.keys:
-                if not self.pattern_matches(key):
-                    out.append(f"config-keys: {key!r} matches no master-config key "
-                               "(CI would fail on it)")
+        for rejection in rejections(entry, self.rules()):
+            if rejection.field == "(entry)" and "required property" in rejection.message:
+                continue  # said above
+            out.append(str(rejection))
         return out
+
+    def entry(self, draft: Draft) -> dict[str, Any]:
+        from changelog_tool.ledger.entry import normalize
+
+        return normalize(draft.to_entry(self.settings.placeholder_link()))
 
     def preview(self, draft: Draft) -> Preview:
         from changelog_tool.ledger import writer
         from changelog_tool.ledger.emitter import emit
-        from changelog_tool.ledger.entry import normalize
 
-        entry = normalize(draft.to_entry(self.settings.placeholder_link()))
+        entry = self.entry(draft)
         result = Preview(entry, problems=self.problems(draft))
         try:
             result.appended = writer.plan_append(self.old, [emit(entry)])
@@ -234,7 +235,6 @@ class AddSession:
     def save(self, draft: Draft) -> Any:
         """Append the draft's entry; raises ConcurrentChange if the file changed since
         it was read (the preview was built from ``self.old``)."""
-        from changelog_tool.commands.add import validate
         from changelog_tool.ledger import writer
         from changelog_tool.ledger.emitter import emit
         from changelog_tool.ledger.filecheck import check_appendable
@@ -242,10 +242,8 @@ class AddSession:
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
-        entries = validate([draft.to_entry(self.settings.placeholder_link())], self.settings,
-                           self.old[-65536:])
         path = self.path
-        return writer.append(path, [emit(e) for e in entries],
+        return writer.append(path, [emit(self.entry(draft))],
                              check=lambda old: check_appendable(old, str(path)),
                              expected=self.old, create=self.init)
 
@@ -270,8 +268,12 @@ def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[i
 
 
 def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
-    """What the TUI would start from: the preselected keys, their changed scenario
-    types, and a description drafted from the changes (for printing without a terminal)."""
+    """What the TUI starts from: the preselected keys and the gate's suggested entry
+    for them (scenario types, drafted description)."""
+    from changelog_tool.gate.suggest import suggested_entry
+    from changelog_tool.ledger.entry import scenario_types
+
     keys = preselected(rows)
-    return Draft(keys=keys, scenario_types=suggested_scenarios(rows, keys),
-                 description=suggested_description(rows, keys), pr_link=placeholder)
+    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types())
+    return Draft(keys=keys, scenario_types=entry.get("scenario-type", []),
+                 description=entry["description"], pr_link=placeholder)

@@ -33,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--scenario-type",
         action="append",
         metavar="TYPE",
-        help="scenario type (fixed-seq-len, agentic-coding); repeatable",
+        help="scenario type (one the schema defines, e.g. fixed-seq-len); repeatable",
     )
     parser.add_argument(
         "--description", action="append", metavar="TEXT", help="one description bullet; repeatable"
@@ -103,33 +103,6 @@ def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
     return entries
 
 
-def validate(
-    entries: list[dict[str, Any]], settings: Any, changelog: bytes | None = None
-) -> list[dict[str, Any]]:
-    """Normalize, then refuse anything the schema or the pr-link policy rejects.
-
-    ``changelog`` (the file's tail) lets the pr-link policy find the repository
-    from the newest entry when neither settings nor the ``origin`` remote name it.
-    """
-    from changelog_tool.gate import prlinks
-    from changelog_tool.ledger.entry import normalize, schema_errors
-
-    slug = prlinks.repository_slug(settings, changelog)
-    out = []
-    problems = []
-    for number, raw in enumerate(entries, 1):
-        entry = normalize(raw)
-        label = f"entry {number}: " if len(entries) > 1 else ""
-        problems += [f"{label}{path}: {message}" for path, message in schema_errors(entry)]
-        link = entry.get("pr-link")
-        if isinstance(link, str) and (why := prlinks.problem(link, settings, slug)):
-            problems.append(f"{label}pr-link: {why}")
-        out.append(entry)
-    if problems:
-        raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
-    return out
-
-
 def run(
     *,
     from_json: bool,
@@ -164,21 +137,11 @@ def run(
         raw = _entries_from_json(sys.stdin.read(), settings.placeholder_link())
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
-    entries = validate(raw, settings, _tail(path))
-    from changelog_tool.gate import acceptance as keycheck
-    from changelog_tool.gate import prlinks
+    from changelog_tool.gate.acceptance import refuse, work_tree_rules
+    from changelog_tool.ledger.entry import normalize
 
-    refusals = keycheck.problems(entries, settings)
-    if any(settings.is_placeholder(e["pr-link"]) for e in entries):
-        allowed, branch = prlinks.placeholder_allowed(settings)
-        if not allowed:
-            refusals.append(
-                f"pr-link: a placeholder is not accepted on {branch}, the protected branch; "
-                "pass --pr-link with the pull request's link (or add the entry on a branch)")
-    if refusals:
-        raise ChangelogError(
-            "refused: `changelog verify` would fail this entry (nothing was written):\n  "
-            + "\n  ".join(refusals))
+    entries = [normalize(entry) for entry in raw]
+    refuse(entries, work_tree_rules(settings, _tail(path)))
     return append_entries(entries, path=path, dry_run=dry_run, init=init, as_json=from_json)
 
 

@@ -37,7 +37,7 @@ def attribute_line(changelog: str) -> str:
 
 def run(*, uninstall: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.gitcli import run_git
+    from changelog_tool.gitrepo import run_git
     from changelog_tool.merge.outcome import repo_path
 
     top = Path(run_git(Path.cwd(), "rev-parse", "--show-toplevel"))
@@ -85,7 +85,7 @@ def _install(top: Path, changelog: str) -> list[dict[str, str]]:
 
 
 def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
-    from changelog_tool.gitcli import run_git, try_git
+    from changelog_tool.gitrepo import run_git, try_git
 
     current = try_git(top, "config", "--local", "--get", key)
     if current.returncode == 0 and current.stdout.rstrip("\n") == value:
@@ -96,7 +96,7 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
 
 
 def _uninstall(top: Path) -> list[dict[str, str]]:
-    from changelog_tool.gitcli import try_git
+    from changelog_tool.gitrepo import try_git
     from changelog_tool.ledger.replace import replace_file
 
     steps = []

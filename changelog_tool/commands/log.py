@@ -8,30 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.ledger.lookup import applying, entries, format_text
 
 if TYPE_CHECKING:
     from changelog_tool.settings import Settings
-
-
-@dataclass(frozen=True)
-class Applied:
-    """An entry that applies to a key: where it starts, which patterns matched, and
-    which of the keys looked for it applies to."""
-
-    line: int
-    entry: dict[str, Any]
-    patterns: tuple[str, ...]
-    keys: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "matched-by": list(self.patterns),
-                "applies-to": list(self.keys), **self.entry}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,57 +25,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="changelog to read (default: from settings)")
     parser.add_argument("--limit", type=int, metavar="N", help="show at most N entries")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-
-
-def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
-    """``(line, entry)`` for every entry in file order, and problems with broken ones.
-
-    A file that does not parse as a whole is read entry by entry, so one broken
-    entry does not hide the others."""
-    from changelog_tool.ledger.document import Ledger
-    from changelog_tool.ledger.strictyaml import Item, YamlProblem
-
-    ledger = Ledger(data)
-    try:
-        root = ledger.parse()
-    except YamlProblem:
-        found: list[tuple[int, dict[str, Any]]] = []
-        problems = []
-        for result in ledger.parse_blocks(ledger.blocks):
-            if isinstance(result, YamlProblem):
-                problems.append(f"line {result.line}: {result.message} (entry skipped)")
-            elif isinstance(result.value, dict):
-                found.append((result.line, result.value))
-        return found, problems
-    if not isinstance(root, list):
-        return [], ["the YAML root is not a list of entries"]
-    return [(i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)], []
-
-
-def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str],
-             verbatim: Iterable[str] = ()) -> list[Applied]:
-    """The entries whose config-keys match any of ``keys`` or name one of ``verbatim``
-    exactly, newest first, each with the keys (sorted) it applies to."""
-    from changelog_tool.ledger.entry import matching_keys
-
-    wanted = list(dict.fromkeys(keys))
-    exact = set(verbatim)
-    out = []
-    for line, entry in items:
-        patterns = entry.get("config-keys")
-        if not isinstance(patterns, list):
-            continue
-        applies: set[str] = set()
-        hits = []
-        for pattern in (p for p in patterns if isinstance(p, str)):
-            found = matching_keys(pattern, wanted) + ([pattern] if pattern in exact else [])
-            if found:
-                hits.append(pattern)
-                applies.update(found)
-        if hits:
-            out.append(Applied(line, entry, tuple(hits), tuple(sorted(applies))))
-    out.reverse()
-    return out
 
 
 def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
@@ -109,44 +42,12 @@ def expand(arguments: list[str], keys: list[str], files: list[str]
            ) -> tuple[dict[str, list[str]], list[str]]:
     """Each argument's matching master keys (sorted), and a warning for each argument
     that matches none, with the closest key as a hint."""
-    import difflib
-
+    from changelog_tool.gate.acceptance import unmatched
     from changelog_tool.ledger.entry import matching_keys
 
     expansion = {arg: sorted(matching_keys(arg, keys)) for arg in arguments}
-    warnings = []
-    for arg in (a for a, found in expansion.items() if not found):
-        close = difflib.get_close_matches(arg, keys, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        warnings.append(f"{arg!r} matches no key in {', '.join(files)}{hint}")
+    warnings = [unmatched(arg, keys, files) for arg, found in expansion.items() if not found]
     return expansion, warnings
-
-
-def format_text(found: list[Applied], path: str, keys: list[str],
-                show_keys: bool = False) -> str:
-    lines = []
-    for applied in found:
-        entry = applied.entry
-        lines.append(f"{path}:{applied.line}: {entry.get('pr-link', '')}")
-        patterns = [str(p) for p in entry.get("config-keys") or []]
-        shown = ", ".join(patterns[:4]) + (f", +{len(patterns) - 4} more" if len(patterns) > 4
-                                           else "")
-        via = [p for p in applied.patterns if p not in keys]
-        lines.append(f"  config-keys: {shown}" + (f"  (matched by {', '.join(via)})" if via
-                                                   else ""))
-        if show_keys:
-            lines.append(f"  applies to: {', '.join(applied.keys)}")
-        scenarios = entry.get("scenario-type")
-        if isinstance(scenarios, list) and scenarios:
-            lines.append(f"  scenario-type: {', '.join(str(s) for s in scenarios)}")
-        for key in ("evals-only", "all-evals", "append-only", "eval-min-prefill-ep"):
-            if key in entry:
-                lines.append(f"  {key}: {entry[key]}")
-        descriptions = entry.get("description")
-        for text in descriptions if isinstance(descriptions, list) else [descriptions]:
-            lines.append(f"  - {text}")
-        lines.append("")
-    return "\n".join(lines).rstrip("\n")
 
 
 def run(*, key: list[str], file: Path | None, limit: int | None, format: str) -> int:

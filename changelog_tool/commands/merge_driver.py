@@ -65,7 +65,7 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
 
 
 def _operation(root: Path) -> str | None:
-    from changelog_tool.gitcli import git_dir, operation_in_progress
+    from changelog_tool.gitrepo import git_dir, operation_in_progress
 
     directory = git_dir(root)
     return operation_in_progress(directory) if directory else None
@@ -73,7 +73,7 @@ def _operation(root: Path) -> str | None:
 
 def _leave_conflict(base: Path, ours: Path, theirs: Path, path: str) -> int:
     """What git would have done without a driver: ``git merge-file``'s markers."""
-    from changelog_tool.gitcli import merge_file
+    from changelog_tool.gitrepo import merge_file
     from changelog_tool.ledger.replace import replace_file
 
     result = merge_file(Path.cwd(), ours, base, theirs)

@@ -31,8 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.gitcli import operation_in_progress
-    from changelog_tool.gitrepo import Repo
+    from changelog_tool.gitrepo import Repo, operation_in_progress
     from changelog_tool.ledger.replace import replace_file
     from changelog_tool.merge.outcome import emit, merge_sides, repo_path, upstream_of
     from changelog_tool.merge.protected import Decision

@@ -136,7 +136,7 @@ class Sync:
 def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: bytes,
                   head: bytes | None, work: bytes, outcome: Any, fmt: str,
                   extra: dict[str, Any]) -> int:
-    from changelog_tool.gitcli import run_git, try_git
+    from changelog_tool.gitrepo import run_git, try_git
     from changelog_tool.ledger.replace import replace_file
     from changelog_tool.merge.outcome import emit
 

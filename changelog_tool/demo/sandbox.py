@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.errors import UsageError
-from changelog_tool.gitcli import run_git
+from changelog_tool.gitrepo import run_git
 
 BRANCH = "kimik3-b300-agentic"
 BASE = "main"

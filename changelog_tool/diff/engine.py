@@ -9,6 +9,7 @@ only where their bytes differ.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +21,7 @@ from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.gate import prlinks
-from changelog_tool.gitcli import operation_in_progress
-from changelog_tool.gitrepo import WORKTREE, Repo
+from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
 from changelog_tool.ledger.compare import History, compare
 from changelog_tool.settings import Settings
 
@@ -36,7 +36,8 @@ class Snapshot:
     changelog: str
     base_ref: str
     messages: list[tuple[str, str]] = field(default_factory=list)
-    on_protected: bool = False
+    protected: str | None = None
+    """The protected branch, when head is it (placeholders are refused there)."""
     slug: str | None = None
     """``owner/name`` for pr-links: the setting, else the origin remote's."""
 
@@ -124,9 +125,9 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
     # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
     messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
     return Snapshot(changes, history, masters["head"], layout.changelog, base_ref, messages,
-                    _on_protected(repo, settings, head_sha, head_rev),
+                    _protected_head(repo, settings, head_sha, head_rev),
                     prlinks.repository_slug(settings, (base_log or b"")[-65536:],
-                                          repo.github_slug))
+                                          repo.remote_url))
 
 
 def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet,
@@ -204,18 +205,14 @@ def _head_problems(found: list[tuple[str, MasterProblem]], base: MasterSet,
     return out
 
 
-def _on_protected(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> bool:
-    """Is head the protected branch itself (where placeholders are not allowed)?
-    The checked-out branch decides for the work tree; otherwise the commit does."""
-    if head_rev == WORKTREE and operation_in_progress(repo.git_dir()) is not None:
-        return False  # a stopped rebase/merge replays the branch, even on the protected tip
-    branch = repo.branch() if head_rev == WORKTREE else None
-    if branch is not None:
-        return any(branch == ref.rsplit("/", 1)[-1] for ref in settings.protected_ref)
-    for ref in settings.protected_ref:
-        try:
-            if repo.resolve(ref) == head_sha:
-                return True
-        except EnvironmentProblem:
-            continue
-    return False
+def _protected_head(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> str | None:
+    """The protected branch that head is (see :func:`prlinks.protected_head`)."""
+    if head_rev == WORKTREE:
+        state = head_state(repo.root, settings.protected_ref)
+    else:
+        commits = {}
+        for ref in settings.protected_ref:
+            with contextlib.suppress(EnvironmentProblem):
+                commits[ref] = repo.resolve(ref)
+        state = HeadState(head_sha, None, None, commits)
+    return prlinks.protected_head(settings, state) if state is not None else None

@@ -1,22 +1,69 @@
-"""What `add` checks against the work tree's master configs before appending:
-a pattern that matches no key, or a scenario type none of the matched keys has,
-would fail `verify` (dangling-pattern, scenario-mismatch), so it is refused now."""
+"""The one rule for an acceptable new entry.
+
+`add` (flags and ``--json``), the TUI (its preview and its save) and
+``verify``'s check of appended entries all call :func:`rejections`, so no path
+can write what another path would fail: the schema, every config-keys pattern
+matching a key of the master configs, a scenario type that one of the matched
+keys has, and the pr-link policy (this repository's link; a placeholder only
+off the protected branch).
+"""
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from changelog_tool.ledger.entry import matching_keys
+from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.gate import prlinks
+from changelog_tool.gate.suggest import did_you_mean
+from changelog_tool.ledger.entry import matching_keys, schema_errors
 from changelog_tool.settings import Settings
 
 if TYPE_CHECKING:
     from changelog_tool.diff.masters import MasterSet
 
 
+@dataclass(frozen=True)
+class Rejection:
+    """Why an entry is not acceptable: a finding code, the field (a schema path such
+    as ``description/0``), the message, and the offending text (to find its line)."""
+
+    code: str
+    field: str
+    message: str
+    text: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What an entry is judged against: the master configs it must name, the
+    repository its pr-link must point at, and the protected branch, when that is
+    where the entry is written (``None`` on any other branch)."""
+
+    settings: Settings
+    masters: MasterSet
+    slug: str | None
+    protected: str | None = None
+    pr_number: int | None = None
+
+
+def no_master_configs(settings: Settings) -> EnvironmentProblem:
+    """The error for a repository where the master-config globs match no file."""
+    where = settings.source or "the default settings"
+    return EnvironmentProblem(
+        f"no master config found: the setting `master-configs` "
+        f"({', '.join(settings.master_configs)}, from {where}) matches no file in "
+        f"{settings.root}; set `master-configs` in .perf-changelog.toml or "
+        "[tool.perf-changelog] to the globs of your master-config files"
+    )
+
+
 def work_tree_masters(settings: Settings) -> MasterSet | None:
-    """The work tree's master configs; ``None`` when the repository has none."""
+    """The work tree's master configs; ``None`` when the globs match no file."""
     from changelog_tool.diff.masters import MasterFile, MasterSet
 
     root = settings.root
@@ -26,27 +73,70 @@ def work_tree_masters(settings: Settings) -> MasterSet | None:
     return MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
 
 
-def problems(entries: Sequence[dict[str, Any]], settings: Settings) -> list[str]:
-    """Why each entry would fail the gate at the work tree; empty when it would not
-    (or when the repository has no master configs to check against)."""
+def work_tree_rules(settings: Settings, changelog_tail: bytes | None) -> Rules:
+    """The rules for an entry written to the work tree's changelog now: its master
+    configs (an error when there are none), the repository (``changelog_tail`` lets
+    the newest entry name it), and the protected branch if that is checked out."""
+    from changelog_tool.gitrepo import head_state
+
     masters = work_tree_masters(settings)
     if masters is None:
-        return []
-    keys = list(masters.owner)
-    out = []
+        raise no_master_configs(settings)
+    state = head_state(settings.root, settings.protected_ref)
+    protected = prlinks.protected_head(settings, state) if state is not None else None
+    return Rules(settings, masters, prlinks.repository_slug(settings, changelog_tail), protected)
+
+
+def unmatched(pattern: str, keys: Sequence[str], files: Sequence[str]) -> str:
+    """The message for a config-keys pattern that matches no master key."""
+    return f"{pattern!r} matches no key in {', '.join(files)}{did_you_mean(pattern, keys)}"
+
+
+def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
+    """Every reason ``entry`` would fail the gate; empty when it is acceptable."""
+    out = [Rejection("schema", path, message) for path, message in schema_errors(entry)]
+    link = entry.get("pr-link")
+    if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
+        settings = rules.settings
+        why = prlinks.problem(link, settings, rules.slug, allow_placeholder=rules.protected is None,
+                              pr_number=rules.pr_number)
+        if why is not None:
+            if rules.protected is not None and settings.is_placeholder(link):
+                why += (f" ({rules.protected} is the protected branch: pass the pull request's "
+                        "link, or add the entry on a branch)")
+            out.append(Rejection("pr-link", "pr-link", why, link))
+    patterns = entry.get("config-keys")
+    keys = list(rules.masters.owner)
+    files = [m.path for m in rules.masters.files]
+    matched: set[str] = set()
+    for pattern in patterns if isinstance(patterns, list) else []:
+        if not isinstance(pattern, str):
+            continue
+        found = matching_keys(pattern, keys)
+        if not found:
+            out.append(Rejection("dangling-pattern", "config-keys",
+                                 f"{unmatched(pattern, keys, files)}; fix the spelling or add "
+                                 "the config (CI fails on a pattern that matches nothing)",
+                                 pattern))
+        matched.update(found)
+    kinds = entry.get("scenario-type")
+    for kind in kinds if isinstance(kinds, list) and matched else []:
+        if isinstance(kind, str) and not any(rules.masters.has_scenario(k, kind) for k in matched):
+            shown = ", ".join(sorted(matched)[:3]) + (", ..." if len(matched) > 3 else "")
+            out.append(Rejection("scenario-mismatch", "scenario-type",
+                                 f"{kind!r} exists for none of the matched keys ({shown}); "
+                                 "no sweep would run", kind))
+    return out
+
+
+def refuse(entries: Sequence[Mapping[str, Any]], rules: Rules) -> None:
+    """Raise, naming every rejection of every entry, unless all are acceptable."""
+    lines = []
     for number, entry in enumerate(entries, 1):
         label = f"entry {number}: " if len(entries) > 1 else ""
-        matched: set[str] = set()
-        for pattern in entry.get("config-keys", []):
-            found = matching_keys(pattern, keys)
-            if not found:
-                close = difflib.get_close_matches(pattern, keys, n=1)
-                hint = f" (did you mean {close[0]}?)" if close else ""
-                out.append(f"{label}config-keys: {pattern!r} matches no key in "
-                           f"{', '.join(m.path for m in masters.files)}{hint}")
-            matched.update(found)
-        for kind in entry.get("scenario-type", []) if matched else []:
-            if not any(masters.has_scenario(key, kind) for key in matched):
-                out.append(f"{label}scenario-type: {kind!r} exists for none of the matched keys "
-                           f"({', '.join(sorted(matched)[:3])}); no sweep would run")
-    return out
+        lines += [f"{label}{r}" for r in rejections(entry, rules)]
+    if lines:
+        raise ChangelogError(
+            "refused: `changelog verify` would fail this entry (nothing was written):\n  "
+            + "\n  ".join(lines)
+        )

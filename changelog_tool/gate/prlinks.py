@@ -5,9 +5,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from changelog_tool.gitrepo import HeadState
 from changelog_tool.settings import Settings
 
 _PULL = re.compile(r"^https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/pull/([0-9]+)$")
+
+
+_GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$")
+
+
+def slug_of(url: str | None) -> str | None:
+    """``owner/name`` of a GitHub remote URL (https or ssh), else ``None``."""
+    match = _GITHUB_REMOTE.search(url or "")
+    return match.group(1) if match else None
 
 
 def canonical(slug: str, number: int) -> str:
@@ -49,7 +59,7 @@ _RECENT_LINK = re.compile(
 def repository_slug(
     settings: Settings,
     changelog: bytes | None = None,
-    remote: Callable[[str], str | None] | None = None,
+    remote_url: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """The repository whose pull requests the changelog links to.
 
@@ -57,16 +67,20 @@ def repository_slug(
     remote on GitHub -- unless the newest numbered pr-link in ``changelog`` (its
     tail is enough) names a repository of the same name under another owner: then
     ``origin`` is a contributor's fork and the link's repository is the one. With
-    no GitHub remote, the newest link decides. ``remote`` maps a remote name to its
-    GitHub slug (default: ``git config`` in the settings root).
+    no GitHub remote, the newest link decides. ``remote_url`` maps a remote name to its
+    URL (default: ``git config`` in the settings root).
     """
     if settings.repository:
         return settings.repository
-    if remote is None:
-        from changelog_tool.gitcli import remote_slug
+    if remote_url is None:
+        from changelog_tool import gitrepo
 
-        def remote(name: str) -> str | None:
-            return remote_slug(settings.root, name)
+        def remote_url(name: str) -> str | None:
+            return gitrepo.remote_url(settings.root, name)
+
+    def remote(name: str) -> str | None:
+        assert remote_url is not None
+        return slug_of(remote_url(name))
 
     upstream = remote("upstream")
     if upstream is not None:
@@ -80,18 +94,22 @@ def repository_slug(
     return linked if same_name else origin  # another name: a renamed repository, trust origin
 
 
-def placeholder_allowed(settings: Settings) -> tuple[bool, str]:
-    """Whether a placeholder pr-link may be written here, and the branch checked out.
+def protected_head(settings: Settings, head: HeadState) -> str | None:
+    """The protected branch that ``head`` is, or ``None``: the one decision of
+    "is this the protected branch?" (where a placeholder pr-link is refused).
 
-    Not on the protected branch itself (its CI requires the real link); during a
-    rebase or merge HEAD may be detached or on the protected tip, and the entry
-    belongs to the branch being replayed, so it is allowed then.
+    During a rebase, merge, cherry-pick or revert the entries being written belong
+    to the branch being replayed, even on the protected tip: not protected. A
+    checked-out branch is protected when its name is a protected ref's branch
+    name; a detached HEAD (or a ``--head`` commit) when it is a protected ref's
+    commit.
     """
-    from changelog_tool.gitcli import git_dir, operation_in_progress, try_git
-
-    folder = git_dir(settings.root)
-    if folder is None or operation_in_progress(folder) is not None:
-        return True, ""
-    branch = try_git(settings.root, "symbolic-ref", "--short", "-q", "HEAD").stdout.strip()
-    protected = {ref.rsplit("/", 1)[-1] for ref in settings.protected_ref}
-    return branch not in protected, branch
+    if head.operation is not None:
+        return None
+    names = {ref.rsplit("/", 1)[-1] for ref in settings.protected_ref}
+    if head.branch is not None:
+        return head.branch if head.branch in names else None
+    for ref, sha in head.protected_commits.items():
+        if sha == head.sha:
+            return ref
+    return None

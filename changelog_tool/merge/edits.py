@@ -10,7 +10,8 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.merge.side_changes import Problem, content, label, parse, same_entry
+from changelog_tool.ledger.entry import same_entry
+from changelog_tool.merge.side_changes import Problem, content, label, parse
 
 MAX_LISTED = 5
 

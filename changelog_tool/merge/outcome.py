@@ -99,7 +99,7 @@ class Outcome:
 
 
 def upstream_of(root: Path, refs: tuple[str, ...], path: str) -> Upstream | None:
-    from changelog_tool.gitcli import read_first_blob
+    from changelog_tool.gitrepo import read_first_blob
 
     found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
     if found is None:

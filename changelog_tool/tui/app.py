@@ -77,7 +77,7 @@ class AddApp(App[Outcome]):
     # --- building ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield KeyPicker(id="picker")
-        yield EntryForm(id="form")
+        yield EntryForm(self.session.scenario_types, id="form")
         yield Pane(id="pane")
         yield Label("", id="status")
         yield Footer()
@@ -172,7 +172,7 @@ class AddApp(App[Outcome]):
         pane.show(title, Content("\n").join(lines))
 
     def _show_history(self, pane: Pane, keys: list[str]) -> None:
-        from changelog_tool.commands.log import format_text
+        from changelog_tool.ledger.lookup import format_text
 
         found = self.session.history_for(keys)
         title = (f"Previous entries for the chosen keys: {len(found)}, newest first "

@@ -17,7 +17,6 @@ from textual.widgets.selection_list import Selection
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.session import KeyRow
 
-SCENARIOS = ("fixed-seq-len", "agentic-coding")
 FLAGS = ("evals-only", "all-evals", "append-only")
 
 
@@ -159,6 +158,10 @@ class EntryForm(Vertical):
     class Changed(Message):
         """Any answer in the form changed."""
 
+    def __init__(self, scenarios: list[str], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.scenarios = scenarios  # the schema's scenario types, in its order
+
     def compose(self) -> ComposeResult:
         yield Label("Description: one bullet per line", classes="section")
         yield TextArea(id="description", compact=True, soft_wrap=True, tab_behavior="focus",
@@ -166,7 +169,7 @@ class EntryForm(Vertical):
                                    "(one bullet per line)")
         with Horizontal(classes="row"):
             yield Label("Scenario ", classes="field-label")
-            for name in SCENARIOS:
+            for name in self.scenarios:
                 yield Tick(name, id=f"scenario-{name}", compact=True)
             yield Label("  pr-link ", classes="field-label")
             yield Input(id="pr-link", compact=True)
@@ -179,7 +182,7 @@ class EntryForm(Vertical):
 
     def load(self, draft: Draft, placeholder: str) -> None:
         self.query_one("#description", TextArea).load_text("\n".join(draft.description))
-        for name in SCENARIOS:
+        for name in self.scenarios:
             self.query_one(f"#scenario-{name}", Checkbox).value = name in draft.scenario_types
         self.query_one("#pr-link", Input).value = draft.pr_link or placeholder
         for name in FLAGS:
@@ -189,7 +192,7 @@ class EntryForm(Vertical):
         self.query_one("#eval-min-prefill-ep", Input).value = "" if ep is None else str(ep)
 
     def set_scenarios(self, names: list[str]) -> None:
-        for name in SCENARIOS:
+        for name in self.scenarios:
             self.query_one(f"#scenario-{name}", Checkbox).value = name in names
 
     def to_model(self, keys: list[str]) -> Draft:
@@ -200,7 +203,7 @@ class EntryForm(Vertical):
             ep = None
         return Draft(
             keys=keys,
-            scenario_types=[n for n in SCENARIOS
+            scenario_types=[n for n in self.scenarios
                             if self.query_one(f"#scenario-{n}", Checkbox).value],
             description=self.query_one("#description", TextArea).text.split("\n"),
             pr_link=self.query_one("#pr-link", Input).value.strip(),

@@ -1,0 +1,77 @@
+"""Suggestions: the one suggested entry for changed keys (verify's output, the
+TUI's starting point, the demo), and the one "did you mean" for a mistyped name."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """`` (did you mean X?)`` with the closest candidate, or an empty string."""
+    close = difflib.get_close_matches(word, list(candidates), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _affected(change: KeyChange) -> set[str] | None:
+    """The scenario types a change can affect; ``None`` when it can affect all of
+    the key's (a field outside ``scenarios`` changed, or a recipe it uses did)."""
+    if change.kind == MODIFIED and (
+        change.recipes or any(not f.startswith(SCENARIOS + ".") for f in change.fields)
+    ):
+        return None
+    return set(change.scenarios) or None
+
+
+def scenario_types(changes: Iterable[KeyChange], known: Sequence[str]) -> list[str]:
+    """The scenario types to name in an entry for ``changes``, in ``known`` (schema)
+    order; none (every scenario runs) when some change may affect every scenario
+    of its key or names a type the schema does not know."""
+    kinds: set[str] = set()
+    for change in changes:
+        affected = _affected(change)
+        if affected is None:
+            return []
+        kinds |= affected
+    if not kinds <= set(known):
+        return []
+    return [k for k in known if k in kinds]
+
+
+def _short(keys: list[str]) -> str:
+    return ", ".join(keys[:4]) + (f" and {len(keys) - 4} more" if len(keys) > 4 else "")
+
+
+def description(changes: Sequence[KeyChange]) -> list[str]:
+    """A starting point for the description: one bullet per kind of change."""
+    lines = []
+    added = sorted(c.key for c in changes if c.kind == ADDED)
+    if added:
+        lines.append(f"Add {_short(added)}")
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for change in changes:
+        if change.kind == MODIFIED:
+            groups.setdefault(change.fields, []).append(change.key)
+    for fields, keys in sorted(groups.items()):
+        lines.append(f"Update {', '.join(fields) or 'config'} of {_short(sorted(keys))}")
+    recipes = sorted(c.key for c in changes if c.kind == RECIPE)
+    if recipes:
+        lines.append(f"Update recipes of {_short(recipes)}")
+    return lines
+
+
+def suggested_entry(changes: Sequence[KeyChange], pr_link: str,
+                    known_scenarios: Sequence[str]) -> dict[str, Any]:
+    """The entry that covers ``changes``: their keys, the scenario types they
+    affect, a drafted description and ``pr_link``."""
+    entry: dict[str, Any] = {"config-keys": sorted({c.key for c in changes})}
+    kinds = scenario_types(changes, known_scenarios)
+    if kinds:
+        entry["scenario-type"] = kinds
+    entry["description"] = description(changes)
+    entry["pr-link"] = pr_link
+    return entry
