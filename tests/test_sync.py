@@ -193,3 +193,31 @@ def test_when_the_merge_cannot_start_the_synced_file_is_left_as_sync_wrote_it(
     assert result.returncode == 2 and "did not start" in result.stderr
     assert repo.read(LOG) == appended(MAIN, *OWN)
     assert not (repo.root / ".git" / "MERGE_HEAD").exists()
+
+
+def test_sync_racing_an_add_never_loses_the_added_entry(repo: GitRepo) -> None:
+    """`sync` reads the file, then writes under the writer's lock: an entry another
+    process appended in between is kept (sync refuses and says to run again)."""
+    import fcntl
+    import os
+    import time
+
+    pull_request(repo)
+    path = repo.root / LOG
+    holder = os.open(path, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # a concurrent writer holds the lock
+    try:
+        sync = subprocess.Popen([sys.executable, "-m", "changelog_tool", "sync"], cwd=repo.root,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert sync.stderr is not None
+        waited = sync.stderr.readline()  # sync has read the file and waits for the lock
+        assert "waiting for another process writing" in waited
+        with path.open("ab") as handle:  # ... and the other writer appends its entry
+            handle.write(b"\n" + entry("racing-add"))
+        time.sleep(0.1)
+    finally:
+        os.close(holder)
+    out, err = sync.communicate(timeout=60)
+    assert sync.returncode == 1, out + err
+    assert "changed while this command ran" in err
+    assert path.read_bytes() == appended(appended(BASE, *OWN), entry("racing-add"))

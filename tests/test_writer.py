@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import fcntl
+import os
 import stat
 import subprocess
 import sys
@@ -7,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from changelog_tool.errors import ChangelogError, ConcurrentChange
+from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import check_appendable, check_file
@@ -174,3 +176,79 @@ def test_concurrent_writers_in_real_processes_lose_no_entry(tmp_path: Path) -> N
         mine = [k for k in keys if k.startswith(f"w{w}-")]
         assert mine == [f"w{w}-{n}" for n in range(15)]
     assert check_file(data, "p").findings == []
+
+
+def test_a_crash_leftover_is_removed_by_the_next_write_once_its_writer_is_gone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_bytes(OLD.encode())
+    script = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from changelog_tool.ledger import writer\n"
+        "from changelog_tool.ledger.filecheck import check_appendable\n"
+        "os.replace = lambda *a: os._exit(9)  # killed between the temp write and the rename\n"
+        "writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'], check=check_appendable)\n"
+    )
+    assert subprocess.run([sys.executable, "-c", script, str(path)], check=False).returncode == 9
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name != "perf-changelog.yaml"]
+    assert len(leftovers) == 1 and leftovers[0].endswith(writer.TEMP_SUFFIX)
+    alive = tmp_path / f".perf-changelog.yaml.{os.getpid()}.1{writer.TEMP_SUFFIX}"
+    alive.write_bytes(b"a write in progress")  # its process (this one) is alive: kept
+    append(path, block(1))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["perf-changelog.yaml",
+                                                                 alive.name])
+
+
+def test_a_symlinked_changelog_gets_the_entry_in_its_target_and_stays_a_link(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "real" / "perf-changelog.yaml"
+    target.parent.mkdir()
+    target.write_bytes(OLD.encode())
+    link = tmp_path / "perf-changelog.yaml"
+    link.symlink_to(target)
+    append(link, block(1))
+    assert link.is_symlink() and Path(os.readlink(link)) == target
+    assert target.read_bytes() == OLD.encode() + b"\n" + block(1)
+    writer.replace(link, OLD.encode())
+    assert link.is_symlink() and target.read_bytes() == OLD.encode()
+
+
+def test_a_fifo_or_device_is_refused_at_once_and_left_alone(tmp_path: Path) -> None:
+    fifo = tmp_path / "perf-changelog.yaml"
+    os.mkfifo(fifo)
+    for attempt in (lambda: append(fifo, block(1)), lambda: writer.replace(fifo, b"x")):
+        with pytest.raises(UsageError, match="not a regular file"):
+            attempt()
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    for command in (["verify", "--file", str(fifo)], ["log", "k", "--file", str(fifo)],
+                    ["add", "--file", str(fifo), "--key", "k", "--description", "d"]):
+        done = subprocess.run([sys.executable, "-m", "changelog_tool", *command], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=20, check=False)
+        assert done.returncode == 2 and "not a regular file" in done.stderr, (command, done)
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("creating a device node needs privileges")
+    with pytest.raises(UsageError, match="not a regular file"):
+        append(device, block(1))
+    assert stat.S_ISCHR(device.stat().st_mode)
+
+
+def test_a_writer_waiting_on_a_lock_says_so_and_gives_up_after_the_timeout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_bytes(OLD.encode())
+    holder = os.open(path, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        with pytest.raises(ConcurrentChange, match="locked by another process"):
+            writer.append(path, [block(1)], check=check_appendable, timeout=1.5)
+    finally:
+        os.close(holder)
+    assert "waiting for another process writing" in capsys.readouterr().err
+    assert path.read_bytes() == OLD.encode()

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -118,16 +116,10 @@ def save(changelog: Path, draft: Draft) -> Path:
     target = location(changelog)
     document = {"version": VERSION, "changelog": str(changelog.resolve()),
                 "saved": time.strftime("%Y-%m-%d %H:%M:%S"), "answers": draft.to_json()}
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{DRAFT_NAME}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(document, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    from changelog_tool.ledger import writer
+
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    writer.replace(target, text.encode("utf-8"))
     return target
 
 

@@ -146,7 +146,9 @@ class AddSession:
                 raise ChangelogError(f"{self.path} does not exist; pass --init to create it, "
                                      "or --file to name another")
             return b""
-        return self.path.read_bytes()
+        from changelog_tool.ledger.document import read_file
+
+        return read_file(self.path)
 
     def reload(self) -> bytes:
         self.old = self.read()

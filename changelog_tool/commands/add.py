@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.ledger.document import read_file, regular_file
 
 ANSWER_FLAGS = (
     "key",
@@ -117,6 +118,7 @@ def run(
 
     settings = settings_module.load()
     path = file if file is not None else settings.changelog_path
+    regular_file(path, missing_ok=True)  # a FIFO or device is refused before anything waits
     given = any(answers[name] for name in ANSWER_FLAGS)
     interactive = (
         not no_input
@@ -147,8 +149,11 @@ def run(
 
 def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
     """The last ``size`` bytes of the changelog, if it exists."""
+    real = regular_file(path, missing_ok=True)
+    if real is None:
+        return None
     try:
-        with path.open("rb") as handle:
+        with real.open("rb") as handle:
             handle.seek(max(0, handle.seek(0, 2) - size))
             return handle.read()
     except OSError:
@@ -166,7 +171,7 @@ def append_entries(
     if dry_run:
         if not path.exists() and not init:
             raise UsageError(f"{path} does not exist; pass --init to create it")
-        old = path.read_bytes() if path.exists() else b""
+        old = read_file(path) if path.exists() else b""
         check_appendable(old, str(path))
         sys.stdout.buffer.write(writer.plan_append(old, blocks))
         sys.stdout.flush()

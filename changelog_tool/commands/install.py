@@ -65,7 +65,7 @@ def run(*, uninstall: bool, format: str) -> int:
 
 
 def _install(top: Path, changelog: str) -> list[dict[str, str]]:
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.ledger import writer
 
     steps = []
     attributes = top / ".gitattributes"
@@ -75,7 +75,7 @@ def _install(top: Path, changelog: str) -> list[dict[str, str]]:
         done = f"already has {line!r}"
     else:
         kept = [entry for entry in old.splitlines() if f"merge={DRIVER}" not in entry]
-        replace_file(attributes, "".join(f"{entry}\n" for entry in [*kept, line]).encode())
+        writer.replace(attributes, "".join(f"{entry}\n" for entry in [*kept, line]).encode())
         done = f"added {line!r}" + (" (replacing an older line)" if len(kept) < len(
             old.splitlines()) else "")
     steps.append({"what": str(attributes), "done": done})
@@ -97,7 +97,7 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
 
 def _uninstall(top: Path) -> list[dict[str, str]]:
     from changelog_tool.gitrepo import try_git
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.ledger import writer
 
     steps = []
     attributes = top / ".gitattributes"
@@ -106,7 +106,7 @@ def _uninstall(top: Path) -> list[dict[str, str]]:
     if len(kept) == len(old.splitlines()):
         steps.append({"what": str(attributes), "done": "has no merge driver line"})
     elif any(entry.strip() for entry in kept):
-        replace_file(attributes, "".join(f"{entry}\n" for entry in kept).encode())
+        writer.replace(attributes, "".join(f"{entry}\n" for entry in kept).encode())
         steps.append({"what": str(attributes), "done": "removed the merge driver line"})
     else:
         attributes.unlink()

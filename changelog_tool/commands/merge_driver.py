@@ -38,16 +38,17 @@ def run(*, base: Path, ours: Path, theirs: Path, path: str) -> int:
 def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.findings import format_text
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import merge_sides, upstream_of
     from changelog_tool.merge.threeway import Merged
 
     root = Path.cwd()
     settings = settings_module.load(root)
+    ours_bytes = ours.read_bytes()
     outcome = merge_sides(
         path,
         base.read_bytes(),
-        ours.read_bytes(),
+        ours_bytes,
         theirs.read_bytes(),
         upstream=upstream_of(root, settings.protected_ref, path),
         action=os.environ.get("GIT_REFLOG_ACTION"),
@@ -59,7 +60,7 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     if findings:
         print(findings, file=sys.stderr)
     if isinstance(outcome.result, Merged):
-        replace_file(ours, outcome.result.data)
+        writer.replace(ours, outcome.result.data, expected=ours_bytes)
         return 0
     return _leave_conflict(base, ours, theirs, path)
 
@@ -74,7 +75,7 @@ def _operation(root: Path) -> str | None:
 def _leave_conflict(base: Path, ours: Path, theirs: Path, path: str) -> int:
     """What git would have done without a driver: ``git merge-file``'s markers."""
     from changelog_tool.gitrepo import merge_file
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.ledger import writer
 
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
@@ -82,7 +83,7 @@ def _leave_conflict(base: Path, ours: Path, theirs: Path, path: str) -> int:
               file=sys.stderr)
         return 1
     data, conflicts = result
-    replace_file(ours, data)
+    writer.replace(ours, data)
     if conflicts:
         what = (f"git's conflict markers ({conflicts}) are left in the file. Keep the "
                 "protected side's bytes and re-append only the branch's own new entries "

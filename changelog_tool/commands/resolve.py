@@ -31,8 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.gitrepo import Repo, operation_in_progress
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress
+    from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import emit, merge_sides, repo_path, upstream_of
     from changelog_tool.merge.protected import Decision
     from changelog_tool.merge.threeway import SIDES, Merged
@@ -52,6 +52,7 @@ def run(*, protected: str | None, format: str) -> int:
             f"{path} was deleted on {gone}'s side; that is not an append: resolve it by hand"
         )
     operation = operation_in_progress(repo.git_dir())
+    conflicted = repo.read(WORKTREE, path)
     side = next((s for s in SIDES if s == protected), None)
     chosen = Decision(side, "chosen with --protected") if side else None
     outcome = merge_sides(
@@ -64,7 +65,7 @@ def run(*, protected: str | None, format: str) -> int:
         emit(outcome, format, {"written": False},
              f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`")
         return 1
-    replace_file(repo.root / path, outcome.result.data)
+    writer.replace(repo.root / path, outcome.result.data, expected=conflicted)
     repo.add(path)
     hint = NEXT.get(operation or "", "then finish the operation that stopped")
     emit(outcome, format, {"written": True, "operation": operation},

@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(*, onto: str | None, commit: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.gitrepo import WORKTREE, Repo
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import emit, repo_path
     from changelog_tool.merge.threeway import Merged
 
@@ -62,7 +62,8 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
         raise ChangelogError(f"{ref} has no {path}; nothing to sync with")
     sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream)
     head = repo.read("HEAD", path)
-    work = repo.read(WORKTREE, path) or b""
+    on_disk = repo.read(WORKTREE, path)
+    work = on_disk or b""
     outcome = sync.of(head or b"")
     # The work tree may hold what `changelog sync` wrote from HEAD's file (run
     # before, without --commit): that is not a change of the user's own.
@@ -103,7 +104,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
         emit(outcome, format, extra,
              f"{path} is already {ref}'s bytes plus this branch's entries; {step}")
         return 0
-    replace_file(repo.root / path, data)
+    writer.replace(repo.root / path, data, expected=on_disk)
     extra["written"] = True
     emit(outcome, format, extra, f"rewrote {path}; {step}")
     return 0
@@ -136,8 +137,8 @@ class Sync:
 def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: bytes,
                   head: bytes | None, work: bytes, outcome: Any, fmt: str,
                   extra: dict[str, Any]) -> int:
-    from changelog_tool.gitrepo import run_git, try_git
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.gitrepo import WORKTREE, run_git, try_git
+    from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import emit
 
     root: Path = repo.root
@@ -152,7 +153,7 @@ def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: by
                 f"`git merge --no-commit {ref}` did not start: "
                 f"{(started.stderr or started.stdout).strip()}"
             )
-    replace_file(root / path, data)
+    writer.replace(root / path, data, expected=repo.read(WORKTREE, path))
     repo.add(path)
     extra["written"] = True
     unmerged = [p for p in run_git(root, "diff", "--name-only", "--diff-filter=U").splitlines()
@@ -175,11 +176,11 @@ def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: by
 
 def _restore(file: Path, data: bytes | None, current: bytes | None) -> None:
     """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
-    from changelog_tool.ledger.replace import replace_file
+    from changelog_tool.ledger import writer
 
     if data == current:
         return
     if data is None:
         file.unlink(missing_ok=True)
     else:
-        replace_file(file, data)
+        writer.replace(file, data, expected=current)

@@ -8,7 +8,9 @@ never re-serialized.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,14 +46,41 @@ class ByteProblem:
     unreadable: bool = False  # the YAML cannot be read at all (not UTF-8, NUL, too large)
 
 
-def read_file(path: Path, hint: str = "") -> bytes:
-    """A changelog's bytes, or a usage error that says what is wrong with the path."""
+def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
+    """The real path of the regular file ``path`` names (a symlink is followed);
+    ``None`` when it does not exist and ``missing_ok``. Anything else is refused
+    at once, before it is opened (opening a FIFO would wait forever)."""
+    real = Path(os.path.realpath(path))
     try:
-        return path.read_bytes()
+        mode = os.stat(real).st_mode
     except FileNotFoundError:
-        raise UsageError(f"{path} does not exist{hint}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a directory, not a changelog file") from None
+        if missing_ok:
+            return None
+        raise UsageError(f"{path} does not exist") from None
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"{path} is a directory, not a file; name the file itself")
+    if not stat.S_ISREG(mode):
+        raise UsageError(
+            f"{path} is not a regular file (a FIFO, socket or device); refusing to read or "
+            "write it: point the setting or --file at the changelog file itself"
+        )
+    return real
+
+
+def read_file(path: Path, hint: str = "") -> bytes:
+    """A changelog's bytes, or a usage error that says what is wrong with the path
+    (missing, not a regular file, over :data:`MAX_BYTES`), checked before reading."""
+    real = regular_file(path, missing_ok=True)
+    if real is None:
+        raise UsageError(f"{path} does not exist{hint}")
+    size = real.stat().st_size
+    if size > MAX_BYTES:
+        raise UsageError(f"{path} is {size} bytes, over the {MAX_BYTES}-byte limit; "
+                         "is this really the changelog?")
+    try:
+        return real.read_bytes()
+    except PermissionError:
+        raise UsageError(f"{path} cannot be read (permission denied); check its mode") from None
 
 
 def separator_before_append(data: bytes) -> bytes:

@@ -1,9 +1,17 @@
-"""The only code that writes the changelog.
+"""The one file writer: every file the tool writes goes through :func:`_rewrite`.
 
-Appends emitted bytes after exactly one empty line, atomically (temp file in
-the same directory, fsync, rename, file mode kept), under an exclusive lock
-on the changelog itself, then reads the file back and checks that the old
-bytes are an exact prefix. Existing bytes are never rewritten.
+Under an exclusive lock on the target, it reads the current bytes, computes the
+new ones, writes them to a temp file in the same directory, fsyncs, keeps the
+mode, renames it over the target and reads the result back. :func:`append`
+(``add`` and the TUI) only ever adds bytes after exactly one empty line;
+:func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
+writes bytes a caller has verified, and refuses when the file changed since the
+caller read it, so a concurrent ``add`` is never silently overwritten.
+
+A symlink is followed and its target written in place of the link; anything
+that is not a regular file (a FIFO, a device, a directory) is refused before it
+is opened. Temp files are named ``.<name>.<pid>.perf-changelog.tmp``; a crash
+leaves one behind, and the next write removes those whose process is gone.
 """
 
 from __future__ import annotations
@@ -12,13 +20,18 @@ import contextlib
 import fcntl
 import os
 import stat
-import tempfile
+import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
-from changelog_tool.ledger.document import separator_before_append
+from changelog_tool.ledger.document import regular_file, separator_before_append
+
+TEMP_SUFFIX = ".perf-changelog.tmp"
+LOCK_TIMEOUT = 30.0
+"""Seconds to wait for another writer's lock before giving up."""
 
 
 @dataclass(frozen=True)
@@ -39,12 +52,29 @@ def plan_append(old: bytes, blocks: list[bytes]) -> bytes:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[int]:
-    """An exclusive lock on the file that ``path`` names *now* (retried after a rename)."""
+def _locked(path: Path, timeout: float) -> Iterator[int]:
+    """An exclusive lock on the file that ``path`` names *now* (retried after a
+    rename); says what it waits for after a second and gives up after ``timeout``."""
+    started, told = time.monotonic(), False
     while True:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    waited = time.monotonic() - started
+                    if waited > timeout:
+                        raise ConcurrentChange(
+                            f"{path} is locked by another process writing it (waited "
+                            f"{waited:.0f} s); nothing was written: try again when it is done"
+                        ) from None
+                    if waited > 1 and not told:
+                        print(f"changelog: waiting for another process writing {path} ...",
+                              file=sys.stderr)
+                        told = True
+                    time.sleep(0.05)
             if os.fstat(fd).st_ino == os.stat(path).st_ino:
                 yield fd
                 return
@@ -60,13 +90,38 @@ def _read_fd(fd: int) -> bytes:
     return b"".join(chunks)
 
 
+def _remove_stale_temps(path: Path) -> None:
+    """Temp files a crashed writer left beside ``path`` (their process is gone)."""
+    prefix = f".{path.name}."
+    with contextlib.suppress(OSError):
+        for leftover in path.parent.iterdir():
+            name = leftover.name
+            if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
+                continue
+            pid = name[len(prefix) : -len(TEMP_SUFFIX)].split(".")[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _replace(path: Path, data: bytes, mode: int) -> int:
     """Write ``data`` to a temp file, lock it, fsync, rename it over ``path``.
 
     Returns the new file's descriptor, still locked: a writer that opens the
     path after the rename waits on it until the caller has read it back.
     """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.parent / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}{TEMP_SUFFIX}"
+    fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         view = memoryview(data)
@@ -80,12 +135,40 @@ def _replace(path: Path, data: bytes, mode: int) -> int:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
     return fd
+
+
+def _rewrite(path: Path, make: Callable[[bytes], bytes], *, create: bool,
+             timeout: float = LOCK_TIMEOUT) -> tuple[bytes, bytes]:
+    """Under the lock: ``new = make(old)``, written atomically and read back.
+    ``make`` may raise to refuse; then nothing is written. Returns ``(old, new)``."""
+    real = regular_file(path, missing_ok=create)
+    if real is None:
+        real = Path(os.path.realpath(path))
+        real.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        regular_file(real)
+    _remove_stale_temps(real)
+    with _locked(real, timeout) as fd:
+        old = _read_fd(fd)
+        new = make(old)
+        new_fd = _replace(real, new, stat.S_IMODE(os.fstat(fd).st_mode))
+        try:
+            written = _read_fd(new_fd)
+        finally:
+            os.close(new_fd)
+        if written != new:
+            raise ChangelogError(
+                f"read-back of {path} does not match what was written; check the disk and the file"
+            )
+    return old, new
 
 
 def append(
@@ -95,6 +178,7 @@ def append(
     check: Callable[[bytes], None],
     expected: bytes | None = None,
     create: bool = False,
+    timeout: float = LOCK_TIMEOUT,
 ) -> Appended:
     """Append ``blocks`` (emitted entries) to the changelog at ``path``.
 
@@ -102,35 +186,41 @@ def append(
     given, is the content the caller previewed against: if the file differs,
     :class:`ConcurrentChange` is raised and nothing is written.
     """
-    if not path.exists():
-        if not create:
-            raise UsageError(
-                f"{path} does not exist; pass --init to create it, or --file to name another"
-            )
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileExistsError):
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-    with _locked(path) as fd:
-        old = _read_fd(fd)
+    if not create and regular_file(path, missing_ok=True) is None:
+        raise UsageError(
+            f"{path} does not exist; pass --init to create it, or --file to name another"
+        )
+
+    def make(old: bytes) -> bytes:
         if expected is not None and old != expected:
             raise ConcurrentChange(
                 f"{path} changed since it was read ({len(expected)} -> {len(old)} bytes); "
                 "nothing was written: re-check and save again"
             )
         check(old)
-        new = old + plan_append(old, blocks)
-        new_fd = _replace(path, new, stat.S_IMODE(os.fstat(fd).st_mode))
-        try:
-            written = path.read_bytes()
-        finally:
-            os.close(new_fd)
-        if written != new or not written.startswith(old):
-            raise ChangelogError(
-                f"read-back of {path} does not match what was written; check the disk and the file"
-            )
+        return old + plan_append(old, blocks)
+
+    old, new = _rewrite(path, make, create=create, timeout=timeout)
     entry_lines = []
     line = old.count(b"\n") + separator_before_append(old).count(b"\n") + 1
     for block in blocks:
         entry_lines.append(line)
         line += block.count(b"\n") + 1
     return Appended(path, len(old), len(new), entry_lines[0], new.count(b"\n"), tuple(entry_lines))
+
+
+def replace(path: Path, data: bytes, *, expected: bytes | None = None,
+            timeout: float = LOCK_TIMEOUT) -> None:
+    """Write ``data`` as the whole file (created if missing). ``expected``: the bytes
+    the caller read and built ``data`` from; if the file changed since, nothing is
+    written and :class:`ConcurrentChange` says to run the command again."""
+
+    def make(old: bytes) -> bytes:
+        if expected is not None and old != expected:
+            raise ConcurrentChange(
+                f"{path} changed while this command ran ({len(expected)} -> {len(old)} bytes, "
+                "another process wrote it); nothing was written: run the command again"
+            )
+        return data
+
+    _rewrite(path, make, create=True, timeout=timeout)
