@@ -8,8 +8,11 @@ driver start fast and never load the TUI.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -42,6 +45,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="changelog", description="Keep perf-changelog.yaml honest."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the traceback of an internal error (or CHANGELOG_DEBUG=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (_, help_text) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
@@ -51,11 +56,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser(argv)
+    """Parse, dispatch, and map every outcome to an exit code: the one error boundary."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in words or os.environ.get("CHANGELOG_DEBUG", "") not in ("", "0")
+    words = [w for w in words if w != "--debug"]  # accepted anywhere on the line
+    parser = build_parser(words)
     try:
-        args = vars(parser.parse_args(argv))
+        args = vars(parser.parse_args(words))
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return int(exc.code or 0)
+    args.pop("debug", None)
     module = _module(args.pop("command"))
     try:
         code: int = module.run(**args)
@@ -67,7 +77,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except OSError as exc:
+        print(f"changelog: {os_error(exc)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: say so in one line, never as "findings" (exit 1)
+        if debug:
+            traceback.print_exc()
+        first = (str(exc).strip().splitlines() or [""])[0]
+        print(f"changelog: internal error: {type(exc).__name__}: {first} "
+              "(run with --debug for the traceback)", file=sys.stderr)
+        return 2
     return code
+
+
+_OS_ADVICE = {
+    errno.EACCES: "permission denied: check the file's and its folder's permissions",
+    errno.EPERM: "operation not permitted: check the file's and its folder's permissions",
+    errno.EROFS: "the file system is read-only",
+    errno.ENOSPC: "no space left on the device: free some space and run again",
+    errno.EDQUOT: "disk quota exceeded: free some space and run again",
+    errno.EFBIG: "the file would be too large for this system's file size limit",
+    errno.EISDIR: "it is a directory, not a file",
+    errno.ENOTDIR: "a folder on the path is not a directory",
+    errno.ENOENT: "no such file or directory",
+    errno.ELOOP: "too many levels of symbolic links",
+}
+
+
+def os_error(exc: OSError) -> str:
+    """A one-line message for an OS error: what failed, where, and what to do.
+    Every writer works on a temp file, so nothing was changed."""
+    advice = _OS_ADVICE.get(exc.errno or 0, exc.strerror or str(exc))
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"cannot complete: {advice}{where}; nothing was changed"
 
 
 def entry_point() -> None:

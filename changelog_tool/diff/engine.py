@@ -66,6 +66,26 @@ class Layout:
         return sorted({*self.recipe_dirs, *self.prefixes.values()})
 
 
+def no_master_configs(settings: Settings) -> EnvironmentProblem:
+    """The error for a repository where the master-config globs match no file."""
+    where = settings.source or "the default settings"
+    return EnvironmentProblem(
+        f"no master config found: the setting `master-configs` "
+        f"({', '.join(settings.master_configs)}, from {where}) matches no file in "
+        f"{settings.root}; set `master-configs` in .perf-changelog.toml or "
+        "[tool.perf-changelog] to the globs of your master-config files"
+    )
+
+
+def work_tree_masters(settings: Settings) -> MasterSet | None:
+    """The work tree's master configs; ``None`` when the globs match no file."""
+    root = settings.root
+    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
+    if not paths:
+        return None
+    return MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
+
+
 def collect(settings: Settings, *, base: str | None = None, head: str | None = None) -> ChangeSet:
     """What the branch changed: keys, recipes and appended entries."""
     return gather(settings, base=base, head=head).changes
@@ -111,6 +131,8 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
     for side, rev in (("base", base_sha), ("head", head_rev)):
         found = repo.tree_files(rev, layout.masters)
         masters[side] = MasterSet(MasterFile(p, read(rev, s, p)) for p, s in found.items())
+    if not masters["base"].files and not masters["head"].files:
+        raise no_master_configs(settings)
     keys, problems = diff(masters["base"], masters["head"])
     changes = ChangeSet(base=base_sha, head=head_rev, keys=keys,
                         master_keys=masters["head"].key_files())

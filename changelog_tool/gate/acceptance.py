@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.errors import ChangelogError
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.suggest import did_you_mean
 from changelog_tool.ledger.entry import matching_keys, schema_errors
@@ -51,32 +51,11 @@ class Rules:
     pr_number: int | None = None
 
 
-def no_master_configs(settings: Settings) -> EnvironmentProblem:
-    """The error for a repository where the master-config globs match no file."""
-    where = settings.source or "the default settings"
-    return EnvironmentProblem(
-        f"no master config found: the setting `master-configs` "
-        f"({', '.join(settings.master_configs)}, from {where}) matches no file in "
-        f"{settings.root}; set `master-configs` in .perf-changelog.toml or "
-        "[tool.perf-changelog] to the globs of your master-config files"
-    )
-
-
-def work_tree_masters(settings: Settings) -> MasterSet | None:
-    """The work tree's master configs; ``None`` when the globs match no file."""
-    from changelog_tool.diff.masters import MasterFile, MasterSet
-
-    root = settings.root
-    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
-    if not paths:
-        return None
-    return MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
-
-
 def work_tree_rules(settings: Settings, changelog_tail: bytes | None) -> Rules:
     """The rules for an entry written to the work tree's changelog now: its master
     configs (an error when there are none), the repository (``changelog_tail`` lets
     the newest entry name it), and the protected branch if that is checked out."""
+    from changelog_tool.diff.engine import no_master_configs, work_tree_masters
     from changelog_tool.gitrepo import head_state
 
     masters = work_tree_masters(settings)

@@ -1,0 +1,61 @@
+"""One error boundary: an unexpected exception is one line and exit 2 (never the
+"findings" exit 1), the traceback only with --debug; OS errors get their own line."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+
+from changelog_tool.cli import main
+from changelog_tool.commands import verify
+
+
+def broken(**_: object) -> int:
+    raise ValueError("a bug deep inside\nsecond line")
+
+
+def test_an_unexpected_exception_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(verify, "run", broken)
+    monkeypatch.delenv("CHANGELOG_DEBUG", raising=False)
+    assert main(["verify", "--file", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err == ("changelog: internal error: ValueError: a bug deep inside "
+                   "(run with --debug for the traceback)\n")
+
+
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_debug_shows_the_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    how: str,
+) -> None:
+    monkeypatch.setattr(verify, "run", broken)
+    args = ["verify", "--file", str(tmp_path / "x")]
+    if how == "flag":
+        args.append("--debug")
+    else:
+        monkeypatch.setenv("CHANGELOG_DEBUG", "1")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "in broken" in err
+    assert "changelog: internal error: ValueError" in err
+
+
+@pytest.mark.parametrize(("code", "words"), [
+    (errno.ENOSPC, "no space left"), (errno.EACCES, "permission denied"),
+    (errno.EFBIG, "too large"), (errno.EROFS, "read-only"), (errno.EISDIR, "a directory"),
+])
+def test_os_errors_get_a_clear_message_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], code: int, words: str
+) -> None:
+    def failing(**_: object) -> int:
+        raise OSError(code, "raw", "/repo/perf-changelog.yaml")
+
+    monkeypatch.setattr(verify, "run", failing)
+    assert main(["verify", "--file", "x"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "/repo/perf-changelog.yaml" in err and "nothing was changed" in err
+    assert "Traceback" not in err
