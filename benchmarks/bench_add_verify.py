@@ -30,8 +30,10 @@ ENTRY = (
 
 
 def synthetic(entries: int) -> bytes:
-    parts = [ENTRY.format(key=f"model{n % 97}-fp{4 + n % 2}-b{n % 300}-vllm", n=n)
-             for n in range(entries)]
+    parts = [
+        ENTRY.format(key=f"model{n % 97}-fp{4 + n % 2}-b{n % 300}-vllm", n=n)
+        for n in range(entries)
+    ]
     return "\n".join(parts).encode()
 
 
@@ -56,21 +58,35 @@ def main() -> None:
         real.write_bytes(data)
         big = folder / "big.yaml"
         big.write_bytes(synthetic(100_000))
-        add = ["add", "--no-input", "--dry-run", "--key", "dsr1-fp4-b200-sglang",
-               "--description", "benchmark entry"]
-        baseline = ("import sys; from ruamel.yaml import YAML; "
-                    "YAML(typ='rt').load(open(sys.argv[1], 'rb'))")
+        add = [
+            "add",
+            "--no-input",
+            "--dry-run",
+            "--key",
+            "dsr1-fp4-b200-sglang",
+            "--description",
+            "benchmark entry",
+        ]
+        baseline = (
+            "import sys; from ruamel.yaml import YAML; YAML(typ='rt').load(open(sys.argv[1], 'rb'))"
+        )
         rows = [
             ("baseline: ruamel round-trip parse, real", [py, "-c", baseline, str(real)]),
             ("verify --file, real", [py, "-m", "changelog_tool", "verify", "--file", str(real)]),
             ("add --dry-run, real", [py, "-m", "changelog_tool", *add, "--file", str(real)]),
-            ("add --dry-run, 100,000 entries",
-             [py, "-m", "changelog_tool", *add, "--file", str(big)]),
-            ("verify --file, 100,000 entries",
-             [py, "-m", "changelog_tool", "verify", "--file", str(big)]),
+            (
+                "add --dry-run, 100,000 entries",
+                [py, "-m", "changelog_tool", *add, "--file", str(big)],
+            ),
+            (
+                "verify --file, 100,000 entries",
+                [py, "-m", "changelog_tool", "verify", "--file", str(big)],
+            ),
         ]
-        print(f"real file: {origin}, {len(data):,} bytes, {data.count(b'- config-keys:')} entries; "
-              f"synthetic: {big.stat().st_size:,} bytes; median of {args.runs} runs")
+        print(
+            f"real file: {origin}, {len(data):,} bytes, {data.count(b'- config-keys:')} entries; "
+            f"synthetic: {big.stat().st_size:,} bytes; median of {args.runs} runs"
+        )
         results = {}
         for label, cmd in rows:
             runs = 1 if "verify --file, 100,000" in label else args.runs

@@ -101,34 +101,45 @@ def main() -> None:
 
         files = [str(paths[n]) for n in "OAB"]
         driver = [py, "-m", "changelog_tool", "merge-driver", *files, "perf-changelog.yaml"]
-        baseline = ("import sys; from ruamel.yaml import YAML; y = YAML(typ='rt'); "
-                    "[y.load(open(p, 'rb')) for p in sys.argv[1:]]")
+        baseline = (
+            "import sys; from ruamel.yaml import YAML; y = YAML(typ='rt'); "
+            "[y.load(open(p, 'rb')) for p in sys.argv[1:]]"
+        )
         rows = [
             ("baseline: ruamel round-trip parse of O, A, B", [py, "-c", baseline, *files]),
             ("merge-driver %O %A %B %P", driver),
             ("reference: python -c pass", [py, "-c", "pass"]),
-            ("reference: git merge-file -p (textual)",
-             ["git", "merge-file", "-p", files[1], files[0], files[2]]),
-            ("reference: merge-driver, no bytecode cache",
-             ["env", "-u", "PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE=1", *driver]),
+            (
+                "reference: git merge-file -p (textual)",
+                ["git", "merge-file", "-p", files[1], files[0], files[2]],
+            ),
+            (
+                "reference: merge-driver, no bytecode cache",
+                ["env", "-u", "PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE=1", *driver],
+            ),
         ]
         reset()
         check = subprocess.run(rows[1][1], cwd=repo, capture_output=True, check=False)
         expected = join(ours, *(new_entry(f"branch-key-{n}", 9100 + n) for n in range(2)))
         if check.returncode != 0 or paths["A"].read_bytes() != expected:
             raise SystemExit(f"the driver did not merge as expected: {check.stderr.decode()}")
-        print(f"file: {origin}; base {len(base):,} bytes, ours {len(ours):,}, "
-              f"theirs {len(theirs):,}; median of {args.runs} runs")
+        print(
+            f"file: {origin}; base {len(base):,} bytes, ours {len(ours):,}, "
+            f"theirs {len(theirs):,}; median of {args.runs} runs"
+        )
         cache_bytecode(folder)
-        results = [(label, median_seconds(cmd, args.runs, repo, reset, warmup=True))
-                   for label, cmd in rows]
+        results = [
+            (label, median_seconds(cmd, args.runs, repo, reset, warmup=True)) for label, cmd in rows
+        ]
         reference = results[0][1]
         for label, seconds in results:
             print(f"{label:48s} {seconds * 1000:8.1f} ms   x{seconds / reference:5.2f} of baseline")
         driver = results[1][1]
         verdict = "meets" if driver < TARGET_SECONDS else "MISSES"
-        print(f"merge driver: {driver * 1000:.0f} ms, {verdict} the {TARGET_SECONDS * 1000:.0f} ms "
-              "target")
+        print(
+            f"merge driver: {driver * 1000:.0f} ms, {verdict} the {TARGET_SECONDS * 1000:.0f} ms "
+            "target"
+        )
 
 
 if __name__ == "__main__":

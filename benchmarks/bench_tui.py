@@ -33,22 +33,35 @@ TARGETS = {"first-paint": 0.5, "keys": 1.0}
 
 
 def _key(n: int, vendor: str, image: str) -> str:
-    lines = [f"model{n}-fp{4 + n % 2}-{vendor}{n % 7}-vllm:",
-             "  # tuned by the perf team; see the sweep notes",
-             f"  image: {image}", f"  model: org/model-{n}", f"  model-prefix: model{n}",
-             f"  runner: {vendor}{n % 7}", "  precision: fp4", "  framework: vllm",
-             "  multinode: false", "  scenarios:", "    fixed-seq-len:"]
+    lines = [
+        f"model{n}-fp{4 + n % 2}-{vendor}{n % 7}-vllm:",
+        "  # tuned by the perf team; see the sweep notes",
+        f"  image: {image}",
+        f"  model: org/model-{n}",
+        f"  model-prefix: model{n}",
+        f"  runner: {vendor}{n % 7}",
+        "  precision: fp4",
+        "  framework: vllm",
+        "  multinode: false",
+        "  scenarios:",
+        "    fixed-seq-len:",
+    ]
     for isl, osl in ((1024, 1024), (8192, 1024), (1024, 8192), (4096, 512), (2048, 2048)):
         lines += [f"    - isl: {isl}", f"      osl: {osl}", "      search-space:"]
-        lines += [f"      - {{ tp: {tp}, ep: {tp}, conc-start: 4, conc-end: 256 }}"
-                  for tp in (1, 2, 4, 8, 16)]
-    lines += ["    agentic-coding:", "    - duration: 1800", "      search-space:",
-              "      - { tp: 8, offloading: none, conc-list: [1, 2, 4, 8, 16, 32, 64] }"]
+        lines += [
+            f"      - {{ tp: {tp}, ep: {tp}, conc-start: 4, conc-end: 256 }}"
+            for tp in (1, 2, 4, 8, 16)
+        ]
+    lines += [
+        "    agentic-coding:",
+        "    - duration: 1800",
+        "      search-space:",
+        "      - { tp: 8, offloading: none, conc-list: [1, 2, 4, 8, 16, 32, 64] }",
+    ]
     return "\n".join(lines) + "\n"
 
 
-def _master(vendor: str, numbers: range, image: str, bumped: frozenset[int] = frozenset()
-            ) -> str:
+def _master(vendor: str, numbers: range, image: str, bumped: frozenset[int] = frozenset()) -> str:
     return "\n".join(_key(n, vendor, image + ("-new" if n in bumped else "")) for n in numbers)
 
 
@@ -60,22 +73,36 @@ def _changelog(entries: int) -> str:
         f'    - "Add conc 256 points; drop redundant TP2 runs ({n}); keep the EP8 points that '
         f'matter for the agentic sweep and re-run the 8k1k shape with the new scheduler"\n'
         f'    - "Serving flags otherwise unchanged; see the sweep notes in the PR"\n'
-        f"  pr-link: https://github.com/example/bench/pull/{n}\n" for n in range(entries))
+        f"  pr-link: https://github.com/example/bench/pull/{n}\n"
+        for n in range(entries)
+    )
 
 
 def _git(root: Path, *args: str) -> None:
-    env = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.invalid",
-               GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@example.invalid")
-    subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=root, env=env,
-                   check=True, capture_output=True)
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="b",
+        GIT_AUTHOR_EMAIL="b@example.invalid",
+        GIT_COMMITTER_NAME="b",
+        GIT_COMMITTER_EMAIL="b@example.invalid",
+    )
+    subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", *args],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
 
 
 def build(root: Path) -> None:
     root.mkdir(parents=True)
     _git(root, "init", "-q", "-b", "main")
-    files = {"configs/nvidia-master.yaml": _master("b", range(0, 110), "vllm/vllm-openai:v0.11"),
-             "configs/amd-master.yaml": _master("mi", range(110, 210), "vllm/rocm:v0.11"),
-             "perf-changelog.yaml": _changelog(800)}
+    files = {
+        "configs/nvidia-master.yaml": _master("b", range(0, 110), "vllm/vllm-openai:v0.11"),
+        "configs/amd-master.yaml": _master("mi", range(110, 210), "vllm/rocm:v0.11"),
+        "perf-changelog.yaml": _changelog(800),
+    }
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
@@ -83,7 +110,8 @@ def build(root: Path) -> None:
     _git(root, "commit", "-q", "-m", "history")
     _git(root, "checkout", "-q", "-b", "branch")
     (root / "configs/nvidia-master.yaml").write_text(
-        _master("b", range(0, 112), "vllm/vllm-openai:v0.11", frozenset({3, 40, 77})))
+        _master("b", range(0, 112), "vllm/vllm-openai:v0.11", frozenset({3, 40, 77}))
+    )
     _git(root, "commit", "-q", "-am", "add two keys, bump three images")
 
 
@@ -95,8 +123,15 @@ def _launch(root: Path, stamps: Path) -> dict[str, float]:
     stamps.unlink(missing_ok=True)
     script = Path(sys.executable).parent / "changelog"
     start = time.time()
-    process = subprocess.Popen([str(script), "add"], cwd=root, stdin=slave, stdout=slave,
-                               stderr=slave, env=env, start_new_session=True)
+    process = subprocess.Popen(
+        [str(script), "add"],
+        cwd=root,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
     os.close(slave)
 
     def drain() -> None:
@@ -141,8 +176,14 @@ def main() -> None:
         cache_bytecode(Path(folder))
         root = Path(folder) / "repo"
         build(root)
-        sizes = {p: (root / p).stat().st_size // 1024 for p in
-                 ("configs/nvidia-master.yaml", "configs/amd-master.yaml", "perf-changelog.yaml")}
+        sizes = {
+            p: (root / p).stat().st_size // 1024
+            for p in (
+                "configs/nvidia-master.yaml",
+                "configs/amd-master.yaml",
+                "perf-changelog.yaml",
+            )
+        }
         print(f"repository: 210 master keys, 800 entries; sizes KB {sizes}")
         baseline = statistics.median(_import_textual() for _ in range(args.runs))
         runs = [_launch(root, Path(folder) / "stamps") for _ in range(args.runs)]
@@ -152,8 +193,10 @@ def main() -> None:
         value = statistics.median(r[event] for r in runs)
         verdict = "ok" if value < target else "OVER TARGET"
         failed |= value >= target
-        print(f"{event:<12} {value:.3f} s  = {value / baseline:.1f}x import textual  "
-              f"(target < {target} s: {verdict})")
+        print(
+            f"{event:<12} {value:.3f} s  = {value / baseline:.1f}x import textual  "
+            f"(target < {target} s: {verdict})"
+        )
     raise SystemExit(1 if failed else 0)
 
 

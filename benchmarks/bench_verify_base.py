@@ -48,8 +48,9 @@ for spec in specs:
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def timed(cmd: list[str], cwd: Path, runs: int) -> float:
@@ -58,20 +59,36 @@ def timed(cmd: list[str], cwd: Path, runs: int) -> float:
 
 
 def verify_cmd(base: str, head: str) -> list[str]:
-    return [sys.executable, "-m", "changelog_tool", "verify", "--base", base, "--head", head,
-            "--format", "json"]
+    return [
+        sys.executable,
+        "-m",
+        "changelog_tool",
+        "verify",
+        "--base",
+        base,
+        "--head",
+        head,
+        "--format",
+        "json",
+    ]
 
 
 def masters(clone: Path, sha: str) -> list[str]:
-    files = git(clone, "ls-tree", "-r", "--name-only", sha, "--", "configs",
-                ".github/configs").splitlines()
+    files = git(
+        clone, "ls-tree", "-r", "--name-only", sha, "--", "configs", ".github/configs"
+    ).splitlines()
     return [f for f in files if f.endswith("-master.yaml") and "/deprecated/" not in f]
 
 
 def pick_commits(count: int) -> list[str]:
     facts = [json.loads(line) for line in (CORPUS / "commits.jsonl").read_text().splitlines()]
-    useful = [f["replay_sha"] for f in facts[1:] if f["master"]["files"]
-              and f["changelog"]["appended_entries"] and f["changelog"]["history_bytes_preserved"]]
+    useful = [
+        f["replay_sha"]
+        for f in facts[1:]
+        if f["master"]["files"]
+        and f["changelog"]["appended_entries"]
+        and f["changelog"]["history_bytes_preserved"]
+    ]
     step = max(1, len(useful) // count)
     return useful[::step][:count]
 
@@ -99,8 +116,11 @@ def synthetic_repo(root: Path, clone: Path, entries: int | None) -> Path:
         (repo / path).write_text(git(clone, "show", f"HEAD:{path}") + "\n")
     keys = []
     for path in masters(clone, "HEAD"):
-        keys += [line[:-1] for line in (repo / path).read_text().splitlines()
-                 if line and line[0].isalnum() and line.endswith(":")]
+        keys += [
+            line[:-1]
+            for line in (repo / path).read_text().splitlines()
+            if line and line[0].isalnum() and line.endswith(":")
+        ]
     if entries is None:
         history = git(clone, "show", f"HEAD:{CHANGELOG}") + "\n"
     else:
@@ -108,10 +128,16 @@ def synthetic_repo(root: Path, clone: Path, entries: int | None) -> Path:
             f"- config-keys:\n    - {keys[i % len(keys)]}\n  description:\n"
             f'    - "Synthetic change {i}: bump the image of {keys[i % len(keys)]}"\n'
             f"  pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/{i + 1}\n"
-            for i in range(entries))
+            for i in range(entries)
+        )
     (repo / CHANGELOG).write_text(history)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid",
-           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "b",
+        "GIT_AUTHOR_EMAIL": "b@example.invalid",
+        "GIT_COMMITTER_NAME": "b",
+        "GIT_COMMITTER_EMAIL": "b@example.invalid",
+    }
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
     subprocess.run(["git", "commit", "-qm", "base"], cwd=repo, check=True, env=env)
     master = repo / masters(clone, "HEAD")[0]
@@ -123,8 +149,10 @@ def synthetic_repo(root: Path, clone: Path, entries: int | None) -> Path:
     master.write_text(text[:line_end] + "-bumped" + text[line_end:])
     separator = "" if history.endswith("\n\n") else "\n" if history.endswith("\n") else "\n\n"
     with (repo / CHANGELOG).open("a") as handle:
-        handle.write(f'{separator}- config-keys:\n    - {key}\n  description:\n'
-                     f'    - "Bump the image of {key}"\n  pr-link: XXX\n')
+        handle.write(
+            f"{separator}- config-keys:\n    - {key}\n  description:\n"
+            f'    - "Bump the image of {key}"\n  pr-link: XXX\n'
+        )
     subprocess.run(["git", "commit", "-qam", "head"], cwd=repo, check=True, env=env)
     return repo
 
@@ -141,8 +169,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cache_bytecode(Path(tmp))
         clone = Path(tmp) / "clone"
-        subprocess.run(["git", "clone", "-q", str(CORPUS / "inferencex-data.bundle"), str(clone)],
-                       check=True)
+        subprocess.run(
+            ["git", "clone", "-q", str(CORPUS / "inferencex-data.bundle"), str(clone)], check=True
+        )
         print(f"verify --base on real commits (median of {args.runs}, interpreter start included)")
         print(f"{'commit':<12} {'verify':>8} {'baseline':>9} {'ratio':>6}")
         rows = bench_real(clone, args.runs, args.commits)
@@ -150,9 +179,11 @@ def main() -> int:
             print(f"{sha:<12} {ours:>7.3f}s {baseline:>8.3f}s {ours / baseline:>6.2f}")
         ours_median = statistics.median(r[1] for r in rows)
         base_median = statistics.median(r[2] for r in rows)
-        print(f"{'median':<12} {ours_median:>7.3f}s {base_median:>8.3f}s "
-              f"{ours_median / base_median:>6.2f}   target < 0.300 s: "
-              f"{'met' if ours_median < 0.3 else 'MISSED'}")
+        print(
+            f"{'median':<12} {ours_median:>7.3f}s {base_median:>8.3f}s "
+            f"{ours_median / base_median:>6.2f}   target < 0.300 s: "
+            f"{'met' if ours_median < 0.3 else 'MISSED'}"
+        )
 
         real = synthetic_repo(Path(tmp), clone, None)
         big = synthetic_repo(Path(tmp), clone, args.entries)
@@ -162,8 +193,10 @@ def main() -> int:
         t_big = timed(verify_cmd("HEAD~1", "HEAD"), big, args.runs)
         print(f"\nflatness (same change, median of {args.runs})")
         print(f"real-length history   {size_real / 1e6:7.1f} MB  {t_real:.3f}s")
-        print(f"{args.entries:,} entries  {size_big / 1e6:7.1f} MB  {t_big:.3f}s   ratio "
-              f"{t_big / t_real:.2f} (target <= 2: {'met' if t_big <= 2 * t_real else 'MISSED'})")
+        print(
+            f"{args.entries:,} entries  {size_big / 1e6:7.1f} MB  {t_big:.3f}s   ratio "
+            f"{t_big / t_real:.2f} (target <= 2: {'met' if t_big <= 2 * t_real else 'MISSED'})"
+        )
     return 0
 
 

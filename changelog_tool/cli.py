@@ -45,8 +45,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="changelog", description="Keep perf-changelog.yaml honest."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--debug", action="store_true",
-                        help="show the traceback of an internal error (or CHANGELOG_DEBUG=1)")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="show the traceback of an internal error (or CHANGELOG_DEBUG=1)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (_, help_text) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
@@ -84,8 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             traceback.print_exc()
         first = (str(exc).strip().splitlines() or [""])[0]
-        print(f"changelog: internal error: {type(exc).__name__}: {first} "
-              "(run with --debug for the traceback)", file=sys.stderr)
+        print(
+            f"changelog: internal error: {type(exc).__name__}: {first} "
+            "(run with --debug for the traceback)",
+            file=sys.stderr,
+        )
         return 2
     return code
 

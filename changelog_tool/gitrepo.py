@@ -16,7 +16,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,7 +72,8 @@ class Repo:
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
             raise EnvironmentProblem(
                 f"{start} is not inside a git repository; run this from a clone "
-                "(or use `changelog verify --file PATH` to check a file without git)") from None
+                "(or use `changelog verify --file PATH` to check a file without git)"
+            ) from None
         if handle.working_tree_dir is None:
             raise EnvironmentProblem(f"{start} is a bare repository; run this from a work tree")
         return cls(Path(handle.working_tree_dir), handle)
@@ -98,9 +99,14 @@ class Repo:
             where += " (this is a shallow clone)"
         remote, _, branch = ref.partition("/")
         if branch and (remote in remotes or remote == "origin"):
-            missing = "" if remote in remotes else (
-                " (this clone has no remote named 'origin' yet: `git remote add origin URL` "
-                "first)")
+            missing = (
+                ""
+                if remote in remotes
+                else (
+                    " (this clone has no remote named 'origin' yet: `git remote add origin URL` "
+                    "first)"
+                )
+            )
             return f"{where}; run `git fetch {remote} {branch}`{missing}"
         advice = "check the spelling (`git branch -a` lists the branches, `git tag` the tags)"
         if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
@@ -108,14 +114,19 @@ class Repo:
             advice += f", or run `git fetch {name} {ref}` if only {name} has it"
         return f"{where}: no branch, tag or commit of that name here; {advice}"
 
-    def first_existing(self, refs: Iterable[str]) -> str | None:
+    def protected_ref(self, refs: Sequence[str], flag: str = "--base REF") -> str:
+        """The first of the protected refs (settings' order) this clone has; the one
+        lookup of the protected ref (`verify`, `keys`, the TUI, `sync`)."""
         for ref in refs:
             try:
                 self.resolve(ref)
             except EnvironmentProblem:
                 continue
             return ref
-        return None
+        raise EnvironmentProblem(
+            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; "
+            f"run `git fetch origin main` or pass {flag}"
+        )
 
     def merge_base(self, a: str, b: str) -> str:
         import git
@@ -129,7 +140,8 @@ class Repo:
             if self.is_shallow():
                 raise EnvironmentProblem(
                     f"no merge-base of {a} and {b}: this clone is shallow; {hint}, "
-                    "or in GitHub Actions set `fetch-depth: 0` on actions/checkout")
+                    "or in GitHub Actions set `fetch-depth: 0` on actions/checkout"
+                )
             raise EnvironmentProblem(f"{a} and {b} have no common ancestor")
         return str(out.split()[0])
 
@@ -316,13 +328,15 @@ def _walk_dir(root: Path, prefix: str, parts: list[str], found: dict[str, str | 
 # --- plain git processes ------------------------------------------------------
 
 
-def git(root: Path, *args: str, env: dict[str, str] | None = None,
-        stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def git(
+    root: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
     """One plain ``git`` process in ``root`` whose exit code the caller reads; only
     a missing git is an error. The one place that spawns git."""
     try:
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, env=env,
-                              input=stdin, check=False)
+        return subprocess.run(
+            ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
+        )
     except OSError as exc:
         raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None
 
@@ -357,9 +371,12 @@ def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Plain ``git`` in ``root`` whose exit code the caller reads (a merge that
     stops on conflicts exits 1), as text; only a missing git is an error."""
     done = git(root, *args)
-    return subprocess.CompletedProcess(done.args, done.returncode,
-                                       done.stdout.decode("utf-8", "replace"),
-                                       done.stderr.decode("utf-8", "replace"))
+    return subprocess.CompletedProcess(
+        done.args,
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
+    )
 
 
 def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
@@ -386,6 +403,16 @@ def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | Non
     return None
 
 
+def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
+    """``path`` at the first protected ref that has it, with that ref's name, read
+    through one ``git cat-file`` process (the merge driver's fast path)."""
+    found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
+    if found is None:
+        return None
+    spec, data = found
+    return spec[: -len(path) - 1], data
+
+
 def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:
     """``git merge-file -p`` of three files: git's own textual merge, with conflict
     markers where it conflicts (in the configured ``merge.conflictStyle``), and
@@ -403,8 +430,11 @@ def operation_in_progress(git_directory: Path) -> str | None:
     running) in this git directory, read from its state files."""
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
         return "rebase"
-    for name, operation in (("MERGE_HEAD", "merge"), ("CHERRY_PICK_HEAD", "cherry-pick"),
-                            ("REVERT_HEAD", "revert")):
+    for name, operation in (
+        ("MERGE_HEAD", "merge"),
+        ("CHERRY_PICK_HEAD", "cherry-pick"),
+        ("REVERT_HEAD", "revert"),
+    ):
         if (git_directory / name).is_file():
             return operation
     return None

@@ -14,33 +14,51 @@ LOG = "perf-changelog.yaml"
 
 
 def key_block(key: str, image: str = "vllm/vllm-openai:v1") -> str:
-    return (f"{key}:\n  image: {image}\n  model: some/model\n  runner: b200\n"
-            f"  precision: fp4\n  framework: vllm\n  multinode: false\n  scenarios:\n"
-            f"    fixed-seq-len:\n    - isl: 1024\n      osl: 1024\n      search-space:\n"
-            f"      - {{ tp: 8, conc-list: [4, 8] }}\n")
+    return (
+        f"{key}:\n  image: {image}\n  model: some/model\n  runner: b200\n"
+        f"  precision: fp4\n  framework: vllm\n  multinode: false\n  scenarios:\n"
+        f"    fixed-seq-len:\n    - isl: 1024\n      osl: 1024\n      search-space:\n"
+        f"      - {{ tp: 8, conc-list: [4, 8] }}\n"
+    )
 
 
 def entry(key: str, text: str = "Change", link: str = "XXX") -> str:
-    return f"- config-keys:\n    - {key}\n  description:\n    - \"{text}\"\n  pr-link: {link}\n"
+    return f'- config-keys:\n    - {key}\n  description:\n    - "{text}"\n  pr-link: {link}\n'
 
 
 NVIDIA_TEXT = "# NVIDIA configs\n" + key_block("a-vllm") + "\n" + key_block("b-vllm")
 AMD_TEXT = "# AMD configs\n" + key_block("m-rocm", image="rocm/vllm:v1")
-HISTORY = (entry("a-vllm", "Add a", "https://github.com/acme/bench/pull/1") + "\n"
-           + entry("b-vllm", "Add b", "https://github.com/acme/bench/pull/2"))
+HISTORY = (
+    entry("a-vllm", "Add a", "https://github.com/acme/bench/pull/1")
+    + "\n"
+    + entry("b-vllm", "Add b", "https://github.com/acme/bench/pull/2")
+)
 
 
 def make_project(repo):
     """main: both master files and a two-entry history; checked out: branch feature."""
-    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, AMD: AMD_TEXT, LOG: HISTORY,
-                           ".perf-changelog.toml": 'repository = "acme/bench"\n'})
+    repo.commit(
+        "base",
+        **{
+            NVIDIA: NVIDIA_TEXT,
+            AMD: AMD_TEXT,
+            LOG: HISTORY,
+            ".perf-changelog.toml": 'repository = "acme/bench"\n',
+        },
+    )
     repo.git("checkout", "-q", "-b", "feature")
     return repo
 
 
 def run(repo, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=repo.root,
-                          capture_output=True, text=True, env=os.environ, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
 
 
 def verify(repo, *args: str) -> tuple[int, dict]:

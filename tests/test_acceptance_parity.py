@@ -34,25 +34,47 @@ CANDIDATES = {
     "pattern": (Draft(["*-vllm"], [], ["Bump all"]), "feature", True),
     "placeholder-on-branch": (Draft(["k-vllm"], [], ["Bump"]), "feature", True),
     "dangling-pattern": (Draft(["k-vlm"], [], ["Typo"], f"{LINK}/2"), "feature", False),
-    "scenario-mismatch": (Draft(["k-vllm"], ["agentic-coding"], ["x"], f"{LINK}/2"), "feature",
-                          False),
-    "schema": (Draft(["k-vllm"], [], ["x"], f"{LINK}/2", evals_only=True, append_only=True),
-               "feature", False),
-    "other-repository": (Draft(["k-vllm"], [], ["x"], "https://github.com/evil/fork/pull/2"),
-                         "feature", False),
+    "scenario-mismatch": (
+        Draft(["k-vllm"], ["agentic-coding"], ["x"], f"{LINK}/2"),
+        "feature",
+        False,
+    ),
+    "schema": (
+        Draft(["k-vllm"], [], ["x"], f"{LINK}/2", evals_only=True, append_only=True),
+        "feature",
+        False,
+    ),
+    "other-repository": (
+        Draft(["k-vllm"], [], ["x"], "https://github.com/evil/fork/pull/2"),
+        "feature",
+        False,
+    ),
     "placeholder-on-protected": (Draft(["k-vllm"], [], ["Bump"]), "main", False),
 }
 
 
 def run(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root, input=stdin,
-                          capture_output=True, text=True, env=os.environ, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=root,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
 
 
 @pytest.fixture
 def project(repo: GitRepo) -> GitRepo:
-    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD,
-                           ".perf-changelog.toml": 'repository = "acme/bench"\n'})
+    repo.commit(
+        "base",
+        **{
+            "configs/nvidia-master.yaml": MASTER,
+            "perf-changelog.yaml": OLD,
+            ".perf-changelog.toml": 'repository = "acme/bench"\n',
+        },
+    )
     repo.git("branch", "feature")
     return repo
 
@@ -96,8 +118,9 @@ def verdicts(project: GitRepo, draft: Draft) -> dict[str, bool]:
 
 
 @pytest.mark.parametrize("name", sorted(CANDIDATES))
-def test_every_path_gives_the_same_verdict(project: GitRepo, name: str,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_path_gives_the_same_verdict(
+    project: GitRepo, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     draft, branch, accepted = CANDIDATES[name]
     project.git("checkout", "-q", branch)
     monkeypatch.chdir(project.root)

@@ -22,9 +22,13 @@ MASTER_KEYS = ("a", "b", "dsr1-fp4-b200-sglang", "dsr1-fp8-mi355x-sglang")
 def write_masters(root: Path) -> None:
     """A master config naming the keys these tests add entries for."""
     (root / "configs").mkdir(parents=True, exist_ok=True)
-    (root / "configs" / "nvidia-master.yaml").write_text("".join(
-        f"{key}:\n  image: i\n  scenarios:\n    fixed-seq-len:\n    - {{isl: 1}}\n"
-        f"    agentic-coding:\n    - {{users: 1}}\n" for key in MASTER_KEYS))
+    (root / "configs" / "nvidia-master.yaml").write_text(
+        "".join(
+            f"{key}:\n  image: i\n  scenarios:\n    fixed-seq-len:\n    - {{isl: 1}}\n"
+            f"    agentic-coding:\n    - {{users: 1}}\n"
+            for key in MASTER_KEYS
+        )
+    )
 
 
 @pytest.fixture

@@ -51,14 +51,17 @@ def test_a_mistyped_key_is_refused_with_the_closest_key(
 def test_a_scenario_type_no_matched_key_has_is_refused(
     checkout: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["add", "--key", "dsr1-fp4-*", "--scenario-type", "agentic-coding",
-                 "--description", "d"])
+    code = main(
+        ["add", "--key", "dsr1-fp4-*", "--scenario-type", "agentic-coding", "--description", "d"]
+    )
     assert code == 1
     assert "'agentic-coding' exists for none of the matched keys" in capsys.readouterr().err
     assert (checkout / "perf-changelog.yaml").read_text() == OLD
 
 
 def test_keys_and_scenarios_that_exist_are_appended(checkout: Path) -> None:
-    assert main(["add", "--key", "dsr1-*", "--scenario-type", "agentic-coding",
-                 "--description", "d"]) == 0
+    assert (
+        main(["add", "--key", "dsr1-*", "--scenario-type", "agentic-coding", "--description", "d"])
+        == 0
+    )
     assert (checkout / "perf-changelog.yaml").read_text().count("- config-keys:") == 2

@@ -14,10 +14,12 @@ RECIPES = "benchmarks/multi_node/srt-slurm-recipes"
 
 def key_block(key: str, image: str = "vllm/vllm-openai:v1", recipe: str | None = None) -> str:
     settings = f'\n        additional-settings:\n        - "CONFIG_FILE={recipe}"' if recipe else ""
-    return (f"{key}:\n  image: {image}\n  model: some/model\n  runner: b200\n  precision: fp4\n"
-            f"  framework: vllm\n  multinode: false\n  scenarios:\n    fixed-seq-len:\n"
-            f"    - isl: 1024\n      osl: 1024\n      search-space:\n"
-            f"      - tp: 8\n        conc-list: [4, 8, 16]{settings}\n")
+    return (
+        f"{key}:\n  image: {image}\n  model: some/model\n  runner: b200\n  precision: fp4\n"
+        f"  framework: vllm\n  multinode: false\n  scenarios:\n    fixed-seq-len:\n"
+        f"    - isl: 1024\n      osl: 1024\n      search-space:\n"
+        f"      - tp: 8\n        conc-list: [4, 8, 16]{settings}\n"
+    )
 
 
 def master(*blocks: str) -> str:
@@ -30,12 +32,18 @@ def entry(key: str, link: str = "XXX") -> str:
 
 @pytest.fixture
 def project(repo):
-    repo.commit("base", **{
-        "configs/nvidia-master.yaml": master(key_block("a-vllm"), key_block("b-vllm"),
-                                             key_block("c-vllm", recipe="recipes/vllm/c.yaml")),
-        "perf-changelog.yaml": entry("a-vllm", "https://github.com/o/r/pull/1"),
-        f"{RECIPES}/vllm/c.yaml": "name: c\n",
-    })
+    repo.commit(
+        "base",
+        **{
+            "configs/nvidia-master.yaml": master(
+                key_block("a-vllm"),
+                key_block("b-vllm"),
+                key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+            ),
+            "perf-changelog.yaml": entry("a-vllm", "https://github.com/o/r/pull/1"),
+            f"{RECIPES}/vllm/c.yaml": "name: c\n",
+        },
+    )
     repo.git("checkout", "-q", "-b", "feature")
     return repo
 
@@ -49,17 +57,35 @@ def by_key(changes):
 
 
 def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
-    project.commit("feature: bump a", **{"configs/nvidia-master.yaml": master(
-        key_block("a-vllm", image="vllm/vllm-openai:v2"), key_block("b-vllm"),
-        key_block("c-vllm", recipe="recipes/vllm/c.yaml"))})
+    project.commit(
+        "feature: bump a",
+        **{
+            "configs/nvidia-master.yaml": master(
+                key_block("a-vllm", image="vllm/vllm-openai:v2"),
+                key_block("b-vllm"),
+                key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+            )
+        },
+    )
     project.git("checkout", "-q", "main")
-    project.commit("main moves on", **{"configs/nvidia-master.yaml": master(
-        key_block("a-vllm"), key_block("b-vllm"), key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
-        key_block("z-main-only"))})
+    project.commit(
+        "main moves on",
+        **{
+            "configs/nvidia-master.yaml": master(
+                key_block("a-vllm"),
+                key_block("b-vllm"),
+                key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+                key_block("z-main-only"),
+            )
+        },
+    )
     project.git("checkout", "-q", "feature")
-    text = master(key_block("a-vllm", image="vllm/vllm-openai:v2"),
-                  key_block("b-vllm", image="other"),
-                  key_block("c-vllm", recipe="recipes/vllm/c.yaml"), key_block("d-new"))
+    text = master(
+        key_block("a-vllm", image="vllm/vllm-openai:v2"),
+        key_block("b-vllm", image="other"),
+        key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+        key_block("d-new"),
+    )
     project.write("configs/nvidia-master.yaml", text)
     changes = collect(load(project))
     assert changes.head == "WORKTREE"
@@ -73,9 +99,16 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
 
 
 def test_explicit_refs_ignore_the_work_tree(project) -> None:
-    head = project.commit("feature: bump a", **{"configs/nvidia-master.yaml": master(
-        key_block("a-vllm", image="v9"), key_block("b-vllm"),
-        key_block("c-vllm", recipe="recipes/vllm/c.yaml"))})
+    head = project.commit(
+        "feature: bump a",
+        **{
+            "configs/nvidia-master.yaml": master(
+                key_block("a-vllm", image="v9"),
+                key_block("b-vllm"),
+                key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+            )
+        },
+    )
     project.write("configs/nvidia-master.yaml", "uncommitted: {}\n")
     changes = collect(load(project), base="main", head=head)
     assert changes.head == head
@@ -92,24 +125,38 @@ def test_a_master_file_moved_to_another_directory_adds_no_key(project) -> None:
 
 
 def test_a_changed_recipe_marks_the_keys_that_reference_it(project) -> None:
-    project.commit("tune recipe", **{f"{RECIPES}/vllm/c.yaml": "name: c\ntuned: true\n",
-                                     f"{RECIPES}/vllm/unused.yaml": "name: nobody\n"})
+    project.commit(
+        "tune recipe",
+        **{
+            f"{RECIPES}/vllm/c.yaml": "name: c\ntuned: true\n",
+            f"{RECIPES}/vllm/unused.yaml": "name: nobody\n",
+        },
+    )
     changes = collect(load(project), base="main", head="HEAD")
     found = by_key(changes)
     assert found["c-vllm"].kind == RECIPE
     assert found["c-vllm"].recipes == (f"{RECIPES}/vllm/c.yaml",)
     assert found["c-vllm"].scenarios == ("fixed-seq-len",)  # the scenario that runs the recipe
-    assert changes.recipes == {f"{RECIPES}/vllm/c.yaml": ["c-vllm"],
-                               f"{RECIPES}/vllm/unused.yaml": []}
+    assert changes.recipes == {
+        f"{RECIPES}/vllm/c.yaml": ["c-vllm"],
+        f"{RECIPES}/vllm/unused.yaml": [],
+    }
     assert changes.orphan_recipes == [f"{RECIPES}/vllm/unused.yaml"]
 
 
 def test_a_bare_recipe_name_and_a_deleted_recipe(project) -> None:
-    project.commit("llm-d recipe", **{
-        "benchmarks/multi_node/llm-d-recipes/d-mi355x.yaml": "name: d\n",
-        "configs/nvidia-master.yaml": master(key_block("a-vllm"), key_block("b-vllm"),
-                                             key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
-                                             key_block("d-vllm", recipe="d-mi355x.yaml"))})
+    project.commit(
+        "llm-d recipe",
+        **{
+            "benchmarks/multi_node/llm-d-recipes/d-mi355x.yaml": "name: d\n",
+            "configs/nvidia-master.yaml": master(
+                key_block("a-vllm"),
+                key_block("b-vllm"),
+                key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+                key_block("d-vllm", recipe="d-mi355x.yaml"),
+            ),
+        },
+    )
     project.git("rm", "-q", f"{RECIPES}/vllm/c.yaml")
     project.commit("drop recipe c")
     changes = collect(load(project), base="main", head="HEAD")
@@ -119,8 +166,11 @@ def test_a_bare_recipe_name_and_a_deleted_recipe(project) -> None:
     assert found["c-vllm"].kind == RECIPE  # still points at the deleted file
     assert changes.orphan_recipes == []
     (missing,) = [p for p in changes.problems if p.code == "missing-recipe"]
-    assert (missing.key, missing.severity, missing.path) == ("c-vllm", "error",
-                                                             "configs/nvidia-master.yaml")
+    assert (missing.key, missing.severity, missing.path) == (
+        "c-vllm",
+        "error",
+        "configs/nvidia-master.yaml",
+    )
     assert missing.line == master(key_block("a-vllm"), key_block("b-vllm")).count("\n") + 2
     assert "deletes" in missing.message
 
@@ -135,8 +185,14 @@ def test_uncommitted_and_untracked_recipes_count_in_the_work_tree(project) -> No
 
 def test_removed_and_reduced_keys_need_no_entry(project) -> None:
     fewer = key_block("a-vllm").replace("[4, 8, 16]", "[4, 8]")
-    project.commit("drop b, fewer points for a", **{"configs/nvidia-master.yaml": master(
-        fewer, key_block("c-vllm", recipe="recipes/vllm/c.yaml"))})
+    project.commit(
+        "drop b, fewer points for a",
+        **{
+            "configs/nvidia-master.yaml": master(
+                fewer, key_block("c-vllm", recipe="recipes/vllm/c.yaml")
+            )
+        },
+    )
     changes = collect(load(project), base="main", head="HEAD")
     found = by_key(changes)
     assert found["b-vllm"].kind == REMOVED and found["b-vllm"].line == 17
@@ -146,11 +202,18 @@ def test_removed_and_reduced_keys_need_no_entry(project) -> None:
 
 
 def test_appended_entries_come_with_their_lines(project) -> None:
-    project.commit("entry", **{"perf-changelog.yaml": entry("a-vllm", "https://github.com/o/r/pull/1")
-                               + "\n" + entry("b-vllm")})
+    project.commit(
+        "entry",
+        **{
+            "perf-changelog.yaml": entry("a-vllm", "https://github.com/o/r/pull/1")
+            + "\n"
+            + entry("b-vllm")
+        },
+    )
     changes = collect(load(project), base="main", head="HEAD")
-    assert changes.appended == [{"config-keys": ["b-vllm"], "description": ["Change b-vllm"],
-                                 "pr-link": "XXX", "line": 7}]
+    assert changes.appended == [
+        {"config-keys": ["b-vllm"], "description": ["Change b-vllm"], "pr-link": "XXX", "line": 7}
+    ]
 
 
 def test_without_a_protected_ref_the_base_must_be_named(project) -> None:
@@ -160,22 +223,34 @@ def test_without_a_protected_ref_the_base_must_be_named(project) -> None:
 
 
 def test_settings_in_a_subdirectory_scope_every_path_to_it(repo) -> None:
-    repo.commit("monorepo", **{
-        "bench/pyproject.toml": "[tool.perf-changelog]\nrepository = \"acme/bench\"\n",
-        "bench/configs/nvidia-master.yaml": master(key_block("a-vllm")),
-        "bench/perf-changelog.yaml": entry("a-vllm", "https://github.com/acme/bench/pull/1"),
-        "configs/nvidia-master.yaml": master(key_block("outside-vllm")),
-    })
+    repo.commit(
+        "monorepo",
+        **{
+            "bench/pyproject.toml": '[tool.perf-changelog]\nrepository = "acme/bench"\n',
+            "bench/configs/nvidia-master.yaml": master(key_block("a-vllm")),
+            "bench/perf-changelog.yaml": entry("a-vllm", "https://github.com/acme/bench/pull/1"),
+            "configs/nvidia-master.yaml": master(key_block("outside-vllm")),
+        },
+    )
     repo.git("checkout", "-q", "-b", "feature")
-    repo.commit("bump", **{"bench/configs/nvidia-master.yaml": master(key_block("a-vllm", "v2")),
-                           "configs/nvidia-master.yaml": master(key_block("outside-vllm", "v2"))})
+    repo.commit(
+        "bump",
+        **{
+            "bench/configs/nvidia-master.yaml": master(key_block("a-vllm", "v2")),
+            "configs/nvidia-master.yaml": master(key_block("outside-vllm", "v2")),
+        },
+    )
     changes = collect(settings_module.load(repo.root / "bench"), base="main", head="HEAD")
-    assert [(k.key, k.path) for k in changes.keys] == [("a-vllm", "bench/configs/nvidia-master.yaml")]
+    assert [(k.key, k.path) for k in changes.keys] == [
+        ("a-vllm", "bench/configs/nvidia-master.yaml")
+    ]
 
 
 TUNED = "name: c\nbackend:\n  tp: 4\n  flags: [a, b]\nenv:\n  A: '1'\n"
-REWRITTEN = ('# tuned by hand\nenv: {A: "1"}   # quoted differently\n\nbackend:\n'
-             '    flags:\n    - a\n    - b\n    tp: 4\nname: "c"\n')
+REWRITTEN = (
+    '# tuned by hand\nenv: {A: "1"}   # quoted differently\n\nbackend:\n'
+    '    flags:\n    - a\n    - b\n    tp: 4\nname: "c"\n'
+)
 
 
 def test_a_recipe_edit_that_keeps_its_data_changes_nothing(project) -> None:
@@ -189,12 +264,15 @@ def test_a_recipe_edit_that_keeps_its_data_changes_nothing(project) -> None:
     assert collect(load(project), base=base).recipes == {}  # the work tree as head
 
 
-@pytest.mark.parametrize("edited", [
-    REWRITTEN.replace("tp: 4", "tp: 8"),
-    REWRITTEN.replace('A: "1"', "A: 1"),  # a string became a number
-    REWRITTEN.replace("tp: 4", "tp: 4.0"),  # equal in Python, another YAML value
-    REWRITTEN + "extra: [\n",  # does not parse
-])
+@pytest.mark.parametrize(
+    "edited",
+    [
+        REWRITTEN.replace("tp: 4", "tp: 8"),
+        REWRITTEN.replace('A: "1"', "A: 1"),  # a string became a number
+        REWRITTEN.replace("tp: 4", "tp: 4.0"),  # equal in Python, another YAML value
+        REWRITTEN + "extra: [\n",  # does not parse
+    ],
+)
 def test_a_recipe_edit_that_changes_its_data_still_counts(project, edited) -> None:
     path = f"{RECIPES}/vllm/c.yaml"
     base = project.commit("recipe with data", **{path: TUNED})

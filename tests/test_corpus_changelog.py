@@ -180,7 +180,12 @@ def test_every_real_append_replayed_with_add_meets_the_contract(
 
 
 def masters_at(clone: Path, blobs: Blobs, sha: str) -> MasterSet:
-    names = subprocess.run(["git", "ls-tree", "-r", "--name-only", sha, "configs", ".github/configs"],
-                           cwd=clone, capture_output=True, text=True, check=True).stdout.split()
+    names = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", sha, "configs", ".github/configs"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     paths = [p for p in names if p.endswith("-master.yaml") and "/deprecated/" not in p]
     return MasterSet(MasterFile(p, blobs.read(sha, p) or b"") for p in paths)

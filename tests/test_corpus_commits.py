@@ -24,8 +24,15 @@ from changelog_tool.gitrepo import Repo
 # Keys the facts call uncovered where the gate says "reduced": the change only drops
 # scenarios or search-space points (e.g. removing the 1k8k sequence length), so there
 # is nothing new to benchmark and no entry is required.
-REDUCED_BY_DESIGN = {"04e5d431", "bcc0d475", "3a378d34", "e0ffe0c9", "238836f7", "728a4dde",
-                     "33db1359"}
+REDUCED_BY_DESIGN = {
+    "04e5d431",
+    "bcc0d475",
+    "3a378d34",
+    "e0ffe0c9",
+    "238836f7",
+    "728a4dde",
+    "33db1359",
+}
 # Disagreements where the gate reads the bytes differently from the facts.
 EXPLAINED = {
     # amd-master.yaml does not parse at this commit: the facts fall back to its last valid
@@ -59,8 +66,11 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not bundle.is_file():
         pytest.skip("../shared/corpus is absent")
     target = tmp_path_factory.mktemp("corpus") / "inferencex"
-    subprocess.run(["git", "clone", "-q", str(bundle), str(target)], check=True,
-                   env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"})
+    subprocess.run(
+        ["git", "clone", "-q", str(bundle), str(target)],
+        check=True,
+        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"},
+    )
     return target
 
 
@@ -74,17 +84,24 @@ def facts() -> list[dict[str, Any]]:
 
 def recorded(fact: dict[str, Any]) -> dict[str, Any]:
     master = fact["master"]
-    return {"added": sorted(master["added_keys"]), "removed": sorted(master["removed_keys"]),
-            "modified": {k: sorted(v) for k, v in master["modified_keys"].items()},
-            "uncovered": sorted(fact["coverage"]["uncovered_keys"])}
+    return {
+        "added": sorted(master["added_keys"]),
+        "removed": sorted(master["removed_keys"]),
+        "modified": {k: sorted(v) for k, v in master["modified_keys"].items()},
+        "uncovered": sorted(fact["coverage"]["uncovered_keys"]),
+    }
 
 
 def observed(document: dict[str, Any]) -> dict[str, Any]:
     changed = document["changed"]
-    return {"added": sorted(changed["added"]), "removed": sorted(changed["removed"]),
-            "modified": {k: sorted(v) for k, v in changed["modified"].items()},
-            "uncovered": sorted({f["key"] for f in document["findings"]
-                                 if f["code"] == "uncovered-key"})}
+    return {
+        "added": sorted(changed["added"]),
+        "removed": sorted(changed["removed"]),
+        "modified": {k: sorted(v) for k, v in changed["modified"].items()},
+        "uncovered": sorted(
+            {f["key"] for f in document["findings"] if f["code"] == "uncovered-key"}
+        ),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +118,10 @@ def results(clone: Path, facts: list[dict[str, Any]]) -> dict[str, tuple[dict, d
                 continue  # the first commit has nothing to compare with
             snap = snapshot(repo, settings, base=parents[0].hexsha, head=sha)
             verdict = check(snap, settings)
-            document = {"changed": snap.changes.to_json(),
-                        "findings": [f.to_json() for f in verdict.findings]}
+            document = {
+                "changed": snap.changes.to_json(),
+                "findings": [f.to_json() for f in verdict.findings],
+            }
             out[sha[:8]] = (observed(document), recorded(fact), document["changed"]["reduced"])
     finally:
         repo.close()
@@ -113,22 +132,25 @@ def agrees(mine: dict[str, Any], theirs: dict[str, Any]) -> bool:
     return mine == theirs
 
 
-def agrees_but_for_reductions(mine: dict[str, Any], theirs: dict[str, Any],
-                              reduced: list[str]) -> bool:
+def agrees_but_for_reductions(
+    mine: dict[str, Any], theirs: dict[str, Any], reduced: list[str]
+) -> bool:
     extra = set(theirs["uncovered"]) - set(mine["uncovered"])
     same = {k: v for k, v in mine.items() if k != "uncovered"} == {
-        k: v for k, v in theirs.items() if k != "uncovered"}
+        k: v for k, v in theirs.items() if k != "uncovered"
+    }
     return same and set(mine["uncovered"]) <= set(theirs["uncovered"]) and extra <= set(reduced)
 
 
 def test_the_gate_agrees_with_the_recorded_facts_on_real_history(results) -> None:
     assert len(results) == 640
     strict = [sha for sha, (mine, theirs, _) in results.items() if not agrees(mine, theirs)]
-    rest = [sha for sha in strict
-            if not agrees_but_for_reductions(*results[sha])]
+    rest = [sha for sha in strict if not agrees_but_for_reductions(*results[sha])]
     rate = 1 - len(strict) / len(results)
-    print(f"\ncorpus agreement: {len(results) - len(strict)}/{len(results)} = {rate:.1%} exact; "
-          f"{len(results) - len(rest)}/{len(results)} once reductions are accounted for")
+    print(
+        f"\ncorpus agreement: {len(results) - len(strict)}/{len(results)} = {rate:.1%} exact; "
+        f"{len(results) - len(rest)}/{len(results)} once reductions are accounted for"
+    )
     assert rate >= 0.975  # measured 629/640 = 98.3%
     assert set(strict) - set(rest) <= REDUCED_BY_DESIGN
     assert set(rest) <= set(EXPLAINED)
@@ -143,15 +165,34 @@ def test_hand_picked_commits_agree_exactly(results) -> None:
 def test_reductions_are_listed_not_uncovered(results) -> None:
     mine, theirs, reduced = results["04e5d431"]
     assert mine["uncovered"] == []
-    assert sorted(reduced) == theirs["uncovered"] == ["dsr1-fp4-mi355x-sglang-disagg",
-                                                      "dsr1-fp8-mi355x-sglang-disagg"]
+    assert (
+        sorted(reduced)
+        == theirs["uncovered"]
+        == ["dsr1-fp4-mi355x-sglang-disagg", "dsr1-fp8-mi355x-sglang-disagg"]
+    )
 
 
 @pytest.mark.parametrize("sha", ["9d7d8e90", "3c19245e", "5dc532d7", "8585f6e8", "c6968db3"])
 def test_the_real_command_reports_the_same_as_the_library(clone, results, sha) -> None:
-    done = subprocess.run([sys.executable, "-m", "changelog_tool", "verify", "--base",
-                           f"{sha}~1", "--head", sha, "--format", "json"], cwd=clone,
-                          capture_output=True, text=True, env=os.environ, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "changelog_tool",
+            "verify",
+            "--base",
+            f"{sha}~1",
+            "--head",
+            sha,
+            "--format",
+            "json",
+        ],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
     assert done.returncode in (0, 1), done.stderr
     document = json.loads(done.stdout)
     mine, theirs, _ = results[sha]

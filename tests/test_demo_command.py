@@ -10,13 +10,20 @@ from pathlib import Path
 
 
 def demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", "demo", *args], cwd=cwd,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "demo", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_demo_without_a_terminal_prints_the_changed_keys_and_a_suggested_entry(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     result = demo(cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -26,7 +33,7 @@ def test_demo_without_a_terminal_prints_the_changed_keys_and_a_suggested_entry(
     assert "- config-keys:\n    - kimik3-fp4-b300-dynamo-vllm-agentic\n" in out
     # gptoss-fp4-mi355x-vllm's image changed: every scenario of it must run again, so
     # the suggested entry names no scenario type (naming one would skip the others)
-    suggested = out[out.index("- config-keys:"):]
+    suggested = out[out.index("- config-keys:") :]
     assert "scenario-type" not in suggested.split("\n\n")[0]
     assert "changelog demo --keep DIR" in out
     built = re.search(r"Built a demo repository in (\S+):", out)
@@ -39,9 +46,22 @@ def test_demo_keep_leaves_a_repository_where_add_finds_the_same_keys(tmp_path: P
     assert result.returncode == 0, result.stderr
     assert f"cd {kept.resolve()} && changelog add" in result.stdout
     add = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "add", "--no-input",
-         "--key", "kimik3-fp4-b300-dynamo-vllm-agentic", "--description", "Tried the demo"],
-        cwd=kept, capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "changelog_tool",
+            "add",
+            "--no-input",
+            "--key",
+            "kimik3-fp4-b300-dynamo-vllm-agentic",
+            "--description",
+            "Tried the demo",
+        ],
+        cwd=kept,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert add.returncode == 0, add.stderr
     assert (kept / "perf-changelog.yaml").read_text().endswith('"Tried the demo"\n  pr-link: XXX\n')
 

@@ -16,8 +16,9 @@ from changelog_tool.ledger.filecheck import check_file
 
 
 def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        ["git", *args], cwd=root, capture_output=True, text=True, check=True
+    ).stdout
 
 
 def masters(root: Path, rev: str | None = None) -> dict[str, dict[str, object]]:
@@ -34,7 +35,8 @@ def box(tmp_path_factory: pytest.TempPathFactory) -> sandbox.Sandbox:
 
 
 def test_two_master_files_hold_about_a_dozen_keys_each_with_both_scenario_types(
-        box: sandbox.Sandbox) -> None:
+    box: sandbox.Sandbox,
+) -> None:
     for name in ("configs/nvidia-master.yaml", "configs/amd-master.yaml"):
         text = (box.root / name).read_text()
         keys = YAML(typ="safe").load(text)
@@ -62,7 +64,8 @@ def test_main_has_history_and_a_valid_changelog(box: sandbox.Sandbox) -> None:
 
 
 def test_the_branch_adds_a_key_changes_image_and_scenarios_and_edits_a_recipe(
-        box: sandbox.Sandbox) -> None:
+    box: sandbox.Sandbox,
+) -> None:
     assert git(box.root, "branch", "--show-current").strip() == sandbox.BRANCH
     assert git(box.root, "status", "--porcelain") == ""
     before, after = masters(box.root, sandbox.BASE), masters(box.root)

@@ -28,8 +28,12 @@ def special(tmp_path_factory: pytest.TempPathFactory) -> list[Scenario]:
 
 def rebase(repo: GitRepo, s: Scenario) -> subprocess.CompletedProcess[str]:
     repo.commit("base", **{LOG: s.base})
-    done = subprocess.run([sys.executable, "-m", "changelog_tool", "install"], cwd=repo.root,
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "install"],
+        cwd=repo.root,
+        capture_output=True,
+        check=False,
+    )
     assert done.returncode == 0
     repo.commit("attributes")
     repo.git("checkout", "-q", "-b", "pr")
@@ -37,8 +41,9 @@ def rebase(repo: GitRepo, s: Scenario) -> subprocess.CompletedProcess[str]:
     repo.git("checkout", "-q", "main")
     repo.commit("main moved", **{LOG: s.main})
     repo.git("checkout", "-q", "pr")
-    return subprocess.run(["git", "rebase", "main"], cwd=repo.root, capture_output=True,
-                          text=True, check=False)
+    return subprocess.run(
+        ["git", "rebase", "main"], cwd=repo.root, capture_output=True, text=True, check=False
+    )
 
 
 def test_special_scenarios_rebase_through_git_to_the_expected_bytes(
@@ -68,6 +73,11 @@ def test_a_resolved_corpus_file_passes_verify_file(
 ) -> None:
     [s] = [s for s in special if s.record["kind"] == "reverted-duplicate"]
     assert rebase(repo, s).returncode == 0
-    verify = subprocess.run([sys.executable, "-m", "changelog_tool", "verify", "--file", LOG],
-                            cwd=repo.root, capture_output=True, text=True, check=False)
+    verify = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "verify", "--file", LOG],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert verify.returncode == 0, verify.stdout

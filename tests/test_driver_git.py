@@ -22,16 +22,34 @@ MAIN_NEW = [entry(f"main-key-{n}", link=2000 + n) for n in range(1, 4)]
 MAIN = appended(changelog(*OLD[:3]), *MAIN_NEW)  # the duplicate removed, three appended
 
 
-def changelog_tool(root: Path, *args: str, env: dict[str, str] | None = None,
-                   ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root,
-                          capture_output=True, text=True, env=env, check=False)
+def changelog_tool(
+    root: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
 
 
-def git(repo: GitRepo, *args: str, env: dict[str, str] | None = None,
-        ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", *args], cwd=repo.root, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, check=False)
+def git(
+    repo: GitRepo,
+    *args: str,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
 
 
 def installed(repo: GitRepo) -> GitRepo:
@@ -149,9 +167,10 @@ def test_a_branch_that_edited_history_stops_with_markers_and_names_entry_and_lin
     result = git(repo, "rebase", "main")
     assert result.returncode != 0
     assert b"<<<<<<< ours" in repo.read(LOG) and b">>>>>>> theirs" in repo.read(LOG)
-    line = changelog(*OLD[:2]).count(b"\n") + 2
+    start = changelog(*OLD[:2]).count(b"\n") + 2  # entry 3's first line
+    line = edited[: edited.index(b"Reword gptoss")].count(b"\n") + 1  # the edited line
     assert f"{LOG}:{line}: history-modified: theirs changed entry 3" in result.stderr
-    assert f"line {line} of base" in result.stderr
+    assert f"line {start} of the base" in result.stderr
     assert LOG in git(repo, "diff", "--name-only", "--diff-filter=U").stdout
 
 
@@ -163,11 +182,28 @@ def test_the_driver_itself_exits_1_and_leaves_git_merge_files_markers(repo: GitR
     result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
     assert result.returncode == 1
     by_git = subprocess.run(
-        ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
-         "copy-of-A", "O", "B"], cwd=repo.root, capture_output=True, check=False).stdout
+        [
+            "git",
+            "merge-file",
+            "-p",
+            "-L",
+            "ours",
+            "-L",
+            "base",
+            "-L",
+            "theirs",
+            "copy-of-A",
+            "O",
+            "B",
+        ],
+        cwd=repo.root,
+        capture_output=True,
+        check=False,
+    ).stdout
     assert repo.read("A") == by_git
     assert b"<<<<<<< ours" in by_git
-    assert f"{LOG}:1: history-modified: theirs changed entry 1" in result.stderr
+    line = theirs[: theirs.index(b"Edit dsr1")].count(b"\n") + 1
+    assert f"{LOG}:{line}: history-modified: theirs changed entry 1" in result.stderr
 
 
 def test_the_driver_writes_the_merge_into_ours_and_exits_0(repo: GitRepo) -> None:
@@ -180,8 +216,11 @@ def test_the_driver_writes_the_merge_into_ours_and_exits_0(repo: GitRepo) -> Non
 
 
 def test_a_side_with_crlf_is_refused_and_left_to_git(repo: GitRepo) -> None:
-    for name, data in (("O", BASE), ("A", MAIN),
-                       ("B", appended(BASE, OWN[0]).replace(b"\n", b"\r\n"))):
+    for name, data in (
+        ("O", BASE),
+        ("A", MAIN),
+        ("B", appended(BASE, OWN[0]).replace(b"\n", b"\r\n")),
+    ):
         repo.write(name, data)
     result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
     assert result.returncode == 1
@@ -218,7 +257,7 @@ def test_without_a_protected_ref_a_merge_is_recognised_from_git_reflog_action(
 
 
 def test_a_broken_settings_file_still_leaves_gits_own_conflict(repo: GitRepo) -> None:
-    repo.write(".perf-changelog.toml", 'no-such-setting = 1\n')
+    repo.write(".perf-changelog.toml", "no-such-setting = 1\n")
     ours, theirs = appended(BASE, MAIN_NEW[0]), appended(BASE, OWN[0])
     for name, data in (("O", BASE), ("A", ours), ("copy-of-A", ours), ("B", theirs)):
         repo.write(name, data)
@@ -226,8 +265,24 @@ def test_a_broken_settings_file_still_leaves_gits_own_conflict(repo: GitRepo) ->
     assert result.returncode == 1
     assert "unknown setting 'no-such-setting'" in result.stderr
     by_git = subprocess.run(
-        ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
-         "copy-of-A", "O", "B"], cwd=repo.root, capture_output=True, check=False).stdout
+        [
+            "git",
+            "merge-file",
+            "-p",
+            "-L",
+            "ours",
+            "-L",
+            "base",
+            "-L",
+            "theirs",
+            "copy-of-A",
+            "O",
+            "B",
+        ],
+        cwd=repo.root,
+        capture_output=True,
+        check=False,
+    ).stdout
     assert repo.read("A") == by_git
 
 

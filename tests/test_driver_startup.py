@@ -21,10 +21,14 @@ print(code, ",".join(heavy) or "none")
 def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
     base = changelog(entry("a"), entry("b"))
     repo.commit("base", **{"perf-changelog.yaml": appended(base, entry("main"))})
-    for name, data in (("O", base), ("A", appended(base, entry("main"))),
-                       ("B", appended(base, entry("own")))):
+    for name, data in (
+        ("O", base),
+        ("A", appended(base, entry("main"))),
+        ("B", appended(base, entry("own"))),
+    ):
         repo.write(name, data)
-    result = subprocess.run([sys.executable, "-c", PROBE], cwd=repo.root, capture_output=True,
-                            text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=repo.root, capture_output=True, text=True, check=False
+    )
     assert result.stdout.split() == ["0", "none"], result.stderr
     assert repo.read("A") == appended(base, entry("main"), entry("own"))

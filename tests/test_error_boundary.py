@@ -23,13 +23,17 @@ def test_an_unexpected_exception_is_one_line_and_exit_2(
     monkeypatch.delenv("CHANGELOG_DEBUG", raising=False)
     assert main(["verify", "--file", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert err == ("changelog: internal error: ValueError: a bug deep inside "
-                   "(run with --debug for the traceback)\n")
+    assert err == (
+        "changelog: internal error: ValueError: a bug deep inside "
+        "(run with --debug for the traceback)\n"
+    )
 
 
 @pytest.mark.parametrize("how", ["flag", "environment"])
 def test_debug_shows_the_traceback(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
     how: str,
 ) -> None:
     monkeypatch.setattr(verify, "run", broken)
@@ -44,10 +48,16 @@ def test_debug_shows_the_traceback(
     assert "changelog: internal error: ValueError" in err
 
 
-@pytest.mark.parametrize(("code", "words"), [
-    (errno.ENOSPC, "no space left"), (errno.EACCES, "permission denied"),
-    (errno.EFBIG, "too large"), (errno.EROFS, "read-only"), (errno.EISDIR, "a directory"),
-])
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (errno.ENOSPC, "no space left"),
+        (errno.EACCES, "permission denied"),
+        (errno.EFBIG, "too large"),
+        (errno.EROFS, "read-only"),
+        (errno.EISDIR, "a directory"),
+    ],
+)
 def test_os_errors_get_a_clear_message_and_exit_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], code: int, words: str
 ) -> None:

@@ -6,12 +6,18 @@ from changelog_tool.ledger.duplicates import find_duplicate, needles
 
 
 def block(key: str, text: str, link: str = "https://github.com/o/r/pull/1") -> bytes:
-    return (f"- config-keys:\n    - {key}\n  description:\n    - \"{text}\"\n"
-            f"  pr-link: {link}\n").encode()
+    return (
+        f'- config-keys:\n    - {key}\n  description:\n    - "{text}"\n  pr-link: {link}\n'
+    ).encode()
 
 
-HISTORY = b"\n".join([block("a-vllm", "Bump the image"), block("b-trt", "New recipe"),
-                      block("a-vllm", "Widen the search space")])
+HISTORY = b"\n".join(
+    [
+        block("a-vllm", "Bump the image"),
+        block("b-trt", "New recipe"),
+        block("a-vllm", "Widen the search space"),
+    ]
+)
 
 
 def test_an_entry_equal_but_for_pr_link_is_found_with_its_line() -> None:
@@ -32,18 +38,27 @@ def test_a_different_spelling_of_the_same_entry_is_still_a_copy() -> None:
 
 
 def test_an_entry_for_the_same_key_with_other_words_is_not_a_copy() -> None:
-    entry = {"config-keys": ["a-vllm"], "description": ["Bump the image again"],
-             "pr-link": "XXX"}
+    entry = {"config-keys": ["a-vllm"], "description": ["Bump the image again"], "pr-link": "XXX"}
     assert find_duplicate(HISTORY, entry) is None
     assert find_duplicate(HISTORY, {"config-keys": ["zzz"], "description": ["x"]}) is None
 
 
 def test_the_search_words_are_keys_scenarios_and_description_runs() -> None:
-    entry = {"config-keys": ["a-vllm", "b-*"], "scenario-type": ["agentic-coding"],
-             "description": ["Use \"fp8\" KV cache: 2x"]}
+    entry = {
+        "config-keys": ["a-vllm", "b-*"],
+        "scenario-type": ["agentic-coding"],
+        "description": ['Use "fp8" KV cache: 2x'],
+    }
     assert needles(entry)[0] == b"a-vllm"
-    assert set(needles(entry)[1:]) == {b"b-*", b"agentic-coding", b"Use", b"fp8", b"KV",
-                                       b"cache:", b"2x"}
+    assert set(needles(entry)[1:]) == {
+        b"b-*",
+        b"agentic-coding",
+        b"Use",
+        b"fp8",
+        b"KV",
+        b"cache:",
+        b"2x",
+    }
 
 
 def test_a_long_history_of_look_alike_keys_is_searched_correctly() -> None:

@@ -7,10 +7,15 @@ from changelog_tool.ledger.compare import APPEND, CORRECTION, MODIFIED, NEW, UNC
 PATH = "perf-changelog.yaml"
 
 
-def entry(key: str, text: str = "Bump the image", link: str = "https://github.com/o/r/pull/1",
-          extra: str = "") -> bytes:
-    return (f"- config-keys:\n    - {key}\n  description:\n    - \"{text}\"\n"
-            f"  pr-link: {link}\n{extra}").encode()
+def entry(
+    key: str,
+    text: str = "Bump the image",
+    link: str = "https://github.com/o/r/pull/1",
+    extra: str = "",
+) -> bytes:
+    return (
+        f'- config-keys:\n    - {key}\n  description:\n    - "{text}"\n  pr-link: {link}\n{extra}'
+    ).encode()
 
 
 BASE = entry("a-sglang") + b"\n" + entry("b-vllm", link="https://github.com/o/r/pull/2")
@@ -25,7 +30,9 @@ def test_a_clean_append_yields_the_new_entries_with_their_lines() -> None:
     history = compare(BASE, head, PATH)
     assert history.kind == APPEND and codes(history) == []
     assert [(a.line, a.value["config-keys"]) for a in history.appended] == [
-        (13, ["c-trt"]), (19, ["d-trt"])]
+        (13, ["c-trt"]),
+        (19, ["d-trt"]),
+    ]
     assert history.appended[0].field_line("pr-link") == 17
 
 
@@ -82,11 +89,18 @@ def test_a_removed_entry_is_edited_history() -> None:
 
 
 def test_an_entry_inserted_before_the_last_one_is_not_appended() -> None:
-    head = entry("a-sglang") + b"\n" + entry("c-trt") + b"\n" + entry(
-        "b-vllm", link="https://github.com/o/r/pull/2")
+    head = (
+        entry("a-sglang")
+        + b"\n"
+        + entry("c-trt")
+        + b"\n"
+        + entry("b-vllm", link="https://github.com/o/r/pull/2")
+    )
     history = compare(BASE, head, PATH)
     assert codes(history) == ["history-modified"]
-    assert "inserted before the last existing entry" in history.findings[0].message
+    assert "inserted config-keys c-trt at its line 7, before the base's last entry" in (
+        history.findings[0].message
+    )
     assert history.findings[0].line == 7
     assert history.appended == []
 
@@ -121,11 +135,11 @@ def test_appended_entries_are_checked_against_the_schema_and_yaml_rules() -> Non
     history = compare(BASE, BASE + b"\n" + bad_schema, PATH)
     assert codes(history) == ["schema"]
     assert history.findings[0].line == 13
-    doubled = entry("c-trt", extra="  description:\n    - \"again\"\n")
+    doubled = entry("c-trt", extra='  description:\n    - "again"\n')
     assert codes(compare(BASE, BASE + b"\n" + doubled, PATH)) == ["duplicate-yaml-key"]
     broken = b"- config-keys: [c-trt\n  description: x\n"
     assert codes(compare(BASE, BASE + b"\n" + broken, PATH)) == ["yaml-syntax"]
-    wrong_first = b"- description:\n    - \"x\"\n  config-keys:\n    - c-trt\n  pr-link: XXX\n"
+    wrong_first = b'- description:\n    - "x"\n  config-keys:\n    - c-trt\n  pr-link: XXX\n'
     assert codes(compare(BASE, BASE + b"\n" + wrong_first, PATH)) == ["entry-count"]
 
 

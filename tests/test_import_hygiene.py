@@ -57,8 +57,20 @@ def test_the_merge_driver_does_not_import_textual(files: Path) -> None:
 def test_log_and_scripted_add_do_not_import_textual(files: Path) -> None:
     assert run_probe(["log", "k"], files) == "CLEAN 0"
     assert (
-        run_probe(["add", "--key", "k", "--description", "again", "--dry-run",
-                   "--pr-link", "https://github.com/o/r/pull/1"], files) == "CLEAN 0"
+        run_probe(
+            [
+                "add",
+                "--key",
+                "k",
+                "--description",
+                "again",
+                "--dry-run",
+                "--pr-link",
+                "https://github.com/o/r/pull/1",
+            ],
+            files,
+        )
+        == "CLEAN 0"
     )
 
 

@@ -17,8 +17,13 @@ LINE = "/perf-changelog.yaml merge=perf-changelog"
 
 
 def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_install_adds_the_attribute_line_and_the_local_driver_config(repo: GitRepo) -> None:
@@ -68,8 +73,10 @@ def test_install_reports_as_json(repo: GitRepo) -> None:
     document = json.loads(tool(repo.root, "install", "--format", "json").stdout)
     assert document["installed"] is True
     assert [s["what"].rsplit("/", 1)[-1] for s in document["steps"]] == [
-        ".gitattributes", "git config merge.perf-changelog.name",
-        "git config merge.perf-changelog.driver"]
+        ".gitattributes",
+        "git config merge.perf-changelog.name",
+        "git config merge.perf-changelog.driver",
+    ]
 
 
 def test_install_outside_a_repository_exits_2(tmp_path: Path) -> None:
@@ -88,8 +95,14 @@ def test_the_installed_driver_runs_in_git_without_the_venv_on_path(repo: GitRepo
     repo.commit("main", **{LOG: appended(base, entry("main", link=3))})
     repo.git("checkout", "-q", "feature")
     env = {**os.environ, "PATH": "/usr/bin:/bin", "VIRTUAL_ENV": ""}
-    result = subprocess.run(["git", "rebase", "main"], cwd=repo.root, env=env,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        ["git", "rebase", "main"],
+        cwd=repo.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "changelog merge-driver" in result.stderr
     assert repo.read(LOG) == appended(base, entry("main", link=3), entry("own"))

@@ -13,31 +13,52 @@ MASTER = "configs/amd-master.yaml"
 
 
 def key_block(key: str, image: str = "rocm/vllm:v1", points: str = "[4, 8]") -> str:
-    return (f"{key}:\n  image: {image}\n  model: m\n  runner: mi355x\n  precision: fp8\n"
-            f"  framework: vllm\n  multinode: false\n  scenarios:\n    fixed-seq-len:\n"
-            f"    - isl: 1024\n      osl: 1024\n      search-space:\n"
-            f"      - {{ tp: 8, conc-list: {points} }}\n")
+    return (
+        f"{key}:\n  image: {image}\n  model: m\n  runner: mi355x\n  precision: fp8\n"
+        f"  framework: vllm\n  multinode: false\n  scenarios:\n    fixed-seq-len:\n"
+        f"    - isl: 1024\n      osl: 1024\n      search-space:\n"
+        f"      - {{ tp: 8, conc-list: {points} }}\n"
+    )
 
 
 @pytest.fixture
 def project(repo):
-    repo.commit("base", **{MASTER: key_block("a-mi355x") + "\n" + key_block("b-mi355x"),
-                           "perf-changelog.yaml": "- config-keys:\n    - a-mi355x\n"
-                           "  description:\n    - \"Add a\"\n  pr-link: XXX\n"})
+    repo.commit(
+        "base",
+        **{
+            MASTER: key_block("a-mi355x") + "\n" + key_block("b-mi355x"),
+            "perf-changelog.yaml": "- config-keys:\n    - a-mi355x\n"
+            '  description:\n    - "Add a"\n  pr-link: XXX\n',
+        },
+    )
     repo.git("checkout", "-q", "-b", "feature")
     return repo
 
 
 def keys(repo, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", "keys", *args], cwd=repo.root,
-                          capture_output=True, text=True, env=os.environ, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "keys", *args],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
 
 
 def test_keys_lists_committed_and_uncommitted_changes(project) -> None:
-    project.commit("bump a", **{MASTER: key_block("a-mi355x", image="rocm/vllm:v2") + "\n"
-                                + key_block("b-mi355x")})
-    project.write(MASTER, key_block("a-mi355x", image="rocm/vllm:v2") + "\n"
-                  + key_block("b-mi355x", points="[4]") + "\n" + key_block("c-mi355x"))
+    project.commit(
+        "bump a",
+        **{MASTER: key_block("a-mi355x", image="rocm/vllm:v2") + "\n" + key_block("b-mi355x")},
+    )
+    project.write(
+        MASTER,
+        key_block("a-mi355x", image="rocm/vllm:v2")
+        + "\n"
+        + key_block("b-mi355x", points="[4]")
+        + "\n"
+        + key_block("c-mi355x"),
+    )
     done = keys(project)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -56,9 +77,19 @@ def test_keys_json_carries_every_change_in_full(project) -> None:
     assert document["base"] == project.git("rev-parse", "main")
     assert document["head"] == head
     assert document["changed"]["removed"] == ["b-mi355x"]
-    assert document["keys"] == [{"key": "b-mi355x", "kind": "removed", "fields": [],
-                                 "scenarios": [], "reduced": False, "needs_entry": False,
-                                 "path": MASTER, "line": 15, "recipes": []}]
+    assert document["keys"] == [
+        {
+            "key": "b-mi355x",
+            "kind": "removed",
+            "fields": [],
+            "scenarios": [],
+            "reduced": False,
+            "needs_entry": False,
+            "path": MASTER,
+            "line": 15,
+            "recipes": [],
+        }
+    ]
     assert document["appended"] == [] and document["findings"] == []
 
 

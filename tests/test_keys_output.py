@@ -49,10 +49,11 @@ def test_keys_github_format_annotates_findings_and_changed_keys(project) -> None
     done = run(project, "keys", "--format", "github")
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
-    assert any(line.startswith(f"::error file={AMD},line=") and "title=yaml-syntax" in line
-               for line in lines)
+    assert any(
+        line.startswith(f"::error file={AMD},line=") and "title=yaml-syntax" in line
+        for line in lines
+    )
     assert f"::notice file={NVIDIA},line=2,title=modified::a-vllm modified (image)" in lines
-    assert (f"::notice file={NVIDIA},line={line_of(text, 'c-vllm:')},title=added::c-vllm added"
-            in lines)
-
-
+    assert (
+        f"::notice file={NVIDIA},line={line_of(text, 'c-vllm:')},title=added::c-vllm added" in lines
+    )

@@ -51,9 +51,9 @@ def changelog(tmp_path: Path) -> Path:
     return path
 
 
-def test_entries_for_a_key_come_newest_first_with_their_lines(changelog: Path,
-                                                              capsys: pytest.CaptureFixture[str]
-                                                              ) -> None:
+def test_entries_for_a_key_come_newest_first_with_their_lines(
+    changelog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["log", "dsr1-fp4-b200-sglang", "--file", str(changelog)]) == 0
     out = capsys.readouterr().out
     assert out.index(f"{changelog}:21:") < out.index(f"{changelog}:1:")
@@ -61,9 +61,9 @@ def test_entries_for_a_key_come_newest_first_with_their_lines(changelog: Path,
     assert "2 entries apply to dsr1-fp4-b200-sglang (newest first)" in out
 
 
-def test_a_pattern_entry_applies_and_says_which_pattern_matched(changelog: Path,
-                                                                capsys: pytest.CaptureFixture[str]
-                                                                ) -> None:
+def test_a_pattern_entry_applies_and_says_which_pattern_matched(
+    changelog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["log", "gptoss-fp4-b200-vllm", "--file", str(changelog)]) == 0
     out = capsys.readouterr().out
     assert "(matched by gptoss-*)" in out
@@ -72,26 +72,30 @@ def test_a_pattern_entry_applies_and_says_which_pattern_matched(changelog: Path,
 
 
 def test_json_output_lists_entries_with_line_and_matching_patterns(
-        changelog: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["log", "gptoss-fp4-b200-vllm", "--file", str(changelog),
-                 "--format", "json"]) == 0
+    changelog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["log", "gptoss-fp4-b200-vllm", "--file", str(changelog), "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["total"] == 2
     assert [(e["line"], e["matched-by"]) for e in document["entries"]] == [
-        (21, ["gptoss-fp4-b200-vllm"]), (7, ["gptoss-*"])]
+        (21, ["gptoss-fp4-b200-vllm"]),
+        (7, ["gptoss-*"]),
+    ]
     assert document["entries"][1]["description"] == ["Second, by pattern"]
 
 
-def test_limit_shows_only_the_newest_entries(changelog: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_limit_shows_only_the_newest_entries(
+    changelog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["log", "dsr1-fp4-b200-sglang", "--file", str(changelog), "--limit", "1"]) == 0
     out = capsys.readouterr().out
     assert "Fourth" in out and "First" not in out
     assert "1 of 2 entries apply" in out
 
 
-def test_a_key_no_entry_mentions_is_reported_plainly(changelog: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_key_no_entry_mentions_is_reported_plainly(
+    changelog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["log", "kimik3-fp4-b200-vllm", "--file", str(changelog)]) == 0
     assert "no entry applies to kimik3-fp4-b200-vllm" in capsys.readouterr().out
 
@@ -103,7 +107,8 @@ def test_a_pattern_matches_whole_keys_only() -> None:
 
 
 def test_a_broken_entry_is_skipped_and_named_while_the_others_are_still_read(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "perf-changelog.yaml"
     path.write_text(CHANGELOG.replace('    - "Third, another key"', '    - "Third: [broken'))
     found, problems = entries(path.read_bytes())
@@ -121,17 +126,22 @@ def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
 def test_without_file_the_changelog_comes_from_the_settings(repo: object, tmp_path: Path) -> None:
     root = tmp_path / "repo"
     (root / "perf-changelog.yaml").write_text(CHANGELOG)
-    result = subprocess.run([sys.executable, "-m", "changelog_tool", "log",
-                             "llama70b-fp8-h100-vllm"], cwd=root, capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "log", "llama70b-fp8-h100-vllm"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "perf-changelog.yaml:15:" in result.stdout and "Third, another key" in result.stdout
 
 
 def test_log_agrees_with_the_real_changelog(corpus: Path, tmp_path: Path) -> None:
     clone = tmp_path / "ix"
-    subprocess.run(["git", "clone", "-q", str(corpus / "inferencex-data.bundle"), str(clone)],
-                   check=True)
+    subprocess.run(
+        ["git", "clone", "-q", str(corpus / "inferencex-data.bundle"), str(clone)], check=True
+    )
     data = (clone / "perf-changelog.yaml").read_bytes()
     found, problems = entries(data)
     assert not problems
@@ -180,16 +190,29 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "bench"
     (root / "configs").mkdir(parents=True)
     (root / ".perf-changelog.toml").write_text('repository = "acme/bench"\n')
-    (root / "configs" / "nvidia-master.yaml").write_text("\n".join(key_block(k) for k in (
-        "dsr1-fp8-b300-sglang", "dsr1-fp8-b300-vllm", "dsr1-fp8-b300-trt",
-        "gptoss-fp4-b200-vllm")))
+    (root / "configs" / "nvidia-master.yaml").write_text(
+        "\n".join(
+            key_block(k)
+            for k in (
+                "dsr1-fp8-b300-sglang",
+                "dsr1-fp8-b300-vllm",
+                "dsr1-fp8-b300-trt",
+                "gptoss-fp4-b200-vllm",
+            )
+        )
+    )
     (root / "perf-changelog.yaml").write_text(WITH_MASTERS)
     return root
 
 
 def run_log(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", "log", *args], cwd=root,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "log", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_a_star_argument_is_expanded_against_the_master_keys(project: Path) -> None:
@@ -198,31 +221,32 @@ def test_a_star_argument_is_expanded_against_the_master_keys(project: Path) -> N
     out = done.stdout
     assert re.findall(r"perf-changelog\.yaml:(\d+):", out) == ["14", "7", "1"]
     assert "Unrelated" not in out and "no longer" not in out
-    assert ("applies to: dsr1-fp8-b300-sglang, dsr1-fp8-b300-trt, dsr1-fp8-b300-vllm"
-            in out)
+    assert "applies to: dsr1-fp8-b300-sglang, dsr1-fp8-b300-trt, dsr1-fp8-b300-vllm" in out
     assert "applies to: dsr1-fp8-b300-vllm\n" in out
     assert "3 entries apply to dsr1-fp8-b300* (3 keys) (newest first)" in out
     assert done.stderr == ""
 
 
 def test_a_star_argument_in_json_lists_the_matched_keys_per_argument_and_entry(
-        project: Path) -> None:
+    project: Path,
+) -> None:
     done = run_log(project, "dsr1-fp8-b300*", "gptoss-fp4-b200-vllm", "--format", "json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["matched-keys"] == {
         "dsr1-fp8-b300*": ["dsr1-fp8-b300-sglang", "dsr1-fp8-b300-trt", "dsr1-fp8-b300-vllm"],
-        "gptoss-fp4-b200-vllm": ["gptoss-fp4-b200-vllm"]}
+        "gptoss-fp4-b200-vllm": ["gptoss-fp4-b200-vllm"],
+    }
     assert document["total"] == 4
     assert [(e["line"], e["applies-to"]) for e in document["entries"]] == [
         (20, ["gptoss-fp4-b200-vllm"]),
         (14, ["dsr1-fp8-b300-sglang", "dsr1-fp8-b300-trt", "dsr1-fp8-b300-vllm"]),
         (7, ["dsr1-fp8-b300-vllm", "gptoss-fp4-b200-vllm"]),
-        (1, ["dsr1-fp8-b300-sglang"])]
+        (1, ["dsr1-fp8-b300-sglang"]),
+    ]
 
 
-def test_a_mistyped_key_is_named_with_a_hint_and_fails_when_nothing_is_found(
-        project: Path) -> None:
+def test_a_mistyped_key_is_named_with_a_hint_and_fails_when_nothing_is_found(project: Path) -> None:
     done = run_log(project, "dsr1-fp8-b300-sglan")
     assert done.returncode == 1
     assert "All dsr1" not in done.stdout
@@ -251,17 +275,17 @@ def test_a_key_gone_from_the_masters_still_finds_the_entries_naming_it(project: 
 
 
 def test_with_file_the_masters_come_from_that_file_s_work_tree(
-        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["log", "dsr1-fp8-b300-t*", "--file",
-                 str(project / "perf-changelog.yaml")]) == 0
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["log", "dsr1-fp8-b300-t*", "--file", str(project / "perf-changelog.yaml")]) == 0
     out = capsys.readouterr().out
     assert "All dsr1" in out and "Exact" not in out
     assert "applies to: dsr1-fp8-b300-trt" in out
 
 
-def test_without_master_configs_a_star_argument_matches_literally(changelog: Path,
-                                                                  capsys: pytest.CaptureFixture[str]
-                                                                  ) -> None:
+def test_without_master_configs_a_star_argument_matches_literally(
+    changelog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["log", "gptoss-*", "--file", str(changelog)]) == 0
     captured = capsys.readouterr()
     assert "Second, by pattern" in captured.out and "Fourth" not in captured.out

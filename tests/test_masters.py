@@ -67,18 +67,23 @@ def test_top_level_keys_and_their_lines_come_from_a_byte_scan() -> None:
 
 
 def test_quoted_top_level_keys_are_unquoted() -> None:
-    file = MasterFile("m.yaml", b'"a-key": {image: x}\n\'b-key\': {image: y}\nplain: 1\n')
+    file = MasterFile("m.yaml", b"\"a-key\": {image: x}\n'b-key': {image: y}\nplain: 1\n")
     assert file.key_names() == ["a-key", "b-key", "plain"]
     assert file.value("b-key") == {"image": "y"}
 
 
 def test_comments_whitespace_quoting_and_key_order_are_not_changes() -> None:
-    reformatted = (MASTER.replace(b"# benchmark configs", b"# configs, reworded\n# twice")
-                   .replace(b"image: vllm/vllm-openai:v0.11.0", b'image: "vllm/vllm-openai:v0.11.0"')
-                   .replace(b"  model: deepseek-r1-fp4\n  runner: b200\n",
-                            b"  runner: b200   # moved\n  model: 'deepseek-r1-fp4'\n")
-                   .replace(b"{ tp: 4, conc-start: 4, conc-end: 64 }",
-                            b"{conc-end: 64, tp: 4,   conc-start: 4}"))
+    reformatted = (
+        MASTER.replace(b"# benchmark configs", b"# configs, reworded\n# twice")
+        .replace(b"image: vllm/vllm-openai:v0.11.0", b'image: "vllm/vllm-openai:v0.11.0"')
+        .replace(
+            b"  model: deepseek-r1-fp4\n  runner: b200\n",
+            b"  runner: b200   # moved\n  model: 'deepseek-r1-fp4'\n",
+        )
+        .replace(
+            b"{ tp: 4, conc-start: 4, conc-end: 64 }", b"{conc-end: 64, tp: 4,   conc-start: 4}"
+        )
+    )
     assert reformatted != MASTER
     assert changes_between(MASTER, reformatted) == {}
 
@@ -128,8 +133,7 @@ b-sglang:
 """
     file = MasterFile("m.yaml", anchored)
     assert file.whole
-    assert file.value("a-sglang") == {"image": "lmsysorg/sglang:v1", "runner": "b200",
-                                      "model": "a"}
+    assert file.value("a-sglang") == {"image": "lmsysorg/sglang:v1", "runner": "b200", "model": "a"}
     found = changes_between(anchored, anchored.replace(b"sglang:v1", b"sglang:v2"))
     assert set(found) == {".defaults", "a-sglang", "b-sglang"}
     assert found["a-sglang"].fields == ("image",)
@@ -138,10 +142,13 @@ b-sglang:
 def test_removing_scenarios_or_points_is_a_reduction() -> None:
     no_agentic = MASTER.replace(
         b"    agentic-coding:\n    - duration: 1800\n      search-space:\n"
-        b"      - { tp: 8, conc-list: [1, 2, 4, 8] }\n", b"")
+        b"      - { tp: 8, conc-list: [1, 2, 4, 8] }\n",
+        b"",
+    )
     fewer_points = MASTER.replace(b"      - { tp: 8, conc-start: 4, conc-end: 64 }\n", b"")
-    narrower = MASTER.replace(b"{ tp: 1, conc-start: 4, conc-end: 128 }",
-                              b"{ tp: 1, conc-start: 8, conc-end: 64 }")
+    narrower = MASTER.replace(
+        b"{ tp: 1, conc-start: 4, conc-end: 128 }", b"{ tp: 1, conc-start: 8, conc-end: 64 }"
+    )
     shorter_list = MASTER.replace(b"[1, 2, 4, 8]", b"[1, 4]")
     for new in (no_agentic, fewer_points, narrower, shorter_list):
         found = changes_between(MASTER, new)
@@ -151,13 +158,33 @@ def test_removing_scenarios_or_points_is_a_reduction() -> None:
 
 
 def test_adding_points_or_changing_settings_is_not_a_reduction() -> None:
-    old = {"image": "x", "scenarios": {"fixed-seq-len": [
-        {"isl": 1, "search-space": [{"tp": 4, "additional-settings": ["A=1", "B=2"]}]}]}}
-    dropped_setting = {"image": "x", "scenarios": {"fixed-seq-len": [
-        {"isl": 1, "search-space": [{"tp": 4, "additional-settings": ["A=1"]}]}]}}
-    more_points = {"image": "x", "scenarios": {"fixed-seq-len": [
-        {"isl": 1, "search-space": [{"tp": 4, "additional-settings": ["A=1", "B=2"]},
-                                    {"tp": 8}]}]}}
+    old = {
+        "image": "x",
+        "scenarios": {
+            "fixed-seq-len": [
+                {"isl": 1, "search-space": [{"tp": 4, "additional-settings": ["A=1", "B=2"]}]}
+            ]
+        },
+    }
+    dropped_setting = {
+        "image": "x",
+        "scenarios": {
+            "fixed-seq-len": [
+                {"isl": 1, "search-space": [{"tp": 4, "additional-settings": ["A=1"]}]}
+            ]
+        },
+    }
+    more_points = {
+        "image": "x",
+        "scenarios": {
+            "fixed-seq-len": [
+                {
+                    "isl": 1,
+                    "search-space": [{"tp": 4, "additional-settings": ["A=1", "B=2"]}, {"tp": 8}],
+                }
+            ]
+        },
+    }
     fewer_but_new_image = {"image": "y", "scenarios": {"fixed-seq-len": []}}
     assert not is_reduction(old, dropped_setting)
     assert not is_reduction(old, more_points)
@@ -168,13 +195,15 @@ def test_adding_points_or_changing_settings_is_not_a_reduction() -> None:
 def test_old_style_seq_len_configs_are_a_field_of_their_own() -> None:
     old = {"image": "x", "seq-len-configs": [{"isl": 1}, {"isl": 2}]}
     assert changed_fields(old, {"image": "x", "seq-len-configs": [{"isl": 1}]}) == [
-        "seq-len-configs"]
+        "seq-len-configs"
+    ]
     assert is_reduction(old, {"image": "x", "seq-len-configs": [{"isl": 2}]})
 
 
 def test_a_key_that_does_not_parse_is_a_problem_with_its_line() -> None:
-    broken = MASTER.replace(b"{ tp: 1, conc-start: 4, conc-end: 128 }",
-                            b"{ tp: 1, conc-start: 4, conc-end: 128")
+    broken = MASTER.replace(
+        b"{ tp: 1, conc-start: 4, conc-end: 128 }", b"{ tp: 1, conc-start: 4, conc-end: 128"
+    )
     found, problems = diff(one("m.yaml", MASTER), one("m.yaml", broken))
     assert [c.key for c in found] == ["gptoss-fp4-h200-vllm"]
     ((path, problem),) = problems
@@ -198,16 +227,25 @@ def test_mentions_finds_keys_whose_bytes_hold_a_string() -> None:
     assert masters.mentions("nothing-like-this") == []
 
 
-_scalars = st.one_of(st.integers(-1000, 1000), st.booleans(),
-                     st.text("abcdefgh-_./ 0123456789", min_size=1, max_size=12))
-_values = st.recursive(_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4),
-    st.dictionaries(st.text("abcdefgh-", min_size=1, max_size=8), inner, max_size=4)),
-    max_leaves=12)
-_configs = st.dictionaries(st.from_regex(r"[a-z][a-z0-9.-]{0,14}", fullmatch=True),
-                           st.dictionaries(st.text("abcdefgh-", min_size=1, max_size=8),
-                                           _values, max_size=5),
-                           min_size=1, max_size=5)
+_scalars = st.one_of(
+    st.integers(-1000, 1000),
+    st.booleans(),
+    st.text("abcdefgh-_./ 0123456789", min_size=1, max_size=12),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.text("abcdefgh-", min_size=1, max_size=8), inner, max_size=4),
+    ),
+    max_leaves=12,
+)
+_configs = st.dictionaries(
+    st.from_regex(r"[a-z][a-z0-9.-]{0,14}", fullmatch=True),
+    st.dictionaries(st.text("abcdefgh-", min_size=1, max_size=8), _values, max_size=5),
+    min_size=1,
+    max_size=5,
+)
 
 
 def _dump(value: object, flow: bool) -> bytes:

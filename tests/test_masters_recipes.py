@@ -9,10 +9,26 @@ PREFIXES = DEFAULT_RECIPE_PREFIXES
 
 
 def test_references_are_found_anywhere_inside_a_key() -> None:
-    value = {"scenarios": {"fixed-seq-len": [{"search-space": [{"prefill": {
-        "additional-settings": ["CONFIG_FILE=recipes/vllm/kimi/agg-b200.yaml", "OTHER=1"]}},
-        {"decode": {"env": "RECIPE=disagg-mi355x.yml"}}]}]},
-        "image": "x=notarecipe"}
+    value = {
+        "scenarios": {
+            "fixed-seq-len": [
+                {
+                    "search-space": [
+                        {
+                            "prefill": {
+                                "additional-settings": [
+                                    "CONFIG_FILE=recipes/vllm/kimi/agg-b200.yaml",
+                                    "OTHER=1",
+                                ]
+                            }
+                        },
+                        {"decode": {"env": "RECIPE=disagg-mi355x.yml"}},
+                    ]
+                }
+            ]
+        },
+        "image": "x=notarecipe",
+    }
     assert references(value) == ["disagg-mi355x.yml", "recipes/vllm/kimi/agg-b200.yaml"]
 
 
@@ -31,8 +47,9 @@ def test_a_bare_name_means_any_recipe_with_that_file_name() -> None:
 
 
 def test_only_yaml_under_recipe_directories_are_recipes() -> None:
-    assert is_recipe("benchmarks/multi_node/srt-slurm-recipes/a.yaml", PREFIXES,
-                     DEFAULT_RECIPE_DIRS)
+    assert is_recipe(
+        "benchmarks/multi_node/srt-slurm-recipes/a.yaml", PREFIXES, DEFAULT_RECIPE_DIRS
+    )
     assert is_recipe("benchmarks/multi_node/llm-d-recipes/b.yml", PREFIXES, DEFAULT_RECIPE_DIRS)
     assert not is_recipe("benchmarks/multi_node/run.sh", PREFIXES, DEFAULT_RECIPE_DIRS)
     assert not is_recipe("configs/nvidia-master.yaml", PREFIXES, DEFAULT_RECIPE_DIRS)

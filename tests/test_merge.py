@@ -132,7 +132,9 @@ def test_the_other_side_editing_an_old_entry_is_refused_naming_entry_and_line() 
     branch = appended(BASE.replace(b"Update b-fp4", b"Tweak b-fp4"), P1)
     [problem] = refused(BASE, appended(BASE, M1), branch).problems
     assert problem.code == "history-modified"
-    assert problem.line == A.count(b"\n") + 2
+    assert problem.line == branch[: branch.index(b"Tweak b-fp4")].count(b"\n") + 1
+    start = A.count(b"\n") + 2
+    assert f"line {start} of the base" in problem.message
     assert "entry 2" in problem.message and "b-fp4-mi355x-sglang" in problem.message
 
 

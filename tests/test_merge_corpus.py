@@ -38,7 +38,9 @@ def test_the_corpus_scenarios_rebuild_to_their_recorded_hashes(
     assert len(all_scenarios) == 72
     for s in all_scenarios:
         assert (sha(s.base), sha(s.main), sha(s.pr)) == (
-            s.record["sha256"]["base"], s.record["sha256"]["main"], s.record["sha256"]["pr"]
+            s.record["sha256"]["base"],
+            s.record["sha256"]["main"],
+            s.record["sha256"]["pr"],
         ), s.id
 
 
@@ -87,10 +89,11 @@ def test_the_history_edit_scenario_is_refused_naming_the_edited_entry_and_line(
     [problem] = result.problems
     old = s.record["pr_edit"]["old"].encode()
     line = s.base[: s.base.index(old)].count(b"\n") + 1
-    entry_line = s.base[: s.base.rindex(b"\n- config-keys:", 0, s.base.index(old)) + 1].count(
-        b"\n") + 1
+    entry_line = (
+        s.base[: s.base.rindex(b"\n- config-keys:", 0, s.base.index(old)) + 1].count(b"\n") + 1
+    )
     assert problem.code == "history-modified"
-    assert f"line {entry_line} of base" in problem.message
+    assert f"line {entry_line} of the base" in problem.message
     assert problem.line is not None and entry_line <= problem.line <= line
 
 

@@ -56,16 +56,22 @@ class Scenario:
 
 def clone_bundle(corpus: Path, into: Path) -> Path:
     if not (into / ".git").is_dir():
-        subprocess.run(["git", "clone", "-q", str(corpus / "inferencex-data.bundle"), str(into)],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["git", "clone", "-q", str(corpus / "inferencex-data.bundle"), str(into)],
+            check=True,
+            capture_output=True,
+        )
     return into
 
 
 def scenarios(corpus: Path, clone: Path) -> list[Scenario]:
     """Every record of conflicts.jsonl, with base, main and PR bytes rebuilt as the
     corpus README says (PR = base [with pr_edit] + sep(base) + pr_blocks)."""
-    records = [json.loads(line) for line in
-               (corpus / "conflicts.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    records = [
+        json.loads(line)
+        for line in (corpus / "conflicts.jsonl").read_text(encoding="utf-8").splitlines()
+        if line
+    ]
     shas = sorted({r[k] for r in records for k in ("base_sha", "main_sha")})
     blobs = _read_blobs(clone, [f"{sha}:perf-changelog.yaml" for sha in shas])
     out = []
@@ -82,8 +88,13 @@ def scenarios(corpus: Path, clone: Path) -> list[Scenario]:
 
 
 def _read_blobs(clone: Path, specs: list[str]) -> dict[str, bytes]:
-    done = subprocess.run(["git", "cat-file", "--batch"], cwd=clone, check=True,
-                          input="".join(f"{s}\n" for s in specs).encode(), capture_output=True)
+    done = subprocess.run(
+        ["git", "cat-file", "--batch"],
+        cwd=clone,
+        check=True,
+        input="".join(f"{s}\n" for s in specs).encode(),
+        capture_output=True,
+    )
     out, pos, blobs = done.stdout, 0, {}
     for spec in specs:
         end = out.index(b"\n", pos)

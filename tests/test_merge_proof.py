@@ -10,7 +10,8 @@ from test_merge_helpers import appended, changelog, entry
 from test_merge_properties import History, histories
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.merge.side_changes import Entry, block_list_events, parse
+from changelog_tool.ledger.edits import parse
+from changelog_tool.merge.side_changes import Entry, block_list_events
 from changelog_tool.merge.threeway import (
     Merged,
     Refused,
@@ -81,8 +82,25 @@ def test_a_protected_side_with_one_entry_is_read_whole() -> None:
     assert result.data == appended(A, P1)
 
 
-EDITS = [b'"', b"'", b"[", b"{", b": x", b"\n- ", b"\n-", b"\n", b"  ", b"# c", b"&a ", b"*a",
-         b"!t ", b"\n---\n", b"|\n", b"", b"\n  pr-link: XXX"]
+EDITS = [
+    b'"',
+    b"'",
+    b"[",
+    b"{",
+    b": x",
+    b"\n- ",
+    b"\n-",
+    b"\n",
+    b"  ",
+    b"# c",
+    b"&a ",
+    b"*a",
+    b"!t ",
+    b"\n---\n",
+    b"|\n",
+    b"",
+    b"\n  pr-link: XXX",
+]
 
 
 @settings(max_examples=150, deadline=None)

@@ -19,8 +19,13 @@ from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.strictyaml import load_value
 from changelog_tool.merge.threeway import Merged, Refused, merge
 
-KEYS = ["dsr1-fp8-b200-sglang", "kimik2.5-int4-b300-vllm", "qwen3.5-fp8-mi355x-atom",
-        "gptoss-fp4-*-trt", "minimaxm3-fp4-b300-dynamo-vllm"]
+KEYS = [
+    "dsr1-fp8-b200-sglang",
+    "kimik2.5-int4-b300-vllm",
+    "qwen3.5-fp8-mi355x-atom",
+    "gptoss-fp4-*-trt",
+    "minimaxm3-fp4-b300-dynamo-vllm",
+]
 LINKS = ["XXX", 1, 2, 3]
 # what follows an entry's last line: one empty line, a line of two spaces, two empty lines
 SEPARATORS = [b"\n", b"\n", b"\n", b"  \n", b"\n\n"]
@@ -91,8 +96,9 @@ def histories(draw: st.DrawFn) -> History:
     pool = [i for i, _ in appended] + [i for i, _ in base_entries]
     own = draw(st.lists(st.one_of(items, st.sampled_from(pool)) if pool else items, max_size=4))
     other = base + sep(base) + b"\n".join(i.bytes() for i in own) if own else base
-    return History(base, protected, other, [i for i, _ in base_entries],
-                   [i for i, _ in protected_entries], own)
+    return History(
+        base, protected, other, [i for i, _ in base_entries], [i for i, _ in protected_entries], own
+    )
 
 
 def expected(h: History) -> bytes:

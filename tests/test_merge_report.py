@@ -16,34 +16,53 @@ BRANCH = appended(BASE, entry("shared", link="XXX"), entry("own"))
 
 
 def test_a_concurrent_duplicate_is_a_duplicate_entry_warning_at_the_kept_copy() -> None:
-    outcome = merge_sides("perf-changelog.yaml", BASE, MAIN, BRANCH, upstream=None,
-                          decision=Decision("ours", "test"))
+    outcome = merge_sides(
+        "perf-changelog.yaml", BASE, MAIN, BRANCH, upstream=None, decision=Decision("ours", "test")
+    )
     [finding] = outcome.findings()
     assert (finding.code, finding.severity) == ("duplicate-entry", WARNING)
     assert finding.line == BASE.count(b"\n") + 2
-    assert "config-keys shared" in finding.message and "kept once, as ours has it" in finding.message
+    assert (
+        "config-keys shared" in finding.message and "kept once, as ours has it" in finding.message
+    )
 
 
 def test_the_summary_names_the_protected_side_the_reason_and_the_appended_lines() -> None:
-    outcome = merge_sides("perf-changelog.yaml", BASE, MAIN, BRANCH,
-                          upstream=Upstream("origin/main", MAIN))
+    outcome = merge_sides(
+        "perf-changelog.yaml", BASE, MAIN, BRANCH, upstream=Upstream("origin/main", MAIN)
+    )
     first, merged = outcome.summary()
-    assert first.startswith("perf-changelog.yaml: protected side is ours: ours begins with "
-                            "origin/main's file")
+    assert first.startswith(
+        "perf-changelog.yaml: protected side is ours: ours begins with origin/main's file"
+    )
     line = MAIN.count(b"\n") + 2
-    assert merged == (f"perf-changelog.yaml: merged: kept ours byte for byte, then appended "
-                      f"1 entry of theirs (line {line})")
+    assert merged == (
+        f"perf-changelog.yaml: merged: kept ours byte for byte, then appended "
+        f"1 entry of theirs (line {line})"
+    )
 
 
 def test_the_json_report_lists_kept_duplicates_and_removed_entries() -> None:
     base = appended(BASE, entry("b", link=2))
-    outcome = merge_sides("perf-changelog.yaml", base, BRANCH, MAIN, upstream=None,
-                          decision=Decision("theirs", "test"))
+    outcome = merge_sides(
+        "perf-changelog.yaml",
+        base,
+        BRANCH,
+        MAIN,
+        upstream=None,
+        decision=Decision("theirs", "test"),
+    )
     assert not outcome.ok  # the branch lacks the base's last entry: it removed history
     document = json.loads(json.dumps(outcome.to_json()))
     assert document["ok"] is False and document["findings"][0]["code"] == "history-modified"
-    outcome = merge_sides("perf-changelog.yaml", base, appended(base, entry("own")),
-                          BASE, upstream=None, decision=Decision("theirs", "test"))
+    outcome = merge_sides(
+        "perf-changelog.yaml",
+        base,
+        appended(base, entry("own")),
+        BASE,
+        upstream=None,
+        decision=Decision("theirs", "test"),
+    )
     document = outcome.to_json()
     assert document["ok"] and document["protected"] == "theirs"
     assert [n["entry"] for n in document["kept"]] == ["config-keys own"]

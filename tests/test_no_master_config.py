@@ -14,16 +14,25 @@ from tests.conftest import GitRepo
 OLD = '- config-keys:\n    - k\n  description:\n    - "old"\n  pr-link: XXX\n'
 
 
-@pytest.mark.parametrize("command", [
-    ["keys", "--base", "main"],
-    ["verify", "--base", "main"],
-    ["add", "--no-input", "--key", "k", "--description", "d"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["keys", "--base", "main"],
+        ["verify", "--base", "main"],
+        ["add", "--no-input", "--key", "k", "--description", "d"],
+    ],
+)
 def test_a_repository_without_master_configs_is_told_so(repo: GitRepo, command: list[str]) -> None:
     repo.commit("base", **{"perf-changelog.yaml": OLD, "configs/other.yaml": "k: {}\n"})
     repo.git("checkout", "-q", "-b", "feature")
-    done = subprocess.run([sys.executable, "-m", "changelog_tool", *command], cwd=repo.root,
-                          capture_output=True, text=True, env=os.environ, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *command],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "no master config found" in done.stderr
     assert "`master-configs` (configs/*-master.yaml, .github/configs/*-master.yaml" in done.stderr

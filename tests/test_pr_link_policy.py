@@ -106,7 +106,8 @@ def test_a_detached_head_at_the_protected_tip_is_the_protected_branch_for_add_an
     assert repo.read("perf-changelog.yaml") == OLD.encode()
     # the same entry written by hand: verify judges it as add did
     (repo.root / "perf-changelog.yaml").write_text(
-        OLD + '\n- config-keys:\n    - k-vllm\n  description:\n    - "x"\n  pr-link: XXX\n')
+        OLD + '\n- config-keys:\n    - k-vllm\n  description:\n    - "x"\n  pr-link: XXX\n'
+    )
     judged = run(repo, "verify", "--base", "main", "--format", "json")
     assert judged.returncode == 1
     assert [f["code"] for f in json.loads(judged.stdout)["findings"]] == ["pr-link"]
@@ -146,18 +147,25 @@ def test_after_a_rename_the_origin_remote_wins_over_old_links(repo: GitRepo) -> 
 def test_a_rebase_stopped_on_the_protected_tip_is_not_the_protected_branch(
     repo: GitRepo,
 ) -> None:
-    repo.commit("base", **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD,
-                           "notes.txt": "one\n"})
+    repo.commit(
+        "base",
+        **{"configs/nvidia-master.yaml": MASTER, "perf-changelog.yaml": OLD, "notes.txt": "one\n"},
+    )
     repo.git("checkout", "-q", "-b", "feature")
-    repo.commit("entry and notes", **{"notes.txt": "feature\n",
-                                      "perf-changelog.yaml": OLD + "\n" + OLD.replace(
-                                          f"{UPSTREAM}/1", "XXX")})
+    repo.commit(
+        "entry and notes",
+        **{
+            "notes.txt": "feature\n",
+            "perf-changelog.yaml": OLD + "\n" + OLD.replace(f"{UPSTREAM}/1", "XXX"),
+        },
+    )
     repo.git("checkout", "-q", "main")
     repo.commit("main notes", **{"notes.txt": "main\n"})
     repo.git("checkout", "-q", "feature")
     repo.git("rebase", "main", check=False)  # stops on notes.txt
     assert (repo.root / ".git" / "rebase-merge").is_dir() or (
-        repo.root / ".git" / "rebase-apply").is_dir()
+        repo.root / ".git" / "rebase-apply"
+    ).is_dir()
     assert repo.git("rev-parse", "HEAD") == repo.git("rev-parse", "main")
     done = run(repo, "verify", "--base", "main", "--format", "json")
     findings = json.loads(done.stdout)["findings"]

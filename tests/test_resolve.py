@@ -14,20 +14,27 @@ from test_merge_helpers import appended, changelog, entry
 
 LOG = "perf-changelog.yaml"
 BASE = changelog(entry("a", link=1), entry("b", link=2), entry("b", link=2))
-MAIN = appended(changelog(entry("a", link=1), entry("b", link=2)), entry("m1", link=3),
-                entry("m2", link=4))
+MAIN = appended(
+    changelog(entry("a", link=1), entry("b", link=2)), entry("m1", link=3), entry("m2", link=4)
+)
 OWN = [entry("own-1"), entry("own-2"), entry("own-3")]
 
 
 def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def git(repo: GitRepo, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GIT_EDITOR": "true"}
-    return subprocess.run(["git", *args], cwd=repo.root, capture_output=True, text=True,
-                          env=env, check=False)
+    return subprocess.run(
+        ["git", *args], cwd=repo.root, capture_output=True, text=True, env=env, check=False
+    )
 
 
 def branch_and_main(repo: GitRepo, own: list[bytes] = OWN) -> None:
@@ -88,7 +95,8 @@ def test_resolve_refuses_a_branch_that_edited_history_and_leaves_the_file(repo: 
     conflicted = repo.read(LOG)
     result = tool(repo.root, "resolve")
     assert result.returncode == 1
-    assert f"{LOG}:1: history-modified: theirs changed entry 1" in result.stdout
+    line = BASE[: BASE.index(b"Update a")].count(b"\n") + 1  # the edited line
+    assert f"{LOG}:{line}: history-modified: theirs changed entry 1" in result.stdout
     assert repo.read(LOG) == conflicted
     assert repo.git("diff", "--name-only", "--diff-filter=U") == LOG
 

@@ -18,8 +18,13 @@ OWN = [entry("own-1"), entry("own-2")]
 
 
 def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=root,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def pull_request(repo: GitRepo) -> None:
@@ -58,8 +63,13 @@ def test_sync_commit_records_a_merge_that_clears_the_pull_requests_conflict(
     assert repo.read("README") == b"main moved\n"  # the rest of main came along
     # what the hosting service does, with no merge driver: merge the branch into main
     repo.git("checkout", "-q", "main")
-    merged = subprocess.run(["git", "merge", "--no-ff", "--no-edit", "feature"], cwd=repo.root,
-                            capture_output=True, text=True, check=False)
+    merged = subprocess.run(
+        ["git", "merge", "--no-ff", "--no-edit", "feature"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert merged.returncode == 0, merged.stdout + merged.stderr
     assert repo.read(LOG) == appended(MAIN, *OWN)
 
@@ -123,8 +133,9 @@ def test_sync_commit_stops_on_other_conflicting_files_with_the_changelog_staged(
 
 
 def blob(repo: GitRepo, spec: str) -> bytes:
-    return subprocess.run(["git", "show", spec], cwd=repo.root, capture_output=True,
-                          check=True).stdout
+    return subprocess.run(
+        ["git", "show", spec], cwd=repo.root, capture_output=True, check=True
+    ).stdout
 
 
 def main_with_history(repo: GitRepo) -> None:
@@ -207,8 +218,13 @@ def test_sync_racing_an_add_never_loses_the_added_entry(repo: GitRepo) -> None:
     holder = os.open(path, os.O_RDONLY)
     fcntl.flock(holder, fcntl.LOCK_EX)  # a concurrent writer holds the lock
     try:
-        sync = subprocess.Popen([sys.executable, "-m", "changelog_tool", "sync"], cwd=repo.root,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        sync = subprocess.Popen(
+            [sys.executable, "-m", "changelog_tool", "sync"],
+            cwd=repo.root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert sync.stderr is not None
         waited = sync.stderr.readline()  # sync has read the file and waits for the lock
         assert "waiting for another process writing" in waited

@@ -18,8 +18,10 @@ from changelog_tool.demo import sandbox
 
 CHANGELOG = Path(sys.executable).parent / "changelog"
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or not CHANGELOG.exists(),
-                                reason="needs tmux and the installed `changelog` script")
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or not CHANGELOG.exists(),
+    reason="needs tmux and the installed `changelog` script",
+)
 
 
 class Terminal:
@@ -27,8 +29,12 @@ class Terminal:
         self.socket = socket
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-                              capture_output=True, text=True, check=True).stdout
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "t")
@@ -53,8 +59,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 def launch(terminal: Terminal, args: str, cwd: Path, done: Path) -> None:
     """Run ``changelog ARGS`` in an 80x24 tmux window; its exit code goes to ``done``."""
     command = f"{CHANGELOG} {args}; echo $? > {done}; sleep 60"
-    terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(cwd),
-                  command)
+    terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(cwd), command)
 
 
 def exit_code(terminal: Terminal, done: Path, timeout: float = 30) -> str:
@@ -65,8 +70,9 @@ def exit_code(terminal: Terminal, done: Path, timeout: float = 30) -> str:
     return done.read_text().strip()
 
 
-def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
-                                                          tmp_path: Path) -> None:
+def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(
+    terminal: Terminal, tmp_path: Path
+) -> None:
     box = sandbox.build(tmp_path / "demo")
     before = box.changelog.read_bytes()
     done = tmp_path / "exit-code"
@@ -82,7 +88,7 @@ def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
     assert "appended 1 entry" in terminal.screen()
     after = box.changelog.read_bytes()
     assert after.startswith(before)
-    assert after[len(before):] == (
+    assert after[len(before) :] == (
         b"\n- config-keys:\n"
         b"    - kimik3-fp4-b300-dynamo-vllm-agentic\n"
         b"    - gptoss-fp4-mi355x-vllm\n"
@@ -90,14 +96,20 @@ def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(terminal: Terminal,
         b"  description:\n"
         b'    - "Add Kimi-K3 B300 agentic recipe"\n'
         b'    - "GPT-OSS MI355X nightly image"\n'
-        b"  pr-link: XXX\n")
-    verify = subprocess.run([str(CHANGELOG), "verify", "--file", str(box.changelog)],
-                            capture_output=True, text=True, check=False)
+        b"  pr-link: XXX\n"
+    )
+    verify = subprocess.run(
+        [str(CHANGELOG), "verify", "--file", str(box.changelog)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 
-def test_ctrl_c_in_a_fresh_add_screen_exits_130_and_writes_nothing(terminal: Terminal,
-                                                                   tmp_path: Path) -> None:
+def test_ctrl_c_in_a_fresh_add_screen_exits_130_and_writes_nothing(
+    terminal: Terminal, tmp_path: Path
+) -> None:
     box = sandbox.build(tmp_path / "demo")
     before = box.changelog.read_bytes()
     done = tmp_path / "exit-code"
@@ -110,8 +122,9 @@ def test_ctrl_c_in_a_fresh_add_screen_exits_130_and_writes_nothing(terminal: Ter
     assert drafts.load(box.changelog) is None
 
 
-def test_ctrl_c_twice_in_the_demo_after_typing_exits_130(terminal: Terminal,
-                                                         tmp_path: Path) -> None:
+def test_ctrl_c_twice_in_the_demo_after_typing_exits_130(
+    terminal: Terminal, tmp_path: Path
+) -> None:
     done = tmp_path / "exit-code"
     launch(terminal, "demo", tmp_path, done)
     terminal.wait_for("Changed keys since")

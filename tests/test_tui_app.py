@@ -17,8 +17,11 @@ from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.tui.dialogs import ConfirmLeave
 from changelog_tool.tui.widgets import KeyPicker
 
-CHANGED = ["kimik3-fp4-b300-dynamo-vllm-agentic", "gptoss-fp4-mi355x-vllm",
-           "kimik3-fp4-b200-dynamo-vllm-agentic"]
+CHANGED = [
+    "kimik3-fp4-b300-dynamo-vllm-agentic",
+    "gptoss-fp4-mi355x-vllm",
+    "kimik3-fp4-b200-dynamo-vllm-agentic",
+]
 
 
 @pytest.fixture
@@ -27,8 +30,12 @@ def box(tmp_path: Path) -> Sandbox:
 
 
 def changelog_add(root: Path, *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "changelog_tool", "add", "--no-input", *args],
-                   cwd=root, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "add", "--no-input", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
 
 
 def status(app: object) -> str:
@@ -37,7 +44,8 @@ def status(app: object) -> str:
 
 @synchronous
 async def test_the_uncovered_changed_keys_are_preselected_and_the_description_has_focus(
-        box: Sandbox) -> None:
+    box: Sandbox,
+) -> None:
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -53,7 +61,8 @@ async def test_the_uncovered_changed_keys_are_preselected_and_the_description_ha
 
 @synchronous
 async def test_a_key_an_appended_entry_already_covers_is_shown_but_not_preselected(
-        box: Sandbox) -> None:
+    box: Sandbox,
+) -> None:
     changelog_add(box.root, "--key", "gptoss-fp4-mi355x-*", "--description", "Nightly image")
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
@@ -68,7 +77,8 @@ async def test_a_key_an_appended_entry_already_covers_is_shown_but_not_preselect
 
 @synchronous
 async def test_typing_a_pattern_shows_how_many_keys_it_matches_and_enter_adds_it(
-        box: Sandbox) -> None:
+    box: Sandbox,
+) -> None:
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -196,8 +206,7 @@ async def test_unsaved_answers_are_kept_and_offered_prefilled_next_time(box: San
 
 
 @synchronous
-async def test_a_file_changed_underneath_is_not_overwritten_and_a_retry_saves(
-        box: Sandbox) -> None:
+async def test_a_file_changed_underneath_is_not_overwritten_and_a_retry_saves(box: Sandbox) -> None:
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -221,7 +230,8 @@ async def test_a_file_changed_underneath_is_not_overwritten_and_a_retry_saves(
 
 @synchronous
 async def test_when_nothing_changed_the_screen_says_so_and_a_hand_written_entry_saves(
-        box: Sandbox) -> None:
+    box: Sandbox,
+) -> None:
     subprocess.run(["git", "checkout", "-q", "-b", "fresh", box.base], cwd=box.root, check=True)
     before = box.changelog.read_bytes()
     app = app_for(box.root)
@@ -236,16 +246,24 @@ async def test_when_nothing_changed_the_screen_says_so_and_a_hand_written_entry_
     assert app.return_value is not None and app.return_value.code == 0
     assert box.changelog.read_bytes().startswith(before)
     assert box.changelog.read_bytes().endswith(
-        b'- config-keys:\n    - llama70b-fp8-h100-vllm\n  description:\n'
-        b'    - "Re-run the sweep"\n  pr-link: XXX\n')
+        b"- config-keys:\n    - llama70b-fp8-h100-vllm\n  description:\n"
+        b'    - "Re-run the sweep"\n  pr-link: XXX\n'
+    )
 
 
 @synchronous
 async def test_flags_prefill_every_answer(box: Sandbox) -> None:
-    app = app_for(box.root, key=["gptoss-fp4-mi355x-vllm"], scenario_type=["fixed-seq-len"],
-                  description=["From a flag"], pr_link="https://github.com/example/"
-                  "inferencex-demo/pull/7", evals_only=True, all_evals=None, append_only=None,
-                  eval_min_prefill_ep=2)
+    app = app_for(
+        box.root,
+        key=["gptoss-fp4-mi355x-vllm"],
+        scenario_type=["fixed-seq-len"],
+        description=["From a flag"],
+        pr_link="https://github.com/example/inferencex-demo/pull/7",
+        evals_only=True,
+        all_evals=None,
+        append_only=None,
+        eval_min_prefill_ep=2,
+    )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         draft = app.current_draft()

@@ -24,8 +24,9 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (CORPUS / "inferencex-data.bundle").is_file():
         pytest.skip("../shared/corpus is absent")
     target = tmp_path_factory.mktemp("ix") / "ix"
-    subprocess.run(["git", "clone", "-q", str(CORPUS / "inferencex-data.bundle"), str(target)],
-                   check=True)
+    subprocess.run(
+        ["git", "clone", "-q", str(CORPUS / "inferencex-data.bundle"), str(target)], check=True
+    )
     return target
 
 
@@ -36,8 +37,13 @@ def records() -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    chosen = [r for r in rows if (r["master"]["added_keys"] or r["master"]["modified_keys"])
-              and not r["master"]["parse_errors"] and r["changelog"]["other_change"] is None]
+    chosen = [
+        r
+        for r in rows
+        if (r["master"]["added_keys"] or r["master"]["modified_keys"])
+        and not r["master"]["parse_errors"]
+        and r["changelog"]["other_change"] is None
+    ]
     step = max(1, len(chosen) // SAMPLE)
     return chosen[::step][:SAMPLE]
 

@@ -9,11 +9,15 @@ from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
 
 
-def test_a_draft_is_kept_in_the_git_directory_and_read_back(repo: object,
-                                                            tmp_path: Path) -> None:
+def test_a_draft_is_kept_in_the_git_directory_and_read_back(repo: object, tmp_path: Path) -> None:
     changelog = tmp_path / "repo" / "perf-changelog.yaml"
-    draft = Draft(keys=["a-key", "b-*"], scenario_types=["agentic-coding"],
-                  description=["Bump the image", ""], pr_link="XXX", eval_min_prefill_ep=2)
+    draft = Draft(
+        keys=["a-key", "b-*"],
+        scenario_types=["agentic-coding"],
+        description=["Bump the image", ""],
+        pr_link="XXX",
+        eval_min_prefill_ep=2,
+    )
     where = drafts.save(changelog, draft)
     assert where == tmp_path / "repo" / ".git" / "perf-changelog-draft.json"
     loaded = drafts.load(changelog)
@@ -33,8 +37,11 @@ def test_a_discarded_or_damaged_draft_is_not_offered(repo: object, tmp_path: Pat
     drafts.discard(changelog)  # twice is fine
     where.write_text("{not json")
     assert drafts.load(changelog) is None
-    where.write_text(json.dumps({"version": 1, "changelog": str(changelog.resolve()),
-                                 "answers": {"keys": "not-a-list"}}))
+    where.write_text(
+        json.dumps(
+            {"version": 1, "changelog": str(changelog.resolve()), "answers": {"keys": "not-a-list"}}
+        )
+    )
     assert drafts.load(changelog) is None
 
 
@@ -45,16 +52,34 @@ def test_outside_a_repository_the_draft_sits_beside_the_changelog(tmp_path: Path
 
 def test_flags_become_a_draft_and_override_a_kept_one() -> None:
     kept = Draft(keys=["old-key"], description=["kept text"], scenario_types=["fixed-seq-len"])
-    flags = Draft.from_flags({"key": ["new-key"], "description": None, "scenario_type": None,
-                              "pr_link": None, "evals_only": True, "all_evals": None,
-                              "append_only": None, "eval_min_prefill_ep": 3})
+    flags = Draft.from_flags(
+        {
+            "key": ["new-key"],
+            "description": None,
+            "scenario_type": None,
+            "pr_link": None,
+            "evals_only": True,
+            "all_evals": None,
+            "append_only": None,
+            "eval_min_prefill_ep": 3,
+        }
+    )
     merged = kept.overlay(flags)
-    assert merged == Draft(keys=["new-key"], scenario_types=["fixed-seq-len"],
-                           description=["kept text"], evals_only=True, eval_min_prefill_ep=3)
+    assert merged == Draft(
+        keys=["new-key"],
+        scenario_types=["fixed-seq-len"],
+        description=["kept text"],
+        evals_only=True,
+        eval_min_prefill_ep=3,
+    )
 
 
 def test_the_entry_drops_blank_lines_and_defaults_the_pr_link_to_the_placeholder() -> None:
     draft = Draft(keys=["k"], description=["  first ", "", "second"], all_evals=True)
-    assert draft.to_entry("XXX") == {"config-keys": ["k"], "description": ["first", "second"],
-                                     "pr-link": "XXX", "all-evals": True}
+    assert draft.to_entry("XXX") == {
+        "config-keys": ["k"],
+        "description": ["first", "second"],
+        "pr-link": "XXX",
+        "all-evals": True,
+    }
     assert draft.has_text() and not Draft(description=["", "  "]).has_text()

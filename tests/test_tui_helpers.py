@@ -47,10 +47,20 @@ async def settle(pilot: Pilot[Any]) -> None:
 def screen_text(app: AddApp) -> str:
     """The screen as text, the way a person reads it (no colours)."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), record=True,
-                      color_system=None, legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(  # the same call as a screenshot
-        full=True, screen_stack=app._background_screens))
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(  # the same call as a screenshot
+            full=True, screen_stack=app._background_screens
+        )
+    )
     return "\n".join(line.rstrip() for line in console.export_text().splitlines())
 
 

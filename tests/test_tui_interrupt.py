@@ -23,7 +23,8 @@ def box(tmp_path: Path) -> Sandbox:
 @pytest.mark.parametrize("where", ["description", "after tab", "key field"])
 @synchronous
 async def test_ctrl_c_in_an_untouched_screen_leaves_at_once_with_exit_code_130(
-        box: Sandbox, where: str) -> None:
+    box: Sandbox, where: str
+) -> None:
     before = box.changelog.read_bytes()
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
@@ -44,7 +45,8 @@ async def test_ctrl_c_in_an_untouched_screen_leaves_at_once_with_exit_code_130(
 @pytest.mark.parametrize("first", ["ctrl+c", "escape"])
 @synchronous
 async def test_ctrl_c_in_the_leave_question_leaves_with_130_and_keeps_the_draft(
-        box: Sandbox, first: str) -> None:
+    box: Sandbox, first: str
+) -> None:
     before = box.changelog.read_bytes()
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
@@ -64,7 +66,8 @@ async def test_ctrl_c_in_the_leave_question_leaves_with_130_and_keeps_the_draft(
 
 @synchronous
 async def test_staying_after_ctrl_c_and_later_leaving_with_escape_is_no_interrupt(
-        box: Sandbox) -> None:
+    box: Sandbox,
+) -> None:
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -83,8 +86,7 @@ async def test_staying_after_ctrl_c_and_later_leaving_with_escape_is_no_interrup
 
 
 @synchronous
-async def test_ctrl_c_with_selected_text_copies_it_and_a_second_ctrl_c_leaves(
-        box: Sandbox) -> None:
+async def test_ctrl_c_with_selected_text_copies_it_and_a_second_ctrl_c_leaves(box: Sandbox) -> None:
     app = app_for(box.root)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)

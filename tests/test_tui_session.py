@@ -18,20 +18,29 @@ from changelog_tool.settings import Settings
 
 
 def changes() -> ChangeSet:
-    return ChangeSet(base="b" * 40, head="WORKTREE", keys=[
-        KeyChange("gone-key", "removed"),
-        KeyChange("smaller-key", "modified", ("scenarios.fixed-seq-len",), ("fixed-seq-len",),
-                  reduced=True),
-        KeyChange("recipe-key", "recipe", recipes=("benchmarks/r/a.yaml",)),
-        KeyChange("mod-key", "modified", ("image",), ("agentic-coding",)),
-        KeyChange("new-key", "added", scenarios=("fixed-seq-len",)),
-    ], appended=[{"config-keys": ["recipe-*"], "description": ["x"], "pr-link": "XXX"}])
+    return ChangeSet(
+        base="b" * 40,
+        head="WORKTREE",
+        keys=[
+            KeyChange("gone-key", "removed"),
+            KeyChange(
+                "smaller-key",
+                "modified",
+                ("scenarios.fixed-seq-len",),
+                ("fixed-seq-len",),
+                reduced=True,
+            ),
+            KeyChange("recipe-key", "recipe", recipes=("benchmarks/r/a.yaml",)),
+            KeyChange("mod-key", "modified", ("image",), ("agentic-coding",)),
+            KeyChange("new-key", "added", scenarios=("fixed-seq-len",)),
+        ],
+        appended=[{"config-keys": ["recipe-*"], "description": ["x"], "pr-link": "XXX"}],
+    )
 
 
 def test_rows_put_keys_needing_an_entry_first_and_preselect_the_uncovered_ones() -> None:
     rows = rows_for(changes())
-    assert [r.key for r in rows] == ["new-key", "mod-key", "recipe-key", "smaller-key",
-                                     "gone-key"]
+    assert [r.key for r in rows] == ["new-key", "mod-key", "recipe-key", "smaller-key", "gone-key"]
     assert preselected(rows) == ["new-key", "mod-key"]
     assert rows[2].covered and rows[2].detail().startswith("covered; recipe a.yaml")
     assert "reduced" in rows[3].detail() and "removed" in rows[4].detail()
@@ -47,23 +56,35 @@ def test_a_hand_added_pattern_row_says_how_many_keys_it_matches() -> None:
 
 def test_preview_lines_number_the_tail_and_mark_the_new_lines() -> None:
     assert preview_lines(b"a\nb\nc\n", b"\n- x\n") == [
-        (2, "b", False), (3, "c", False), (4, "", True), (5, "- x", True)]
+        (2, "b", False),
+        (3, "c", False),
+        (4, "", True),
+        (5, "- x", True),
+    ]
     assert preview_lines(b"a\nb", b"\n\n- x\n")[-2:] == [(3, "", True), (4, "- x", True)]
     assert preview_lines(b"", b"- x\n") == [(1, "- x", True)]
 
 
 def test_problems_name_the_field_to_fix(tmp_path: Path) -> None:
     path = tmp_path / "perf-changelog.yaml"
-    path.write_text('- config-keys:\n    - k\n  description:\n    - "d"\n'
-                    "  pr-link: https://github.com/o/r/pull/1\n")
+    path.write_text(
+        '- config-keys:\n    - k\n  description:\n    - "d"\n'
+        "  pr-link: https://github.com/o/r/pull/1\n"
+    )
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs" / "nvidia-master.yaml").write_text("k:\n  image: i\n")
     session = AddSession(Settings(root=tmp_path), path)
     assert session.problems(Draft()) == [
         "config-keys: choose at least one key or pattern",
-        "description: write at least one line (one bullet per line)"]
-    bad = Draft(keys=["k"], description=["d"], pr_link="https://github.com/x/y/pull/2",
-                append_only=True, evals_only=True)
+        "description: write at least one line (one bullet per line)",
+    ]
+    bad = Draft(
+        keys=["k"],
+        description=["d"],
+        pr_link="https://github.com/x/y/pull/2",
+        append_only=True,
+        evals_only=True,
+    )
     found = session.problems(bad)
     assert any("append-only cannot be combined" in p for p in found)
     assert any(p.startswith("pr-link:") and "not this repository (o/r)" in p for p in found)

@@ -17,19 +17,31 @@ MASTER = "configs/nvidia-master.yaml"
 LOG = "perf-changelog.yaml"
 
 
-def key_block(key: str, image: str = "vllm/vllm-openai:v1", recipe: str | None = None,
-              agentic: bool = False) -> str:
+def key_block(
+    key: str, image: str = "vllm/vllm-openai:v1", recipe: str | None = None, agentic: bool = False
+) -> str:
     settings = f'\n        additional-settings:\n        - "CONFIG_FILE={recipe}"' if recipe else ""
-    scenario = ("    agentic-coding:\n    - duration: 1800\n      search-space:\n"
-                "      - { tp: 8, conc-list: [1, 2] }\n") if agentic else ""
-    return (f"{key}:\n  image: {image}  # pinned\n  model: some/model\n  runner: b200\n"
-            f"  precision: fp4\n  framework: vllm\n  multinode: false\n  scenarios:\n"
-            f"    fixed-seq-len:\n    - isl: 1024\n      osl: 1024\n      search-space:\n"
-            f"      - tp: 8\n        conc-list: [4, 8, 16]{settings}\n{scenario}")
+    scenario = (
+        (
+            "    agentic-coding:\n    - duration: 1800\n      search-space:\n"
+            "      - { tp: 8, conc-list: [1, 2] }\n"
+        )
+        if agentic
+        else ""
+    )
+    return (
+        f"{key}:\n  image: {image}  # pinned\n  model: some/model\n  runner: b200\n"
+        f"  precision: fp4\n  framework: vllm\n  multinode: false\n  scenarios:\n"
+        f"    fixed-seq-len:\n    - isl: 1024\n      osl: 1024\n      search-space:\n"
+        f"      - tp: 8\n        conc-list: [4, 8, 16]{settings}\n{scenario}"
+    )
 
 
-BASE_KEYS = [key_block("a-vllm"), key_block("b-vllm", agentic=True),
-             key_block("c-vllm", recipe="recipes/vllm/c.yaml")]
+BASE_KEYS = [
+    key_block("a-vllm"),
+    key_block("b-vllm", agentic=True),
+    key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
+]
 
 
 def master(*blocks: str) -> str:
@@ -38,19 +50,27 @@ def master(*blocks: str) -> str:
 
 def entry(keys: list[str], link: str = "XXX", text: str = "Change", scenarios: str = "") -> str:
     listed = "".join(f"    - {k}\n" for k in keys)
-    return (f"- config-keys:\n{listed}{scenarios}  description:\n    - \"{text}\"\n"
-            f"  pr-link: {link}\n")
+    return f'- config-keys:\n{listed}{scenarios}  description:\n    - "{text}"\n  pr-link: {link}\n'
 
 
-HISTORY = entry(["a-vllm"], "https://github.com/acme/bench/pull/1", "Add a") + "\n" + entry(
-    ["b-vllm"], "https://github.com/acme/bench/pull/2", "Add b")
+HISTORY = (
+    entry(["a-vllm"], "https://github.com/acme/bench/pull/1", "Add a")
+    + "\n"
+    + entry(["b-vllm"], "https://github.com/acme/bench/pull/2", "Add b")
+)
 
 
 @pytest.fixture
 def project(repo):
-    repo.commit("base", **{
-        MASTER: master(*BASE_KEYS), LOG: HISTORY, f"{RECIPES}/vllm/c.yaml": "name: c\n",
-        ".perf-changelog.toml": 'repository = "acme/bench"\n'})
+    repo.commit(
+        "base",
+        **{
+            MASTER: master(*BASE_KEYS),
+            LOG: HISTORY,
+            f"{RECIPES}/vllm/c.yaml": "name: c\n",
+            ".perf-changelog.toml": 'repository = "acme/bench"\n',
+        },
+    )
     repo.git("checkout", "-q", "-b", "feature")
     return repo
 
@@ -85,8 +105,14 @@ def append(repo, text: str, message: str = "entry") -> str:
 
 
 def process(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "changelog_tool", *args], cwd=cwd,
-                          capture_output=True, text=True, env=os.environ, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
 
 
 # --- the headline case: keys added without an entry ------------------------------------
@@ -101,7 +127,9 @@ def test_three_new_keys_without_an_entry_fail_with_one_annotation_each(project) 
     assert annotations == [
         f"::error file={MASTER},line={n},title=uncovered-key::{k} was added but no appended "
         "perf-changelog entry covers it; append one (see the suggested entry) or it will never "
-        "be benchmarked" for k, n in zip(("x1-vllm", "x2-vllm", "x3-vllm"), lines, strict=True)]
+        "be benchmarked"
+        for k, n in zip(("x1-vllm", "x2-vllm", "x3-vllm"), lines, strict=True)
+    ]
     assert "- config-keys:\n    - x1-vllm\n    - x2-vllm\n    - x3-vllm\n" in done.stdout
 
 
@@ -110,9 +138,11 @@ def test_the_suggested_entry_appended_as_is_makes_the_branch_pass(project, capsy
     code, document = verify_json(project, capsys)
     assert code == 1 and document["ok"] is False
     suggested = document["suggested_entry"]
-    assert suggested == ('- config-keys:\n    - x1-vllm\n  scenario-type:\n'
-                         '    - fixed-seq-len\n  description:\n'
-                         '    - "Add x1-vllm"\n  pr-link: XXX\n')
+    assert suggested == (
+        "- config-keys:\n    - x1-vllm\n  scenario-type:\n"
+        "    - fixed-seq-len\n  description:\n"
+        '    - "Add x1-vllm"\n  pr-link: XXX\n'
+    )
     append(project, suggested)
     code, document = verify_json(project, capsys)
     assert (code, codes(document)) == (0, [])
@@ -120,26 +150,51 @@ def test_the_suggested_entry_appended_as_is_makes_the_branch_pass(project, capsy
 
 
 def test_the_json_document_follows_the_contract(project, capsys) -> None:
-    head = project.commit("bump", **{MASTER: master(key_block("a-vllm", image="v2"),
-                                                    *BASE_KEYS[1:])})
+    head = project.commit(
+        "bump", **{MASTER: master(key_block("a-vllm", image="v2"), *BASE_KEYS[1:])}
+    )
     code, document = verify_json(project, capsys, "--head", head)
     assert code == 1
-    assert set(document) == {"ok", "base", "head", "changed", "appended", "findings",
-                             "suggested_entry", "opt_out"}
+    assert set(document) == {
+        "ok",
+        "base",
+        "head",
+        "changed",
+        "appended",
+        "findings",
+        "suggested_entry",
+        "opt_out",
+    }
     assert document["base"] == project.git("rev-parse", "main") and document["head"] == head
-    assert document["changed"] == {"added": [], "modified": {"a-vllm": ["image"]}, "removed": [],
-                                   "recipes": {}, "orphan_recipes": [], "reduced": []}
-    assert document["findings"] == [{
-        "code": "uncovered-key", "severity": "error", "path": MASTER, "line": 2,
-        "key": "a-vllm", "message": "a-vllm changed (image) but no appended perf-changelog "
-        "entry covers it; append one (see the suggested entry) or it will never be benchmarked"}]
+    assert document["changed"] == {
+        "added": [],
+        "modified": {"a-vllm": ["image"]},
+        "removed": [],
+        "recipes": {},
+        "orphan_recipes": [],
+        "reduced": [],
+    }
+    assert document["findings"] == [
+        {
+            "code": "uncovered-key",
+            "severity": "error",
+            "path": MASTER,
+            "line": 2,
+            "key": "a-vllm",
+            "message": "a-vllm changed (image) but no appended perf-changelog "
+            "entry covers it; append one (see the suggested entry) or it will never be benchmarked",
+        }
+    ]
 
 
 # --- what passes ---------------------------------------------------------------------------
 def test_reformatting_comments_in_a_master_config_passes(project, capsys) -> None:
-    restyled = master(*BASE_KEYS).replace("# NVIDIA configs", "# NVIDIA configs (sorted)") \
-        .replace("  # pinned", "").replace("conc-list: [4, 8, 16]", "conc-list:\n        - 4\n"
-                                           "        - 8\n        - 16")
+    restyled = (
+        master(*BASE_KEYS)
+        .replace("# NVIDIA configs", "# NVIDIA configs (sorted)")
+        .replace("  # pinned", "")
+        .replace("conc-list: [4, 8, 16]", "conc-list:\n        - 4\n        - 8\n        - 16")
+    )
     project.commit("comments", **{MASTER: restyled})
     code, out, _ = verify(project, capsys)
     assert code == 0
@@ -153,8 +208,9 @@ def test_uncommitted_edits_are_checked_without_head(project, capsys) -> None:
     project.write(LOG, HISTORY + "\n" + entry(["a-vllm"], text="Bump a"))
     code, document = verify_json(project, capsys)
     assert (code, codes(document)) == (0, [])
-    assert document["appended"] == [{"config-keys": ["a-vllm"], "description": ["Bump a"],
-                                     "pr-link": "XXX", "line": 13}]
+    assert document["appended"] == [
+        {"config-keys": ["a-vllm"], "description": ["Bump a"], "pr-link": "XXX", "line": 13}
+    ]
 
 
 def test_removed_and_reduced_keys_are_listed_but_need_no_entry(project, capsys) -> None:
@@ -189,8 +245,10 @@ def test_a_duplicate_entry_is_a_warning_unless_settings_make_it_an_error(project
     code, document = verify_json(project, capsys)
     assert (code, codes(document)) == (0, [("duplicate-entry", "warning")])
     assert "line 1" in document["findings"][0]["message"]
-    project.commit("strict", **{".perf-changelog.toml": 'repository = "acme/bench"\n'
-                                                        'duplicate-entry = "error"\n'})
+    project.commit(
+        "strict",
+        **{".perf-changelog.toml": 'repository = "acme/bench"\nduplicate-entry = "error"\n'},
+    )
     code, document = verify_json(project, capsys)
     assert (code, codes(document)) == (1, [("duplicate-entry", "error")])
 
@@ -246,26 +304,36 @@ def test_a_placeholder_is_refused_on_the_protected_branch(project, capsys) -> No
 
 # --- recipes ---------------------------------------------------------------------------------
 def test_a_changed_recipe_needs_an_entry_for_its_keys_and_an_orphan_warns(project, capsys) -> None:
-    project.commit("recipes", **{f"{RECIPES}/vllm/c.yaml": "name: c\ntuned: 1\n",
-                                 f"{RECIPES}/vllm/orphan.yaml": "name: o\n"})
+    project.commit(
+        "recipes",
+        **{
+            f"{RECIPES}/vllm/c.yaml": "name: c\ntuned: 1\n",
+            f"{RECIPES}/vllm/orphan.yaml": "name: o\n",
+        },
+    )
     code, document = verify_json(project, capsys)
     assert code == 1
     assert codes(document) == [("uncovered-key", "error"), ("orphan-recipe", "warning")]
     assert document["findings"][0]["key"] == "c-vllm"
     assert document["findings"][1]["path"] == f"{RECIPES}/vllm/orphan.yaml"
-    assert document["changed"]["recipes"] == {f"{RECIPES}/vllm/c.yaml": ["c-vllm"],
-                                              f"{RECIPES}/vllm/orphan.yaml": []}
+    assert document["changed"]["recipes"] == {
+        f"{RECIPES}/vllm/c.yaml": ["c-vllm"],
+        f"{RECIPES}/vllm/orphan.yaml": [],
+    }
 
 
 # --- the opt-out -----------------------------------------------------------------------------
 def test_a_commit_trailer_opts_out_with_its_reason(project, capsys) -> None:
-    project.commit("Rename runner label\n\nNo-Perf-Change: runner label rename only",
-                   **{MASTER: master(key_block("a-vllm").replace("b200", "b200-dgxc"),
-                                     *BASE_KEYS[1:])})
+    project.commit(
+        "Rename runner label\n\nNo-Perf-Change: runner label rename only",
+        **{MASTER: master(key_block("a-vllm").replace("b200", "b200-dgxc"), *BASE_KEYS[1:])},
+    )
     code, document = verify_json(project, capsys)
     assert code == 0 and codes(document) == [("uncovered-key", "warning")]
-    assert "opted out: runner label rename only (No-Perf-Change trailer of commit" in \
-        document["findings"][0]["message"]
+    assert (
+        "opted out: runner label rename only (No-Perf-Change trailer of commit"
+        in document["findings"][0]["message"]
+    )
     assert document["opt_out"]["reason"] == "runner label rename only"
 
 
@@ -277,8 +345,10 @@ def test_a_flag_from_a_pr_label_opts_out_and_shows_in_the_log(project, capsys) -
 
 
 def test_the_repositorys_skip_sweep_subject_tag_opts_out(project, capsys) -> None:
-    project.commit('Revert "bump" [skip-sweep] (#12)',
-                   **{MASTER: master(key_block("a-vllm", image="v0"), *BASE_KEYS[1:])})
+    project.commit(
+        'Revert "bump" [skip-sweep] (#12)',
+        **{MASTER: master(key_block("a-vllm", image="v0"), *BASE_KEYS[1:])},
+    )
     code, document = verify_json(project, capsys)
     assert code == 0 and document["opt_out"]["source"].startswith("subject tag of commit")
 
@@ -305,19 +375,39 @@ def test_an_unknown_ref_names_the_fetch_to_run(project, capsys) -> None:
     assert code == 2 and "unknown ref 'nope'" in err
 
 
-def test_a_shallow_clone_without_the_merge_base_says_which_fetch_brings_it(project,
-                                                                          tmp_path) -> None:
+def test_a_shallow_clone_without_the_merge_base_says_which_fetch_brings_it(
+    project, tmp_path
+) -> None:
     project.commit("feature work", **{MASTER: master(*BASE_KEYS, key_block("x-vllm"))})
     project.git("checkout", "-q", "main")
-    project.commit("main moves", **{LOG: HISTORY + "\n" + entry(["a-vllm"], "https://github.com"
-                                                                "/acme/bench/pull/3")})
+    project.commit(
+        "main moves",
+        **{LOG: HISTORY + "\n" + entry(["a-vllm"], "https://github.com/acme/bench/pull/3")},
+    )
     clone = tmp_path / "shallow"
-    subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", "feature",
-                    f"file://{project.root}", str(clone)], check=True, env=os.environ)
+    subprocess.run(
+        [
+            "git",
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--branch",
+            "feature",
+            f"file://{project.root}",
+            str(clone),
+        ],
+        check=True,
+        env=os.environ,
+    )
     done = process(clone, "verify", "--base", "origin/main")
     assert done.returncode == 2 and "run `git fetch origin main`" in done.stderr
-    subprocess.run(["git", "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main"],
-                   cwd=clone, check=True, env=os.environ)
+    subprocess.run(
+        ["git", "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main"],
+        cwd=clone,
+        check=True,
+        env=os.environ,
+    )
     done = process(clone, "verify", "--base", "origin/main")
     assert done.returncode == 2
     assert "this clone is shallow" in done.stderr and "git fetch --unshallow" in done.stderr
@@ -339,7 +429,9 @@ def test_a_changelog_absent_everywhere_is_an_environment_error(repo, capsys) -> 
 
 
 def test_the_gate_never_imports_the_tui() -> None:
-    code = ("import sys, changelog_tool.cli, changelog_tool.diff.engine, changelog_tool.gate.verdict, "
-            "changelog_tool.commands.verify, changelog_tool.commands.keys; "
-            "assert 'textual' not in sys.modules, 'textual imported'")
+    code = (
+        "import sys, changelog_tool.cli, changelog_tool.diff.engine, changelog_tool.gate.verdict, "
+        "changelog_tool.commands.verify, changelog_tool.commands.keys; "
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)

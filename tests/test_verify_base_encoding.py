@@ -84,8 +84,6 @@ def test_the_readme_gives_a_deleted_changelog_exit_1_and_an_absent_one_exit_2() 
     assert "deleted at head" in section and "(exit 1)" in section and "exists at neither" in section
 
 
-
-
 def test_a_nul_byte_in_a_new_changelog_is_not_also_a_yaml_error(project) -> None:
     project.git("rm", "-q", LOG)
     project.commit("no changelog yet")

@@ -66,8 +66,10 @@ def test_a_duplicate_field_deep_inside_a_modified_key_fails(project) -> None:
 
 
 def test_anchors_and_merge_keys_that_override_a_field_are_legal(project) -> None:
-    text = (NVIDIA_TEXT.replace("a-vllm:\n", "a-vllm: &base\n", 1)
-            + "c-vllm:\n  <<: *base\n  image: vllm/vllm-openai:v2\n")
+    text = (
+        NVIDIA_TEXT.replace("a-vllm:\n", "a-vllm: &base\n", 1)
+        + "c-vllm:\n  <<: *base\n  image: vllm/vllm-openai:v2\n"
+    )
     project.write(NVIDIA, text)
     project.write(LOG, HISTORY + "\n" + entry("c-vllm"))
     code, document = verify(project)
@@ -75,8 +77,7 @@ def test_anchors_and_merge_keys_that_override_a_field_are_legal(project) -> None
     assert document["changed"]["added"] == ["c-vllm"]
 
 
-def test_a_master_file_that_does_not_parse_at_head_does_not_make_its_keys_removed(
-        project) -> None:
+def test_a_master_file_that_does_not_parse_at_head_does_not_make_its_keys_removed(project) -> None:
     old = ".github/configs/nvidia-master.yaml"
     project.git("rm", "-q", NVIDIA)
     project.commit("old layout", **{old: NVIDIA_TEXT})

@@ -38,5 +38,3 @@ def test_a_slash_in_a_branch_name_is_not_taken_for_a_remote(project) -> None:
     done = run(project, "keys", "--base", "feature/missing")
     assert done.returncode == 2
     assert "git fetch feature" not in done.stderr and "`git branch -a`" in done.stderr
-
-

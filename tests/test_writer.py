@@ -197,8 +197,7 @@ def test_a_crash_leftover_is_removed_by_the_next_write_once_its_writer_is_gone(
     alive = tmp_path / f".perf-changelog.yaml.{os.getpid()}.1{writer.TEMP_SUFFIX}"
     alive.write_bytes(b"a write in progress")  # its process (this one) is alive: kept
     append(path, block(1))
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["perf-changelog.yaml",
-                                                                 alive.name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["perf-changelog.yaml", alive.name])
 
 
 def test_a_symlinked_changelog_gets_the_entry_in_its_target_and_stays_a_link(
@@ -223,10 +222,19 @@ def test_a_fifo_or_device_is_refused_at_once_and_left_alone(tmp_path: Path) -> N
         with pytest.raises(UsageError, match="not a regular file"):
             attempt()
     assert stat.S_ISFIFO(fifo.stat().st_mode)
-    for command in (["verify", "--file", str(fifo)], ["log", "k", "--file", str(fifo)],
-                    ["add", "--file", str(fifo), "--key", "k", "--description", "d"]):
-        done = subprocess.run([sys.executable, "-m", "changelog_tool", *command], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=20, check=False)
+    for command in (
+        ["verify", "--file", str(fifo)],
+        ["log", "k", "--file", str(fifo)],
+        ["add", "--file", str(fifo), "--key", "k", "--description", "d"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "changelog_tool", *command],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
         assert done.returncode == 2 and "not a regular file" in done.stderr, (command, done)
     device = tmp_path / "null"
     try:

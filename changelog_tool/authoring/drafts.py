@@ -114,8 +114,12 @@ def location(changelog: Path) -> Path:
 def save(changelog: Path, draft: Draft) -> Path:
     """Keep ``draft`` for ``changelog`` (atomically); returns the draft file."""
     target = location(changelog)
-    document = {"version": VERSION, "changelog": str(changelog.resolve()),
-                "saved": time.strftime("%Y-%m-%d %H:%M:%S"), "answers": draft.to_json()}
+    document = {
+        "version": VERSION,
+        "changelog": str(changelog.resolve()),
+        "saved": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "answers": draft.to_json(),
+    }
     from changelog_tool.ledger import writer
 
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
@@ -130,8 +134,11 @@ def load(changelog: Path) -> tuple[Draft, str] | None:
         document = json.loads(target.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(document, dict) or document.get("version") != VERSION \
-            or document.get("changelog") != str(changelog.resolve()):
+    if (
+        not isinstance(document, dict)
+        or document.get("version") != VERSION
+        or document.get("changelog") != str(changelog.resolve())
+    ):
         return None
     draft = Draft.from_json(document.get("answers"))
     return (draft, str(document.get("saved", ""))) if draft is not None else None

@@ -43,8 +43,11 @@ class KeyRow:
             if match_count is None:
                 return "added by hand"
             noun = "key" if match_count == 1 else "keys"
-            return f"pattern: {match_count} {noun}" if "*" in self.key else (
-                "added by hand" if match_count else "not a master key")
+            return (
+                f"pattern: {match_count} {noun}"
+                if "*" in self.key
+                else ("added by hand" if match_count else "not a master key")
+            )
         text = "covered; " if self.covered else ""
         if change.kind == ADDED:
             text += "new key"
@@ -85,17 +88,25 @@ class Loaded:
 def covered(key: str, appended: list[dict[str, Any]]) -> bool:
     from changelog_tool.ledger.entry import matches
 
-    return any(isinstance(p, str) and matches(p, key)
-               for entry in appended for p in entry.get("config-keys") or [])
+    return any(
+        isinstance(p, str) and matches(p, key)
+        for entry in appended
+        for p in entry.get("config-keys") or []
+    )
 
 
 def rows_for(changes: ChangeSet) -> list[KeyRow]:
     """Changed keys in display order: those needing an entry first."""
-    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios)
-            for c in changes.keys]
+    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios) for c in changes.keys]
     order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
-    return sorted(rows, key=lambda r: (not (r.change and r.change.needs_entry),
-                                       order.get(r.change.kind if r.change else "", 4), r.key))
+    return sorted(
+        rows,
+        key=lambda r: (
+            not (r.change and r.change.needs_entry),
+            order.get(r.change.kind if r.change else "", 4),
+            r.key,
+        ),
+    )
 
 
 def preselected(rows: list[KeyRow]) -> list[str]:
@@ -126,8 +137,9 @@ def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
 class AddSession:
     """One `changelog add` run against one changelog file."""
 
-    def __init__(self, settings: Settings, path: Path, *, base: str | None = None,
-                 init: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, path: Path, *, base: str | None = None, init: bool = False
+    ) -> None:
         self.settings = settings
         self.path = path
         self.base = base
@@ -143,8 +155,10 @@ class AddSession:
     def read(self) -> bytes:
         if not self.path.exists():
             if not self.init:
-                raise ChangelogError(f"{self.path} does not exist; pass --init to create it, "
-                                     "or --file to name another")
+                raise ChangelogError(
+                    f"{self.path} does not exist; pass --init to create it, "
+                    "or --file to name another"
+                )
             return b""
         from changelog_tool.ledger.document import read_file
 
@@ -245,9 +259,13 @@ class AddSession:
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
         path = self.path
-        return writer.append(path, [emit(self.entry(draft))],
-                             check=lambda old: check_appendable(old, str(path)),
-                             expected=self.old, create=self.init)
+        return writer.append(
+            path,
+            [emit(self.entry(draft))],
+            check=lambda old: check_appendable(old, str(path)),
+            expected=self.old,
+            create=self.init,
+        )
 
 
 def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[int, str, bool]]:
@@ -277,5 +295,9 @@ def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
 
     keys = preselected(rows)
     entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types())
-    return Draft(keys=keys, scenario_types=entry.get("scenario-type", []),
-                 description=entry["description"], pr_link=placeholder)
+    return Draft(
+        keys=keys,
+        scenario_types=entry.get("scenario-type", []),
+        description=entry["description"],
+        pr_link=placeholder,
+    )

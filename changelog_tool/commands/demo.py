@@ -18,10 +18,15 @@ INTERRUPTED = 130  # `changelog add` ended with ctrl+c
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--keep", type=Path, metavar="DIR",
-                        help="build the demo repository in DIR (new or empty) and keep it")
-    parser.add_argument("--no-input", action="store_true",
-                        help="do not open the TUI; print what it would show")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="build the demo repository in DIR (new or empty) and keep it",
+    )
+    parser.add_argument(
+        "--no-input", action="store_true", help="do not open the TUI; print what it would show"
+    )
 
 
 def run(*, keep: Path | None, no_input: bool) -> int:
@@ -46,10 +51,13 @@ def _open(box: object) -> int:
 
     assert isinstance(box, Sandbox)
     settings = settings_module.load(box.root)
-    code = run_add(settings=settings, path=settings.changelog_path, base=None, prefill={},
-                   init=False)
-    print("That was the demo repository; run `changelog add` on a branch of yours next "
-          "(`changelog demo --keep DIR` keeps a demo repository to explore).")
+    code = run_add(
+        settings=settings, path=settings.changelog_path, base=None, prefill={}, init=False
+    )
+    print(
+        "That was the demo repository; run `changelog add` on a branch of yours next "
+        "(`changelog demo --keep DIR` keeps a demo repository to explore)."
+    )
     # Leaving the demo without saving is no failure; ending it with ctrl+c is an interrupt.
     return INTERRUPTED if code == INTERRUPTED else 0
 
@@ -64,8 +72,7 @@ def _describe(box: object, kept: bool) -> int:
     settings = settings_module.load(box.root)
     session = AddSession(settings, settings.changelog_path)
     loaded = session.load()
-    print(f"Built a demo repository in {box.root}: branch {box.branch}, "
-          f"compared with {box.base}.")
+    print(f"Built a demo repository in {box.root}: branch {box.branch}, compared with {box.base}.")
     if loaded.changes is None:
         print(f"The diff engine failed on it: {loaded.problem}", file=sys.stderr)
         return 1
@@ -77,13 +84,17 @@ def _describe(box: object, kept: bool) -> int:
         tick = "✓" if row.key in chosen else " "
         print(f"  [{tick}] {row.mark} {row.key.ljust(width)}  {row.detail()}")
     draft = suggestion(loaded.rows, settings.placeholder_link())
-    print("\nA suggested entry (the TUI starts from these keys and scenario types; "
-          "you write the description):\n")
+    print(
+        "\nA suggested entry (the TUI starts from these keys and scenario types; "
+        "you write the description):\n"
+    )
     sys.stdout.write(emit(draft.to_entry(settings.placeholder_link())).decode("utf-8"))
     print("\nOpen the TUI on a fresh demo repository, in a terminal:  changelog demo")
     if kept:
         print(f"Or try it here:  cd {box.root} && changelog add")
     else:
-        print("Keep a demo repository to explore:  changelog demo --keep DIR  "
-              "(then: cd DIR && changelog add)")
+        print(
+            "Keep a demo repository to explore:  changelog demo --keep DIR  "
+            "(then: cd DIR && changelog add)"
+        )
     return 0

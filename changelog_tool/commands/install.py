@@ -20,8 +20,11 @@ NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--uninstall", action="store_true",
-                        help="remove the .gitattributes line and the git config entries")
+    parser.add_argument(
+        "--uninstall",
+        action="store_true",
+        help="remove the .gitattributes line and the git config entries",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -52,8 +55,10 @@ def run(*, uninstall: bool, format: str) -> int:
     for step in steps:
         print(f"install: {step['what']}: {step['done']}")
     if uninstall:
-        print("install: the merge driver is off; git merges perf-changelog.yaml as plain text "
-              "again (commit the .gitattributes change to share it)")
+        print(
+            "install: the merge driver is off; git merges perf-changelog.yaml as plain text "
+            "again (commit the .gitattributes change to share it)"
+        )
     else:
         print(
             f"install: done. In this clone, rebases and merges now resolve {changelog} "
@@ -76,8 +81,9 @@ def _install(top: Path, changelog: str) -> list[dict[str, str]]:
     else:
         kept = [entry for entry in old.splitlines() if f"merge={DRIVER}" not in entry]
         writer.replace(attributes, "".join(f"{entry}\n" for entry in [*kept, line]).encode())
-        done = f"added {line!r}" + (" (replacing an older line)" if len(kept) < len(
-            old.splitlines()) else "")
+        done = f"added {line!r}" + (
+            " (replacing an older line)" if len(kept) < len(old.splitlines()) else ""
+        )
     steps.append({"what": str(attributes), "done": done})
     for key, value in (("name", NAME), ("driver", driver_command())):
         steps.append(_set_config(top, f"merge.{DRIVER}.{key}", value))

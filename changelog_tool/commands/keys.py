@@ -13,11 +13,16 @@ from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base", metavar="REF",
-                        help="compare with REF's merge-base (default: the protected ref, "
-                        "e.g. origin/main)")
-    parser.add_argument("--head", metavar="REF",
-                        help="head commit (default: the work tree, uncommitted edits included)")
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="compare with REF's merge-base (default: the protected ref, e.g. origin/main)",
+    )
+    parser.add_argument(
+        "--head",
+        metavar="REF",
+        help="head commit (default: the work tree, uncommitted edits included)",
+    )
     parser.add_argument("--format", choices=("text", "github", "json"), default="text")
 
 
@@ -34,9 +39,14 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
         from changelog_tool.findings import dump_json
 
         document: dict[str, Any] = {
-            "ok": ok, "base": changes.base, "head": changes.head, "changed": changes.to_json(),
-            "keys": changes.keys_json(), "appended": changes.appended,
-            "findings": [f.to_json() for f in findings]}
+            "ok": ok,
+            "base": changes.base,
+            "head": changes.head,
+            "changed": changes.to_json(),
+            "keys": changes.keys_json(),
+            "appended": changes.appended,
+            "findings": [f.to_json() for f in findings],
+        }
         print(dump_json(document))
         return 0 if ok else 1
     from changelog_tool.diff.summary import change_lines, notices

@@ -19,10 +19,15 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("key", metavar="KEY", nargs="+",
-                        help="a master-config key (several: entries for any of them)")
-    parser.add_argument("--file", type=Path, metavar="PATH",
-                        help="changelog to read (default: from settings)")
+    parser.add_argument(
+        "key",
+        metavar="KEY",
+        nargs="+",
+        help="a master-config key (several: entries for any of them)",
+    )
+    parser.add_argument(
+        "--file", type=Path, metavar="PATH", help="changelog to read (default: from settings)"
+    )
     parser.add_argument("--limit", type=int, metavar="N", help="show at most N entries")
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -38,8 +43,9 @@ def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
     return list(masters.owner), [m.path for m in masters.files]
 
 
-def expand(arguments: list[str], keys: list[str], files: list[str]
-           ) -> tuple[dict[str, list[str]], list[str]]:
+def expand(
+    arguments: list[str], keys: list[str], files: list[str]
+) -> tuple[dict[str, list[str]], list[str]]:
     """Each argument's matching master keys (sorted), and a warning for each argument
     that matches none, with the closest key as a hint."""
     from changelog_tool.gate.acceptance import unmatched
@@ -90,9 +96,19 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     if limit is not None:
         found = found[:limit]
     if format == "json":
-        print(json.dumps({"keys": key, "matched-keys": expansion, "path": str(file),
-                          "total": total, "entries": [a.to_json() for a in found]},
-                         indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "keys": key,
+                    "matched-keys": expansion,
+                    "path": str(file),
+                    "total": total,
+                    "entries": [a.to_json() for a in found],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return code
     if not found:
         print(f"no entry applies to {', '.join(key)} in {file}")
@@ -107,9 +123,11 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
 
 def describe(arguments: list[str], expansion: dict[str, list[str]] | None) -> str:
     """The arguments, each pattern with how many master keys it stands for."""
+
     def one(arg: str) -> str:
         if expansion is None or "*" not in arg:
             return arg
         n = len(expansion[arg])
         return f"{arg} ({n} key{'' if n == 1 else 's'})"
+
     return ", ".join(one(arg) for arg in arguments)

@@ -17,8 +17,9 @@ from pathlib import Path
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("base", type=Path, metavar="O", help="the merge base (git's %%O)")
-    parser.add_argument("ours", type=Path, metavar="A",
-                        help="ours, rewritten with the result (git's %%A)")
+    parser.add_argument(
+        "ours", type=Path, metavar="A", help="ours, rewritten with the result (git's %%A)"
+    )
     parser.add_argument("theirs", type=Path, metavar="B", help="theirs (git's %%B)")
     parser.add_argument("path", metavar="P", help="the path being merged (git's %%P)")
 
@@ -38,8 +39,9 @@ def run(*, base: Path, ours: Path, theirs: Path, path: str) -> int:
 def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.findings import format_text
+    from changelog_tool.gitrepo import protected_blob
     from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import merge_sides, upstream_of
+    from changelog_tool.merge.outcome import Upstream, merge_sides
     from changelog_tool.merge.threeway import Merged
 
     root = Path.cwd()
@@ -50,7 +52,7 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
         base.read_bytes(),
         ours_bytes,
         theirs.read_bytes(),
-        upstream=upstream_of(root, settings.protected_ref, path),
+        upstream=Upstream.of(protected_blob(root, settings.protected_ref, path)),
         action=os.environ.get("GIT_REFLOG_ACTION"),
         operation=lambda: _operation(root),
     )
@@ -79,18 +81,26 @@ def _leave_conflict(base: Path, ours: Path, theirs: Path, path: str) -> int:
 
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
-        print(f"changelog merge-driver: {path}: git merge-file failed; ours is left as is",
-              file=sys.stderr)
+        print(
+            f"changelog merge-driver: {path}: git merge-file failed; ours is left as is",
+            file=sys.stderr,
+        )
         return 1
     data, conflicts = result
     writer.replace(ours, data)
     if conflicts:
-        what = (f"git's conflict markers ({conflicts}) are left in the file. Keep the "
-                "protected side's bytes and re-append only the branch's own new entries "
-                "(or undo the branch's edit to history)")
+        what = (
+            f"git's conflict markers ({conflicts}) are left in the file. Keep the "
+            "protected side's bytes and re-append only the branch's own new entries "
+            "(or undo the branch's edit to history)"
+        )
     else:
-        what = ("git's own text merge of it applied without markers; it is left marked as "
-                "conflicted: check the history change above is intended")
-    print(f"changelog merge-driver: {path}: not merged automatically; {what}, then `git add`.",
-          file=sys.stderr)
+        what = (
+            "git's own text merge of it applied without markers; it is left marked as "
+            "conflicted: check the history change above is intended"
+        )
+    print(
+        f"changelog merge-driver: {path}: not merged automatically; {what}, then `git add`.",
+        file=sys.stderr,
+    )
     return 1

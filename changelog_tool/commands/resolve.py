@@ -23,17 +23,20 @@ NEXT = {
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--protected", choices=("ours", "theirs"),
-                        help="whose bytes lead (default: decided from the protected ref, "
-                             "then the operation in progress)")
+    parser.add_argument(
+        "--protected",
+        choices=("ours", "theirs"),
+        help="whose bytes lead (default: decided from the protected ref, "
+        "then the operation in progress)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress
+    from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress, protected_blob
     from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import emit, merge_sides, repo_path, upstream_of
+    from changelog_tool.merge.outcome import Upstream, emit, merge_sides, repo_path
     from changelog_tool.merge.protected import Decision
     from changelog_tool.merge.threeway import SIDES, Merged
 
@@ -56,18 +59,29 @@ def run(*, protected: str | None, format: str) -> int:
     side = next((s for s in SIDES if s == protected), None)
     chosen = Decision(side, "chosen with --protected") if side else None
     outcome = merge_sides(
-        path, stages.get(1, b""), stages[2], stages[3],
-        upstream=upstream_of(repo.root, settings.protected_ref, path),
+        path,
+        stages.get(1, b""),
+        stages[2],
+        stages[3],
+        upstream=Upstream.of(protected_blob(repo.root, settings.protected_ref, path)),
         operation=lambda: operation,
         decision=chosen,
     )
     if not isinstance(outcome.result, Merged):
-        emit(outcome, format, {"written": False},
-             f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`")
+        emit(
+            outcome,
+            format,
+            {"written": False},
+            f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`",
+        )
         return 1
     writer.replace(repo.root / path, outcome.result.data, expected=conflicted)
     repo.add(path)
     hint = NEXT.get(operation or "", "then finish the operation that stopped")
-    emit(outcome, format, {"written": True, "operation": operation},
-         f"{path} is resolved and staged; {hint}")
+    emit(
+        outcome,
+        format,
+        {"written": True, "operation": operation},
+        f"{path} is resolved and staged; {hint}",
+    )
     return 0

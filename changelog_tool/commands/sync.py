@@ -29,10 +29,16 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--onto", metavar="REF",
-                        help="the protected ref (default: from settings, origin/main else main)")
-    parser.add_argument("--commit", action="store_true",
-                        help="commit it as a merge of REF (clears a pull request's conflict)")
+    parser.add_argument(
+        "--onto",
+        metavar="REF",
+        help="the protected ref (default: from settings, origin/main else main)",
+    )
+    parser.add_argument(
+        "--commit",
+        action="store_true",
+        help="commit it as a merge of REF (clears a pull request's conflict)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -48,13 +54,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
     path = repo_path(settings.changelog_path, repo.root)
     if repo.index_stages(path):
         raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
-    ref = onto or repo.first_existing(settings.protected_ref)
-    if ref is None:
-        tried = ", ".join(settings.protected_ref)
-        raise EnvironmentProblem(
-            f"none of the protected refs ({tried}) exists in this clone; "
-            "run `git fetch origin main` or pass --onto REF"
-        )
+    ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
     ref_sha = repo.resolve(ref)
     base_sha = repo.merge_base(ref_sha, "HEAD")
     upstream = repo.read(ref_sha, path)
@@ -77,8 +77,13 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
                 "commit them, then run `changelog sync --commit` (or stash them first)"
             )
         outcome = sync.of(work)
-    extra: dict[str, Any] = {"ref": ref, "ref_sha": ref_sha, "merge_base": base_sha,
-                             "written": False, "commit": None}
+    extra: dict[str, Any] = {
+        "ref": ref,
+        "ref_sha": ref_sha,
+        "merge_base": base_sha,
+        "written": False,
+        "commit": None,
+    }
     if not isinstance(outcome.result, Merged):
         emit(outcome, format, extra, f"{path} was not changed")
         return 1
@@ -86,23 +91,36 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
     merged_already = base_sha == ref_sha
     if commit:
         if data == head and merged_already:
-            emit(outcome, format, extra,
-                 f"{path} is already {ref}'s bytes plus this branch's entries, committed")
+            emit(
+                outcome,
+                format,
+                extra,
+                f"{path} is already {ref}'s bytes plus this branch's entries, committed",
+            )
             return 0
-        return _commit_merge(repo, ref, merged_already, path, data, head, work, outcome,
-                             format, extra)
+        return _commit_merge(
+            repo, ref, merged_already, path, data, head, work, outcome, format, extra
+        )
     if pending:
-        step = (f"it holds this work tree's uncommitted changes too: commit them, then run "
-                f"`changelog sync --commit` to record a merge of {ref} "
-                "(a plain commit alone does not clear a pull request's conflict)")
+        step = (
+            f"it holds this work tree's uncommitted changes too: commit them, then run "
+            f"`changelog sync --commit` to record a merge of {ref} "
+            "(a plain commit alone does not clear a pull request's conflict)"
+        )
     elif data != head or not merged_already:
-        step = (f"commit it as a merge of {ref} with `changelog sync --commit` "
-                "(a plain commit does not clear a pull request's conflict)")
+        step = (
+            f"commit it as a merge of {ref} with `changelog sync --commit` "
+            "(a plain commit does not clear a pull request's conflict)"
+        )
     else:
         step = "nothing to commit"
     if data == work:
-        emit(outcome, format, extra,
-             f"{path} is already {ref}'s bytes plus this branch's entries; {step}")
+        emit(
+            outcome,
+            format,
+            extra,
+            f"{path} is already {ref}'s bytes plus this branch's entries; {step}",
+        )
         return 0
     writer.replace(repo.root / path, data, expected=on_disk)
     extra["written"] = True
@@ -128,15 +146,29 @@ class Sync:
         # and corrections as the branch's edits to history)
         base = self.upstream if data.startswith(self.upstream) else self.base
         return merge_sides(
-            self.path, base, data, self.upstream,
+            self.path,
+            base,
+            data,
+            self.upstream,
             upstream=Upstream(self.ref, self.upstream),
-            decision=Decision("theirs", f"sync: {self.ref} leads, this branch's own entries follow"),
+            decision=Decision(
+                "theirs", f"sync: {self.ref} leads, this branch's own entries follow"
+            ),
         )
 
 
-def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: bytes,
-                  head: bytes | None, work: bytes, outcome: Any, fmt: str,
-                  extra: dict[str, Any]) -> int:
+def _commit_merge(
+    repo: Any,
+    ref: str,
+    merged_already: bool,
+    path: str,
+    data: bytes,
+    head: bytes | None,
+    work: bytes,
+    outcome: Any,
+    fmt: str,
+    extra: dict[str, Any],
+) -> int:
     from changelog_tool.gitrepo import WORKTREE, run_git, try_git
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import emit
@@ -156,12 +188,19 @@ def _commit_merge(repo: Any, ref: str, merged_already: bool, path: str, data: by
     writer.replace(root / path, data, expected=repo.read(WORKTREE, path))
     repo.add(path)
     extra["written"] = True
-    unmerged = [p for p in run_git(root, "diff", "--name-only", "--diff-filter=U").splitlines()
-                if p and p != path]
+    unmerged = [
+        p
+        for p in run_git(root, "diff", "--name-only", "--diff-filter=U").splitlines()
+        if p and p != path
+    ]
     if unmerged:
-        emit(outcome, fmt, extra,
-             f"{path} is resolved and staged, but the merge of {ref} stopped on other files "
-             f"({', '.join(unmerged)}): resolve them, then `git commit`")
+        emit(
+            outcome,
+            fmt,
+            extra,
+            f"{path} is resolved and staged, but the merge of {ref} stopped on other files "
+            f"({', '.join(unmerged)}): resolve them, then `git commit`",
+        )
         return 1
     if merged_already:
         message = f"Sync {path} with {ref}: its bytes plus this branch's own entries"

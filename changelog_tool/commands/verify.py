@@ -16,11 +16,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--file", type=Path, metavar="PATH", help="check this file (no git)")
     parser.add_argument("--base", metavar="REF", help="compare with REF's merge-base")
     parser.add_argument("--head", metavar="REF", help="head commit (default: the work tree)")
-    parser.add_argument("--pr-number", type=int, metavar="N",
-                        help="the pull request being checked: its link or a placeholder")
-    parser.add_argument("--skip-reason", metavar="TEXT",
-                        help="opt out: this change cannot affect performance, because TEXT "
-                        "(uncovered keys become warnings; CI can pass it from a PR label)")
+    parser.add_argument(
+        "--pr-number",
+        type=int,
+        metavar="N",
+        help="the pull request being checked: its link or a placeholder",
+    )
+    parser.add_argument(
+        "--skip-reason",
+        metavar="TEXT",
+        help="opt out: this change cannot affect performance, because TEXT "
+        "(uncovered keys become warnings; CI can pass it from a PR label)",
+    )
     parser.add_argument("--format", choices=FORMATS, default="text")
 
 
@@ -28,8 +35,9 @@ def empty_changes() -> dict[str, Any]:
     return {"added": [], "modified": {}, "removed": [], "recipes": {}, "orphan_recipes": []}
 
 
-def emit_report(document: dict[str, Any], findings: list[Any], fmt: str,
-                log: list[str] | None = None) -> None:
+def emit_report(
+    document: dict[str, Any], findings: list[Any], fmt: str, log: list[str] | None = None
+) -> None:
     """Print findings in the chosen format; the JSON document per design.md.
     ``log`` lines (changes, the suggested entry) go with the text and github formats."""
     from changelog_tool.findings import dump_json, format_github, format_text
@@ -46,12 +54,21 @@ def emit_report(document: dict[str, Any], findings: list[Any], fmt: str,
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     summary = "ok" if not errors else "failed"
-    print(f"verify: {summary} ({errors} error(s), {warnings} warning(s))",
-          file=sys.stderr if fmt == "github" else sys.stdout)
+    print(
+        f"verify: {summary} ({errors} error(s), {warnings} warning(s))",
+        file=sys.stderr if fmt == "github" else sys.stdout,
+    )
 
 
-def run(*, file: Path | None, base: str | None, head: str | None, pr_number: int | None,
-        format: str, skip_reason: str | None = None) -> int:
+def run(
+    *,
+    file: Path | None,
+    base: str | None,
+    head: str | None,
+    pr_number: int | None,
+    format: str,
+    skip_reason: str | None = None,
+) -> int:
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
     if file is None and base is None:
@@ -70,14 +87,20 @@ def _verify_file(path: Path, fmt: str) -> int:
     data = read_file(path)
     report = check_file(data, str(path))
     ok = not has_errors(report.findings)
-    document: dict[str, Any] = {"ok": ok, "base": None, "head": None,
-                                "changed": empty_changes(), "appended": []}
+    document: dict[str, Any] = {
+        "ok": ok,
+        "base": None,
+        "head": None,
+        "changed": empty_changes(),
+        "appended": [],
+    }
     emit_report(document, report.findings, fmt)
     return 0 if ok else 1
 
 
-def _verify_base(base: str, head: str | None, pr_number: int | None, skip_reason: str | None,
-                 fmt: str) -> int:
+def _verify_base(
+    base: str, head: str | None, pr_number: int | None, skip_reason: str | None, fmt: str
+) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.diff.engine import gather
     from changelog_tool.diff.summary import change_lines
@@ -91,12 +114,18 @@ def _verify_base(base: str, head: str | None, pr_number: int | None, skip_reason
         where = settings.source or "the default settings"
         raise EnvironmentProblem(
             f"{snapshot.changelog} exists neither at head nor at the base; create it, or set "
-            f"`changelog` in [tool.perf-changelog] (now from {where})")
+            f"`changelog` in [tool.perf-changelog] (now from {where})"
+        )
     verdict = check(snapshot, settings, pr_number=pr_number, skip_reason=skip_reason)
     ok = not has_errors(verdict.findings)
     changes = snapshot.changes
-    document: dict[str, Any] = {"ok": ok, "base": changes.base, "head": changes.head,
-                                "changed": changes.to_json(), "appended": changes.appended}
+    document: dict[str, Any] = {
+        "ok": ok,
+        "base": changes.base,
+        "head": changes.head,
+        "changed": changes.to_json(),
+        "appended": changes.appended,
+    }
     if verdict.suggested_entry is not None:
         document["suggested_entry"] = verdict.suggested_entry
     document["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
@@ -105,8 +134,10 @@ def _verify_base(base: str, head: str | None, pr_number: int | None, skip_reason
         log.append(f"opt-out: {verdict.opt_out.describe()}")
     if verdict.suggested_entry is not None:
         keys = " ".join(f"--key {k}" for k in sorted({c.key for c in verdict.uncovered}))
-        log.append(f"suggested entry for the uncovered key(s); append it to {snapshot.changelog} "
-                   f"(or run `changelog add {keys} --description ...`):")
+        log.append(
+            f"suggested entry for the uncovered key(s); append it to {snapshot.changelog} "
+            f"(or run `changelog add {keys} --description ...`):"
+        )
         log.append(verdict.suggested_entry.rstrip("\n"))
     emit_report(document, verdict.findings, fmt, log)
     return 0 if ok else 1

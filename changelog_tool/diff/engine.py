@@ -20,7 +20,6 @@ from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet, di
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
-from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
 from changelog_tool.ledger.compare import History, compare
 from changelog_tool.settings import Settings
@@ -36,10 +35,12 @@ class Snapshot:
     changelog: str
     base_ref: str
     messages: list[tuple[str, str]] = field(default_factory=list)
-    protected: str | None = None
-    """The protected branch, when head is it (placeholders are refused there)."""
-    slug: str | None = None
-    """``owner/name`` for pr-links: the setting, else the origin remote's."""
+    head_state: HeadState | None = None
+    """What head is (branch, commit, operation): the gate decides if it is protected."""
+    remotes: dict[str, str | None] = field(default_factory=dict)
+    """URLs of the ``upstream`` and ``origin`` remotes, for the pr-link repository."""
+    base_tail: bytes = b""
+    """The base changelog's last 64 KiB: its newest pr-link names the repository."""
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,12 @@ class Layout:
         except ValueError:
             sub = "."
         pre = "" if sub == "." else sub + "/"
-        return cls(pre + settings.changelog, tuple(pre + g for g in settings.master_configs),
-                   {k: pre + v for k, v in settings.recipe_prefixes.items()},
-                   tuple(pre + d for d in settings.recipe_dirs))
+        return cls(
+            pre + settings.changelog,
+            tuple(pre + g for g in settings.master_configs),
+            {k: pre + v for k, v in settings.recipe_prefixes.items()},
+            tuple(pre + d for d in settings.recipe_dirs),
+        )
 
     def recipe_folders(self) -> list[str]:
         return sorted({*self.recipe_dirs, *self.prefixes.values()})
@@ -99,21 +103,12 @@ def gather(settings: Settings, *, base: str | None = None, head: str | None = No
         repo.close()
 
 
-def _protected(repo: Repo, settings: Settings) -> str:
-    ref = repo.first_existing(settings.protected_ref)
-    if ref is None:
-        wanted = " or ".join(settings.protected_ref)
-        raise EnvironmentProblem(
-            f"none of the protected refs ({wanted}) exists in this clone; pass --base REF "
-            "or run `git fetch origin main`")
-    return ref
-
-
-def snapshot(repo: Repo, settings: Settings, base: str | None = None,
-             head: str | None = None) -> Snapshot:
+def snapshot(
+    repo: Repo, settings: Settings, base: str | None = None, head: str | None = None
+) -> Snapshot:
     """Like :func:`gather`, with a repository the caller opened (and closes)."""
     layout = Layout.of(settings, repo.root)
-    base_ref = base if base is not None else _protected(repo, settings)
+    base_ref = base if base is not None else repo.protected_ref(settings.protected_ref)
     head_rev = WORKTREE if head is None else repo.resolve(head)
     head_sha = repo.head_sha() if head_rev == WORKTREE else head_rev
     base_sha = repo.merge_base(repo.resolve(base_ref), head_sha)
@@ -134,26 +129,36 @@ def snapshot(repo: Repo, settings: Settings, base: str | None = None,
     if not masters["base"].files and not masters["head"].files:
         raise no_master_configs(settings)
     keys, problems = diff(masters["base"], masters["head"])
-    changes = ChangeSet(base=base_sha, head=head_rev, keys=keys,
-                        master_keys=masters["head"].key_files())
+    changes = ChangeSet(
+        base=base_sha, head=head_rev, keys=keys, master_keys=masters["head"].key_files()
+    )
     _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev)
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
     changes.problems += _missing_recipes(changes, masters["head"])
 
     base_log = repo.read(base_sha, layout.changelog)
-    history = compare(base_log, repo.read(head_rev, layout.changelog), layout.changelog,
-                      base_sha[:12])
+    history = compare(
+        base_log, repo.read(head_rev, layout.changelog), layout.changelog, base_sha[:12]
+    )
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
     # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
     messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
-    return Snapshot(changes, history, masters["head"], layout.changelog, base_ref, messages,
-                    _protected_head(repo, settings, head_sha, head_rev),
-                    prlinks.repository_slug(settings, (base_log or b"")[-65536:],
-                                          repo.remote_url))
+    return Snapshot(
+        changes,
+        history,
+        masters["head"],
+        layout.changelog,
+        base_ref,
+        messages,
+        _head_state(repo, settings, head_sha, head_rev),
+        {name: repo.remote_url(name) for name in ("upstream", "origin")},
+        (base_log or b"")[-65536:],
+    )
 
 
-def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet,
-                 base_sha: str, head_rev: str) -> None:
+def _add_recipes(
+    repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet, base_sha: str, head_rev: str
+) -> None:
     """Changed recipe files, the keys (at head) that reference them, and orphans.
     A modified recipe counts only when its YAML data changed (not its comments,
     layout, quoting or key order); added and deleted recipes always count."""
@@ -183,13 +188,15 @@ def _add_recipes(repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet
         if key in by_key:
             old = changes.keys[by_key[key]]
             if old.kind in (ADDED, MODIFIED):
-                changes.keys[by_key[key]] = dataclasses.replace(old, recipes=recipes,
-                                                                reduced=False)
+                changes.keys[by_key[key]] = dataclasses.replace(old, recipes=recipes, reduced=False)
             continue
         where, line = head.locate(key)
         scenarios = scenarios_mentioning(head.value(key), [Path(p).name for p in recipes])
-        changes.keys.append(KeyChange(key, RECIPE, scenarios=tuple(scenarios), path=where,
-                                      line=line, recipes=recipes))
+        changes.keys.append(
+            KeyChange(
+                key, RECIPE, scenarios=tuple(scenarios), path=where, line=line, recipes=recipes
+            )
+        )
     changes.keys.sort(key=lambda k: k.key)
 
 
@@ -201,10 +208,16 @@ def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
         for recipe in change.recipes:
             if recipe in changes.deleted_recipes:
                 path, line = head.locate(change.key)
-                out.append(Finding(
-                    "missing-recipe", f"{change.key} references {recipe}, which this branch "
-                    "deletes; restore the recipe or point the key at another one",
-                    path or "", line, key=change.key))
+                out.append(
+                    Finding(
+                        "missing-recipe",
+                        f"{change.key} references {recipe}, which this branch "
+                        "deletes; restore the recipe or point the key at another one",
+                        path or "",
+                        line,
+                        key=change.key,
+                    )
+                )
     return out
 
 
@@ -213,8 +226,9 @@ def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str) -> bool:
     return old is not None and new is not None and same_data(old, new)
 
 
-def _head_problems(found: list[tuple[str, MasterProblem]], base: MasterSet,
-                   head: MasterSet) -> list[Finding]:
+def _head_problems(
+    found: list[tuple[str, MasterProblem]], base: MasterSet, head: MasterSet
+) -> list[Finding]:
     """Master-config problems the branch introduced (not those already at base)."""
     old = {(path, p.message) for path, p in base.problems()}
     seen = set()
@@ -227,14 +241,12 @@ def _head_problems(found: list[tuple[str, MasterProblem]], base: MasterSet,
     return out
 
 
-def _protected_head(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> str | None:
-    """The protected branch that head is (see :func:`prlinks.protected_head`)."""
+def _head_state(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> HeadState | None:
+    """The work tree's checked-out state, or a ``--head`` commit's (no branch)."""
     if head_rev == WORKTREE:
-        state = head_state(repo.root, settings.protected_ref)
-    else:
-        commits = {}
-        for ref in settings.protected_ref:
-            with contextlib.suppress(EnvironmentProblem):
-                commits[ref] = repo.resolve(ref)
-        state = HeadState(head_sha, None, None, commits)
-    return prlinks.protected_head(settings, state) if state is not None else None
+        return head_state(repo.root, settings.protected_ref)
+    commits = {}
+    for ref in settings.protected_ref:
+        with contextlib.suppress(EnvironmentProblem):
+            commits[ref] = repo.resolve(ref)
+    return HeadState(head_sha, None, None, commits)

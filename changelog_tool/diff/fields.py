@@ -22,8 +22,11 @@ def changed_fields(old: Any, new: Any) -> list[str]:
         if before == after:
             continue
         if name == SCENARIOS and isinstance(before, Mapping) and isinstance(after, Mapping):
-            fields.extend(f"{SCENARIOS}.{kind}" for kind in set(before) | set(after)
-                          if before.get(kind, _MISSING) != after.get(kind, _MISSING))
+            fields.extend(
+                f"{SCENARIOS}.{kind}"
+                for kind in set(before) | set(after)
+                if before.get(kind, _MISSING) != after.get(kind, _MISSING)
+            )
         else:
             fields.append(str(name))
     return sorted(fields)

@@ -66,8 +66,9 @@ class ChangeSet:
         """The ``changed`` section of the JSON output contract."""
         return {
             "added": sorted(k.key for k in self.of_kind(ADDED)),
-            "modified": {k.key: list(k.fields) for k in sorted(self.of_kind(MODIFIED),
-                                                                key=lambda k: k.key)},
+            "modified": {
+                k.key: list(k.fields) for k in sorted(self.of_kind(MODIFIED), key=lambda k: k.key)
+            },
             "removed": sorted(k.key for k in self.of_kind(REMOVED)),
             "recipes": {p: sorted(keys) for p, keys in sorted(self.recipes.items())},
             "orphan_recipes": sorted(self.orphan_recipes),
@@ -76,7 +77,17 @@ class ChangeSet:
 
     def keys_json(self) -> list[dict[str, Any]]:
         """Every key change in full (``changelog keys --format json``)."""
-        return [{"key": k.key, "kind": k.kind, "fields": list(k.fields),
-                 "scenarios": list(k.scenarios), "reduced": k.reduced,
-                 "needs_entry": k.needs_entry, "path": k.path, "line": k.line,
-                 "recipes": list(k.recipes)} for k in self.keys]
+        return [
+            {
+                "key": k.key,
+                "kind": k.kind,
+                "fields": list(k.fields),
+                "scenarios": list(k.scenarios),
+                "reduced": k.reduced,
+                "needs_entry": k.needs_entry,
+                "path": k.path,
+                "line": k.line,
+                "recipes": list(k.recipes),
+            }
+            for k in self.keys
+        ]

@@ -74,14 +74,18 @@ def _parse(data: bytes) -> Any:
         found = _DUPLICATE.search(str(exc.problem))
         name = found.group(1) if found else "?"
         mark = exc.problem_mark
-        raise MasterProblem(f"duplicate field {name!r} in one mapping; keep only one (most "
-                            "YAML readers would silently keep the last)",
-                            mark.line + 1 if mark is not None else None,
-                            "duplicate-yaml-key") from None
+        raise MasterProblem(
+            f"duplicate field {name!r} in one mapping; keep only one (most "
+            "YAML readers would silently keep the last)",
+            mark.line + 1 if mark is not None else None,
+            "duplicate-yaml-key",
+        ) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise MasterProblem(str(exc.problem or exc.context or "invalid YAML"),
-                            mark.line + 1 if mark is not None else None) from None
+        raise MasterProblem(
+            str(exc.problem or exc.context or "invalid YAML"),
+            mark.line + 1 if mark is not None else None,
+        ) from None
     except YAMLError as exc:
         raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
 
@@ -92,9 +96,12 @@ def _has_anchor_or_alias(data: bytes) -> bool:
     for char in (b"&", b"*"):
         pos = data.find(char)
         while pos >= 0:
-            after = data[pos + 1:pos + 2]
-            if (pos == 0 or data[pos - 1:pos] in (b" ", b"\t", b"\n", b"[", b"{", b",")) \
-                    and after and after not in b" \t\r\n[]{},":
+            after = data[pos + 1 : pos + 2]
+            if (
+                (pos == 0 or data[pos - 1 : pos] in (b" ", b"\t", b"\n", b"[", b"{", b","))
+                and after
+                and after not in b" \t\r\n[]{},"
+            ):
                 return True
             pos = data.find(char, pos + 1)
     return False
@@ -151,9 +158,14 @@ class MasterFile:
             last = start
             end = found[index + 1][1] if index + 1 < len(found) else len(data)
             if key in spans:
-                self.problems.append(MasterProblem(
-                    f"duplicate top-level key {key!r} (first on line {spans[key].line}); "
-                    "keep only one", line, "duplicate-yaml-key"))
+                self.problems.append(
+                    MasterProblem(
+                        f"duplicate top-level key {key!r} (first on line {spans[key].line}); "
+                        "keep only one",
+                        line,
+                        "duplicate-yaml-key",
+                    )
+                )
                 continue
             spans[key] = Span(key, start, end, line)
         return spans
@@ -163,17 +175,23 @@ class MasterFile:
         """True when values must come from one parse of the whole file."""
         first = min((s.start for s in self.spans.values()), default=len(self.data))
         preamble = self.data[:first]
-        return bool(_has_anchor_or_alias(self.data) or _ODD_LINE.search(b"\n" + self.data)
-                    or any(line.strip() and not line.lstrip().startswith(b"#")
-                           for line in preamble.splitlines()))
+        return bool(
+            _has_anchor_or_alias(self.data)
+            or _ODD_LINE.search(b"\n" + self.data)
+            or any(
+                line.strip() and not line.lstrip().startswith(b"#")
+                for line in preamble.splitlines()
+            )
+        )
 
     @cached_property
     def _whole_values(self) -> dict[Any, Any]:
         try:
             value = _parse(self.data)
         except MasterProblem as problem:
-            self.problems.append(MasterProblem(problem.message, _last_line(self.data, problem.line),
-                                               problem.code))
+            self.problems.append(
+                MasterProblem(problem.message, _last_line(self.data, problem.line), problem.code)
+            )
             self.broken = True
             return {}
         if value is None:
@@ -196,7 +214,7 @@ class MasterFile:
 
     def chunk(self, key: str) -> bytes:
         span = self.spans.get(key)
-        return self.data[span.start:span.end] if span is not None else b""
+        return self.data[span.start : span.end] if span is not None else b""
 
     def value(self, key: str) -> Any:
         """The key's value; raises :class:`MasterProblem` when it does not parse."""
@@ -258,8 +276,11 @@ class MasterSet:
         """Does ``key`` define scenario type ``kind``? (A key that does not parse
         counts as yes: its problem is reported once, elsewhere.)"""
         chunk = self.chunk(key)
-        if chunk is not None and kind.encode() not in chunk and not (
-                kind == "fixed-seq-len" and b"seq-len-configs" in chunk):
+        if (
+            chunk is not None
+            and kind.encode() not in chunk
+            and not (kind == "fixed-seq-len" and b"seq-len-configs" in chunk)
+        ):
             return False
         try:
             value = self.value(key)
@@ -284,7 +305,9 @@ class MasterSet:
 
 
 # --- the diff between two trees ----------------------------------------------------
-def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[str, MasterProblem]]]:
+def diff(
+    base: MasterSet, head: MasterSet
+) -> tuple[list[KeyChange], list[tuple[str, MasterProblem]]]:
     """Keys added, modified (semantically) and removed between two trees, and the
     problems of the keys the branch touched (added and changed keys are parsed)."""
     changes: list[KeyChange] = []
@@ -318,15 +341,24 @@ def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[
         try:
             old = base.value(key)
         except MasterProblem:
-            changes.append(KeyChange(key, MODIFIED, fields=("unparsable-at-base",),
-                                     path=path, line=line))
+            changes.append(
+                KeyChange(key, MODIFIED, fields=("unparsable-at-base",), path=path, line=line)
+            )
             continue
         fields = changed_fields(old, new)
         if not fields:
             continue
-        changes.append(KeyChange(key, MODIFIED, fields=tuple(fields),
-                                 scenarios=tuple(touched_scenarios(old, new)),
-                                 reduced=is_reduction(old, new), path=path, line=line))
+        changes.append(
+            KeyChange(
+                key,
+                MODIFIED,
+                fields=tuple(fields),
+                scenarios=tuple(touched_scenarios(old, new)),
+                reduced=is_reduction(old, new),
+                path=path,
+                line=line,
+            )
+        )
     problems.extend(duplicate_definitions(base, head))
     return changes, problems
 
@@ -355,14 +387,28 @@ def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, M
         if len(found) > _MANY_DUPLICATES:
             key, other, _ = found[0]
             names = ", ".join(k for k, _, _ in found[:3])
-            out.append((path, MasterProblem(
-                f"{len(found)} keys defined here are also defined in {first_path} ({names}, "
-                "...); is one file a copy of the other? Each key belongs in one master config",
-                other.line(key), "duplicate-master-key")))
+            out.append(
+                (
+                    path,
+                    MasterProblem(
+                        f"{len(found)} keys defined here are also defined in {first_path} ({names}, "
+                        "...); is one file a copy of the other? Each key belongs in one master config",
+                        other.line(key),
+                        "duplicate-master-key",
+                    ),
+                )
+            )
             continue
         for key, other, first in found:
-            out.append((path, MasterProblem(
-                f"{key!r} is also defined in {first_path}:{first.line(key)}; a key belongs in "
-                "one master config (the sweep would read only one of the two definitions)",
-                other.line(key), "duplicate-master-key")))
+            out.append(
+                (
+                    path,
+                    MasterProblem(
+                        f"{key!r} is also defined in {first_path}:{first.line(key)}; a key belongs in "
+                        "one master config (the sweep would read only one of the two definitions)",
+                        other.line(key),
+                        "duplicate-master-key",
+                    ),
+                )
+            )
     return out

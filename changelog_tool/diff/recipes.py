@@ -44,7 +44,7 @@ def target(ref: str, prefixes: Mapping[str, str]) -> str:
     """The repository path a reference stands for (a bare name stays bare)."""
     for prefix, folder in prefixes.items():
         if ref.startswith(prefix):
-            return folder + ref[len(prefix):]
+            return folder + ref[len(prefix) :]
     return ref
 
 

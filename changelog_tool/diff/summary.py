@@ -36,15 +36,18 @@ def change_lines(changes: ChangeSet) -> list[str]:
     for change in changes.keys:
         where = f"{change.path}:{change.line}" if change.path else ""
         side = " (at base)" if change.kind == REMOVED else ""
-        lines.append(f"  {_label(change):<{width}}  {change.key}{_detail(change)}"
-                     f"  {where}{side}".rstrip())
+        lines.append(
+            f"  {_label(change):<{width}}  {change.key}{_detail(change)}  {where}{side}".rstrip()
+        )
     for recipe, keys in sorted(changes.recipes.items()):
         users = ", ".join(keys) if keys else "no key references it"
         lines.append(f"  recipe  {recipe} -> {users}")
     if changes.appended:
         at = ", ".join(str(e.get("line")) for e in changes.appended)
-        lines.append(f"  appended {len(changes.appended)} entr{'y' if len(changes.appended) == 1 else 'ies'}"
-                     f" (line {at})")
+        lines.append(
+            f"  appended {len(changes.appended)} entr{'y' if len(changes.appended) == 1 else 'ies'}"
+            f" (line {at})"
+        )
     return lines
 
 
@@ -55,7 +58,14 @@ def notices(changes: ChangeSet) -> list[Finding]:
     for change in changes.keys:
         line = None if change.kind == REMOVED else change.line
         detail = _detail(change).strip()
-        out.append(Finding(_label(change), f"{change.key} {_label(change)}"
-                           f"{' ' + detail if detail else ''}", change.path or "", line, NOTICE,
-                           key=change.key))
+        out.append(
+            Finding(
+                _label(change),
+                f"{change.key} {_label(change)}{' ' + detail if detail else ''}",
+                change.path or "",
+                line,
+                NOTICE,
+                key=change.key,
+            )
+        )
     return out

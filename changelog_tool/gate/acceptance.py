@@ -77,12 +77,19 @@ def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
         settings = rules.settings
-        why = prlinks.problem(link, settings, rules.slug, allow_placeholder=rules.protected is None,
-                              pr_number=rules.pr_number)
+        why = prlinks.problem(
+            link,
+            settings,
+            rules.slug,
+            allow_placeholder=rules.protected is None,
+            pr_number=rules.pr_number,
+        )
         if why is not None:
             if rules.protected is not None and settings.is_placeholder(link):
-                why += (f" ({rules.protected} is the protected branch: pass the pull request's "
-                        "link, or add the entry on a branch)")
+                why += (
+                    f" ({rules.protected} is the protected branch: pass the pull request's "
+                    "link, or add the entry on a branch)"
+                )
             out.append(Rejection("pr-link", "pr-link", why, link))
     patterns = entry.get("config-keys")
     keys = list(rules.masters.owner)
@@ -93,18 +100,28 @@ def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
             continue
         found = matching_keys(pattern, keys)
         if not found:
-            out.append(Rejection("dangling-pattern", "config-keys",
-                                 f"{unmatched(pattern, keys, files)}; fix the spelling or add "
-                                 "the config (CI fails on a pattern that matches nothing)",
-                                 pattern))
+            out.append(
+                Rejection(
+                    "dangling-pattern",
+                    "config-keys",
+                    f"{unmatched(pattern, keys, files)}; fix the spelling or add "
+                    "the config (CI fails on a pattern that matches nothing)",
+                    pattern,
+                )
+            )
         matched.update(found)
     kinds = entry.get("scenario-type")
     for kind in kinds if isinstance(kinds, list) and matched else []:
         if isinstance(kind, str) and not any(rules.masters.has_scenario(k, kind) for k in matched):
             shown = ", ".join(sorted(matched)[:3]) + (", ..." if len(matched) > 3 else "")
-            out.append(Rejection("scenario-mismatch", "scenario-type",
-                                 f"{kind!r} exists for none of the matched keys ({shown}); "
-                                 "no sweep would run", kind))
+            out.append(
+                Rejection(
+                    "scenario-mismatch",
+                    "scenario-type",
+                    f"{kind!r} exists for none of the matched keys ({shown}); no sweep would run",
+                    kind,
+                )
+            )
     return out
 
 

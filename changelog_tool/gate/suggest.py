@@ -64,8 +64,9 @@ def description(changes: Sequence[KeyChange]) -> list[str]:
     return lines
 
 
-def suggested_entry(changes: Sequence[KeyChange], pr_link: str,
-                    known_scenarios: Sequence[str]) -> dict[str, Any]:
+def suggested_entry(
+    changes: Sequence[KeyChange], pr_link: str, known_scenarios: Sequence[str]
+) -> dict[str, Any]:
     """The entry that covers ``changes``: their keys, the scenario types they
     affect, a drafted description and ``pr_link``."""
     entry: dict[str, Any] = {"config-keys": sorted({c.key for c in changes})}

@@ -30,8 +30,13 @@ class Verdict:
     opt_out: OptOut | None = None
 
 
-def check(snapshot: Snapshot, settings: Settings, *, pr_number: int | None = None,
-          skip_reason: str | None = None) -> Verdict:
+def check(
+    snapshot: Snapshot,
+    settings: Settings,
+    *,
+    pr_number: int | None = None,
+    skip_reason: str | None = None,
+) -> Verdict:
     changes, history = snapshot.changes, snapshot.history
     verdict = Verdict(findings=[*history.findings, *changes.problems])
     appended = [a for a in history.appended if a.value is not None]
@@ -43,18 +48,31 @@ def check(snapshot: Snapshot, settings: Settings, *, pr_number: int | None = Non
             continue
         verdict.uncovered.append(change)
         verdict.findings.append(_uncovered(change, verdict.opt_out))
-    rules = Rules(settings, snapshot.masters, snapshot.slug,
-                  protected=snapshot.protected, pr_number=pr_number)
+    slug = prlinks.repository_slug(settings, snapshot.base_tail, snapshot.remotes.get)
+    state = snapshot.head_state
+    protected = prlinks.protected_head(settings, state) if state is not None else None
+    rules = Rules(settings, snapshot.masters, slug, protected=protected, pr_number=pr_number)
     for number, entry in enumerate(appended, 1):
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
     verdict.findings.extend(_duplicates(snapshot, appended, settings))
-    verdict.findings.extend(_corrections(snapshot, settings))
-    verdict.findings.extend(Finding(
-        "orphan-recipe", "no master-config key references this recipe (CONFIG_FILE=...), "
-        "so no sweep will run it", recipe, None, WARNING) for recipe in changes.orphan_recipes)
+    verdict.findings.extend(_corrections(snapshot, settings, slug))
+    verdict.findings.extend(
+        Finding(
+            "orphan-recipe",
+            "no master-config key references this recipe (CONFIG_FILE=...), "
+            "so no sweep will run it",
+            recipe,
+            None,
+            WARNING,
+        )
+        for recipe in changes.orphan_recipes
+    )
     if verdict.uncovered:
-        link = (prlinks.canonical(snapshot.slug, pr_number)
-                if pr_number is not None and snapshot.slug else settings.placeholder_link())
+        link = (
+            prlinks.canonical(slug, pr_number)
+            if pr_number is not None and slug
+            else settings.placeholder_link()
+        )
         suggestion = suggested_entry(verdict.uncovered, link, scenario_types())
         verdict.suggested_entry = emit(suggestion).decode("utf-8")
     return verdict
@@ -66,11 +84,15 @@ def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Fin
     for rejection in rejections(entry.value or {}, rules):
         if rejection.code == "schema":
             line = entry.field_line(rejection.field.split("/")[0])
-            message = f"new entry {number} (line {entry.line}), {rejection.field}: " \
-                      f"{rejection.message}"
+            message = (
+                f"new entry {number} (line {entry.line}), {rejection.field}: {rejection.message}"
+            )
         else:
-            line = (entry.line_of_text(rejection.text) if rejection.text is not None
-                    else entry.field_line(rejection.field))
+            line = (
+                entry.line_of_text(rejection.text)
+                if rejection.text is not None
+                else entry.field_line(rejection.field)
+            )
             message = f"{rejection.field}: {rejection.message}"
         out.append(Finding(rejection.code, message, path, line))
     return out
@@ -90,14 +112,17 @@ def _uncovered(change: KeyChange, opt_out: OptOut | None) -> Finding:
         what = f"changed ({', '.join(change.fields)})"
         if change.recipes:
             what += f" and uses changed recipe(s) {', '.join(change.recipes)}"
-    message = (f"{change.key} {what} but no appended perf-changelog entry covers it; "
-               "append one (see the suggested entry) or it will never be benchmarked")
+    message = (
+        f"{change.key} {what} but no appended perf-changelog entry covers it; "
+        "append one (see the suggested entry) or it will never be benchmarked"
+    )
     severity = ERROR
     if opt_out is not None:
         message = f"{change.key} {what}; no entry, opted out: {opt_out.describe()}"
         severity = WARNING
-    return Finding("uncovered-key", message, change.path or "", change.line, severity,
-                   key=change.key)
+    return Finding(
+        "uncovered-key", message, change.path or "", change.line, severity, key=change.key
+    )
 
 
 def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings) -> list[Finding]:
@@ -106,24 +131,32 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
     prefix = snapshot.history.prefix
     for index, entry in enumerate(appended):
         assert entry.value is not None
-        line = next((e.line for e in appended[:index] if same_entry(e.value or {}, entry.value)),
-                    None)
+        line = next(
+            (e.line for e in appended[:index] if same_entry(e.value or {}, entry.value)), None
+        )
         if line is None:
             line = find_duplicate(prefix, entry.value)
         if line is not None:
-            out.append(Finding(
-                "duplicate-entry", f"this entry repeats the entry on line {line} (equal but for "
-                "pr-link); it re-runs the same sweeps and publishes twice. Remove it unless "
-                "re-running is the intent", snapshot.changelog, entry.line, severity))
+            out.append(
+                Finding(
+                    "duplicate-entry",
+                    f"this entry repeats the entry on line {line} (equal but for "
+                    "pr-link); it re-runs the same sweeps and publishes twice. Remove it unless "
+                    "re-running is the intent",
+                    snapshot.changelog,
+                    entry.line,
+                    severity,
+                )
+            )
     return out
 
 
-def _corrections(snapshot: Snapshot, settings: Settings) -> list[Finding]:
+def _corrections(snapshot: Snapshot, settings: Settings, slug: str | None) -> list[Finding]:
     """A corrected pr-link of an old entry must be this repository's real link."""
     out = []
     for line, text in snapshot.history.corrections:
         link = text.split(":", 1)[1].strip().strip("\"'")
-        problem = prlinks.problem(link, settings, snapshot.slug, allow_placeholder=False)
+        problem = prlinks.problem(link, settings, slug, allow_placeholder=False)
         if problem is not None:
             out.append(Finding("pr-link", f"corrected link: {problem}", snapshot.changelog, line))
     return out

@@ -22,13 +22,20 @@ from changelog_tool.ledger.conversions import (
     undo_conversions,
 )
 from changelog_tool.ledger.document import ENTRY_HEAD, ENTRY_START, Ledger, separator_before_append
+from changelog_tool.ledger.edits import Edit, history_edits
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 _PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
-    "new", "unchanged", "append", "correction", "modified", "absent")
+    "new",
+    "unchanged",
+    "append",
+    "correction",
+    "modified",
+    "absent",
+)
 _MAX_HISTORY_FINDINGS = 10
 
 
@@ -69,24 +76,34 @@ def _line_at(data: bytes, offset: int) -> int:
 def _first_difference(a: bytes, b: bytes) -> int:
     step = 1 << 16
     pos = 0
-    while pos < min(len(a), len(b)) and a[pos:pos + step] == b[pos:pos + step]:
+    while pos < min(len(a), len(b)) and a[pos : pos + step] == b[pos : pos + step]:
         pos += step
     while pos < min(len(a), len(b)) and a[pos] == b[pos]:
         pos += 1
     return pos
 
 
-def compare(base: bytes | None, head: bytes | None, path: str,
-            restore_from: str | None = None) -> History:
+def compare(
+    base: bytes | None, head: bytes | None, path: str, restore_from: str | None = None
+) -> History:
     """Classify the change and check every byte the branch added. ``restore_from``
     names the base commit in the advice to restore a deleted file."""
     if head is None:
         if base is None:
             return History(ABSENT)
         source = restore_from or "<base commit>"
-        return History(MODIFIED, findings=[Finding(
-            "history-modified", f"{path} was deleted at head; the file is append-only: restore "
-            f"it (`git checkout {source} -- {path}`) and append new entries to it", path, None)])
+        return History(
+            MODIFIED,
+            findings=[
+                Finding(
+                    "history-modified",
+                    f"{path} was deleted at head; the file is append-only: restore "
+                    f"it (`git checkout {source} -- {path}`) and append new entries to it",
+                    path,
+                    None,
+                )
+            ],
+        )
     if not base:
         return _new_file(head, path)
     raw = head
@@ -98,15 +115,22 @@ def compare(base: bytes | None, head: bytes | None, path: str,
     else:
         corrected = _pr_link_corrections(base, head)
         if corrected is not None:
-            history = History(CORRECTION, prefix=head[:corrected[0]], corrections=corrected[1])
+            history = History(CORRECTION, prefix=head[: corrected[0]], corrections=corrected[1])
         else:
             history = _modified(base, head, path)
     _check_tail(head, history, path)
     if history.kind == CORRECTION and history.appended:
-        history.findings.insert(0, Finding(
-            "mixed-correction", f"this change corrects {len(history.corrections)} pr-link line(s) "
-            f"of old entries and also appends {len(history.appended)} entr(y/ies); "
-            "do the two in separate pull requests", path, history.appended[0].line))
+        history.findings.insert(
+            0,
+            Finding(
+                "mixed-correction",
+                f"this change corrects {len(history.corrections)} pr-link line(s) "
+                f"of old entries and also appends {len(history.appended)} entr(y/ies); "
+                "do the two in separate pull requests",
+                path,
+                history.appended[0].line,
+            ),
+        )
     history.findings[:0] = conversions
     if raw is not head:
         offsets_in(raw, history.findings)
@@ -116,11 +140,18 @@ def compare(base: bytes | None, head: bytes | None, path: str,
 def _new_file(head: bytes, path: str) -> History:
     report = check_file(head, path)
     nul = any(f.code == "encoding" and "NUL" in f.message for f in report.findings)
-    history = History(NEW, findings=[f for f in report.findings if not (
-        nul and f.code == "yaml-syntax" and f.message.startswith(NUL_REFUSED))])
+    history = History(
+        NEW,
+        findings=[
+            f
+            for f in report.findings
+            if not (nul and f.code == "yaml-syntax" and f.message.startswith(NUL_REFUSED))
+        ],
+    )
     ledger = Ledger(head)
-    items: list[Item | YamlProblem] = (list(report.items) if report.parsed
-                                       else ledger.parse_blocks(ledger.blocks))
+    items: list[Item | YamlProblem] = (
+        list(report.items) if report.parsed else ledger.parse_blocks(ledger.blocks)
+    )
     blocks = ledger.blocks
     for index, item in enumerate(items):
         if isinstance(item, Item) and isinstance(item.value, dict):
@@ -142,7 +173,7 @@ def _pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int,
                 return None
             changed.append((number, b.decode("utf-8", "replace")))
     last_old, last_new = old[-1], new[len(old) - 1]
-    before = sum(len(line) + 1 for line in new[:len(old) - 1])
+    before = sum(len(line) + 1 for line in new[: len(old) - 1])
     if last_new.startswith(last_old):
         length = before + len(last_old)
     elif _PR_LINK_LINE.match(last_old) and _PR_LINK_LINE.match(last_new):
@@ -155,8 +186,9 @@ def _pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int,
 
 def _normal(text: bytes) -> bytes:
     """An entry block for matching: pr-link lines and trailing spaces do not count."""
-    return b"\n".join(line.rstrip(b" ") for line in text.split(b"\n")
-                      if not _PR_LINK_LINE.match(line))
+    return b"\n".join(
+        line.rstrip(b" ") for line in text.split(b"\n") if not _PR_LINK_LINE.match(line)
+    )
 
 
 def _modified(base: bytes, head: bytes, path: str) -> History:
@@ -177,64 +209,36 @@ def _modified(base: bytes, head: bytes, path: str) -> History:
     prefix_end = new.blocks[last].sep_end if last >= 0 else new.preamble_end
     history = History(MODIFIED, prefix=head[:prefix_end])
     first = _line_at(head, _first_difference(base, head))
-    messages: list[tuple[int, str]] = []
-    for tag, i1, i2, j1, j2 in opcodes:
-        paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
-        for offset in range(paired):
-            block, before = new.blocks[j1 + offset], old.blocks[i1 + offset]
-            line = block.line + _first_line_difference(old.text(before), new.text(block))
-            messages.append((line, f"the existing entry ({_keys_of(new.text(block))}, "
-                             f"line {before.line} of the base) was changed"))
-        for index in range(i1 + paired, i2) if tag in ("replace", "delete") else ():
-            block = old.blocks[index]
-            messages.append((first, f"the entry that began on line {block.line} of the base "
-                             f"({_keys_of(old.text(block))}) was removed"))
-        for index in range(j1 + paired, j2) if tag in ("replace", "insert") else ():
-            if index <= last:
-                block = new.blocks[index]
-                messages.append((block.line, f"an entry ({_keys_of(new.text(block))}) was "
-                                 "inserted before the last existing entry; new entries go at "
-                                 "the end"))
-    if not messages:
-        messages.append((first, "existing bytes changed (whitespace or separators); "
-                         "restore them exactly"))
-    for line, message in messages[:_MAX_HISTORY_FINDINGS]:
-        history.findings.append(Finding(
-            "history-modified", f"{message}; the file is append-only "
-            "(`changelog sync` rebuilds it as base bytes + this branch's entries)", path, line))
-    if len(messages) > _MAX_HISTORY_FINDINGS:
-        history.findings.append(Finding(
-            "history-modified", f"... and {len(messages) - _MAX_HISTORY_FINDINGS} more "
-            "changed, removed or inserted entries", path, first))
+    edits = history_edits(old, new) or [
+        Edit(first, "changed existing bytes (whitespace or separators); restore them exactly")
+    ]
+    for edit in edits[:_MAX_HISTORY_FINDINGS]:
+        history.findings.append(
+            Finding(
+                "history-modified",
+                f"this branch {edit.what}; the file is append-only "
+                "(`changelog sync` rebuilds it as base bytes + this branch's entries)",
+                path,
+                first if edit.line is None or edit.in_base else edit.line,
+            )
+        )
+    if len(edits) > _MAX_HISTORY_FINDINGS:
+        history.findings.append(
+            Finding(
+                "history-modified",
+                f"... and {len(edits) - _MAX_HISTORY_FINDINGS} more "
+                "changed, removed or inserted entries",
+                path,
+                first,
+            )
+        )
     return history
-
-
-def _first_line_difference(old: bytes, new: bytes) -> int:
-    """0-based line (within a block) where two versions of it first differ."""
-    pairs = zip(old.split(b"\n"), new.split(b"\n"), strict=False)
-    return next((n for n, (a, b) in enumerate(pairs) if a != b), 0)
-
-
-def _keys_of(text: bytes) -> str:
-    """A short label for an entry block: its first config keys."""
-    lines = text.split(b"\n")
-    names: list[str] = []
-    head = lines[0].partition(b":")[2].strip()
-    if head.startswith(b"["):
-        names = [k.strip().strip(b"\"'").decode("utf-8", "replace")
-                 for k in head.strip(b"[]").split(b",")]
-    for line in lines[1:] if not names else []:
-        if not line.lstrip().startswith(b"- "):
-            break
-        names.append(line.lstrip()[2:].strip().strip(b"\"'").decode("utf-8", "replace"))
-    shown = ", ".join(names[:2]) + (", ..." if len(names) > 2 else "")
-    return shown or "no config-keys"
 
 
 def _check_tail(head: bytes, history: History, path: str) -> None:
     """Check the bytes after the (possibly corrected) base: separator, entries."""
     prefix = history.prefix
-    tail = head[len(prefix):]
+    tail = head[len(prefix) :]
     if not tail:
         return
     before = prefix.count(b"\n")  # head line = tail line + before
@@ -243,14 +247,26 @@ def _check_tail(head: bytes, history: History, path: str) -> None:
         message = problem.message
         at = OFFSET.search(message)
         if at:  # counted from the file's start, not the tail's
-            offset = len(prefix) + int(at.group()[len("at offset "):])
+            offset = len(prefix) + int(at.group()[len("at offset ") :])
             message = OFFSET.sub(f"at offset {offset}", message)
-        findings.append(Finding(problem.code, message, path,
-                                problem.line + before if problem.line is not None else None))
+        findings.append(
+            Finding(
+                problem.code,
+                message,
+                path,
+                problem.line + before if problem.line is not None else None,
+            )
+        )
     if prefix and not prefix.endswith(b"\n") and not tail.startswith(b"\n"):
-        findings.append(Finding(
-            "history-modified", "the last line of the existing file was changed "
-            "(bytes were added to it); append entries on new lines", path, before + 1))
+        findings.append(
+            Finding(
+                "history-modified",
+                "the last line of the existing file was changed "
+                "(bytes were added to it); append entries on new lines",
+                path,
+                before + 1,
+            )
+        )
         return
     match = ENTRY_START.search(tail)
     lead = tail[: match.start()] if match else tail
@@ -258,29 +274,51 @@ def _check_tail(head: bytes, history: History, path: str) -> None:
         offset = len(lead) - len(lead.lstrip(b" \n"))
         line = before + tail.count(b"\n", 0, offset) + 1
         if prefix and lead.lstrip(b"\n").startswith(b" "):
-            findings.append(Finding(
-                "history-modified", "lines were added to the last existing entry; "
-                "append a new entry instead", path, line))
+            findings.append(
+                Finding(
+                    "history-modified",
+                    "lines were added to the last existing entry; append a new entry instead",
+                    path,
+                    line,
+                )
+            )
         else:
-            findings.append(Finding(
-                "entry-count", f"appended text that is not an entry; every entry begins "
-                f"with '{ENTRY_HEAD.decode()}' at column 0", path, line))
+            findings.append(
+                Finding(
+                    "entry-count",
+                    f"appended text that is not an entry; every entry begins "
+                    f"with '{ENTRY_HEAD.decode()}' at column 0",
+                    path,
+                    line,
+                )
+            )
         if match is None:
             return
     elif match is None:
         if (prefix[-1:] + tail).endswith(b"\n\n"):
-            findings.append(Finding(
-                "separator", "the file ends with an empty line; remove the trailing empty "
-                "line(s)", path, before + tail.count(b"\n")))
+            findings.append(
+                Finding(
+                    "separator",
+                    "the file ends with an empty line; remove the trailing empty line(s)",
+                    path,
+                    before + tail.count(b"\n"),
+                )
+            )
         return
     elif prefix and history.kind != MODIFIED and lead != separator_before_append(prefix):
         found = lead.decode("utf-8", "replace")
-        findings.append(Finding(
-            "separator", "the first new entry must follow exactly one empty line "
-            f"(found {found!r} between the last existing entry and it)",
-            path, before + tail.count(b"\n", 0, match.start()) + 1))
-    _check_entries(tail[match.start():], before + tail.count(b"\n", 0, match.start()),
-                   history, path)
+        findings.append(
+            Finding(
+                "separator",
+                "the first new entry must follow exactly one empty line "
+                f"(found {found!r} between the last existing entry and it)",
+                path,
+                before + tail.count(b"\n", 0, match.start()) + 1,
+            )
+        )
+    _check_entries(
+        tail[match.start() :], before + tail.count(b"\n", 0, match.start()), history, path
+    )
 
 
 def _check_entries(data: bytes, before: int, history: History, path: str) -> None:
@@ -290,35 +328,55 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
         line = block.line + before
         text = ledger.text(block)
         if not text.startswith(ENTRY_HEAD):
-            history.findings.append(Finding(
-                "entry-count", f"a new entry does not begin with '{ENTRY_HEAD.decode()}'",
-                path, line))
-        separator = data[block.end:block.sep_end]
+            history.findings.append(
+                Finding(
+                    "entry-count",
+                    f"a new entry does not begin with '{ENTRY_HEAD.decode()}'",
+                    path,
+                    line,
+                )
+            )
+        separator = data[block.end : block.sep_end]
         if block.index < len(blocks) - 1 and separator != b"\n":
-            history.findings.append(Finding(
-                "separator", "new entries must be separated by exactly one empty line",
-                path, ledger.line_of(block.end) + before))
+            history.findings.append(
+                Finding(
+                    "separator",
+                    "new entries must be separated by exactly one empty line",
+                    path,
+                    ledger.line_of(block.end) + before,
+                )
+            )
         elif block.index == len(blocks) - 1 and data.endswith(b"\n\n"):
-            history.findings.append(Finding(
-                "separator", "the file ends with an empty line; remove the trailing empty "
-                "line(s)", path, ledger.line_of(block.end) + before))
+            history.findings.append(
+                Finding(
+                    "separator",
+                    "the file ends with an empty line; remove the trailing empty line(s)",
+                    path,
+                    ledger.line_of(block.end) + before,
+                )
+            )
         try:
             items = load_items(text, line_offset=line - 1)
         except YamlProblem as problem:
             if readable(text):  # else the encoding finding already says why
-                history.findings.append(Finding(problem.code, problem.message, path,
-                                                problem.line))
+                history.findings.append(Finding(problem.code, problem.message, path, problem.line))
             continue
         if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
-            history.findings.append(Finding(
-                "entry-count", "this block is not exactly one list item", path, line))
+            history.findings.append(
+                Finding("entry-count", "this block is not exactly one list item", path, line)
+            )
             continue
         item = items[0]
         number = len(history.appended) + 1
         for field_path, message in schema_errors(item.value):
             top = field_path.split("/")[0]
-            history.findings.append(Finding(
-                "schema", f"new entry {number} (line {line}), {field_path}: {message}",
-                path, item.key_lines.get(top, line)))
+            history.findings.append(
+                Finding(
+                    "schema",
+                    f"new entry {number} (line {line}), {field_path}: {message}",
+                    path,
+                    item.key_lines.get(top, line),
+                )
+            )
         if isinstance(item.value, dict):
             history.appended.append(Appended(line, text, item.value, item.key_lines))

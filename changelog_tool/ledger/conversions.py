@@ -22,27 +22,37 @@ def undo_conversions(base: bytes, head: bytes, path: str) -> tuple[bytes, list[F
     they are not misread as every line of history being edited)."""
     found: list[tuple[str, int, str]] = []
     if head.startswith(BOM) and not base.startswith(BOM):
-        head = head[len(BOM):]
-        found.append(("the file now starts with a UTF-8 byte-order mark (BOM)", 1,
-                      f"remove its first 3 bytes (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`)"))
+        head = head[len(BOM) :]
+        found.append(
+            (
+                "the file now starts with a UTF-8 byte-order mark (BOM)",
+                1,
+                f"remove its first 3 bytes (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`)",
+            )
+        )
     crlf = head.find(b"\r\n")
     if crlf >= 0 and b"\r" not in base:
         line = head.count(b"\n", 0, crlf) + 1
         count = head.count(b"\r\n")
         head = head.replace(b"\r\n", b"\n")
-        found.append((f"CRLF line endings: {count} line(s) end in CR LF (the first is line "
-                      f"{line})", line, f"convert them back to LF (`sed -i 's/\\r$//' {path}`); "
-                      "an editor or git's core.autocrlf made them"))
+        found.append(
+            (
+                f"CRLF line endings: {count} line(s) end in CR LF (the first is line {line})",
+                line,
+                f"convert them back to LF (`sed -i 's/\\r$//' {path}`); "
+                "an editor or git's core.autocrlf made them",
+            )
+        )
     same = "; the file is otherwise unchanged" if found and head == base else ""
-    return head, [Finding("encoding", f"{what}{same}; {fix}", path, line)
-                  for what, line, fix in found]
+    return head, [
+        Finding("encoding", f"{what}{same}; {fix}", path, line) for what, line, fix in found
+    ]
 
 
 def offsets_in(raw: bytes, findings: list[Finding]) -> None:
     """Byte offsets in messages counted in the file as it is (before undoing a BOM or CRLF)."""
     for index, finding in enumerate(findings):
-        if finding.code != "encoding" or finding.line is None or not OFFSET.search(
-                finding.message):
+        if finding.code != "encoding" or finding.line is None or not OFFSET.search(finding.message):
             continue
         start = 0
         for _ in range(finding.line - 1):
@@ -51,7 +61,8 @@ def offsets_in(raw: bytes, findings: list[Finding]) -> None:
             raw[start:].decode("utf-8")
         except UnicodeDecodeError as exc:
             findings[index] = dataclasses.replace(
-                finding, message=OFFSET.sub(f"at offset {start + exc.start}", finding.message))
+                finding, message=OFFSET.sub(f"at offset {start + exc.start}", finding.message)
+            )
 
 
 def readable(text: bytes) -> bool:

@@ -75,8 +75,10 @@ def read_file(path: Path, hint: str = "") -> bytes:
         raise UsageError(f"{path} does not exist{hint}")
     size = real.stat().st_size
     if size > MAX_BYTES:
-        raise UsageError(f"{path} is {size} bytes, over the {MAX_BYTES}-byte limit; "
-                         "is this really the changelog?")
+        raise UsageError(
+            f"{path} is {size} bytes, over the {MAX_BYTES}-byte limit; "
+            "is this really the changelog?"
+        )
     try:
         return real.read_bytes()
     except PermissionError:

@@ -23,7 +23,7 @@ def _block_start(data: bytes, pos: int) -> int:
         index = data.rfind(b"\n-", 0, pos)
         if index < 0:
             return 0
-        if data[index + 2:index + 3] in (b" ", b"\n", b""):
+        if data[index + 2 : index + 3] in (b" ", b"\n", b""):
             return index + 1
         pos = index
 
@@ -33,7 +33,7 @@ def _block_end(data: bytes, pos: int) -> int:
         index = data.find(b"\n-", pos)
         if index < 0:
             return len(data)
-        if data[index + 2:index + 3] in (b" ", b"\n", b""):
+        if data[index + 2 : index + 3] in (b" ", b"\n", b""):
             return index + 1
         pos = index + 2
 
@@ -67,14 +67,19 @@ def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) 
             return None
         start = _block_start(data, hit)
         pos = start
-        block = data[start:_block_end(data, hit + len(first))]
+        block = data[start : _block_end(data, hit + len(first))]
         if all(word in block for word in rest):
             try:
                 items = load_items(block)
             except YamlProblem:
                 items = None
-            if (isinstance(items, list) and len(items) == 1 and isinstance(items[0], Item)
-                    and isinstance(items[0].value, dict) and same_entry(items[0].value, entry)):
+            if (
+                isinstance(items, list)
+                and len(items) == 1
+                and isinstance(items[0], Item)
+                and isinstance(items[0].value, dict)
+                and same_entry(items[0].value, entry)
+            ):
                 return data.count(b"\n", 0, start) + 1 + line_offset
         if start == 0:
             return None

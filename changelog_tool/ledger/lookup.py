@@ -24,8 +24,12 @@ class Applied:
     keys: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "matched-by": list(self.patterns),
-                "applies-to": list(self.keys), **self.entry}
+        return {
+            "line": self.line,
+            "matched-by": list(self.patterns),
+            "applies-to": list(self.keys),
+            **self.entry,
+        }
 
 
 def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
@@ -47,11 +51,14 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
         return found, problems
     if not isinstance(root, list):
         return [], ["the YAML root is not a list of entries"]
-    return [(i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)], []
+    return [
+        (i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)
+    ], []
 
 
-def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str],
-             verbatim: Iterable[str] = ()) -> list[Applied]:
+def applying(
+    items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str], verbatim: Iterable[str] = ()
+) -> list[Applied]:
     """The entries whose config-keys match any of ``keys`` or name one of ``verbatim``
     exactly, newest first, each with the keys (sorted) it applies to."""
     wanted = list(dict.fromkeys(keys))
@@ -74,18 +81,19 @@ def applying(items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str],
     return out
 
 
-def format_text(found: list[Applied], path: str, keys: list[str],
-                show_keys: bool = False) -> str:
+def format_text(found: list[Applied], path: str, keys: list[str], show_keys: bool = False) -> str:
     lines = []
     for applied in found:
         entry = applied.entry
         lines.append(f"{path}:{applied.line}: {entry.get('pr-link', '')}")
         patterns = [str(p) for p in entry.get("config-keys") or []]
-        shown = ", ".join(patterns[:4]) + (f", +{len(patterns) - 4} more" if len(patterns) > 4
-                                           else "")
+        shown = ", ".join(patterns[:4]) + (
+            f", +{len(patterns) - 4} more" if len(patterns) > 4 else ""
+        )
         via = [p for p in applied.patterns if p not in keys]
-        lines.append(f"  config-keys: {shown}" + (f"  (matched by {', '.join(via)})" if via
-                                                   else ""))
+        lines.append(
+            f"  config-keys: {shown}" + (f"  (matched by {', '.join(via)})" if via else "")
+        )
         if show_keys:
             lines.append(f"  applies to: {', '.join(applied.keys)}")
         scenarios = entry.get("scenario-type")

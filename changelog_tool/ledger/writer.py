@@ -71,8 +71,10 @@ def _locked(path: Path, timeout: float) -> Iterator[int]:
                             f"{waited:.0f} s); nothing was written: try again when it is done"
                         ) from None
                     if waited > 1 and not told:
-                        print(f"changelog: waiting for another process writing {path} ...",
-                              file=sys.stderr)
+                        print(
+                            f"changelog: waiting for another process writing {path} ...",
+                            file=sys.stderr,
+                        )
                         told = True
                     time.sleep(0.05)
             if os.fstat(fd).st_ino == os.stat(path).st_ino:
@@ -144,8 +146,9 @@ def _replace(path: Path, data: bytes, mode: int) -> int:
     return fd
 
 
-def _rewrite(path: Path, make: Callable[[bytes], bytes], *, create: bool,
-             timeout: float = LOCK_TIMEOUT) -> tuple[bytes, bytes]:
+def _rewrite(
+    path: Path, make: Callable[[bytes], bytes], *, create: bool, timeout: float = LOCK_TIMEOUT
+) -> tuple[bytes, bytes]:
     """Under the lock: ``new = make(old)``, written atomically and read back.
     ``make`` may raise to refuse; then nothing is written. Returns ``(old, new)``."""
     real = regular_file(path, missing_ok=create)
@@ -209,8 +212,9 @@ def append(
     return Appended(path, len(old), len(new), entry_lines[0], new.count(b"\n"), tuple(entry_lines))
 
 
-def replace(path: Path, data: bytes, *, expected: bytes | None = None,
-            timeout: float = LOCK_TIMEOUT) -> None:
+def replace(
+    path: Path, data: bytes, *, expected: bytes | None = None, timeout: float = LOCK_TIMEOUT
+) -> None:
     """Write ``data`` as the whole file (created if missing). ``expected``: the bytes
     the caller read and built ``data`` from; if the file changed since, nothing is
     written and :class:`ConcurrentChange` says to run the command again."""

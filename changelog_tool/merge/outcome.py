@@ -24,6 +24,11 @@ class Upstream:
     ref: str
     data: bytes
 
+    @classmethod
+    def of(cls, found: tuple[str, bytes] | None) -> Upstream | None:
+        """From :func:`changelog_tool.gitrepo.protected_blob`'s answer."""
+        return cls(*found) if found is not None else None
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -98,16 +103,6 @@ class Outcome:
         return document
 
 
-def upstream_of(root: Path, refs: tuple[str, ...], path: str) -> Upstream | None:
-    from changelog_tool.gitrepo import read_first_blob
-
-    found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
-    if found is None:
-        return None
-    spec, data = found
-    return Upstream(spec.rsplit(":", 1)[0] if spec.endswith(f":{path}") else spec, data)
-
-
 def merge_sides(
     path: str,
     base: bytes,
@@ -135,8 +130,9 @@ def merge_sides(
     return Outcome(path, decision, result, upstream)
 
 
-def emit(outcome: Outcome, fmt: str, extra: dict[str, Any] | None = None,
-         next_step: str | None = None) -> None:
+def emit(
+    outcome: Outcome, fmt: str, extra: dict[str, Any] | None = None, next_step: str | None = None
+) -> None:
     """Print an outcome: findings plus summary lines (text), or one JSON document."""
     import json
 

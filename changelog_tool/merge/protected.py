@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.merge.side_changes import content, count_entries, history_end
+from changelog_tool.ledger.edits import content
+from changelog_tool.merge.side_changes import count_entries, history_end
 from changelog_tool.merge.threeway import Side
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert")
@@ -48,12 +49,16 @@ def _by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Deci
     not, which settles it without splitting the files into entries."""
     end = history_end(upstream)
     if end is not None:
-        starts = {side: data[:end] == upstream[:end] for side, data in
-                  (("ours", ours), ("theirs", theirs))}
+        starts = {
+            side: data[:end] == upstream[:end]
+            for side, data in (("ours", ours), ("theirs", theirs))
+        }
         if starts["ours"] != starts["theirs"]:
             side: Side = "ours" if starts["ours"] else "theirs"
-            return Decision(side, f"{side} begins with {name}'s file "
-                                  f"(all {count_entries(upstream)} of its entries)")
+            return Decision(
+                side,
+                f"{side} begins with {name}'s file (all {count_entries(upstream)} of its entries)",
+            )
         if starts["ours"]:
             return None
     entries = _entries(upstream)

@@ -20,22 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from changelog_tool.ledger.document import ENTRY_START, Block, Ledger
+from changelog_tool.ledger.document import ENTRY_START, Ledger
+from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import without_pr_link
-from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.ledger.strictyaml import YamlProblem
+from changelog_tool.merge.edits import Problem, history_problems
 
-UNPARSED: Any = object()
 _BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why a merge is refused. ``side`` names the input the ``line`` refers to."""
-
-    code: str
-    side: str
-    line: int | None
-    message: str
 
 
 @dataclass(frozen=True)
@@ -54,39 +45,6 @@ class Entry:
         if isinstance(self.value, dict):
             return json.dumps(without_pr_link(self.value), sort_keys=True, ensure_ascii=False)
         return json.dumps(self.value, sort_keys=True, ensure_ascii=False)
-
-
-def content(ledger: Ledger, block: Block) -> bytes:
-    """An entry's own lines, without the newline that ends its last line (so that
-    the last entry of a file lacking its final newline compares equal)."""
-    text = ledger.data[block.start : block.end]
-    return text[:-1] if text.endswith(b"\n") else text
-
-
-def label(value: Any, fallback: bytes = b"") -> str:
-    """A short human name for an entry: its config-keys."""
-    if isinstance(value, dict) and isinstance(value.get("config-keys"), list):
-        keys = [str(k) for k in value["config-keys"]]
-        more = f" (+{len(keys) - 2} more)" if len(keys) > 2 else ""
-        return "config-keys " + ", ".join(keys[:2]) + more
-    first = fallback.split(b"\n", 1)[0].decode("utf-8", "replace")
-    return repr(first[:60])
-
-
-def parse_entry(raw: bytes, line: int) -> Any:
-    """The value of one entry's bytes (raises :class:`YamlProblem`, lines in the file)."""
-    items = load_items(raw + b"\n", line_offset=line - 1)
-    if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
-        raise YamlProblem("entry-count", "this block is not exactly one list item", line)
-    return items[0].value
-
-
-def parse(raw: bytes, line: int) -> Any:
-    """The entry's value, or :data:`UNPARSED` when it does not parse on its own."""
-    try:
-        return parse_entry(raw, line)
-    except YamlProblem:
-        return UNPARSED
 
 
 def count_entries(data: bytes) -> int:
@@ -185,8 +143,6 @@ def own_entries(base: bytes, other: bytes, side: str) -> Own:
     if start is not None:
         blocks, history = tail_entries(other, start), other[:start]
     else:
-        from changelog_tool.merge.edits import history_problems
-
         base_ledger, other_ledger = Ledger(base), Ledger(other)
         problems = history_problems(base_ledger, other_ledger, side)
         if problems:
@@ -201,13 +157,21 @@ def own_entries(base: bytes, other: bytes, side: str) -> Own:
             entries.append(Entry(line, raw, parse_entry(raw, line)))
         except YamlProblem as problem:
             problems.append(
-                Problem(problem.code, side, problem.line,
-                        f"{side}'s new entry at line {line} is not valid YAML: {problem.message}")
+                Problem(
+                    problem.code,
+                    side,
+                    problem.line,
+                    f"{side}'s new entry at line {line} is not valid YAML: {problem.message}",
+                )
             )
     if blocks and not other.endswith(b"\n"):
         problems.append(
-            Problem("final-newline", side, other.count(b"\n") + 1,
-                    f"{side} does not end with a newline; add one to its last entry")
+            Problem(
+                "final-newline",
+                side,
+                other.count(b"\n") + 1,
+                f"{side} does not end with a newline; add one to its last entry",
+            )
         )
     return Own(entries, problems, history)
 
@@ -227,8 +191,9 @@ def protected_changes(base: bytes, protected: bytes) -> ProtectedChanges:
     """
     start = after_history(base, protected, history_end(base))
     if start is not None:
-        return ProtectedChanges([Entry(line, raw, parse(raw, line))
-                                 for line, raw in tail_entries(protected, start)], [])
+        return ProtectedChanges(
+            [Entry(line, raw, parse(raw, line)) for line, raw in tail_entries(protected, start)], []
+        )
     from difflib import SequenceMatcher
 
     base_ledger, prot_ledger = Ledger(base), Ledger(protected)
@@ -238,10 +203,14 @@ def protected_changes(base: bytes, protected: bytes) -> ProtectedChanges:
     removed: list[Entry] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag != "equal":
-            removed += [Entry(b.line, old[b.index], parse(old[b.index], b.line))
-                        for b in base_ledger.blocks[i1:i2]]
-            added += [Entry(b.line, new[b.index], parse(new[b.index], b.line))
-                      for b in prot_ledger.blocks[j1:j2]]
+            removed += [
+                Entry(b.line, old[b.index], parse(old[b.index], b.line))
+                for b in base_ledger.blocks[i1:i2]
+            ]
+            added += [
+                Entry(b.line, new[b.index], parse(new[b.index], b.line))
+                for b in prot_ledger.blocks[j1:j2]
+            ]
     return ProtectedChanges(
         appended=_minus(added, _counts(removed)),
         removed=_minus(removed, _counts(added)),

@@ -20,16 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from changelog_tool.ledger.document import Block, Ledger, separator_before_append
+from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.merge.edits import Problem
 from changelog_tool.merge.side_changes import (
     Entry,
-    Problem,
     block_list_events,
-    content,
     count_entries,
-    label,
     own_entries,
-    parse,
     protected_changes,
 )
 
@@ -158,7 +156,9 @@ def _merge(
         return Refused(protected, tuple(problems))
     report = Report(
         protected=protected,
-        kept=tuple(Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)),
+        kept=tuple(
+            Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)
+        ),
         duplicates=tuple(duplicates),
         removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in changes.removed),
         replayed=replayed,
@@ -192,8 +192,15 @@ def _verify(
     """
     prot_name, _ = names
     if not data.startswith(prot):
-        return [Problem("history-modified", "result", None, "internal error: the merged "
-                        f"file does not begin with {prot_name}'s bytes; nothing was written")]
+        return [
+            Problem(
+                "history-modified",
+                "result",
+                None,
+                "internal error: the merged "
+                f"file does not begin with {prot_name}'s bytes; nothing was written",
+            )
+        ]
     ledger = Ledger(prot)
     last = ledger.last_block()
     if last is not None and last.start > ledger.preamble_end:
@@ -204,7 +211,11 @@ def _verify(
 
 
 def _verify_from_last_entry(
-    ledger: Ledger, last: Block, data: bytes, kept: list[Entry], lines: list[int],
+    ledger: Ledger,
+    last: Block,
+    data: bytes,
+    kept: list[Entry],
+    lines: list[int],
     prot_name: str,
 ) -> list[Problem] | None:
     """The same proof without building the values of the whole history.
@@ -251,23 +262,41 @@ def _verify_whole(
         root = load_items(data)
     except YamlProblem as problem:
         if not lines or problem.line < lines[0]:
-            return [Problem(problem.code, prot_name, problem.line,
-                            f"{prot_name} is not valid YAML at line {problem.line}: "
-                            f"{problem.message}")]
-        return [Problem(problem.code, "result", problem.line,
-                        f"the merged file would not parse at line {problem.line}: "
-                        f"{problem.message}; nothing was written")]
+            return [
+                Problem(
+                    problem.code,
+                    prot_name,
+                    problem.line,
+                    f"{prot_name} is not valid YAML at line {problem.line}: {problem.message}",
+                )
+            ]
+        return [
+            Problem(
+                problem.code,
+                "result",
+                problem.line,
+                f"the merged file would not parse at line {problem.line}: "
+                f"{problem.message}; nothing was written",
+            )
+        ]
     if root is None and not data.strip(b" \n"):
         root = []
     if not isinstance(root, list):
-        return [Problem("not-a-list", prot_name, 1,
-                        f"{prot_name}'s YAML root is not a list of entries")]
+        return [
+            Problem("not-a-list", prot_name, 1, f"{prot_name}'s YAML root is not a list of entries")
+        ]
     items: list[Item] = root
     count = count_entries(prot)
     if len(items) != count + len(kept):
-        return [Problem("entry-count", "result", None,
-                        f"the merged file reads as {len(items)} entries, expected "
-                        f"{count} + {len(kept)}; nothing was written")]
+        return [
+            Problem(
+                "entry-count",
+                "result",
+                None,
+                f"the merged file reads as {len(items)} entries, expected "
+                f"{count} + {len(kept)}; nothing was written",
+            )
+        ]
     problems = _read_back(items[count:], kept, lines)
     if problems:
         return problems
@@ -283,16 +312,25 @@ def _verify_whole(
 def _read_back(items: list[Item], kept: list[Entry], lines: list[int]) -> list[Problem]:
     for item, entry, line in zip(items, kept, lines, strict=True):
         if item.line != line or item.value != entry.value:
-            return [Problem("entry-count", "result", line,
-                            f"the appended entry at line {line} does not read back as "
-                            f"{label(entry.value)}; nothing was written")]
+            return [
+                Problem(
+                    "entry-count",
+                    "result",
+                    line,
+                    f"the appended entry at line {line} does not read back as "
+                    f"{label(entry.value)}; nothing was written",
+                )
+            ]
     return []
 
 
 def _last_entry_changed(prot_name: str, line: int) -> Problem:
-    return Problem("entry-count", "result", line,
-                   f"{prot_name}'s last entry reads differently once entries "
-                   "follow it; nothing was written")
+    return Problem(
+        "entry-count",
+        "result",
+        line,
+        f"{prot_name}'s last entry reads differently once entries follow it; nothing was written",
+    )
 
 
 def _parses_whole(data: bytes, name: str) -> list[Problem]:
@@ -301,8 +339,14 @@ def _parses_whole(data: bytes, name: str) -> list[Problem]:
     try:
         load_items(data)
     except YamlProblem as problem:
-        return [Problem(problem.code, name, problem.line,
-                        f"{name} is not valid YAML at line {problem.line}: {problem.message}")]
+        return [
+            Problem(
+                problem.code,
+                name,
+                problem.line,
+                f"{name} is not valid YAML at line {problem.line}: {problem.message}",
+            )
+        ]
     return []
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 
-def run_add(*, settings: Any, path: Path, base: str | None, prefill: dict[str, Any],
-            init: bool) -> int:
+def run_add(
+    *, settings: Any, path: Path, base: str | None, prefill: dict[str, Any], init: bool
+) -> int:
     """Open the add screen; returns the exit code (0 saved, 1 left without saving, 130
     left with ctrl+c)."""
     from changelog_tool.tui.app import make_app
@@ -19,6 +20,8 @@ def run_add(*, settings: Any, path: Path, base: str | None, prefill: dict[str, A
     if outcome is None:  # the app stopped without an answer (e.g. killed)
         print(f"changelog: nothing was written to {path}", file=sys.stderr)
         return 1
-    print(outcome.message if outcome.code == 0 else f"changelog: {outcome.message}",
-          file=sys.stdout if outcome.code == 0 else sys.stderr)
+    print(
+        outcome.message if outcome.code == 0 else f"changelog: {outcome.message}",
+        file=sys.stdout if outcome.code == 0 else sys.stderr,
+    )
     return outcome.code

@@ -160,25 +160,32 @@ class AddApp(App[Outcome]):
         if self.showing_history:
             self._show_history(pane, draft.keys)
             return
-        lines = [Content.styled(f"✗ {problem}", "$text-error")
-                 for problem in preview.problems] if len(preview.problems) > 1 else []
+        lines = (
+            [Content.styled(f"✗ {problem}", "$text-error") for problem in preview.problems]
+            if len(preview.problems) > 1
+            else []
+        )
         shown = preview.appended if draft.keys else b""  # no entry without config-keys
         for number, text, new in preview_lines(self.session.old, shown):
             gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
             lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
         where = self.session.old.count(b"\n") + 1
-        title = (f"Preview: the bytes appended at line {where} of {self.session.path.name} "
-                 "· f2: previous entries")
+        title = (
+            f"Preview: the bytes appended at line {where} of {self.session.path.name} "
+            "· f2: previous entries"
+        )
         pane.show(title, Content("\n").join(lines))
 
     def _show_history(self, pane: Pane, keys: list[str]) -> None:
         from changelog_tool.ledger.lookup import format_text
 
         found = self.session.history_for(keys)
-        title = (f"Previous entries for the chosen keys: {len(found)}, newest first "
-                 "· f2: preview")
-        body = format_text(found[:50], self.session.path.name, keys) if found else (
-            "no previous entry applies to the chosen keys" if keys else "no key chosen")
+        title = f"Previous entries for the chosen keys: {len(found)}, newest first · f2: preview"
+        body = (
+            format_text(found[:50], self.session.path.name, keys)
+            if found
+            else ("no previous entry applies to the chosen keys" if keys else "no key chosen")
+        )
         pane.show(title, Content(body))
 
     # --- events ---------------------------------------------------------------------------
@@ -221,8 +228,12 @@ class AddApp(App[Outcome]):
             drafts.save(path, draft)
             self.session.reload()
             self.refresh_preview()
-            self.notify(f"{exc}. Your answers are kept; the preview now shows the current "
-                        "file: check it and press ctrl+s again.", severity="warning", timeout=15)
+            self.notify(
+                f"{exc}. Your answers are kept; the preview now shows the current "
+                "file: check it and press ctrl+s again.",
+                severity="warning",
+                timeout=15,
+            )
             return
         except (ChangelogError, OSError) as exc:
             if draft.has_text():
@@ -232,8 +243,13 @@ class AddApp(App[Outcome]):
             return
         drafts.discard(path)
         where = ", ".join(str(line) for line in result.entry_lines)
-        self.exit(Outcome(0, f"appended 1 entry to {path} at line {where} "
-                             f"(bytes {result.old_size}..{result.new_size})"))
+        self.exit(
+            Outcome(
+                0,
+                f"appended 1 entry to {path} at line {where} "
+                f"(bytes {result.old_size}..{result.new_size})",
+            )
+        )
 
     def action_interrupt(self) -> None:
         """ctrl+c: copy a selection if there is one; otherwise leave as esc does (asking
@@ -266,8 +282,13 @@ class AddApp(App[Outcome]):
         code, how = (INTERRUPTED_CODE, "interrupted: ") if interrupted else (1, "")
         if draft.has_text():
             where = drafts.save(path, draft)
-            self.exit(Outcome(code, f"{how}nothing was written to {path}; your answers are "
-                                    f"kept in {where} and offered next time"))
+            self.exit(
+                Outcome(
+                    code,
+                    f"{how}nothing was written to {path}; your answers are "
+                    f"kept in {where} and offered next time",
+                )
+            )
         else:
             if draft != self.baseline:
                 drafts.discard(path)
@@ -280,8 +301,14 @@ def _light_terminal() -> bool:
     return background in ("7", "15")
 
 
-def make_app(settings: Settings, path: Path, *, base: str | None = None,
-             prefill: dict[str, object] | None = None, init: bool = False) -> AddApp:
+def make_app(
+    settings: Settings,
+    path: Path,
+    *,
+    base: str | None = None,
+    prefill: dict[str, object] | None = None,
+    init: bool = False,
+) -> AddApp:
     """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
     session = AddSession(settings, path, base=base, init=init)
     flags = Draft.from_flags(dict(prefill or {}))

@@ -28,8 +28,11 @@ class ConfirmLeave(ModalScreen[str]):
         self.keep = keep
 
     def compose(self) -> ComposeResult:
-        kept = ("Your answers are kept as a draft and offered next time." if self.keep
-                else "Your changes to the answers are dropped.")
+        kept = (
+            "Your answers are kept as a draft and offered next time."
+            if self.keep
+            else "Your changes to the answers are dropped."
+        )
         with Vertical(id="confirm"):
             yield Label("Leave without saving? Nothing is written to the changelog.")
             yield Label(kept)

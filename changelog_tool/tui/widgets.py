@@ -93,8 +93,12 @@ class KeyPicker(Vertical):
         yield KeyList(id="keys")
         with Horizontal(id="pattern-row", classes="row"):
             yield Label("Add key/pattern ", classes="field-label")
-            yield Input(id="pattern", compact=True, suggester=KeySuggester(),
-                        placeholder="a key, or a pattern with * (enter adds it)")
+            yield Input(
+                id="pattern",
+                compact=True,
+                suggester=KeySuggester(),
+                placeholder="a key, or a pattern with * (enter adds it)",
+            )
             yield Label("", id="match-count")
 
     def set_title(self, text: str) -> None:
@@ -109,8 +113,9 @@ class KeyPicker(Vertical):
         keys = self.query_one("#keys", SelectionList)
         keys.clear_options()
         width = min(max((len(r.key) for r in rows), default=20), 44)
-        keys.add_options([Selection(row_prompt(r, width), r.key, r.key in selected, id=r.key)
-                          for r in rows])
+        keys.add_options(
+            [Selection(row_prompt(r, width), r.key, r.key in selected, id=r.key) for r in rows]
+        )
 
     def has_key(self, key: str) -> bool:
         keys = self.query_one("#keys", SelectionList)
@@ -164,9 +169,14 @@ class EntryForm(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("Description: one bullet per line", classes="section")
-        yield TextArea(id="description", compact=True, soft_wrap=True, tab_behavior="focus",
-                       placeholder="What changed and why, e.g. Bump vLLM image to v0.11.1 "
-                                   "(one bullet per line)")
+        yield TextArea(
+            id="description",
+            compact=True,
+            soft_wrap=True,
+            tab_behavior="focus",
+            placeholder="What changed and why, e.g. Bump vLLM image to v0.11.1 "
+            "(one bullet per line)",
+        )
         with Horizontal(classes="row"):
             yield Label("Scenario ", classes="field-label")
             for name in self.scenarios:
@@ -186,8 +196,7 @@ class EntryForm(Vertical):
             self.query_one(f"#scenario-{name}", Checkbox).value = name in draft.scenario_types
         self.query_one("#pr-link", Input).value = draft.pr_link or placeholder
         for name in FLAGS:
-            self.query_one(f"#flag-{name}", Checkbox).value = getattr(
-                draft, name.replace("-", "_"))
+            self.query_one(f"#flag-{name}", Checkbox).value = getattr(draft, name.replace("-", "_"))
         ep = draft.eval_min_prefill_ep
         self.query_one("#eval-min-prefill-ep", Input).value = "" if ep is None else str(ep)
 
@@ -203,8 +212,9 @@ class EntryForm(Vertical):
             ep = None
         return Draft(
             keys=keys,
-            scenario_types=[n for n in self.scenarios
-                            if self.query_one(f"#scenario-{n}", Checkbox).value],
+            scenario_types=[
+                n for n in self.scenarios if self.query_one(f"#scenario-{n}", Checkbox).value
+            ],
             description=self.query_one("#description", TextArea).text.split("\n"),
             pr_link=self.query_one("#pr-link", Input).value.strip(),
             evals_only=self.query_one("#flag-evals-only", Checkbox).value,
