@@ -9,7 +9,8 @@ from ruamel.yaml import YAML
 
 from changelog_tool.diff.fields import changed_fields, is_reduction
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet, diff
+from changelog_tool.diff.keydiff import diff
+from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 
 MASTER = b"""\
 # benchmark configs

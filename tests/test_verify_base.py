@@ -260,6 +260,19 @@ def test_a_pattern_that_matches_no_key_dangles(project, capsys) -> None:
     assert document["findings"][0]["line"] == 15
 
 
+def test_a_schema_violation_in_an_appended_entry_is_reported_once_at_its_field(
+    project, capsys
+) -> None:
+    append(project, entry(["a-vllm"]) + "  flavour: spicy\n")
+    code, document = verify_json(project, capsys)
+    assert code == 1 and codes(document) == [("schema", "error")]
+    assert document["findings"][0]["line"] == 13
+    assert (
+        "new entry 1 (line 13), (entry): Additional properties"
+        in (document["findings"][0]["message"])
+    )
+
+
 def test_a_scenario_type_that_no_matched_key_has_is_a_mismatch(project, capsys) -> None:
     append(project, entry(["a-vllm"], scenarios="  scenario-type:\n    - agentic-coding\n"))
     code, document = verify_json(project, capsys)

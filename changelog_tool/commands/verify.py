@@ -106,7 +106,7 @@ def _verify_base(
     from changelog_tool.diff.summary import change_lines
     from changelog_tool.findings import has_errors
     from changelog_tool.gate.verdict import check
-    from changelog_tool.ledger.compare import ABSENT
+    from changelog_tool.ledger.revision import ABSENT
 
     settings = settings_module.load()
     snapshot = gather(settings, base=base, head=head)

@@ -16,12 +16,14 @@ from pathlib import Path
 
 from changelog_tool.diff.fields import scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, ChangeSet, KeyChange
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet, diff
+from changelog_tool.diff.keydiff import diff
+from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
-from changelog_tool.ledger.compare import History, compare
+from changelog_tool.ledger.compare import compare
+from changelog_tool.ledger.revision import History
 from changelog_tool.settings import Settings
 
 

@@ -15,10 +15,10 @@ from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.optout import OptOut, find
 from changelog_tool.gate.suggest import suggested_entry
-from changelog_tool.ledger.compare import Appended
 from changelog_tool.ledger.duplicates import find_duplicate
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matches, same_entry, scenario_types
+from changelog_tool.ledger.revision import Appended
 from changelog_tool.settings import Settings
 
 

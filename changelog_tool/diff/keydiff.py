@@ -1,0 +1,123 @@
+"""What a branch changed in the master configs, key by key (pure): added, removed,
+modified (which fields, which scenario types, whether it only narrows what runs),
+and keys defined twice at head."""
+
+from __future__ import annotations
+
+from changelog_tool.diff.fields import (
+    changed_fields,
+    is_reduction,
+    touched_scenarios,
+)
+from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED, KeyChange
+from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+
+
+# --- the diff between two trees ----------------------------------------------------
+def diff(
+    base: MasterSet, head: MasterSet
+) -> tuple[list[KeyChange], list[tuple[str, MasterProblem]]]:
+    """Keys added, modified (semantically) and removed between two trees, and the
+    problems of the keys the branch touched (added and changed keys are parsed)."""
+    changes: list[KeyChange] = []
+    problems: list[tuple[str, MasterProblem]] = []
+    for key in sorted(set(head.owner) | set(base.owner)):
+        path, line = head.locate(key)
+        if key not in base.owner:
+            scenarios: list[str] = []
+            if not head.unknown(key):
+                try:
+                    scenarios = touched_scenarios(None, head.value(key))
+                except MasterProblem as problem:
+                    problems.append((path or "", problem))
+            changes.append(KeyChange(key, ADDED, scenarios=tuple(scenarios), path=path, line=line))
+            continue
+        if key not in head.owner:
+            old_path, old_line = base.locate(key)
+            changes.append(KeyChange(key, REMOVED, path=old_path, line=old_line))
+            continue
+        if head.unknown(key):
+            continue  # its file does not parse at head (reported once): unknown, not changed
+        old_chunk, new_chunk = base.chunk(key), head.chunk(key)
+        if old_chunk is not None and old_chunk == new_chunk:
+            continue
+        try:
+            new = head.value(key)
+        except MasterProblem as problem:
+            problems.append((path or "", problem))
+            changes.append(KeyChange(key, MODIFIED, fields=("unparsable",), path=path, line=line))
+            continue
+        try:
+            old = base.value(key)
+        except MasterProblem:
+            changes.append(
+                KeyChange(key, MODIFIED, fields=("unparsable-at-base",), path=path, line=line)
+            )
+            continue
+        fields = changed_fields(old, new)
+        if not fields:
+            continue
+        changes.append(
+            KeyChange(
+                key,
+                MODIFIED,
+                fields=tuple(fields),
+                scenarios=tuple(touched_scenarios(old, new)),
+                reduced=is_reduction(old, new),
+                path=path,
+                line=line,
+            )
+        )
+    problems.extend(duplicate_definitions(base, head))
+    return changes, problems
+
+
+_MANY_DUPLICATES = 10
+
+
+def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, MasterProblem]]:
+    """Keys that head defines in more than one master file, where base did not: one
+    ``duplicate-master-key`` per extra definition (one per file pair when there are many,
+    as when a whole file was copied)."""
+    pairs: dict[tuple[str, str], list[tuple[str, MasterFile, MasterFile]]] = {}
+    for key, files in head.defined.items():
+        if len(files) < 2:
+            continue
+        before = {f.path for f in base.defined.get(key, ())}
+        if len(before) > 1 and {f.path for f in files} <= before:
+            continue  # already defined twice at base: not this change's doing
+        first = next((f for f in files if f.path in before), files[0])
+        for other in files:
+            if other is not first:
+                pairs.setdefault((other.path, first.path), []).append((key, other, first))
+    out: list[tuple[str, MasterProblem]] = []
+    for (path, first_path), found in sorted(pairs.items()):
+        found.sort(key=lambda item: item[1].line(item[0]) or 0)
+        if len(found) > _MANY_DUPLICATES:
+            key, other, _ = found[0]
+            names = ", ".join(k for k, _, _ in found[:3])
+            out.append(
+                (
+                    path,
+                    MasterProblem(
+                        f"{len(found)} keys defined here are also defined in {first_path} ({names}, "
+                        "...); is one file a copy of the other? Each key belongs in one master config",
+                        other.line(key),
+                        "duplicate-master-key",
+                    ),
+                )
+            )
+            continue
+        for key, other, first in found:
+            out.append(
+                (
+                    path,
+                    MasterProblem(
+                        f"{key!r} is also defined in {first_path}:{first.line(key)}; a key belongs in "
+                        "one master config (the sweep would read only one of the two definitions)",
+                        other.line(key),
+                        "duplicate-master-key",
+                    ),
+                )
+            )
+    return out

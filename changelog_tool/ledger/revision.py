@@ -1,0 +1,189 @@
+"""A branch's revision of the changelog: its kind (new, unchanged, append, pr-link
+correction, modified, absent), the bytes kept from the base, the entries it
+appended (block, line, value), and the checks of every byte it appended
+(separators, one list item per entry, YAML)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from changelog_tool.findings import Finding
+from changelog_tool.ledger.conversions import OFFSET, readable
+from changelog_tool.ledger.document import ENTRY_HEAD, ENTRY_START, Ledger, separator_before_append
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+
+NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
+    "new",
+    "unchanged",
+    "append",
+    "correction",
+    "modified",
+    "absent",
+)
+
+
+@dataclass
+class Appended:
+    """One entry the branch appended: its block, first line in head, parsed value."""
+
+    line: int
+    text: bytes
+    value: dict[str, Any] | None = None
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    def field_line(self, name: str) -> int:
+        return self.key_lines.get(name, self.line)
+
+    def line_of_text(self, text: str) -> int:
+        """The first line of this block that contains ``text`` (else the entry's line)."""
+        raw = text.encode("utf-8")
+        for offset, line in enumerate(self.text.split(b"\n")):
+            if raw in line:
+                return self.line + offset
+        return self.line
+
+
+@dataclass
+class History:
+    kind: str
+    prefix: bytes = b""
+    appended: list[Appended] = field(default_factory=list)
+    corrections: list[tuple[int, str]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def check_tail(head: bytes, history: History, path: str) -> None:
+    """Check the bytes after the (possibly corrected) base: separator, entries."""
+    prefix = history.prefix
+    tail = head[len(prefix) :]
+    if not tail:
+        return
+    before = prefix.count(b"\n")  # head line = tail line + before
+    findings = history.findings
+    for problem in Ledger(tail).byte_problems():
+        message = problem.message
+        at = OFFSET.search(message)
+        if at:  # counted from the file's start, not the tail's
+            offset = len(prefix) + int(at.group()[len("at offset ") :])
+            message = OFFSET.sub(f"at offset {offset}", message)
+        findings.append(
+            Finding(
+                problem.code,
+                message,
+                path,
+                problem.line + before if problem.line is not None else None,
+            )
+        )
+    if prefix and not prefix.endswith(b"\n") and not tail.startswith(b"\n"):
+        findings.append(
+            Finding(
+                "history-modified",
+                "the last line of the existing file was changed "
+                "(bytes were added to it); append entries on new lines",
+                path,
+                before + 1,
+            )
+        )
+        return
+    match = ENTRY_START.search(tail)
+    lead = tail[: match.start()] if match else tail
+    if lead.strip(b" \n"):
+        offset = len(lead) - len(lead.lstrip(b" \n"))
+        line = before + tail.count(b"\n", 0, offset) + 1
+        if prefix and lead.lstrip(b"\n").startswith(b" "):
+            findings.append(
+                Finding(
+                    "history-modified",
+                    "lines were added to the last existing entry; append a new entry instead",
+                    path,
+                    line,
+                )
+            )
+        else:
+            findings.append(
+                Finding(
+                    "entry-count",
+                    f"appended text that is not an entry; every entry begins "
+                    f"with '{ENTRY_HEAD.decode()}' at column 0",
+                    path,
+                    line,
+                )
+            )
+        if match is None:
+            return
+    elif match is None:
+        if (prefix[-1:] + tail).endswith(b"\n\n"):
+            findings.append(
+                Finding(
+                    "separator",
+                    "the file ends with an empty line; remove the trailing empty line(s)",
+                    path,
+                    before + tail.count(b"\n"),
+                )
+            )
+        return
+    elif prefix and history.kind != MODIFIED and lead != separator_before_append(prefix):
+        found = lead.decode("utf-8", "replace")
+        findings.append(
+            Finding(
+                "separator",
+                "the first new entry must follow exactly one empty line "
+                f"(found {found!r} between the last existing entry and it)",
+                path,
+                before + tail.count(b"\n", 0, match.start()) + 1,
+            )
+        )
+    _check_entries(
+        tail[match.start() :], before + tail.count(b"\n", 0, match.start()), history, path
+    )
+
+
+def _check_entries(data: bytes, before: int, history: History, path: str) -> None:
+    ledger = Ledger(data)
+    blocks = ledger.blocks
+    for block in blocks:
+        line = block.line + before
+        text = ledger.text(block)
+        if not text.startswith(ENTRY_HEAD):
+            history.findings.append(
+                Finding(
+                    "entry-count",
+                    f"a new entry does not begin with '{ENTRY_HEAD.decode()}'",
+                    path,
+                    line,
+                )
+            )
+        separator = data[block.end : block.sep_end]
+        if block.index < len(blocks) - 1 and separator != b"\n":
+            history.findings.append(
+                Finding(
+                    "separator",
+                    "new entries must be separated by exactly one empty line",
+                    path,
+                    ledger.line_of(block.end) + before,
+                )
+            )
+        elif block.index == len(blocks) - 1 and data.endswith(b"\n\n"):
+            history.findings.append(
+                Finding(
+                    "separator",
+                    "the file ends with an empty line; remove the trailing empty line(s)",
+                    path,
+                    ledger.line_of(block.end) + before,
+                )
+            )
+        try:
+            items = load_items(text, line_offset=line - 1)
+        except YamlProblem as problem:
+            if readable(text):  # else the encoding finding already says why
+                history.findings.append(Finding(problem.code, problem.message, path, problem.line))
+            continue
+        if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
+            history.findings.append(
+                Finding("entry-count", "this block is not exactly one list item", path, line)
+            )
+            continue
+        item = items[0]
+        if isinstance(item.value, dict):
+            history.appended.append(Appended(line, text, item.value, item.key_lines))
