@@ -11,8 +11,8 @@ from test_merge_properties import History, histories
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import parse
-from changelog_tool.merge.side_changes import Entry, block_list_events
 from changelog_tool.merge.proof import _verify_from_last_entry, _verify_whole
+from changelog_tool.merge.side_changes import Entry, block_list_events
 from changelog_tool.merge.threeway import Merged, Refused, _assemble, merge
 
 A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
