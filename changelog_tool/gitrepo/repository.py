@@ -1,21 +1,12 @@
-"""Git at the edge: every git call of the tool goes through this module.
-
-Two mechanisms, each for what it does best. GitPython (:class:`Repo`) reads
-objects through one persistent ``git cat-file --batch`` process and walks trees
-in-process, which is what the diff engine needs when it reads dozens of blobs;
-it is imported only when a :class:`Repo` is opened. Short one-off questions
-(config, the state of the git directory, ``merge-file``, building the demo
-repository) are one plain ``git`` subprocess (:func:`git`), so the merge driver
-and ``add`` never pay for GitPython's import. Everything else in the tool works
-on bytes and plain values; git failures become :class:`EnvironmentProblem`
-messages that say what to run.
-"""
+"""The repository opened with GitPython, for the diff engine and the commands that
+read many objects: refs resolved in-process, blobs through one persistent
+``git cat-file --batch`` process, trees walked without ``ls-tree -r``. GitPython
+is imported when a :class:`Repo` is opened, never before."""
 
 from __future__ import annotations
 
 import fnmatch
 import re
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,35 +15,6 @@ from typing import Any
 from changelog_tool.errors import EnvironmentProblem
 
 WORKTREE = "WORKTREE"
-
-
-@dataclass(frozen=True)
-class HeadState:
-    """What is checked out: the commit, the branch (``None`` when detached), an
-    operation stopped in the git directory, and the commits of the protected refs
-    (read only when HEAD is detached: a branch name decides otherwise)."""
-
-    sha: str | None
-    branch: str | None
-    operation: str | None
-    protected_commits: dict[str, str]
-
-
-def head_state(root: Path, protected_refs: Iterable[str]) -> HeadState | None:
-    """The work tree's :class:`HeadState`, ``None`` outside a repository."""
-    found = git(root, "rev-parse", "--absolute-git-dir", "--verify", "-q", "HEAD")
-    lines = found.stdout.decode("utf-8", "replace").split()
-    if not lines:
-        return None
-    folder, sha = Path(lines[0]), (lines[1] if len(lines) > 1 else None)
-    branch = git(root, "symbolic-ref", "--short", "-q", "HEAD").stdout.decode().strip() or None
-    commits: dict[str, str] = {}
-    if branch is None:
-        for ref in protected_refs:
-            out = git(root, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}")
-            if out.returncode == 0:
-                commits[ref] = out.stdout.decode().strip()
-    return HeadState(sha, branch, operation_in_progress(folder), commits)
 
 
 @dataclass
@@ -323,118 +285,3 @@ def _walk_dir(root: Path, prefix: str, parts: list[str], found: dict[str, str | 
             _walk_dir(root, f"{prefix}{name}/", rest, found)
         elif not rest and path.is_file():
             found[f"{prefix}{name}"] = None
-
-
-# --- plain git processes ------------------------------------------------------
-
-
-def git(
-    root: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
-) -> subprocess.CompletedProcess[bytes]:
-    """One plain ``git`` process in ``root`` whose exit code the caller reads; only
-    a missing git is an error. The one place that spawns git."""
-    try:
-        return subprocess.run(
-            ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
-        )
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None
-
-
-def remote_url(root: Path, remote: str) -> str | None:
-    """The URL of a remote (no GitPython)."""
-    out = git(root, "config", "--get", f"remote.{remote}.url")
-    return out.stdout.decode("utf-8", "replace").strip() or None
-
-
-def git_dir(start: Path) -> Path | None:
-    """The absolute git directory of the repository holding ``start`` (no GitPython),
-    or ``None`` outside a repository."""
-    try:
-        result = git(start, "rev-parse", "--absolute-git-dir")
-    except EnvironmentProblem:
-        return None
-    return Path(result.stdout.decode().strip()) if result.returncode == 0 else None
-
-
-def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Plain ``git`` in ``root`` (no GitPython), for building repositories such as the
-    demo sandbox; a failure becomes :class:`EnvironmentProblem` with git's message."""
-    result = git(root, *args, env=env)
-    if result.returncode != 0:
-        message = result.stderr.decode("utf-8", "replace").strip()
-        raise EnvironmentProblem(f"git {' '.join(args)} failed: {message}")
-    return result.stdout.decode("utf-8", "replace").strip()
-
-
-def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Plain ``git`` in ``root`` whose exit code the caller reads (a merge that
-    stops on conflicts exits 1), as text; only a missing git is an error."""
-    done = git(root, *args)
-    return subprocess.CompletedProcess(
-        done.args,
-        done.returncode,
-        done.stdout.decode("utf-8", "replace"),
-        done.stderr.decode("utf-8", "replace"),
-    )
-
-
-def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
-    """The first ``rev:path`` of ``specs`` that exists, with its bytes, read through
-    one ``git cat-file --batch`` (no GitPython: the merge driver must start fast)."""
-    wanted = list(specs)
-    try:
-        result = git(root, "cat-file", "--batch", stdin="".join(f"{s}\n" for s in wanted).encode())
-    except EnvironmentProblem:
-        return None
-    out, pos = result.stdout, 0
-    for spec in wanted:
-        end = out.find(b"\n", pos)
-        if result.returncode != 0 or end < 0:
-            return None
-        header = out[pos:end]
-        if header.endswith((b" missing", b" ambiguous")):
-            pos = end + 1
-            continue
-        _, kind, size = header.rsplit(b" ", 2)
-        pos = end + 1 + int(size) + 1
-        if kind == b"blob":
-            return spec, out[end + 1 : end + 1 + int(size)]
-    return None
-
-
-def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
-    """``path`` at the first protected ref that has it, with that ref's name, read
-    through one ``git cat-file`` process (the merge driver's fast path)."""
-    found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
-    if found is None:
-        return None
-    spec, data = found
-    return spec[: -len(path) - 1], data
-
-
-def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:
-    """``git merge-file -p`` of three files: git's own textual merge, with conflict
-    markers where it conflicts (in the configured ``merge.conflictStyle``), and
-    the number of conflicts; ``None`` when git fails."""
-    style = try_git(root, "config", "--get", "merge.conflictStyle").stdout.strip()
-    args = ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs"]
-    if style in ("diff3", "zdiff3"):
-        args.insert(2, f"--{style}")
-    done = git(root, *args, str(ours), str(base), str(theirs))
-    return (done.stdout, done.returncode) if 0 <= done.returncode < 128 else None
-
-
-def operation_in_progress(git_directory: Path) -> str | None:
-    """``rebase``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped (or is
-    running) in this git directory, read from its state files."""
-    if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
-        return "rebase"
-    for name, operation in (
-        ("MERGE_HEAD", "merge"),
-        ("CHERRY_PICK_HEAD", "cherry-pick"),
-        ("REVERT_HEAD", "revert"),
-    ):
-        if (git_directory / name).is_file():
-            return operation
-    return None

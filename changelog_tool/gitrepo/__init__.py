@@ -1,0 +1,43 @@
+"""Git at the edge: every git call of the tool goes through this module.
+
+Two mechanisms, each for what it does best. GitPython (:class:`Repo`) reads
+objects through one persistent ``git cat-file --batch`` process and walks trees
+in-process, which is what the diff engine needs when it reads dozens of blobs;
+it is imported only when a :class:`Repo` is opened. Short one-off questions
+(config, the state of the git directory, ``merge-file``, building the demo
+repository) are one plain ``git`` subprocess (:func:`git`), so the merge driver
+and ``add`` never pay for GitPython's import. Everything else in the tool works
+on bytes and plain values; git failures become :class:`EnvironmentProblem`
+messages that say what to run.
+"""
+
+from changelog_tool.gitrepo.process import (
+    HeadState,
+    git,
+    git_dir,
+    head_state,
+    merge_file,
+    operation_in_progress,
+    protected_blob,
+    read_first_blob,
+    remote_url,
+    run_git,
+    try_git,
+)
+from changelog_tool.gitrepo.repository import WORKTREE, Repo
+
+__all__ = [
+    "WORKTREE",
+    "HeadState",
+    "Repo",
+    "git",
+    "git_dir",
+    "head_state",
+    "merge_file",
+    "operation_in_progress",
+    "protected_blob",
+    "read_first_blob",
+    "remote_url",
+    "run_git",
+    "try_git",
+]
