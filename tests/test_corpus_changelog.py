@@ -44,9 +44,11 @@ KNOWN_BROKEN = {
     "0e83fcb29": {"duplicate-yaml-key"},  # one entry with description and pr-link twice
     "7bf621fa8": {"yaml-syntax"},  # an entry whose list items lost their indentation
 }
-# Real appends `add` refuses: 19, each with a pr-link today's rules reject (the one real append
-# with a pattern that matched no key at its commit, dc991c38a, has no pr-link either).
-REFUSED_APPENDS = 19
+# Real appends `add` refuses: 19 whose own pr-link today's rules reject (the one real append
+# with a pattern that matched no key at its commit, dc991c38a, has no pr-link either), and 4
+# made after a version whose last entry fails the schema or that lacks its final newline:
+# whatever is appended there fails CI, so `add` refuses until the file is fixed.
+REFUSED_APPENDS = 23
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,6 @@ def append(path: Path, *blocks: bytes) -> writer.Appended:
     [
         (OLD, "\n"),
         (OLD + "\n", ""),
-        (OLD.rstrip("\n"), "\n\n"),
         (OLD + "  \n", "\n"),
     ],
 )
@@ -61,6 +60,26 @@ def test_the_file_mode_is_kept(tmp_path: Path) -> None:
     append(path, block(1))
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["perf-changelog.yaml"]
+
+
+@pytest.mark.parametrize(
+    ("old", "says"),
+    [
+        (OLD.rstrip("\n"), "does not end with a newline"),
+        (OLD.replace("  pr-link: https://github.com/o/r/pull/1\n", ""), "'pr-link' is a required"),
+        (OLD + "  flavour: spicy\n", "the last entry (line 1), (entry): Additional properties"),
+        (OLD.replace('- "old"', "- 1"), "description/0"),
+    ],
+)
+def test_a_file_whose_end_would_fail_ci_whatever_is_appended_is_refused(
+    tmp_path: Path, old: str, says: str
+) -> None:
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_bytes(old.encode())
+    with pytest.raises(ChangelogError, match="refusing to append") as caught:
+        append(path, block(1))
+    assert says in str(caught.value)
+    assert path.read_bytes() == old.encode()
 
 
 def test_a_malformed_file_is_refused_and_left_untouched(tmp_path: Path) -> None:

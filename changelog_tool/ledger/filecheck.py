@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import WARNING, Finding, format_text
@@ -126,11 +126,23 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
             )
 
 
+_NO_FINAL_NEWLINE = (
+    "the file does not end with a newline, so no appended entry can follow exactly one "
+    "empty line; add the final newline on its own first (that keeps every old byte)"
+)
+
+
 def check_appendable(data: bytes, path: str = "perf-changelog.yaml") -> None:
-    """The writer's gate: refuse a file we must not append to. Reads bytes over the
-    whole file but parses only the last entry, so it stays fast on long histories."""
+    """The writer's gate: refuse a file we must not append to, because the result
+    would fail the repository's CI whatever is appended: bad bytes, no final
+    newline, a last entry that does not parse or that the schema rejects. Reads
+    bytes over the whole file but parses only the last entry, so it stays fast on
+    long histories."""
     ledger = Ledger(data)
-    problems = [f for f in _byte_findings(ledger, path) if f.code != "final-newline"]
+    problems = [
+        replace(f, message=_NO_FINAL_NEWLINE) if f.code == "final-newline" else f
+        for f in _byte_findings(ledger, path)
+    ]
     if not problems and data.strip():
         last = ledger.last_block()
         if last is None:
@@ -139,9 +151,19 @@ def check_appendable(data: bytes, path: str = "perf-changelog.yaml") -> None:
             )
         else:
             try:
-                ledger.parse_block(last)
+                item = ledger.parse_block(last)
             except YamlProblem as problem:
                 problems.append(Finding(problem.code, problem.message, path, problem.line))
+            else:
+                problems.extend(
+                    Finding(
+                        "schema",
+                        f"the last entry (line {last.line}), {field}: {message}",
+                        path,
+                        _field_line(item, field),
+                    )
+                    for field, message in schema_errors(item.value)
+                )
             if not data[last.start :].startswith(ENTRY_HEAD):
                 problems.append(
                     Finding(
