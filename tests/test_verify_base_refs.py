@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.projects import (
     make_project,
     run,
 )
-
-README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 @pytest.fixture
@@ -38,3 +34,23 @@ def test_a_slash_in_a_branch_name_is_not_taken_for_a_remote(project) -> None:
     done = run(project, "keys", "--base", "feature/missing")
     assert done.returncode == 2
     assert "git fetch feature" not in done.stderr and "`git branch -a`" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["verify", "keys", "sync"])
+@pytest.mark.parametrize(
+    ("ref", "says"),
+    [
+        ("HEAD@{99}", "unknown ref 'HEAD@{99}'"),
+        ("main:perf-changelog.yaml", "names a file at a commit, not a commit"),
+        ("mian", "(did you mean main?)"),
+        ("main^{tree}", "unknown ref 'main^{tree}'"),
+    ],
+)
+def test_refs_git_cannot_read_as_a_commit_get_a_message_not_a_traceback(
+    project, command: str, ref: str, says: str
+) -> None:
+    flag = "--onto" if command == "sync" else "--base"
+    done = run(project, command, flag, ref)
+    assert done.returncode == 2, done.stderr
+    assert says in done.stderr and "Traceback" not in done.stderr
+    assert "internal error" not in done.stderr

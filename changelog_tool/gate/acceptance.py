@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate import prlinks
-from changelog_tool.gate.suggest import did_you_mean
+from changelog_tool.hints import did_you_mean
 from changelog_tool.ledger.entry import matching_keys, schema_errors
 from changelog_tool.settings import Settings
 

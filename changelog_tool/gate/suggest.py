@@ -1,20 +1,13 @@
 """Suggestions: the one suggested entry for changed keys (verify's output, the
-TUI's starting point, the demo), and the one "did you mean" for a mistyped name."""
+TUI's starting point, the demo)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
-
-
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """`` (did you mean X?)`` with the closest candidate, or an empty string."""
-    close = difflib.get_close_matches(word, list(candidates), n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _affected(change: KeyChange) -> set[str] | None:

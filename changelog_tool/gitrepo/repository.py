@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.hints import did_you_mean
 
 WORKTREE = "WORKTREE"
 
@@ -50,7 +51,17 @@ class Repo:
 
         try:
             return str(self.handle.rev_parse(f"{ref}^{{commit}}").hexsha)
-        except (git.BadName, git.BadObject, ValueError, git.GitCommandError):
+        except (
+            git.BadName,
+            git.BadObject,
+            git.GitCommandError,
+            LookupError,
+            ValueError,
+            TypeError,
+            AttributeError,
+        ):
+            # GitPython's rev_parse raises all of these for refs it cannot read
+            # (``HEAD@{99}``: IndexError; ``main:file``: KeyError)
             raise EnvironmentProblem(self._unknown_ref(ref)) from None
 
     def _unknown_ref(self, ref: str) -> str:
@@ -70,11 +81,24 @@ class Repo:
                 )
             )
             return f"{where}; run `git fetch {remote} {branch}`{missing}"
+        if ":" in ref and not ref.startswith(":"):
+            return (
+                f"{ref!r} names a file at a commit, not a commit; pass the commit alone "
+                f"(e.g. {ref.split(':', 1)[0]!r})"
+            )
+        hint = did_you_mean(ref, self._ref_names())
         advice = "check the spelling (`git branch -a` lists the branches, `git tag` the tags)"
         if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
             name = "origin" if "origin" in remotes else remotes[0]
             advice += f", or run `git fetch {name} {ref}` if only {name} has it"
-        return f"{where}: no branch, tag or commit of that name here; {advice}"
+        return f"{where}: no branch, tag or commit of that name here{hint}; {advice}"
+
+    def _ref_names(self) -> list[str]:
+        """Local and remote branch names and tags (for "did you mean")."""
+        try:
+            return [str(ref.name) for ref in self.handle.refs]
+        except (ValueError, OSError):
+            return []
 
     def protected_ref(self, refs: Sequence[str], flag: str = "--base REF") -> str:
         """The first of the protected refs (settings' order) this clone has; the one
