@@ -1,5 +1,6 @@
-"""`changelog install [--uninstall]`: the .gitattributes line and the local git config,
-idempotent and explained; the driver runs inside git without an activated venv."""
+"""`changelog install [--uninstall | --check]`: the attribute in info/attributes and
+.gitattributes and the local git config, idempotent and explained; the driver runs
+inside git without an activated venv, from the very first rebase, in every worktree."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_installing_twice_changes_nothing_and_says_so(repo: GitRepo) -> None:
     assert again.returncode == 0
     assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
     assert (repo.root / ".git" / "config").read_bytes() == config
-    assert again.stdout.count("already") == 3
+    assert again.stdout.count("already") == 4  # info/attributes, .gitattributes, two configs
 
 
 def test_install_keeps_other_attributes_and_uninstall_removes_only_its_own(
@@ -73,6 +74,7 @@ def test_install_reports_as_json(repo: GitRepo) -> None:
     document = json.loads(tool(repo.root, "install", "--format", "json").stdout)
     assert document["installed"] is True
     assert [s["what"].rsplit("/", 1)[-1] for s in document["steps"]] == [
+        "attributes",
         ".gitattributes",
         "git config merge.perf-changelog.name",
         "git config merge.perf-changelog.driver",
@@ -106,3 +108,72 @@ def test_the_installed_driver_runs_in_git_without_the_venv_on_path(repo: GitRepo
     assert result.returncode == 0, result.stderr
     assert "changelog merge-driver" in result.stderr
     assert repo.read(LOG) == appended(base, entry("main", link=3), entry("own"))
+
+
+def branch_and_main_append(repo: GitRepo, path: str = LOG) -> bytes:
+    """main and a checked-out branch feature each appended one entry since base."""
+    base = changelog(entry("a", link=1), entry("b", link=2))
+    repo.commit("base", **{path: base})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("own", **{path: appended(base, entry("own"))})
+    repo.git("checkout", "-q", "main")
+    main = appended(base, entry("main", link=3))
+    repo.commit("main", **{path: main})
+    repo.git("checkout", "-q", "feature")
+    return appended(main, entry("own"))
+
+
+def test_the_first_rebase_uses_the_driver_with_no_gitattributes_committed(
+    repo: GitRepo,
+) -> None:
+    expected = branch_and_main_append(repo)
+    assert tool(repo.root, "install").returncode == 0
+    (repo.root / ".gitattributes").unlink()  # nothing shared yet: info/attributes does it
+    done = subprocess.run(
+        ["git", "rebase", "main"], cwd=repo.root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert repo.read(LOG) == expected
+
+
+def test_every_worktree_of_the_clone_gets_the_driver(repo: GitRepo, tmp_path: Path) -> None:
+    expected = branch_and_main_append(repo)
+    repo.git("checkout", "-q", "main")
+    assert tool(repo.root, "install").returncode == 0
+    (repo.root / ".gitattributes").unlink()
+    other = tmp_path / "other-worktree"
+    repo.git("worktree", "add", "-q", str(other), "feature")
+    done = subprocess.run(
+        ["git", "rebase", "main"], cwd=other, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert (other / LOG).read_bytes() == expected
+
+
+def test_a_changelog_path_with_a_space_is_quoted_and_checked_with_git(repo: GitRepo) -> None:
+    path = "my logs/perf changelog.yaml"
+    repo.write(".perf-changelog.toml", f'changelog = "{path}"\n')
+    expected = branch_and_main_append(repo, path)
+    result = tool(repo.root, "install")
+    assert result.returncode == 0, result.stderr
+    line = '"/my logs/perf changelog.yaml" merge=perf-changelog'
+    assert (repo.root / ".gitattributes").read_text() == line + "\n"
+    assert repo.git("check-attr", "merge", "--", path).endswith("merge: perf-changelog")
+    done = subprocess.run(
+        ["git", "rebase", "main"], cwd=repo.root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert repo.read(path) == expected
+
+
+def test_check_reports_a_ready_driver_and_names_a_moved_interpreter(repo: GitRepo) -> None:
+    assert tool(repo.root, "install", "--check").returncode == 1  # nothing set up yet
+    tool(repo.root, "install")
+    ready = tool(repo.root, "install", "--check", "--format", "json")
+    assert ready.returncode == 0 and json.loads(ready.stdout)["ok"] is True
+    gone = "/nonexistent/venv/bin/python3 -m changelog_tool merge-driver %O %A %B %P"
+    repo.git("config", "--local", "merge.perf-changelog.driver", gone)
+    broken = tool(repo.root, "install", "--check")
+    assert broken.returncode == 1
+    assert "/nonexistent/venv/bin/python3" in broken.stdout and "moved or deleted" in broken.stdout
+    assert "run `changelog install`" in broken.stdout

@@ -1,93 +1,126 @@
-"""`changelog install [--uninstall]`: set up the merge driver in this clone.
+"""`changelog install [--uninstall | --check]`: set up the merge driver in this clone.
 
-Two pieces, both idempotent: a ``.gitattributes`` line that marks the changelog
-``merge=perf-changelog`` (commit it; it is harmless in clones without the
-driver, where git falls back to its usual text merge), and the local git
-config that defines that driver. Git never takes driver definitions from a
-repository (they run programs), so each clone runs ``changelog install`` once.
-The driver command is the absolute path of the running interpreter, so it
-works inside git even when the virtualenv is not activated.
+Three pieces, all idempotent: the attribute ``merge=perf-changelog`` on the
+changelog in the clone's own ``info/attributes`` (in the common git directory,
+so every worktree has it and the very first rebase uses the driver, before any
+commit carries it), the same line in ``.gitattributes`` (commit it to share it;
+it is harmless in clones without the driver, where git falls back to its usual
+text merge), and the local git config that defines the driver. Git never takes
+driver definitions from a repository (they run programs), so each clone runs
+``changelog install`` once. The driver command is the absolute path of the
+running interpreter, so it works inside git without an activated virtualenv;
+``--check`` says whether that command still runs (a moved or deleted venv).
+Nothing is called done before ``git check-attr`` confirms git applies it.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 import sys
 from pathlib import Path
+
+from changelog_tool.errors import ChangelogError
 
 DRIVER = "perf-changelog"
 NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new entries"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
         "--uninstall",
         action="store_true",
-        help="remove the .gitattributes line and the git config entries",
+        help="remove the attribute lines and the git config entries",
+    )
+    what.add_argument(
+        "--check",
+        action="store_true",
+        help="report whether the driver is configured, applied to the changelog, and runnable",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
 def driver_command() -> str:
-    import shlex
-
     return f"{shlex.quote(sys.executable)} -m changelog_tool merge-driver %O %A %B %P"
 
 
 def attribute_line(changelog: str) -> str:
-    return f"/{changelog} merge={DRIVER}"
+    """The gitattributes line for the changelog: glob characters escaped, and the
+    pattern C-quoted when it holds a space, a tab or a quote (git splits on those)."""
+    pattern = "/" + re.sub(r"([\\*?\[])", r"\\\1", changelog)
+    if re.search(r'[\s"]', pattern):
+        pattern = '"' + pattern.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"{pattern} merge={DRIVER}"
 
 
-def run(*, uninstall: bool, format: str) -> int:
+def run(*, uninstall: bool, check: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.gitrepo import run_git
     from changelog_tool.merge.outcome import repo_path
 
-    top = Path(run_git(Path.cwd(), "rev-parse", "--show-toplevel"))
-    settings = settings_module.load(Path.cwd())
+    cwd = Path.cwd()
+    top = Path(run_git(cwd, "rev-parse", "--show-toplevel"))
+    common = Path(run_git(cwd, "rev-parse", "--path-format=absolute", "--git-common-dir"))
+    settings = settings_module.load(cwd)
     changelog = repo_path(settings.changelog_path, top)
-    steps = _uninstall(top) if uninstall else _install(top, changelog)
-    if format == "json":
+    files = (common / "info" / "attributes", top / ".gitattributes")
+    if check:
+        steps, ok = _check(top, changelog)
+    elif uninstall:
+        steps, ok = [*_remove(files), _unset_config(top)], True
+    else:
+        steps = _add(files, attribute_line(changelog))
+        steps += [
+            _set_config(top, f"merge.{DRIVER}.{k}", v)
+            for k, v in (("name", NAME), ("driver", driver_command()))
+        ]
+        applied = _applied(top, changelog)
+        if applied != DRIVER:
+            raise ChangelogError(
+                f"git does not apply the driver to {changelog} (`git check-attr merge` says "
+                f"{applied or 'unspecified'}): an attribute file with higher priority may "
+                "override it; check `git check-attr -a -- " + shlex.quote(changelog) + "`"
+            )
+        ok = True
+    _report(steps, ok, format, uninstall=uninstall, check=check, changelog=changelog)
+    return 0 if ok else 1
+
+
+def _report(
+    steps: list[dict[str, str]], ok: bool, fmt: str, *, uninstall: bool, check: bool, changelog: str
+) -> None:
+    if fmt == "json":
         import json
 
-        print(json.dumps({"installed": not uninstall, "steps": steps}, indent=2))
-        return 0
+        print(
+            json.dumps(
+                {"ok": ok, "installed": not uninstall and not check, "steps": steps}, indent=2
+            )
+        )
+        return
     for step in steps:
         print(f"install: {step['what']}: {step['done']}")
-    if uninstall:
+    if check:
         print(
-            "install: the merge driver is off; git merges perf-changelog.yaml as plain text "
-            "again (commit the .gitattributes change to share it)"
+            "install: the driver is ready"
+            if ok
+            else "install: the driver is not ready; run `changelog install` to set it up again"
+        )
+    elif uninstall:
+        print(
+            f"install: the merge driver is off; git merges {changelog} as plain text again "
+            "(commit the .gitattributes change to share it)"
         )
     else:
         print(
-            f"install: done. In this clone, rebases and merges now resolve {changelog} "
-            "themselves: the protected branch's bytes, then the branch's own new entries. "
-            "Commit .gitattributes; every other clone runs `changelog install` once "
-            "(git never copies merge-driver commands from a repository)."
+            f"install: done. In this clone (every worktree), rebases and merges now resolve "
+            f"{changelog} themselves: the protected branch's bytes, then the branch's own new "
+            "entries. Commit .gitattributes to share the attribute; every other clone runs "
+            "`changelog install` once (git never copies merge-driver commands from a "
+            "repository)."
         )
-    return 0
-
-
-def _install(top: Path, changelog: str) -> list[dict[str, str]]:
-    from changelog_tool.ledger import writer
-
-    steps = []
-    attributes = top / ".gitattributes"
-    line = attribute_line(changelog)
-    old = attributes.read_text(encoding="utf-8") if attributes.is_file() else ""
-    if line in old.splitlines():
-        done = f"already has {line!r}"
-    else:
-        kept = [entry for entry in old.splitlines() if f"merge={DRIVER}" not in entry]
-        writer.replace(attributes, "".join(f"{entry}\n" for entry in [*kept, line]).encode())
-        done = f"added {line!r}" + (
-            " (replacing an older line)" if len(kept) < len(old.splitlines()) else ""
-        )
-    steps.append({"what": str(attributes), "done": done})
-    for key, value in (("name", NAME), ("driver", driver_command())):
-        steps.append(_set_config(top, f"merge.{DRIVER}.{key}", value))
-    return steps
 
 
 def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
@@ -101,23 +134,103 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
     return {"what": f"git config {key}", "done": f"set to {value!r}{was}"}
 
 
-def _uninstall(top: Path) -> list[dict[str, str]]:
-    from changelog_tool.gitrepo import try_git
+def _lines(path: Path) -> list[str]:
+    from changelog_tool.ledger.document import regular_file
+
+    real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
+    return real.read_text(encoding="utf-8").splitlines() if real is not None else []
+
+
+def _add(files: tuple[Path, ...], line: str) -> list[dict[str, str]]:
+    """The attribute line in each file, replacing an older line for the driver."""
     from changelog_tool.ledger import writer
 
     steps = []
-    attributes = top / ".gitattributes"
-    old = attributes.read_text(encoding="utf-8") if attributes.is_file() else ""
-    kept = [entry for entry in old.splitlines() if f"merge={DRIVER}" not in entry]
-    if len(kept) == len(old.splitlines()):
-        steps.append({"what": str(attributes), "done": "has no merge driver line"})
-    elif any(entry.strip() for entry in kept):
-        writer.replace(attributes, "".join(f"{entry}\n" for entry in kept).encode())
-        steps.append({"what": str(attributes), "done": "removed the merge driver line"})
-    else:
-        attributes.unlink()
-        steps.append({"what": str(attributes), "done": "removed (it held only that line)"})
+    for path in files:
+        old = _lines(path)
+        if line in old:
+            steps.append({"what": str(path), "done": f"already has {line!r}"})
+            continue
+        kept = [entry for entry in old if f"merge={DRIVER}" not in entry]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer.replace(path, "".join(f"{entry}\n" for entry in [*kept, line]).encode())
+        older = " (replacing an older line)" if len(kept) < len(old) else ""
+        steps.append({"what": str(path), "done": f"added {line!r}{older}"})
+    return steps
+
+
+def _remove(files: tuple[Path, ...]) -> list[dict[str, str]]:
+    from changelog_tool.ledger import writer
+
+    steps = []
+    for path in files:
+        old = _lines(path)
+        kept = [entry for entry in old if f"merge={DRIVER}" not in entry]
+        if len(kept) == len(old):
+            steps.append({"what": str(path), "done": "has no merge driver line"})
+        elif any(entry.strip() for entry in kept) or path.name != ".gitattributes":
+            writer.replace(path, "".join(f"{entry}\n" for entry in kept).encode())
+            steps.append({"what": str(path), "done": "removed the merge driver line"})
+        else:
+            path.unlink()
+            steps.append({"what": str(path), "done": "removed (it held only that line)"})
+    return steps
+
+
+def _unset_config(top: Path) -> dict[str, str]:
+    from changelog_tool.gitrepo import try_git
+
     removed = try_git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
     done = "removed" if removed.returncode == 0 else "was not set"
-    steps.append({"what": f"git config merge.{DRIVER}", "done": done})
-    return steps
+    return {"what": f"git config merge.{DRIVER}", "done": done}
+
+
+def _applied(top: Path, changelog: str) -> str | None:
+    """The merge driver git applies to the changelog (``git check-attr``)."""
+    from changelog_tool.gitrepo import try_git
+
+    out = try_git(top, "check-attr", "-z", "merge", "--", changelog).stdout.split("\0")
+    value = out[2] if len(out) > 2 else ""
+    return None if value in ("", "unspecified", "unset") else value
+
+
+def _check(top: Path, changelog: str) -> tuple[list[dict[str, str]], bool]:
+    """Is the driver configured, applied to the changelog, and still runnable?"""
+    import subprocess
+
+    from changelog_tool.gitrepo import try_git
+
+    steps: list[dict[str, str]] = []
+    command = try_git(top, "config", "--get", f"merge.{DRIVER}.driver").stdout.strip()
+    steps.append(
+        {
+            "what": f"git config merge.{DRIVER}.driver",
+            "done": repr(command) if command else "not set",
+            "ok": str(bool(command)),
+        }
+    )
+    applied = _applied(top, changelog)
+    steps.append(
+        {
+            "what": f"git check-attr merge -- {changelog}",
+            "done": applied or "unspecified",
+            "ok": str(applied == DRIVER),
+        }
+    )
+    runnable, why = False, "no command to run"
+    if command:
+        words = shlex.split(command)
+        try:
+            probe = subprocess.run(
+                [words[0], "-c", "import changelog_tool"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+            )
+            runnable = probe.returncode == 0
+            why = "runs" if runnable else (probe.stderr.strip().splitlines() or ["fails"])[-1]
+        except OSError as exc:
+            why = f"{words[0]}: {exc.strerror or exc} (the virtualenv was moved or deleted?)"
+    steps.append({"what": "the driver command", "done": why, "ok": str(runnable)})
+    return steps, all(step["ok"] == "True" for step in steps)
