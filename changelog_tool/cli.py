@@ -67,13 +67,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = vars(parser.parse_args(words))
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        wants_json = "--json" in words or any(
+            w == "--format=json" or (w == "--format" and nxt == "json")
+            for w, nxt in zip(words, [*words[1:], ""], strict=True)
+        )
+        if exc.code and wants_json:
+            _json_refusal(ChangelogError("usage error: see the message on stderr"), "UsageError", 2)
         return int(exc.code or 0)
     args.pop("debug", None)
     module = _module(args.pop("command"))
+    as_json = args.get("format") == "json" or bool(args.get("from_json"))
     try:
         code: int = module.run(**args)
     except ChangelogError as exc:
         print(f"changelog: {exc}", file=sys.stderr)
+        if as_json:  # JSON means JSON: a refusal is a document on stdout too
+            _json_refusal(exc, type(exc).__name__)
         return exc.exit_code
     except KeyboardInterrupt:
         print("changelog: interrupted", file=sys.stderr)
@@ -82,6 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as exc:
         print(f"changelog: {os_error(exc)}", file=sys.stderr)
+        if as_json:
+            _json_refusal(ChangelogError(os_error(exc)), "OSError", 2)
         return 2
     except Exception as exc:  # a bug: say so in one line, never as "findings" (exit 1)
         if debug:
@@ -94,6 +105,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     return code
+
+
+def _json_refusal(exc: ChangelogError, kind: str, code: int | None = None) -> None:
+    import json
+
+    exit_code = exc.exit_code if code is None else code
+    document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": str(exc)}}
+    print(json.dumps(document, ensure_ascii=False))
 
 
 _OS_ADVICE = {

@@ -173,8 +173,23 @@ def append_entries(
             raise UsageError(f"{path} does not exist; pass --init to create it")
         old = read_file(path) if path.exists() else b""
         check_appendable(old, str(path))
-        sys.stdout.buffer.write(writer.plan_append(old, blocks))
-        sys.stdout.flush()
+        planned = writer.plan_append(old, blocks)
+        if as_json:
+            print(
+                json.dumps(
+                    {
+                        "ok": True,
+                        "dry_run": True,
+                        "path": str(path),
+                        "appended": planned.decode("utf-8"),
+                        "bytes": [len(old), len(old) + len(planned)],
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        else:
+            sys.stdout.buffer.write(planned)
+            sys.stdout.flush()
         return 0
     result = writer.append(
         path, blocks, check=lambda old: check_appendable(old, str(path)), create=init
@@ -183,6 +198,8 @@ def append_entries(
         print(
             json.dumps(
                 {
+                    "ok": True,
+                    "dry_run": False,
                     "path": str(path),
                     "lines": list(result.entry_lines),
                     "bytes": [result.old_size, result.new_size],

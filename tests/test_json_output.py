@@ -1,0 +1,78 @@
+"""JSON means JSON: under --json / --format json every outcome, refusals, usage
+errors and --dry-run included, is one JSON document on stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.projects import make_project
+
+
+def run(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=root,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        check=False,
+    )
+
+
+@pytest.fixture
+def project(repo: GitRepo) -> GitRepo:
+    return make_project(repo)
+
+
+ENTRY = json.dumps({"config-keys": ["a-vllm"], "description": ["Bump"]})
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "code"),
+    [
+        (["add", "--json"], json.dumps({"config-keys": ["nope"], "description": ["d"]}), 1),
+        (["add", "--json"], "not json", 1),
+        (["add", "--json", "--key", "a-vllm"], ENTRY, 2),
+        (["verify", "--base", "no-such-ref", "--format", "json"], "", 2),
+        (["keys", "--base", "no-such-ref", "--format", "json"], "", 2),
+        (["sync", "--onto", "no-such-ref", "--format", "json"], "", 2),
+        (["resolve", "--format", "json"], "", 1),
+        (["verify", "--format", "json", "--bogus"], "", 2),
+        (["log", "zz", "--format", "json", "--file", "missing.yaml"], "", 2),
+    ],
+)
+def test_every_refusal_is_one_json_document(
+    project: GitRepo, args: list[str], stdin: str, code: int
+) -> None:
+    done = run(project.root, *args, stdin=stdin)
+    assert done.returncode == code, done.stderr
+    document = json.loads(done.stdout)  # exactly one document, nothing else
+    assert document["ok"] is False and document["error"]["exit_code"] == code
+    assert done.stderr.startswith(("changelog", "usage"))
+
+
+def test_a_dry_run_is_json_with_the_exact_bytes(project: GitRepo) -> None:
+    before = project.read("perf-changelog.yaml")
+    done = run(project.root, "add", "--json", "--dry-run", stdin=ENTRY)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["ok"] is True and document["dry_run"] is True
+    assert (
+        document["appended"]
+        == '\n- config-keys:\n    - a-vllm\n  description:\n    - "Bump"\n  pr-link: XXX\n'
+    )
+    assert document["bytes"] == [len(before), len(before) + len(document["appended"].encode())]
+    assert project.read("perf-changelog.yaml") == before
+    written = json.loads(run(project.root, "add", "--json", stdin=ENTRY).stdout)
+    assert (
+        written["ok"] is True
+        and project.read("perf-changelog.yaml") == before + document["appended"].encode()
+    )
