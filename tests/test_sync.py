@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import GitRepo
 from test_merge_helpers import appended, changelog, entry
 
@@ -157,7 +158,7 @@ def test_sync_then_sync_commit_as_its_hint_says_records_the_merge(repo: GitRepo)
     own = repo.read(LOG)[len(entry("a", link=1)) + 1 :]
     synced = tool(repo.root, "sync", "--onto", "main")
     assert synced.returncode == 0, synced.stderr
-    assert "`changelog sync --commit`" in synced.stdout
+    assert "`changelog sync --commit --onto main`" in synced.stdout
     committed = tool(repo.root, "sync", "--commit")
     assert committed.returncode == 0, committed.stdout + committed.stderr
     expected = appended(blob(repo, f"main:{LOG}"), own)
@@ -237,3 +238,34 @@ def test_sync_racing_an_add_never_loses_the_added_entry(repo: GitRepo) -> None:
     assert sync.returncode == 1, out + err
     assert "changed while this command ran" in err
     assert path.read_bytes() == appended(appended(BASE, *OWN), entry("racing-add"))
+
+
+def hint_in(output: str) -> list[str]:
+    """The `changelog ...` command a message tells the user to run next."""
+    import re
+    import shlex
+
+    found = re.findall(r"`(changelog [^`]+)`", output)
+    assert found, output
+    return shlex.split(found[-1])[1:]
+
+
+@pytest.mark.parametrize("explicit_ref", [False, True])
+def test_every_hint_sync_prints_succeeds_when_run_as_printed(
+    repo: GitRepo, explicit_ref: bool
+) -> None:
+    """Follow sync's advice word for word until it says there is nothing left to do."""
+    pull_request(repo)
+    if explicit_ref:  # a ref that is not the default protected one (e.g. upstream's main)
+        repo.git("branch", "-m", "main", "trunk")
+    args = ["sync", "--onto", "trunk"] if explicit_ref else ["sync"]
+    first = tool(repo.root, *args)
+    assert first.returncode == 0, first.stdout + first.stderr
+    follow = hint_in(first.stdout)
+    assert follow[:2] == ["sync", "--commit"]
+    second = tool(repo.root, *follow)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "committed" in second.stdout
+    trunk = "trunk" if explicit_ref else "main"
+    assert repo.git("rev-parse", trunk) in repo.git("rev-list", "--parents", "-n", "1", "HEAD")
+    assert repo.read(LOG) == appended(MAIN, *OWN)

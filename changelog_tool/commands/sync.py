@@ -18,6 +18,7 @@ pull request's merge-base, which is what clears GitHub's conflict.
 from __future__ import annotations
 
 import argparse
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,6 +56,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
     if repo.index_stages(path):
         raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
     ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
+    again = "changelog sync --commit" + (f" --onto {shlex.quote(ref)}" if onto else "")
     ref_sha = repo.resolve(ref)
     base_sha = repo.merge_base(ref_sha, "HEAD")
     upstream = repo.read(ref_sha, path)
@@ -74,7 +76,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
         if commit:
             raise ChangelogError(
                 f"{path} has uncommitted changes besides what `changelog sync` writes; "
-                "commit them, then run `changelog sync --commit` (or stash them first)"
+                f"commit them, then run `{again}` (or stash them first)"
             )
         outcome = sync.of(work)
     extra: dict[str, Any] = {
@@ -104,12 +106,12 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
     if pending:
         step = (
             f"it holds this work tree's uncommitted changes too: commit them, then run "
-            f"`changelog sync --commit` to record a merge of {ref} "
+            f"`{again}` to record a merge of {ref} "
             "(a plain commit alone does not clear a pull request's conflict)"
         )
     elif data != head or not merged_already:
         step = (
-            f"commit it as a merge of {ref} with `changelog sync --commit` "
+            f"commit it as a merge of {ref} with `{again}` "
             "(a plain commit does not clear a pull request's conflict)"
         )
     else:
