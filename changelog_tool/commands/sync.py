@@ -100,7 +100,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
                 f"{path} is already {ref}'s bytes plus this branch's entries, committed",
             )
             return 0
-        return _commit_merge(
+        return commit_merge(
             repo, ref, merged_already, path, data, head, work, outcome, format, extra
         )
     if pending:
@@ -159,7 +159,7 @@ class Sync:
         )
 
 
-def _commit_merge(
+def commit_merge(
     repo: Any,
     ref: str,
     merged_already: bool,
@@ -170,7 +170,11 @@ def _commit_merge(
     outcome: Any,
     fmt: str,
     extra: dict[str, Any],
+    *,
+    quiet: bool = False,
 ) -> int:
+    """Commit ``data`` as the changelog: a merge of REF when the base must move.
+    ``quiet``: the caller reports (``finalize``); ``extra`` gets the commit."""
     from changelog_tool.gitrepo import WORKTREE, run_git, try_git
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import emit
@@ -196,6 +200,9 @@ def _commit_merge(
         if p and p != path
     ]
     if unmerged:
+        extra["unmerged"] = unmerged
+        if quiet:
+            return 1
         emit(
             outcome,
             fmt,
@@ -211,7 +218,8 @@ def _commit_merge(
         message = f"Merge {ref}: {path} as {ref}'s bytes plus this branch's own entries"
         run_git(root, "commit", "-q", "-m", message)
     extra["commit"] = run_git(root, "rev-parse", "HEAD")
-    emit(outcome, fmt, extra, f"committed {extra['commit'][:12]}: {message}")
+    if not quiet:
+        emit(outcome, fmt, extra, f"committed {extra['commit'][:12]}: {message}")
     return 0
 
 

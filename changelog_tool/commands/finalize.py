@@ -1,0 +1,178 @@
+"""`changelog finalize --pr-number N [--onto REF] [--commit]`: prepare a branch for merge.
+
+Every entry the branch appended whose pr-link is a placeholder (``XXX``, or the
+repository's ``.../pull/XXX``) gets the canonical link of pull request N, and
+nothing else changes: only those ``pr-link:`` lines are rewritten, each entry is
+read back to prove it, and every other byte stays. With ``--onto REF`` the file
+is first rebuilt as REF's bytes plus the branch's own entries (as ``sync`` does);
+with ``--commit`` the result is committed (as a merge of REF when ``--onto``
+moved the base, as ``sync --commit`` does). Refused, with nothing written: an
+appended entry that already links another pull request, a branch that edits
+history, a repository whose pull-request links cannot be known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from changelog_tool.errors import ChangelogError, UsageError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pr-number",
+        type=int,
+        required=True,
+        metavar="N",
+        help="the pull request whose link replaces the placeholders",
+    )
+    parser.add_argument(
+        "--onto",
+        metavar="REF",
+        help="first rebuild the file as REF's bytes + this branch's entries",
+    )
+    parser.add_argument(
+        "--commit",
+        action="store_true",
+        help="commit the result (a merge of REF when --onto moved the base)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
+    from changelog_tool import settings as settings_module
+    from changelog_tool.commands.sync import Sync, commit_merge
+    from changelog_tool.gate import prlinks
+    from changelog_tool.gitrepo import WORKTREE, Repo, run_git
+    from changelog_tool.ledger import writer
+    from changelog_tool.merge.outcome import repo_path
+    from changelog_tool.merge.threeway import Merged
+
+    if pr_number < 1:
+        raise UsageError("--pr-number must be a pull request number (1 or more)")
+    repo = Repo.open(Path.cwd())
+    settings = settings_module.load(Path.cwd())
+    path = repo_path(settings.changelog_path, repo.root)
+    ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
+    ref_sha = repo.resolve(ref)
+    base_sha = repo.merge_base(ref_sha, "HEAD")
+    on_disk = repo.read(WORKTREE, path)
+    if on_disk is None:
+        raise ChangelogError(f"{path} does not exist in the work tree; nothing to finalize")
+    data, before, outcome = on_disk, repo.read(base_sha, path) or b"", None
+    if onto is not None:
+        upstream = repo.read(ref_sha, path) or b""
+        outcome = Sync(path, ref, before, upstream).of(on_disk)
+        if not isinstance(outcome.result, Merged):
+            problems = "; ".join(f.message for f in outcome.findings())
+            raise ChangelogError(f"cannot rebuild {path} onto {ref}: {problems}")
+        data, before = outcome.result.data, upstream
+    slug = prlinks.repository_slug(settings, before[-65536:], lambda n: repo.remote_url(n))
+    if slug is None:
+        raise UsageError(
+            "cannot tell which repository the pull request belongs to: set "
+            '`repository = "owner/name"` in the settings'
+        )
+    link = prlinks.canonical(slug, pr_number)
+    data, rewritten = fill_placeholders(before, data, path, settings, link)
+    extra: dict[str, Any] = {
+        "ok": True,
+        "path": path,
+        "pr_link": link,
+        "ref": ref,
+        "rewritten": rewritten,
+        "written": data != on_disk,
+        "commit": None,
+    }
+    if data != on_disk and not commit:
+        writer.replace(repo.root / path, data, expected=on_disk)
+    if commit:
+        head = repo.read("HEAD", path)
+        merged_already = base_sha == ref_sha
+        if onto is not None and not merged_already and outcome is not None:
+            code = commit_merge(
+                repo, ref, False, path, data, head, on_disk, outcome, "json", extra, quiet=True
+            )
+            if code:
+                return _report(extra, format, code)
+        elif data != head:
+            writer.replace(repo.root / path, data, expected=on_disk)
+            repo.add(path)
+            message = f"Finalize {path}: pr-link of this branch's entries -> #{pr_number}"
+            run_git(repo.root, "commit", "-q", "-m", message, "--", path)
+            extra["commit"] = run_git(repo.root, "rev-parse", "HEAD")
+        extra["written"] = True
+    return _report(extra, format, 0)
+
+
+def _report(extra: dict[str, Any], fmt: str, code: int) -> int:
+    if fmt == "json":
+        import json
+
+        extra["ok"] = code == 0
+        print(json.dumps(extra, indent=2))
+        return code
+    lines = extra["rewritten"]
+    where = ", ".join(str(n) for n in lines)
+    print(
+        f"finalize: {extra['path']}: {len(lines)} placeholder pr-link(s) now "
+        f"{extra['pr_link']}" + (f" (line {where})" if lines else "")
+    )
+    if extra["commit"]:
+        print(f"finalize: committed {extra['commit'][:12]}")
+    elif not extra["written"]:
+        print(f"finalize: {extra['path']} already final; nothing written")
+    return code
+
+
+_PR_LINK = re.compile(rb"^(  pr-link:) *(\S.*?) *$")
+
+
+def fill_placeholders(
+    base: bytes, data: bytes, path: str, settings: Any, link: str
+) -> tuple[bytes, list[int]]:
+    """``data`` with the placeholder pr-link of each entry appended since ``base``
+    set to ``link`` (only those lines), and the lines rewritten. Refuses edited
+    history and an appended entry that links another pull request."""
+    from changelog_tool.ledger.compare import compare
+    from changelog_tool.ledger.revision import APPEND, NEW, UNCHANGED
+    from changelog_tool.ledger.strictyaml import load_value
+
+    history = compare(base, data, path)
+    if history.kind not in (APPEND, NEW, UNCHANGED):
+        raise ChangelogError(
+            f"{path}: this branch does not only append to the base ({history.kind}); "
+            "finalize rewrites only its own entries: run `changelog sync` or undo the edit"
+        )
+    lines = data.split(b"\n")
+    rewritten = []
+    for entry in history.appended:
+        value = entry.value or {}
+        current = value.get("pr-link")
+        if current == link:
+            continue
+        if not (isinstance(current, str) and settings.is_placeholder(current)):
+            raise ChangelogError(
+                f"{path}:{entry.line}: this branch's entry links {current!r}, not {link}: "
+                "fix it by hand (finalize only fills in placeholders)"
+            )
+        number = entry.field_line("pr-link") - 1
+        match = _PR_LINK.match(lines[number])
+        if match is None:
+            raise ChangelogError(
+                f"{path}:{number + 1}: the pr-link is not on one line; set it to {link} by hand"
+            )
+        lines[number] = match.group(1) + b" " + link.encode()
+        rewritten.append(number + 1)
+    result = b"\n".join(lines)
+    proved = compare(base, result, path)
+    expected = [dict(e.value or {}, **{"pr-link": link}) for e in history.appended]
+    if [e.value for e in proved.appended] != expected or load_value(result) is None:
+        raise ChangelogError(
+            f"internal error: finalizing {path} did not read back as "
+            "the same entries with the new link; nothing was written"
+        )
+    return result, rewritten

@@ -1,0 +1,94 @@
+"""`changelog finalize --pr-number N [--onto REF] [--commit]`: the branch's placeholder
+pr-links become PR N's link, nothing else changes, and main's CI then accepts the
+merged result (real git, the real CLI)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import GitRepo
+from tests.projects import HISTORY, LOG, entry, make_project, run
+
+LINK = "https://github.com/acme/bench/pull"
+
+
+def branch_with_placeholders(repo: GitRepo) -> bytes:
+    make_project(repo)
+    data = HISTORY + "\n" + entry("a-vllm", "Bump a") + "\n" + entry("b-vllm", "Bump b")
+    repo.commit("own entries", **{LOG: data})
+    return data.encode()
+
+
+def test_finalize_rewrites_only_the_placeholder_lines_and_main_ci_accepts_the_merge(
+    repo: GitRepo,
+) -> None:
+    before = branch_with_placeholders(repo)
+    done = run(repo, "finalize", "--pr-number", "7", "--commit")
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = repo.read(LOG)
+    assert after == before.replace(b"pr-link: XXX", f"pr-link: {LINK}/7".encode())
+    assert after.count(b"pr-link: XXX") == 0 and "2 placeholder pr-link(s)" in done.stdout
+    assert repo.git("status", "--porcelain") == ""
+    gate = run(repo, "verify", "--base", "main", "--pr-number", "7", "--format", "json")
+    assert gate.returncode == 0, gate.stdout
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge #7", "feature")
+    main_ci = run(repo, "verify", "--base", "HEAD~1", "--head", "HEAD", "--format", "json")
+    assert main_ci.returncode == 0, main_ci.stdout  # no placeholder reaches main
+
+
+def test_finalize_twice_changes_nothing(repo: GitRepo) -> None:
+    branch_with_placeholders(repo)
+    assert run(repo, "finalize", "--pr-number", "7").returncode == 0
+    once = repo.read(LOG)
+    again = run(repo, "finalize", "--pr-number", "7", "--format", "json")
+    assert again.returncode == 0
+    document = json.loads(again.stdout)
+    assert document["rewritten"] == [] and document["written"] is False
+    assert repo.read(LOG) == once
+
+
+def test_an_entry_linking_another_pull_request_is_refused_and_nothing_written(
+    repo: GitRepo,
+) -> None:
+    make_project(repo)
+    data = HISTORY + "\n" + entry("a-vllm", "Bump a") + "\n" + entry("b-vllm", "b", f"{LINK}/5")
+    repo.commit("own entries", **{LOG: data})
+    done = run(repo, "finalize", "--pr-number", "7")
+    assert done.returncode == 1
+    assert f"links '{LINK}/5', not {LINK}/7" in done.stderr
+    assert repo.read(LOG) == data.encode()
+
+
+def test_a_branch_that_edits_history_is_refused(repo: GitRepo) -> None:
+    make_project(repo)
+    data = HISTORY.replace("Add a", "Add A") + "\n" + entry("a-vllm", "Bump a")
+    repo.commit("edit", **{LOG: data})
+    done = run(repo, "finalize", "--pr-number", "7")
+    assert done.returncode == 1 and "does not only append" in done.stderr
+    assert repo.read(LOG) == data.encode()
+
+
+def test_onto_rebuilds_on_main_and_commits_a_merge(repo: GitRepo) -> None:
+    branch_with_placeholders(repo)
+    repo.git("checkout", "-q", "main")
+    main = HISTORY + "\n" + entry("b-vllm", "Main moved", f"{LINK}/6")
+    repo.commit("main moves", **{LOG: main})
+    repo.git("checkout", "-q", "feature")
+    done = run(
+        repo, "finalize", "--pr-number", "7", "--onto", "main", "--commit", "--format", "json"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    document = json.loads(done.stdout)
+    assert document["ok"] and document["commit"]
+    expected = (
+        main
+        + "\n"
+        + entry("a-vllm", "Bump a", f"{LINK}/7")
+        + "\n"
+        + entry("b-vllm", "Bump b", f"{LINK}/7")
+    ).encode()
+    assert repo.read(LOG) == expected
+    parents = repo.git("rev-list", "--parents", "-n", "1", "HEAD").split()[1:]
+    assert repo.git("rev-parse", "main") in parents
+    assert run(repo, "verify", "--base", "main", "--pr-number", "7").returncode == 0
