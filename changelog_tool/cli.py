@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resolve": ("resolve", "resolve a stopped rebase/merge conflict on the changelog"),
     "sync": ("sync", "rewrite the branch's changelog as protected bytes + own entries"),
     "demo": ("demo", "open the TUI on a throwaway realistic repository"),
+    "init": ("init", "adopt the tool in this repository (settings, attributes, workflow, hook)"),
     "finalize": ("finalize", "before merge: the branch's placeholder pr-links become PR N's"),
 }
 

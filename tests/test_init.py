@@ -1,0 +1,69 @@
+"""`changelog init [--dry-run]`: adopt the tool in one command; idempotent; verify then
+works with no further step (real git, the real CLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import GitRepo
+from tests.projects import AMD, AMD_TEXT, HISTORY, NVIDIA, NVIDIA_TEXT, run
+
+CREATED = [".gitattributes", ".github/workflows/perf-changelog.yml", ".pre-commit-config.yaml"]
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(root).parts
+    }
+
+
+def test_dry_run_shows_the_exact_files_and_writes_nothing(repo: GitRepo) -> None:
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, AMD: AMD_TEXT, "perf-changelog.yaml": HISTORY})
+    before = snapshot(repo.root)
+    done = run(repo, "init", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert snapshot(repo.root) == before
+    assert "would create .github/workflows/perf-changelog.yml" in done.stdout
+    assert "the defaults fit: no settings needed" in done.stdout
+    assert "    /perf-changelog.yaml merge=perf-changelog" in done.stdout
+
+
+def test_init_writes_what_is_missing_once_and_verify_then_works(repo: GitRepo) -> None:
+    repo.commit(
+        "base",
+        **{
+            NVIDIA: NVIDIA_TEXT,
+            AMD: AMD_TEXT,
+            "perf-changelog.yaml": HISTORY,
+            ".pre-commit-config.yaml": "repos:\n  - repo: local\n    hooks: []\n",
+        },
+    )
+    repo.git("checkout", "-q", "-b", "adopt")
+    assert run(repo, "init").returncode == 0
+    written = snapshot(repo.root)
+    assert set(CREATED) <= set(written) and ".perf-changelog.toml" not in written
+    assert written[".pre-commit-config.yaml"].startswith(b"repos:\n  - repo: local\n")
+    assert b"id: perf-changelog" in written[".pre-commit-config.yaml"]
+    assert b"fetch-depth: 0" in written[".github/workflows/perf-changelog.yml"]
+    again = run(repo, "init")
+    assert again.returncode == 0 and snapshot(repo.root) == written
+    assert "created" not in again.stdout and "appended" not in again.stdout
+    repo.commit("adopt perf-changelog")
+    assert run(repo, "verify", "--base", "main").returncode == 0
+
+
+def test_settings_are_written_only_where_the_defaults_do_not_fit(repo: GitRepo) -> None:
+    repo.commit("base", **{"bench/x-master.yaml": NVIDIA_TEXT, "logs/perf-changelog.yaml": HISTORY})
+    repo.git("checkout", "-q", "-b", "adopt")
+    done = run(repo, "init")
+    assert done.returncode == 0, done.stderr
+    assert repo.read(".perf-changelog.toml") == (
+        b'changelog = "logs/perf-changelog.yaml"\nmaster-configs = ["bench/*-master.yaml"]\n'
+    )
+    assert repo.read(".gitattributes") == b"/logs/perf-changelog.yaml merge=perf-changelog\n"
+    repo.commit("adopt")
+    keys = run(repo, "keys", "--base", "main", "--format", "json")
+    assert keys.returncode == 0, keys.stderr
+    assert run(repo, "verify", "--base", "main").returncode == 0
