@@ -42,10 +42,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pr-link", metavar="URL", help="pull-request link (default: the placeholder, e.g. XXX)"
     )
-    parser.add_argument("--evals-only", action="store_true", default=None)
-    parser.add_argument("--all-evals", action="store_true", default=None)
-    parser.add_argument("--append-only", action="store_true", default=None)
-    parser.add_argument("--eval-min-prefill-ep", type=int, metavar="N")
+    parser.add_argument(
+        "--evals-only",
+        action="store_true",
+        default=None,
+        help="sets evals-only: true (the CI runs only the evals of the matched configs)",
+    )
+    parser.add_argument(
+        "--all-evals",
+        action="store_true",
+        default=None,
+        help="sets all-evals: true (the CI runs the evals of every matched config)",
+    )
+    parser.add_argument(
+        "--append-only",
+        action="store_true",
+        default=None,
+        help="sets append-only: true (cannot be combined with the eval fields)",
+    )
+    parser.add_argument(
+        "--eval-min-prefill-ep",
+        type=int,
+        metavar="N",
+        help="the smallest prefill expert-parallel size to run evals at (an integer >= 1)",
+    )
     parser.add_argument(
         "--json",
         action="store_true",
