@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 NVIDIA = "configs/nvidia-master.yaml"
 AMD = "configs/amd-master.yaml"
@@ -50,10 +51,12 @@ def make_project(repo):
     return repo
 
 
-def run(repo, *args: str) -> subprocess.CompletedProcess[str]:
+def run(repo, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The real CLI in ``repo`` (or a folder), in a subprocess."""
     return subprocess.run(
         [sys.executable, "-m", "changelog_tool", *args],
-        cwd=repo.root,
+        cwd=repo if isinstance(repo, Path) else repo.root,
+        input=stdin,
         capture_output=True,
         text=True,
         env=os.environ,

@@ -5,10 +5,6 @@ on the entry appended by hand (real git, real processes)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +16,7 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import normalize
 from tests.conftest import GitRepo
+from tests.projects import run
 
 LINK = "https://github.com/acme/bench/pull"
 MASTER = (
@@ -51,18 +48,6 @@ CANDIDATES = {
     ),
     "placeholder-on-protected": (Draft(["k-vllm"], [], ["Bump"]), "main", False),
 }
-
-
-def run(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
 
 
 @pytest.fixture

@@ -4,27 +4,11 @@ errors and --dry-run included, is one JSON document on stdout."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import GitRepo
-from tests.projects import make_project
-
-
-def run(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
+from tests.projects import make_project, run
 
 
 @pytest.fixture

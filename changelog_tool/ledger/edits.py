@@ -77,16 +77,7 @@ def history_edits(base: Ledger, new: Ledger) -> list[Edit]:
         if tag == "equal" or (tag == "insert" and i1 == len(old_texts)):
             continue
         if tag == "insert":
-            for index in range(j1, j2):
-                block = new.blocks[index]
-                value = parse(new_texts[index], block.line)
-                edits.append(
-                    Edit(
-                        block.line,
-                        f"inserted {label(value, new_texts[index])} at "
-                        f"its line {block.line}, before the base's last entry",
-                    )
-                )
+            edits.extend(_inserted(new, new_texts, range(j1, j2)))
             continue
         for k in range(i1, i2):
             block = base.blocks[k]
@@ -107,19 +98,26 @@ def history_edits(base: Ledger, new: Ledger) -> list[Edit]:
             else:
                 edits.append(Edit(block.line, f"removed {name}", in_base=True))
         if tag == "replace" and j2 - j1 > i2 - i1:
-            for index in range(j1 + i2 - i1, j2):
-                block = new.blocks[index]
-                value = parse(new_texts[index], block.line)
-                edits.append(
-                    Edit(
-                        block.line,
-                        f"inserted {label(value, new_texts[index])} at "
-                        f"its line {block.line}, before the base's last entry",
-                    )
-                )
+            edits.extend(_inserted(new, new_texts, range(j1 + i2 - i1, j2)))
     if not edits:
         edits.extend(_separator_edits(base, new))
     return edits
+
+
+def _inserted(new: Ledger, texts: list[bytes], indexes: range) -> list[Edit]:
+    """Entries ``new`` has before the base's last entry that the base lacks."""
+    out = []
+    for index in indexes:
+        block = new.blocks[index]
+        value = parse(texts[index], block.line)
+        out.append(
+            Edit(
+                block.line,
+                f"inserted {label(value, texts[index])} at its line "
+                f"{block.line}, before the base's last entry",
+            )
+        )
+    return out
 
 
 def _first_line_difference(old: bytes, new: bytes) -> int:
