@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("verify", "check the changelog (CI gate)"),
     "keys": ("keys", "show the master-config keys a branch changed"),
     "log": ("log", "show the entries that apply to a key"),
+    "lint": ("lint", "review lints on the YAML the branch changed (no changelog checks)"),
     "merge-driver": ("merge_driver", "git merge driver for perf-changelog.yaml"),
     "install": ("install", "set up the merge driver in this clone"),
     "resolve": ("resolve", "resolve a stopped rebase/merge conflict on the changelog"),

@@ -1,0 +1,69 @@
+"""``key-style``: a mapping key spelled snake_case among kebab-case siblings (or the
+reverse), in a file whose own convention agrees with the siblings (pure).
+
+Only keys that carry a separator vote (``image`` is neither style). A key is
+reported when its style differs from the majority of its sibling keys and from
+the majority of the file's keys, so a file that is snake_case throughout is
+never flagged. Only keys the branch added are reported: ``new_paths`` holds the
+key paths that are not at the base.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from changelog_tool.lint.tree import Mapping
+
+SNAKE, KEBAB = "snake_case", "kebab-case"
+
+
+@dataclass(frozen=True)
+class StyleSlip:
+    key: str
+    line: int
+    style: str
+    expected: str
+    fix: str
+
+
+def style(name: str) -> str | None:
+    has_snake, has_kebab = "_" in name, "-" in name
+    if has_snake == has_kebab:
+        return None
+    return SNAKE if has_snake else KEBAB
+
+
+def _majority(names: Iterable[str]) -> str | None:
+    votes = Counter(s for s in map(style, names) if s is not None)
+    if not votes or votes[SNAKE] == votes[KEBAB]:
+        return None
+    return SNAKE if votes[SNAKE] > votes[KEBAB] else KEBAB
+
+
+def slips(maps: list[Mapping], new_paths: set[tuple[str, ...]]) -> list[StyleSlip]:
+    """The added keys whose style goes against their siblings and their file."""
+    file_style = _majority(k.name for m in maps for k in m.keys)
+    out = []
+    for mapping in maps:
+        for key in mapping.keys:
+            mine = style(key.name)
+            if mine is None or normal((*mapping.path, key.name)) not in new_paths:
+                continue
+            siblings = _majority(k.name for k in mapping.keys if k is not key)
+            if siblings is None or siblings == mine or file_style != siblings:
+                continue
+            fix = key.name.replace("_", "-") if siblings == KEBAB else key.name.replace("-", "_")
+            out.append(StyleSlip(key.name, key.line, mine, siblings, fix))
+    return out
+
+
+def normal(path: tuple[str, ...]) -> tuple[str, ...]:
+    """A key path with list positions erased: an item moved is not a new key."""
+    return tuple("[]" if part.startswith("[") else part for part in path)
+
+
+def key_paths(maps: list[Mapping]) -> set[tuple[str, ...]]:
+    """Every key path of a file (to tell which keys a branch added)."""
+    return {normal((*m.path, k.name)) for m in maps for k in m.keys}

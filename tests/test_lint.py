@@ -1,0 +1,114 @@
+"""Review lints on what a branch changed: key-style, repeated-block, recipe-reference
+(fixtures built in code; the pure review, then the real `changelog lint`)."""
+
+from __future__ import annotations
+
+import json
+
+from changelog_tool.lint.review import Changed, review
+from tests.conftest import GitRepo
+from tests.projects import make_project, run
+
+CONNECTOR = '{"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_buffer_size": 5e9}'
+
+
+def block(name: str, extra: str = "", *, tp: int = 8) -> str:
+    return (
+        f"{name}:\n  max-num-seqs: 256\n  tensor-parallel-size: {tp}\n"
+        f"  gpu-memory-utilization: 0.9\n  block-size: 64\n  max-model-len: 131072\n"
+        f"  kv-cache-dtype: fp8\n  enable-prefix-caching: true\n"
+        f"  kv-transfer-config: '{CONNECTOR}'\n  trust-remote-code: true\n{extra}"
+    )
+
+
+def lint_recipe(head: str, base: str | None = None) -> list[tuple[str, int, str]]:
+    changed = Changed(recipes={"r.yaml": (head.encode(), base.encode() if base else None)})
+    return [
+        (f.code, f.line or 0, f.message) for f in review(changed, lambda p: True, lambda r: None)
+    ]
+
+
+def test_a_snake_case_slip_among_kebab_case_siblings_is_flagged_with_the_fix() -> None:
+    head = block("prefill", "  max_num_batched_tokens: 8192\n", tp=4) + "decode:\n  tp: 8\n"
+    [(code, line, message)] = lint_recipe(head)
+    assert (code, line) == ("key-style", 11)
+    assert "'max_num_batched_tokens' is snake_case among kebab-case keys" in message
+    assert "write 'max-num-batched-tokens'" in message
+
+
+def test_a_file_that_is_snake_case_throughout_is_not_flagged() -> None:
+    head = "prefill:\n  max_num_seqs: 8\n  tensor_parallel_size: 4\n  max_num_batched_tokens: 1\n"
+    assert lint_recipe(head) == []
+
+
+def test_underscores_inside_strings_are_not_mapping_keys() -> None:
+    head = (
+        block("prefill", tp=4) + "decode:\n  max-num-seqs: 8\n  extra-args: "
+        "'--max_num_batched_tokens 8192'\n  env: 'KV_ROLE=kv_both'\n"
+    )
+    assert [c for c, _, _ in lint_recipe(head)] == []
+
+
+def test_only_keys_the_branch_added_are_reported() -> None:
+    old = block("prefill", "  old_key: 1\n", tp=4)
+    assert lint_recipe(old + "  block-size-x: 2\n", old) == []  # old_key was there before
+    assert [c for c, _, _ in lint_recipe(old + "  new_key: 2\n", old)] == ["key-style"]
+
+
+def test_prefill_and_decode_written_out_twice_get_a_notice_naming_what_differs() -> None:
+    head = block("prefill", tp=4) + block("decode", tp=8)
+    [(code, line, message)] = lint_recipe(head)
+    assert (code, line) == ("repeated-block", 1)
+    assert "prefill (line 1) and decode (line 11)" in message
+    assert "differ only in tensor-parallel-size" in message and "<<: *prefill-common" in message
+
+
+def test_the_same_blocks_written_with_a_merge_key_get_no_notice() -> None:
+    head = block("prefill", tp=4).replace("prefill:", "prefill: &common", 1) + (
+        "decode:\n  <<: *common\n  tensor-parallel-size: 8\n"
+    )
+    assert lint_recipe(head) == []
+
+
+def test_blocks_that_differ_in_many_fields_are_not_repeats() -> None:
+    other = "decode:\n" + "".join(f"  field-{n}: {n}\n" for n in range(10))
+    assert lint_recipe(block("prefill") + other) == []
+
+
+def test_a_reference_to_a_missing_recipe_is_named_at_its_line() -> None:
+    changed = Changed(
+        references=[
+            ("configs/n-master.yaml", "k1", "recipes/a/b.yaml", 12),
+            ("configs/n-master.yaml", "k1", "recipes/a/c.yaml", 13),
+        ]
+    )
+    found = review(changed, lambda p: p.endswith("c.yaml"), lambda r: "bench/" + r)
+    assert [(f.code, f.line, f.severity) for f in found] == [("recipe-reference", 12, "warning")]
+    assert "bench/recipes/a/b.yaml is not in this repository" in found[0].message
+
+
+def test_a_lint_set_to_off_is_dropped_and_a_raised_one_is_an_error() -> None:
+    changed = Changed(
+        recipes={"r.yaml": ((block("prefill", tp=4) + block("decode")).encode(), None)}
+    )
+    assert review(changed, lambda p: True, lambda r: None, {"repeated-block": "off"}) == []
+    [raised] = review(changed, lambda p: True, lambda r: None, {"repeated-block": "error"})
+    assert raised.severity == "error"
+
+
+def test_changelog_lint_reports_the_branchs_slips_as_annotations(repo: GitRepo) -> None:
+    make_project(repo)
+    recipe = "benchmarks/multi_node/srt-slurm-recipes/vllm/x.yaml"
+    repo.commit(
+        "recipe",
+        **{recipe: block("prefill", "  max_num_batched_tokens: 8\n", tp=4) + block("decode")},
+    )
+    done = run(repo, "lint", "--base", "main", "--format", "github")
+    assert done.returncode == 0, done.stderr  # warnings and notices do not fail
+    lines = done.stdout.splitlines()
+    assert f"::warning file={recipe},line=11,title=key-style::" in "\n".join(lines)
+    assert any(
+        line.startswith(f"::notice file={recipe},line=1,title=repeated-block::") for line in lines
+    )
+    document = json.loads(run(repo, "lint", "--base", "main", "--format", "json").stdout)
+    assert sorted(f["code"] for f in document["findings"]) == ["key-style", "repeated-block"]
