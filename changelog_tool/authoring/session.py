@@ -225,6 +225,8 @@ class AddSession:
         if not entry.get("description"):
             out.append("description: write at least one line (one bullet per line)")
         for rejection in rejections(entry, self.rules()):
+            if rejection.severity != "error":
+                continue
             if rejection.field == "(entry)" and "required property" in rejection.message:
                 continue  # said above
             out.append(str(rejection))

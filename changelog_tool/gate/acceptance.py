@@ -33,6 +33,7 @@ class Rejection:
     field: str
     message: str
     text: str | None = None
+    severity: str = "error"  # a "warning" is said, never refused
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
@@ -91,6 +92,11 @@ def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
                     "link, or add the entry on a branch)"
                 )
             out.append(Rejection("pr-link", "pr-link", why, link))
+        elif rules.pr_number is not None and settings.is_placeholder(link) and rules.slug:
+            final = prlinks.canonical(rules.slug, rules.pr_number)
+            out.append(Rejection(
+                "pr-link", "pr-link", f"placeholder {link!r}: before merging it must be {final} "
+                f"(run `changelog finalize --pr-number {rules.pr_number}`)", link, "warning"))
     patterns = entry.get("config-keys")
     keys = list(rules.masters.owner)
     files = [m.path for m in rules.masters.files]
@@ -130,7 +136,7 @@ def refuse(entries: Sequence[Mapping[str, Any]], rules: Rules) -> None:
     lines = []
     for number, entry in enumerate(entries, 1):
         label = f"entry {number}: " if len(entries) > 1 else ""
-        lines += [f"{label}{r}" for r in rejections(entry, rules)]
+        lines += [f"{label}{r}" for r in rejections(entry, rules) if r.severity == "error"]
     if lines:
         raise ChangelogError(
             "refused: `changelog verify` would fail this entry (nothing was written):\n  "
