@@ -94,9 +94,16 @@ def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
             out.append(Rejection("pr-link", "pr-link", why, link))
         elif rules.pr_number is not None and settings.is_placeholder(link) and rules.slug:
             final = prlinks.canonical(rules.slug, rules.pr_number)
-            out.append(Rejection(
-                "pr-link", "pr-link", f"placeholder {link!r}: before merging it must be {final} "
-                f"(run `changelog finalize --pr-number {rules.pr_number}`)", link, "warning"))
+            out.append(
+                Rejection(
+                    "pr-link",
+                    "pr-link",
+                    f"placeholder {link!r}: before merging it must be {final} "
+                    f"(run `changelog finalize --pr-number {rules.pr_number}`)",
+                    link,
+                    "warning",
+                )
+            )
     patterns = entry.get("config-keys")
     keys = list(rules.masters.owner)
     files = [m.path for m in rules.masters.files]

@@ -1,0 +1,45 @@
+"""How much benchmarking a master key triggers: its benchmark points (pure).
+
+A point is one concurrency value of one search-space entry of one scenario item
+(a seq-len config of ``fixed-seq-len``, a config of ``agentic-coding``). A
+search-space entry names its concurrencies as ``conc-list: [...]`` (each value
+a point) or ``conc-start``/``conc-end`` (the sweep doubles from start to end:
+1..256 is 9 points). An entry with neither counts as one point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from changelog_tool.diff.fields import SCENARIOS
+
+
+def _concurrencies(entry: Any) -> int:
+    if not isinstance(entry, Mapping):
+        return 1
+    listed = entry.get("conc-list")
+    if isinstance(listed, list):
+        return max(len(listed), 1)
+    start, end = entry.get("conc-start"), entry.get("conc-end")
+    if isinstance(start, int) and isinstance(end, int) and 0 < start <= end:
+        count, value = 0, start
+        while value <= end:
+            count, value = count + 1, value * 2
+        return count
+    return 1
+
+
+def points(value: Any) -> dict[str, int]:
+    """Benchmark points per scenario type of one master key's value."""
+    scenarios = value.get(SCENARIOS) if isinstance(value, Mapping) else None
+    if not isinstance(scenarios, Mapping):
+        return {}
+    out: dict[str, int] = {}
+    for kind, items in scenarios.items():
+        total = 0
+        for item in items if isinstance(items, list) else []:
+            space = item.get("search-space") if isinstance(item, Mapping) else None
+            total += sum(_concurrencies(e) for e in space) if isinstance(space, list) else 1
+        out[str(kind)] = total
+    return out

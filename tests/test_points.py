@@ -1,0 +1,43 @@
+"""Benchmark points of a master key, against a hand-counted config."""
+
+from __future__ import annotations
+
+from changelog_tool.diff.masters import MasterFile, MasterSet
+from changelog_tool.diff.points import points
+
+MASTER = b"""\
+k1:
+  image: a
+  scenarios:
+    fixed-seq-len:
+    - isl: 1024
+      osl: 1024
+      search-space:
+      - { tp: 8, conc-list: [4, 8, 16] }
+      - { tp: 4, conc-start: 1, conc-end: 256 }
+    - isl: 8192
+      osl: 1024
+      search-space:
+      - { tp: 8, conc-list: [1] }
+    agentic-coding:
+    - duration: 300
+      search-space:
+      - conc-list: [ 1, 2, 4, 8, 16, 32 ]
+k2:
+  image: b
+"""
+
+
+def test_points_count_concurrencies_per_search_space_entry_per_scenario_item() -> None:
+    masters = MasterSet([MasterFile("configs/x-master.yaml", MASTER)])
+    # fixed-seq-len: 3 listed + 1..256 doubling (1,2,4,...,256: 9) + 1 = 13; agentic: 6
+    assert points(masters.value("k1")) == {"fixed-seq-len": 13, "agentic-coding": 6}
+    assert points(masters.value("k2")) == {}
+
+
+def test_odd_shapes_count_one_point_each_and_never_fail() -> None:
+    assert points({"scenarios": {"fixed-seq-len": [{"isl": 1}, "x"]}}) == {"fixed-seq-len": 2}
+    assert points({"scenarios": {"s": [{"search-space": [{"conc-start": 8, "conc-end": 1}]}]}}) == {
+        "s": 1
+    }
+    assert points("not a mapping") == {}
