@@ -3,8 +3,14 @@
 Field order config-keys, scenario-type, description, pr-link, then flags;
 list items indented four spaces; descriptions always double-quoted and on
 one line; keys and links plain when that is safe, double-quoted otherwise.
-Every block is parsed back before it is returned, so a block that would not
-read back as exactly the entry never leaves this module.
+
+Safe means every reader gets the same string back: YAML 1.1 (PyYAML, which the
+benchmark repository's CI uses) and YAML 1.2 (ruamel.yaml, this tool) resolve
+plain scalars differently (``on``, ``012``, ``1:20``, ``1e3``, ``2024-01-01``),
+so a plain scalar must be made of harmless characters and look like nothing
+that either version reads as a bool, int, float, null, timestamp, merge or
+value. Every block is parsed back before it is returned, so a block that would
+not read back as exactly the entry never leaves this module.
 """
 
 from __future__ import annotations
@@ -17,7 +23,23 @@ from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger.entry import FIELD_ORDER, LIST_FIELDS, normalize
 from changelog_tool.ledger.strictyaml import YamlProblem, load_value, resolve_plain
 
-_SAFE_PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./:*+=@-]*$")
+# Characters a plain scalar may hold: no indicator can start it, no ": " or " #" can
+# occur inside it, nothing needs an escape. (A trailing ":" is checked apart.)
+_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./:*+-]*")
+# Everything that the YAML 1.1 or the YAML 1.2 core resolvers read as something other
+# than a string, widened so that near misses are quoted too (any case, several dots,
+# colons or underscores anywhere in a number, a date followed by anything after T).
+_NOT_A_STRING = re.compile(
+    r"""
+      (?i:y|n|yes|no|true|false|on|off|null|~)      # bool (1.1 and 1.2), null
+    | [-+]?[0-9_.:]+(?:[eE][-+]?[0-9]+)?            # int, float, base 60, 1_000, 012, .5, 1e3
+    | [-+]?0[bBoOxX][0-9a-fA-F_]*                   # 0b101, 0o17, 0x1F
+    | [-+]?\.?(?i:inf|infinity|nan)                 # .inf, -.Inf, .NaN (and inf, NaN)
+    | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt].*)?     # timestamp: 2024-01-01, ...T12:30:00Z
+    | <<|=                                          # merge and value keys (YAML 1.1)
+    """,
+    re.VERBOSE,
+)
 _NAMED = {
     "\x00": "\\0",
     "\x07": "\\a",
@@ -68,16 +90,19 @@ def double_quoted(text: str) -> str:
     return "".join(out)
 
 
-def scalar(text: str) -> str:
-    """Plain when it reads back as the same string, double-quoted otherwise."""
-    if (
-        _SAFE_PLAIN.match(text)
-        and ": " not in text
+def plain_is_safe(text: str) -> bool:
+    """Whether ``text`` written plain reads back as ``text`` in YAML 1.1 and 1.2 alike."""
+    return (
+        _SAFE_PLAIN.fullmatch(text) is not None
         and not text.endswith(":")
+        and _NOT_A_STRING.fullmatch(text) is None
         and resolve_plain(text) == text
-    ):
-        return text
-    return double_quoted(text)
+    )
+
+
+def scalar(text: str) -> str:
+    """Plain when every reader gets the same string back, double-quoted otherwise."""
+    return text if plain_is_safe(text) else double_quoted(text)
 
 
 def _value(field: str, value: Any) -> str:
