@@ -20,7 +20,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from changelog_tool.errors import ChangelogError
-from changelog_tool.ledger.entry import FIELD_ORDER, LIST_FIELDS, normalize
+from changelog_tool.ledger.entry import (
+    FIELD_ORDER,
+    FLAG_FIELDS,
+    LIST_FIELDS,
+    lone_surrogate,
+    normalize,
+    not_an_integer,
+)
 from changelog_tool.ledger.strictyaml import YamlProblem, load_value, resolve_plain
 
 # Characters a plain scalar may hold: no indicator can start it, no ": " or " #" can
@@ -64,6 +71,9 @@ def _printable(code: int) -> bool:
 
 def double_quoted(text: str) -> str:
     """A YAML double-quoted scalar on one line that reads back as ``text``."""
+    why = lone_surrogate(text)
+    if why is not None:
+        raise ChangelogError(why)
     out = ['"']
     for char in text:
         code = ord(char)
@@ -75,11 +85,6 @@ def double_quoted(text: str) -> str:
             out.append(char)
         elif char in _NAMED:
             out.append(_NAMED[char])
-        elif 0xD800 <= code <= 0xDFFF:
-            raise ChangelogError(
-                f"the text {text[:40]!r} holds a lone surrogate (U+{code:04X}), which UTF-8 "
-                "cannot store; retype that character"
-            )
         elif code <= 0xFF:
             out.append(f"\\x{code:02X}")
         elif code <= 0xFFFF:
@@ -105,14 +110,22 @@ def scalar(text: str) -> str:
     return text if plain_is_safe(text) else double_quoted(text)
 
 
-def _value(field: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if field == "description":
-        return double_quoted(value)
-    return scalar(value)
+def _value(path: str, field: str, value: Any) -> str:
+    """One value as YAML, or a refusal naming the field (validation refuses the same)."""
+    if field in FLAG_FIELDS:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        raise ChangelogError(f"{path}: {value!r} is not true or false")
+    if field == "eval-min-prefill-ep":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        raise ChangelogError(f"{path}: {not_an_integer(value)}")
+    if not isinstance(value, str):
+        raise ChangelogError(f"{path}: {value!r} is not text")
+    why = lone_surrogate(value)
+    if why is not None:  # double_quoted refuses it too, but without the field
+        raise ChangelogError(f"{path}: {why}")
+    return double_quoted(value) if field == "description" else scalar(value)
 
 
 def emit(entry: Mapping[str, Any]) -> bytes:
@@ -127,10 +140,12 @@ def emit(entry: Mapping[str, Any]) -> bytes:
     for field, value in canonical.items():
         head = "- " if not lines else "  "
         if field in LIST_FIELDS:
+            if not isinstance(value, list):
+                raise ChangelogError(f"{field}: {value!r} is not a list")
             lines.append(f"{head}{field}:")
-            lines.extend(f"    - {_value(field, item)}" for item in value)
+            lines.extend(f"    - {_value(f'{field}/{i}', field, v)}" for i, v in enumerate(value))
         else:
-            lines.append(f"{head}{field}: {_value(field, value)}")
+            lines.append(f"{head}{field}: {_value(field, field, value)}")
     block = ("\n".join(lines) + "\n").encode("utf-8")
     _prove(block, canonical)
     return block
