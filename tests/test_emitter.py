@@ -60,7 +60,7 @@ def line_count(entry: dict[str, Any]) -> int:
     return sum(1 + len(entry[f]) if f in lists else 1 for f in entry)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(entries())
 @example(ALL_TRICKY)
 @example({**ALL_TRICKY, "pr-link": "1:20", "config-keys": ["0x1F", "012"], "append-only": True})
@@ -78,7 +78,7 @@ def test_pyyaml_and_ruamel_read_an_emitted_entry_as_exactly_the_entry(
     assert text.count("\n") == line_count(entry)  # one line per item: nothing folds
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(entries(), min_size=1, max_size=4))
 def test_several_entries_are_separated_by_exactly_one_empty_line(
     batch: list[dict[str, Any]],

@@ -67,7 +67,7 @@ def json_entries(draw: st.DrawFn) -> dict[str, Any]:
     return entry
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(json_entries())
 @example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "eval-min-prefill-ep": 1.0})
 @example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "eval-min-prefill-ep": 1e3})

@@ -40,7 +40,7 @@ def test_ordinary_keys_and_links_stay_plain(text: str) -> None:
     assert scalar(text) == text
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.text(LOOKALIKE, max_size=12))
 @example("1:20")
 @example("0o17")
