@@ -106,3 +106,61 @@ def test_the_schema_ships_inside_the_package() -> None:
 
     text = resources.files("changelog_tool.schema").joinpath("perf-changelog.schema.json")
     assert json.loads(text.read_text(encoding="utf-8")) == schema()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (1.0, "1.0 is not an integer: write it as 1 (no decimal point or exponent)"),
+        (1e3, "1000.0 is not an integer: write it as 1000 (no decimal point or exponent)"),
+        (2.5, "2.5 is not an integer: write a whole number such as 1"),
+        (float("nan"), "nan is not an integer: write a whole number such as 1"),
+        (True, "true is a boolean, not an integer: write a whole number such as 1"),
+        (False, "false is a boolean, not an integer: write a whole number such as 1"),
+        ("2", "'2' is a string, not an integer: write it as 2, without quotes"),
+        ("two", "'two' is a string, not an integer: write a whole number such as 1"),
+        ([1], "[1] is not an integer: write a whole number such as 1"),
+    ],
+)
+def test_eval_min_prefill_ep_is_an_integer_not_a_float_a_boolean_or_a_string(
+    value: Any, message: str
+) -> None:
+    assert schema_errors({**GOOD, "eval-min-prefill-ep": value}) == [
+        ("eval-min-prefill-ep", message)
+    ]
+
+
+def test_a_fraction_below_one_breaks_both_rules() -> None:
+    assert schema_errors({**GOOD, "eval-min-prefill-ep": 0.5}) == [
+        ("eval-min-prefill-ep", "0.5 is not an integer: write a whole number such as 1"),
+        ("eval-min-prefill-ep", "0.5 is less than the minimum of 1"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"config-keys": ["a\n"]}, "config-keys/0"),
+        ({"config-keys": ["a", "b*\n"]}, "config-keys/1"),
+        ({"pr-link": "XXX\n"}, "pr-link"),
+        ({"pr-link": "https://github.com/o/r/pull/1\n"}, "pr-link"),
+    ],
+)
+def test_a_trailing_newline_does_not_slip_past_a_pattern(change: dict[str, Any], path: str) -> None:
+    """Python's ``$`` also matches before a final newline; ECMA-262's (the schema's
+    dialect) does not. Both must refuse the same strings."""
+    assert [p for p, _ in schema_errors({**GOOD, **change})] == [path]
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"description": ["ok", "bad \udc80 text"]}, "description/1"),
+        ({"pr-link": "XX\ud800"}, "pr-link"),
+    ],
+)
+def test_a_lone_surrogate_is_refused_by_validation_naming_the_field(
+    change: dict[str, Any], path: str
+) -> None:
+    errors = schema_errors({**GOOD, **change})
+    assert any(p == path and "lone surrogate" in m for p, m in errors), errors

@@ -3,8 +3,14 @@
 Field order config-keys, scenario-type, description, pr-link, then flags;
 list items indented four spaces; descriptions always double-quoted and on
 one line; keys and links plain when that is safe, double-quoted otherwise.
-Every block is parsed back before it is returned, so a block that would not
-read back as exactly the entry never leaves this module.
+
+Safe means every reader gets the same string back: YAML 1.1 (PyYAML, which the
+benchmark repository's CI uses) and YAML 1.2 (ruamel.yaml, this tool) resolve
+plain scalars differently (``on``, ``012``, ``1:20``, ``1e3``, ``2024-01-01``),
+so a plain scalar must be made of harmless characters and look like nothing
+that either version reads as a bool, int, float, null, timestamp, merge or
+value. Every block is parsed back before it is returned, so a block that would
+not read back as exactly the entry never leaves this module.
 """
 
 from __future__ import annotations
@@ -14,10 +20,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from changelog_tool.errors import ChangelogError
-from changelog_tool.ledger.entry import FIELD_ORDER, LIST_FIELDS, normalize
+from changelog_tool.ledger.entry import (
+    FIELD_ORDER,
+    FLAG_FIELDS,
+    LIST_FIELDS,
+    lone_surrogate,
+    normalize,
+    not_an_integer,
+)
 from changelog_tool.ledger.strictyaml import YamlProblem, load_value, resolve_plain
 
-_SAFE_PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./:*+=@-]*$")
+# Characters a plain scalar may hold: no indicator can start it, no ": " or " #" can
+# occur inside it, nothing needs an escape. (A trailing ":" is checked apart.)
+_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./:*+-]*")
+# Everything that the YAML 1.1 or the YAML 1.2 core resolvers read as something other
+# than a string, widened so that near misses are quoted too (any case, several dots,
+# colons or underscores anywhere in a number, a date followed by anything after T).
+_NOT_A_STRING = re.compile(
+    r"""
+      (?i:y|n|yes|no|true|false|on|off|null|~)      # bool (1.1 and 1.2), null
+    | [-+]?[0-9_.:]+(?:[eE][-+]?[0-9]+)?            # int, float, base 60, 1_000, 012, .5, 1e3
+    | [-+]?0[bBoOxX][0-9a-fA-F_]*                   # 0b101, 0o17, 0x1F
+    | [-+]?\.?(?i:inf|infinity|nan)                 # .inf, -.Inf, .NaN (and inf, NaN)
+    | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt].*)?     # timestamp: 2024-01-01, ...T12:30:00Z
+    | <<|=                                          # merge and value keys (YAML 1.1)
+    """,
+    re.VERBOSE,
+)
 _NAMED = {
     "\x00": "\\0",
     "\x07": "\\a",
@@ -42,6 +71,9 @@ def _printable(code: int) -> bool:
 
 def double_quoted(text: str) -> str:
     """A YAML double-quoted scalar on one line that reads back as ``text``."""
+    why = lone_surrogate(text)
+    if why is not None:
+        raise ChangelogError(why)
     out = ['"']
     for char in text:
         code = ord(char)
@@ -53,11 +85,6 @@ def double_quoted(text: str) -> str:
             out.append(char)
         elif char in _NAMED:
             out.append(_NAMED[char])
-        elif 0xD800 <= code <= 0xDFFF:
-            raise ChangelogError(
-                f"the text {text[:40]!r} holds a lone surrogate (U+{code:04X}), which UTF-8 "
-                "cannot store; retype that character"
-            )
         elif code <= 0xFF:
             out.append(f"\\x{code:02X}")
         elif code <= 0xFFFF:
@@ -68,26 +95,37 @@ def double_quoted(text: str) -> str:
     return "".join(out)
 
 
-def scalar(text: str) -> str:
-    """Plain when it reads back as the same string, double-quoted otherwise."""
-    if (
-        _SAFE_PLAIN.match(text)
-        and ": " not in text
+def plain_is_safe(text: str) -> bool:
+    """Whether ``text`` written plain reads back as ``text`` in YAML 1.1 and 1.2 alike."""
+    return (
+        _SAFE_PLAIN.fullmatch(text) is not None
         and not text.endswith(":")
+        and _NOT_A_STRING.fullmatch(text) is None
         and resolve_plain(text) == text
-    ):
-        return text
-    return double_quoted(text)
+    )
 
 
-def _value(field: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if field == "description":
-        return double_quoted(value)
-    return scalar(value)
+def scalar(text: str) -> str:
+    """Plain when every reader gets the same string back, double-quoted otherwise."""
+    return text if plain_is_safe(text) else double_quoted(text)
+
+
+def _value(path: str, field: str, value: Any) -> str:
+    """One value as YAML, or a refusal naming the field (validation refuses the same)."""
+    if field in FLAG_FIELDS:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        raise ChangelogError(f"{path}: {value!r} is not true or false")
+    if field == "eval-min-prefill-ep":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        raise ChangelogError(f"{path}: {not_an_integer(value)}")
+    if not isinstance(value, str):
+        raise ChangelogError(f"{path}: {value!r} is not text")
+    why = lone_surrogate(value)
+    if why is not None:  # double_quoted refuses it too, but without the field
+        raise ChangelogError(f"{path}: {why}")
+    return double_quoted(value) if field == "description" else scalar(value)
 
 
 def emit(entry: Mapping[str, Any]) -> bytes:
@@ -102,10 +140,12 @@ def emit(entry: Mapping[str, Any]) -> bytes:
     for field, value in canonical.items():
         head = "- " if not lines else "  "
         if field in LIST_FIELDS:
+            if not isinstance(value, list):
+                raise ChangelogError(f"{field}: {value!r} is not a list")
             lines.append(f"{head}{field}:")
-            lines.extend(f"    - {_value(field, item)}" for item in value)
+            lines.extend(f"    - {_value(f'{field}/{i}', field, v)}" for i, v in enumerate(value))
         else:
-            lines.append(f"{head}{field}: {_value(field, value)}")
+            lines.append(f"{head}{field}: {_value(field, field, value)}")
     block = ("\n".join(lines) + "\n").encode("utf-8")
     _prove(block, canonical)
     return block

@@ -1,16 +1,22 @@
-"""Entries as plain mappings, validated by the one JSON Schema in ``schema/``."""
+"""Entries as plain mappings, validated by the one JSON Schema in ``schema/``.
+
+Validation also says what JSON Schema cannot: ``integer`` means a Python ``int`` (not
+``1.0``, which JSON Schema counts as an integer, nor ``True``), and no text may hold a
+lone surrogate, which UTF-8 cannot store. So whatever passes validation, the emitter
+can write, and the values read back are the values given.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import jsonschema
+    from jsonschema.protocols import Validator
 
 Entry = dict[str, Any]
 
@@ -26,6 +32,8 @@ FIELD_ORDER = (
 )
 LIST_FIELDS = ("config-keys", "scenario-type", "description")
 FLAG_FIELDS = ("evals-only", "all-evals", "append-only")
+TEXT_FIELDS = ("config-keys", "scenario-type", "description", "pr-link")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 @cache
@@ -48,16 +56,61 @@ def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
+def _is_integer(_checker: object, value: object) -> bool:
+    """JSON Schema's ``integer`` as an entry means it: an ``int``, never a bool or a float."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @cache
-def _entry_validator() -> jsonschema.Draft202012Validator:
+def _entry_validator() -> Validator:
     import jsonschema  # 40-60 ms: paid only by a run that validates an entry
 
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine("integer", _is_integer)
+    strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        base, type_checker=checker
+    )
     root = schema()
-    return jsonschema.Draft202012Validator(_inline_refs(root["$defs"]["entry"], root["$defs"]))
+    return strict(_inline_refs(root["$defs"]["entry"], root["$defs"]))
 
 
 def scenario_types() -> list[str]:
     return list(schema()["$defs"]["scenario-type"]["enum"])
+
+
+def not_an_integer(value: Any) -> str:
+    """Why ``value`` is not an integer entry value, and what to write instead."""
+    hint = "write a whole number such as 1"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} is a boolean, not an integer: {hint}"
+    if isinstance(value, str):
+        if re.fullmatch(r"[0-9]{1,18}", value.strip()):
+            hint = f"write it as {value.strip()}, without quotes"
+        return f"{value!r} is a string, not an integer: {hint}"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e18:
+        hint = f"write it as {int(value)} (no decimal point or exponent)"
+    return f"{value!r} is not an integer: {hint}"
+
+
+def lone_surrogate(text: str) -> str | None:
+    """Why ``text`` cannot be written to a UTF-8 file, or ``None`` when it can."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    return (
+        f"the text {text[:40]!r} holds a lone surrogate (U+{ord(found.group()):04X}), "
+        "which UTF-8 cannot store; retype that character"
+    )
+
+
+def _unstorable(entry: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    for field in TEXT_FIELDS:
+        value = entry.get(field)
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, text in items:
+            why = lone_surrogate(text) if isinstance(text, str) else None
+            if why is not None:
+                yield (field if index is None else f"{field}/{index}"), why
 
 
 def schema_errors(entry: Any) -> list[tuple[str, str]]:
@@ -73,6 +126,8 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
             message = (
                 "append-only cannot be combined with evals-only, all-evals or eval-min-prefill-ep"
             )
+        elif error.validator == "type" and error.validator_value == "integer":
+            message = not_an_integer(error.instance)
         elif error.validator == "pattern" and path == "pr-link":
             message = (
                 f"{error.instance!r} is not a pull-request link "
@@ -86,6 +141,8 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
                 "(letters, digits, '.', '_', '+', '-' and '*')"
             )
         errors.append((path, message))
+    if isinstance(entry, Mapping):
+        errors.extend(_unstorable(entry))
     return errors
 
 
