@@ -1,8 +1,17 @@
-"""Findings (what a check found) and the three output formats."""
+"""Findings (what a check found) and the three output formats.
+
+Names in findings and logs come from the branch being judged (keys, fields, file
+names, commit messages), so nothing printed may become more than the one line it
+is meant to be: text lines show control characters escaped, annotations escape
+their data and properties as GitHub reads them, and the GitHub log is printed
+with GitHub's command processing stopped (docs/usage.md, docs/security.md).
+"""
 
 from __future__ import annotations
 
 import json
+import secrets
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,12 +46,45 @@ def has_errors(findings: Iterable[Finding]) -> bool:
     return any(f.severity == ERROR for f in findings)
 
 
+_BIDI = {*range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def _control(char: str) -> bool:
+    """A character that breaks or rewrites a line: C0/C1 controls (newline, carriage
+    return, escape sequences), line and paragraph separators, bidi overrides."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or ord(char) in _BIDI
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character as a visible escape (``\\n``, ``\\x1b``)."""
+    if not any(_control(c) for c in text):
+        return text
+    return "".join(repr(c)[1:-1] if _control(c) else c for c in text)
+
+
+def shown(name: str) -> str:
+    """A name from the branch for one line of output: as is, or, when it holds a
+    control character, quoted with the characters escaped (``'a\\nb'``)."""
+    return repr(name) if any(_control(c) for c in name) else name
+
+
+def _not_a_command(line: str) -> str:
+    """One log line that GitHub cannot read as a workflow command: no control
+    character, and no ``::`` at its start (after blanks, which GitHub skips)."""
+    line = escape_controls(line)
+    bare = line.lstrip()
+    if bare.startswith("::"):
+        line = line[: len(line) - len(bare)] + "%3A" + bare[1:]
+    return line
+
+
 def format_text(findings: Sequence[Finding]) -> str:
+    """``path:line: code: message``, one line per finding whatever the names hold."""
     lines = []
     for f in findings:
         where = f"{f.path}:{f.line}" if f.line is not None else f.path
         label = f.code if f.severity == ERROR else f"{f.code}: {f.severity}"
-        lines.append(f"{where}: {label}: {f.message}")
+        lines.append(_not_a_command(f"{where}: {label}: {f.message}"))
     return "\n".join(lines)
 
 
@@ -64,6 +106,20 @@ def format_github(findings: Sequence[Finding]) -> str:
         props.append(f"title={_escape_property(f.code)}")
         lines.append(f"::{f.severity} {','.join(props)}::{_escape_data(f.message)}")
     return "\n".join(lines)
+
+
+def text_log(lines: Sequence[str]) -> str:
+    """Log lines (changes, the suggested entry) as text, each line made safe by itself."""
+    return "\n".join(_not_a_command(line) for text in lines for line in text.split("\n"))
+
+
+def github_log(lines: Sequence[str], token: str | None = None) -> str:
+    """Log lines (changes, the suggested entry) for a GitHub Actions log: each line
+    made safe by itself, and all of them between ``::stop-commands::TOKEN`` and
+    ``::TOKEN::`` (a random token, which the runner masks), so GitHub reads no
+    command in them even if one slipped through."""
+    token = token or secrets.token_hex(16)
+    return f"::stop-commands::{token}\n{text_log(lines)}\n::{token}::"
 
 
 def dump_json(document: dict[str, Any]) -> str:

@@ -1,14 +1,19 @@
 """Settings from ``[tool.perf-changelog]`` in pyproject.toml or ``.perf-changelog.toml``.
 
 Defaults fit an InferenceX checkout, so it needs no settings at all. Unknown
-settings are an error, not ignored.
+settings are an error, not ignored. One parser for every source: the work tree's
+files, or their bytes at a commit (``verify --base`` reads the base's: the branch
+it judges must not choose how it is judged, see docs/security.md). Every
+configured path stays inside the repository: no ``..``, no absolute path.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from changelog_tool.errors import UsageError
@@ -16,6 +21,14 @@ from changelog_tool.errors import UsageError
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
 DEFAULT_RECIPE_DIRS = ("benchmarks/multi_node/",)
+DOTFILE = ".perf-changelog.toml"
+PYPROJECT = "pyproject.toml"
+TABLE = "[tool.perf-changelog]"
+MAX_SETTINGS_BYTES = 1024 * 1024
+"""A settings file larger than this is refused before it is parsed."""
+
+Reader = Callable[[Path], bytes | None]
+"""Reads a settings file by its path in the work tree: its bytes, or ``None``."""
 
 
 @dataclass(frozen=True)
@@ -53,41 +66,83 @@ _KEYS = {
     "placeholders": ("placeholders", list),
     "duplicate-entry": ("duplicate_entry", str),
 }
+_PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes")
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where the settings are: the settings root, the file that holds them
+    (``None``: none, the defaults apply) and its bytes."""
+
+    root: Path
+    file: str | None = None
+    data: bytes | None = None
+
+    def table(self) -> dict[str, Any]:
+        """The ``[tool.perf-changelog]`` table (the whole dotfile), not yet validated."""
+        if self.file is None or self.data is None:
+            return {}
+        where = self.root / self.file
+        if len(self.data) > MAX_SETTINGS_BYTES:
+            raise UsageError(
+                f"{where} is {len(self.data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
+                "limit for a settings file"
+            )
+        try:
+            data = tomllib.loads(self.data.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read settings in {where}: {exc}") from None
+        if self.file == DOTFILE:
+            return data
+        tool = data.get("tool", {})
+        table = tool.get("perf-changelog") if isinstance(tool, dict) else None
+        return table if isinstance(table, dict) else {}
+
+
+def read_work_tree(path: Path) -> bytes | None:
+    """The default :data:`Reader`: a regular file in the work tree."""
+    return path.read_bytes() if path.is_file() else None
+
+
+def find(start: Path, read: Reader = read_work_tree) -> Found:
+    """The nearest ancestor of ``start`` with settings (a dotfile, or a pyproject.toml
+    with the table), else the git top level, else ``start``; files read with ``read``."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        dotfile = read(folder / DOTFILE)
+        if dotfile is not None:
+            return Found(folder, DOTFILE, dotfile)
+        pyproject = read(folder / PYPROJECT)
+        if pyproject is not None and TABLE.encode() in pyproject:
+            return Found(folder, PYPROJECT, pyproject)
+        if (folder / ".git").exists():
+            return Found(folder)
+    return Found(start)
 
 
 def find_root(start: Path) -> Path:
-    """The nearest ancestor with settings, else the git top level, else ``start``."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
-        if (folder / ".perf-changelog.toml").is_file():
-            return folder
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and b"[tool.perf-changelog]" in pyproject.read_bytes():
-            return folder
-        if (folder / ".git").exists():
-            return folder
-    return start
+    """The settings root of the work tree (see :func:`find`)."""
+    return find(start).root
 
 
-def _read_table(root: Path) -> tuple[dict[str, Any], str | None]:
-    dotfile = root / ".perf-changelog.toml"
-    pyproject = root / "pyproject.toml"
-    try:
-        if dotfile.is_file():
-            return tomllib.loads(dotfile.read_text(encoding="utf-8")), str(dotfile)
-        if pyproject.is_file():
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-            table = data.get("tool", {}).get("perf-changelog")
-            if table is not None:
-                return table, f"{pyproject} [tool.perf-changelog]"
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read settings in {root}: {exc}") from None
-    return {}, None
+def load(start: Path | None = None, *, read: Reader | None = None, origin: str = "") -> Settings:
+    """The settings for ``start`` (default: the current directory). ``read`` reads a
+    settings file's bytes (default: from the work tree; ``verify --base`` passes one
+    that reads the base commit), ``origin`` says where in messages ("at the base ...")."""
+    return parse(find(start or Path.cwd(), read or read_work_tree), origin)
 
 
-def load(start: Path | None = None) -> Settings:
-    root = find_root(start or Path.cwd())
-    table, source = _read_table(root)
+def parse(found: Found, origin: str = "") -> Settings:
+    """Validate the settings :func:`find` found: the one parser of every source."""
+    table = found.table()
+    source = None
+    if found.file is not None:
+        source = str(found.root / found.file)
+        if found.file == PYPROJECT:
+            source += f" {TABLE}"
+        if origin:
+            source += f" {origin}"
     values: dict[str, Any] = {}
     for name, value in table.items():
         if name not in _KEYS:
@@ -101,8 +156,42 @@ def load(start: Path | None = None) -> Settings:
         ):
             raise UsageError(f"setting {name!r} in {source} must be a {kind.__name__} of strings")
         values[attr] = tuple(value) if kind is list else value
+        if name in _PATHS:
+            _check_paths(name, value, source)
     if values.get("duplicate_entry", "warning") not in ("warning", "error"):
         raise UsageError(f"setting 'duplicate-entry' in {source} must be 'warning' or 'error'")
     if not values.get("placeholders", ("XXX",)):
         raise UsageError(f"setting 'placeholders' in {source} needs at least one placeholder")
-    return Settings(root=root, source=source, **values)
+    for ref in values.get("protected_ref", ()):
+        if not ref or ref.startswith("-") or any(c.isspace() or ord(c) < 32 for c in ref):
+            raise UsageError(f"setting 'protected-ref' in {source}: {ref!r} is not a ref name")
+    return Settings(root=found.root, source=source, **values)
+
+
+def outside(path: str) -> str | None:
+    """Why a configured path (or glob) would lead outside the repository, or ``None``."""
+    if not path.strip():
+        return "it is empty"
+    if "\0" in path:
+        return "it holds a NUL byte"
+    posix = PurePosixPath(path.replace("\\", "/"))
+    if posix.is_absolute() or _DRIVE.match(path):
+        return "it is absolute"
+    if ".." in posix.parts:
+        return "it climbs out with '..'"
+    return None
+
+
+def _check_paths(name: str, value: Any, source: str | None) -> None:
+    if isinstance(value, dict):
+        paths = list(value.values())
+    else:
+        paths = [value] if isinstance(value, str) else list(value)
+    for path in paths:
+        why = outside(path)
+        if why is not None:
+            raise UsageError(
+                f"setting {name!r} in {source}: {path!r} leads outside the repository "
+                f"({why}); configured paths are relative to the settings' folder and stay "
+                "inside the repository"
+            )

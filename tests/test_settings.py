@@ -60,3 +60,49 @@ def test_a_badly_typed_setting_is_an_error(tmp_path: Path, text: str) -> None:
     (tmp_path / ".perf-changelog.toml").write_text(text)
     with pytest.raises(UsageError):
         settings.load(tmp_path)
+
+
+def test_settings_read_from_bytes_go_through_the_same_validation(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    files = {tmp_path / "pyproject.toml": b'[tool.perf-changelog]\nchangelog = "c.yaml"\n'}
+    loaded = settings.load(tmp_path, read=files.get, origin="at the base 1a2b3c")
+    assert loaded.changelog == "c.yaml" and loaded.root == tmp_path.resolve()
+    assert (
+        loaded.source == f"{tmp_path / 'pyproject.toml'} [tool.perf-changelog] at the base 1a2b3c"
+    )
+    files = {tmp_path / ".perf-changelog.toml": b"changelog-path = 1\n"}
+    with pytest.raises(UsageError, match=r"unknown setting 'changelog-path'"):
+        settings.load(tmp_path, read=files.get)
+
+
+def test_no_settings_file_at_all_gives_the_defaults_from_bytes_too(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    loaded = settings.load(tmp_path, read={}.get)
+    assert loaded.source is None and loaded.changelog == "perf-changelog.yaml"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ('changelog = "../perf-changelog.yaml"\n', "changelog"),
+        ('changelog = "/etc/passwd"\n', "changelog"),
+        ('changelog = ""\n', "changelog"),
+        ('master-configs = ["configs/../../*.yaml"]\n', "master-configs"),
+        ('master-configs = ["/abs/*-master.yaml"]\n', "master-configs"),
+        ('recipe-dirs = ["../recipes/"]\n', "recipe-dirs"),
+        ('recipe-prefixes = {"recipes/" = "/srv/recipes/"}\n', "recipe-prefixes"),
+        ('changelog = "C:/log.yaml"\n', "changelog"),
+    ],
+)
+def test_a_configured_path_outside_the_repository_is_refused(
+    tmp_path: Path, text: str, name: str
+) -> None:
+    (tmp_path / ".perf-changelog.toml").write_text(text)
+    with pytest.raises(UsageError, match=rf"setting '{name}'.*leads outside the repository"):
+        settings.load(tmp_path)
+
+
+def test_a_protected_ref_that_reads_as_an_option_is_refused(tmp_path: Path) -> None:
+    (tmp_path / ".perf-changelog.toml").write_text('protected-ref = ["--output=x"]\n')
+    with pytest.raises(UsageError, match=r"setting 'protected-ref'"):
+        settings.load(tmp_path)

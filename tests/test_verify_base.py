@@ -104,6 +104,15 @@ def append(repo, text: str, message: str = "entry") -> str:
     return repo.commit(message, **{LOG: HISTORY + "\n" + text})
 
 
+def on_main(repo, message: str, **files: str) -> None:
+    """Commit ``files`` on main and rebase the branch onto it: settings are read at
+    the base, so a settings change takes effect once main has it."""
+    repo.git("checkout", "-q", "main")
+    repo.commit(message, **files)
+    repo.git("checkout", "-q", "feature")
+    repo.git("rebase", "-q", "main")
+
+
 def process(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "changelog_tool", *args],
@@ -245,7 +254,8 @@ def test_a_duplicate_entry_is_a_warning_unless_settings_make_it_an_error(project
     code, document = verify_json(project, capsys)
     assert (code, codes(document)) == (0, [("duplicate-entry", "warning")])
     assert "line 1" in document["findings"][0]["message"]
-    project.commit(
+    on_main(
+        project,
         "strict",
         **{".perf-changelog.toml": 'repository = "acme/bench"\nduplicate-entry = "error"\n'},
     )
@@ -296,7 +306,7 @@ def test_pr_links_follow_the_repository_and_the_pull_request(project, capsys) ->
 
 
 def test_without_a_setting_the_origin_remote_names_the_repository(project, capsys) -> None:
-    project.commit("no settings", **{".perf-changelog.toml": ""})
+    on_main(project, "no settings", **{".perf-changelog.toml": ""})
     project.git("remote", "add", "origin", "git@github.com:acme/bench.git")
     append(project, entry(["a-vllm"], "https://github.com/acme/bench/pull/5"))
     assert verify_json(project, capsys)[0] == 0

@@ -3,13 +3,20 @@
 Output follows the contract of ``verify``: ``--format json`` carries ``ok``, ``base``,
 ``head``, ``changed`` and ``findings`` (plus every key change in full under ``keys``);
 ``--format github`` annotates the findings and, as notices, the changed keys. Exit 1
-when a master config the branch touched does not parse.
+when a master config the branch touched does not parse. With ``--base`` the settings
+come from the base commit, as for ``verify --base``.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import dataclasses
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from changelog_tool.diff.keychange import ChangeSet
+    from changelog_tool.findings import Finding
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -27,13 +34,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, base: str | None, head: str | None, format: str) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.diff.engine import collect
-    from changelog_tool.findings import has_errors
+    from changelog_tool.findings import WARNING, has_errors
 
-    settings = settings_module.load()
-    changes = collect(settings, base=base, head=head)
+    changes, settings_change = _changes(base, head)
     findings = changes.problems
+    if settings_change is not None:
+        findings = [dataclasses.replace(settings_change, severity=WARNING), *findings]
     ok = not has_errors(findings)
     if format == "json":
         from changelog_tool.findings import dump_json
@@ -52,16 +58,32 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
     from changelog_tool.diff.summary import change_lines, notices
 
     if format == "github":
-        from changelog_tool.findings import format_github
+        from changelog_tool.findings import format_github, github_log
 
         annotations = format_github([*findings, *notices(changes)])
         if annotations:
             print(annotations)
-        print("\n".join(change_lines(changes)))
+        print(github_log(change_lines(changes)))
         return 0 if ok else 1
-    from changelog_tool.findings import format_text
+    from changelog_tool.findings import format_text, text_log
 
-    print("\n".join(change_lines(changes)))
+    print(text_log(change_lines(changes)))
     if findings:
         print(format_text(findings))
     return 0 if ok else 1
+
+
+def _changes(base: str | None, head: str | None) -> tuple[ChangeSet, Finding | None]:
+    """With ``--base``, read as ``verify --base`` reads: the base's settings, and the
+    branch's settings change as a finding (a warning: ``keys`` is no gate). Without
+    it, the work tree's settings, which also name the protected ref to compare with:
+    that is the local question "what did I change", asked with the settings at hand."""
+    if base is not None:
+        from changelog_tool.diff.trust import gather_from_base
+
+        _, found = gather_from_base(Path.cwd(), base=base, head=head)
+        return found.changes, found.settings_change
+    from changelog_tool import settings as settings_module
+    from changelog_tool.diff.engine import collect
+
+    return collect(settings_module.load(), base=None, head=head), None

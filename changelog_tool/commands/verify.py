@@ -28,6 +28,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="opt out: this change cannot affect performance, because TEXT "
         "(uncovered keys become warnings; CI can pass it from a PR label)",
     )
+    parser.add_argument(
+        "--allow-settings-change",
+        action="store_true",
+        help="a branch that changes the settings gets a warning, not an error (the "
+        "base's settings are used either way)",
+    )
     parser.add_argument("--format", choices=FORMATS, default="text")
 
 
@@ -40,7 +46,13 @@ def emit_report(
 ) -> None:
     """Print findings in the chosen format; the JSON document per design.md.
     ``log`` lines (changes, the suggested entry) go with the text and github formats."""
-    from changelog_tool.findings import dump_json, format_github, format_text
+    from changelog_tool.findings import (
+        dump_json,
+        format_github,
+        format_text,
+        github_log,
+        text_log,
+    )
 
     if fmt == "json":
         document["findings"] = [f.to_json() for f in findings]
@@ -50,7 +62,7 @@ def emit_report(
     if text:
         print(text)
     if log:
-        print("\n".join(log))
+        print(github_log(log) if fmt == "github" else text_log(log))
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     summary = "ok" if not errors else "failed"
@@ -68,6 +80,7 @@ def run(
     pr_number: int | None,
     format: str,
     skip_reason: str | None = None,
+    allow_settings_change: bool = False,
 ) -> int:
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
@@ -76,7 +89,7 @@ def run(
     if file is not None:
         return _verify_file(file, format)
     assert base is not None
-    return _verify_base(base, head, pr_number, skip_reason, format)
+    return _verify_base(base, head, pr_number, skip_reason, allow_settings_change, format)
 
 
 def _verify_file(path: Path, fmt: str) -> int:
@@ -99,24 +112,36 @@ def _verify_file(path: Path, fmt: str) -> int:
 
 
 def _verify_base(
-    base: str, head: str | None, pr_number: int | None, skip_reason: str | None, fmt: str
+    base: str,
+    head: str | None,
+    pr_number: int | None,
+    skip_reason: str | None,
+    allow_settings_change: bool,
+    fmt: str,
 ) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.diff.engine import gather
+    """The branch judged with the base's settings (docs/security.md)."""
+    import shlex
+
     from changelog_tool.diff.summary import change_lines
-    from changelog_tool.findings import has_errors
+    from changelog_tool.diff.trust import gather_from_base
+    from changelog_tool.findings import has_errors, shown
     from changelog_tool.gate.verdict import check
     from changelog_tool.ledger.revision import ABSENT
 
-    settings = settings_module.load()
-    snapshot = gather(settings, base=base, head=head)
+    settings, snapshot = gather_from_base(Path.cwd(), base=base, head=head)
     if snapshot.history.kind == ABSENT:
         where = settings.source or "the default settings"
         raise EnvironmentProblem(
             f"{snapshot.changelog} exists neither at head nor at the base; create it, or set "
             f"`changelog` in [tool.perf-changelog] (now from {where})"
         )
-    verdict = check(snapshot, settings, pr_number=pr_number, skip_reason=skip_reason)
+    verdict = check(
+        snapshot,
+        settings,
+        pr_number=pr_number,
+        skip_reason=skip_reason,
+        allow_settings_change=allow_settings_change,
+    )
     ok = not has_errors(verdict.findings)
     changes = snapshot.changes
     document: dict[str, Any] = {
@@ -131,9 +156,13 @@ def _verify_base(
     document["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
     log = change_lines(changes)
     if verdict.opt_out is not None:
-        log.append(f"opt-out: {verdict.opt_out.describe()}")
+        out = verdict.opt_out
+        log.append(f"opt-out: {shown(out.reason)} ({shown(out.source)})")
     if verdict.suggested_entry is not None:
-        keys = " ".join(f"--key {k}" for k in sorted({c.key for c in verdict.uncovered}))
+        keys = " ".join(
+            f"--key {shown(k) if shown(k) != k else shlex.quote(k)}"
+            for k in sorted({c.key for c in verdict.uncovered})
+        )
         log.append(
             f"suggested entry for the uncovered key(s); append it to {snapshot.changelog} "
             f"(or run `changelog add {keys} --description ...`):"

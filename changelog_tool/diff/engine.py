@@ -1,10 +1,12 @@
 """The diff engine at the git edge: read two trees, hand bytes to the pure core.
 
 ``collect(settings, base=None, head=None)`` is the one entry point for
-``keys``, ``verify --base`` and the TUI. ``base=None`` means the merge-base of
-the protected ref and HEAD; ``head=None`` means the work tree. Blobs come
-through GitPython's persistent ``cat-file`` process; master configs are parsed
-only where their bytes differ.
+``keys``, ``verify --base`` and the TUI (``diff/trust.py`` first reads the
+settings at the base). ``base=None`` means the merge-base of the protected ref
+and HEAD; ``head=None`` means the work tree, whose files are read only inside the
+checkout, and whose changelog is also judged as the index has it (what the next
+commit records). Blobs come through GitPython's persistent ``cat-file`` process;
+master configs are parsed only where their bytes differ.
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, ChangeSet, Ke
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
+from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
+from changelog_tool.gitrepo.worktree import confined
 from changelog_tool.ledger.compare import compare
+from changelog_tool.ledger.document import MAX_BYTES
 from changelog_tool.ledger.revision import History
 from changelog_tool.settings import Settings
 
@@ -43,6 +48,31 @@ class Snapshot:
     """URLs of the ``upstream`` and ``origin`` remotes, for the pr-link repository."""
     base_tail: bytes = b""
     """The base changelog's last 64 KiB: its newest pr-link names the repository."""
+    settings_change: Finding | None = None
+    """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
+
+
+@dataclass(frozen=True)
+class Revisions:
+    """The two sides of a comparison: the base ref as given, the merge-base, head
+    (a commit sha, or ``WORKTREE``) and the commit head stands on."""
+
+    base_ref: str
+    base_sha: str
+    head_rev: str
+    head_sha: str
+
+    @classmethod
+    def of(
+        cls, repo: Repo, settings: Settings | None, base: str | None, head: str | None
+    ) -> Revisions:
+        """``base=None``: the first protected ref of ``settings`` this clone has."""
+        if base is None:
+            assert settings is not None
+            base = repo.protected_ref(settings.protected_ref)
+        head_rev = WORKTREE if head is None else repo.resolve(head)
+        head_sha = repo.head_sha() if head_rev == WORKTREE else head_rev
+        return cls(base, repo.merge_base(repo.resolve(base), head_sha), head_rev, head_sha)
 
 
 @dataclass(frozen=True)
@@ -84,12 +114,20 @@ def no_master_configs(settings: Settings) -> EnvironmentProblem:
 
 
 def work_tree_masters(settings: Settings) -> MasterSet | None:
-    """The work tree's master configs; ``None`` when the globs match no file."""
+    """The work tree's master configs; ``None`` when the globs match no file. A file
+    that links outside the repository is refused, as in :meth:`Repo.read`."""
     root = settings.root
     paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
     if not paths:
         return None
-    return MasterSet(MasterFile(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths)
+    top = next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
+    return MasterSet(
+        MasterFile(
+            p.relative_to(root).as_posix(),
+            confined(top, p.relative_to(top).as_posix()).read_bytes(),
+        )
+        for p in paths
+    )
 
 
 def collect(settings: Settings, *, base: str | None = None, head: str | None = None) -> ChangeSet:
@@ -106,22 +144,25 @@ def gather(settings: Settings, *, base: str | None = None, head: str | None = No
 
 
 def snapshot(
-    repo: Repo, settings: Settings, base: str | None = None, head: str | None = None
+    repo: Repo,
+    settings: Settings,
+    base: str | None = None,
+    head: str | None = None,
+    revisions: Revisions | None = None,
 ) -> Snapshot:
-    """Like :func:`gather`, with a repository the caller opened (and closes)."""
+    """Like :func:`gather`, with a repository the caller opened (and closes), and
+    the revisions when the caller already resolved them."""
     layout = Layout.of(settings, repo.root)
-    base_ref = base if base is not None else repo.protected_ref(settings.protected_ref)
-    head_rev = WORKTREE if head is None else repo.resolve(head)
-    head_sha = repo.head_sha() if head_rev == WORKTREE else head_rev
-    base_sha = repo.merge_base(repo.resolve(base_ref), head_sha)
+    sides = revisions or Revisions.of(repo, settings, base, head)
+    base_ref, base_sha, head_rev, head_sha = dataclasses.astuple(sides)
 
     blobs: dict[str, bytes] = {}
 
     def read(rev: str, sha: str | None, path: str) -> bytes:
         if sha is None:
-            return (repo.root / path).read_bytes()
+            return repo.read(WORKTREE, path, MAX_BYTES) or b""
         if sha not in blobs:
-            blobs[sha] = repo.read_blob(sha)
+            blobs[sha] = repo.read_blob(sha, MAX_BYTES, path)
         return blobs[sha]
 
     masters = {}
@@ -138,10 +179,11 @@ def snapshot(
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
     changes.problems += _missing_recipes(changes, masters["head"])
 
-    base_log = repo.read(base_sha, layout.changelog)
-    history = compare(
-        base_log, repo.read(head_rev, layout.changelog), layout.changelog, base_sha[:12]
-    )
+    base_log = repo.read(base_sha, layout.changelog, MAX_BYTES)
+    head_log = repo.read(head_rev, layout.changelog, MAX_BYTES)
+    history = compare(base_log, head_log, layout.changelog, base_sha[:12])
+    if head_rev == WORKTREE and base_log is not None and head_log is not None:
+        history.findings[:0] = staged_findings(repo, layout.changelog, base_log, head_log, history)
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
     # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
     messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
@@ -224,7 +266,7 @@ def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
 
 
 def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str) -> bool:
-    old, new = repo.read(base_sha, path), repo.read(head_rev, path)
+    old, new = repo.read(base_sha, path, MAX_BYTES), repo.read(head_rev, path, MAX_BYTES)
     return old is not None and new is not None and same_data(old, new)
 
 

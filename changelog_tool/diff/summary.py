@@ -1,9 +1,13 @@
-"""Plain-text rendering of a ChangeSet (``keys`` and ``verify --base`` logs)."""
+"""Plain-text rendering of a ChangeSet (``keys`` and ``verify --base`` logs).
+
+Key, field and file names come from the branch: each is :func:`shown`, so a name
+holding a line break stays on its line (and cannot start a workflow command).
+"""
 
 from __future__ import annotations
 
 from changelog_tool.diff.keychange import REMOVED, ChangeSet, KeyChange
-from changelog_tool.findings import Finding
+from changelog_tool.findings import Finding, shown
 
 NOTICE = "notice"
 
@@ -15,11 +19,11 @@ def _label(change: KeyChange) -> str:
 def _detail(change: KeyChange) -> str:
     parts = []
     if change.fields:
-        parts.append(", ".join(change.fields))
+        parts.append(", ".join(shown(f) for f in change.fields))
     if len(change.recipes) > 2:
         parts.append(f"{len(change.recipes)} changed recipes")
     elif change.recipes:
-        parts.append("recipes: " + ", ".join(change.recipes))
+        parts.append("recipes: " + ", ".join(shown(r) for r in change.recipes))
     if not change.needs_entry:
         parts.append("no entry needed")
     return f"  ({'; '.join(parts)})" if parts else ""
@@ -34,14 +38,14 @@ def change_lines(changes: ChangeSet) -> list[str]:
         lines.append("  no master-config key changed")
     width = max((len(_label(k)) for k in changes.keys), default=0)
     for change in changes.keys:
-        where = f"{change.path}:{change.line}" if change.path else ""
+        where = f"{shown(change.path)}:{change.line}" if change.path else ""
         side = " (at base)" if change.kind == REMOVED else ""
         lines.append(
-            f"  {_label(change):<{width}}  {change.key}{_detail(change)}  {where}{side}".rstrip()
+            f"  {_label(change):<{width}}  {shown(change.key)}{_detail(change)}  {where}{side}".rstrip()
         )
     for recipe, keys in sorted(changes.recipes.items()):
-        users = ", ".join(keys) if keys else "no key references it"
-        lines.append(f"  recipe  {recipe} -> {users}")
+        users = ", ".join(shown(k) for k in keys) if keys else "no key references it"
+        lines.append(f"  recipe  {shown(recipe)} -> {users}")
     if changes.appended:
         at = ", ".join(str(e.get("line")) for e in changes.appended)
         lines.append(

@@ -1,12 +1,13 @@
 """The ``verify --base`` checks: what a branch changed against what it appended.
 
 Pure over a :class:`~changelog_tool.diff.engine.Snapshot`; produces Findings and, when
-keys are uncovered, a ready-to-append entry (emitted byte-exact by the emitter).
+keys are uncovered, a ready-to-append entry (emitted byte-exact by the emitter). The
+gate decides severities: a settings change in the branch is an error unless allowed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, RECIPE, KeyChange
@@ -36,9 +37,13 @@ def check(
     *,
     pr_number: int | None = None,
     skip_reason: str | None = None,
+    allow_settings_change: bool = False,
 ) -> Verdict:
     changes, history = snapshot.changes, snapshot.history
     verdict = Verdict(findings=[*history.findings, *changes.problems])
+    if snapshot.settings_change is not None:
+        severity = WARNING if allow_settings_change else ERROR
+        verdict.findings.insert(0, replace(snapshot.settings_change, severity=severity))
     appended = [a for a in history.appended if a.value is not None]
     patterns = [(a, p) for a in appended for p in _patterns(a)]
 

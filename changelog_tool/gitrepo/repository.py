@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.gitrepo.worktree import confined, walk_dir, wild
 from changelog_tool.hints import did_you_mean
 
 WORKTREE = "WORKTREE"
@@ -135,16 +136,29 @@ class Repo:
         return self.resolve("HEAD")
 
     # --- contents ----------------------------------------------------------------
-    def read(self, rev: str, path: str) -> bytes | None:
-        """File bytes at a commit (or ``WORKTREE``); ``None`` when absent."""
+    def inside(self, path: str) -> Path:
+        """``path`` in the work tree, refused when it, or a folder on the way, is a
+        symbolic link that leads outside the work tree or into the git directory
+        (see :func:`confined`)."""
+        git_dirs = (Path(self.handle.git_dir), Path(self.handle.common_dir))
+        return confined(self.root, path, git_dirs)
+
+    def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
+        """File bytes at a commit (or ``WORKTREE``, see :meth:`inside`); ``None`` when
+        absent; refused, before reading, when larger than ``limit`` bytes."""
         if rev == WORKTREE:
-            file = self.root / path
-            return file.read_bytes() if file.is_file() else None
+            file = self.inside(path)
+            if not file.is_file():
+                return None
+            _check_size(path, file.stat().st_size, limit)
+            return file.read_bytes()
         try:
             blob = self.handle.commit(rev).tree / path
         except KeyError:
             return None
-        data: bytes = blob.data_stream.read()
+        stream = blob.data_stream
+        _check_size(path, stream.size, limit)
+        data: bytes = stream.read()
         return data
 
     def files(self, rev: str, patterns: Iterable[str]) -> list[str]:
@@ -204,13 +218,18 @@ class Repo:
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
             if rev == WORKTREE:
-                _walk_dir(self.root, "", parts, found)
+                walk_dir(self.root, "", parts, found)
             else:
                 _walk_tree(self.handle.commit(rev).tree, parts, found)
+        for path in found if rev == WORKTREE else ():
+            self.inside(path)
         return dict(sorted(found.items()))
 
-    def read_blob(self, sha: str) -> bytes:
-        data: bytes = self.handle.odb.stream(bytes.fromhex(sha)).read()
+    def read_blob(self, sha: str, limit: int | None = None, path: str = "") -> bytes:
+        """A blob's bytes; refused, before reading, when larger than ``limit`` bytes."""
+        stream = self.handle.odb.stream(bytes.fromhex(sha))
+        _check_size(path or sha, stream.size, limit)
+        data: bytes = stream.read()
         return data
 
     def messages(self, base: str, head: str) -> list[tuple[str, str]]:
@@ -248,6 +267,19 @@ class Repo:
             stages[int(stage)] = self.handle.odb.stream(bytes.fromhex(sha)).read()
         return stages
 
+    def index_entries(self, path: str) -> dict[int, str]:
+        """Stage -> blob sha of ``path`` in the index: ``{0: sha}`` when it is staged,
+        stages 1-3 when it is conflicted, nothing when the index lacks it (a staged
+        deletion, or a file never added)."""
+        out = self.handle.git.ls_files("-s", "-z", "--", f":(top,literal){path}")
+        entries: dict[int, str] = {}
+        for row in out.split("\0"):
+            meta, _, name = row.partition("\t")
+            if name == path:
+                _, sha, stage = meta.split()
+                entries[int(stage)] = sha
+        return entries
+
     def add(self, path: str) -> None:
         self.handle.git.add("--", path)
 
@@ -259,8 +291,12 @@ class Repo:
         return out
 
 
-def _wild(part: str) -> bool:
-    return any(c in part for c in "*?[")
+def _check_size(path: str, size: int, limit: int | None) -> None:
+    if limit is not None and size > limit:
+        raise EnvironmentProblem(
+            f"{path!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
+            "reads; it is not read"
+        )
 
 
 def _walk_tree(tree: Any, parts: list[str], found: dict[str, str | None]) -> None:
@@ -272,7 +308,7 @@ def _walk_tree(tree: Any, parts: list[str], found: dict[str, str | None]) -> Non
         for child in tree.trees:
             _walk_tree(child, parts, found)
         return
-    if _wild(part):
+    if wild(part):
         children = [c for c in tree if fnmatch.fnmatchcase(c.name, part)]
     else:
         try:
@@ -284,28 +320,3 @@ def _walk_tree(tree: Any, parts: list[str], found: dict[str, str | None]) -> Non
             _walk_tree(child, rest, found)
         elif not rest and child.type == "blob":
             found[child.path] = child.hexsha
-
-
-def _walk_dir(root: Path, prefix: str, parts: list[str], found: dict[str, str | None]) -> None:
-    if not parts:
-        return
-    part, rest = parts[0], parts[1:]
-    folder = root / prefix if prefix else root
-    if part == "**":
-        _walk_dir(root, prefix, rest, found)
-        if folder.is_dir():
-            for child in sorted(folder.iterdir()):
-                if child.is_dir() and child.name != ".git":
-                    _walk_dir(root, f"{prefix}{child.name}/", parts, found)
-        return
-    if _wild(part):
-        names = sorted(c.name for c in folder.iterdir()) if folder.is_dir() else []
-        names = [n for n in names if fnmatch.fnmatchcase(n, part)]
-    else:
-        names = [part]
-    for name in names:
-        path = folder / name
-        if rest and path.is_dir():
-            _walk_dir(root, f"{prefix}{name}/", rest, found)
-        elif not rest and path.is_file():
-            found[f"{prefix}{name}"] = None

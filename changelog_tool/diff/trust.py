@@ -1,0 +1,96 @@
+"""The settings ``verify --base`` and ``keys --base`` trust: those of the base commit.
+
+The branch being judged may change ``.perf-changelog.toml`` or the
+``[tool.perf-changelog]`` table of ``pyproject.toml``, and those bytes are not
+trusted: a ``changelog`` pointing at a decoy file would let edited history pass.
+So the settings are found and read at the merge-base, through the same parser as
+the work tree's (:func:`changelog_tool.settings.load`), and the branch's settings
+are only compared with them: a difference is a finding (``settings-changed``),
+never obeyed. See docs/security.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from changelog_tool.diff.engine import Revisions, Snapshot, snapshot
+from changelog_tool.errors import UsageError
+from changelog_tool.findings import Finding
+from changelog_tool.gitrepo import Repo
+from changelog_tool.settings import MAX_SETTINGS_BYTES, Found, Reader, Settings, find, parse
+
+
+def gather_from_base(
+    start: Path, *, base: str, head: str | None = None
+) -> tuple[Settings, Snapshot]:
+    """The settings at the merge-base of ``base`` and head, and the snapshot read with
+    them; ``snapshot.settings_change`` says whether the branch changed them."""
+    repo = Repo.open(start)
+    try:
+        sides = Revisions.of(repo, None, base, head)
+        settings, change = base_settings(repo, start, sides)
+        found = snapshot(repo, settings, revisions=sides)
+        found.settings_change = change
+        return settings, found
+    finally:
+        repo.close()
+
+
+def base_settings(repo: Repo, start: Path, sides: Revisions) -> tuple[Settings, Finding | None]:
+    """The base's settings for ``start``, and a ``settings-changed`` finding (severity
+    left to the caller) when head's differ: another settings root or file, another
+    table, or settings that do not parse."""
+    at_base = find(start, _reader(repo, sides.base_sha))
+    settings = parse(at_base, f"at the base {sides.base_sha[:12]}")
+    at_head = find(start, _reader(repo, sides.head_rev))
+    problem = None
+    try:
+        parse(at_head)
+    except UsageError as exc:
+        problem = str(exc)
+    if problem is None and _same(at_base, at_head):
+        return settings, None
+    top = repo.root.resolve()
+    old, new = _name(at_base, top), _name(at_head, top)
+    if old is None:
+        what = f"adds settings in {new}"
+    elif new is None:
+        what = f"removes the settings in {old}"
+    elif old == new:
+        what = f"changes the settings in {new}"
+    else:
+        what = f"moves the settings from {old} to {new}"
+    if problem is not None:
+        what += f", and they are refused: {problem}"
+    used = settings.source or "the defaults, as the base has no settings"
+    message = (
+        f"this branch {what}; the base's settings were used ({used}). A settings change "
+        "takes effect once it is on the base branch: review it, then pass "
+        "--allow-settings-change to make this a warning"
+    )
+    return settings, Finding("settings-changed", message, new or old or "", None)
+
+
+def _same(a: Found, b: Found) -> bool:
+    return (a.root, a.file, a.table()) == (b.root, b.file, b.table())
+
+
+def _name(found: Found, top: Path) -> str | None:
+    if found.file is None:
+        return None
+    path = found.root / found.file
+    return path.relative_to(top).as_posix() if path.is_relative_to(top) else str(path)
+
+
+def _reader(repo: Repo, rev: str) -> Reader:
+    """Settings files at ``rev`` (a commit, or the work tree inside the checkout)."""
+    top = repo.root.resolve()
+
+    def read(path: Path) -> bytes | None:
+        try:
+            relative = path.relative_to(top).as_posix()
+        except ValueError:
+            return None
+        return repo.read(rev, relative, MAX_SETTINGS_BYTES)
+
+    return read
