@@ -42,6 +42,11 @@ class Settings:
     repository: str | None = None
     placeholders: tuple[str, ...] = ("XXX",)
     duplicate_entry: str = "warning"
+    severity: dict[str, str] = field(default_factory=dict)
+    """Per lint code (``key-style``, ``repeated-block``, ``recipe-reference``): error,
+    warning, notice or off."""
+    lock_timeout: float = 30.0
+    """Seconds a writer waits for another writer's lock before giving up."""
     source: str | None = None
 
     @property
@@ -56,7 +61,7 @@ class Settings:
         return self.placeholders[0]
 
 
-_KEYS = {
+_KEYS: dict[str, tuple[str, Any]] = {
     "changelog": ("changelog", str),
     "master-configs": ("master_configs", list),
     "recipe-prefixes": ("recipe_prefixes", dict),
@@ -65,7 +70,11 @@ _KEYS = {
     "repository": ("repository", str),
     "placeholders": ("placeholders", list),
     "duplicate-entry": ("duplicate_entry", str),
+    "severity": ("severity", dict),
+    "lock-timeout": ("lock_timeout", float),
 }
+LINT_CODES = ("key-style", "repeated-block", "recipe-reference")
+LEVELS = ("error", "warning", "notice", "off")
 _PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -149,15 +158,31 @@ def parse(found: Found, origin: str = "") -> Settings:
             known = ", ".join(sorted(_KEYS))
             raise UsageError(f"unknown setting {name!r} in {source}; known settings: {known}")
         attr, kind = _KEYS[name]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if kind is float and not (isinstance(value, float) and 0 < value <= 3600):
+            raise UsageError(
+                f"setting {name!r} in {source} must be a number of seconds "
+                "(more than 0, at most 3600)"
+            )
         if (
             not isinstance(value, kind)
             or (kind is list and not all(isinstance(v, str) for v in value))
             or (kind is dict and not all(isinstance(v, str) for v in value.values()))
         ):
             raise UsageError(f"setting {name!r} in {source} must be a {kind.__name__} of strings")
+        if kind is float:
+            values[attr] = value
+            continue
         values[attr] = tuple(value) if kind is list else value
         if name in _PATHS:
             _check_paths(name, value, source)
+    for code, level in values.get("severity", {}).items():
+        if code not in LINT_CODES or level not in LEVELS:
+            raise UsageError(
+                f"setting 'severity' in {source}: {code} = {level!r}; the codes are "
+                f"{', '.join(LINT_CODES)}, the levels {', '.join(LEVELS)}"
+            )
     if values.get("duplicate_entry", "warning") not in ("warning", "error"):
         raise UsageError(f"setting 'duplicate-entry' in {source} must be 'warning' or 'error'")
     if not values.get("placeholders", ("XXX",)):

@@ -267,6 +267,7 @@ class AddSession:
             check=lambda old: check_appendable(old, str(path)),
             expected=self.old,
             create=self.init,
+            timeout=self.settings.lock_timeout,
         )
 
 

@@ -164,7 +164,14 @@ def run(
 
     entries = [normalize(entry) for entry in raw]
     refuse(entries, work_tree_rules(settings, _tail(path)))
-    return append_entries(entries, path=path, dry_run=dry_run, init=init, as_json=from_json)
+    return append_entries(
+        entries,
+        path=path,
+        dry_run=dry_run,
+        init=init,
+        as_json=from_json,
+        timeout=settings.lock_timeout,
+    )
 
 
 def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
@@ -181,7 +188,13 @@ def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
 
 
 def append_entries(
-    entries: list[dict[str, Any]], *, path: Path, dry_run: bool, init: bool, as_json: bool
+    entries: list[dict[str, Any]],
+    *,
+    path: Path,
+    dry_run: bool,
+    init: bool,
+    as_json: bool,
+    timeout: float = 30.0,
 ) -> int:
     from changelog_tool.ledger import writer
     from changelog_tool.ledger.emitter import emit
@@ -212,7 +225,11 @@ def append_entries(
             sys.stdout.flush()
         return 0
     result = writer.append(
-        path, blocks, check=lambda old: check_appendable(old, str(path)), create=init
+        path,
+        blocks,
+        check=lambda old: check_appendable(old, str(path)),
+        create=init,
+        timeout=timeout,
     )
     if as_json:
         print(

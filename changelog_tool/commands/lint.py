@@ -5,12 +5,6 @@ for a pre-commit hook. ``verify --base`` reports the same findings."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from changelog_tool.diff.engine import Layout, Snapshot
-    from changelog_tool.findings import Finding
-    from changelog_tool.gitrepo import Repo
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -25,12 +19,13 @@ def run(*, base: str | None, format: str) -> int:
     from changelog_tool.diff.engine import Layout, snapshot
     from changelog_tool.findings import dump_json, format_github, format_text, has_errors
     from changelog_tool.gitrepo import Repo
+    from changelog_tool.lint.gather import lint_findings
 
     settings = settings_module.load()
     repo = Repo.open(settings.root)
     try:
         snap = snapshot(repo, settings, base, None)
-        findings = lint_findings(repo, Layout.of(settings, repo.root), snap)
+        findings = lint_findings(repo, Layout.of(settings, repo.root), snap, settings.severity)
     finally:
         repo.close()
     ok = not has_errors(findings)
@@ -46,58 +41,3 @@ def run(*, base: str | None, format: str) -> int:
             print(text)
         print(f"lint: {len(findings)} finding(s)" if findings else "lint: nothing to report")
     return 0 if ok else 1
-
-
-def lint_findings(
-    repo: Repo, layout: Layout, snap: Snapshot, severity: dict[str, str] | None = None
-) -> list[Finding]:
-    """The lint findings for a snapshot the diff engine took (git reads here)."""
-    from changelog_tool.diff.keychange import ADDED, MODIFIED
-    from changelog_tool.diff.masters import MasterProblem
-    from changelog_tool.diff.recipes import references, target
-    from changelog_tool.lint.review import Changed, review
-
-    changes = snap.changes
-    base, head = changes.base or "", changes.head
-    found = Changed()
-    for path in changes.recipes:
-        now = repo.read(head, path)
-        if now is not None:
-            found.recipes[path] = (now, repo.read(base, path))
-    for change in changes.keys:
-        if change.kind not in (ADDED, MODIFIED) or change.path is None:
-            continue
-        if change.path not in found.masters:
-            now = repo.read(head, change.path) or b""
-            found.masters[change.path] = (now, repo.read(base, change.path))
-        try:
-            refs = references(snap.masters.value(change.key))
-        except MasterProblem:
-            continue
-        data = found.masters[change.path][0]
-        for ref in refs:
-            found.references.append(
-                (change.path, change.key, ref, _line_of(data, ref, change.line or 1))
-            )
-    cache: dict[str, bool] = {}
-
-    def exists(path: str) -> bool:
-        if path not in cache:
-            cache[path] = repo.read(head, path) is not None
-        return cache[path]
-
-    def where(ref: str) -> str | None:
-        path = target(ref, layout.prefixes)
-        return path if "/" in path else None  # a bare name may live in any recipe folder
-
-    return review(found, exists, where, severity)
-
-
-def _line_of(data: bytes, text: str, start: int) -> int:
-    """The first line at or after ``start`` that holds ``text``."""
-    lines: list[Any] = data.split(b"\n")
-    needle = text.encode("utf-8")
-    for number in range(start - 1, len(lines)):
-        if needle in lines[number]:
-            return number + 1
-    return start

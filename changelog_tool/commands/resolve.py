@@ -75,7 +75,9 @@ def run(*, protected: str | None, format: str) -> int:
             f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`",
         )
         return 1
-    writer.replace(repo.root / path, outcome.result.data, expected=conflicted)
+    writer.replace(
+        repo.root / path, outcome.result.data, expected=conflicted, timeout=settings.lock_timeout
+    )
     repo.add(path)
     hint = NEXT.get(operation or "", "then finish the operation that stopped")
     emit(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,7 @@ def _verify_base(
         skip_reason=skip_reason,
         allow_settings_change=allow_settings_change,
     )
+    verdict.findings.extend(_lints(settings, snapshot))
     ok = not has_errors(verdict.findings)
     changes = snapshot.changes
     document: dict[str, Any] = {
@@ -169,4 +171,27 @@ def _verify_base(
         )
         log.append(verdict.suggested_entry.rstrip("\n"))
     emit_report(document, verdict.findings, fmt, log)
+    if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        from changelog_tool.gate.summary import job_summary
+
+        text = job_summary(changes, verdict, snapshot.changelog)
+        with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
+            summary.write(text)
     return 0 if ok else 1
+
+
+def _lints(settings: Any, snapshot: Any) -> list[Any]:
+    """The review lints (``changelog lint``) on what the branch changed, with the
+    base's severities; nothing to read when no recipe or master key changed."""
+    from changelog_tool.diff.engine import Layout
+    from changelog_tool.gitrepo import Repo
+    from changelog_tool.lint.gather import lint_findings
+
+    changes = snapshot.changes
+    if not changes.recipes and not changes.needing_entry():
+        return []
+    repo = Repo.open(settings.root)
+    try:
+        return lint_findings(repo, Layout.of(settings, repo.root), snapshot, settings.severity)
+    finally:
+        repo.close()

@@ -99,7 +99,7 @@ def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Fin
                 else entry.field_line(rejection.field)
             )
             message = f"{rejection.field}: {rejection.message}"
-        out.append(Finding(rejection.code, message, path, line))
+        out.append(Finding(rejection.code, message, path, line, rejection.severity))
     return out
 
 

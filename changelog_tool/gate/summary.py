@@ -1,0 +1,69 @@
+"""The job summary ``verify --format github`` appends to ``$GITHUB_STEP_SUMMARY``:
+Markdown people read on the run's page (pure).
+
+A table of the changed keys (added, modified, reduced, removed, recipe), what
+changed and whether an appended entry covers it; the findings; and the
+suggested entry in a fenced ``yaml`` block (none when the change is opted out).
+Every name comes from the branch, so it is escaped: it cannot break the table,
+open a fence or inject HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from changelog_tool.diff.keychange import REMOVED, ChangeSet
+from changelog_tool.ledger.entry import matches
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~-])")
+
+
+def md(text: object) -> str:
+    """Text for a Markdown table cell or line: one line, nothing interpreted."""
+    flat = " ".join(str(text).split())
+    return _SPECIAL.sub(r"\\\1", flat).replace("&", "&amp;")
+
+
+def job_summary(changes: ChangeSet, verdict: Any, changelog: str) -> str:
+    patterns = [
+        p
+        for entry in changes.appended
+        for p in entry.get("config-keys") or []
+        if isinstance(p, str)
+    ]
+    errors = sum(f.severity == "error" for f in verdict.findings)
+    title = "passed" if not errors else f"failed ({errors} error(s))"
+    lines = [f"## perf-changelog: {title}", ""]
+    if changes.keys:
+        lines += ["| key | change | what changed | covered |", "|---|---|---|---|"]
+        for change in changes.keys:
+            kind = "reduced" if change.reduced else change.kind
+            what = ", ".join([*change.fields, *change.recipes]) or "-"
+            if change.kind == REMOVED or change.reduced:
+                covered = "no entry needed"
+            else:
+                covered = "yes" if any(matches(p, change.key) for p in patterns) else "**no**"
+            lines.append(f"| {md(change.key)} | {kind} | {md(what)} | {covered} |")
+    else:
+        lines.append("No master-config key or recipe changed.")
+    lines.append("")
+    if verdict.findings:
+        lines += ["### Findings", ""]
+        for finding in verdict.findings:
+            where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+            lines.append(
+                f"- **{finding.severity}** `{finding.code}` {md(where)}: {md(finding.message)}"
+            )
+        lines.append("")
+    if verdict.suggested_entry is not None and verdict.opt_out is None:
+        fence = "~~~~"
+        lines += [
+            f"### Suggested entry for {md(changelog)}",
+            "",
+            f"{fence}yaml",
+            verdict.suggested_entry.rstrip("\n").replace(fence, "~ ~ ~ ~"),
+            fence,
+            "",
+        ]
+    return "\n".join(lines) + "\n"
