@@ -59,7 +59,7 @@ def test_prefill_and_decode_written_out_twice_get_a_notice_naming_what_differs()
     head = block("prefill", tp=4) + block("decode", tp=8)
     [(code, line, message)] = lint_recipe(head)
     assert (code, line) == ("repeated-block", 1)
-    assert "prefill (line 1) and decode (line 11)" in message
+    assert "prefill (line 1), decode (line 11) repeat 8 fields" in message
     assert "differ only in tensor-parallel-size" in message and "<<: *prefill-common" in message
 
 
@@ -112,3 +112,11 @@ def test_changelog_lint_reports_the_branchs_slips_as_annotations(repo: GitRepo) 
     )
     document = json.loads(run(repo, "lint", "--base", "main", "--format", "json").stdout)
     assert sorted(f["code"] for f in document["findings"]) == ["key-style", "repeated-block"]
+
+
+def test_several_identical_blocks_are_one_notice_naming_them_all() -> None:
+    head = block("model-a") + block("model-b") + block("model-c")
+    [(code, line, message)] = lint_recipe(head)
+    assert (code, line) == ("repeated-block", 1)
+    assert "model-a (line 1), model-b (line 11), model-c (line 21)" in message
+    assert "are identical" in message

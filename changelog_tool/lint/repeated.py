@@ -20,19 +20,25 @@ MAX_DIFFERENT = 3
 
 @dataclass(frozen=True)
 class Repeat:
-    first: Mapping
-    second: Mapping
+    """Sibling blocks that repeat each other: the first is where the notice goes."""
+
+    blocks: tuple[Mapping, ...]
     different: tuple[str, ...]
     shared: int
 
+    @property
+    def first(self) -> Mapping:
+        return self.blocks[0]
+
     def message(self) -> str:
-        a, b = self.first.path[-1], self.second.path[-1]
-        differ = ", ".join(self.different) if self.different else "nothing"
+        names = [b.path[-1] for b in self.blocks]
+        where = ", ".join(f"{n} (line {b.line})" for n, b in zip(names, self.blocks, strict=True))
+        how = f"differ only in {', '.join(self.different)}" if self.different else "are identical"
+        a = names[0]
         return (
-            f"{a} (line {self.first.line}) and {b} (line {self.second.line}) repeat "
-            f"{self.shared} fields and differ only in {differ}; write the shared fields "
-            f"once: `{a}: &{a}-common {{...}}` and `{b}: {{<<: *{a}-common, ...}}`, so an "
-            "edit to one cannot silently leave the other behind"
+            f"{where} repeat {self.shared} fields and {how}; write the shared fields "
+            f"once: `{a}: &{a}-common {{...}}` and `{names[1]}: {{<<: *{a}-common, ...}}`, "
+            "so an edit to one cannot silently leave the others behind"
         )
 
 
@@ -43,8 +49,8 @@ def repeats(
     min_fields: int = MIN_FIELDS,
     max_different: int = MAX_DIFFERENT,
 ) -> list[Repeat]:
-    """Pairs of sibling blocks that repeat each other; with ``changed``, only pairs
-    where at least one block is among the changed paths."""
+    """Groups of sibling blocks that repeat each other (one notice per group); with
+    ``changed``, only groups where at least one block is among the changed paths."""
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -57,16 +63,25 @@ def repeats(
             groups.setdefault(mapping.path[:-1], []).append(mapping)
     out = []
     for siblings in groups.values():
+        taken: set[int] = set()
         for i, first in enumerate(siblings):
-            for second in siblings[i + 1 :]:
-                if changed is not None and first.path not in changed and second.path not in changed:
-                    continue
+            if i in taken:
+                continue
+            members, different = [first], set()
+            for j in range(i + 1, len(siblings)):
+                second = siblings[j]
                 fields = first.leaves.keys() | second.leaves.keys()
-                different = sorted(f for f in fields if first.leaves.get(f) != second.leaves.get(f))
-                if len(different) <= max_different and len(fields) - len(different) >= min_fields:
-                    out.append(
-                        Repeat(first, second, tuple(different), len(fields) - len(different))
-                    )
+                differ = {f for f in fields if first.leaves.get(f) != second.leaves.get(f)}
+                if len(differ) <= max_different and len(fields) - len(differ) >= min_fields:
+                    members.append(second)
+                    different |= differ
+                    taken.add(j)
+            if len(members) < 2:
+                continue
+            if changed is not None and not any(m.path in changed for m in members):
+                continue
+            every = set().union(*(m.leaves.keys() for m in members))
+            out.append(Repeat(tuple(members), tuple(sorted(different)), len(every - different)))
     return out
 
 
