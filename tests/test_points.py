@@ -41,3 +41,15 @@ def test_odd_shapes_count_one_point_each_and_never_fail() -> None:
         "s": 1
     }
     assert points("not a mapping") == {}
+
+
+def test_keys_json_gives_the_points_of_each_changed_key(repo) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from tests.projects import NVIDIA, NVIDIA_TEXT, make_project, run
+
+    make_project(repo)
+    repo.commit("key", **{NVIDIA: NVIDIA_TEXT + "\n" + MASTER.decode().split("k2:")[0]})
+    document = json.loads(run(repo, "keys", "--base", "main", "--format", "json").stdout)
+    [k1] = [k for k in document["keys"] if k["key"] == "k1"]
+    assert k1["points"] == {"fixed-seq-len": 13, "agentic-coding": 6}

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from changelog_tool.diff.fields import scenarios_mentioning
-from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, ChangeSet, KeyChange
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.points import points
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
@@ -176,6 +177,10 @@ def snapshot(
         base=base_sha, head=head_rev, keys=keys, master_keys=masters["head"].key_files()
     )
     _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev)
+    for change in changes.keys:
+        if change.kind != REMOVED:
+            with contextlib.suppress(MasterProblem):
+                changes.points[change.key] = points(masters["head"].value(change.key))
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
     changes.problems += _missing_recipes(changes, masters["head"])
 

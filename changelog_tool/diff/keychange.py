@@ -52,6 +52,8 @@ class ChangeSet:
     orphan_recipes: list[str] = field(default_factory=list)
     deleted_recipes: list[str] = field(default_factory=list)
     appended: list[dict[str, Any]] = field(default_factory=list)
+    points: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Benchmark points per scenario type of each changed key at head."""
     problems: list[Finding] = field(default_factory=list)
     """Master-config problems at head (``yaml-syntax``, ``duplicate-yaml-key``,
     ``duplicate-master-key``, ``missing-recipe``)."""
@@ -88,6 +90,7 @@ class ChangeSet:
                 "path": k.path,
                 "line": k.line,
                 "recipes": list(k.recipes),
+                "points": self.points.get(k.key, {}),
             }
             for k in self.keys
         ]
