@@ -3,6 +3,7 @@ works with no further step (real git, the real CLI)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.conftest import GitRepo
@@ -63,7 +64,11 @@ def test_settings_are_written_only_where_the_defaults_do_not_fit(repo: GitRepo) 
         b'changelog = "logs/perf-changelog.yaml"\nmaster-configs = ["bench/*-master.yaml"]\n'
     )
     assert repo.read(".gitattributes") == b"/logs/perf-changelog.yaml merge=perf-changelog\n"
-    repo.commit("adopt")
+    assert "commit .perf-changelog.toml to the protected branch first" in done.stdout
+    repo.commit("adopt on main: the gate reads settings from the base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("a key", **{"bench/x-master.yaml": NVIDIA_TEXT + "\nnew-vllm:\n  image: x\n"})
     keys = run(repo, "keys", "--base", "main", "--format", "json")
     assert keys.returncode == 0, keys.stderr
-    assert run(repo, "verify", "--base", "main").returncode == 0
+    assert [k["key"] for k in json.loads(keys.stdout)["keys"]] == ["new-vllm"]
+    assert run(repo, "verify", "--base", "main").returncode == 1  # uncovered: the gate works

@@ -183,6 +183,11 @@ def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters:
         }[step.action]
         print(f"init: {verb} {step.path}:")
         print("".join(f"    {line}\n" for line in step.text.splitlines()), end="")
+    if any(step.path == SETTINGS and step.action != "keep" for step in steps):
+        print(
+            f"init: commit {SETTINGS} to the protected branch first: `verify --base` reads "
+            "the settings from the base, never from the branch it judges"
+        )
     print(
         "init: "
         + (
