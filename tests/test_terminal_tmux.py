@@ -3,71 +3,22 @@ and check the file with `changelog verify --file`; ctrl+c leaves with exit code 
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from terminal import CHANGELOG, Terminal, exit_code, launch, needs_tmux, open_terminal
 
 from changelog_tool.authoring import drafts
 from changelog_tool.demo import sandbox
 
-CHANGELOG = Path(sys.executable).parent / "changelog"
-
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None or not CHANGELOG.exists(),
-    reason="needs tmux and the installed `changelog` script",
-)
-
-
-class Terminal:
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "t")
-
-    def wait_for(self, text: str, timeout: float = 30) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+pytestmark = needs_tmux
 
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    term = Terminal(f"changelog-test-{os.getpid()}-{tmp_path.name}")
-    yield term
-    subprocess.run(["tmux", "-L", term.socket, "kill-server"], capture_output=True, check=False)
-
-
-def launch(terminal: Terminal, args: str, cwd: Path, done: Path) -> None:
-    """Run ``changelog ARGS`` in an 80x24 tmux window; its exit code goes to ``done``."""
-    command = f"{CHANGELOG} {args}; echo $? > {done}; sleep 60"
-    terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(cwd), command)
-
-
-def exit_code(terminal: Terminal, done: Path, timeout: float = 30) -> str:
-    deadline = time.monotonic() + timeout
-    while not done.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert done.exists(), terminal.screen()
-    return done.read_text().strip()
+    yield from open_terminal(tmp_path)
 
 
 def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(

@@ -11,8 +11,9 @@ from typing import Any
 def run_add(
     *, settings: Any, path: Path, base: str | None, prefill: dict[str, Any], init: bool
 ) -> int:
-    """Open the add screen; returns the exit code (0 saved, 1 left without saving, 130
-    left with ctrl+c)."""
+    """Open the add screen; returns the exit code: 0 saved, 1 left without saving, 130
+    left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
+    the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`)."""
     from changelog_tool.tui.app import make_app
 
     app = make_app(settings, path, base=base, prefill=prefill, init=init)

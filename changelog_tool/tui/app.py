@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.content import Content
+from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
 
@@ -22,23 +23,27 @@ from changelog_tool.authoring.session import (
     KeyRow,
     Loaded,
     preselected,
-    preview_lines,
     suggested_scenarios,
 )
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
+from changelog_tool.tui import texts
 from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
+from changelog_tool.tui.leaving import (
+    INTERRUPTED,
+    INTERRUPTED_CODE,
+    LEFT_CODE,
+    SIGNALS,
+    Outcome,
+    backstop,
+    leave,
+    route_signals,
+    signal_code,
+)
 from changelog_tool.tui.selection import take_selection
 from changelog_tool.tui.widgets import EntryForm, KeyPicker, Pane
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
-INTERRUPTED_CODE = 130  # what a shell reports for a command ended by ctrl+c
-
-
-@dataclass(frozen=True)
-class Outcome:
-    code: int
-    message: str
 
 
 def _stamp(event: str) -> None:
@@ -73,6 +78,7 @@ class AddApp(App[Outcome]):
         self.showing_history = False
         self.rows: list[KeyRow] = []
         self.loaded: Loaded | None = None
+        self.unroute_signals: Callable[[], None] | None = None
 
     # --- building ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -81,6 +87,14 @@ class AddApp(App[Outcome]):
         yield Pane(id="pane")
         yield Label("", id="status")
         yield Footer()
+
+    def on_load(self) -> None:
+        # before the terminal enters application mode, so a signal always restores it
+        self.unroute_signals = route_signals(self.signalled)
+
+    def on_unmount(self) -> None:  # the app's: after Textual has restored the terminal
+        if self.unroute_signals is not None:
+            self.unroute_signals()
 
     def on_mount(self) -> None:
         if _light_terminal():
@@ -121,7 +135,7 @@ class AddApp(App[Outcome]):
         known = {r.key for r in self.rows}
         self.rows += [KeyRow(k) for k in chosen if k not in known]
         picker.set_rows(self.rows, chosen)
-        picker.set_title(self._keys_title(loaded))
+        picker.set_title(texts.keys_title(loaded))
         if not self.initial.scenario_types:
             self.query_one(EntryForm).set_scenarios(suggested_scenarios(self.rows, chosen))
         if not self.rows:
@@ -129,18 +143,6 @@ class AddApp(App[Outcome]):
         self.baseline = self.current_draft()
         self.refresh_preview()
         self.call_after_refresh(_stamp, "keys")
-
-    def _keys_title(self, loaded: Loaded) -> str:
-        if loaded.changes is None:
-            return f"Could not diff the master configs ({loaded.problem}); add keys by hand"
-        changes = loaded.changes
-        base = (changes.base or "?")[:8]
-        if not loaded.rows:
-            return f"Nothing changed in the master configs since {base}: add keys by hand"
-        need = len(preselected(loaded.rows))
-        covered = sum(1 for r in loaded.rows if r.covered)
-        text = f"Changed keys since {base}: {len(loaded.rows)} ({need} to cover"
-        return text + (f", {covered} already covered)" if covered else ")")
 
     # --- the model ------------------------------------------------------------------------
     def current_draft(self) -> Draft:
@@ -150,43 +152,11 @@ class AddApp(App[Outcome]):
     def refresh_preview(self) -> None:
         draft = self.current_draft()
         preview = self.session.preview(draft)
-        status = self.query_one("#status", Label)
-        if preview.problems:
-            more = f" (+{len(preview.problems) - 1} more)" if len(preview.problems) > 1 else ""
-            status.update(Content.styled(f"✗ {preview.problems[0]}{more}", "$text-error"))
-        else:
-            status.update(Content.styled("✓ ready: ctrl+s appends the preview", "$text-success"))
-        pane = self.query_one(Pane)
+        self.query_one("#status", Label).update(texts.status(preview))
         if self.showing_history:
-            self._show_history(pane, draft.keys)
-            return
-        lines = (
-            [Content.styled(f"✗ {problem}", "$text-error") for problem in preview.problems]
-            if len(preview.problems) > 1
-            else []
-        )
-        shown = preview.appended if draft.keys else b""  # no entry without config-keys
-        for number, text, new in preview_lines(self.session.old, shown):
-            gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
-            lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
-        where = self.session.old.count(b"\n") + 1
-        title = (
-            f"Preview: the bytes appended at line {where} of {self.session.path.name} "
-            "· f2: previous entries"
-        )
-        pane.show(title, Content("\n").join(lines))
-
-    def _show_history(self, pane: Pane, keys: list[str]) -> None:
-        from changelog_tool.ledger.lookup import format_text
-
-        found = self.session.history_for(keys)
-        title = f"Previous entries for the chosen keys: {len(found)}, newest first · f2: preview"
-        body = (
-            format_text(found[:50], self.session.path.name, keys)
-            if found
-            else ("no previous entry applies to the chosen keys" if keys else "no key chosen")
-        )
-        pane.show(title, Content(body))
+            self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys))
+        else:
+            self.query_one(Pane).show(*texts.preview_pane(self.session, draft, preview))
 
     # --- events ---------------------------------------------------------------------------
     @on(KeyPicker.Changed)
@@ -278,21 +248,23 @@ class AddApp(App[Outcome]):
         self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
 
     def _leave(self, draft: Draft, interrupted: bool) -> None:
-        path = self.session.path
-        code, how = (INTERRUPTED_CODE, "interrupted: ") if interrupted else (1, "")
-        if draft.has_text():
-            where = drafts.save(path, draft)
-            self.exit(
-                Outcome(
-                    code,
-                    f"{how}nothing was written to {path}; your answers are "
-                    f"kept in {where} and offered next time",
-                )
-            )
-        else:
-            if draft != self.baseline:
-                drafts.discard(path)
-            self.exit(Outcome(code, f"{how}nothing was written to {path}"))
+        code, how = (INTERRUPTED_CODE, INTERRUPTED) if interrupted else (LEFT_CODE, "")
+        self.exit(leave(self.session.path, draft, self.baseline, code, how))
+
+    def signalled(self, signum: int) -> None:
+        """SIGINT, SIGTERM or SIGHUP from outside: leave at once, keeping typed answers
+        (see :mod:`changelog_tool.tui.leaving`); nothing once the app has its outcome."""
+        if self.return_value is not None:
+            return
+        try:
+            draft = self.current_draft()
+        except NoMatches:  # the form is not there yet: nothing was typed
+            draft = self.baseline
+        code, how = signal_code(signum), SIGNALS[signal.Signals(signum)]
+        outcome = leave(self.session.path, draft, self.baseline, code, how)  # the draft first
+        if not self.is_headless:  # a real terminal: see leaving.py
+            backstop(code)
+        self.exit(outcome)
 
 
 def _light_terminal() -> bool:

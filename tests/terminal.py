@@ -1,0 +1,104 @@
+"""A real terminal for the tests that drive the installed `changelog` (tmux): start a
+command in an 80x24 window, read the screen, and learn the command's exit code and pid
+(shared by test_terminal_tmux.py and test_terminal_signals.py; no tests here)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHANGELOG = Path(sys.executable).parent / "changelog"
+
+needs_tmux = pytest.mark.skipif(
+    shutil.which("tmux") is None or not CHANGELOG.exists(),
+    reason="needs tmux and the installed `changelog` script",
+)
+
+
+class Terminal:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    def screen(self, joined: bool = False) -> str:
+        """The window's text; ``joined``: lines the terminal wrapped as one line."""
+        return self.tmux("capture-pane", "-p", *(["-J"] if joined else []), "-t", "t")
+
+    def modes(self) -> dict[str, str]:
+        """The terminal modes an app may leave behind: alternate screen, mouse reporting,
+        cursor shown ("1" on, "0" off)."""
+        names = ["alternate_on", "mouse_any_flag", "mouse_sgr_flag", "cursor_flag"]
+        shown = self.tmux("display", "-p", "-t", "t", " ".join(f"#{{{n}}}" for n in names))
+        return dict(zip(names, shown.split(), strict=True))
+
+    def wait_for(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+
+
+def open_terminal(tmp_path: Path) -> Iterator[Terminal]:
+    """The body of a ``terminal`` fixture: one tmux server per test, killed after it."""
+    term = Terminal(f"changelog-test-{os.getpid()}-{tmp_path.name}")
+    yield term
+    term.close()
+
+
+def launch(terminal: Terminal, args: str, cwd: Path, done: Path, pid: Path | None = None) -> None:
+    """Run ``changelog ARGS`` in an 80x24 tmux window; its exit code goes to ``done`` and,
+    with ``pid``, its process id to that file (the shell writes ``$$`` and ``exec``s it)."""
+    run = f"{CHANGELOG} {args}"
+    if pid is not None:
+        run = "sh -c " + shlex.quote(f"echo $$ > {shlex.quote(str(pid))}; exec {run}")
+    command = f"{run}; echo $? > {shlex.quote(str(done))}; sleep 60"
+    terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(cwd), command)
+
+
+def exit_code(terminal: Terminal, done: Path, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while not done.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert done.exists(), terminal.screen()
+    return done.read_text().strip()
+
+
+def process_id(pid: Path, timeout: float = 10) -> int:
+    """The launched command's pid, once the shell has written it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = pid.read_text().strip() if pid.exists() else ""
+        if text:
+            return int(text)
+        time.sleep(0.05)
+    raise AssertionError("the launched command never wrote its pid")
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
