@@ -57,7 +57,6 @@ def test_init_writes_what_is_missing_once_and_verify_then_works(repo: GitRepo) -
 
 def test_settings_are_written_only_where_the_defaults_do_not_fit(repo: GitRepo) -> None:
     repo.commit("base", **{"bench/x-master.yaml": NVIDIA_TEXT, "logs/perf-changelog.yaml": HISTORY})
-    repo.git("checkout", "-q", "-b", "adopt")
     done = run(repo, "init")
     assert done.returncode == 0, done.stderr
     assert repo.read(".perf-changelog.toml") == (
