@@ -14,7 +14,6 @@ from pathlib import Path
 
 from changelog_tool.errors import UsageError
 
-INTERRUPTED = 130  # `changelog add` ended with ctrl+c
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +58,7 @@ def _open(box: object) -> int:
         "(`changelog demo --keep DIR` keeps a demo repository to explore)."
     )
     # Leaving the demo without saving is no failure; ending it with ctrl+c is an interrupt.
-    return INTERRUPTED if code == INTERRUPTED else 0
+    return code if code > 128 else 0  # a signal's code (130, 143, 129) stays
 
 
 def _describe(box: object, kept: bool) -> int:
