@@ -15,7 +15,6 @@ from pathlib import Path
 from changelog_tool.errors import UsageError
 
 
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep",
