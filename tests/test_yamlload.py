@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items, load_value
+from changelog_tool.ledger.strictyaml import MAX_DEPTH, Item, YamlProblem, load_items, load_value
 
 
 def problem(text: str) -> YamlProblem:
@@ -61,3 +61,32 @@ def test_a_syntax_error_names_its_line() -> None:
 
 def test_a_mapping_root_is_returned_as_a_value() -> None:
     assert load_items(b"a: 1\n") == {"a": 1}
+
+
+def test_nesting_past_the_limit_is_refused_at_its_line_before_the_rest_is_read() -> None:
+    for depth in (1_000, 1_000_000):  # Python's recursion; libyaml's cost grows with depth
+        deep = "[" * depth + "]" * depth
+        found = problem(f"- config-keys: [a]\n  description:\n    - {deep}\n")
+        assert (found.code, found.line) == ("yaml-syntax", 3)
+        assert f"deeper than {MAX_DEPTH} levels" in found.message
+
+
+def test_nesting_within_the_limit_reads() -> None:
+    depth = MAX_DEPTH - 2  # the list of entries and the entry are two levels
+    value = load_value(("- a: " + "[" * depth + "]" * depth + "\n").encode())[0]["a"]
+    for _ in range(depth - 1):
+        (value,) = value
+    assert value == []
+
+
+def test_lines_count_lf_only_as_the_ledger_does() -> None:
+    # libyaml breaks lines at U+2028 (inside quotes too), U+0085 and a lone CR as well
+    items = load_items('- a: "one\u2028two"\n  b: 1\n- c: "\u0085"\n- d: 2\n'.encode())
+    assert [(i.line, i.key_lines) for i in items] == [
+        (1, {"a": 1, "b": 2}),
+        (3, {"c": 3}),
+        (4, {"d": 4}),
+    ]
+    assert [i.line for i in load_items(b"- a: 1\r- b: 2\r")] == [1, 1]
+    found = problem("- a: 1\r- b: [\r\n- c: 3\n- d: {\n")
+    assert found.line == 2  # "- c" inside the open flow list: the second LF-separated line

@@ -111,10 +111,27 @@ def _entry_from_flags(answers: dict[str, Any], placeholder: str) -> dict[str, An
 
 
 def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
+    """The entries of ``add --json``'s stdin. Nesting is bounded as in the changelog's
+    own loader; a refusal is a message, never a traceback."""
+    from changelog_tool.ledger.strictyaml import MAX_DEPTH
+
+    too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:
         document = json.loads(text)
+    except RecursionError:  # the decoder recurses per level: refused before any walk
+        raise ChangelogError(too_deep) from None
     except json.JSONDecodeError as exc:
         raise ChangelogError(f"stdin is not JSON: {exc}") from None
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise ChangelogError(f"stdin cannot be read as JSON: {str(exc).split(';')[0]}") from None
+    level, pending = 0, [document]
+    while pending := [node for node in pending if isinstance(node, dict | list)]:
+        level += 1  # breadth first, one level of objects and arrays at a time: no recursion
+        if level > MAX_DEPTH:
+            raise ChangelogError(too_deep)
+        pending = [
+            c for node in pending for c in (node.values() if isinstance(node, dict) else node)
+        ]
     entries = document if isinstance(document, list) else [document]
     if not entries or not all(isinstance(e, dict) for e in entries):
         raise ChangelogError("--json expects an entry object or a non-empty list of entry objects")

@@ -1,7 +1,9 @@
 """`changelog log KEY`: the entries that apply to a key (patterns resolved), newest first.
 
 With master configs in the work tree, a ``*`` argument is expanded against their keys,
-and an argument that matches none of them is named on stderr with a close key."""
+and an argument that matches none of them is named on stderr with a close key. Encoding
+problems (CR line endings, tabs, a byte-order mark) are named on stderr too: lines are
+counted by LF, so in a file with CR line endings they are not the lines an editor shows."""
 
 from __future__ import annotations
 
@@ -76,6 +78,11 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     items, problems = entries(data)
     if not items and problems:
         raise ChangelogError(f"cannot read {file}: {problems[0]}")
+    from changelog_tool.ledger.document import Ledger
+
+    for byte_problem in Ledger(data).byte_problems():
+        if byte_problem.code == "encoding":
+            print(f"changelog: {file}:{byte_problem.line}: {byte_problem.message}", file=sys.stderr)
     for problem in problems:
         print(f"changelog: {file}: {problem}", file=sys.stderr)
     masters = master_keys(settings) if settings is not None else None

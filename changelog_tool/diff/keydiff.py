@@ -1,6 +1,6 @@
 """What a branch changed in the master configs, key by key (pure): added, removed,
 modified (which fields, which scenario types, whether it only narrows what runs),
-and keys defined twice at head."""
+keys defined twice at head, and added or modified keys that no entry can name."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from changelog_tool.diff.fields import (
     touched_scenarios,
 )
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED, KeyChange
+from changelog_tool.diff.keynames import key_name_problem
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 
 
@@ -68,8 +69,22 @@ def diff(
                 line=line,
             )
         )
+    problems.extend(key_names(changes))
     problems.extend(duplicate_definitions(base, head))
     return changes, problems
+
+
+def key_names(changes: list[KeyChange]) -> list[tuple[str, MasterProblem]]:
+    """A ``key-name`` problem for each added or modified key whose name the changelog
+    schema refuses: an entry naming it would fail, and a pattern would hide the odd
+    character from whoever reads the entry."""
+    out = []
+    for change in changes:
+        why = key_name_problem(change.key) if change.kind in (ADDED, MODIFIED) else None
+        if why is not None:
+            problem = MasterProblem(why, change.line, "key-name", key=change.key)
+            out.append((change.path or "", problem))
+    return out
 
 
 _MANY_DUPLICATES = 10

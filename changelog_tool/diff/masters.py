@@ -7,21 +7,20 @@ key's bytes at a time and only when a job asks, so a diff between two versions
 parses just the keys whose bytes differ. A file that uses anchors or aliases
 (or that the scan cannot split safely) is parsed whole, so anchors and merge
 keys are always resolved. A whole file that does not parse keeps the keys the scan
-found: they are unknown, not removed.
+found: they are unknown, not removed. Every parse is bounded first (``limits``:
+alias expansion and depth), and problems name lines as the byte scan counts them.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from changelog_tool.diff.fields import (
-    SCENARIOS,
-)
+from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.limits import LimitExceeded, line_at, load
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 _TOP_KEY = re.compile(
@@ -38,52 +37,47 @@ _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 class MasterProblem(Exception):
     """A master config (or one key of it) is not valid YAML."""
 
-    def __init__(self, message: str, line: int | None, code: str = "yaml-syntax") -> None:
+    def __init__(
+        self, message: str, line: int | None, code: str = "yaml-syntax", key: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.code = code
-
-
-_local = threading.local()
-
-
-def _loader() -> Any:
-    """One C-backed safe loader per thread (the TUI diffs in a worker thread)."""
-    loader = getattr(_local, "loader", None)
-    if loader is None:
-        from ruamel.yaml import YAML
-
-        loader = _local.loader = YAML(typ="safe", pure=False)
-    return loader
+        self.key = key
 
 
 @lru_cache(maxsize=8192)
 def _parse(data: bytes) -> Any:
-    """Parse YAML bytes (cached: the same key bytes recur across versions)."""
-    from ruamel.yaml.constructor import DuplicateKeyError
+    """Parse YAML bytes within the limits (cached: the same key bytes recur across versions)."""
+    from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        return _loader().load(data)
+        return load(data)
+    except LimitExceeded as exc:
+        raise MasterProblem(exc.message, exc.line, exc.code) from None
     except DuplicateKeyError as exc:  # the safe loader refuses them; anchors and << stay legal
         found = _DUPLICATE.search(str(exc.problem))
-        name = found.group(1) if found else "?"
-        mark = exc.problem_mark
         raise MasterProblem(
-            f"duplicate field {name!r} in one mapping; keep only one (most "
-            "YAML readers would silently keep the last)",
-            mark.line + 1 if mark is not None else None,
+            f"duplicate field {found.group(1) if found else '?'!r} in one mapping; keep only "
+            "one (most YAML readers would silently keep the last)",
+            _mark_line(data, exc.problem_mark),
             "duplicate-yaml-key",
         ) from None
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        tag = isinstance(exc, ConstructorError) and "for the tag" in str(exc.problem)
         raise MasterProblem(
             str(exc.problem or exc.context or "invalid YAML"),
-            mark.line + 1 if mark is not None else None,
+            _mark_line(data, exc.problem_mark or exc.context_mark),
+            "yaml-tag" if tag else "yaml-syntax",
         ) from None
     except YAMLError as exc:
         raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
+
+
+def _mark_line(data: bytes, mark: Any) -> int | None:
+    return line_at(data, mark.index) if mark is not None else None
 
 
 def _has_anchor_or_alias(data: bytes) -> bool:

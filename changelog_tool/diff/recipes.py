@@ -13,9 +13,10 @@ quoting and key order do not (:func:`same_data`).
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
+
+from changelog_tool.diff.limits import LimitExceeded, load
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")
 RECIPE_SUFFIXES = (".yaml", ".yml")
@@ -69,19 +70,6 @@ def needle(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-_local = threading.local()
-
-
-def _load(data: bytes) -> Any:
-    """Parse with a C-backed safe loader (one per thread); raises on invalid YAML."""
-    loader = getattr(_local, "loader", None)
-    if loader is None:
-        from ruamel.yaml import YAML
-
-        loader = _local.loader = YAML(typ="safe", pure=False)
-    return loader.load(data)
-
-
 def _equal(a: Any, b: Any) -> bool:
     """Equal data of equal types: ``1``, ``1.0`` and ``true`` differ, as they do in YAML."""
     if type(a) is not type(b):
@@ -95,12 +83,13 @@ def _equal(a: Any, b: Any) -> bool:
 
 def same_data(old: bytes, new: bytes) -> bool:
     """Do two versions of a recipe hold the same YAML data? A version that does not
-    parse (or holds a key twice) never does."""
+    parse, holds a key twice or breaks a limit (``limits``: alias expansion, depth)
+    never does: the recipe counts as changed."""
     if old == new:
         return True
     from ruamel.yaml.error import YAMLError
 
     try:
-        return _equal(_load(old), _load(new))
-    except (YAMLError, ValueError, RecursionError):
+        return _equal(load(old), load(new))
+    except (YAMLError, ValueError, LimitExceeded):
         return False

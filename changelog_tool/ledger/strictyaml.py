@@ -4,11 +4,23 @@ It builds plain Python values itself so that it can refuse, with positions,
 what the changelog must never contain: anchors, aliases, explicit tags and
 duplicate mapping keys. Plain scalars are resolved with the YAML 1.2 core
 schema (the one ruamel.yaml uses by default).
+
+Bounded work: a document nested deeper than :data:`MAX_DEPTH` mappings and lists is
+refused at the line where it gets too deep, before the rest is read (1,000 nested
+``[`` would overflow Python's recursion here and in every later walk). 100 is far
+above what the changelog needs: 3 levels (the list of entries, an entry, a list
+field), the deepest in all 581 versions of the InferenceX changelog. ``add --json``
+holds its input to the same limit. Aliases need no limit: the changelog refuses them.
+
+Lines are counted as the :class:`~changelog_tool.ledger.document.Ledger` counts
+them, by LF: libyaml also breaks lines at a lone CR, U+0085, U+2028 and U+2029, and
+its line numbers would not point into the file's bytes.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +40,9 @@ from ruamel.yaml.events import (
     StreamEndEvent,
     StreamStartEvent,
 )
+
+MAX_DEPTH = 100
+"""Nested mappings and lists in one document (the root counting 1)."""
 
 
 @dataclass(frozen=True)
@@ -82,13 +97,33 @@ def _parser() -> YAML:
 
 
 class _Builder:
-    def __init__(self, events: Iterator[Event], line_offset: int) -> None:
+    def __init__(self, data: bytes | str, events: Iterator[Event], line_offset: int) -> None:
         self.events = events
         self.offset = line_offset
+        self.depth = 0
+        text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+        self.breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
+
+    def mark_line(self, mark: Any) -> int:
+        """The 1-based line (LF-separated, shifted by the offset) of a parser mark."""
+        index = mark.index if mark is not None else 0
+        return bisect_right(self.breaks, index - 1) + 1 + self.offset
 
     def line(self, event: Event) -> int:
-        mark = event.start_mark
-        return (mark.line if mark is not None else 0) + 1 + self.offset
+        return self.mark_line(event.start_mark)
+
+    def enter(self, event: Event) -> None:
+        """One level deeper; refused past :data:`MAX_DEPTH` (left by :meth:`leave`)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise YamlProblem(
+                "yaml-syntax",
+                f"nested deeper than {MAX_DEPTH} levels of lists and mappings; an entry needs 3",
+                self.line(event),
+            )
+
+    def leave(self) -> None:
+        self.depth -= 1
 
     def check(self, event: Event) -> None:
         anchor = getattr(event, "anchor", None)
@@ -118,9 +153,11 @@ class _Builder:
             plain = event.style in (None, "") and event.implicit[0]
             return resolve_plain(event.value) if plain else event.value
         if isinstance(event, SequenceStartEvent):
+            self.enter(event)
             items: list[Any] = []
             for child in self.events:
                 if isinstance(child, SequenceEndEvent):
+                    self.leave()
                     return items
                 items.append(self.value(child))
         if isinstance(event, MappingStartEvent):
@@ -128,10 +165,12 @@ class _Builder:
         raise YamlProblem("yaml-syntax", f"unexpected YAML event {event!r}", self.line(event))
 
     def mapping(self, start: Event) -> tuple[dict[Any, Any], dict[str, int]]:
+        self.enter(start)
         result: dict[Any, Any] = {}
         lines: dict[str, int] = {}
         for key_event in self.events:
             if isinstance(key_event, MappingEndEvent):
+                self.leave()
                 return result, lines
             key = self.value(key_event)
             if isinstance(key, list | dict):
@@ -148,9 +187,11 @@ class _Builder:
             value_event = next(self.events)
             if isinstance(value_event, SequenceStartEvent):
                 self.check(value_event)
+                self.enter(value_event)
                 items: list[Any] = []
                 for child in self.events:
                     if isinstance(child, SequenceEndEvent):
+                        self.leave()
                         break
                     lines[f"{key}/{len(items)}"] = self.line(child)
                     items.append(self.value(child))
@@ -168,7 +209,7 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
     slice of a larger file). Raises :class:`YamlProblem`.
     """
     events = _parser().parse(data)
-    builder = _Builder(iter(events), line_offset)
+    builder = _Builder(data, iter(events), line_offset)
     root: Any = None
     try:
         for event in builder.events:
@@ -182,9 +223,11 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
                 continue
             if isinstance(event, SequenceStartEvent):
                 builder.check(event)
+                builder.enter(event)
                 root = []
                 for child in builder.events:
                     if isinstance(child, SequenceEndEvent):
+                        builder.leave()
                         break
                     line = builder.line(child)
                     if isinstance(child, MappingStartEvent):
@@ -196,8 +239,7 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
             else:
                 root = builder.value(event)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = (mark.line + 1 if mark is not None else 1) + line_offset
+        line = builder.mark_line(exc.problem_mark or exc.context_mark)
         problem = exc.problem or exc.context or "invalid YAML"
         raise YamlProblem("yaml-syntax", f"{problem}", line) from None
     except YAMLError as exc:

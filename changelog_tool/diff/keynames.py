@@ -1,0 +1,70 @@
+"""Master-config key names that no changelog entry can name (pure): a key holding a
+character the schema's config-key pattern refuses, such as an invisible or look-alike
+character: a zero-width space, a dotless i (U+0131), a Cyrillic a (U+0430), a
+non-breaking space.
+
+The schema in ``schema/`` is the one definition: a character is refused where the
+pattern refuses it (the first character of a key may be narrower than the rest).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+_SHOWN = 3
+_UNNAMED = {
+    "Cc": "a control character",
+    "Cf": "a format character",
+    "Co": "a private-use character",
+}
+
+
+@cache
+def _pattern() -> re.Pattern[str]:
+    from changelog_tool.ledger.entry import schema
+
+    return re.compile(schema()["$defs"]["config-key"]["pattern"])
+
+
+def _refused(char: str, first: bool) -> bool:
+    """Does the schema refuse ``char`` at the start of a key (``first``) or after an
+    accepted character?"""
+    return _pattern().fullmatch(char if first else "a" + char) is None
+
+
+def describe(char: str) -> str:
+    """``'x' U+0078 LATIN SMALL LETTER X``; an invisible character is not shown, only
+    named."""
+    code = f"U+{ord(char):04X}"
+    category = unicodedata.category(char)
+    name = unicodedata.name(char, "") or _UNNAMED.get(category, "an unassigned character")
+    if category.startswith("Z") or char.isspace():
+        return f"{code} {name} (looks like a space)"
+    if char.isprintable():
+        return f"{char!r} {code} {name}"
+    return f"{code} {name} (invisible)"
+
+
+def key_name_problem(key: str) -> str | None:
+    """Why the changelog cannot name ``key`` (its refused characters, each once, with
+    its 1-based position), or ``None`` when the schema accepts it."""
+    if _pattern().fullmatch(key) is not None:
+        return None
+    if not key:
+        return "an empty key name cannot be named in a changelog entry; name the key"
+    found: dict[str, int] = {}
+    for index, char in enumerate(key):
+        if char not in found and _refused(char, index == 0):
+            found[char] = index + 1
+    if not found:
+        return f"key {key!r} does not match the schema's config-key pattern; rename the key"
+    parts = [f"{describe(c)} at position {p}" for c, p in list(found.items())[:_SHOWN]]
+    if len(found) > _SHOWN:
+        parts.append(f"{len(found) - _SHOWN} more")
+    return (
+        f"key {key!r} contains {', '.join(parts)}, which no changelog entry can name "
+        "(config-keys accept ASCII letters, digits and . _ + - *, not beginning with + or -); "
+        "rename the key"
+    )
