@@ -173,7 +173,13 @@ def run(
             raise UsageError(
                 "--json reads the entry from stdin; do not combine it with answer flags"
             )
-        raw = _entries_from_json(sys.stdin.read(), settings.placeholder_link())
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ChangelogError(
+                f"stdin is not UTF-8 (byte {exc.start}); send UTF-8 JSON"
+            ) from None
+        raw = _entries_from_json(text, settings.placeholder_link())
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
     from changelog_tool.gate.acceptance import refuse, work_tree_rules

@@ -286,7 +286,7 @@ def _head_problems(
         if (path, problem.message) in old or (path, problem.line) in seen:
             continue
         seen.add((path, problem.line))
-        out.append(Finding(problem.code, problem.message, path, problem.line))
+        out.append(Finding(problem.code, problem.message, path, problem.line, key=problem.key))
     return out
 
 

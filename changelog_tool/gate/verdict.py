@@ -72,13 +72,15 @@ def check(
         )
         for recipe in changes.orphan_recipes
     )
-    if verdict.uncovered:
+    named = {f.key for f in verdict.findings if f.code == "key-name"}
+    suggestable = [c for c in verdict.uncovered if c.key not in named]
+    if suggestable:
         link = (
             prlinks.canonical(slug, pr_number)
             if pr_number is not None and slug
             else settings.placeholder_link()
         )
-        suggestion = suggested_entry(verdict.uncovered, link, scenario_types())
+        suggestion = suggested_entry(suggestable, link, scenario_types())
         verdict.suggested_entry = emit(suggestion).decode("utf-8")
     return verdict
 
