@@ -90,3 +90,13 @@ def test_lines_count_lf_only_as_the_ledger_does() -> None:
     assert [i.line for i in load_items(b"- a: 1\r- b: 2\r")] == [1, 1]
     found = problem("- a: 1\r- b: [\r\n- c: 3\n- d: {\n")
     assert found.line == 2  # "- c" inside the open flow list: the second LF-separated line
+
+
+def test_nan_and_infinity_in_every_spelling_resolve_as_yaml_1_2_says() -> None:
+    import math
+
+    from changelog_tool.ledger.strictyaml import resolve_plain
+
+    assert all(math.isnan(resolve_plain(t)) for t in (".nan", ".NaN", ".NAN"))
+    assert [resolve_plain(t) for t in (".inf", "-.Inf", "+.INF")] == [
+        math.inf, -math.inf, math.inf]

@@ -88,7 +88,10 @@ def resolve_plain(text: str) -> Any:
             return int(text[2:], 16)
         return int(text)
     if _FLOAT.match(text):
-        return float(text.replace(".inf", "inf").replace(".Inf", "inf").replace(".INF", "inf"))
+        special = text.lstrip("+-").lower()
+        if special in (".inf", ".nan"):
+            return float(text.lower().replace(".", ""))
+        return float(text)
     return text
 
 
