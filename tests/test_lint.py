@@ -120,3 +120,12 @@ def test_several_identical_blocks_are_one_notice_naming_them_all() -> None:
     assert (code, line) == ("repeated-block", 1)
     assert "model-a (line 1), model-b (line 11), model-c (line 21)" in message
     assert "are identical" in message
+
+
+def test_items_of_one_list_are_meant_to_look_alike() -> None:
+    items = "".join(
+        "- " + block("x", tp=n).replace("\n", "\n  ", 9).replace("x:\n  ", "", 1) for n in (1, 2)
+    )
+    assert (
+        lint_recipe("configs:\n" + "".join("  " + line + "\n" for line in items.splitlines())) == []
+    )

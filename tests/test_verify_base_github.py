@@ -63,7 +63,9 @@ def test_verify_github_output_escapes_every_name_from_the_branch(repo) -> None:
         "--skip-reason",
         "label\n::error::from-a-reason",
     )
-    assert done.returncode == 0, done.stderr  # opted out: uncovered keys are warnings
+    # opted out: uncovered keys are warnings; the hostile names are key-name errors
+    assert done.returncode == 1, done.stderr
+    assert "title=key-name::" in done.stdout
     log = our_commands_only(done.stdout)
     joined = "\n".join(log)
     assert r"'x\n::error title=pwned::from-a-field'" in joined
@@ -76,18 +78,20 @@ def test_verify_github_output_escapes_every_name_from_the_branch(repo) -> None:
 def test_keys_github_output_escapes_every_name_from_the_branch(repo) -> None:
     project = hostile_branch(repo)
     done = run(project, "keys", "--base", "main", "--format", "github")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # the hostile names are key-name errors
     log = our_commands_only(done.stdout)
     assert any("::warning::from-a-key" in line for line in log)
 
 
-def test_a_copied_add_command_quotes_a_key_for_the_shell(repo) -> None:
+def test_a_key_the_schema_refuses_never_reaches_a_command_to_copy(repo) -> None:
     project = make_project(repo)
-    text = NVIDIA_TEXT + key_block('"x;touch pwned"')
+    text = NVIDIA_TEXT + key_block('"x;touch pwned"') + key_block("fine-vllm")
     project.commit("key", **{NVIDIA: text})
     done = run(project, "verify", "--base", "main")
     assert done.returncode == 1
-    assert "--key 'x;touch pwned'" in done.stdout
+    assert "key-name: key 'x;touch pwned' contains ';' U+003B SEMICOLON" in done.stdout
+    [command] = [line for line in done.stdout.splitlines() if "changelog add" in line]
+    assert "--key fine-vllm" in command and "pwned" not in command
 
 
 # --- the formatters themselves ------------------------------------------------------------

@@ -98,5 +98,4 @@ def test_nan_and_infinity_in_every_spelling_resolve_as_yaml_1_2_says() -> None:
     from changelog_tool.ledger.strictyaml import resolve_plain
 
     assert all(math.isnan(resolve_plain(t)) for t in (".nan", ".NaN", ".NAN"))
-    assert [resolve_plain(t) for t in (".inf", "-.Inf", "+.INF")] == [
-        math.inf, -math.inf, math.inf]
+    assert [resolve_plain(t) for t in (".inf", "-.Inf", "+.INF")] == [math.inf, -math.inf, math.inf]

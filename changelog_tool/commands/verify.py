@@ -162,8 +162,7 @@ def _verify_base(
         log.append(f"opt-out: {shown(out.reason)} ({shown(out.source)})")
     if verdict.suggested_entry is not None:
         keys = " ".join(
-            f"--key {shown(k) if shown(k) != k else shlex.quote(k)}"
-            for k in sorted({c.key for c in verdict.uncovered})
+            f"--key {shown(k) if shown(k) != k else shlex.quote(k)}" for k in verdict.suggested_keys
         )
         log.append(
             f"suggested entry for the uncovered key(s); append it to {snapshot.changelog} "

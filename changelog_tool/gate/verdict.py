@@ -28,6 +28,7 @@ class Verdict:
     findings: list[Finding] = field(default_factory=list)
     uncovered: list[KeyChange] = field(default_factory=list)
     suggested_entry: str | None = None
+    suggested_keys: list[str] = field(default_factory=list)
     opt_out: OptOut | None = None
 
 
@@ -74,6 +75,7 @@ def check(
     )
     named = {f.key for f in verdict.findings if f.code == "key-name"}
     suggestable = [c for c in verdict.uncovered if c.key not in named]
+    verdict.suggested_keys = sorted({c.key for c in suggestable})
     if suggestable:
         link = (
             prlinks.canonical(slug, pr_number)

@@ -3,7 +3,8 @@ all but a few fields, where an anchor and a merge key would say it once (pure).
 
 Typical: a recipe's ``prefill`` and ``decode`` blocks repeating a dozen fields and
 a long connector setting, so that a later edit to one copy silently makes them
-disagree. Blocks that already use a merge key (``<<``) are never reported.
+disagree. Blocks that already use a merge key (``<<``) are never reported, nor
+items of one list (a sweep's entries are meant to look alike).
 Thresholds: a block needs at least ``min_fields`` leaf fields, and the pair may
 differ in at most ``max_different`` of them.
 """
@@ -56,6 +57,7 @@ def repeats(
     for mapping in maps:
         if (
             mapping.path
+            and not mapping.path[-1].startswith("[")  # list items are meant to be alike
             and not mapping.merges
             and mapping.path[:-1] not in merged_parents
             and len(mapping.leaves) >= min_fields
