@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -72,3 +74,20 @@ def test_demo_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
     result = demo("--keep", str(tmp_path / "busy"), cwd=tmp_path)
     assert result.returncode == 2 and "not empty" in result.stderr
     assert (tmp_path / "busy" / "notes.txt").read_text() == "mine"
+
+
+def test_a_temporary_demo_is_kept_only_when_it_holds_the_draft_the_tui_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from changelog_tool.authoring import drafts
+    from changelog_tool.authoring.drafts import Draft
+    from changelog_tool.commands.demo import clean_up
+    from changelog_tool.demo import sandbox
+
+    plain = sandbox.build(tmp_path / "plain")
+    assert clean_up(plain.root) and not plain.root.exists()
+    kept = sandbox.build(tmp_path / "kept")
+    drafts.save(kept.changelog, Draft(description=["half written"]))
+    assert not clean_up(kept.root)
+    assert drafts.load(kept.changelog) is not None  # where the message said it is
+    assert f"stays in {kept.root}" in capsys.readouterr().out

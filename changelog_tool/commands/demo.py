@@ -39,7 +39,23 @@ def run(*, keep: Path | None, no_input: bool) -> int:
         return _open(box) if interactive else _describe(box, keep is not None)
     finally:
         if keep is None:
-            shutil.rmtree(folder, ignore_errors=True)
+            clean_up(folder)
+
+
+def clean_up(folder: Path) -> bool:
+    """Delete a temporary demo repository, unless it holds a draft the TUI just said
+    it kept there (then say where it stays). Returns whether it was deleted."""
+    from changelog_tool.authoring import drafts
+
+    changelog = folder / "perf-changelog.yaml"
+    if changelog.is_file() and drafts.load(changelog) is not None:
+        print(
+            f"changelog demo: the demo repository stays in {folder}, with your draft in "
+            "it (`cd` there and run `changelog add` to finish; delete the folder when done)"
+        )
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
 
 
 def _open(box: object) -> int:
