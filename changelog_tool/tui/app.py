@@ -67,6 +67,8 @@ class AddApp(App[Outcome]):
         Binding("ctrl+c", "interrupt", "Leave", show=False, priority=True),
         Binding("f2", "toggle_pane", "Preview/History"),
         Binding("ctrl+t", "toggle_theme", "Light/Dark"),
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help_key", "Help", show=False),
     ]
 
     def __init__(self, session: AddSession, initial: Draft, *, note: str = "") -> None:
@@ -185,6 +187,18 @@ class AddApp(App[Outcome]):
     def action_toggle_pane(self) -> None:
         self.showing_history = not self.showing_history
         self.refresh_preview()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``?`` is help only outside a text field (there it is a character to type)."""
+        return not (action == "help_key" and isinstance(self.focused, Input | TextArea))
+
+    def action_help_key(self) -> None:
+        self.action_help()
+
+    def action_help(self) -> None:
+        from changelog_tool.tui.help import HelpScreen
+
+        self.push_screen(HelpScreen())
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"

@@ -1,0 +1,57 @@
+"""The help screen (f1, or ? outside a text field): every binding, and how an entry
+is built."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP = """\
+# changelog add
+
+| key | does |
+|---|---|
+| tab / shift+tab | move between the key list, the pattern box and the form |
+| space | tick or untick the highlighted key (in the key list) |
+| enter | in the pattern box: add the key or pattern typed |
+| ctrl+s | append the entry shown in the preview |
+| f2 | switch the pane: the preview of the bytes, or the previous entries for the keys |
+| ctrl+t | light or dark theme |
+| esc / ctrl+q / ctrl+c | leave without writing (typed answers are kept as a draft) |
+| f1 / ? | this help (esc closes it) |
+
+## How an entry is built
+
+- **Keys.** The master-config keys this branch added or changed, and the keys whose
+  recipe files changed, are listed first; those that need an entry and that no
+  entry appended on this branch covers yet are ticked. Removed keys, and keys that
+  only lost benchmark points, need none. A pattern with `*` matches any run of
+  characters, and must match at least one key.
+- **Scenario types.** Ticked when every chosen change is limited to those scenario
+  types; none ticked means every scenario of the keys runs (an image bump affects
+  them all).
+- **Description.** One bullet per line.
+- **pr-link.** The placeholder `XXX` until the pull request has a number: on the
+  protected branch a real link is required, and `changelog finalize --pr-number N`
+  fills the placeholder in before merging.
+- **ctrl+s** checks the entry as `changelog verify` would, then appends exactly the
+  bytes in the preview after one empty line: no existing byte of the file changes.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,q,question_mark", "dismiss_help", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(HELP)
+
+    def action_dismiss_help(self) -> None:
+        self.dismiss(None)
