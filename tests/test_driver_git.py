@@ -174,36 +174,46 @@ def test_a_branch_that_edited_history_stops_with_markers_and_names_entry_and_lin
     assert LOG in git(repo, "diff", "--name-only", "--diff-filter=U").stdout
 
 
-def test_the_driver_itself_exits_1_and_leaves_git_merge_files_markers(repo: GitRepo) -> None:
-    ours = appended(BASE, MAIN_NEW[0])
-    theirs = appended(BASE.replace(b"Update dsr1", b"Edit dsr1"), OWN[0])
-    for name, data in (("O", BASE), ("A", ours), ("copy-of-A", ours), ("B", theirs)):
-        repo.write(name, data)
-    result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
-    assert result.returncode == 1
-    by_git = subprocess.run(
-        [
-            "git",
-            "merge-file",
-            "-p",
-            "-L",
-            "ours",
-            "-L",
-            "base",
-            "-L",
-            "theirs",
-            "copy-of-A",
-            "O",
-            "B",
-        ],
+def merge_file(repo: GitRepo, ours: str, base: str, theirs: str) -> bytes:
+    """``git merge-file``'s own output, as the driver runs it."""
+    return subprocess.run(
+        ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
         cwd=repo.root,
         capture_output=True,
         check=False,
     ).stdout
-    assert repo.read("A") == by_git
-    assert b"<<<<<<< ours" in by_git
+
+
+def test_the_driver_exits_1_and_leaves_git_merge_files_markers_when_they_keep_ours(
+    repo: GitRepo,
+) -> None:
+    ours = appended(BASE, MAIN_NEW[0])
+    theirs = appended(BASE, b"- config-keys: [unclosed\n")
+    for name, data in (("O", BASE), ("A", ours), ("copy-of-A", ours), ("B", theirs)):
+        repo.write(name, data)
+    result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
+    assert result.returncode == 1
+    by_git = merge_file(repo, "copy-of-A", "O", "B")
+    assert b"<<<<<<< ours" in by_git and repo.read("A") == by_git
+    assert "git's conflict markers (1) are left in the file" in result.stderr
+
+
+def test_the_driver_leaves_both_sides_whole_when_gits_text_merge_would_edit_ours(
+    repo: GitRepo,
+) -> None:
+    # git's own text merge applies theirs' edit of entry 1 outside its markers: one
+    # `git add` would publish it, so one conflict holds both sides, untouched
+    ours = appended(BASE, MAIN_NEW[0])
+    theirs = appended(BASE.replace(b"Update dsr1", b"Edit dsr1"), OWN[0])
+    for name, data in (("O", BASE), ("A", ours), ("copy-of-A", ours), ("B", theirs)):
+        repo.write(name, data)
+    assert b"Edit dsr1" in merge_file(repo, "copy-of-A", "O", "B").split(b"<<<<<<<")[0]
+    result = changelog_tool(repo.root, "merge-driver", "O", "A", "B", LOG)
+    assert result.returncode == 1
+    assert repo.read("A") == b"<<<<<<< ours\n" + ours + b"=======\n" + theirs + b">>>>>>> theirs\n"
     line = theirs[: theirs.index(b"Edit dsr1")].count(b"\n") + 1
     assert f"{LOG}:{line}: history-modified: theirs changed entry 1" in result.stderr
+    assert "one conflict holds both sides whole" in result.stderr
 
 
 def test_the_driver_writes_the_merge_into_ours_and_exits_0(repo: GitRepo) -> None:
@@ -286,7 +296,7 @@ def test_a_broken_settings_file_still_leaves_gits_own_conflict(repo: GitRepo) ->
     assert repo.read("A") == by_git
 
 
-def test_a_branch_that_only_corrects_an_old_pr_link_is_left_to_a_human_without_markers(
+def test_a_branch_that_only_corrects_an_old_pr_link_stops_with_mains_bytes_in_ours(
     repo: GitRepo,
 ) -> None:
     installed(repo)
@@ -298,6 +308,8 @@ def test_a_branch_that_only_corrects_an_old_pr_link_is_left_to_a_human_without_m
     result = git(repo, "rebase", "main")
     assert result.returncode != 0
     assert "corrected the pr-link of entry 1" in result.stderr
-    assert "applied without markers" in result.stderr
-    assert b"<<<<<<<" not in repo.read(LOG) and b"pull/1010" in repo.read(LOG)
+    conflicted = repo.read(LOG)
+    ours, theirs = conflicted.split(b"=======\n")
+    assert ours == b"<<<<<<< ours\n" + MAIN  # main's bytes, whole
+    assert theirs == corrected + b">>>>>>> theirs\n"  # the correction, for a human to move
     assert LOG in git(repo, "diff", "--name-only", "--diff-filter=U").stdout

@@ -224,28 +224,69 @@ def test_an_empty_base_keeps_only_what_the_protected_side_lacks() -> None:
 
 
 # --- a rebase replaying the branch's own entries ----------------------------------
-def test_a_rebase_may_rewrite_the_branchs_own_entry_when_the_protected_ref_is_known() -> None:
-    upstream = appended(BASE, M1)
-    head = appended(upstream, entry("own", link="XXX"))  # main + the replayed entry
-    parent = appended(BASE, entry("own", link="XXX"))  # the commit's parent on the branch
-    commit = appended(BASE, entry("own", link=300))  # the commit fixes the link
-    result = merge(parent, head, commit, "ours", upstream=upstream)
-    assert isinstance(result, Merged)
-    assert result.data == appended(upstream, entry("own", link=300))
+# One step of `git rebase main` replaying a branch commit: the base is the commit's
+# parent, ours is main plus what the rebase already replayed, theirs the commit.
+OWN_DRAFT = entry("own", link="XXX")
+
+
+def test_a_rebase_may_rewrite_the_branchs_own_placeholder_entry_being_replayed() -> None:
+    main = appended(BASE, M1)
+    head = appended(main, OWN_DRAFT)  # main + the replayed entry
+    parent = appended(BASE, OWN_DRAFT)  # the commit's parent on the branch
+    commit = appended(BASE, entry("own", link=300))  # the commit fills in the link
+    result = merge(parent, head, commit, "ours")
+    assert isinstance(result, Merged), result
+    assert result.data == appended(main, entry("own", link=300))
     assert result.report.replayed == 1
+    [note] = result.report.rewritten
+    assert (note.where, note.line, note.label) == ("ours", main.count(b"\n") + 2, "config-keys own")
 
 
-def test_without_the_protected_ref_a_rewrite_of_a_replayed_entry_is_refused() -> None:
-    head = appended(BASE, M1, entry("own", link="XXX"))
-    parent = appended(BASE, entry("own", link="XXX"))
-    commit = appended(BASE, entry("own", link=300))
-    assert isinstance(merge(parent, head, commit, "ours"), Refused)
+def test_a_replayed_placeholder_entry_the_commit_drops_leaves_mains_bytes_exactly() -> None:
+    main = appended(BASE, M1)
+    parent, head = appended(BASE, OWN_DRAFT, P2), appended(main, OWN_DRAFT, P2)
+    result = merge(parent, head, appended(BASE, P2), "ours")
+    assert isinstance(result, Merged), result
+    assert result.data == appended(main, P2)
+    assert [n.label for n in result.report.rewritten] == ["config-keys own"]
 
 
-def test_an_entry_the_protected_ref_already_has_is_never_taken_as_replayed() -> None:
-    upstream = appended(BASE, M1, C)  # main re-appended C, the base's last entry
+def test_an_entry_with_a_real_pr_link_at_the_end_of_both_is_never_rewritten() -> None:
+    # the bytes could be main's newest entry as well as the branch's replayed one
+    own = entry("own", link=2391)
+    head = appended(BASE, M1, own)
+    commit = appended(BASE, entry("own", "Reworded", 2391))
+    result = merge(appended(BASE, own), head, commit, "ours")
+    assert isinstance(result, Refused)
+    line = head.count(b"\n") - own.count(b"\n") + 1
+    *_, why = result.problems
+    assert why.code == "history-modified" and why.line == line and why.side == "ours"
+    assert "not a placeholder" in why.message and "config-keys own" in why.message
+
+
+def test_a_run_that_holds_a_real_pr_link_after_a_placeholder_is_refused() -> None:
+    draft, filled = entry("own", link="XXX"), entry("own-two", link=2400)
+    head = appended(BASE, M1, draft, filled)
+    commit = appended(BASE, entry("own", link=2391), filled)
+    assert isinstance(merge(appended(BASE, draft, filled), head, commit, "ours"), Refused)
+
+
+def test_main_removing_a_duplicate_does_not_make_its_newest_entries_the_branchs() -> None:
+    # the branch forked after main's newest entries, then reworded one; main then
+    # removed an older duplicate: its newest entries now end both files
+    fork = appended(BASE, M1, M2)
+    main = appended(changelog(A, C), M1, M2)
+    reworded = appended(BASE, M1, entry("main-two", "Reworded", 102))
+    for commit in (reworded, appended(BASE, M1), appended(BASE, M1, entry("main-two"))):
+        result = merge(fork, main, commit, "ours")
+        assert isinstance(result, Refused), commit
+        assert any("config-keys main-two" in p.message for p in result.problems)
+
+
+def test_an_old_placeholder_entry_in_the_shared_history_is_never_taken_as_replayed() -> None:
+    main = appended(BASE, M1, C)  # main re-appended C, the base's last entry (XXX link)
     commit = appended(BASE.replace(b"Update c-fp8", b"Edit c-fp8"), P1)
-    assert isinstance(merge(BASE, upstream, commit, "ours", upstream=upstream), Refused)
+    assert isinstance(merge(BASE, main, commit, "ours"), Refused)
 
 
 def test_the_merge_is_deterministic() -> None:

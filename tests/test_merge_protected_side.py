@@ -1,5 +1,6 @@
-"""Which side is protected: the protected ref's entries, then GIT_REFLOG_ACTION, then
-the operation in progress, else ours."""
+"""Which side is protected: GIT_REFLOG_ACTION, then the operation in progress, and
+only then, as a hint, the protected ref's entries; else theirs in a merge, ours
+otherwise. A stale ref never overrides the operation."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ MAIN = appended(BASE, entry("m1", link=1), entry("m2", link=2))
 BRANCH = appended(BASE, entry("own"))
 
 
-def test_in_a_rebase_ours_holds_the_protected_ref_so_ours_is_protected() -> None:
+def test_with_no_operation_known_ours_leads_and_the_protected_ref_is_only_a_hint() -> None:
     decision = decide(appended(MAIN, entry("own")), BRANCH, upstream=MAIN, upstream_name="main")
-    assert decision.side == "ours"
+    assert (decision.side, decision.certain) == ("ours", True)  # HEAD, the branch being written
     assert "main" in decision.reason and "all 4" in decision.reason
+    flipped = decide(BRANCH, appended(MAIN, entry("own")), upstream=MAIN, upstream_name="main")
+    assert (flipped.side, flipped.certain) == ("theirs", False)
+    assert "a hint only" in flipped.reason
 
 
 def test_when_neither_side_begins_with_the_protected_ref_the_one_holding_more_wins() -> None:
@@ -26,8 +30,32 @@ def test_when_neither_side_begins_with_the_protected_ref_the_one_holding_more_wi
     assert "3 of 4, the other side 2" in decision.reason
 
 
-def test_in_a_merge_of_main_theirs_holds_the_protected_ref_so_theirs_is_protected() -> None:
-    assert decide(BRANCH, MAIN, upstream=MAIN, action="rebase").side == "theirs"
+def test_a_rebase_keeps_ours_protected_whatever_the_protected_ref_holds() -> None:
+    # a fork's origin/main may hold the branch's side (stale, or the fork's own commits)
+    fork_main = appended(BASE, entry("own"))
+    for ref in (BRANCH, fork_main, BASE):
+        decision = decide(MAIN, BRANCH, upstream=ref, action="rebase (pick)")
+        assert (decision.side, decision.certain) == ("ours", True)
+    assert decide(BRANCH, MAIN, upstream=BRANCH, action="merge origin/main").side == "theirs"
+
+
+def test_a_pull_that_rebases_is_a_rebase_though_the_action_says_pull() -> None:
+    # with pull.rebase set, git leaves GIT_REFLOG_ACTION at "pull" while it rebases
+    decision = decide(MAIN, BRANCH, upstream=BRANCH, action="pull", operation=lambda: "rebase")
+    assert decision.side == "ours" and "rebase is in progress" in decision.reason
+    assert decide(BRANCH, MAIN, action="pull", operation=lambda: None).side == "theirs"
+
+
+def test_a_merge_message_naming_the_protected_branch_makes_theirs_protected() -> None:
+    decision = decide(BRANCH, MAIN, upstream=BRANCH, operation=lambda: "merge upstream/main")
+    assert (decision.side, decision.certain) == ("theirs", True)
+
+
+def test_a_merge_of_another_branch_asks_the_ref_then_defaults_to_theirs() -> None:
+    on_main = decide(MAIN, BRANCH, upstream=MAIN, upstream_name="main", action="merge feature")
+    assert (on_main.side, on_main.certain) == ("ours", False)
+    unnamed = decide(BRANCH, MAIN, operation=lambda: "merge")
+    assert (unnamed.side, unnamed.certain) == ("theirs", False)
 
 
 def test_a_stale_protected_ref_that_both_sides_contain_falls_back_to_the_action() -> None:
@@ -44,8 +72,13 @@ def test_a_stale_protected_ref_that_both_sides_contain_falls_back_to_the_action(
         ("pull -q --rebase", "ours"),
         ("cherry-pick", "ours"),
         ("revert", "ours"),
+        ("am", "ours"),
         ("merge origin/main", "theirs"),
+        ("merge upstream/main", "theirs"),
+        ("merge feature", None),
         ("pull", "theirs"),
+        ("pull --no-rebase origin main", "theirs"),
+        ("pull origin feature", None),
         ("checkout", None),
         ("", None),
         (None, None),
@@ -55,16 +88,18 @@ def test_git_reflog_action_names_the_protected_side(action: str | None, side: st
     assert side_from_action(action) == side
 
 
-def test_the_operation_in_progress_is_read_only_when_nothing_else_decided() -> None:
+def test_the_operation_in_progress_is_read_only_when_the_action_did_not_decide() -> None:
     asked: list[bool] = []
 
     def operation() -> str:
         asked.append(True)
-        return "merge"
+        return "rebase"
 
-    assert decide(BRANCH, MAIN, upstream=MAIN, operation=operation).side == "theirs"
+    assert decide(BRANCH, MAIN, upstream=MAIN, action="merge main", operation=operation).side == (
+        "theirs"
+    )
     assert asked == []
-    assert decide(BRANCH, MAIN, operation=operation).side == "theirs"
+    assert decide(BRANCH, MAIN, upstream=MAIN, operation=operation).side == "ours"
     assert asked == [True]
 
 

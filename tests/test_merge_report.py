@@ -67,3 +67,21 @@ def test_the_json_report_lists_kept_duplicates_and_removed_entries() -> None:
     assert document["ok"] and document["protected"] == "theirs"
     assert [n["entry"] for n in document["kept"]] == ["config-keys own"]
     assert [n["line"] for n in document["removed_by_protected"]] == [BASE.count(b"\n") + 2]
+
+
+def test_on_a_guessed_side_nothing_is_dropped_and_the_merge_is_refused() -> None:
+    base = appended(BASE, entry("b", link=2))  # a duplicate the protected side removes
+    ours, theirs = appended(BASE, entry("m", link=3)), appended(base, entry("own"))
+    # merging a branch that is not the protected one: theirs leads by default, a guess
+    guessed = merge_sides(
+        "perf-changelog.yaml", base, theirs, ours, upstream=None, action="merge feature"
+    )
+    assert (guessed.decision.side, guessed.decision.certain) == ("theirs", False)
+    assert not guessed.ok
+    [finding] = guessed.findings()
+    assert finding.code == "history-modified" and "only a guess" in finding.message
+    assert "changelog resolve --protected" in finding.message
+    rebase = merge_sides(
+        "perf-changelog.yaml", base, ours, theirs, upstream=None, action="rebase (pick)"
+    )
+    assert rebase.ok and rebase.result.data == appended(ours, entry("own"))  # type: ignore[union-attr]

@@ -77,6 +77,21 @@ def test_a_stopped_merge_of_main_is_resolved_with_main_protected(repo: GitRepo) 
     assert git(repo, "commit", "--no-edit").returncode == 0
 
 
+def test_a_stale_protected_ref_does_not_turn_a_merge_of_main_around(repo: GitRepo) -> None:
+    # a fork's stale remote-tracking main still holds the duplicate main has since
+    # removed: the branch begins with it, main does not
+    repo.write(".perf-changelog.toml", 'protected-ref = ["fork/main"]\n')
+    branch_and_main(repo)
+    repo.git("update-ref", "refs/remotes/fork/main", "main~1")
+    assert git(repo, "merge", "main").returncode != 0
+    resolved = tool(repo.root, "resolve", "--format", "json")
+    assert resolved.returncode == 0, resolved.stdout
+    document = json.loads(resolved.stdout)
+    assert document["protected"] == "theirs" and document["protected_certain"]
+    assert "merge main is in progress" in document["protected_reason"]
+    assert repo.read(LOG) == appended(MAIN, *OWN)
+
+
 def test_resolve_without_a_conflict_on_the_changelog_refuses_clearly(repo: GitRepo) -> None:
     repo.commit("base", **{LOG: BASE})
     result = tool(repo.root, "resolve")

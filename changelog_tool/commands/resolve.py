@@ -4,7 +4,9 @@ Reads the conflicted file's index stages (1 base, 2 ours, 3 theirs), merges them
 as the merge driver would, writes the result to the work tree (a whole-file
 replace of bytes the merge verified: the protected side's bytes plus the
 branch's own entries) and stages it with ``git add``. When the branch edited
-history it refuses and leaves the file as git left it.
+history it refuses and leaves the file as git left it. The protected side comes
+from the operation that stopped (a merge's message names the branch merged in);
+the protected ref is only a hint when that does not say.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--protected",
         choices=("ours", "theirs"),
-        help="whose bytes lead (default: decided from the protected ref, "
-        "then the operation in progress)",
+        help="whose bytes lead (default: decided from the operation in progress; "
+        "the protected ref is only a hint)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -37,7 +39,7 @@ def run(*, protected: str | None, format: str) -> int:
     from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress, protected_blob
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import Upstream, emit, merge_sides, repo_path
-    from changelog_tool.merge.protected import Decision
+    from changelog_tool.merge.protected import Decision, branch_names
     from changelog_tool.merge.threeway import SIDES, Merged
 
     repo = Repo.open(Path.cwd())
@@ -55,6 +57,8 @@ def run(*, protected: str | None, format: str) -> int:
             f"{path} was deleted on {gone}'s side; that is not an append: resolve it by hand"
         )
     operation = operation_in_progress(repo.git_dir())
+    if operation == "merge":  # which branch: the merge message names it
+        operation = _merge_with_names(repo.git_dir())
     conflicted = repo.read(WORKTREE, path)
     side = next((s for s in SIDES if s == protected), None)
     chosen = Decision(side, "chosen with --protected") if side else None
@@ -66,6 +70,8 @@ def run(*, protected: str | None, format: str) -> int:
         upstream=Upstream.of(protected_blob(repo.root, settings.protected_ref, path)),
         operation=lambda: operation,
         decision=chosen,
+        branches=branch_names(settings.protected_ref),
+        placeholders=settings.placeholders,
     )
     if not isinstance(outcome.result, Merged):
         emit(
@@ -79,11 +85,25 @@ def run(*, protected: str | None, format: str) -> int:
         repo.root / path, outcome.result.data, expected=conflicted, timeout=settings.lock_timeout
     )
     repo.add(path)
-    hint = NEXT.get(operation or "", "then finish the operation that stopped")
+    hint = NEXT.get((operation or "").split(" ", 1)[0], "then finish the operation that stopped")
     emit(
         outcome,
         format,
-        {"written": True, "operation": operation},
+        {"written": True, "operation": (operation or "").split(" ", 1)[0] or None},
         f"{path} is resolved and staged; {hint}",
     )
     return 0
+
+
+def _merge_with_names(git_dir: Path) -> str:
+    """``merge`` and the branches the merge message names (``Merge branch 'main'``,
+    ``Merge remote-tracking branch 'upstream/main' into feature``): ``merge main``."""
+    import re
+
+    try:
+        subject = (git_dir / "MERGE_MSG").read_text("utf-8", "replace").split("\n", 1)[0]
+    except OSError:
+        return "merge"
+    names = re.findall(r"(?:branch|branches|tag|commit) '([^']+)'", subject)
+    names += re.findall(r"(?:, | and )'([^']+)'", subject)
+    return " ".join(["merge", *names])

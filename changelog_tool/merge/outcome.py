@@ -1,19 +1,27 @@
 """Glue shared by the merge driver, ``resolve`` and ``sync``: pick the protected
 side, merge, and say what happened (text for people, JSON for scripts).
 
+The protected ref (:class:`Upstream`) only helps tell the sides apart when the
+operation does not say; the merge itself never sees it. When the side was only
+hinted or defaulted, the merge may not drop or rewrite anything on that guess:
+an outcome that would (the protected side's removals, replayed entries
+rewritten) is refused.
+
 Git is reached only through plain ``git`` subprocess helpers in ``repo.py``
 (no GitPython), so the merge driver stays fast.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from changelog_tool.findings import WARNING, Finding
-from changelog_tool.merge.protected import Decision, decide
+from changelog_tool.merge.edits import Problem
+from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, decide
+from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
 from changelog_tool.merge.threeway import Merged, Refused, merge
 
 
@@ -72,7 +80,7 @@ class Outcome:
             kept += (
                 f" up to its last {report.replayed} entr"
                 f"{'y' if report.replayed == 1 else 'ies'}, this branch's own being replayed"
-                f" (taken from {other}, with its edits)"
+                f" (placeholder pr-links; taken from {other}, with its edits)"
             )
         if report.kept:
             where = ", ".join(str(n.line) for n in report.kept)
@@ -82,6 +90,11 @@ class Outcome:
             )
         else:
             lines.append(f"{self.path}: merged: {kept}; {other} has no new entry to add")
+        for n in report.rewritten:
+            lines.append(
+                f"{self.path}: {other} changed or dropped its own entry {n.label} (line "
+                f"{n.line} of {n.where}), being replayed"
+            )
         for n in report.removed:
             lines.append(
                 f"{self.path}: {side} removed {n.label} (line {n.line} of the base) since the "
@@ -95,6 +108,7 @@ class Outcome:
             "path": self.path,
             "protected": self.decision.side,
             "protected_reason": self.decision.reason,
+            "protected_certain": self.decision.certain,
             "protected_ref": self.upstream.ref if self.upstream else None,
             "findings": [f.to_json() for f in self.findings()],
         }
@@ -113,8 +127,11 @@ def merge_sides(
     action: str | None = None,
     operation: Callable[[], str | None] | None = None,
     decision: Decision | None = None,
+    branches: Collection[str] = DEFAULT_BRANCHES,
+    placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
 ) -> Outcome:
-    """Decide the protected side (unless given) and merge."""
+    """Decide the protected side (unless given) and merge. ``branches`` are the
+    protected branches' names, ``placeholders`` the placeholder pr-links."""
     if decision is None:
         decision = decide(
             ours,
@@ -123,11 +140,46 @@ def merge_sides(
             upstream_name=upstream.ref if upstream else None,
             action=action,
             operation=operation,
+            branches=branches,
         )
-    # The protected ref only helps recognise the branch's own entries being
-    # replayed when the protected side is the one that contains it.
-    result = merge(base, ours, theirs, decision.side, upstream=upstream.data if upstream else None)
+    result = merge(base, ours, theirs, decision.side, placeholders)
+    if isinstance(result, Merged) and not decision.certain:
+        result = _nothing_dropped_on_a_guess(result, decision)
     return Outcome(path, decision, result, upstream)
+
+
+def _nothing_dropped_on_a_guess(result: Merged, decision: Decision) -> Merged | Refused:
+    """A merge whose protected side is a guess keeps both sides' bytes: the guessed
+    side's removals, or its replayed entries taken from the other side, refuse it."""
+    report = result.report
+    if not report.removed and not report.replayed:
+        return result
+    side = decision.side
+    guess = (
+        f"that {side} is the protected side is only a guess ({decision.reason}), and "
+        "nothing is dropped or rewritten on a guess: run `changelog resolve --protected "
+        "ours|theirs`"
+    )
+    problems = [
+        Problem(
+            "history-modified",
+            "base",
+            note.line,
+            f"{side} removed {note.label} (line {note.line} of the base); {guess}",
+        )
+        for note in report.removed
+    ]
+    if report.replayed:
+        problems.append(
+            Problem(
+                "history-modified",
+                side,
+                None,
+                f"{side}'s last {report.replayed} entries would be taken from the other "
+                f"side as this branch's own, being replayed; {guess}",
+            )
+        )
+    return Refused(side, tuple(problems))
 
 
 def emit(

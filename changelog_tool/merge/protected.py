@@ -3,19 +3,30 @@
 In ``git rebase main`` "ours" is main; in ``git merge main`` from a branch
 "theirs" is main. Decided, in this order, from:
 
-1. the protected ref's own changelog (``origin/main``, else ``main``): the side
-   that already contains more of its entries is protected;
-2. ``GIT_REFLOG_ACTION`` (``rebase``, ``pull --rebase``, ``cherry-pick``,
-   ``revert`` -> ours; ``merge``, ``pull`` -> theirs);
-3. the operation in progress in the git directory (a rebase, a cherry-pick or
-   a revert -> ours; a merge -> theirs);
-4. otherwise ours.
+1. ``GIT_REFLOG_ACTION``: ``rebase``, ``pull --rebase``, ``cherry-pick``,
+   ``revert``, ``am`` -> ours (the commit being built on); ``merge`` or ``pull``
+   of the protected branch (or of the current branch's upstream: no name) -> theirs;
+2. the operation in progress in the git directory (a rebase, a cherry-pick or
+   a revert -> ours);
+3. only then, as a hint, the protected ref's own changelog (``origin/main``,
+   else ``main``): the side that begins with it while the other does not, else
+   the side holding more of its entries;
+4. otherwise theirs in a merge (of another branch, or of an unnamed commit), ours
+   in anything else (ours is HEAD, the branch being written: a cherry-pick
+   without ``GIT_REFLOG_ACTION``, a stash, ``checkout -m``).
+
+The protected ref may be stale (a fork's ``origin/main`` lags behind the main
+the branch is rebased onto, or holds the fork's own commits), so it never
+overrides the operation: a rebase's ours is protected whatever the ref holds.
+A side that rests on the ref alone, or on a merge's default, is not
+``certain``: the merge then may not drop or rewrite anything on its strength
+(see :func:`changelog_tool.merge.outcome.merge_sides`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from changelog_tool.ledger.document import Ledger
@@ -23,13 +34,19 @@ from changelog_tool.ledger.edits import content
 from changelog_tool.merge.side_changes import count_entries, history_end
 from changelog_tool.merge.threeway import Side
 
-OURS_OPERATIONS = ("rebase", "cherry-pick", "revert")
+OURS_OPERATIONS = ("rebase", "cherry-pick", "revert", "am")
+MERGES = ("merge", "pull")
+DEFAULT_BRANCHES = frozenset({"main"})
 
 
 @dataclass(frozen=True)
 class Decision:
+    """The protected side, why, and whether the operation itself said so (``certain``)
+    or it is a hint or a default."""
+
     side: Side
     reason: str
+    certain: bool = True
 
 
 def _entries(data: bytes) -> Counter[bytes]:
@@ -74,24 +91,52 @@ def _by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Deci
     )
 
 
-def side_from_action(action: str | None) -> Side | None:
-    """The protected side implied by ``GIT_REFLOG_ACTION``."""
-    if not action:
+def branch_names(refs: Collection[str]) -> frozenset[str]:
+    """The protected branches' names: ``main`` for ``origin/main`` and ``main``."""
+    return frozenset(ref.rsplit("/", 1)[-1] for ref in refs)
+
+
+def _merges_protected(words: list[str], branches: Collection[str]) -> bool:
+    """A ``merge``/``pull`` naming a protected branch (options aside)."""
+    names = [w for w in words[1:] if not w.startswith("-")]
+    return any(name.rsplit("/", 1)[-1] in branches for name in names)
+
+
+def _rebasing_pull(words: list[str]) -> bool:
+    return words[0] == "pull" and any(
+        w in ("--rebase", "-r") or (w.startswith("--rebase=") and w != "--rebase=false")
+        for w in words
+    )
+
+
+def side_from_action(
+    action: str | None, branches: Collection[str] = DEFAULT_BRANCHES
+) -> Side | None:
+    """The protected side implied by ``GIT_REFLOG_ACTION``; ``None`` when it does not
+    say (a merge of a branch that is not protected). ``branches`` are the protected
+    branches' names."""
+    words = (action or "").split()
+    if not words:
         return None
-    words = action.split()
-    if words[0] in OURS_OPERATIONS or "--rebase" in words or words[0].startswith("rebase"):
+    if words[0] in OURS_OPERATIONS or words[0].startswith("rebase") or _rebasing_pull(words):
         return "ours"
-    if words[0] in ("merge", "pull"):
-        return "theirs"
+    if words[0] in MERGES and (len(words) == 1 or _merges_protected(words, branches)):
+        return "theirs"  # no name: the current branch's upstream is merged in
     return None
 
 
-def side_from_operation(operation: str | None) -> Side | None:
-    if operation in OURS_OPERATIONS:
+def side_from_operation(
+    operation: str | None, branches: Collection[str] = DEFAULT_BRANCHES
+) -> Side | None:
+    """Ours for a rebase, cherry-pick or revert in progress; theirs for a merge of
+    a protected branch (``merge main``, the names read from the merge message); a
+    merge that names nothing protected does not say."""
+    words = (operation or "").split()
+    if not words:
+        return None
+    if words[0] in OURS_OPERATIONS:
         return "ours"
-    if operation == "merge":
-        return "theirs"
-    return None
+    return "theirs" if words[0] == "merge" and _merges_protected(words, branches) else None
 
 
 def decide(
@@ -102,18 +147,42 @@ def decide(
     upstream_name: str | None = None,
     action: str | None = None,
     operation: Callable[[], str | None] | None = None,
+    branches: Collection[str] = DEFAULT_BRANCHES,
 ) -> Decision:
-    """``operation`` is asked only when nothing before it decided (it reads the
-    git directory)."""
-    if upstream is not None:
-        by_upstream = _by_upstream(ours, theirs, upstream, upstream_name or "the protected ref")
-        if by_upstream is not None:
-            return by_upstream
-    by_action = side_from_action(action)
-    if by_action is not None:
-        return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
-    current = operation() if operation is not None else None
-    by_operation = side_from_operation(current)
-    if by_operation is not None:
+    """``operation`` is asked only when the action did not decide, or is a ``pull``
+    (which may be rebasing: ``pull.rebase`` leaves no ``--rebase`` in the action);
+    the protected ref (``upstream``) is read only when neither decided."""
+    verb = (action or "").split()[:1]
+    if verb != ["pull"]:
+        by_action = side_from_action(action, branches)
+        if by_action is not None:
+            return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
+    merging = verb in (["merge"], ["pull"])
+    current = operation() if operation is not None and verb != ["merge"] else None
+    by_operation = side_from_operation(current, branches)
+    if verb == ["pull"]:
+        if by_operation == "ours":
+            why = f"GIT_REFLOG_ACTION is {action!r} and a {current} is in progress"
+            return Decision("ours", why)
+        by_action = side_from_action(action, branches)
+        if by_action is not None:
+            return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
+    elif by_operation is not None:
         return Decision(by_operation, f"a {current} is in progress")
-    return Decision("ours", "no protected ref or operation told them apart: ours first")
+    merging = merging or (current or "").startswith("merge")
+    hint = None
+    if upstream is not None:
+        hint = _by_upstream(ours, theirs, upstream, upstream_name or "the protected ref")
+    if merging:
+        unsure = "a hint only: the merge did not say which side is protected"
+        if hint is not None:
+            return Decision(hint.side, f"{hint.reason} ({unsure})", certain=False)
+        why = "the merge did not say which side is protected: theirs, the branch merged in, first"
+        return Decision("theirs", why, certain=False)
+    if hint is not None and hint.side == "theirs":
+        unsure = "a hint only: no operation said which side is protected"
+        return Decision("theirs", f"{hint.reason} ({unsure})", certain=False)
+    # not a merge: ours is HEAD, the branch being written (a cherry-pick, a stash)
+    if hint is not None:
+        return Decision("ours", f"{hint.reason}, and no operation said otherwise")
+    return Decision("ours", "no operation or protected ref told them apart: ours first")

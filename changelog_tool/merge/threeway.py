@@ -9,6 +9,11 @@ the protected side removed or corrected stays as the protected side has it.
 If the other side edited, removed or inserted historical entries, the merge
 is refused with the entry and line named: nothing is guessed.
 
+The merge trusts its three inputs only. The one exception to "the protected
+bytes, unchanged" is the branch's own entries being replayed by a rebase, and
+only when the three inputs prove them the branch's own (see
+:mod:`changelog_tool.merge.replay`); no ref outside them takes part.
+
 The result is verified before it is returned (see :func:`changelog_tool.merge.proof.verify`): it parses
 as a whole, the protected side's entries read back unchanged and the
 appended ones read back as the values they had on the other side.
@@ -16,13 +21,16 @@ appended ones read back as the values they had on the other side.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from changelog_tool.ledger.document import Ledger, separator_before_append
-from changelog_tool.ledger.edits import content, label
+from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.edits import Problem
 from changelog_tool.merge.proof import parses_whole, verify
+from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS, Split, replayed_run
 from changelog_tool.merge.side_changes import (
     Entry,
     own_entries,
@@ -61,6 +69,7 @@ class Report:
     duplicates: tuple[Note, ...] = ()
     removed: tuple[Note, ...] = ()
     replayed: int = 0
+    rewritten: tuple[Note, ...] = ()  # replayed own entries the other side changed or dropped
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +78,7 @@ class Report:
             "duplicates": [n.to_json() for n in self.duplicates],
             "removed_by_protected": [n.to_json() for n in self.removed],
             "replayed": self.replayed,
+            "replayed_rewritten": [n.to_json() for n in self.rewritten],
         }
 
 
@@ -89,16 +99,15 @@ def merge(
     ours: bytes,
     theirs: bytes,
     protected: Side,
-    upstream: bytes | None = None,
+    placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
 ) -> Merged | Refused:
     """Merge three versions of the changelog; ``protected`` says whose bytes lead.
 
-    ``upstream`` is the protected ref's own file, when known. It lets a rebase
-    replay a commit that edits the branch's *own* earlier entry (e.g. turns a
-    ``XXX`` pr-link into the real link): the protected side's trailing entries
-    that the base shares and the protected ref does not have are the branch's
-    own, being replayed, so the other side may rewrite them. Without it, such
-    an edit is refused like any other.
+    When the other side rewrote entries the protected side ends with, and the
+    three inputs prove them the branch's own being replayed
+    (:func:`~changelog_tool.merge.replay.replayed_run`, ``placeholders`` being
+    the placeholder pr-links), they are merged as the other side has them;
+    otherwise the merge is refused, and says why.
     """
     sides = {"ours": ours, "theirs": theirs}
     prot, other = sides[protected], sides[other_side(protected)]
@@ -106,13 +115,16 @@ def merge(
     if problems:
         return Refused(protected, tuple(problems))
     result = _merge(base, prot, other, protected)
-    if isinstance(result, Refused) and upstream is not None:
-        split = _replayed_split(Ledger(base), Ledger(prot), upstream)
-        if split is not None:
-            base_head, prot_head, count = split
-            retry = _merge(base_head, prot_head, other, protected, count)
-            if isinstance(retry, Merged):
-                return retry
+    if isinstance(result, Merged):
+        return result
+    names = (protected, other_side(protected))
+    run = replayed_run(base, prot, other, names, placeholders)
+    if isinstance(run, Problem):
+        return Refused(protected, (*result.problems, run))
+    if run is not None:
+        retry = _merge(run.base, run.protected, other, protected, run)
+        if isinstance(retry, Merged) and retry.data.startswith(run.protected):
+            return retry
     return result
 
 
@@ -127,7 +139,7 @@ def _byte_problems(data: bytes, side: str) -> list[Problem]:
 
 
 def _merge(
-    base: bytes, prot: bytes, other: bytes, protected: Side, replayed: int = 0
+    base: bytes, prot: bytes, other: bytes, protected: Side, replay: Split | None = None
 ) -> Merged | Refused:
     other_name = other_side(protected)
     own = own_entries(base, other, other_name)
@@ -159,7 +171,8 @@ def _merge(
         ),
         duplicates=tuple(duplicates),
         removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in changes.removed),
-        replayed=replayed,
+        replayed=replay.count if replay else 0,
+        rewritten=_rewritten(replay, own.entries, protected) if replay else (),
     )
     return Merged(data, report)
 
@@ -177,27 +190,14 @@ def _assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
     return head + b"\n".join(blocks), lines
 
 
-def _replayed_split(base: Ledger, prot: Ledger, upstream: bytes) -> tuple[bytes, bytes, int] | None:
-    """When the protected side is the upstream plus entries it shares with the end
-    of the base (a rebase replaying the branch's own entries), cut those shared
-    trailing entries off both: ``(base head, protected head, count)``."""
-    if not prot.data.startswith(upstream):
-        return None
-    count = 0
-    base_blocks, prot_blocks = base.blocks, prot.blocks
-    while (
-        count < min(len(base_blocks), len(prot_blocks))
-        and prot_blocks[-1 - count].start >= len(upstream)
-        and content(prot, prot_blocks[-1 - count]) == content(base, base_blocks[-1 - count])
-    ):
-        count += 1
-    if count == 0:
-        return None
-    # cut the protected side after the last line before those entries (the branch
-    # may have dropped them all), but never into the protected ref's own bytes
-    before = prot_blocks[-count - 1].end if count < len(prot_blocks) else 0
-    return (
-        base.data[: base_blocks[-count].start],
-        prot.data[: max(len(upstream), before)],
-        count,
-    )
+def _rewritten(replay: Split, own: list[Entry], protected: Side) -> tuple[Note, ...]:
+    """The replayed entries the other side no longer holds as they were (changed or
+    dropped), named at their lines in the protected side."""
+    held = Counter(entry.raw for entry in own)
+    gone = []
+    for raw, line in zip(replay.entries, replay.lines, strict=True):
+        if held[raw] > 0:
+            held[raw] -= 1
+        else:
+            gone.append(Note(protected, line, label(parse(raw, line), raw)))
+    return tuple(gone)
