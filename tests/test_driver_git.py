@@ -296,7 +296,7 @@ def test_a_broken_settings_file_still_leaves_gits_own_conflict(repo: GitRepo) ->
     assert repo.read("A") == by_git
 
 
-def test_a_branch_that_only_corrects_an_old_pr_link_stops_with_mains_bytes_in_ours(
+def test_a_branch_that_only_corrects_an_old_pr_link_rebases_keeping_mains_entries(
     repo: GitRepo,
 ) -> None:
     installed(repo)
@@ -306,10 +306,19 @@ def test_a_branch_that_only_corrects_an_old_pr_link_stops_with_mains_bytes_in_ou
     move_main(repo)
     repo.git("checkout", "-q", "feature")
     result = git(repo, "rebase", "main")
-    assert result.returncode != 0
-    assert "corrected the pr-link of entry 1" in result.stderr
-    conflicted = repo.read(LOG)
-    ours, theirs = conflicted.split(b"=======\n")
-    assert ours == b"<<<<<<< ours\n" + MAIN  # main's bytes, whole
-    assert theirs == corrected + b">>>>>>> theirs\n"  # the correction, for a human to move
-    assert LOG in git(repo, "diff", "--name-only", "--diff-filter=U").stdout
+    assert result.returncode == 0, result.stderr
+    # main's bytes (its removal and its new entries included), that one line corrected
+    assert repo.read(LOG) == MAIN.replace(b"pull/10\n", b"pull/1010\n", 1)
+    assert "carried theirs's pr-link correction onto line" in result.stderr
+
+
+def test_a_correction_main_also_touched_or_to_a_non_canonical_link_still_stops(
+    repo: GitRepo,
+) -> None:
+    installed(repo)
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("a wrong link", **{LOG: BASE.replace(b"pull/10\n", b"pull/oops\n")})
+    move_main(repo)
+    repo.git("checkout", "-q", "feature")
+    result = git(repo, "rebase", "main")
+    assert result.returncode != 0 and "corrected the pr-link of entry 1" in result.stderr

@@ -148,9 +148,9 @@ def test_the_other_side_inserting_before_the_tail_is_refused() -> None:
     assert "inserted" in problem.message and "pr-one" in problem.message
 
 
-def test_a_pr_link_correction_on_the_other_side_is_refused_and_named_as_such() -> None:
+def test_a_non_canonical_pr_link_correction_is_refused_and_named_as_such() -> None:
     base = changelog(A, entry("fixme", link="XXX"))
-    branch = changelog(A, entry("fixme", link=77))
+    branch = changelog(A, entry("fixme", link="https://example.com/77"))  # not a PR link
     [problem] = refused(base, appended(base, M1), branch).problems
     assert "corrected the pr-link of entry 2" in problem.message
 
@@ -293,3 +293,30 @@ def test_the_merge_is_deterministic() -> None:
     args = (BASE, appended(BASE, M1, P1), appended(BASE, P1, P2))
     first = merged(*args)
     assert all(merged(*args) == first for _ in range(3))
+
+
+LINKED = changelog(entry("a-fp8-b200-vllm", link=1), entry("b-fp4", link="XXXX"))
+FIXED = LINKED.replace(b"pr-link: XXXX", b"pr-link: https://github.com/acme/bench/pull/7")
+
+
+def test_a_canonical_pr_link_correction_is_carried_onto_the_protected_bytes() -> None:
+    main = appended(LINKED, M1, M2)
+    result = merged(LINKED, main, FIXED)
+    assert result.data == main.replace(
+        b"pr-link: XXXX", b"pr-link: https://github.com/acme/bench/pull/7"
+    )
+    assert [n.line for n in result.report.corrected] == [11]
+    assert result.report.to_json()["pr_link_corrections"][0]["line"] == 11
+    for protected in ("ours", "theirs"):  # a merge of main into the branch, too
+        sides = (main, FIXED) if protected == "ours" else (FIXED, main)
+        assert merged(LINKED, *sides, protected).data == result.data
+
+
+def test_a_correction_is_refused_when_main_changed_that_entry_or_the_link_is_not_canonical() -> (
+    None
+):
+    main_relinked = appended(LINKED.replace(b"XXXX", b"https://github.com/acme/bench/pull/8"), M1)
+    refused(LINKED, main_relinked, FIXED)
+    refused(LINKED, appended(LINKED, M1), LINKED.replace(b"XXXX", b"https://example.com/7"))
+    edited = FIXED.replace(b'"Update a-fp8-b200-vllm"', b'"Reworded"')
+    refused(LINKED, appended(LINKED, M1), edited)  # a correction plus another edit: refused

@@ -102,3 +102,17 @@ def _read_blobs(clone: Path, specs: list[str]) -> dict[str, bytes]:
         blobs[spec] = out[end + 1 : end + 1 + size]
         pos = end + 1 + size + 1
     return blobs
+
+
+def differs_only_in_carried_pr_links(protected: bytes, result: bytes, lines: list[int]) -> bool:
+    """``result`` begins with ``protected`` but for the given 1-based lines, each a
+    ``pr-link:`` line (a correction carried over from the other side)."""
+    old, new = protected.split(b"\n"), result.split(b"\n")
+    if protected.endswith(b"\n"):
+        old = old[:-1]  # the empty string after the final newline is not a line
+    if len(new) < len(old):
+        return False
+    changed = [n + 1 for n, (a, b) in enumerate(zip(old, new, strict=False)) if a != b]
+    return changed == sorted(lines) and all(
+        new[n - 1].lstrip().startswith(b"pr-link:") for n in lines
+    )

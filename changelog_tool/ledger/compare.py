@@ -81,7 +81,7 @@ def compare(
     if head.startswith(base):
         history = History(APPEND, prefix=base)
     else:
-        corrected = _pr_link_corrections(base, head)
+        corrected = pr_link_corrections(base, head)
         if corrected is not None:
             history = History(CORRECTION, prefix=head[: corrected[0]], corrections=corrected[1])
         else:
@@ -131,7 +131,7 @@ def _new_file(head: bytes, path: str) -> History:
     return history
 
 
-def _pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, str]]] | None:
+def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, str]]] | None:
     """When only ``pr-link:`` lines of the base changed: (length of the corrected
     base inside head, the corrected lines)."""
     old, new = base.split(b"\n"), head.split(b"\n")

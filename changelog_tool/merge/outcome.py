@@ -95,6 +95,11 @@ class Outcome:
                 f"{self.path}: {other} changed or dropped its own entry {n.label} (line "
                 f"{n.line} of {n.where}), being replayed"
             )
+        for n in report.corrected:
+            lines.append(
+                f"{self.path}: carried {other}'s pr-link correction onto line {n.line} "
+                f"(the entry was unchanged on {side})"
+            )
         for n in report.removed:
             lines.append(
                 f"{self.path}: {side} removed {n.label} (line {n.line} of the base) since the "

@@ -21,6 +21,7 @@ appended ones read back as the values they had on the other side.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from typing import Any, Literal
 
 from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import label, parse
+from changelog_tool.merge.corrections import carry
 from changelog_tool.merge.edits import Problem
 from changelog_tool.merge.proof import parses_whole, verify
 from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS, Split, replayed_run
@@ -70,6 +72,7 @@ class Report:
     removed: tuple[Note, ...] = ()
     replayed: int = 0
     rewritten: tuple[Note, ...] = ()  # replayed own entries the other side changed or dropped
+    corrected: tuple[Note, ...] = ()  # the other side's pr-link corrections carried over
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +82,7 @@ class Report:
             "removed_by_protected": [n.to_json() for n in self.removed],
             "replayed": self.replayed,
             "replayed_rewritten": [n.to_json() for n in self.rewritten],
+            "pr_link_corrections": [n.to_json() for n in self.corrected],
         }
 
 
@@ -125,6 +129,14 @@ def merge(
         retry = _merge(run.base, run.protected, other, protected, run)
         if isinstance(retry, Merged) and retry.data.startswith(run.protected):
             return retry
+        return result
+    carried = carry(base, prot, other)
+    if carried is not None:
+        fixed_base, fixed_prot, lines = carried
+        retry = _merge(fixed_base, fixed_prot, other, protected)
+        if isinstance(retry, Merged):
+            notes = tuple(Note("result", line, "pr-link corrected") for line in lines)
+            return Merged(retry.data, dataclasses.replace(retry.report, corrected=notes))
     return result
 
 

@@ -1,0 +1,68 @@
+"""A pr-link correction the other side made to an old entry, carried onto the
+protected bytes (pure).
+
+A branch may fix an old entry's pr-link (a wrong or non-canonical link to the
+repository's canonical pull-request link) and nothing else in history. Once the
+protected side appended entries, that is no longer an append, so the merge would
+refuse it. It is carried over when it is provably safe: the other side changed
+only ``pr-link:`` lines of the base, each to a canonical link, and each of those
+entries appears byte for byte, exactly once, in the protected side (which thus
+left it unchanged since the base). Only those lines change; every other
+protected byte stays. Anything else is left to the refusal.
+"""
+
+from __future__ import annotations
+
+import re
+
+from changelog_tool.ledger.compare import pr_link_corrections
+from changelog_tool.ledger.document import Ledger
+
+_CANONICAL = re.compile(
+    rb"^ *pr-link: *[\"']?https://github\.com/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+/pull/[0-9]+[\"']? *$"
+)
+
+
+def carry(
+    base: bytes, protected: bytes, other: bytes
+) -> tuple[bytes, bytes, tuple[int, ...]] | None:
+    """``(corrected base, corrected protected side, lines corrected in it)`` when the
+    other side's only history change is canonical pr-link corrections the protected
+    side can take; else ``None``."""
+    found = pr_link_corrections(base, other)
+    if found is None:
+        return None
+    length, corrected = found
+    lines = other.split(b"\n")
+    ledger = Ledger(base)
+    edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
+    for number, _ in corrected:
+        new_line = lines[number - 1]
+        if not _CANONICAL.match(new_line):
+            return None
+        block = next((b for b in reversed(ledger.blocks) if b.line <= number), None)
+        if block is None:
+            return None
+        text = base[block.start : block.end]
+        at = _only_block_at(protected, text)
+        if at is None:
+            return None
+        offset = sum(len(line) + 1 for line in text.split(b"\n")[: number - block.line])
+        start = at + offset
+        end = protected.find(b"\n", start)
+        edits.append((start, len(protected) if end < 0 else end, new_line))
+    result = protected
+    for start, end, new_line in sorted(edits, reverse=True):
+        result = result[:start] + new_line + result[end:]
+    protected_lines = tuple(protected.count(b"\n", 0, start) + 1 for start, _, _ in edits)
+    return other[:length], result, protected_lines
+
+
+def _only_block_at(data: bytes, text: bytes) -> int | None:
+    """Where ``text`` starts a line of ``data``, when it does exactly once."""
+    hits = [
+        m.start()
+        for m in re.finditer(re.escape(text), data)
+        if m.start() == 0 or data[m.start() - 1 : m.start()] == b"\n"
+    ]
+    return hits[0] if len(hits) == 1 else None
