@@ -129,3 +129,11 @@ def test_items_of_one_list_are_meant_to_look_alike() -> None:
     assert (
         lint_recipe("configs:\n" + "".join("  " + line + "\n" for line in items.splitlines())) == []
     )
+
+
+def test_hostile_nesting_or_aliases_in_a_changed_file_cost_bounded_work() -> None:
+    deep = "x: " + "[" * 100_000 + "]" * 100_000 + "\n"
+    bomb = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+        f"{chr(98 + n)}: &{chr(98 + n)} [" + ", ".join([f"*{chr(97 + n)}"] * 9) + "]\n"
+        for n in range(8))
+    assert lint_recipe(deep) == [] and lint_recipe(bomb) == []  # verify's checks say why

@@ -45,8 +45,13 @@ def mappings(data: bytes, line_offset: int = 0) -> list[Mapping]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
+    from changelog_tool.diff.limits import LimitExceeded, scan
+
     try:
+        scan(data)  # depth and alias expansion bounded before the C composer recurses
         root = YAML(typ="safe", pure=False).compose(data)
+    except LimitExceeded as exc:
+        raise Unreadable(str(exc)) from None
     except (YAMLError, RecursionError, ValueError) as exc:
         raise Unreadable(str(exc).splitlines()[0] if str(exc) else "invalid YAML") from None
     if root is None:
