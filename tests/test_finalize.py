@@ -92,3 +92,15 @@ def test_onto_rebuilds_on_main_and_commits_a_merge(repo: GitRepo) -> None:
     parents = repo.git("rev-list", "--parents", "-n", "1", "HEAD").split()[1:]
     assert repo.git("rev-parse", "main") in parents
     assert run(repo, "verify", "--base", "main", "--pr-number", "7").returncode == 0
+
+
+def test_the_pr_gate_passes_a_placeholder_with_a_warning_naming_the_link_and_finalize(
+    repo: GitRepo,
+) -> None:
+    branch_with_placeholders(repo)
+    done = run(repo, "verify", "--base", "main", "--pr-number", "7", "--format", "json")
+    assert done.returncode == 0, done.stdout
+    warnings = [f for f in json.loads(done.stdout)["findings"] if f["code"] == "pr-link"]
+    assert len(warnings) == 2 and all(f["severity"] == "warning" for f in warnings)
+    assert f"it must be {LINK}/7" in warnings[0]["message"]
+    assert "`changelog finalize --pr-number 7`" in warnings[0]["message"]

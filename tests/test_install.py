@@ -177,3 +177,10 @@ def test_check_reports_a_ready_driver_and_names_a_moved_interpreter(repo: GitRep
     assert broken.returncode == 1
     assert "/nonexistent/venv/bin/python3" in broken.stdout and "moved or deleted" in broken.stdout
     assert "run `changelog install`" in broken.stdout
+
+
+def test_a_gitattributes_that_is_a_directory_is_refused_with_a_message(repo: GitRepo) -> None:
+    (repo.root / ".gitattributes").mkdir()
+    result = tool(repo.root, "install")
+    assert result.returncode == 2 and "is a directory, not a file" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -135,5 +135,6 @@ def test_hostile_nesting_or_aliases_in_a_changed_file_cost_bounded_work() -> Non
     deep = "x: " + "[" * 100_000 + "]" * 100_000 + "\n"
     bomb = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
         f"{chr(98 + n)}: &{chr(98 + n)} [" + ", ".join([f"*{chr(97 + n)}"] * 9) + "]\n"
-        for n in range(8))
+        for n in range(8)
+    )
     assert lint_recipe(deep) == [] and lint_recipe(bomb) == []  # verify's checks say why
