@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = module.run(**args)
     except ChangelogError as exc:
-        print(f"changelog: {exc}", file=sys.stderr)
+        print(f"changelog: {_safe(str(exc))}", file=sys.stderr)
         if as_json:  # JSON means JSON: a refusal is a document on stdout too
             _json_refusal(exc, type(exc).__name__)
         return exc.exit_code
@@ -108,6 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     return code
+
+
+def _safe(message: str) -> str:
+    """A message for stderr, which CI runners also read for workflow commands: names
+    from a branch inside it cannot start a line with ``::`` or hide a control."""
+    from changelog_tool.findings import not_a_command
+
+    return "\n".join(not_a_command(line) for line in message.split("\n"))
 
 
 def _json_refusal(exc: ChangelogError, kind: str, code: int | None = None) -> None:

@@ -68,7 +68,7 @@ def shown(name: str) -> str:
     return repr(name) if any(_control(c) for c in name) else name
 
 
-def _not_a_command(line: str) -> str:
+def not_a_command(line: str) -> str:
     """One log line that GitHub cannot read as a workflow command: no control
     character, and no ``::`` at its start (after blanks, which GitHub skips)."""
     line = escape_controls(line)
@@ -84,7 +84,7 @@ def format_text(findings: Sequence[Finding]) -> str:
     for f in findings:
         where = f"{f.path}:{f.line}" if f.line is not None else f.path
         label = f.code if f.severity == ERROR else f"{f.code}: {f.severity}"
-        lines.append(_not_a_command(f"{where}: {label}: {f.message}"))
+        lines.append(not_a_command(f"{where}: {label}: {f.message}"))
     return "\n".join(lines)
 
 
@@ -110,7 +110,7 @@ def format_github(findings: Sequence[Finding]) -> str:
 
 def text_log(lines: Sequence[str]) -> str:
     """Log lines (changes, the suggested entry) as text, each line made safe by itself."""
-    return "\n".join(_not_a_command(line) for text in lines for line in text.split("\n"))
+    return "\n".join(not_a_command(line) for text in lines for line in text.split("\n"))
 
 
 def github_log(lines: Sequence[str], token: str | None = None) -> str:

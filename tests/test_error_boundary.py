@@ -69,3 +69,18 @@ def test_os_errors_get_a_clear_message_and_exit_2(
     err = capsys.readouterr().err
     assert words in err and "/repo/perf-changelog.yaml" in err and "nothing was changed" in err
     assert "Traceback" not in err
+
+
+def test_an_error_message_cannot_start_a_workflow_command_on_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from changelog_tool.errors import ChangelogError
+
+    def refusing(**_: object) -> int:
+        raise ChangelogError("refused:\n::error title=x::from a branch name\r::warning::y")
+
+    monkeypatch.setattr(verify, "run", refusing)
+    assert main(["verify", "--file", "x"]) == 1
+    err = capsys.readouterr().err
+    assert not any(line.lstrip().startswith("::") for line in err.splitlines())
+    assert "%3A:error title=x::from a branch name\\r::warning::y" in err
