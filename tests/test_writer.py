@@ -151,18 +151,20 @@ def test_a_failed_write_leaves_the_file_and_no_temp_file(tmp_path: Path) -> None
     assert [p.name for p in tmp_path.iterdir()] == ["perf-changelog.yaml"]
 
 
+CRASH = (  # a writer killed between its temp write and the rename
+    "import os, sys\n"
+    "from pathlib import Path\n"
+    "from changelog_tool.ledger import writer\n"
+    "from changelog_tool.ledger.filecheck import check_appendable\n"
+    "os.replace = lambda *a: os._exit(9)\n"
+    "writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'], check=check_appendable)\n"
+)
+
+
 def test_a_crash_between_temp_write_and_rename_leaves_the_old_file(tmp_path: Path) -> None:
     path = tmp_path / "perf-changelog.yaml"
     path.write_bytes(OLD.encode())
-    script = (
-        "import os, sys\n"
-        "from pathlib import Path\n"
-        "from changelog_tool.ledger import writer\n"
-        "from changelog_tool.ledger.filecheck import check_appendable\n"
-        "os.replace = lambda *a: os._exit(9)  # the process dies right before the rename\n"
-        "writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'], check=check_appendable)\n"
-    )
-    result = subprocess.run([sys.executable, "-c", script, str(path)], check=False)
+    result = subprocess.run([sys.executable, "-c", CRASH, str(path)], check=False)
     assert result.returncode == 9
     assert path.read_bytes() == OLD.encode()
 
@@ -202,15 +204,7 @@ def test_a_crash_leftover_is_removed_by_the_next_write_once_its_writer_is_gone(
 ) -> None:
     path = tmp_path / "perf-changelog.yaml"
     path.write_bytes(OLD.encode())
-    script = (
-        "import os, sys\n"
-        "from pathlib import Path\n"
-        "from changelog_tool.ledger import writer\n"
-        "from changelog_tool.ledger.filecheck import check_appendable\n"
-        "os.replace = lambda *a: os._exit(9)  # killed between the temp write and the rename\n"
-        "writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'], check=check_appendable)\n"
-    )
-    assert subprocess.run([sys.executable, "-c", script, str(path)], check=False).returncode == 9
+    assert subprocess.run([sys.executable, "-c", CRASH, str(path)], check=False).returncode == 9
     leftovers = [p.name for p in tmp_path.iterdir() if p.name != "perf-changelog.yaml"]
     assert len(leftovers) == 1 and leftovers[0].endswith(writer.TEMP_SUFFIX)
     alive = tmp_path / f".perf-changelog.yaml.{os.getpid()}.1{writer.TEMP_SUFFIX}"
