@@ -138,3 +138,21 @@ def test_hostile_nesting_or_aliases_in_a_changed_file_cost_bounded_work() -> Non
         for n in range(8)
     )
     assert lint_recipe(deep) == [] and lint_recipe(bomb) == []  # verify's checks say why
+
+
+def test_a_snake_case_field_in_an_added_master_key_is_flagged_at_its_line(repo: GitRepo) -> None:
+    from tests.projects import NVIDIA, NVIDIA_TEXT, key_block
+
+    make_project(repo)
+    added = key_block("x1-vllm").replace(
+        "      osl: 1024\n", "      osl: 1024\n      max_seq_len: 8\n"
+    )
+    text = NVIDIA_TEXT + "\n" + added
+    repo.commit("key", **{NVIDIA: text})
+    document = json.loads(run(repo, "verify", "--base", "main", "--format", "json").stdout)
+    [slip] = [f for f in document["findings"] if f["code"] == "key-style"]
+    assert (
+        slip["path"] == NVIDIA
+        and slip["line"] == text.split("\n").index("      max_seq_len: 8") + 1
+    )
+    assert "write 'max-seq-len'" in slip["message"]

@@ -16,9 +16,10 @@ def lint_findings(
 ) -> list[Finding]:
     """The lint findings for a snapshot the diff engine took (git reads here)."""
     from changelog_tool.diff.keychange import ADDED, MODIFIED
-    from changelog_tool.diff.masters import MasterProblem
+    from changelog_tool.diff.masters import MasterFile, MasterProblem
     from changelog_tool.diff.recipes import references, target
-    from changelog_tool.lint.review import Changed, review
+    from changelog_tool.lint.keystyle import file_style
+    from changelog_tool.lint.review import Changed, MasterKey, review
 
     changes = snap.changes
     base, head = changes.base or "", changes.head
@@ -27,17 +28,28 @@ def lint_findings(
         now = repo.read(head, path)
         if now is not None:
             found.recipes[path] = (now, repo.read(base, path))
+    files: dict[str, tuple[bytes, MasterFile | None, str | None]] = {}
     for change in changes.keys:
         if change.kind not in (ADDED, MODIFIED) or change.path is None:
             continue
-        if change.path not in found.masters:
+        if change.path not in files:
             now = repo.read(head, change.path) or b""
-            found.masters[change.path] = (now, repo.read(base, change.path))
+            before = repo.read(base, change.path)
+            older = MasterFile(change.path, before) if before is not None else None
+            files[change.path] = (now, older, file_style(now))
+        data, older, style = files[change.path]
+        chunk = snap.masters.chunk(change.key)
+        if chunk is None:  # a file parsed whole (anchors): lint it whole
+            found.masters[change.path] = (data, older.data if older is not None else None)
+        else:
+            old_chunk = older.chunk(change.key) if older is not None else None
+            found.master_keys.append(
+                MasterKey(change.path, chunk, old_chunk or None, change.line or 1, style)
+            )
         try:
             refs = references(snap.masters.value(change.key))
         except MasterProblem:
             continue
-        data = found.masters[change.path][0]
         for ref in refs:
             found.references.append(
                 (change.path, change.key, ref, _line_of(data, ref, change.line or 1))

@@ -10,6 +10,7 @@ key paths that are not at the base.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -42,9 +43,21 @@ def _majority(names: Iterable[str]) -> str | None:
     return SNAKE if votes[SNAKE] > votes[KEBAB] else KEBAB
 
 
-def slips(maps: list[Mapping], new_paths: set[tuple[str, ...]]) -> list[StyleSlip]:
-    """The added keys whose style goes against their siblings and their file."""
-    file_style = _majority(k.name for m in maps for k in m.keys)
+_KEY_LINE = re.compile(rb"^[ \t]*(?:- +)?([A-Za-z][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)", re.MULTILINE)
+
+
+def file_style(data: bytes) -> str | None:
+    """The convention of a whole file's mapping keys, by a byte scan of its key lines
+    (cheap enough for a 400 KB master config; a key in a flow mapping is missed)."""
+    return _majority(m.group(1).decode() for m in _KEY_LINE.finditer(data))
+
+
+def slips(
+    maps: list[Mapping], new_paths: set[tuple[str, ...]], whole_file: str | None = None
+) -> list[StyleSlip]:
+    """The added keys whose style goes against their siblings and their file
+    (``whole_file``: the file's convention when ``maps`` are only a part of it)."""
+    file_style = whole_file or _majority(k.name for m in maps for k in m.keys)
     out = []
     for mapping in maps:
         for key in mapping.keys:

@@ -25,6 +25,18 @@ DEFAULT_SEVERITY = {
 CODES = tuple(DEFAULT_SEVERITY)
 
 
+@dataclass(frozen=True)
+class MasterKey:
+    """One changed master key: its file, its bytes at head and base (``None`` when
+    added), the line it starts on, and its whole file's key convention."""
+
+    path: str
+    head: bytes
+    base: bytes | None
+    line: int
+    style: str | None
+
+
 @dataclass
 class Changed:
     """What the lints look at: changed YAML files (head and base bytes), the master
@@ -32,6 +44,8 @@ class Changed:
 
     recipes: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
     masters: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
+    """Whole master files; or, cheaper, ``master_keys``: the changed keys' own bytes."""
+    master_keys: list[MasterKey] = field(default_factory=list)
     references: list[tuple[str, str, str, int]] = field(default_factory=list)
     """``(master file, key, reference, line)`` for each reference of a changed key."""
 
@@ -48,6 +62,10 @@ def review(
         out += _file_lints(path, head, base, repeats=True)
     for path, (head, base) in sorted(changed.masters.items()):
         out += _file_lints(path, head, base, repeats=False)
+    for part in changed.master_keys:
+        out += _file_lints(
+            part.path, part.head, part.base, repeats=False, line=part.line, style=part.style
+        )
     for path, key, ref, line in changed.references:
         where = target(ref)
         if where is not None and not exists(where):
@@ -69,15 +87,23 @@ def review(
     ]
 
 
-def _file_lints(path: str, head: bytes, base: bytes | None, *, repeats: bool) -> list[Finding]:
+def _file_lints(
+    path: str,
+    head: bytes,
+    base: bytes | None,
+    *,
+    repeats: bool,
+    line: int = 1,
+    style: str | None = None,
+) -> list[Finding]:
     try:
-        now = mappings(head)
-        before: list[Mapping] = mappings(base) if base is not None else []
+        now = mappings(head, line - 1, leaves=repeats)
+        before: list[Mapping] = mappings(base, leaves=repeats) if base is not None else []
     except Unreadable:
         return []  # the YAML checks of verify say why
     out = []
     new_paths = keystyle.key_paths(now) - keystyle.key_paths(before)
-    for slip in keystyle.slips(now, new_paths):
+    for slip in keystyle.slips(now, new_paths, style):
         out.append(
             Finding(
                 "key-style",

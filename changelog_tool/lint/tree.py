@@ -40,8 +40,9 @@ class Unreadable(Exception):
     """The file is not YAML the lints can read; the other checks report why."""
 
 
-def mappings(data: bytes, line_offset: int = 0) -> list[Mapping]:
-    """Every mapping in ``data`` (a single document), outermost first."""
+def mappings(data: bytes, line_offset: int = 0, *, leaves: bool = True) -> list[Mapping]:
+    """Every mapping in ``data`` (a single document), outermost first; ``leaves``:
+    also flatten each mapping's leaves (only the repeated-block lint needs them)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
@@ -59,7 +60,7 @@ def mappings(data: bytes, line_offset: int = 0) -> list[Mapping]:
     out: list[Mapping] = []
     seen: set[int] = set()
     budget = [MAX_NODES]
-    _walk(root, (), out, seen, budget, line_offset, 0)
+    _walk(root, (), out, seen, budget, line_offset, 0, None, leaves)
     return out
 
 
@@ -72,6 +73,7 @@ def _walk(
     offset: int,
     depth: int,
     at: int | None = None,
+    flatten: bool = True,
 ) -> None:
     """``at``: the line of the key that names this node (a block is where it is named)."""
     if id(node) in seen or depth > MAX_DEPTH:
@@ -91,12 +93,13 @@ def _walk(
             name = str(key.value) if type(key).__name__ == "ScalarNode" else "?"
             key_line = key.start_mark.line + 1 + offset
             found.keys.append(Key(name, key_line))
-            for leaf, leaf_value in _leaves(value, name, depth, budget):
-                found.leaves[leaf] = leaf_value
-            _walk(value, (*path, name), out, seen, budget, offset, depth + 1, key_line)
+            if flatten:
+                for leaf, leaf_value in _leaves(value, name, depth, budget):
+                    found.leaves[leaf] = leaf_value
+            _walk(value, (*path, name), out, seen, budget, offset, depth + 1, key_line, flatten)
     elif kind == "SequenceNode":
         for index, item in enumerate(node.value):
-            _walk(item, (*path, f"[{index}]"), out, seen, budget, offset, depth + 1)
+            _walk(item, (*path, f"[{index}]"), out, seen, budget, offset, depth + 1, None, flatten)
 
 
 def _leaves(node: Any, prefix: str, depth: int, budget: list[int]) -> Iterator[tuple[str, Any]]:
