@@ -320,3 +320,11 @@ def test_a_correction_is_refused_when_main_changed_that_entry_or_the_link_is_not
     refused(LINKED, appended(LINKED, M1), LINKED.replace(b"XXXX", b"https://example.com/7"))
     edited = FIXED.replace(b'"Update a-fp8-b200-vllm"', b'"Reworded"')
     refused(LINKED, appended(LINKED, M1), edited)  # a correction plus another edit: refused
+
+
+def test_a_correction_of_an_entry_the_base_holds_twice_is_not_guessed() -> None:
+    twin = entry("q-atom", link=1)
+    base = changelog(twin, entry("d-sglang", link=1), twin)
+    main = changelog(entry("d-sglang", link=1), twin)  # main dropped the first copy
+    fixed = base.replace(b"pull/1\n", b"pull/999\n")  # the branch relinks both copies
+    refused(base, main, fixed)

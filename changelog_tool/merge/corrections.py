@@ -6,7 +6,7 @@ repository's canonical pull-request link) and nothing else in history. Once the
 protected side appended entries, that is no longer an append, so the merge would
 refuse it. It is carried over when it is provably safe: the other side changed
 only ``pr-link:`` lines of the base, each to a canonical link, and each of those
-entries appears byte for byte, exactly once, in the protected side (which thus
+entries appears byte for byte, exactly once, in the base and in the protected side (which thus
 left it unchanged since the base). Only those lines change; every other
 protected byte stays. Anything else is left to the refusal.
 """
@@ -45,8 +45,8 @@ def carry(
             return None
         text = base[block.start : block.end]
         at = _only_block_at(protected, text)
-        if at is None:
-            return None
+        if at is None or _only_block_at(base, text) is None:
+            return None  # not exactly once on both sides: which copy is meant is a guess
         offset = sum(len(line) + 1 for line in text.split(b"\n")[: number - block.line])
         start = at + offset
         end = protected.find(b"\n", start)
