@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -29,6 +29,15 @@ MAX_SETTINGS_BYTES = 1024 * 1024
 
 Reader = Callable[[Path], bytes | None]
 """Reads a settings file by its path in the work tree: its bytes, or ``None``."""
+
+
+def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
+    """The one placeholder rule: ``XXX`` or ``https://github.com/<owner>/<repo>/pull/XXX``
+    (with the configured placeholders)."""
+    if not isinstance(link, str):
+        return False
+    tail = link.rsplit("/pull/", 1)[-1] if link.startswith("https://github.com/") else link
+    return tail in placeholders
 
 
 @dataclass(frozen=True)
@@ -54,8 +63,7 @@ class Settings:
         return self.root / self.changelog
 
     def is_placeholder(self, link: str) -> bool:
-        tail = link.rsplit("/pull/", 1)[-1] if link.startswith("https://github.com/") else link
-        return tail in self.placeholders
+        return is_placeholder(link, self.placeholders)
 
     def placeholder_link(self) -> str:
         return self.placeholders[0]

@@ -11,20 +11,11 @@ import sys
 from pathlib import Path
 
 from conftest import GitRepo
+from projects import run as tool
 from test_merge_helpers import appended, changelog, entry
 
 LOG = "perf-changelog.yaml"
 LINE = "/perf-changelog.yaml merge=perf-changelog"
-
-
-def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def test_install_adds_the_attribute_line_and_the_local_driver_config(repo: GitRepo) -> None:

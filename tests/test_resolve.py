@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 from conftest import GitRepo
+from projects import run as tool
 from test_merge_helpers import appended, changelog, entry
 
 LOG = "perf-changelog.yaml"
@@ -18,16 +17,6 @@ MAIN = appended(
     changelog(entry("a", link=1), entry("b", link=2)), entry("m1", link=3), entry("m2", link=4)
 )
 OWN = [entry("own-1"), entry("own-2"), entry("own-3")]
-
-
-def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def git(repo: GitRepo, *args: str) -> subprocess.CompletedProcess[str]:

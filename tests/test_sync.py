@@ -6,26 +6,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from conftest import GitRepo
+from projects import run as tool
 from test_merge_helpers import appended, changelog, entry
 
 LOG = "perf-changelog.yaml"
 BASE = changelog(entry("a", link=1), entry("dup", link=2), entry("dup", link=2))
 MAIN = appended(changelog(entry("a", link=1), entry("dup", link=2)), entry("m1", link=3))
 OWN = [entry("own-1"), entry("own-2")]
-
-
-def tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def pull_request(repo: GitRepo) -> None:

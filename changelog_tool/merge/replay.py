@@ -37,16 +37,9 @@ from dataclasses import dataclass
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.merge.edits import Problem
+from changelog_tool.settings import is_placeholder
 
 DEFAULT_PLACEHOLDERS = ("XXX",)
-
-
-def is_placeholder(link: object, placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS) -> bool:
-    """``XXX`` or ``https://github.com/<owner>/<repo>/pull/XXX`` (the settings' rule)."""
-    if not isinstance(link, str):
-        return False
-    tail = link.rsplit("/pull/", 1)[-1] if link.startswith("https://github.com/") else link
-    return tail in placeholders
 
 
 @dataclass(frozen=True)
