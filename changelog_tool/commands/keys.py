@@ -80,8 +80,10 @@ def _changes(base: str | None, head: str | None) -> tuple[ChangeSet, Finding | N
     that is the local question "what did I change", asked with the settings at hand."""
     if base is not None:
         from changelog_tool.diff.trust import gather_from_base
+        from changelog_tool.gitrepo import Repo
 
-        _, found = gather_from_base(Path.cwd(), base=base, head=head)
+        with Repo.open(Path.cwd()) as repo:
+            _, found = gather_from_base(repo, Path.cwd(), base=base, head=head)
         return found.changes, found.settings_change
     from changelog_tool import settings as settings_module
     from changelog_tool.diff.engine import collect

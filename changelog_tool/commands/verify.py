@@ -127,23 +127,25 @@ def _verify_base(
     from changelog_tool.diff.trust import gather_from_base
     from changelog_tool.findings import has_errors, shown
     from changelog_tool.gate.verdict import check
+    from changelog_tool.gitrepo import Repo
     from changelog_tool.ledger.revision import ABSENT
 
-    settings, snapshot = gather_from_base(Path.cwd(), base=base, head=head)
-    if snapshot.history.kind == ABSENT:
-        where = settings.source or "the default settings"
-        raise EnvironmentProblem(
-            f"{snapshot.changelog} exists neither at head nor at the base; create it, or set "
-            f"`changelog` in [tool.perf-changelog] (now from {where})"
+    with Repo.open(Path.cwd()) as repo:
+        settings, snapshot = gather_from_base(repo, Path.cwd(), base=base, head=head)
+        if snapshot.history.kind == ABSENT:
+            where = settings.source or "the default settings"
+            raise EnvironmentProblem(
+                f"{snapshot.changelog} exists neither at head nor at the base; create it, or "
+                f"set `changelog` in [tool.perf-changelog] (now from {where})"
+            )
+        verdict = check(
+            snapshot,
+            settings,
+            pr_number=pr_number,
+            skip_reason=skip_reason,
+            allow_settings_change=allow_settings_change,
         )
-    verdict = check(
-        snapshot,
-        settings,
-        pr_number=pr_number,
-        skip_reason=skip_reason,
-        allow_settings_change=allow_settings_change,
-    )
-    verdict.findings.extend(_lints(settings, snapshot))
+        verdict.findings.extend(_lints(repo, settings, snapshot))
     ok = not has_errors(verdict.findings)
     changes = snapshot.changes
     document: dict[str, Any] = {
@@ -179,18 +181,13 @@ def _verify_base(
     return 0 if ok else 1
 
 
-def _lints(settings: Any, snapshot: Any) -> list[Any]:
+def _lints(repo: Any, settings: Any, snapshot: Any) -> list[Any]:
     """The review lints (``changelog lint``) on what the branch changed, with the
     base's severities; nothing to read when no recipe or master key changed."""
     from changelog_tool.diff.engine import Layout
-    from changelog_tool.gitrepo import Repo
     from changelog_tool.lint.gather import lint_findings
 
     changes = snapshot.changes
     if not changes.recipes and not changes.needing_entry():
         return []
-    repo = Repo.open(settings.root)
-    try:
-        return lint_findings(repo, Layout.of(settings, repo.root), snapshot, settings.severity)
-    finally:
-        repo.close()
+    return lint_findings(repo, Layout.of(settings, repo.root), snapshot, settings.severity)

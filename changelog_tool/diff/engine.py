@@ -5,7 +5,7 @@
 settings at the base). ``base=None`` means the merge-base of the protected ref
 and HEAD; ``head=None`` means the work tree, whose files are read only inside the
 checkout, and whose changelog is also judged as the index has it (what the next
-commit records). Blobs come through GitPython's persistent ``cat-file`` process;
+commit records). Objects come through one persistent ``cat-file`` process;
 master configs are parsed only where their bytes differ.
 """
 
@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from changelog_tool.diff.changelog import read_revision
 from changelog_tool.diff.fields import scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
@@ -27,7 +29,6 @@ from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
 from changelog_tool.gitrepo.worktree import confined
-from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.document import MAX_BYTES
 from changelog_tool.ledger.revision import History
 from changelog_tool.settings import Settings
@@ -47,8 +48,9 @@ class Snapshot:
     """What head is (branch, commit, operation): the gate decides if it is protected."""
     remotes: dict[str, str | None] = field(default_factory=dict)
     """URLs of the ``upstream`` and ``origin`` remotes, for the pr-link repository."""
-    base_tail: bytes = b""
-    """The base changelog's last 64 KiB: its newest pr-link names the repository."""
+    base_tail: Callable[[], bytes] = bytes
+    """The base changelog's last 64 KiB, read on demand: its newest pr-link names
+    the repository."""
     settings_change: Finding | None = None
     """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
 
@@ -137,11 +139,8 @@ def collect(settings: Settings, *, base: str | None = None, head: str | None = N
 
 
 def gather(settings: Settings, *, base: str | None = None, head: str | None = None) -> Snapshot:
-    repo = Repo.open(settings.root)
-    try:
+    with Repo.open(settings.root) as repo:
         return snapshot(repo, settings, base, head)
-    finally:
-        repo.close()
 
 
 def snapshot(
@@ -184,11 +183,12 @@ def snapshot(
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
     changes.problems += _missing_recipes(changes, masters["head"])
 
-    base_log = repo.read(base_sha, layout.changelog, MAX_BYTES)
-    head_log = repo.read(head_rev, layout.changelog, MAX_BYTES)
-    history = compare(base_log, head_log, layout.changelog, base_sha[:12])
-    if head_rev == WORKTREE and base_log is not None and head_log is not None:
-        history.findings[:0] = staged_findings(repo, layout.changelog, base_log, head_log, history)
+    revision = read_revision(repo, layout.changelog, base_sha, head_rev, MAX_BYTES)
+    history = revision.history
+    if head_rev == WORKTREE and revision.base_exists and revision.head_blob is not None:
+        history.findings[:0] = staged_findings(
+            repo, layout.changelog, base_sha, revision.head_blob, history, MAX_BYTES
+        )
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
     # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
     messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
@@ -200,8 +200,8 @@ def snapshot(
         base_ref,
         messages,
         _head_state(repo, settings, head_sha, head_rev),
-        {name: repo.remote_url(name) for name in ("upstream", "origin")},
-        (base_log or b"")[-65536:],
+        repo.remote_urls(("upstream", "origin")),
+        revision.base_tail,
     )
 
 

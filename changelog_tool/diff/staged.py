@@ -11,16 +11,16 @@ from __future__ import annotations
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import Repo
 from changelog_tool.ledger.compare import compare
-from changelog_tool.ledger.document import MAX_BYTES
 from changelog_tool.ledger.revision import MODIFIED, History
 
 
 def staged_findings(
-    repo: Repo, path: str, base: bytes, work: bytes, history: History
+    repo: Repo, path: str, base_sha: str, work_blob: str, history: History, limit: int
 ) -> list[Finding]:
-    """What the next commit would record, when the index differs from the work tree:
-    a staged deletion (``git rm --cached``), or a staged version that edits history
-    while the work tree's does not. A conflicted file is left to ``changelog resolve``."""
+    """What the next commit would record, when the index differs from the work tree
+    (whose file has the blob id ``work_blob``): a staged deletion (``git rm
+    --cached``), or a staged version that edits history while the work tree's does
+    not. A conflicted file is left to ``changelog resolve``."""
     entries = repo.index_entries(path)
     if not entries:
         return [
@@ -35,9 +35,10 @@ def staged_findings(
         ]
     if 0 not in entries:
         return []
-    staged = repo.read_blob(entries[0], MAX_BYTES, path)
-    if staged == work or history.kind == MODIFIED:
+    if entries[0] == work_blob or history.kind == MODIFIED:
         return []
+    staged = repo.read_blob(entries[0], limit, path)
+    base = repo.read(base_sha, path, limit)
     edits = [f for f in compare(base, staged, path).findings if f.code == "history-modified"]
     return [
         Finding(

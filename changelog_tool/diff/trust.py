@@ -21,19 +21,16 @@ from changelog_tool.settings import MAX_SETTINGS_BYTES, Found, Reader, Settings,
 
 
 def gather_from_base(
-    start: Path, *, base: str, head: str | None = None
+    repo: Repo, start: Path, *, base: str, head: str | None = None
 ) -> tuple[Settings, Snapshot]:
     """The settings at the merge-base of ``base`` and head, and the snapshot read with
-    them; ``snapshot.settings_change`` says whether the branch changed them."""
-    repo = Repo.open(start)
-    try:
-        sides = Revisions.of(repo, None, base, head)
-        settings, change = base_settings(repo, start, sides)
-        found = snapshot(repo, settings, revisions=sides)
-        found.settings_change = change
-        return settings, found
-    finally:
-        repo.close()
+    them (from ``repo``, which the caller opened); ``snapshot.settings_change`` says
+    whether the branch changed them."""
+    sides = Revisions.of(repo, None, base, head)
+    settings, change = base_settings(repo, start, sides)
+    found = snapshot(repo, settings, revisions=sides)
+    found.settings_change = change
+    return settings, found
 
 
 def base_settings(repo: Repo, start: Path, sides: Revisions) -> tuple[Settings, Finding | None]:

@@ -16,7 +16,7 @@ from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.optout import OptOut, find
 from changelog_tool.gate.suggest import suggested_entry
-from changelog_tool.ledger.duplicates import find_duplicate
+from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matches, same_entry, scenario_types
 from changelog_tool.ledger.revision import Appended
@@ -54,7 +54,14 @@ def check(
             continue
         verdict.uncovered.append(change)
         verdict.findings.append(_uncovered(change, verdict.opt_out))
-    slug = prlinks.repository_slug(settings, snapshot.base_tail, snapshot.remotes.get)
+    # the repository is needed only to judge or suggest a pr-link (the base's tail
+    # may have to be read for it)
+    needed = appended or verdict.uncovered or snapshot.history.corrections
+    slug = (
+        prlinks.repository_slug(settings, snapshot.base_tail(), snapshot.remotes.get)
+        if needed
+        else None
+    )
     state = snapshot.head_state
     protected = prlinks.protected_head(settings, state) if state is not None else None
     rules = Rules(settings, snapshot.masters, slug, protected=protected, pr_number=pr_number)
@@ -144,7 +151,7 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
             (e.line for e in appended[:index] if same_entry(e.value or {}, entry.value)), None
         )
         if line is None:
-            line = find_duplicate(prefix, entry.value)
+            line = duplicate_in(prefix, entry.value)
         if line is not None:
             out.append(
                 Finding(

@@ -16,10 +16,25 @@ def git(
     root: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
     """One plain ``git`` process in ``root`` whose exit code the caller reads; only
-    a missing git is an error. The one place that spawns git."""
+    a missing git is an error. With :func:`spawn`, the one place that spawns git."""
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
+        )
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None
+
+
+def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
+    """A long-running ``git`` process in ``root`` fed through its pipes (``cat-file
+    --batch``); its error output is dropped (a missing object is reported on stdout)."""
+    try:
+        return subprocess.Popen(
+            ["git", *args],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
     except OSError as exc:
         raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None

@@ -1,18 +1,22 @@
-"""The repository opened with GitPython, for the diff engine and the commands that
-read many objects: refs resolved in-process, blobs through one persistent
-``git cat-file --batch`` process, trees walked without ``ls-tree -r``. GitPython
-is imported when a :class:`Repo` is opened, never before."""
+"""The repository the diff engine and the commands read: refs, blobs and trees
+through one persistent ``git cat-file --batch`` process (:mod:`objects`), other
+questions through the one git spawner. GitPython reads what it reads best,
+in-process: the index's conflict stages and the ref names behind a "did you
+mean"; it is imported only by those paths, so ``verify --base``, ``keys`` and the
+TUI never pay for it."""
 
 from __future__ import annotations
 
 import fnmatch
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.gitrepo.objects import COMMIT, Objects, too_large
+from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import confined, walk_dir, wild
 from changelog_tool.hints import did_you_mean
 
@@ -21,53 +25,76 @@ WORKTREE = "WORKTREE"
 
 @dataclass
 class Repo:
-    """A git repository opened with GitPython; blobs come through one
-    persistent ``git cat-file --batch`` process."""
+    """A git work tree; objects come through one persistent ``git cat-file --batch``."""
 
     root: Path
-    handle: Any
+    git_directory: Path
+    common_directory: Path
+    objects: Objects
+    _handle: Any = field(default=None, repr=False)
 
     @classmethod
     def open(cls, start: Path) -> Repo:
-        import git
-
-        try:
-            handle = git.Repo(start, search_parent_directories=True)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        if not start.is_dir():
+            raise EnvironmentProblem(f"{start} does not exist or is not a folder")
+        found = git(
+            start,
+            "rev-parse",
+            "--is-bare-repository",
+            "--is-inside-work-tree",
+            "--absolute-git-dir",
+            "--git-common-dir",
+            "--show-cdup",
+        )
+        lines = found.stdout.decode("utf-8", "surrogateescape").split("\n")
+        if found.returncode != 0 or len(lines) < 4:
             raise EnvironmentProblem(
                 f"{start} is not inside a git repository; run this from a clone "
                 "(or use `changelog verify --file PATH` to check a file without git)"
-            ) from None
-        if handle.working_tree_dir is None:
+            )
+        if lines[0] == "true" or lines[1] != "true":
             raise EnvironmentProblem(f"{start} is a bare repository; run this from a work tree")
-        return cls(Path(handle.working_tree_dir), handle)
+        root = (start / (lines[4] if len(lines) > 4 else "")).resolve()
+        return cls(root, Path(lines[2]), (start / lines[3]).resolve(), Objects(root))
+
+    def __enter__(self) -> Repo:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self, *args: str) -> str:
+        """``git args`` in the work tree; a failure is an :class:`EnvironmentProblem`."""
+        done = git(self.root, *args)
+        if done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip()
+            raise EnvironmentProblem(f"git {args[0]} failed: {message}")
+        return done.stdout.decode("utf-8", "surrogateescape")
+
+    @property
+    def handle(self) -> Any:
+        """GitPython's view of the repository, opened (and imported) on first use."""
+        if self._handle is None:
+            import git as gitpython
+
+            self._handle = gitpython.Repo(self.root)
+        return self._handle
 
     # --- refs ------------------------------------------------------------------
     def is_shallow(self) -> bool:
-        return Path(self.handle.git_dir, "shallow").exists()
+        return (self.common_directory / "shallow").exists()
 
     def resolve(self, ref: str) -> str:
         """The commit sha of ``ref``; a clear error when the clone lacks it."""
-        import git
-
-        try:
-            return str(self.handle.rev_parse(f"{ref}^{{commit}}").hexsha)
-        except (
-            git.BadName,
-            git.BadObject,
-            git.GitCommandError,
-            LookupError,
-            ValueError,
-            TypeError,
-            AttributeError,
-        ):
-            # GitPython's rev_parse raises all of these for refs it cannot read
-            # (``HEAD@{99}``: IndexError; ``main:file``: KeyError)
-            raise EnvironmentProblem(self._unknown_ref(ref)) from None
+        found = self.objects.header(f"{ref}^{{commit}}") if not ref.startswith("-") else None
+        if found is None or found[1] != COMMIT:
+            raise EnvironmentProblem(self._unknown_ref(ref))
+        self.objects.skip(found[2])
+        return found[0]
 
     def _unknown_ref(self, ref: str) -> str:
         """The message for a ref this clone lacks, with the command to run."""
-        remotes = [str(r.name) for r in self.handle.remotes]
+        remotes = self._run("remote").split()
         where = f"unknown ref {ref!r} in {self.root}"
         if self.is_shallow():
             where += " (this is a shallow clone)"
@@ -116,12 +143,7 @@ class Repo:
         )
 
     def merge_base(self, a: str, b: str) -> str:
-        import git
-
-        try:
-            out = self.handle.git.merge_base(a, b)
-        except git.GitCommandError:
-            out = ""
+        out = git(self.root, "merge-base", a, b).stdout.decode().strip()
         if not out:
             hint = "run `git fetch --unshallow` (or `git fetch --deepen=200`)"
             if self.is_shallow():
@@ -140,8 +162,7 @@ class Repo:
         """``path`` in the work tree, refused when it, or a folder on the way, is a
         symbolic link that leads outside the work tree or into the git directory
         (see :func:`confined`)."""
-        git_dirs = (Path(self.handle.git_dir), Path(self.handle.common_dir))
-        return confined(self.root, path, git_dirs)
+        return confined(self.root, path, (self.git_directory, self.common_directory))
 
     def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
         """File bytes at a commit (or ``WORKTREE``, see :meth:`inside`); ``None`` when
@@ -150,49 +171,22 @@ class Repo:
             file = self.inside(path)
             if not file.is_file():
                 return None
-            _check_size(path, file.stat().st_size, limit)
+            refusal = too_large(path, file.stat().st_size, limit)
+            if refusal is not None:
+                raise refusal
             return file.read_bytes()
-        try:
-            blob = self.handle.commit(rev).tree / path
-        except KeyError:
+        found = self.objects.header(f"{rev}:{path}")
+        if found is None:
             return None
-        stream = blob.data_stream
-        _check_size(path, stream.size, limit)
-        data: bytes = stream.read()
-        return data
-
-    def files(self, rev: str, patterns: Iterable[str]) -> list[str]:
-        """Paths (repo-relative, posix) matching any glob, at ``rev`` or in the work tree."""
-        globs = list(patterns)
-        if rev == WORKTREE:
-            out = self.handle.git.ls_files("--cached", "--others", "--exclude-standard")
-            found = [p for p in out.splitlines() if (self.root / p).is_file()]
-        else:
-            found = self.handle.git.ls_tree("-r", "--name-only", rev).splitlines()
-        return sorted(p for p in found if any(fnmatch.fnmatchcase(p, g) for g in globs))
-
-    def changed_paths(self, base: str, head: str) -> list[tuple[str, str | None, str | None]]:
-        """``(status, old_path, new_path)`` between two commits (or the work tree)."""
-        args = ["--name-status", "-M", "--no-ext-diff", base]
-        if head != WORKTREE:
-            args.append(head)
-        out = self.handle.git.diff(*args)
-        rows: list[tuple[str, str | None, str | None]] = []
-        for line in out.splitlines():
-            parts = line.split("\t")
-            status = parts[0][0]
-            if status == "R" or status == "C":
-                rows.append((status, parts[1], parts[2]))
-            elif status == "A":
-                rows.append((status, None, parts[1]))
-            elif status == "D":
-                rows.append((status, parts[1], None))
-            else:
-                rows.append((status, parts[1], parts[1]))
-        if head == WORKTREE:
-            untracked = self.handle.git.ls_files("--others", "--exclude-standard").splitlines()
-            rows.extend(("A", None, p) for p in untracked)
-        return rows
+        _, kind, size = found
+        if kind != "blob":
+            self.objects.skip(size)
+            return None
+        refusal = too_large(path, size, limit)
+        if refusal is not None:
+            self.objects.close()
+            raise refusal
+        return self.objects.content(size)
 
     def changed_files(self, base: str, head: str, folders: Iterable[str]) -> list[tuple[str, str]]:
         """``(status, path)`` under ``folders`` between two commits (or the work tree);
@@ -203,10 +197,10 @@ class Repo:
         args = ["-z", "--name-status", "--no-renames", "--no-ext-diff", base]
         if head != WORKTREE:
             args.append(head)
-        fields = self.handle.git.diff(*args, "--", *spec).split("\0")
+        fields = self._run("diff", *args, "--", *spec).split("\0")
         rows = [(fields[i][0], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
         if head == WORKTREE:
-            out = self.handle.git.ls_files("-z", "--others", "--exclude-standard", "--", *spec)
+            out = self._run("ls-files", "-z", "--others", "--exclude-standard", "--", *spec)
             rows.extend(("A", p) for p in out.split("\0") if p)
         return rows
 
@@ -220,58 +214,60 @@ class Repo:
             if rev == WORKTREE:
                 walk_dir(self.root, "", parts, found)
             else:
-                _walk_tree(self.handle.commit(rev).tree, parts, found)
+                self._walk_tree(f"{rev}^{{tree}}", "", parts, found)
         for path in found if rev == WORKTREE else ():
             self.inside(path)
         return dict(sorted(found.items()))
 
     def read_blob(self, sha: str, limit: int | None = None, path: str = "") -> bytes:
         """A blob's bytes; refused, before reading, when larger than ``limit`` bytes."""
-        stream = self.handle.odb.stream(bytes.fromhex(sha))
-        _check_size(path or sha, stream.size, limit)
-        data: bytes = stream.read()
-        return data
+        found = self.objects.read(sha, limit, path or sha)
+        if found is None:
+            raise EnvironmentProblem(f"git has no object {sha}; is the repository intact?")
+        return found[2]
 
     def messages(self, base: str, head: str) -> list[tuple[str, str]]:
         """``(sha, message)`` of the commits ``base..head`` (``WORKTREE``: HEAD), newest first."""
         tip = "HEAD" if head == WORKTREE else head
-        out: str = self.handle.git.log("--format=%H%x01%B%x00", f"{base}..{tip}")
+        out = self._run("log", "--format=%H%x01%B%x00", f"{base}..{tip}")
         rows = [m.strip().partition("\x01") for m in out.split("\0") if m.strip()]
         return [(sha, message.strip()) for sha, _, message in rows]
 
-    def remote_url(self, remote: str) -> str | None:
-        """The URL of a remote, read from the config file in-process."""
-        try:
-            return str(self.handle.remote(remote).url)
-        except (ValueError, AttributeError):
-            return None
+    def remote_urls(self, names: Sequence[str]) -> dict[str, str | None]:
+        """The URLs of the named remotes (``None`` for a remote this clone lacks), read
+        with one ``git config``."""
+        done = git(self.root, "config", "-z", "--get-regexp", r"^remote\..*\.url$")
+        urls: dict[str, str | None] = dict.fromkeys(names)
+        for row in done.stdout.decode("utf-8", "replace").split("\0"):
+            key, _, url = row.partition("\n")
+            name = key[len("remote.") : -len(".url")]
+            if name in urls and urls[name] is None:
+                urls[name] = url.strip() or None
+        return urls
 
-    def branch(self) -> str | None:
-        """The checked-out branch name, ``None`` when HEAD is detached."""
-        try:
-            return str(self.handle.active_branch.name)
-        except (TypeError, ValueError):
-            return None
+    def remote_url(self, remote: str) -> str | None:
+        return self.remote_urls([remote])[remote]
 
     def close(self) -> None:
-        self.handle.close()
+        self.objects.close()
+        if self._handle is not None:
+            self._handle.close()
 
     # --- conflicts ---------------------------------------------------------------
     def index_stages(self, path: str) -> dict[int, bytes]:
-        """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path."""
-        out = self.handle.git.ls_files("-u", "--", path)
+        """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path, read from the
+        index in-process (GitPython)."""
         stages: dict[int, bytes] = {}
-        for line in out.splitlines():
-            meta, _ = line.split("\t", 1)
-            _, sha, stage = meta.split()
-            stages[int(stage)] = self.handle.odb.stream(bytes.fromhex(sha)).read()
+        for (name, stage), entry in self.handle.index.entries.items():
+            if name == path and stage:
+                stages[int(stage)] = self.read_blob(entry.hexsha, path=path)
         return stages
 
     def index_entries(self, path: str) -> dict[int, str]:
         """Stage -> blob sha of ``path`` in the index: ``{0: sha}`` when it is staged,
         stages 1-3 when it is conflicted, nothing when the index lacks it (a staged
         deletion, or a file never added)."""
-        out = self.handle.git.ls_files("-s", "-z", "--", f":(top,literal){path}")
+        out = self._run("ls-files", "-s", "-z", "--", f":(top,literal){path}")
         entries: dict[int, str] = {}
         for row in out.split("\0"):
             meta, _, name = row.partition("\t")
@@ -281,42 +277,29 @@ class Repo:
         return entries
 
     def add(self, path: str) -> None:
-        self.handle.git.add("--", path)
+        self._run("add", "--", path)
 
     def git_dir(self) -> Path:
-        return Path(self.handle.git_dir)
+        return self.git_directory
 
-    def config(self, *args: str) -> str:
-        out: str = self.handle.git.config(*args)
-        return out
-
-
-def _check_size(path: str, size: int, limit: int | None) -> None:
-    if limit is not None and size > limit:
-        raise EnvironmentProblem(
-            f"{path!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
-            "reads; it is not read"
-        )
-
-
-def _walk_tree(tree: Any, parts: list[str], found: dict[str, str | None]) -> None:
-    if not parts:
-        return
-    part, rest = parts[0], parts[1:]
-    if part == "**":
-        _walk_tree(tree, rest, found)
-        for child in tree.trees:
-            _walk_tree(child, parts, found)
-        return
-    if wild(part):
-        children = [c for c in tree if fnmatch.fnmatchcase(c.name, part)]
-    else:
-        try:
-            children = [tree / part]
-        except KeyError:
+    def _walk_tree(
+        self, tree: str, prefix: str, parts: list[str], found: dict[str, str | None]
+    ) -> None:
+        """Files under the tree ``tree`` (at ``prefix``) matching the glob ``parts``."""
+        if not parts:
             return
-    for child in children:
-        if rest and child.type == "tree":
-            _walk_tree(child, rest, found)
-        elif not rest and child.type == "blob":
-            found[child.path] = child.hexsha
+        entries = self.objects.tree(tree) or []
+        part, rest = parts[0], parts[1:]
+        if part == "**":
+            self._walk_tree(tree, prefix, rest, found)
+            for child in entries:
+                if child.is_tree:
+                    self._walk_tree(child.sha, f"{prefix}{child.name}/", parts, found)
+            return
+        for child in entries:
+            if not (fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part):
+                continue
+            if rest and child.is_tree:
+                self._walk_tree(child.sha, f"{prefix}{child.name}/", rest, found)
+            elif not rest and child.is_file:
+                found[prefix + child.name] = child.sha

@@ -29,6 +29,7 @@ from changelog_tool.ledger.revision import (
     UNCHANGED,
     Appended,
     History,
+    Kept,
     check_tail,
 )
 from changelog_tool.ledger.strictyaml import Item, YamlProblem
@@ -77,16 +78,17 @@ def compare(
     raw = head
     head, conversions = undo_conversions(base, head, path)
     if head == base:
-        return History(UNCHANGED, prefix=head, findings=conversions)
+        return History(UNCHANGED, findings=conversions)  # nothing appended: no prefix needed
     if head.startswith(base):
-        history = History(APPEND, prefix=base)
+        history = History(APPEND, prefix=Kept.of(base))
     else:
         corrected = pr_link_corrections(base, head)
         if corrected is not None:
-            history = History(CORRECTION, prefix=head[: corrected[0]], corrections=corrected[1])
+            kept = Kept.of(head[: corrected[0]])
+            history = History(CORRECTION, prefix=kept, corrections=corrected[1])
         else:
             history = _modified(base, head, path)
-    check_tail(head, history, path)
+    check_tail(head[history.prefix.size :], history, path)
     if history.kind == CORRECTION and history.appended:
         history.findings.insert(
             0,
@@ -178,7 +180,7 @@ def _modified(base: bytes, head: bytes, path: str) -> History:
         elif tag == "replace":
             last = max(last, j1 + min(i2 - i1, j2 - j1) - 1)
     prefix_end = new.blocks[last].sep_end if last >= 0 else new.preamble_end
-    history = History(MODIFIED, prefix=head[:prefix_end])
+    history = History(MODIFIED, prefix=Kept.of(head[:prefix_end]))
     first = _line_at(head, _first_difference(base, head))
     edits = history_edits(old, new) or [
         Edit(first, "changed existing bytes (whitespace or separators); restore them exactly")

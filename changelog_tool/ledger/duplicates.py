@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from changelog_tool.ledger.entry import same_entry
+from changelog_tool.ledger.revision import Kept
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
@@ -83,3 +84,15 @@ def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) 
                 return data.count(b"\n", 0, start) + 1 + line_offset
         if start == 0:
             return None
+
+
+def duplicate_in(kept: Kept, entry: Mapping[str, Any]) -> int | None:
+    """:func:`find_duplicate` over kept history, region by region from the newest (a
+    long history is searched without being held whole)."""
+    if not needles(entry):
+        return None
+    for data, before in kept.regions():
+        line = find_duplicate(data, entry, before)
+        if line is not None:
+            return line
+    return None

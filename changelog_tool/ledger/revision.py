@@ -5,6 +5,7 @@ appended (block, line, value), and the checks of every byte it appended
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,28 +45,88 @@ class Appended:
         return self.line
 
 
+TAIL = 65536
+"""How much of the kept bytes' end is held in memory (the separator check, the
+newest pr-links that name the repository)."""
+REGION = 4 << 20
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The base bytes a revision keeps, as the checks need them: their length, their
+    line breaks, their last :data:`TAIL` bytes, and ``read(start, end)`` for a
+    search through all of them (in memory, or spooled to disk by the git edge, so
+    that a long history never has to be held whole)."""
+
+    size: int
+    lines: int
+    tail: bytes
+    read: Callable[[int, int], bytes]
+
+    @classmethod
+    def of(cls, data: bytes) -> Kept:
+        return cls(len(data), data.count(b"\n"), data[-TAIL:], lambda a, b: data[a:b])
+
+    def __bool__(self) -> bool:
+        return self.size > 0
+
+    def regions(self, size: int = REGION) -> Iterator[tuple[bytes, int]]:
+        """The kept bytes newest first, in regions of about ``size`` bytes cut where an
+        entry begins (column-0 ``-``), each with the number of lines before it."""
+        end, after = self.size, 0
+        while end > 0:
+            start = max(0, end - size)
+            data = self.read(start, end)
+            while start > 0:
+                cut = _first_entry(data)
+                if cut is not None:
+                    data, start = data[cut:], start + cut
+                    break
+                start = max(0, start - size)  # one entry longer than a region
+                data = self.read(start, end)
+            lines = data.count(b"\n")
+            yield data, self.lines - after - lines
+            after += lines
+            end = start
+
+
+def _first_entry(data: bytes) -> int | None:
+    """The offset of the first column-0 ``-`` item after a line break in ``data``."""
+    pos = 0
+    while True:
+        index = data.find(b"\n-", pos)
+        if index < 0:
+            return None
+        if data[index + 2 : index + 3] in (b" ", b"\n", b""):
+            return index + 1
+        pos = index + 2
+
+
+EMPTY = Kept.of(b"")
+
+
 @dataclass
 class History:
     kind: str
-    prefix: bytes = b""
+    prefix: Kept = EMPTY
     appended: list[Appended] = field(default_factory=list)
     corrections: list[tuple[int, str]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
 
-def check_tail(head: bytes, history: History, path: str) -> None:
+def check_tail(tail: bytes, history: History, path: str) -> None:
     """Check the bytes after the (possibly corrected) base: separator, entries."""
-    prefix = history.prefix
-    tail = head[len(prefix) :]
+    kept = history.prefix
+    prefix = kept.tail  # its end: what the separator checks look at
     if not tail:
         return
-    before = prefix.count(b"\n")  # head line = tail line + before
+    before = kept.lines  # head line = tail line + before
     findings = history.findings
     for problem in Ledger(tail).byte_problems():
         message = problem.message
         at = OFFSET.search(message)
         if at:  # counted from the file's start, not the tail's
-            offset = len(prefix) + int(at.group()[len("at offset ") :])
+            offset = kept.size + int(at.group()[len("at offset ") :])
             message = OFFSET.sub(f"at offset {offset}", message)
         findings.append(
             Finding(

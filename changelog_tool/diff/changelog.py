@@ -1,0 +1,199 @@
+"""The changelog at the base and at head, read from git and compared, in time and
+memory that follow what the branch appended, not the length of the history.
+
+The common case is proved without holding either version whole: equal blob ids
+mean unchanged; otherwise head is streamed once, and its first ``len(base)``
+bytes are hashed as a git blob: the same id as the base's blob means head is the
+base plus a tail, and only the tail is parsed (the base was checked when it
+landed). The kept bytes are spooled (in memory up to 8 MiB, then to a temporary
+file) for the duplicate search. Anything else (history edited, a pr-link
+corrected, CRLF or a BOM added, a file created or deleted) reads both versions
+and takes :func:`changelog_tool.ledger.compare.compare`'s slower path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from changelog_tool.gitrepo import WORKTREE, Repo
+from changelog_tool.gitrepo.objects import CHUNK, too_large
+from changelog_tool.ledger.compare import compare
+from changelog_tool.ledger.conversions import BOM
+from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail
+
+SPOOL_IN_MEMORY = 8 << 20
+
+
+@dataclass
+class Revision:
+    """The changelog's history between base and head, and how to reach the rest."""
+
+    history: History
+    base_tail: Callable[[], bytes]
+    """The base's last 64 KiB (read on demand: its newest pr-links name the repository)."""
+    base_exists: bool
+    head_blob: str | None
+    """Head's blob id as git would hash it (the work tree's file included); ``None``
+    when head has no changelog."""
+
+
+def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
+    """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (a commit,
+    or ``WORKTREE``); files over ``limit`` bytes are refused before they are read."""
+    base = repo.objects.info(f"{base_sha}:{path}")
+    if base is not None and base[1] != "blob":
+        base = None
+    if base is not None:
+        refusal = too_large(path, base[2], limit)
+        if refusal is not None:
+            raise refusal
+    head = _open_head(repo, path, head_rev, limit)
+    if head is None:
+        return _slow(repo, path, base_sha, head_rev, limit)
+    if base is not None and base[2] >= len(BOM):
+        if head.blob == base[0]:
+            head.drop()
+            return Revision(History(UNCHANGED), _lazy_tail(repo, base[0]), True, head.blob)
+        if head.size >= base[2]:
+            proved = _append_proof(head, base[0], base[2])
+            if proved is not None:
+                kept, tail, blob = proved
+                history = History(APPEND, prefix=kept)
+                check_tail(tail, history, path)
+                return Revision(history, lambda: kept.tail, True, blob)
+    head.drop()  # (a no-op when the proof read it)
+    return _slow(repo, path, base_sha, head_rev, limit)
+
+
+@dataclass
+class _Head:
+    size: int
+    chunks: Iterator[bytes]
+    blob: str | None
+    """Known before reading for a commit; ``None`` for the work tree's file."""
+    close: Callable[[], None]
+
+    def drop(self) -> None:
+        for _ in self.chunks:
+            pass
+        self.close()
+
+
+def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None:
+    if head_rev == WORKTREE:
+        file = repo.inside(path)
+        if not file.is_file():
+            return None
+        handle = file.open("rb")
+        size = _size(handle)
+        refusal = too_large(path, size, limit)
+        if refusal is not None:
+            handle.close()
+            raise refusal
+        return _Head(size, _file_chunks(handle, size), None, handle.close)
+    found = repo.objects.header(f"{head_rev}:{path}")
+    if found is None:
+        return None
+    sha, kind, size = found
+    if kind != "blob":
+        repo.objects.skip(size)
+        return None
+    refusal = too_large(path, size, limit)
+    if refusal is not None:
+        repo.objects.close()
+        raise refusal
+    return _Head(size, repo.objects.chunks(size), sha, lambda: None)
+
+
+def _size(handle: IO[bytes]) -> int:
+    return os.fstat(handle.fileno()).st_size
+
+
+def _file_chunks(handle: IO[bytes], size: int) -> Iterator[bytes]:
+    left = size
+    while left > 0:
+        piece = handle.read(min(CHUNK, left))
+        if not piece:
+            break  # the file shrank while it was read: the proof fails on its hash
+        left -= len(piece)
+        yield piece
+
+
+def _blob_hash(size: int, width: int) -> Any:
+    """A hasher primed as git hashes a blob of ``size`` bytes (SHA-1, or SHA-256 in
+    a repository whose ids are 64 hex digits wide)."""
+    hasher = hashlib.new("sha1" if width == 40 else "sha256")
+    hasher.update(b"blob %d\0" % size)
+    return hasher
+
+
+def _append_proof(head: _Head, base_blob: str, base_size: int) -> tuple[Kept, bytes, str] | None:
+    """Stream head: when its first ``base_size`` bytes hash to the base's blob id, the
+    kept bytes (spooled), the appended tail, and head's own blob id; else ``None``."""
+    prefix = _blob_hash(base_size, len(base_blob))
+    whole = _blob_hash(head.size, len(base_blob))
+    spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+    left, lines, carriage, end = base_size, 0, False, b""
+    tail: list[bytes] = []
+    try:
+        for chunk in head.chunks:
+            whole.update(chunk)
+            if left:
+                part = chunk[:left]
+                prefix.update(part)
+                spool.write(part)
+                lines += part.count(b"\n")
+                carriage = carriage or b"\r" in part
+                end = (end + part)[-TAIL:]
+                left -= len(part)
+                chunk = chunk[len(part) :]
+            if chunk:
+                tail.append(chunk)
+    finally:
+        head.close()
+    appended = b"".join(tail)
+    # CRLF that the base lacks is undone by the slow path, with its own finding
+    if left or prefix.hexdigest() != base_blob or (not carriage and b"\r\n" in appended):
+        spool.close()
+        return None
+
+    def read(start: int, stop: int) -> bytes:
+        spool.seek(start)
+        return spool.read(stop - start)
+
+    return Kept(base_size, lines, end, read), appended, whole.hexdigest()
+
+
+def _lazy_tail(repo: Repo, blob: str) -> Callable[[], bytes]:
+    """The last 64 KiB of a blob, read (in chunks) when first asked for."""
+    found: list[bytes] = []
+
+    def tail() -> bytes:
+        if not found:
+            header = repo.objects.header(blob)
+            end = b""
+            if header is not None:
+                for chunk in repo.objects.chunks(header[2]):
+                    end = (end + chunk)[-TAIL:]
+            found.append(end)
+        return found[0]
+
+    return tail
+
+
+def _slow(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
+    base = repo.read(base_sha, path, limit)
+    head = repo.read(head_rev, path, limit)
+    history = compare(base, head, path, base_sha[:12])
+    blob = None
+    if head is not None:
+        hasher = _blob_hash(len(head), len(base_sha))
+        hasher.update(head)
+        blob = hasher.hexdigest()
+    tail = (base or b"")[-TAIL:]
+    return Revision(history, lambda: tail, base is not None, blob)

@@ -1,0 +1,179 @@
+"""A repository's objects through one persistent ``git cat-file --batch`` process:
+refs resolved to commits, blobs read whole or in chunks, trees listed. Every read
+of ``verify --base``, ``keys`` and the TUI goes through it, so a run costs one git
+process for all its objects, and a blob larger than the limit is refused after
+its header, before its bytes are read."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.gitrepo.process import spawn
+
+CHUNK = 1 << 20
+TREE, COMMIT = "tree", "commit"
+BLOB_MODES = (b"100644", b"100755", b"120000")
+"""Tree-entry modes read as files: regular, executable, and a symbolic link (whose
+blob is the link's target, as git stores it; never followed)."""
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    name: str
+    mode: bytes
+    sha: str
+
+    @property
+    def is_tree(self) -> bool:
+        return self.mode == b"40000"
+
+    @property
+    def is_file(self) -> bool:
+        return self.mode in BLOB_MODES
+
+
+def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | None:
+    """The refusal of a file over ``limit`` bytes (``None`` when it fits)."""
+    if limit is None or size <= limit:
+        return None
+    return EnvironmentProblem(
+        f"{name!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
+        "reads (the `max-bytes` setting); it is not read"
+    )
+
+
+class Objects:
+    """``git cat-file --batch`` in ``root``, started on the first read."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._process: subprocess.Popen[bytes] | None = None
+        self._check: subprocess.Popen[bytes] | None = None
+
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        if self._process is None:
+            self._process = spawn(self._root, "cat-file", "--batch")
+        assert self._process.stdin is not None and self._process.stdout is not None
+        return self._process.stdin, self._process.stdout
+
+    def _check_pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        if self._check is None:
+            self._check = spawn(self._root, "cat-file", "--batch-check")
+        assert self._check.stdin is not None and self._check.stdout is not None
+        return self._check.stdin, self._check.stdout
+
+    def info(self, spec: str) -> tuple[str, str, int] | None:
+        """The sha, type and size of ``spec`` without its bytes (a second process,
+        ``--batch-check``, started on first use); ``None`` when absent."""
+        return self._ask(spec, self._check_pipes)
+
+    def header(self, spec: str) -> tuple[str, str, int] | None:
+        """Ask for ``spec`` (``rev:path``, a sha, ``ref^{commit}``): its sha, type and
+        size, with its bytes pending (read them with :meth:`content`, :meth:`chunks`
+        or :meth:`skip`); ``None`` when git has no such object."""
+        return self._ask(spec, self._pipes)
+
+    def _ask(
+        self, spec: str, pipes: Callable[[], tuple[IO[bytes], IO[bytes]]]
+    ) -> tuple[str, str, int] | None:
+        """One request; a spec with a line break cannot be asked (``None``)."""
+        if "\n" in spec or "\r" in spec or not spec:
+            return None
+        send, receive = pipes()
+        try:
+            send.write(spec.encode("utf-8", "surrogateescape") + b"\n")
+            send.flush()
+        except OSError as exc:
+            self.close()
+            raise EnvironmentProblem(f"git cat-file stopped: {exc}") from None
+        line = receive.readline()
+        if not line.endswith(b"\n"):
+            self.close()
+            raise EnvironmentProblem("git cat-file stopped unexpectedly; is the repository intact?")
+        if line.endswith((b" missing\n", b" ambiguous\n")):
+            return None
+        sha, kind, size = line.split()
+        return sha.decode(), kind.decode(), int(size)
+
+    def content(self, size: int) -> bytes:
+        """The pending bytes of the object just asked for (``size`` from its header)."""
+        _, receive = self._pipes()
+        data = receive.read(size + 1)
+        if len(data) != size + 1:
+            self.close()
+            raise EnvironmentProblem("git cat-file stopped in the middle of an object")
+        return data[:size]
+
+    def read(
+        self, spec: str, limit: int | None = None, name: str = ""
+    ) -> tuple[str, str, bytes] | None:
+        """``(sha, type, bytes)`` of ``spec``; ``None`` when absent; refused, before its
+        bytes are read, when larger than ``limit``."""
+        found = self.header(spec)
+        if found is None:
+            return None
+        sha, kind, size = found
+        refusal = too_large(name or spec, size, limit)
+        if refusal is not None:
+            self.close()  # the pending bytes are never read
+            raise refusal
+        return sha, kind, self.content(size)
+
+    def skip(self, size: int) -> None:
+        """Drop the pending bytes of the object just asked for."""
+        for _ in self.chunks(size):
+            pass
+
+    def chunks(self, size: int) -> Iterator[bytes]:
+        """The pending bytes of the object just asked for (``size`` from its header),
+        in chunks of at most :data:`CHUNK`; memory stays bounded by the chunk size.
+        The iterator must be consumed to the end before the next request."""
+        _, receive = self._pipes()
+        left = size
+        while left:
+            piece = receive.read(min(CHUNK, left))
+            if not piece:
+                self.close()
+                raise EnvironmentProblem("git cat-file stopped in the middle of an object")
+            left -= len(piece)
+            yield piece
+        receive.read(1)
+
+    def tree(self, spec: str) -> list[TreeEntry] | None:
+        """The entries of the tree ``spec`` (``rev^{tree}``, ``rev:folder``, a sha)."""
+        found = self.read(spec)
+        if found is None or found[1] != TREE:
+            return None
+        sha, _, data = found
+        width = len(sha) // 2  # 20 bytes (SHA-1) or 32 (SHA-256)
+        entries, pos = [], 0
+        while pos < len(data):
+            space = data.index(b" ", pos)
+            nul = data.index(b"\0", space)
+            raw = data[nul + 1 : nul + 1 + width]
+            name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+            entries.append(TreeEntry(name, data[pos:space], raw.hex()))
+            pos = nul + 1 + width
+        return entries
+
+    def close(self) -> None:
+        for process in (self._process, self._check):
+            if process is not None:
+                _stop(process)
+        self._process = self._check = None
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    for pipe in (process.stdin, process.stdout):
+        if pipe is not None:
+            pipe.close()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
