@@ -46,3 +46,31 @@ def cache_bytecode(folder: Path) -> None:
 
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+
+
+_PEAK = r"""
+import atexit, resource, runpy, sys
+out = sys.argv.pop(1)
+def report():
+    with open(out, "w") as handle:
+        handle.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+atexit.register(report)
+sys.argv = ["changelog", *sys.argv[1:]]
+runpy.run_module("changelog_tool", run_name="__main__", alter_sys=True)
+"""
+
+
+def peak_rss_mb(args: list[str], cwd: Path) -> float:
+    """Peak resident memory of ``changelog ARGS`` itself, in MB: the tool's own
+    process (``RUSAGE_SELF``), not the git processes it talks to."""
+    import sys
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".rss") as out:
+        subprocess.run(
+            [sys.executable, "-c", _PEAK, out.name, *args],
+            cwd=cwd,
+            capture_output=True,
+            check=False,
+        )
+        return int(Path(out.name).read_text() or 0) / 1024

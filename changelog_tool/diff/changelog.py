@@ -63,7 +63,7 @@ def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: in
             proved = _append_proof(head, base[0], base[2])
             if proved is not None:
                 kept, tail, blob = proved
-                history = History(APPEND, prefix=kept)
+                history = History(APPEND, prefix=kept) if tail else History(UNCHANGED)
                 check_tail(tail, history, path)
                 return Revision(history, lambda: kept.tail, True, blob)
     head.drop()  # (a no-op when the proof read it)

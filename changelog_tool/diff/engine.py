@@ -46,8 +46,9 @@ class Snapshot:
     messages: list[tuple[str, str]] = field(default_factory=list)
     head_state: HeadState | None = None
     """What head is (branch, commit, operation): the gate decides if it is protected."""
-    remotes: dict[str, str | None] = field(default_factory=dict)
-    """URLs of the ``upstream`` and ``origin`` remotes, for the pr-link repository."""
+    remote_url: Callable[[str], str | None] = lambda name: None
+    """The URL of a remote (``upstream``, ``origin``), read when the pr-link
+    repository is needed."""
     base_tail: Callable[[], bytes] = bytes
     """The base changelog's last 64 KiB, read on demand: its newest pr-link names
     the repository."""
@@ -200,9 +201,21 @@ def snapshot(
         base_ref,
         messages,
         _head_state(repo, settings, head_sha, head_rev),
-        repo.remote_urls(("upstream", "origin")),
+        _remote_urls(repo),
         revision.base_tail,
     )
+
+
+def _remote_urls(repo: Repo) -> Callable[[str], str | None]:
+    """``upstream`` and ``origin``'s URLs, read with one ``git config`` on first use."""
+    found: list[dict[str, str | None]] = []
+
+    def url(name: str) -> str | None:
+        if not found:
+            found.append(repo.remote_urls(("upstream", "origin")))
+        return found[0].get(name) if name in found[0] else repo.remote_url(name)
+
+    return url
 
 
 def _add_recipes(

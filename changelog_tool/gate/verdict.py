@@ -58,7 +58,7 @@ def check(
     # may have to be read for it)
     needed = appended or verdict.uncovered or snapshot.history.corrections
     slug = (
-        prlinks.repository_slug(settings, snapshot.base_tail(), snapshot.remotes.get)
+        prlinks.repository_slug(settings, snapshot.base_tail(), snapshot.remote_url)
         if needed
         else None
     )

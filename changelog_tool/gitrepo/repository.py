@@ -86,10 +86,14 @@ class Repo:
 
     def resolve(self, ref: str) -> str:
         """The commit sha of ``ref``; a clear error when the clone lacks it."""
-        found = self.objects.header(f"{ref}^{{commit}}") if not ref.startswith("-") else None
+        try:
+            found = self.objects.header(f"{ref}^{{commit}}") if not ref.startswith("-") else None
+        except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``); it restarts
+            found = None
+        if found is not None:
+            self.objects.skip(found[2])
         if found is None or found[1] != COMMIT:
             raise EnvironmentProblem(self._unknown_ref(ref))
-        self.objects.skip(found[2])
         return found[0]
 
     def _unknown_ref(self, ref: str) -> str:
@@ -190,7 +194,11 @@ class Repo:
 
     def changed_files(self, base: str, head: str, folders: Iterable[str]) -> list[tuple[str, str]]:
         """``(status, path)`` under ``folders`` between two commits (or the work tree);
-        renames count as a deletion plus an addition."""
+        renames count as a deletion plus an addition. Between commits, a folder whose
+        tree is the same object on both sides is not diffed (no git process at all
+        when none changed)."""
+        if head != WORKTREE:
+            folders = [f for f in folders if self._tree_id(base, f) != self._tree_id(head, f)]
         spec = [f":(top){folder}" for folder in folders]
         if not spec:
             return []
@@ -203,6 +211,10 @@ class Repo:
             out = self._run("ls-files", "-z", "--others", "--exclude-standard", "--", *spec)
             rows.extend(("A", p) for p in out.split("\0") if p)
         return rows
+
+    def _tree_id(self, rev: str, folder: str) -> str | None:
+        found = self.objects.info(f"{rev}:{folder.strip('/')}")
+        return found[0] if found is not None else None
 
     def tree_files(self, rev: str, patterns: Iterable[str]) -> dict[str, str | None]:
         """Paths matching any glob (``*`` stays inside one path segment, ``**`` spans
