@@ -136,13 +136,14 @@ def _append_proof(head: _Head, base_blob: str, base_size: int) -> tuple[Kept, by
     """Stream head: when its first ``base_size`` bytes hash to the base's blob id, the
     kept bytes (spooled), the appended tail, and head's own blob id; else ``None``."""
     prefix = _blob_hash(base_size, len(base_blob))
-    whole = _blob_hash(head.size, len(base_blob))
+    whole = _blob_hash(head.size, len(base_blob)) if head.blob is None else None
     spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
     left, lines, carriage, end = base_size, 0, False, b""
     tail: list[bytes] = []
     try:
         for chunk in head.chunks:
-            whole.update(chunk)
+            if whole is not None:
+                whole.update(chunk)
             if left:
                 part = chunk[:left]
                 prefix.update(part)
@@ -166,7 +167,8 @@ def _append_proof(head: _Head, base_blob: str, base_size: int) -> tuple[Kept, by
         spool.seek(start)
         return spool.read(stop - start)
 
-    return Kept(base_size, lines, end, read), appended, whole.hexdigest()
+    blob = head.blob if whole is None else whole.hexdigest()
+    return Kept(base_size, lines, end, read), appended, blob
 
 
 def _lazy_tail(repo: Repo, blob: str) -> Callable[[], bytes]:

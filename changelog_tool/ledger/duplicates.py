@@ -1,7 +1,7 @@
 """Is an appended entry a copy of an existing one? Found without parsing history.
 
 Candidate blocks are found by a byte search (from the end) for the entry's
-first config key; a block is parsed only when it also holds every other key,
+longest needle (a config key or description word); a block is parsed only when it also holds every other key,
 scenario type and description word (runs of characters YAML never escapes or
 folds). The cost follows the number of look-alike entries, not the history's length.
 """
@@ -60,7 +60,10 @@ def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) 
     wanted = needles(entry)
     if not wanted:
         return None
-    first, rest = wanted[0], wanted[1:]
+    # every needle is in every spelling of an equal entry: search by the longest
+    # (the most telling), check the others in each block it is found in
+    first = max(wanted, key=len)
+    rest = [w for w in wanted if w is not first]
     pos = len(data)
     while True:
         hit = data.rfind(first, 0, pos)
