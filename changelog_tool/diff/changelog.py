@@ -132,7 +132,9 @@ def _blob_hash(size: int, width: int) -> Any:
     return hasher
 
 
-def _append_proof(head: _Head, base_blob: str, base_size: int) -> tuple[Kept, bytes, str] | None:
+def _append_proof(
+    head: _Head, base_blob: str, base_size: int
+) -> tuple[Kept, bytes, str | None] | None:
     """Stream head: when its first ``base_size`` bytes hash to the base's blob id, the
     kept bytes (spooled), the appended tail, and head's own blob id; else ``None``."""
     prefix = _blob_hash(base_size, len(base_blob))
