@@ -5,7 +5,6 @@ git directory, ``merge-file``, blobs of the protected ref for the merge driver).
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from changelog_tool.errors import EnvironmentProblem
 
 if TYPE_CHECKING:
     import hashlib
+    import subprocess
 
 
 def git(
@@ -22,6 +22,8 @@ def git(
 ) -> subprocess.CompletedProcess[bytes]:
     """One plain ``git`` process in ``root`` whose exit code the caller reads; only
     a missing git is an error. The one place that spawns git."""
+    import subprocess  # here: a rebase's merge driver, told the side by git, spawns none
+
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
@@ -88,6 +90,8 @@ def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Plain ``git`` in ``root`` whose exit code the caller reads (a merge that
     stops on conflicts exits 1), as text; only a missing git is an error."""
+    import subprocess
+
     done = git(root, *args)
     return subprocess.CompletedProcess(
         done.args,
