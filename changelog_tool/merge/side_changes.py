@@ -51,10 +51,9 @@ def count_entries(data: bytes) -> int:
     """Entries in a file: lines that begin a top-level list item (``ENTRY_START``:
     a ``-`` at column 0 followed by a space, a newline or the end), counted with
     ``bytes.count``: 1 ms for 400 KB where the regular expression takes 2.5."""
-    if b"-\n-" in data:  # lines holding only "-" overlap in bytes.count: rare, use the regex
-        return sum(1 for _ in ENTRY_START.finditer(data))
-    count = data.count(b"\n- ") + data.count(b"\n-\n") + data.endswith(b"\n-")
-    return count + (data[:2] in (b"- ", b"-\n") or data == b"-")
+    counter = EntryCounter()
+    counter.add(data)
+    return counter.total()
 
 
 _ITEM_LINE = re.compile(rb"\n-(?=[ \n])")
@@ -62,9 +61,10 @@ _ITEM_LINE = re.compile(rb"\n-(?=[ \n])")
 
 def _item_lines(data: bytes | bytearray) -> int:
     """Occurrences of a newline, ``-``, then a space or a newline (overlapping)."""
-    if b"-\n-" in data:
+    alone = data.count(b"\n-\n")
+    if alone and b"-\n-" in data:  # lines holding only "-" overlap in bytes.count: rare
         return sum(1 for _ in _ITEM_LINE.finditer(data))
-    return data.count(b"\n- ") + data.count(b"\n-\n")
+    return data.count(b"\n- ") + alone
 
 
 class EntryCounter:
