@@ -86,8 +86,10 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
             _report(outcome)
             kept = windows.side(decision.side)  # the protected side's window
             appended = outcome.result.data[len(kept) :]
-            length = windows.cut + len(kept)
-            writer.replace_with_copy(ours, files[decision.side], length, appended, expected=stamp)
+            if appended or decision.side != "ours":  # else ours is the result already
+                length = windows.cut + len(kept)
+                source = files[decision.side]
+                writer.replace_with_copy(ours, source, length, appended, expected=stamp)
             return 0
     return _merge_whole(base, ours, theirs, path, settings, decision)
 
