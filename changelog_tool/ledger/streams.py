@@ -65,6 +65,7 @@ def share_prefix(
     feed = feed or {}
     files = [open(path, "rb", buffering=0) for path in paths]  # noqa: SIM115 (closed below)
     try:
+        chunk = max(1, min(chunk, length))  # a short prefix needs no full-size buffers
         buffers = [bytearray(chunk) for _ in paths]
         done = 0
         while done < length:
