@@ -17,7 +17,10 @@ compiling every module it loads (``PYTHONDONTWRITEBYTECODE=1`` and an empty
 dependencies'). Scaling: the same job on bases of 1,000, 10,000 and 100,000
 entries cycled from the same real entries, each against the real-size row,
 and for the largest the floor the one writer sets: copying ours into a new file
-and fsyncing it (temp file, fsync, rename: what any merge writes). Every row: median wall time and the largest peak RSS of its runs. Targets: the
+and fsyncing it (temp file, fsync, rename: what any merge writes). The rows
+take turns, round after round, so that a load that comes and goes slows them
+alike: their ratios hold on a busy machine. Every row: the median
+wall time, and the peak RSS of one more run under ``/usr/bin/time``. Targets: the
 driver <= 50 ms at real size, <= 1.3x of that at 100,000 entries, peak RSS
 <= 64 MB there.
 
@@ -25,7 +28,7 @@ Every command but the no-cache row runs as an installed package does: with its
 bytecode cached (after one untimed warm-up run) in a temporary
 ``PYTHONPYCACHEPREFIX``, so nothing is written into the checkout.
 
-    python benchmarks/bench_merge.py [--runs 11] [--scale-runs 5] [--sizes 1000,10000,100000]
+    python benchmarks/bench_merge.py [--runs 11] [--baseline-runs 3] [--sizes 1000,10000,100000]
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from timing import cache_bytecode, measure
+from timing import Command, cache_bytecode, measure_together
 
 from changelog_tool.ledger.document import separator_before_append
 
@@ -159,7 +162,7 @@ class Scenario:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=11)
-    parser.add_argument("--scale-runs", type=int, default=5)
+    parser.add_argument("--baseline-runs", type=int, default=3)
     parser.add_argument("--sizes", default="1000,10000,100000")
     args = parser.parse_args()
     sizes = [int(n) for n in args.sizes.split(",") if n]
@@ -174,69 +177,64 @@ def main() -> None:
         no_cache["PYTHONPYCACHEPREFIX"] = str(folder / "empty-pycache")
         real.check()
         real.check(no_cache)
+        for _, scenario in scaled:
+            scenario.check()
         baseline = (
             "import sys; from ruamel.yaml import YAML; y = YAML(typ='rt'); "
             "[y.load(open(p, 'rb')) for p in sys.argv[1:]]"
         )
         entries = real.base.count(b"\n- config-keys:") + 1
-        rows: list[tuple[str, float, int | None]] = []
-
-        def row(
-            label: str, cmd: list[str], runs: int, **options: object
-        ) -> tuple[float, int | None]:
-            seconds, rss = measure(cmd, runs, real.repo, **options)  # type: ignore[arg-type]
-            rows.append((label, seconds, rss))
-            return seconds, rss
-
-        row("baseline: ruamel round-trip parse of O, A, B", [py, "-c", baseline, *real.files], 3)
-        driver, _ = row(
-            f"merge-driver, real size ({entries:,} entries, {len(real.base) / 1e3:.0f} KB)",
-            real.driver,
-            args.runs,
-            setup=real.reset,
-            warmup=True,
-        )
-        row("reference: python -c pass", [py, "-c", "pass"], args.runs)
-        row(
-            "reference: git merge-file -p (textual)",
-            ["git", "merge-file", "-p", real.files[1], real.files[0], real.files[2]],
-            args.runs,
-        )
-        row(
-            "reference: merge-driver, no bytecode cache",
-            real.driver,
-            args.runs,
-            setup=real.reset,
-            env=no_cache,
-        )
-        scaling = []
-        for n, scenario in scaled:
-            scenario.check()
-            seconds, rss = measure(
-                scenario.driver, args.scale_runs, scenario.repo, scenario.reset, warmup=True
+        rows = [
+            (
+                f"merge-driver, real size ({entries:,} entries, {len(real.base) / 1e3:.0f} KB)",
+                Command(real.driver, real.repo, real.reset),
+            ),
+            ("reference: python -c pass", Command([py, "-c", "pass"], real.repo)),
+            (
+                "reference: git merge-file -p (textual)",
+                Command(
+                    ["git", "merge-file", "-p", *[real.files[i] for i in (1, 0, 2)]], real.repo
+                ),
+            ),
+            (
+                "reference: merge-driver, no bytecode cache",
+                Command(real.driver, real.repo, real.reset, no_cache),
+            ),
+        ]
+        rows += [
+            (
+                f"  {n:,} entries ({len(scenario.base) / 1e6:.1f} MB)",
+                Command(scenario.driver, scenario.repo, scenario.reset),
             )
-            scaling.append((f"  {n:,} entries ({len(scenario.base) / 1e6:.1f} MB)", seconds, rss))
+            for n, scenario in scaled
+        ]
         if scaled:
             n, scenario = scaled[-1]
-            seconds, rss = measure(
-                [py, "-c", COPY, scenario.files[1]], args.scale_runs, scenario.repo, warmup=True
+            rows.append(
+                (
+                    f"  reference: copy ours + fsync, {n:,} entries",
+                    Command([py, "-c", COPY, scenario.files[1]], scenario.repo),
+                )
             )
-            scaling.append((f"  reference: copy ours + fsync, {n:,} entries", seconds, rss))
-        print(f"file: {origin}; real size = grown to {len(real.base):,} bytes by re-appending")
-        print(
-            f"its own entries; ours = base + 3 entries, theirs = base + 2; medians of {args.runs}"
+        measured = measure_together([command for _, command in rows], args.runs)
+        (reference, reference_rss), *_ = measure_together(
+            [Command([py, "-c", baseline, *real.files], real.repo)], args.baseline_runs
         )
-        print(f"runs ({args.scale_runs} for the scaling rows); peak RSS = the largest of the runs")
-        reference = rows[0][1]
-        print(f"{'':50s} {'ms':>8s} {'peak MB':>8s} {'x base':>7s}")
-        for label, seconds, rss in rows:
-            print(f"{label:50s} {seconds * 1e3:8.1f} {mb(rss):>8s} {seconds / reference:7.3f}")
-        print(f"{'merge-driver on a base of':50s} {'ms':>8s} {'peak MB':>8s} {'x real':>7s}")
-        for label, seconds, rss in scaling:
-            print(f"{label:50s} {seconds * 1e3:8.1f} {mb(rss):>8s} {seconds / driver:7.2f}")
+        driver = measured[0][0]
+        print(f"file: {origin}; real size = grown to {len(real.base):,} bytes by re-appending")
+        print("its own entries; ours = base + 3 entries, theirs = base + 2; the rows took turns,")
+        print(f"medians of {args.runs} rounds; peak RSS of one more run (/usr/bin/time)")
+        print(f"{'':50s} {'ms':>8s} {'peak MB':>8s} {'x base':>7s} {'x real':>7s}")
+        label = "baseline: ruamel round-trip parse of O, A, B"
+        print(f"{label:50s} {reference * 1e3:8.1f} {mb(reference_rss):>8s} {1:7.3f}")
+        for index, ((label, _), (seconds, rss)) in enumerate(zip(rows, measured, strict=True)):
+            if index == 4:
+                print("merge-driver on a base of")
+            ratios = f"{seconds / reference:7.3f} {seconds / driver:7.2f}"
+            print(f"{label:50s} {seconds * 1e3:8.1f} {mb(rss):>8s} {ratios}")
         verdicts = [f"real size {driver * 1e3:.0f} ms (target <= {TARGET_SECONDS * 1e3:.0f})"]
         if scaled:
-            _, seconds, rss = scaling[-2]
+            seconds, rss = measured[3 + len(scaled)]
             verdicts.append(
                 f"{sizes[-1]:,} entries x{seconds / driver:.2f} (target <= {TARGET_FLAT})"
             )

@@ -97,6 +97,8 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
 def _merge_whole(
     base: Path, ours: Path, theirs: Path, path: str, settings: Settings, decision: Decision
 ) -> int:
+    """The merge of the whole files, held in memory: a side that is more than an
+    append, a refusal (its messages name whole-file lines), or no shared history."""
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import merge_sides
     from changelog_tool.merge.threeway import Merged
