@@ -5,7 +5,8 @@ from __future__ import annotations
 import statistics
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -33,6 +34,59 @@ def median_seconds(
         if result.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(cmd)} failed:\n{result.stderr.decode()}")
     return statistics.median(times)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One row of a benchmark: what runs, where, and what restores its files first."""
+
+    cmd: list[str]
+    cwd: Path
+    setup: Callable[[], None] | None = None
+    env: dict[str, str] | None = None
+
+    def once(self, wrap: Sequence[str] = ()) -> float:
+        if self.setup is not None:
+            self.setup()
+        start = time.perf_counter()
+        result = subprocess.run(
+            [*wrap, *self.cmd], cwd=self.cwd, capture_output=True, env=self.env, check=False
+        )
+        seconds = time.perf_counter() - start
+        if result.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(self.cmd)} failed:\n{result.stderr.decode()}")
+        return seconds
+
+    def peak_rss(self) -> int | None:
+        """The peak resident set size of one run, in bytes: ``/usr/bin/time``'s ``%M``
+        (the largest of the command's processes, git's included). A process forked
+        from this one would report this interpreter's size, whatever it runs, so
+        the size comes from ``time``, a small process; ``None`` without it."""
+        import os
+        import tempfile
+
+        if not os.access("/usr/bin/time", os.X_OK):
+            return None
+        with tempfile.NamedTemporaryFile() as out:
+            self.once(["/usr/bin/time", "-f", "%M", "-o", out.name])
+            return int(Path(out.name).read_text().split()[-1]) * 1024
+
+
+def measure_together(commands: Sequence[Command], runs: int) -> list[tuple[float, int | None]]:
+    """Median wall time of ``runs`` runs of each command (exit 0 or 1 expected), the
+    commands taking turns (after one untimed warm-up round), so that a load that
+    comes and goes slows them alike and their ratios hold; and each command's peak
+    RSS (:meth:`Command.peak_rss`)."""
+    for command in commands:
+        command.once()
+    times: list[list[float]] = [[] for _ in commands]
+    for _ in range(runs):
+        for command, seen in zip(commands, times, strict=True):
+            seen.append(command.once())
+    return [
+        (statistics.median(seen), command.peak_rss())
+        for command, seen in zip(commands, times, strict=True)
+    ]
 
 
 def cache_bytecode(folder: Path) -> None:

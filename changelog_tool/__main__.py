@@ -1,7 +1,42 @@
-"""`python -m changelog_tool`: the same as the `changelog` command."""
+"""`python -m changelog_tool`: the same as the `changelog` command.
+
+Git runs the merge driver this way (see ``changelog install``) on every rebase
+step that touches the changelog, so git's own call, ``merge-driver %O %A %B %P``
+(four paths, no option), goes straight to the driver without building the
+command-line parser; its errors end in the CLI's one error boundary all the same.
+Anything else is the ``changelog`` command.
+"""
 
 from __future__ import annotations
 
-from changelog_tool.cli import main
+import sys
 
-raise SystemExit(main())
+
+def _merge_driver_call(words: list[str]) -> int | None:
+    """The driver's exit code for git's own call; ``None`` for any other command line."""
+    if len(words) != 5 or words[0] != "merge-driver" or any(w.startswith("-") for w in words):
+        return None
+    from pathlib import Path
+
+    from changelog_tool.commands import merge_driver
+
+    try:
+        return merge_driver.run(
+            base=Path(words[1]), ours=Path(words[2]), theirs=Path(words[3]), path=words[4]
+        )
+    except (Exception, KeyboardInterrupt) as exc:
+        from changelog_tool.cli import debugging, failure
+
+        return failure(exc, debug=debugging(words))
+
+
+def _main() -> int:
+    code = _merge_driver_call(sys.argv[1:])
+    if code is not None:
+        return code
+    from changelog_tool.cli import main
+
+    return main()
+
+
+raise SystemExit(_main())

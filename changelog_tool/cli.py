@@ -64,7 +64,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse, dispatch, and map every outcome to an exit code: the one error boundary."""
     words = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in words or os.environ.get("CHANGELOG_DEBUG", "") not in ("", "0")
+    debug = debugging(words)
     words = [w for w in words if w != "--debug"]  # accepted anywhere on the line
     parser = build_parser(words)
     try:
@@ -82,32 +82,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = args.get("format") == "json" or bool(args.get("from_json"))
     try:
         code: int = module.run(**args)
-    except ChangelogError as exc:
+    except (Exception, KeyboardInterrupt) as exc:
+        return failure(exc, debug=debug, as_json=as_json)
+    return code
+
+
+def failure(exc: BaseException, *, debug: bool = False, as_json: bool = False) -> int:
+    """The exit code of a command that raised ``exc``, after saying why on stderr (and
+    on stdout as JSON when JSON was asked for). ``python -m changelog_tool``'s direct
+    call of the merge driver ends here too."""
+    if isinstance(exc, ChangelogError):
         print(f"changelog: {_safe(str(exc))}", file=sys.stderr)
         if as_json:  # JSON means JSON: a refusal is a document on stdout too
             _json_refusal(exc, type(exc).__name__)
         return exc.exit_code
-    except KeyboardInterrupt:
+    if isinstance(exc, KeyboardInterrupt):
         print("changelog: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    if isinstance(exc, BrokenPipeError):
         return 1
-    except OSError as exc:
+    if isinstance(exc, OSError):
         print(f"changelog: {os_error(exc)}", file=sys.stderr)
         if as_json:
             _json_refusal(ChangelogError(os_error(exc)), "OSError", 2)
         return 2
-    except Exception as exc:  # a bug: say so in one line, never as "findings" (exit 1)
-        if debug:
-            traceback.print_exc()
-        first = (str(exc).strip().splitlines() or [""])[0]
-        print(
-            f"changelog: internal error: {type(exc).__name__}: {first} "
-            "(run with --debug for the traceback)",
-            file=sys.stderr,
-        )
-        return 2
-    return code
+    # a bug: say so in one line, never as "findings" (exit 1)
+    if debug:
+        traceback.print_exception(exc)
+    first = (str(exc).strip().splitlines() or [""])[0]
+    print(
+        f"changelog: internal error: {type(exc).__name__}: {first} "
+        "(run with --debug for the traceback)",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def debugging(words: Sequence[str]) -> bool:
+    """``--debug`` on the command line or ``CHANGELOG_DEBUG`` set (not to 0)."""
+    return "--debug" in words or os.environ.get("CHANGELOG_DEBUG", "") not in ("", "0")
 
 
 def _safe(message: str) -> str:

@@ -10,7 +10,6 @@ with GitHub's command processing stopped (docs/usage.md, docs/security.md).
 from __future__ import annotations
 
 import json
-import secrets
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -118,6 +117,8 @@ def github_log(lines: Sequence[str], token: str | None = None) -> str:
     made safe by itself, and all of them between ``::stop-commands::TOKEN`` and
     ``::TOKEN::`` (a random token, which the runner masks), so GitHub reads no
     command in them even if one slipped through."""
+    import secrets  # here: hmac and hashlib cost the merge driver's start-up
+
     token = token or secrets.token_hex(16)
     return f"::stop-commands::{token}\n{text_log(lines)}\n::{token}::"
 

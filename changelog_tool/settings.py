@@ -10,7 +10,6 @@ configured path stays inside the repository: no ``..``, no absolute path.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -106,6 +105,8 @@ class Found:
                 f"{where} is {len(self.data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
                 "limit for a settings file"
             )
+        import tomllib  # here: only a command that finds a settings file pays for it
+
         try:
             data = tomllib.loads(self.data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -3,6 +3,7 @@ jsonschema (measured in a fresh interpreter, inside a real repository)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -29,6 +30,43 @@ def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
         repo.write(name, data)
     result = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=repo.root, capture_output=True, text=True, check=False
+    )
+    assert result.stdout.split() == ["0", "none"], result.stderr
+    assert repo.read("A") == appended(base, entry("main"), entry("own"))
+
+
+RUN_MODULE = """
+import runpy, sys
+sys.argv = ["changelog_tool", "merge-driver", "O", "A", "B", "perf-changelog.yaml"]
+try:
+    runpy.run_module("changelog_tool", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    code = exc.code
+names = {"git", "textual", "jsonschema", "argparse", "difflib", "tomllib", "subprocess"}
+print(code, ",".join(sorted({m.split(".")[0] for m in sys.modules} & names)) or "none")
+"""
+
+
+def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_rebase(
+    repo: GitRepo,
+) -> None:
+    """``python -m changelog_tool merge-driver %O %A %B %P`` (what ``install`` sets up)
+    goes straight to the driver; told the operation by git, it runs no git at all."""
+    base = changelog(entry("a"), entry("b"))
+    repo.commit("base", **{"perf-changelog.yaml": appended(base, entry("main"))})
+    for name, data in (
+        ("O", base),
+        ("A", appended(base, entry("main"))),
+        ("B", appended(base, entry("own"))),
+    ):
+        repo.write(name, data)
+    result = subprocess.run(
+        [sys.executable, "-c", RUN_MODULE],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GIT_REFLOG_ACTION": "rebase"},
+        check=False,
     )
     assert result.stdout.split() == ["0", "none"], result.stderr
     assert repo.read("A") == appended(base, entry("main"), entry("own"))

@@ -9,18 +9,30 @@ the protected side's bytes outside its markers, one conflict holding both sides
 whole is left instead (:mod:`changelog_tool.merge.conflict`). The protected ref
 only helps tell the sides apart when the operation does not. It never imports
 GitPython or Textual.
+
+However long the history, the usual merge reads it once, in chunks, to prove the
+three files share it, and merges only what follows it
+(:mod:`changelog_tool.merge.window`); the result is written by copying the
+protected side's file and appending. At most one git process runs (the protected
+ref's blob id, when the operation did not say which side is protected).
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+
+    from changelog_tool.merge.outcome import Outcome
+    from changelog_tool.merge.protected import Decision
     from changelog_tool.merge.threeway import Side
+    from changelog_tool.merge.window import Windows
+    from changelog_tool.settings import Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,37 +57,198 @@ def run(*, base: Path, ours: Path, theirs: Path, path: str) -> int:
 
 
 def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
+    """Merge from the windows after the shared history when that proves the whole
+    merge (:mod:`changelog_tool.merge.window`), else from the whole files."""
     from changelog_tool import settings as settings_module
-    from changelog_tool.findings import format_text
-    from changelog_tool.gitrepo import protected_blob
     from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import Upstream, merge_sides
-    from changelog_tool.merge.protected import branch_names
-    from changelog_tool.merge.threeway import Merged
+    from changelog_tool.merge.protected import branch_names, decide
 
     root = Path.cwd()
     settings = settings_module.load(root)
+    files: dict[str, Path] = {"base": base, "ours": ours, "theirs": theirs}
+    stamp = writer.Stamp.of(ours)
+    shared = _Shared(files, stamp.size)
+    decision = decide(
+        b"",  # the files' bytes: read by the hint below, not here
+        b"",
+        action=os.environ.get("GIT_REFLOG_ACTION"),
+        operation=lambda: _operation(root),
+        branches=branch_names(settings.protected_ref),
+        hint=lambda: _upstream_hint(root, settings, path, shared),
+    )
+    windows = shared.windows()
+    if windows is not None:
+        from changelog_tool.merge.threeway import Merged
+        from changelog_tool.merge.window import merge_after
+
+        outcome = merge_after(path, windows, decision, settings.placeholders)
+        if outcome is not None and isinstance(outcome.result, Merged):
+            _report(outcome)
+            kept = windows.side(decision.side)  # the protected side's window
+            appended = outcome.result.data[len(kept) :]
+            if appended or decision.side != "ours":  # else ours is the result already
+                length = windows.cut + len(kept)
+                source = files[decision.side]
+                writer.replace_with_copy(ours, source, length, appended, expected=stamp)
+            return 0
+    return _merge_whole(base, ours, theirs, path, settings, decision)
+
+
+def _merge_whole(
+    base: Path, ours: Path, theirs: Path, path: str, settings: Settings, decision: Decision
+) -> int:
+    """The merge of the whole files, held in memory: a side that is more than an
+    append, a refusal (its messages name whole-file lines), or no shared history."""
+    from changelog_tool.ledger import writer
+    from changelog_tool.merge.outcome import merge_sides
+    from changelog_tool.merge.threeway import Merged
+
     ours_bytes = ours.read_bytes()
     outcome = merge_sides(
         path,
         base.read_bytes(),
         ours_bytes,
         theirs.read_bytes(),
-        upstream=Upstream.of(protected_blob(root, settings.protected_ref, path)),
-        action=os.environ.get("GIT_REFLOG_ACTION"),
-        operation=lambda: _operation(root),
-        branches=branch_names(settings.protected_ref),
+        upstream=None,
+        decision=decision,
         placeholders=settings.placeholders,
     )
+    _report(outcome)
+    if isinstance(outcome.result, Merged):
+        writer.replace(ours, outcome.result.data, expected=ours_bytes)
+        return 0
+    return _leave_conflict(base, ours, theirs, path, outcome.decision.side)
+
+
+def _report(outcome: Outcome) -> None:
+    from changelog_tool.findings import format_text
+
     for line in outcome.summary():
         print(f"changelog merge-driver: {line}", file=sys.stderr)
     findings = format_text(outcome.findings())
     if findings:
         print(findings, file=sys.stderr)
-    if isinstance(outcome.result, Merged):
-        writer.replace(ours, outcome.result.data, expected=ours_bytes)
-        return 0
-    return _leave_conflict(base, ours, theirs, path, outcome.decision.side)
+
+
+class _Shared:
+    """The three files' shared history, proven once: the windows after it, or
+    ``None`` when the files do not share one (the whole files are merged)."""
+
+    def __init__(self, files: dict[str, Path], ours_size: int) -> None:
+        self.files = files
+        self.ours_size = ours_size
+        self._proven: Windows | None = None
+        self._done = False
+        self._cut: int | None = -1
+
+    def cut(self) -> int | None:
+        """Where the base's last entry begins (``None``: no entry, no windows)."""
+        if self._cut == -1:
+            from changelog_tool.ledger.streams import last_entry_start
+
+            self._cut = last_entry_start(self.files["base"])
+        return self._cut
+
+    def windows(
+        self, feed: dict[str, Callable[[bytes | bytearray], None]] | None = None
+    ) -> Windows | None:
+        """The windows, once the shared history is proven (each file's chunks of it
+        also go to ``feed[name]``, on the first call only)."""
+        if self._done:
+            return self._proven
+        self._done = True
+        cut = self.cut()
+        if cut is None:
+            return None
+        from changelog_tool.ledger.streams import read_from, share_prefix
+        from changelog_tool.merge.window import Windows
+
+        names = ("base", "ours", "theirs")
+        newlines = [0]
+
+        def count(chunk: bytes | bytearray) -> None:
+            newlines[0] += chunk.count(b"\n")
+
+        extra = feed or {}
+        feeds: dict[int, Callable[[bytes | bytearray], None]] = {
+            i: extra[name] for i, name in enumerate(names) if name in extra
+        }
+        base_feed = feeds.get(0)
+        feeds[0] = count if base_feed is None else _both(count, base_feed)
+        paths = [self.files[name] for name in names]
+        if not share_prefix(paths[0], paths[1:], cut, feed=feeds):
+            return None
+        base, ours, theirs = (read_from(p, cut) for p in paths)
+        self._proven = Windows(base, ours, theirs, cut, newlines[0])
+        return self._proven
+
+
+def _both(
+    first: Callable[[bytes | bytearray], None], second: Callable[[bytes | bytearray], None]
+) -> Callable[[bytes | bytearray], None]:
+    def call(chunk: bytes | bytearray) -> None:
+        first(chunk)
+        second(chunk)
+
+    return call
+
+
+def _upstream_hint(root: Path, settings: Settings, path: str, shared: _Shared) -> Decision | None:
+    """The protected ref's side (see :func:`changelog_tool.merge.protected.by_upstream`),
+    found from the ref's blob id and size and the files' windows: a side whose bytes
+    hash to the blob holds the ref's whole file. Only when neither does is the ref's
+    file read, and the whole files with it."""
+    from changelog_tool.gitrepo.process import protected_blob, protected_blob_id
+    from changelog_tool.merge.protected import by_upstream
+    from changelog_tool.merge.side_changes import EntryCounter
+    from changelog_tool.merge.threeway import SIDES
+    from changelog_tool.merge.window import UNKNOWN, upstream_hint
+
+    found = protected_blob_id(root, settings.protected_ref, path)
+    if found is None:
+        return None
+    ref, blob = found
+    cut = shared.cut()
+    if cut is not None:
+        sizes: dict[Side, int] = {
+            "ours": shared.ours_size,
+            "theirs": shared.files["theirs"].stat().st_size,
+        }
+        hashers = {side: blob.hasher() for side in SIDES if sizes[side] >= blob.size}
+        entries = EntryCounter()
+        feed: dict[str, Callable[[bytes | bytearray], None]] = {"base": entries.add}
+        for side, hasher in hashers.items():
+            feed[side] = _first(min(blob.size, cut), hasher.update)
+        windows = shared.windows(feed)
+        if windows is not None:
+            holds: dict[Side, bool] = {}
+            for side, hasher in hashers.items():
+                if blob.size > cut:
+                    hasher.update(windows.side(side)[: blob.size - cut])
+                holds[side] = hasher.hexdigest() == blob.oid
+            answer = upstream_hint(windows, blob.size, holds, entries.total(), ref)
+            if answer != UNKNOWN:
+                return answer
+    whole = protected_blob(root, [ref], path)
+    if whole is None:
+        return None
+    ours, theirs = shared.files["ours"].read_bytes(), shared.files["theirs"].read_bytes()
+    return by_upstream(ours, theirs, whole[1], ref)
+
+
+def _first(
+    limit: int, take: Callable[[bytes | bytearray], None]
+) -> Callable[[bytes | bytearray], None]:
+    """``take`` given only the first ``limit`` bytes of the chunks passed in turn."""
+    seen = [0]
+
+    def call(chunk: bytes | bytearray) -> None:
+        left = limit - seen[0]
+        if left > 0:
+            take(chunk if len(chunk) <= left else chunk[:left])
+        seen[0] += len(chunk)
+
+    return call
 
 
 def _operation(root: Path) -> str | None:

@@ -12,6 +12,7 @@ messages that say what to run.
 """
 
 from changelog_tool.gitrepo.process import (
+    BlobId,
     HeadState,
     git,
     git_dir,
@@ -19,6 +20,7 @@ from changelog_tool.gitrepo.process import (
     merge_file,
     operation_in_progress,
     protected_blob,
+    protected_blob_id,
     read_first_blob,
     remote_url,
     run_git,
@@ -28,6 +30,7 @@ from changelog_tool.gitrepo.repository import WORKTREE, Repo
 
 __all__ = [
     "WORKTREE",
+    "BlobId",
     "HeadState",
     "Repo",
     "git",
@@ -36,6 +39,7 @@ __all__ = [
     "merge_file",
     "operation_in_progress",
     "protected_blob",
+    "protected_blob_id",
     "read_first_blob",
     "remote_url",
     "run_git",

@@ -4,12 +4,17 @@ git directory, ``merge-file``, blobs of the protected ref for the merge driver).
 
 from __future__ import annotations
 
-import subprocess
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from changelog_tool.errors import EnvironmentProblem
+
+if TYPE_CHECKING:
+    import hashlib
+    import subprocess
 
 
 def git(
@@ -17,6 +22,8 @@ def git(
 ) -> subprocess.CompletedProcess[bytes]:
     """One plain ``git`` process in ``root`` whose exit code the caller reads; only
     a missing git is an error. With :func:`spawn`, the one place that spawns git."""
+    import subprocess  # here: a rebase's merge driver, told the side by git, spawns none
+
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
@@ -28,6 +35,8 @@ def git(
 def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
     """A long-running ``git`` process in ``root`` fed through its pipes (``cat-file
     --batch``); its error output is dropped (a missing object is reported on stdout)."""
+    import subprocess
+
     try:
         return subprocess.Popen(
             ["git", *args],
@@ -48,12 +57,41 @@ def remote_url(root: Path, remote: str) -> str | None:
 
 def git_dir(start: Path) -> Path | None:
     """The absolute git directory of the repository holding ``start`` (no GitPython),
-    or ``None`` outside a repository."""
+    or ``None`` outside a repository. Read from ``start/.git`` when it is there (git
+    runs the merge driver at the top of the work tree), else asked of git."""
+    found = _dot_git(start)
+    if found is not None:
+        return found
     try:
         result = git(start, "rev-parse", "--absolute-git-dir")
     except EnvironmentProblem:
         return None
     return Path(result.stdout.decode().strip()) if result.returncode == 0 else None
+
+
+def _dot_git(start: Path) -> Path | None:
+    """The git directory that ``start/.git`` names without running git: the folder
+    itself, or the ``gitdir:`` line of a ``.git`` file (a linked work tree, a
+    submodule). ``None`` when git must say: ``GIT_DIR`` set, no ``.git`` in
+    ``start``, or one that is not a git directory."""
+    if os.environ.get("GIT_DIR"):
+        return None
+    dot = start / ".git"
+    try:
+        if dot.is_dir():
+            folder = dot
+        elif dot.is_file():
+            line = dot.read_bytes()[:4096].split(b"\n", 1)[0].decode("utf-8").strip()
+            if not line.startswith("gitdir:"):
+                return None
+            folder = start / line[len("gitdir:") :].strip()
+        else:
+            return None
+        if not (folder / "HEAD").is_file():
+            return None
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(os.path.abspath(folder))
 
 
 def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
@@ -69,6 +107,8 @@ def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Plain ``git`` in ``root`` whose exit code the caller reads (a merge that
     stops on conflicts exits 1), as text; only a missing git is an error."""
+    import subprocess
+
     done = git(root, *args)
     return subprocess.CompletedProcess(
         done.args,
@@ -110,6 +150,47 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
         return None
     spec, data = found
     return spec[: -len(path) - 1], data
+
+
+@dataclass(frozen=True)
+class BlobId:
+    """A blob named by ``spec`` (``ref:path``): its object id and size, read without
+    its content."""
+
+    spec: str
+    oid: str
+    size: int
+
+    def hasher(self) -> hashlib._Hash:
+        """A hash fed the blob header, so that feeding it ``size`` bytes and comparing
+        its hex digest with ``oid`` tells whether those bytes are this blob (SHA-1, or
+        SHA-256 in a repository that uses it)."""
+        import hashlib
+
+        algorithm = "sha256" if len(self.oid) == 64 else "sha1"
+        return hashlib.new(algorithm, b"blob %d\0" % self.size)
+
+
+def protected_blob_id(root: Path, refs: Sequence[str], path: str) -> tuple[str, BlobId] | None:
+    """``path``'s blob at the first protected ref that has it, with that ref's name:
+    object id and size only, through one ``git cat-file --batch-check`` (however long
+    the file, git inflates nothing)."""
+    specs = [f"{ref}:{path}" for ref in refs]
+    try:
+        result = git(
+            root, "cat-file", "--batch-check", stdin="".join(f"{s}\n" for s in specs).encode()
+        )
+    except EnvironmentProblem:
+        return None
+    if result.returncode != 0:
+        return None
+    for spec, line in zip(
+        specs, result.stdout.decode("utf-8", "replace").splitlines(), strict=False
+    ):
+        words = line.rsplit(" ", 2)
+        if len(words) == 3 and words[1] == "blob" and words[2].isdigit():
+            return spec[: -len(path) - 1], BlobId(spec, words[0], int(words[2]))
+    return None
 
 
 def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:

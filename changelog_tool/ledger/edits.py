@@ -10,7 +10,6 @@ config-keys and its lines, so a human can put it back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
@@ -72,6 +71,8 @@ def history_edits(base: Ledger, new: Ledger) -> list[Edit]:
     edits: list[Edit] = []
     if base.data[: base.preamble_end].rstrip(b" \n") != new.data[: new.preamble_end].rstrip(b" \n"):
         edits.append(Edit(1, "changed the lines before the first entry"))
+    from difflib import SequenceMatcher  # only for a side that is more than an append
+
     matcher = SequenceMatcher(None, old_texts, new_texts, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal" or (tag == "insert" and i1 == len(old_texts)):

@@ -12,7 +12,6 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,6 +37,8 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 @cache
 def schema() -> dict[str, Any]:
+    from importlib import resources  # here: the merge driver never reads the schema
+
     text = resources.files("changelog_tool.schema").joinpath("perf-changelog.schema.json")
     loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
     return loaded

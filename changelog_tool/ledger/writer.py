@@ -1,4 +1,6 @@
-"""The one file writer: every file the tool writes goes through :func:`_rewrite`.
+"""The one file writer: every file the tool writes goes through :func:`_rewrite`,
+or :func:`replace_with_copy` for the merge driver (same steps, the kept bytes
+copied by the kernel instead of held).
 
 Under an exclusive lock on the target, it reads the current bytes, computes the
 new ones, writes them to a temp file in the same directory, fsyncs, keeps the
@@ -116,19 +118,28 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def _replace(path: Path, data: bytes, mode: int) -> int:
     """Write ``data`` to a temp file, lock it, fsync, rename it over ``path``.
 
     Returns the new file's descriptor, still locked: a writer that opens the
     path after the rename waits on it until the caller has read it back.
     """
+    return _replace_with(path, mode, lambda fd: _write_all(fd, data))
+
+
+def _replace_with(path: Path, mode: int, fill: Callable[[int], None]) -> int:
+    """:func:`_replace`, the temp file's content written by ``fill(fd)``."""
     tmp = path.parent / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}{TEMP_SUFFIX}"
     fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        fill(fd)
         os.fsync(fd)
         os.fchmod(fd, mode)
         os.replace(tmp, path)
@@ -228,3 +239,90 @@ def replace(
         return data
 
     _rewrite(path, make, create=True, timeout=timeout)
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """A file as a caller read it: its size, modification time and inode (for a file
+    too long to keep its bytes to compare)."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+
+    @classmethod
+    def of(cls, path: Path) -> Stamp:
+        return cls.of_stat(os.stat(path))
+
+    @classmethod
+    def of_stat(cls, found: os.stat_result) -> Stamp:
+        return cls(found.st_size, found.st_mtime_ns, found.st_ino)
+
+
+def replace_with_copy(
+    path: Path,
+    source: Path,
+    length: int,
+    tail: bytes,
+    *,
+    expected: Stamp,
+    timeout: float = LOCK_TIMEOUT,
+) -> None:
+    """Write the ``length`` bytes of ``source`` (``path`` itself, or another file),
+    then ``tail``, as the whole file ``path``: the merge driver's result, the
+    protected side's bytes then the appended entries, at any history length.
+
+    The one writer's steps, with the kept bytes copied by the kernel rather than
+    held: under the lock, ``path`` must still be as ``expected`` and ``source``
+    still ``length`` bytes long (else :class:`ConcurrentChange`, nothing written);
+    temp file, fsync, rename; then the new file's size and the bytes after the
+    copy (``tail``, what was appended) are read back.
+    """
+    real = regular_file(path)
+    if real is None:  # not reached: without missing_ok, a missing file raises
+        raise UsageError(f"{path} does not exist")
+    _remove_stale_temps(real)
+    with _locked(real, timeout) as fd, open(source, "rb") as src:
+        now = Stamp.of_stat(os.fstat(fd))
+        if now != expected or os.fstat(src.fileno()).st_size != length:
+            raise ConcurrentChange(
+                f"{path} changed while this command ran ({expected.size} -> {now.size} "
+                "bytes, another process wrote it); nothing was written: run the command again"
+            )
+
+        def fill(out: int) -> None:
+            _copy(src.fileno(), out, length)
+            _write_all(out, tail)
+
+        new_fd = _replace_with(real, stat.S_IMODE(os.fstat(fd).st_mode), fill)
+        try:
+            size = os.fstat(new_fd).st_size
+            written = os.pread(new_fd, len(tail) + 1, length) if tail else b""
+        finally:
+            os.close(new_fd)
+        if size != length + len(tail) or written != tail:
+            raise ChangelogError(
+                f"read-back of {path} does not match what was written; check the disk and the file"
+            )
+
+
+def _copy(src: int, out: int, length: int) -> None:
+    """``length`` bytes from the start of ``src`` into ``out``, in the kernel
+    (``copy_file_range``, else ``sendfile``), else through a buffer."""
+    done = 0
+    try:
+        while done < length:
+            n = os.copy_file_range(src, out, length - done, done)
+            if n == 0:
+                break
+            done += n
+    except OSError:
+        pass
+    while done < length:
+        os.lseek(out, done, os.SEEK_SET)
+        chunk = os.pread(src, min(1 << 20, length - done), done)
+        if not chunk:
+            raise ChangelogError("the file being copied became shorter; nothing was written")
+        _write_all(out, chunk)
+        done += len(chunk)
+    os.lseek(out, length, os.SEEK_SET)

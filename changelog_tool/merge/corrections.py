@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 
-from changelog_tool.ledger.compare import pr_link_corrections
 from changelog_tool.ledger.document import Ledger
 
 _CANONICAL = re.compile(
@@ -29,6 +28,8 @@ def carry(
     """``(corrected base, corrected protected side, lines corrected in it)`` when the
     other side's only history change is canonical pr-link corrections the protected
     side can take; else ``None``."""
+    from changelog_tool.ledger.compare import pr_link_corrections  # only once a merge is refused
+
     found = pr_link_corrections(base, other)
     if found is None:
         return None

@@ -59,7 +59,7 @@ def contained(upstream: Counter[bytes], side: bytes) -> int:
     return sum((upstream & _entries(side)).values())
 
 
-def _by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
+def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
     """The side holding more of the protected ref's entries; ``None`` on a tie.
 
     Usually one side begins with the protected ref's bytes and the other does
@@ -71,11 +71,7 @@ def _by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Deci
             for side, data in (("ours", ours), ("theirs", theirs))
         }
         if starts["ours"] != starts["theirs"]:
-            side: Side = "ours" if starts["ours"] else "theirs"
-            return Decision(
-                side,
-                f"{side} begins with {name}'s file (all {count_entries(upstream)} of its entries)",
-            )
+            return by_beginning(starts["ours"], count_entries(upstream), name)
         if starts["ours"]:
             return None
     entries = _entries(upstream)
@@ -83,12 +79,19 @@ def _by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Deci
     in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
     if in_ours == in_theirs:
         return None
-    side = "ours" if in_ours > in_theirs else "theirs"
+    side: Side = "ours" if in_ours > in_theirs else "theirs"
     return Decision(
         side,
         f"{side} holds more of {name}'s entries "
         f"({max(in_ours, in_theirs)} of {total}, the other side {min(in_ours, in_theirs)})",
     )
+
+
+def by_beginning(ours_begins: bool, entries: int, name: str) -> Decision:
+    """The side that begins with the protected ref's file (``ours_begins`` says
+    which), when the other does not; ``entries``: how many the ref's file holds."""
+    side: Side = "ours" if ours_begins else "theirs"
+    return Decision(side, f"{side} begins with {name}'s file (all {entries} of its entries)")
 
 
 def branch_names(refs: Collection[str]) -> frozenset[str]:
@@ -148,10 +151,14 @@ def decide(
     action: str | None = None,
     operation: Callable[[], str | None] | None = None,
     branches: Collection[str] = DEFAULT_BRANCHES,
+    hint: Callable[[], Decision | None] | None = None,
 ) -> Decision:
     """``operation`` is asked only when the action did not decide, or is a ``pull``
     (which may be rebasing: ``pull.rebase`` leaves no ``--rebase`` in the action);
-    the protected ref (``upstream``) is read only when neither decided."""
+    the protected ref (``upstream``) is read only when neither decided. ``hint``,
+    when given, is asked then instead of reading ``upstream``: the protected ref's
+    side as :func:`by_upstream` would find it (the merge driver finds it without
+    reading the whole ref, see :func:`by_beginning`)."""
     verb = (action or "").split()[:1]
     if verb != ["pull"]:
         by_action = side_from_action(action, branches)
@@ -170,19 +177,22 @@ def decide(
     elif by_operation is not None:
         return Decision(by_operation, f"a {current} is in progress")
     merging = merging or (current or "").startswith("merge")
-    hint = None
-    if upstream is not None:
-        hint = _by_upstream(ours, theirs, upstream, upstream_name or "the protected ref")
+    if hint is not None:
+        found = hint()
+    elif upstream is not None:
+        found = by_upstream(ours, theirs, upstream, upstream_name or "the protected ref")
+    else:
+        found = None
     if merging:
         unsure = "a hint only: the merge did not say which side is protected"
-        if hint is not None:
-            return Decision(hint.side, f"{hint.reason} ({unsure})", certain=False)
+        if found is not None:
+            return Decision(found.side, f"{found.reason} ({unsure})", certain=False)
         why = "the merge did not say which side is protected: theirs, the branch merged in, first"
         return Decision("theirs", why, certain=False)
-    if hint is not None and hint.side == "theirs":
+    if found is not None and found.side == "theirs":
         unsure = "a hint only: no operation said which side is protected"
-        return Decision("theirs", f"{hint.reason} ({unsure})", certain=False)
+        return Decision("theirs", f"{found.reason} ({unsure})", certain=False)
     # not a merge: ours is HEAD, the branch being written (a cherry-pick, a stash)
-    if hint is not None:
-        return Decision("ours", f"{hint.reason}, and no operation said otherwise")
+    if found is not None:
+        return Decision("ours", f"{found.reason}, and no operation said otherwise")
     return Decision("ours", "no operation or protected ref told them apart: ours first")

@@ -57,6 +57,11 @@ class Note:
     label: str
     other_line: int | None = None
 
+    def below(self, lines: int) -> Note:
+        """The same entry in files that have ``lines`` more lines before it."""
+        other = self.other_line + lines if self.other_line is not None else None
+        return Note(self.where, self.line + lines, self.label, other)
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"where": self.where, "line": self.line, "entry": self.label}
         if self.other_line is not None:
@@ -73,6 +78,23 @@ class Report:
     replayed: int = 0
     rewritten: tuple[Note, ...] = ()  # replayed own entries the other side changed or dropped
     corrected: tuple[Note, ...] = ()  # the other side's pr-link corrections carried over
+
+    def below(self, lines: int) -> Report:
+        """The report of the same merge of files that have ``lines`` more lines, the
+        same in all three inputs, before the bytes merged (see
+        :func:`changelog_tool.merge.window.merge_after`)."""
+
+        def move(notes: tuple[Note, ...]) -> tuple[Note, ...]:
+            return tuple(note.below(lines) for note in notes)
+
+        return dataclasses.replace(
+            self,
+            kept=move(self.kept),
+            duplicates=move(self.duplicates),
+            removed=move(self.removed),
+            rewritten=move(self.rewritten),
+            corrected=move(self.corrected),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,99 @@
+"""Changelog files read in pieces: the end of a file, and the bytes several files
+share, proven by comparing them chunk by chunk. Memory stays a few chunks however
+long the history is (the merge driver's files hold the whole history three times).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from changelog_tool.ledger.document import Ledger
+
+CHUNK = 1 << 20
+"""Bytes read from each file at a time."""
+
+_TAIL = 1 << 16
+
+
+def read_from(path: Path, offset: int) -> bytes:
+    """The bytes of ``path`` from ``offset`` to its end."""
+    with open(path, "rb") as file:
+        file.seek(offset)
+        return file.read()
+
+
+def last_entry_start(path: Path) -> int | None:
+    """Where the file's last entry begins (its ``-`` at column 0, as
+    :meth:`Ledger.last_block` finds it), read backwards from the end in growing
+    windows; ``None`` when the file holds no entry."""
+    size = os.path.getsize(path)
+    want = _TAIL
+    with open(path, "rb") as file:
+        while True:
+            start = max(0, size - want)
+            file.seek(start)
+            data = file.read(size - start)
+            skip = 0
+            if start > 0:  # begin at a line start: after the first newline in the window
+                skip = data.find(b"\n") + 1
+            if start == 0 or skip > 0:
+                last = Ledger(data[skip:]).last_block()
+                if last is not None:
+                    return start + skip + last.start
+            if start == 0:
+                return None
+            want *= 4
+
+
+def share_prefix(
+    reference: Path,
+    others: Sequence[Path],
+    length: int,
+    *,
+    feed: Mapping[int, Callable[[bytes | bytearray], None]] | None = None,
+    chunk: int = CHUNK,
+) -> bool:
+    """Whether each of ``others`` begins with the first ``length`` bytes of
+    ``reference``, compared ``chunk`` bytes at a time (it stops at the first
+    difference). ``feed`` maps a file's index (0: the reference, then ``others``
+    in order) to a function given each of its chunks in turn, up to ``length`` (a
+    buffer that is reused: read it, do not keep it)."""
+    paths = [reference, *others]
+    feed = feed or {}
+    files = [open(path, "rb", buffering=0) for path in paths]  # noqa: SIM115 (closed below)
+    try:
+        chunk = max(1, min(chunk, length))  # a short prefix needs no full-size buffers
+        buffers = [bytearray(chunk) for _ in paths]
+        done = 0
+        while done < length:
+            want = min(chunk, length - done)
+            views: list[bytearray] = []
+            for index, (file, buffer) in enumerate(zip(files, buffers, strict=True)):
+                got = _read_exactly(file, memoryview(buffer)[:want])
+                if got < want:
+                    return False
+                piece = buffer if want == chunk else buffer[:want]
+                views.append(piece)
+                if index in feed:
+                    feed[index](piece)
+            if any(view != views[0] for view in views[1:]):
+                return False
+            done += want
+        return True
+    finally:
+        for file in files:
+            file.close()
+
+
+def _read_exactly(file: io.FileIO, view: memoryview) -> int:
+    """Fill ``view`` from ``file`` (short reads retried); how many bytes it got."""
+    got = 0
+    while got < len(view):
+        n = file.readinto(view[got:])
+        if not n:
+            break
+        got += n
+    return got

@@ -1,0 +1,182 @@
+"""Files read in pieces for the merge driver: the shared prefix proven chunk by chunk
+(a difference at any byte, chunk boundaries included, is found), the last entry
+found from the end, entries counted across chunks, and the writer's copy mode."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_merge_helpers import appended, changelog, entry
+
+from changelog_tool.errors import ConcurrentChange
+from changelog_tool.gitrepo.process import git_dir
+from changelog_tool.ledger import writer
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.streams import last_entry_start, share_prefix
+from changelog_tool.merge.side_changes import EntryCounter, count_entries
+
+DATA = changelog(*(entry(f"key-{n}", link=n) for n in range(40)))
+
+
+def files(tmp_path: Path, *contents: bytes) -> list[Path]:
+    paths = []
+    for n, data in enumerate(contents):
+        path = tmp_path / f"f{n}"
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])
+def test_one_byte_anywhere_in_the_prefix_is_found(tmp_path: Path, chunk: int) -> None:
+    length = 300
+    for at in [*range(0, 20), *range(length - 20, length)]:
+        changed = DATA[:at] + bytes([DATA[at] ^ 1]) + DATA[at + 1 :]
+        base, same, other = files(tmp_path, DATA, DATA, changed)
+        assert share_prefix(base, [same], length, chunk=chunk)
+        assert not share_prefix(base, [other], length, chunk=chunk), at
+        assert not share_prefix(base, [same, other], length, chunk=chunk), at
+        assert share_prefix(base, [other], at, chunk=chunk)  # equal before it
+
+
+def test_a_file_shorter_than_the_prefix_does_not_share_it(tmp_path: Path) -> None:
+    base, short = files(tmp_path, DATA, DATA[:100])
+    assert not share_prefix(base, [short], 101, chunk=16)
+    assert share_prefix(base, [short], 100, chunk=16)
+
+
+def test_each_file_is_fed_its_prefix_in_order(tmp_path: Path) -> None:
+    base, other = files(tmp_path, DATA, appended(DATA, entry("own")))
+    seen: dict[int, bytearray] = {0: bytearray(), 1: bytearray()}
+    feed = {i: seen[i].extend for i in seen}
+    assert share_prefix(base, [other], len(DATA) - 5, feed=feed, chunk=13)
+    assert seen[0] == seen[1] == DATA[:-5]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        DATA,
+        b"# a preamble\n" + DATA,
+        DATA.rstrip(b"\n"),
+        DATA + b"\n  \n\n",
+        entry("only"),
+        b"# no entries\n",
+        b"",
+        b"- " + b"x" * 300_000 + b"\n",  # one line longer than the first window
+        DATA + b"- " + b"y" * 300_000 + b"\n",
+    ],
+)
+def test_the_last_entry_is_found_from_the_end(tmp_path: Path, data: bytes) -> None:
+    (path,) = files(tmp_path, data)
+    last = Ledger(data).last_block()
+    assert last_entry_start(path) == (last.start if last else None)
+
+
+@given(st.lists(st.sampled_from([b"-", b"\n", b" ", b"a", b"- ", b"\n-"]), max_size=30), st.data())
+def test_entries_are_counted_across_chunks_as_in_one_piece(
+    parts: list[bytes], data: st.DataObject
+) -> None:
+    whole = b"".join(parts)
+    counter, pos = EntryCounter(), 0
+    while pos < len(whole):
+        size = data.draw(st.integers(1, 6))
+        counter.add(bytearray(whole[pos : pos + size]))
+        pos += size
+    assert counter.total() == count_entries(whole)
+
+
+def test_the_copy_mode_writes_the_source_then_the_tail(tmp_path: Path) -> None:
+    target, source = files(tmp_path, b"old bytes\n", DATA)
+    target.chmod(0o640)
+    stamp = writer.Stamp.of(target)
+    writer.replace_with_copy(target, source, len(DATA), b"tail\n", expected=stamp)
+    assert target.read_bytes() == DATA + b"tail\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(writer.TEMP_SUFFIX)]
+
+
+def test_the_copy_mode_may_copy_the_file_it_replaces(tmp_path: Path) -> None:
+    (target,) = files(tmp_path, DATA)
+    writer.replace_with_copy(
+        target, target, len(DATA), b"\n" + entry("own"), expected=writer.Stamp.of(target)
+    )
+    assert target.read_bytes() == appended(DATA, entry("own"))
+
+
+def test_the_copy_mode_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
+    target, source = files(tmp_path, DATA, DATA)
+    stamp = writer.Stamp.of(target)
+    with target.open("ab") as file:  # another process appends meanwhile
+        file.write(entry("concurrent"))
+    with pytest.raises(ConcurrentChange):
+        writer.replace_with_copy(target, source, len(DATA), b"tail\n", expected=stamp)
+    assert target.read_bytes() == DATA + entry("concurrent")
+    with pytest.raises(ConcurrentChange):  # a source that is no longer the length proven
+        writer.replace_with_copy(
+            target, source, len(DATA) + 1, b"tail\n", expected=writer.Stamp.of(target)
+        )
+
+
+def test_the_copy_mode_waits_for_another_writers_lock(tmp_path: Path) -> None:
+    target, source = files(tmp_path, b"old\n", DATA)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_EX); "
+            "print('locked', flush=True); time.sleep(30)",
+            str(target),
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
+        with pytest.raises(ConcurrentChange):
+            writer.replace_with_copy(
+                target, source, len(DATA), b"", expected=writer.Stamp.of(target), timeout=0.3
+            )
+        assert target.read_bytes() == b"old\n"
+    finally:
+        holder.kill()
+        holder.wait()
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free again
+    finally:
+        os.close(fd)
+
+
+def test_the_git_directory_is_read_from_dot_git_as_git_says(tmp_path: Path) -> None:
+    main = tmp_path / "main"
+    main.mkdir()
+
+    def run(*args: str, cwd: Path = main) -> str:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+        return done.stdout.strip()
+
+    run("init", "-q", "-b", "main")
+    run(
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.invalid",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "x",
+    )
+    run("worktree", "add", "-q", str(tmp_path / "linked"), "-b", "other")
+    for top in (main, tmp_path / "linked"):
+        expected = Path(run("rev-parse", "--absolute-git-dir", cwd=top))
+        found = git_dir(top)
+        assert found is not None and found.resolve() == expected.resolve()
