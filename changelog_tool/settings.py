@@ -24,6 +24,8 @@ DOTFILE = ".perf-changelog.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "[tool.perf-changelog]"
 MAX_SETTINGS_BYTES = 1024 * 1024
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+"""The default of ``max-bytes``: the largest changelog, master config or recipe read."""
 """A settings file larger than this is refused before it is parsed."""
 
 Reader = Callable[[Path], bytes | None]
@@ -55,6 +57,9 @@ class Settings:
     warning, notice or off."""
     lock_timeout: float = 30.0
     """Seconds a writer waits for another writer's lock before giving up."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+    """The largest changelog, master config or recipe file the tool reads, in bytes:
+    every command checks it before reading (a larger file is refused, exit 2)."""
     source: str | None = None
 
     @property
@@ -79,6 +84,7 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "duplicate-entry": ("duplicate_entry", str),
     "severity": ("severity", dict),
     "lock-timeout": ("lock_timeout", float),
+    "max-bytes": ("max_bytes", int),
 }
 LINT_CODES = ("key-style", "repeated-block", "recipe-reference")
 LEVELS = ("error", "warning", "notice", "off")
@@ -174,13 +180,17 @@ def parse(found: Found, origin: str = "") -> Settings:
                 f"setting {name!r} in {source} must be a number of seconds "
                 "(more than 0, at most 3600)"
             )
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise UsageError(
+                f"setting {name!r} in {source} must be a whole number of bytes (1 or more)"
+            )
         if (
             not isinstance(value, kind)
             or (kind is list and not all(isinstance(v, str) for v in value))
             or (kind is dict and not all(isinstance(v, str) for v in value.values()))
         ):
             raise UsageError(f"setting {name!r} in {source} must be a {kind.__name__} of strings")
-        if kind is float:
+        if kind in (float, int):
             values[attr] = value
             continue
         values[attr] = tuple(value) if kind is list else value
