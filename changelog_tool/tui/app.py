@@ -18,13 +18,8 @@ from textual.worker import get_current_worker
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.session import (
-    AddSession,
-    KeyRow,
-    Loaded,
-    preselected,
-    suggested_scenarios,
-)
+from changelog_tool.authoring.rows import KeyRow, preselected, suggested_scenarios
+from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts

@@ -6,13 +6,8 @@ from __future__ import annotations
 from textual.content import Content
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.session import (
-    AddSession,
-    Loaded,
-    Preview,
-    preselected,
-    preview_lines,
-)
+from changelog_tool.authoring.rows import preselected
+from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
 
 
 def keys_title(loaded: Loaded) -> str:

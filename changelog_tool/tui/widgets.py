@@ -15,7 +15,7 @@ from textual.widgets import Checkbox, Input, Label, SelectionList, Static, TextA
 from textual.widgets.selection_list import Selection
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.session import KeyRow
+from changelog_tool.authoring.rows import KeyRow
 
 FLAGS = ("evals-only", "all-evals", "append-only")
 
