@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
+import html
+import re
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
 
 from changelog_tool import settings as settings_module
@@ -44,24 +45,26 @@ async def settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-def screen_text(app: AddApp) -> str:
-    """The screen as text, the way a person reads it (no colours)."""
+def screen_text(app: App[Any]) -> str:
+    """The screen as text, the way a person reads it (no colours), read back from the
+    app's own SVG screenshot: one ``<text>`` element per run of cells, placed by the
+    clip path of its line and its x position (12.2 px a cell in Rich's SVG)."""
     width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        record=True,
-        color_system=None,
-        legacy_windows=False,
-        safe_box=False,
-    )
-    console.print(
-        app.screen._compositor.render_update(  # the same call as a screenshot
-            full=True, screen_stack=app._background_screens
-        )
-    )
-    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+    grid = [[" "] * width for _ in range(height)]
+    for match in TEXT.finditer(app.export_screenshot()):
+        x, line, text = float(match["x"]), int(match["line"]), html.unescape(match["text"])
+        column = round(x / CELL)
+        for offset, char in enumerate(text.replace("\xa0", " ")):
+            if 0 <= line < height and column + offset < width:
+                grid[line][column + offset] = char
+    return "\n".join("".join(row).rstrip() for row in grid)
+
+
+CELL = 12.2  # Rich's export_svg: char_width = font size 20 x 0.61
+TEXT = re.compile(
+    r'<text class="[^"]*" x="(?P<x>[\d.]+)" y="[\d.]+" textLength="[\d.]+" '
+    r'clip-path="url\(#terminal-[\w-]*?line-(?P<line>\d+)\)">(?P<text>[^<]*)</text>'
+)
 
 
 def synchronous(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:

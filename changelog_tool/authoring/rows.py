@@ -16,12 +16,14 @@ MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
 @dataclass(frozen=True)
 class KeyRow:
-    """One line of the key list: a changed key, or a key/pattern the user added."""
+    """One line of the key list: a changed key, a key/pattern the user added, or
+    (``other``) a master key the branch did not change."""
 
     key: str
     change: KeyChange | None = None
     covered: bool = False
     scenarios: tuple[str, ...] = ()
+    other: bool = False
 
     @property
     def needs_entry(self) -> bool:
@@ -79,6 +81,16 @@ def rows_for(changes: ChangeSet) -> list[KeyRow]:
             r.key,
         ),
     )
+
+
+def listed(rows: list[KeyRow], chosen: list[str], master_keys: list[str]) -> list[KeyRow]:
+    """Every row of the key list in order: the changed keys (``rows``), the chosen keys
+    and patterns that are not among them, then every other master key."""
+    out = list(rows)
+    known = {r.key for r in out}
+    out += [KeyRow(k) for k in chosen if k not in known]
+    known.update(chosen)
+    return out + [KeyRow(k, other=True) for k in master_keys if k not in known]
 
 
 def preselected(rows: list[KeyRow]) -> list[str]:
