@@ -39,7 +39,11 @@ def changelog_add(root: Path, *args: str) -> None:
 
 
 def status(app: object) -> str:
-    return str(app.query_one("#status", Label).content)  # type: ignore[attr-defined]
+    """The status line and the problems under the fields."""
+    labels = [
+        app.query_one(f"#{name}", Label) for name in ("status", "form-problem", "keys-problem")
+    ]  # type: ignore[attr-defined]
+    return "\n".join(str(label.content) for label in labels if label.display)
 
 
 @synchronous

@@ -202,6 +202,7 @@ class AddSession:
             result.appended = writer.plan_append(self.old, [emit(entry)])
         except ChangelogError as exc:
             result.problems.append(str(exc))
+            result.by_field.setdefault("(entry)", []).append(str(exc))
         return result
 
     # --- saving -------------------------------------------------------------------

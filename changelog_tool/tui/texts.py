@@ -30,10 +30,13 @@ def keys_note(loaded: Loaded) -> str:
 
 
 def status(preview: Preview) -> Content:
-    """The line under the panes: the first problem, or that ctrl+s would save."""
+    """The line under the panes: how many problems and in which fields (each is said in
+    full under its field), or that ctrl+s would save."""
     if preview.problems:
-        more = f" (+{len(preview.problems) - 1} more)" if len(preview.problems) > 1 else ""
-        return Content.styled(f"✗ {preview.problems[0]}{more}", "$text-error")
+        count = len(preview.problems)
+        fields = ", ".join(preview.by_field)
+        text = f"✗ {count} problem{'' if count == 1 else 's'} to fix before ctrl+s: {fields}"
+        return Content.styled(text, "$text-error")
     return Content.styled("✓ ready: ctrl+s appends the preview", "$text-success")
 
 
@@ -53,7 +56,7 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
     reach = preview.reach
     if reach is None or not reach.keys:
         return Content(""), []
-    note = Content.styled(f"Runs {reach.summary()}", "bold")
+    note = Content.styled(f"Runs: {reach.summary()}", "bold")
     for warning in reach.warnings:
         note += Content("\n") + Content.styled(f"⚠ {warning}", "$text-warning")
     width = min(max(len(k.key) for k in reach.keys), 44)
@@ -74,16 +77,9 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
 def preview_pane(
     session: AddSession, draft: Draft, preview: Preview
 ) -> tuple[str, Content, Content, str, bool]:
-    """The preview pane's title, note (every problem when there are several, then what
-    the entry runs), body (the bytes ctrl+s appends, with the file's last lines around
+    """The preview pane's title, note (what the entry runs), body (the bytes ctrl+s appends, with the file's last lines around
     them, then the points per key) and subtitle."""
-    problems = (
-        [Content.styled(f"✗ {problem}", "$text-error") for problem in preview.problems]
-        if len(preview.problems) > 1
-        else []
-    )
-    total, per_key = runs(preview) if draft.keys else (Content(""), [])
-    note = Content("\n").join([*problems, *([total] if total else [])])
+    note, per_key = runs(preview) if draft.keys else (Content(""), [])
     lines = []
     shown = preview.appended if draft.keys else b""  # no entry without config-keys
     for number, text, new in preview_lines(session.old, shown):
