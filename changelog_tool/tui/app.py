@@ -52,7 +52,7 @@ class AddApp(LeavingApp):
         # this app does not have (so it did nothing); people press it to get out.
         Binding("ctrl+c", "interrupt", "Leave", show=False, priority=True),
         Binding("f2", "toggle_pane", "Preview/History"),
-        Binding("ctrl+e", "edit_description", "$EDITOR"),
+        Binding("ctrl+e", "edit_description", "$EDITOR", priority=True),  # over line end
         Binding("ctrl+t", "toggle_theme", "Light/Dark"),
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help_key", "Help", show=False),
