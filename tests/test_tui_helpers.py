@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from changelog_tool import settings as settings_module
 from changelog_tool.demo import sandbox
 from changelog_tool.tui.app import AddApp, make_app
+from changelog_tool.tui.keys import KeyPicker
 
 SIZE = (80, 24)
 
@@ -42,6 +43,12 @@ async def settle(pilot: Pilot[Any]) -> None:
     assert app.loaded is not None, "the changed keys never arrived"
     await app.workers.wait_for_complete()
     await pilot.pause()
+    masters = set(app.session.completions())
+    picker = app.query_one(KeyPicker)
+    for _ in range(100):  # the other master keys follow the changed ones
+        if masters <= {row.key for row in picker.rows}:
+            break
+        await pilot.pause(0.02)
     await pilot.pause()
 
 

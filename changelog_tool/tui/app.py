@@ -69,6 +69,7 @@ class AddApp(LeavingApp):
         self.showing_history = False
         self.rows: list[KeyRow] = []
         self.loaded: Loaded | None = None
+        self.live = False  # the preview follows the answers once the keys are on screen
         self.unroute_signals: Callable[[], None] | None = None
         self.toasted: set[str] = set()  # the problems the "Not saved" toast reports
 
@@ -101,11 +102,13 @@ class AddApp(LeavingApp):
         self.call_after_refresh(self._painted)
 
     def _painted(self) -> None:
-        """After the first paint: start the slow work (the worker competes for the GIL),
-        then build the preview (validation loads the schema)."""
+        """After the first paint: start the slow work (the diff, in a worker); until the
+        keys are on screen the pane shows the file's tail, unchecked (checking loads the
+        schema and the YAML parser, which would hold the keys back)."""
         _stamp("first-paint")
         self.load_changes()
-        self.refresh_preview()
+        self.query_one(Pane).show(*texts.waiting_pane(self.session))
+        self.query_one("#status", Label).update("Looking for the keys this branch changed...")
         if self.note:
             self.notify(self.note, timeout=8)
 
@@ -122,15 +125,28 @@ class AddApp(LeavingApp):
         picker.set_completions(self.session.completions())
         chosen = list(self.initial.keys) or preselected(loaded.rows)
         self.rows = list(loaded.rows)
-        picker.set_rows(listed(self.rows, chosen, self.session.completions()), chosen)
+        picker.set_rows(listed(self.rows, chosen, []), chosen)
         picker.set_title(texts.keys_title(loaded))
         if not self.initial.scenario_types:
             self.query_one(EntryForm).set_scenarios(suggested_scenarios(self.rows, chosen))
         if not self.rows:
             self.query_one("#pattern", Input).focus()
         self.baseline = self.current_draft()
+        self.call_after_refresh(self._keys_shown)
+
+    def _keys_shown(self) -> None:
+        """Once the changed keys are on screen: the preview, then every other master key
+        after the changed ones."""
+        _stamp("keys")
+        self.live = True
         self.refresh_preview()
-        self.call_after_refresh(_stamp, "keys")
+        self.call_after_refresh(self._list_other_keys)
+
+    def _list_other_keys(self) -> None:
+        picker = self.query_one(KeyPicker)
+        listed_keys = {r.key for r in picker.rows}
+        others = [k for k in self.session.completions() if k not in listed_keys]
+        picker.extend(listed([], [], others))
 
     # --- the model ------------------------------------------------------------------------
     def current_draft(self) -> Draft:
@@ -157,7 +173,8 @@ class AddApp(LeavingApp):
     @on(KeyPicker.Changed)
     @on(EntryForm.Changed)
     def _answers_changed(self) -> None:
-        self.refresh_preview()
+        if self.live:  # before, the form is being filled in: _keys_shown builds it once
+            self.refresh_preview()
 
     @on(KeyPicker.PatternTyped)
     def _pattern_typed(self, event: KeyPicker.PatternTyped) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
@@ -17,6 +17,7 @@ from textual.widgets import Input, Label, SelectionList
 from textual.widgets.selection_list import Selection
 
 from changelog_tool.authoring.rows import KeyRow
+from changelog_tool.tui.panel import Panel
 
 FILTER_FROM = 150
 """With this many master keys or more, a filter box narrows the key list."""
@@ -67,7 +68,7 @@ def row_prompt(row: KeyRow, width: int = 40, match_count: int | None = None) -> 
     )
 
 
-class KeyPicker(Vertical):
+class KeyPicker(Panel):
     """The key panel. ``rows`` is every row in order; ``chosen`` what is ticked,
     whether the filter shows it or not."""
 
@@ -87,7 +88,7 @@ class KeyPicker(Vertical):
             self.pattern = pattern
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="panel")
+        super().__init__(id=id)
         self.rows: list[KeyRow] = []
         self.chosen: set[str] = set()
         self.prompts: dict[str, Content] = {}
@@ -112,7 +113,6 @@ class KeyPicker(Vertical):
 
     def on_mount(self) -> None:
         self.border_title = "Keys: looking for changed keys..."
-        self.query_one("#filter").display = False
 
     def set_title(self, text: str) -> None:
         self.border_title = text
@@ -128,6 +128,12 @@ class KeyPicker(Vertical):
         self.chosen = set(selected)
         width = min(max((len(r.key) for r in rows if not r.other), default=20), 44)
         self.prompts = {r.key: row_prompt(r, width) for r in rows}
+        self._show()
+
+    def extend(self, rows: list[KeyRow]) -> None:
+        """Add rows at the end (the other master keys, once the changed ones show)."""
+        self.rows += rows
+        self.prompts.update((r.key, row_prompt(r)) for r in rows)
         self._show()
 
     def _show(self, highlight: str | None = None) -> None:

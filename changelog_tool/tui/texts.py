@@ -74,6 +74,14 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
     return note, lines
 
 
+PREVIEW_KEYS = "f2: previous entries"
+
+
+def preview_title(session: AddSession) -> str:
+    where = session.old.count(b"\n") + 1
+    return f"Preview: appended at line {where} of {session.path.name}"
+
+
 def preview_pane(
     session: AddSession, draft: Draft, preview: Preview
 ) -> tuple[str, Content, Content, str, bool]:
@@ -87,9 +95,16 @@ def preview_pane(
         lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
     if per_key:
         lines += [Content(""), Content.styled("Benchmark points per key:", "bold"), *per_key]
-    where = session.old.count(b"\n") + 1
-    title = f"Preview: appended at line {where} of {session.path.name}"
-    return title, note, Content("\n").join(lines), "f2: previous entries", False
+    return preview_title(session), note, Content("\n").join(lines), PREVIEW_KEYS, False
+
+
+def waiting_pane(session: AddSession) -> tuple[str, Content, Content, str, bool]:
+    """The preview pane while the changed keys load: the file's last lines."""
+    lines = [
+        Content.styled(f"{number:>5}   ", "$text-muted") + Content.styled(text, "$text-muted")
+        for number, text, _ in preview_lines(session.old, b"")
+    ]
+    return preview_title(session), Content(""), Content("\n").join(lines), PREVIEW_KEYS, False
 
 
 def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content, Content, str, bool]:

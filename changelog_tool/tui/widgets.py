@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.containers import Horizontal, ScrollableContainer
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static, TextArea
 
 from changelog_tool.authoring.drafts import Draft
+from changelog_tool.tui.panel import Panel
 
 FLAGS = ("evals-only", "all-evals", "append-only")
 
@@ -24,14 +25,14 @@ class Tick(Checkbox):
         return super().render()
 
 
-class EntryForm(Vertical):
+class EntryForm(Panel):
     """Description, scenario types, pr-link and flags."""
 
     class Changed(Message):
         """Any answer in the form changed."""
 
     def __init__(self, scenarios: list[str], *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="panel")
+        super().__init__(id=id, focused=True)  # the description has the focus first
         self.scenarios = scenarios  # the schema's scenario types, in its order
         self.border_title = "Entry: description, one bullet per line (ctrl+e: in $EDITOR)"
 
@@ -107,14 +108,11 @@ class EntryForm(Vertical):
         self.post_message(self.Changed())
 
 
-class Pane(Vertical):
+class Pane(Panel):
     """The bottom pane: the preview of the bytes to append, or the previous entries."""
 
     class Toggle(Message):
         pass
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="panel")
 
     def compose(self) -> ComposeResult:
         yield Static("", id="pane-note")
