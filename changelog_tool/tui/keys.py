@@ -50,7 +50,7 @@ class KeyList(SelectionList[str]):
         segments[1] = Segment("✓" if on else " ", segments[1].style)
         return Strip(segments, strip.cell_length)
 
-    def _on_focus(self, event: events.Focus) -> None:
+    def on_focus(self, event: events.Focus) -> None:
         if self.highlighted is None and self.option_count:
             self.highlighted = 0
 
