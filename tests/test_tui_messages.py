@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from test_tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
-from textual.widgets import Input, Label
+from textual.widgets import Checkbox, Input, Label
 
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.tui.keys import KeyList
@@ -50,6 +50,10 @@ async def test_a_problem_shows_under_its_field_and_goes_when_fixed(box: Sandbox)
         app.query_one("#pr-link", Input).value = "https://github.com/other/repo/pull/9"
         await pilot.pause()
         assert "pr-link:" in shown(form_problem) and "not this repository" in shown(form_problem)
+        app.query_one("#flag-append-only", Checkbox).value = True
+        app.query_one("#flag-evals-only", Checkbox).value = True
+        await pilot.pause()
+        assert "append-only cannot be combined with evals-only" in shown(form_problem)
 
 
 @synchronous

@@ -158,9 +158,10 @@ class AddApp(LeavingApp):
         preview = self.session.preview(draft)
         self.query_one("#status", Label).update(texts.status(preview))
         keys_note = texts.keys_note(self.loaded) if self.loaded else ""
-        keys_problem = texts.field_problem(preview, "config-keys") if self.loaded else ""
+        keys_problem = texts.field_problem(preview, *texts.KEY_FIELDS) if self.loaded else ""
         self.query_one(KeyPicker).show_problem("\n".join(filter(None, [keys_note, keys_problem])))
-        self.query_one(EntryForm).show_problem(texts.field_problem(preview, *texts.FORM_FIELDS))
+        form_problems = texts.field_problem(preview, *texts.form_fields(preview))
+        self.query_one(EntryForm).show_problem(form_problems)
         if self.toasted and not self.toasted <= set(preview.problems):
             self.toasted = set()  # a problem the toast reports is fixed: the toast goes
             self.clear_notifications()

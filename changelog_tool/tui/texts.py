@@ -47,7 +47,12 @@ def field_problem(preview: Preview, *fields: str) -> str:
     )
 
 
-FORM_FIELDS = ("description", "scenario-type", "pr-link", "eval-min-prefill-ep", "(entry)")
+KEY_FIELDS = ("config-keys",)  # shown under the key list; every other field under the form
+
+
+def form_fields(preview: Preview) -> list[str]:
+    """The fields whose problems show under the form: all but the keys'."""
+    return [name for name in preview.by_field if name not in KEY_FIELDS]
 
 
 def runs(preview: Preview) -> tuple[Content, list[Content]]:
