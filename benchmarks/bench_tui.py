@@ -3,7 +3,8 @@
 The repository is generated in code: two master configs with 210 keys (~380 KB),
 a changelog of 800 entries (~400 KB) on main, and a checked-out branch that adds
 two keys and changes three. `changelog add` runs in a pseudo-terminal of 80x24
-with $PERF_CHANGELOG_TIMING set, so the app writes a timestamp at its first paint
+with $PERF_CHANGELOG_TIMING set, so the app writes a timestamp (and the CPU seconds
+its process used, steadier than the wall clock on a busy machine) at its first paint
 and when the changed keys are on screen; then ctrl+q leaves it. Times are from
 launching the process (interpreter start included). Baseline, measured in the
 same run: a fresh interpreter running `import textual`.
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from timing import cache_bytecode
 
-TARGETS = {"first-paint": 0.5, "keys": 1.0}
+TARGETS = {"first-paint": 0.3, "keys": 0.5}
 
 
 def _key(n: int, vendor: str, image: str) -> str:
@@ -147,8 +148,10 @@ def _launch(root: Path, stamps: Path) -> dict[str, float]:
     while time.time() < deadline and "keys" not in found:
         if stamps.exists():
             for line in stamps.read_text().splitlines():
-                event, _, when = line.partition(" ")
+                event, when, *cpu = line.split()
                 found[event] = float(when) - start
+                if cpu:  # the CPU seconds the app's process had used by then
+                    found[f"{event} cpu"] = float(cpu[0])
         time.sleep(0.01)
     os.write(master, b"\x11")  # ctrl+q: nothing typed, so it leaves without asking
     try:
@@ -197,6 +200,9 @@ def main() -> None:
             f"{event:<12} {value:.3f} s  = {value / baseline:.1f}x import textual  "
             f"(target < {target} s: {verdict})"
         )
+        cpu = [r[f"{event} cpu"] for r in runs if f"{event} cpu" in r]
+        if cpu:
+            print(f"{'':<12} {statistics.median(cpu):.3f} s of CPU in the app's process")
     raise SystemExit(1 if failed else 0)
 
 

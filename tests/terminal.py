@@ -66,14 +66,40 @@ def open_terminal(tmp_path: Path) -> Iterator[Terminal]:
     term.close()
 
 
-def launch(terminal: Terminal, args: str, cwd: Path, done: Path, pid: Path | None = None) -> None:
+def launch(
+    terminal: Terminal,
+    args: str,
+    cwd: Path,
+    done: Path,
+    pid: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> None:
     """Run ``changelog ARGS`` in an 80x24 tmux window; its exit code goes to ``done`` and,
-    with ``pid``, its process id to that file (the shell writes ``$$`` and ``exec``s it)."""
+    with ``pid``, its process id to that file (the shell writes ``$$`` and ``exec``s it);
+    ``env`` adds environment variables."""
     run = f"{CHANGELOG} {args}"
+    if env:
+        run = shlex.join(["env", *(f"{k}={v}" for k, v in env.items())]) + " " + run
     if pid is not None:
         run = "sh -c " + shlex.quote(f"echo $$ > {shlex.quote(str(pid))}; exec {run}")
     command = f"{run}; echo $? > {shlex.quote(str(done))}; sleep 60"
     terminal.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "-c", str(cwd), command)
+
+
+BOX = "│┃╭╮╰╯┏┓┗┛─━ "
+MESSAGE_MARKS = ("✗", "✓", "⚠")
+
+
+def assert_messages_whole(screen: str, *expected: str) -> None:
+    """No message on ``screen`` is cut off: each ``expected`` text is there whole (when
+    wrapped, over consecutive lines), and no message line ends in an ellipsis."""
+    lines = [line.strip(BOX) for line in screen.splitlines()]
+    flowing = " ".join(" ".join(lines).split())
+    for text in expected:
+        assert " ".join(text.split()) in flowing, f"{text!r} is not whole on:\n{screen}"
+    for line in lines:
+        if line.startswith(MESSAGE_MARKS):
+            assert not line.endswith(("…", "...")), f"cut off: {line!r}\n{screen}"
 
 
 def exit_code(terminal: Terminal, done: Path, timeout: float = 30) -> str:

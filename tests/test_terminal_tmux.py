@@ -8,7 +8,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from terminal import CHANGELOG, Terminal, exit_code, launch, needs_tmux, open_terminal
+from terminal import (
+    CHANGELOG,
+    Terminal,
+    assert_messages_whole,
+    exit_code,
+    launch,
+    needs_tmux,
+    open_terminal,
+)
 
 from changelog_tool.authoring import drafts
 from changelog_tool.demo import sandbox
@@ -29,11 +37,19 @@ def test_typing_an_entry_and_ctrl_s_appends_a_valid_entry(
     done = tmp_path / "exit-code"
     launch(terminal, "add", box.root, done)
     terminal.wait_for("Changed keys since")
-    terminal.wait_for("agentic-coding")
+    screen = terminal.wait_for("1 problem to fix")
+    assert_messages_whole(
+        screen,
+        "✗ description: write at least one line (one bullet per line)",
+        "✗ 1 problem to fix before ctrl+s: description",
+        "Runs: 3 keys, 2 scenario types, 34 benchmark points",
+    )
     terminal.tmux("send-keys", "-t", "t", "-l", "Add Kimi-K3 B300 agentic recipe")
     terminal.tmux("send-keys", "-t", "t", "Enter")
     terminal.tmux("send-keys", "-t", "t", "-l", "GPT-OSS MI355X nightly image")
-    terminal.wait_for("✓ ready")
+    screen = terminal.wait_for("✓ ready")
+    assert_messages_whole(screen, "✓ ready: ctrl+s appends the preview")
+    assert "✗" not in screen
     terminal.tmux("send-keys", "-t", "t", "C-s")
     assert exit_code(terminal, done) == "0"
     assert "appended 1 entry" in terminal.screen()
@@ -87,3 +103,27 @@ def test_ctrl_c_twice_in_the_demo_after_typing_exits_130(
     terminal.tmux("send-keys", "-t", "t", "C-c")
     assert exit_code(terminal, done) == "130"
     assert "That was the demo repository" in terminal.screen()
+
+
+def test_ctrl_e_writes_the_description_in_the_editor(terminal: Terminal, tmp_path: Path) -> None:
+    box = sandbox.build(tmp_path / "demo")
+    editor = tmp_path / "editor.sh"
+    editor.write_text(
+        "#!/bin/sh\n"
+        'grep -q "^Typed first$" "$1" || exit 9\n'
+        "printf 'Written in the editor\\n# a comment\\n\\nSecond bullet\\n' > \"$1\"\n"
+    )
+    editor.chmod(0o755)
+    done = tmp_path / "exit-code"
+    launch(terminal, "add", box.root, done, env={"VISUAL": str(editor)})
+    terminal.wait_for("1 problem to fix")
+    terminal.tmux("send-keys", "-t", "t", "-l", "Typed first")
+    terminal.wait_for("✓ ready")
+    terminal.tmux("send-keys", "-t", "t", "C-e")
+    screen = terminal.wait_for("Second bullet")
+    assert "Written in the editor" in screen and "# a comment" not in screen
+    terminal.tmux("send-keys", "-t", "t", "C-s")
+    assert exit_code(terminal, done) == "0"
+    assert box.changelog.read_bytes().endswith(
+        b'  description:\n    - "Written in the editor"\n    - "Second bullet"\n  pr-link: XXX\n'
+    )

@@ -15,7 +15,7 @@ from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.findings import has_errors
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.tui.dialogs import ConfirmLeave
-from changelog_tool.tui.widgets import KeyPicker
+from changelog_tool.tui.keys import KeyPicker
 
 CHANGED = [
     "kimik3-fp4-b300-dynamo-vllm-agentic",
@@ -39,7 +39,11 @@ def changelog_add(root: Path, *args: str) -> None:
 
 
 def status(app: object) -> str:
-    return str(app.query_one("#status", Label).content)  # type: ignore[attr-defined]
+    """The status line and the problems under the fields."""
+    labels = [
+        app.query_one(f"#{name}", Label) for name in ("status", "form-problem", "keys-problem")
+    ]  # type: ignore[attr-defined]
+    return "\n".join(str(label.content) for label in labels if label.display)
 
 
 @synchronous
@@ -237,7 +241,7 @@ async def test_when_nothing_changed_the_screen_says_so_and_a_hand_written_entry_
     app = app_for(box.root)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert "Nothing changed in the master configs" in screen_text(app)
+        assert "Keys: nothing changed since" in screen_text(app)
         assert app.focused is app.query_one("#pattern", Input)
         await pilot.press(*"llama70b-fp8-h100-vllm", "enter")
         app.query_one("#description", TextArea).focus()
@@ -277,7 +281,7 @@ async def test_flags_prefill_every_answer(box: Sandbox) -> None:
 @synchronous
 async def test_f2_shows_the_previous_entries_for_the_chosen_keys(box: Sandbox) -> None:
     app = app_for(box.root)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(140, 45)) as pilot:
         await settle(pilot)
         await pilot.press("f2")
         await pilot.pause()
@@ -286,4 +290,4 @@ async def test_f2_shows_the_previous_entries_for_the_chosen_keys(box: Sandbox) -
         assert text.index("pull/105") < text.index("pull/103")
         await pilot.press("f2")
         await pilot.pause()
-        assert "Preview: the bytes appended at line" in screen_text(app)
+        assert "Preview: appended at line 40 of perf-changelog.yaml" in screen_text(app)

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from changelog_tool import settings as settings_module
-from changelog_tool.authoring.session import AddSession, preselected
+from changelog_tool.authoring.rows import preselected
+from changelog_tool.authoring.session import AddSession
 from changelog_tool.diff.keychange import ADDED, MODIFIED
 
 SAMPLE = 12

@@ -8,6 +8,7 @@ import pytest
 from test_tui_helpers import SIZE, app_for, build, settle, synchronous
 from textual.widgets import Input, TextArea
 
+from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.tui.help import HelpScreen
 
@@ -27,8 +28,11 @@ async def test_f1_opens_the_help_with_every_binding_and_esc_closes_it(box: Sandb
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
-        for key in ("ctrl+s", "f2", "ctrl+t", "esc / ctrl+q / ctrl+c", "space", "tab"):
+        for key in ("ctrl+s", "f2", "ctrl+t", "esc / ctrl+q / ctrl+c", "space", "tab", "ctrl+e"):
             assert key in text
+        # what a benchmark point is, and the threshold of a broad pattern, from their one place
+        assert "A benchmark point is one\n  benchmark run" in text
+        assert f"more than\n  {BROAD_PATTERN_EXTRA_KEYS} keys this branch did not change" in text
         assert "changelog finalize --pr-number N" in text
         await pilot.press("escape")
         await pilot.pause()

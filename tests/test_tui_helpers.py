@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
+import html
+import re
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
 
 from changelog_tool import settings as settings_module
 from changelog_tool.demo import sandbox
 from changelog_tool.tui.app import AddApp, make_app
+from changelog_tool.tui.keys import KeyPicker
 
 SIZE = (80, 24)
 
@@ -41,27 +43,35 @@ async def settle(pilot: Pilot[Any]) -> None:
     assert app.loaded is not None, "the changed keys never arrived"
     await app.workers.wait_for_complete()
     await pilot.pause()
+    masters = set(app.session.completions())
+    picker = app.query_one(KeyPicker)
+    for _ in range(100):  # the other master keys follow the changed ones
+        if masters <= {row.key for row in picker.rows}:
+            break
+        await pilot.pause(0.02)
     await pilot.pause()
 
 
-def screen_text(app: AddApp) -> str:
-    """The screen as text, the way a person reads it (no colours)."""
+def screen_text(app: App[Any]) -> str:
+    """The screen as text, the way a person reads it (no colours), read back from the
+    app's own SVG screenshot: one ``<text>`` element per run of cells, placed by the
+    clip path of its line and its x position (12.2 px a cell in Rich's SVG)."""
     width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        record=True,
-        color_system=None,
-        legacy_windows=False,
-        safe_box=False,
-    )
-    console.print(
-        app.screen._compositor.render_update(  # the same call as a screenshot
-            full=True, screen_stack=app._background_screens
-        )
-    )
-    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+    grid = [[" "] * width for _ in range(height)]
+    for match in TEXT.finditer(app.export_screenshot()):
+        x, line, text = float(match["x"]), int(match["line"]), html.unescape(match["text"])
+        column = round(x / CELL)
+        for offset, char in enumerate(text.replace("\xa0", " ")):
+            if 0 <= line < height and column + offset < width:
+                grid[line][column + offset] = char
+    return "\n".join("".join(row).rstrip() for row in grid)
+
+
+CELL = 12.2  # Rich's export_svg: char_width = font size 20 x 0.61
+TEXT = re.compile(
+    r'<text class="[^"]*" x="(?P<x>[\d.]+)" y="[\d.]+" textLength="[\d.]+" '
+    r'clip-path="url\(#terminal-[\w-]*?line-(?P<line>\d+)\)">(?P<text>[^<]*)</text>'
+)
 
 
 def synchronous(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:

@@ -5,14 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.session import (
-    AddSession,
-    KeyRow,
-    preselected,
-    preview_lines,
-    rows_for,
-    suggested_scenarios,
-)
+from changelog_tool.authoring.rows import KeyRow, preselected, rows_for, suggested_scenarios
+from changelog_tool.authoring.session import AddSession, preview_lines
 from changelog_tool.diff.keychange import ChangeSet, KeyChange
 from changelog_tool.settings import Settings
 

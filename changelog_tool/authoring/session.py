@@ -1,7 +1,7 @@
 """What the `changelog add` TUI shows and does, without Textual.
 
 The app only displays this module's answers: the changed keys (from the diff
-engine), which of them an appended entry already covers, the preselection,
+engine, as rows of :mod:`.rows`), what an entry runs (:mod:`.reach`),
 pattern counts and completions, the previous entries for the chosen keys, the
 preview of the exact bytes to append, validation problems, and the save
 itself (through :func:`changelog_tool.ledger.writer.append` with ``expected=``).
@@ -14,52 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
+from changelog_tool.authoring.rows import KeyRow, rows_for
+from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError
 from changelog_tool.settings import Settings
 
 if TYPE_CHECKING:
+    from changelog_tool.authoring.reach import Reach
     from changelog_tool.gate.acceptance import Rules
-
-MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
-
-
-@dataclass(frozen=True)
-class KeyRow:
-    """One line of the key list: a changed key, or a key/pattern the user added."""
-
-    key: str
-    change: KeyChange | None = None
-    covered: bool = False
-    scenarios: tuple[str, ...] = ()
-
-    @property
-    def mark(self) -> str:
-        return MARKS.get(self.change.kind, "?") if self.change else "*"
-
-    def detail(self, match_count: int | None = None) -> str:
-        change = self.change
-        if change is None:
-            if match_count is None:
-                return "added by hand"
-            noun = "key" if match_count == 1 else "keys"
-            return (
-                f"pattern: {match_count} {noun}"
-                if "*" in self.key
-                else ("added by hand" if match_count else "not a master key")
-            )
-        text = "covered; " if self.covered else ""
-        if change.kind == ADDED:
-            text += "new key"
-        elif change.kind == REMOVED:
-            text += "removed (no entry needed)"
-        elif change.kind == RECIPE:
-            text += "recipe " + ", ".join(Path(r).name for r in change.recipes)
-        else:
-            text += ", ".join(change.fields) or "modified"
-        if change.reduced:
-            text += " (reduced: nothing new to run)"
-        return text
 
 
 @dataclass
@@ -69,6 +31,11 @@ class Preview:
     entry: dict[str, Any]
     appended: bytes = b""
     problems: list[str] = field(default_factory=list)
+    by_field: dict[str, list[str]] = field(default_factory=dict)
+    """The problems again, by the field they concern (``config-keys``, ``description``,
+    ``scenario-type``, ``pr-link``, ...), without the field's name."""
+    reach: Reach | None = None
+    """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
 
     @property
     def ok(self) -> bool:
@@ -85,53 +52,11 @@ class Loaded:
     problem: str | None = None
 
 
-def covered(key: str, appended: list[dict[str, Any]]) -> bool:
-    from changelog_tool.ledger.entry import matches
-
-    return any(
-        isinstance(p, str) and matches(p, key)
-        for entry in appended
-        for p in entry.get("config-keys") or []
-    )
-
-
-def rows_for(changes: ChangeSet) -> list[KeyRow]:
-    """Changed keys in display order: those needing an entry first."""
-    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios) for c in changes.keys]
-    order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
-    return sorted(
-        rows,
-        key=lambda r: (
-            not (r.change and r.change.needs_entry),
-            order.get(r.change.kind if r.change else "", 4),
-            r.key,
-        ),
-    )
-
-
-def preselected(rows: list[KeyRow]) -> list[str]:
-    """The changed keys that need an entry and that no appended entry covers."""
-    return [r.key for r in rows if r.change and r.change.needs_entry and not r.covered]
-
-
 def known_scenario_types() -> list[str]:
     """The scenario types the schema defines, in its order."""
     from changelog_tool.ledger.entry import scenario_types
 
     return scenario_types()
-
-
-def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:
-    chosen = set(keys)
-    return [r.change for r in rows if r.change and r.key in chosen and r.change.needs_entry]
-
-
-def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
-    """The scenario types an entry for the chosen keys should name (the gate's rule)."""
-    from changelog_tool.gate.suggest import scenario_types as affected
-    from changelog_tool.ledger.entry import scenario_types
-
-    return affected(_changes(rows, keys), scenario_types())
 
 
 class AddSession:
@@ -147,6 +72,7 @@ class AddSession:
         self.master_keys: list[str] = []
         self.loaded: Loaded | None = None
         self._rules: Rules | None = None
+        self._points: dict[str, dict[str, int] | None] = {}
         self.old = self.read()
         self.scenario_types = known_scenario_types()
         self.rules()  # no master config is an error before anything is shown
@@ -213,24 +139,49 @@ class AddSession:
         return self._rules
 
     def problems(self, draft: Draft) -> list[str]:
-        """Why this draft cannot be saved, as inline messages (empty when it can):
-        the acceptance rule every other path uses, with the two empty answers said
-        in words that name the field to fill in."""
+        """Why this draft cannot be saved, as inline messages (empty when it can)."""
+        return [f"{name}: {message}" for name, message in self.field_problems(draft)]
+
+    def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
+        """``(field, message)`` for each reason this draft cannot be saved: the
+        acceptance rule every other path uses, with the two empty answers said in words
+        that name the field to fill in."""
         from changelog_tool.gate.acceptance import rejections
 
         entry = self.entry(draft)
         out = []
         if not draft.keys:
-            out.append("config-keys: choose at least one key or pattern")
+            out.append(("config-keys", "choose at least one key or pattern"))
         if not entry.get("description"):
-            out.append("description: write at least one line (one bullet per line)")
+            out.append(("description", "write at least one line (one bullet per line)"))
         for rejection in rejections(entry, self.rules()):
             if rejection.severity != "error":
                 continue
             if rejection.field == "(entry)" and "required property" in rejection.message:
                 continue  # said above
-            out.append(str(rejection))
+            out.append((rejection.field, rejection.message))
         return out
+
+    def reach(self, draft: Draft) -> Reach:
+        """What the draft's keys and patterns run (see :mod:`.reach`)."""
+        from changelog_tool.authoring.reach import reach
+
+        changed = [r.key for r in (self.loaded.rows if self.loaded else []) if r.needs_entry]
+        masters = self.rules().masters.owner
+        return reach(draft.keys, draft.scenario_types, list(masters), self.points, changed)
+
+    def points(self, key: str) -> dict[str, int] | None:
+        """A master key's benchmark points per scenario type (``None``: its value does
+        not parse), computed once per session."""
+        if key not in self._points:
+            from changelog_tool.diff.masters import MasterProblem
+            from changelog_tool.diff.points import points
+
+            try:
+                self._points[key] = points(self.rules().masters.value(key))
+            except MasterProblem:
+                self._points[key] = None
+        return self._points[key]
 
     def entry(self, draft: Draft) -> dict[str, Any]:
         from changelog_tool.ledger.entry import normalize
@@ -242,11 +193,16 @@ class AddSession:
         from changelog_tool.ledger.emitter import emit
 
         entry = self.entry(draft)
-        result = Preview(entry, problems=self.problems(draft))
+        problems = self.field_problems(draft)
+        result = Preview(entry, problems=[f"{name}: {text}" for name, text in problems])
+        for name, text in problems:
+            result.by_field.setdefault(name.split("/")[0], []).append(text)
+        result.reach = self.reach(draft)
         try:
             result.appended = writer.plan_append(self.old, [emit(entry)])
         except ChangelogError as exc:
             result.problems.append(str(exc))
+            result.by_field.setdefault("(entry)", []).append(str(exc))
         return result
 
     # --- saving -------------------------------------------------------------------
@@ -288,19 +244,3 @@ def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[i
         start += len(raw) + 1
         number += 1
     return out
-
-
-def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
-    """What the TUI starts from: the preselected keys and the gate's suggested entry
-    for them (scenario types, drafted description)."""
-    from changelog_tool.gate.suggest import suggested_entry
-    from changelog_tool.ledger.entry import scenario_types
-
-    keys = preselected(rows)
-    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types())
-    return Draft(
-        keys=keys,
-        scenario_types=entry.get("scenario-type", []),
-        description=entry["description"],
-        pr_link=placeholder,
-    )

@@ -78,7 +78,8 @@ def _open(box: object) -> int:
 
 def _describe(box: object, kept: bool) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.authoring.session import AddSession, suggestion
+    from changelog_tool.authoring.rows import suggestion
+    from changelog_tool.authoring.session import AddSession
     from changelog_tool.demo.sandbox import Sandbox
     from changelog_tool.ledger.emitter import emit
 

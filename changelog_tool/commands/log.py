@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
     """The work tree's master-config keys and the files holding them (as ``add`` checks
     them); None when the repository has no master configs."""
-    from changelog_tool.diff.engine import work_tree_masters
+    from changelog_tool.diff.local import work_tree_masters
 
     masters = work_tree_masters(settings)
     if masters is None:

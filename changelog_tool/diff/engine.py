@@ -21,6 +21,7 @@ from changelog_tool.diff.changelog import read_revision
 from changelog_tool.diff.fields import scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
+from changelog_tool.diff.local import no_master_configs
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 from changelog_tool.diff.points import points
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
@@ -28,7 +29,6 @@ from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
-from changelog_tool.gitrepo.worktree import confined
 from changelog_tool.ledger.document import MAX_BYTES
 from changelog_tool.ledger.revision import History
 from changelog_tool.settings import Settings
@@ -104,34 +104,6 @@ class Layout:
 
     def recipe_folders(self) -> list[str]:
         return sorted({*self.recipe_dirs, *self.prefixes.values()})
-
-
-def no_master_configs(settings: Settings) -> EnvironmentProblem:
-    """The error for a repository where the master-config globs match no file."""
-    where = settings.source or "the default settings"
-    return EnvironmentProblem(
-        f"no master config found: the setting `master-configs` "
-        f"({', '.join(settings.master_configs)}, from {where}) matches no file in "
-        f"{settings.root}; set `master-configs` in .perf-changelog.toml or "
-        "[tool.perf-changelog] to the globs of your master-config files"
-    )
-
-
-def work_tree_masters(settings: Settings) -> MasterSet | None:
-    """The work tree's master configs; ``None`` when the globs match no file. A file
-    that links outside the repository is refused, as in :meth:`Repo.read`."""
-    root = settings.root
-    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
-    if not paths:
-        return None
-    top = next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
-    return MasterSet(
-        MasterFile(
-            p.relative_to(root).as_posix(),
-            confined(top, p.relative_to(top).as_posix()).read_bytes(),
-        )
-        for p in paths
-    )
 
 
 def collect(settings: Settings, *, base: str | None = None, head: str | None = None) -> ChangeSet:

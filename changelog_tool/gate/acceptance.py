@@ -56,7 +56,7 @@ def work_tree_rules(settings: Settings, changelog_tail: bytes | None) -> Rules:
     """The rules for an entry written to the work tree's changelog now: its master
     configs (an error when there are none), the repository (``changelog_tail`` lets
     the newest entry name it), and the protected branch if that is checked out."""
-    from changelog_tool.diff.engine import no_master_configs, work_tree_masters
+    from changelog_tool.diff.local import no_master_configs, work_tree_masters
     from changelog_tool.gitrepo import head_state
 
     masters = work_tree_masters(settings)

@@ -16,10 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import UsageError
-from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+
+if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes needs none
+    from changelog_tool.ledger.strictyaml import Item, YamlProblem
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
 ENTRY_HEAD = b"- config-keys:"
@@ -231,15 +233,21 @@ class Ledger:
     # --- parsing -------------------------------------------------------------
     def parse(self) -> list[Item] | Any:
         """Parse the whole file (raises :class:`YamlProblem`)."""
+        from changelog_tool.ledger.strictyaml import load_items
+
         return load_items(self.data)
 
     def parse_block(self, block: Block) -> Item:
+        from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+
         items = load_items(self.text(block), line_offset=block.line - 1)
         if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
             raise YamlProblem("entry-count", "this block is not exactly one list item", block.line)
         return items[0]
 
     def parse_blocks(self, blocks: Sequence[Block]) -> list[Item | YamlProblem]:
+        from changelog_tool.ledger.strictyaml import YamlProblem
+
         out: list[Item | YamlProblem] = []
         for block in blocks:
             try:

@@ -3,58 +3,46 @@
 from __future__ import annotations
 
 import os
-import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
-from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.session import (
-    AddSession,
-    KeyRow,
-    Loaded,
-    preselected,
-    suggested_scenarios,
-)
+from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
+from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
-from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
+from changelog_tool.tui.exits import LeavingApp
+from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import (
-    INTERRUPTED,
-    INTERRUPTED_CODE,
-    LEFT_CODE,
-    SIGNALS,
     Outcome,
-    backstop,
-    leave,
     route_signals,
-    signal_code,
 )
-from changelog_tool.tui.selection import take_selection
-from changelog_tool.tui.widgets import EntryForm, KeyPicker, Pane
+from changelog_tool.tui.widgets import EntryForm, Pane
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
 
 
 def _stamp(event: str) -> None:
-    """Append ``event time`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks)."""
+    """Append ``event time cpu`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks):
+    the wall clock, and the CPU seconds the process used so far (steadier on a busy
+    machine)."""
     target = os.environ.get(TIMING_ENV)
     if target:
         with open(target, "a", encoding="utf-8") as handle:
-            handle.write(f"{event} {time.time():.6f}\n")
+            handle.write(f"{event} {time.time():.6f} {time.process_time():.6f}\n")
 
 
-class AddApp(App[Outcome]):
+class AddApp(LeavingApp):
     CSS_PATH = "app.tcss"
     TITLE = "changelog add"
     ENABLE_COMMAND_PALETTE = False
@@ -66,6 +54,7 @@ class AddApp(App[Outcome]):
         # this app does not have (so it did nothing); people press it to get out.
         Binding("ctrl+c", "interrupt", "Leave", show=False, priority=True),
         Binding("f2", "toggle_pane", "Preview/History"),
+        Binding("ctrl+e", "edit_description", "$EDITOR", priority=True),  # over line end
         Binding("ctrl+t", "toggle_theme", "Light/Dark"),
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help_key", "Help", show=False),
@@ -80,7 +69,9 @@ class AddApp(App[Outcome]):
         self.showing_history = False
         self.rows: list[KeyRow] = []
         self.loaded: Loaded | None = None
+        self.live = False  # the preview follows the answers once the keys are on screen
         self.unroute_signals: Callable[[], None] | None = None
+        self.toasted: set[str] = set()  # the problems the "Not saved" toast reports
 
     # --- building ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -105,17 +96,19 @@ class AddApp(App[Outcome]):
         form.load(self.initial, self.session.settings.placeholder_link())
         picker = self.query_one(KeyPicker)
         picker.set_rows([KeyRow(k) for k in self.initial.keys], self.initial.keys)
-        picker.query_one("#keys").loading = True
+        picker.query_one(KeyList).loading = True
         self.query_one("#description", TextArea).focus()
         self.baseline = self.current_draft()
         self.call_after_refresh(self._painted)
 
     def _painted(self) -> None:
-        """After the first paint: start the slow work (the worker competes for the GIL),
-        then build the preview (validation loads the schema)."""
+        """After the first paint: start the slow work (the diff, in a worker); until the
+        keys are on screen the pane shows the file's tail, unchecked (checking loads the
+        schema and the YAML parser, which would hold the keys back)."""
         _stamp("first-paint")
         self.load_changes()
-        self.refresh_preview()
+        self.query_one(Pane).show(*texts.waiting_pane(self.session))
+        self.query_one("#status", Label).update("Looking for the keys this branch changed...")
         if self.note:
             self.notify(self.note, timeout=8)
 
@@ -128,23 +121,32 @@ class AddApp(App[Outcome]):
     def show_loaded(self, loaded: Loaded) -> None:
         self.loaded = loaded
         picker = self.query_one(KeyPicker)
-        picker.query_one("#keys").loading = False
+        picker.query_one(KeyList).loading = False
         picker.set_completions(self.session.completions())
-        chosen = list(self.initial.keys)
+        chosen = list(self.initial.keys) or preselected(loaded.rows)
         self.rows = list(loaded.rows)
-        if not chosen:
-            chosen = preselected(self.rows)
-        known = {r.key for r in self.rows}
-        self.rows += [KeyRow(k) for k in chosen if k not in known]
-        picker.set_rows(self.rows, chosen)
+        picker.set_rows(listed(self.rows, chosen, []), chosen)
         picker.set_title(texts.keys_title(loaded))
         if not self.initial.scenario_types:
             self.query_one(EntryForm).set_scenarios(suggested_scenarios(self.rows, chosen))
         if not self.rows:
             self.query_one("#pattern", Input).focus()
         self.baseline = self.current_draft()
+        self.call_after_refresh(self._keys_shown)
+
+    def _keys_shown(self) -> None:
+        """Once the changed keys are on screen: the preview, then every other master key
+        after the changed ones."""
+        _stamp("keys")
+        self.live = True
         self.refresh_preview()
-        self.call_after_refresh(_stamp, "keys")
+        self.call_after_refresh(self._list_other_keys)
+
+    def _list_other_keys(self) -> None:
+        picker = self.query_one(KeyPicker)
+        listed_keys = {r.key for r in picker.rows}
+        others = [k for k in self.session.completions() if k not in listed_keys]
+        picker.extend(listed([], [], others))
 
     # --- the model ------------------------------------------------------------------------
     def current_draft(self) -> Draft:
@@ -155,6 +157,14 @@ class AddApp(App[Outcome]):
         draft = self.current_draft()
         preview = self.session.preview(draft)
         self.query_one("#status", Label).update(texts.status(preview))
+        keys_note = texts.keys_note(self.loaded) if self.loaded else ""
+        keys_problem = texts.field_problem(preview, *texts.KEY_FIELDS) if self.loaded else ""
+        self.query_one(KeyPicker).show_problem("\n".join(filter(None, [keys_note, keys_problem])))
+        form_problems = texts.field_problem(preview, *texts.form_fields(preview))
+        self.query_one(EntryForm).show_problem(form_problems)
+        if self.toasted and not self.toasted <= set(preview.problems):
+            self.toasted = set()  # a problem the toast reports is fixed: the toast goes
+            self.clear_notifications()
         if self.showing_history:
             self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys))
         else:
@@ -164,7 +174,8 @@ class AddApp(App[Outcome]):
     @on(KeyPicker.Changed)
     @on(EntryForm.Changed)
     def _answers_changed(self) -> None:
-        self.refresh_preview()
+        if self.live:  # before, the form is being filled in: _keys_shown builds it once
+            self.refresh_preview()
 
     @on(KeyPicker.PatternTyped)
     def _pattern_typed(self, event: KeyPicker.PatternTyped) -> None:
@@ -181,7 +192,6 @@ class AddApp(App[Outcome]):
         count = len(self.session.pattern_matches(event.pattern))
         self.query_one(KeyPicker).add_key(KeyRow(event.pattern), count)
         self.query_one(KeyPicker).show_count("")
-        self.refresh_preview()
 
     @on(Pane.Toggle)
     def action_toggle_pane(self) -> None:
@@ -199,6 +209,23 @@ class AddApp(App[Outcome]):
         from changelog_tool.tui.help import HelpScreen
 
         self.push_screen(HelpScreen())
+
+    def action_edit_description(self) -> None:
+        """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`)."""
+        from changelog_tool.authoring.editor import EditorFailed, edit_description
+
+        form = self.query_one(EntryForm)
+        try:
+            with self.suspend():
+                lines = edit_description(form.to_model([]).description)
+        except SuspendNotSupported:
+            self.notify("this terminal cannot hand over to an editor", severity="error")
+            return
+        except EditorFailed as exc:
+            self.notify(str(exc), title="Editor", severity="error", timeout=15)
+            return
+        form.set_description(lines)
+        self.query_one("#description", TextArea).focus()
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"
@@ -224,6 +251,7 @@ class AddApp(App[Outcome]):
                 drafts.save(path, draft)
             self.refresh_preview()
             self.notify(str(exc), title="Not saved", severity="error", timeout=15)
+            self.toasted = set(self.session.problems(draft))
             return
         drafts.discard(path)
         where = ", ".join(str(line) for line in result.entry_lines)
@@ -234,51 +262,6 @@ class AddApp(App[Outcome]):
                 f"(bytes {result.old_size}..{result.new_size})",
             )
         )
-
-    def action_interrupt(self) -> None:
-        """ctrl+c: copy a selection if there is one; otherwise leave as esc does (asking
-        first when something was typed), and the process exits with 130. In the leave
-        question it answers "leave", so ctrl+c twice always gets out, the draft kept."""
-        if isinstance(self.screen, ConfirmLeave):
-            self.screen.dismiss(INTERRUPT)
-            return
-        copied = take_selection(self)
-        if copied:
-            self.copy_to_clipboard(copied)
-            self.notify("ctrl+c again leaves", title="Copied the selection", timeout=4)
-            return
-        self.action_leave(interrupted=True)
-
-    def action_leave(self, interrupted: bool = False) -> None:
-        draft = self.current_draft()
-        if draft == self.baseline:
-            self._leave(draft, interrupted)
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer in (LEAVE, INTERRUPT):
-                self._leave(draft, interrupted or answer == INTERRUPT)
-
-        self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
-
-    def _leave(self, draft: Draft, interrupted: bool) -> None:
-        code, how = (INTERRUPTED_CODE, INTERRUPTED) if interrupted else (LEFT_CODE, "")
-        self.exit(leave(self.session.path, draft, self.baseline, code, how))
-
-    def signalled(self, signum: int) -> None:
-        """SIGINT, SIGTERM or SIGHUP from outside: leave at once, keeping typed answers
-        (see :mod:`changelog_tool.tui.leaving`); nothing once the app has its outcome."""
-        if self.return_value is not None:
-            return
-        try:
-            draft = self.current_draft()
-        except NoMatches:  # the form is not there yet: nothing was typed
-            draft = self.baseline
-        code, how = signal_code(signum), SIGNALS[signal.Signals(signum)]
-        outcome = leave(self.session.path, draft, self.baseline, code, how)  # the draft first
-        if not self.is_headless:  # a real terminal: see leaving.py
-            backstop(code)
-        self.exit(outcome)
 
 
 def _light_terminal() -> bool:

@@ -11,14 +11,18 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-HELP = """\
+from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS
+from changelog_tool.tui.keys import FILTER_FROM
+
+HELP = f"""\
 # changelog add
 
 | key | does |
 |---|---|
-| tab / shift+tab | move between the key list, the pattern box and the form |
+| tab / shift+tab | the next / previous field; the panel holding the focus has a heavy border and a highlighted title |
 | space | tick or untick the highlighted key (in the key list) |
-| enter | in the pattern box: add the key or pattern typed |
+| enter | in the pattern box: add the key or pattern typed; in the filter: go to the list |
+| ctrl+e | write the description in $VISUAL / $EDITOR (vi if neither is set) |
 | ctrl+s | append the entry shown in the preview |
 | f2 | switch the pane: the preview of the bytes, or the previous entries for the keys |
 | ctrl+t | light or dark theme |
@@ -30,12 +34,22 @@ HELP = """\
 - **Keys.** The master-config keys this branch added or changed, and the keys whose
   recipe files changed, are listed first; those that need an entry and that no
   entry appended on this branch covers yet are ticked. Removed keys, and keys that
-  only lost benchmark points, need none. A pattern with `*` matches any run of
-  characters, and must match at least one key.
+  only lost benchmark points, need none. Every other master key follows, unticked;
+  with {FILTER_FROM} master keys or more a filter box narrows the list (what is
+  ticked stays ticked). A pattern with `*` matches any run of characters, and must
+  match at least one key.
 - **Scenario types.** Ticked when every chosen change is limited to those scenario
   types; none ticked means every scenario of the keys runs (an image bump affects
   them all).
-- **Description.** One bullet per line.
+- **Description.** One bullet per line. In the editor (ctrl+e), blank lines and lines
+  starting with `#` are left out, as in a git commit message.
+- **What it runs.** The preview counts the keys the entry names (patterns resolved),
+  their scenario types and their *benchmark points*. A benchmark point is one
+  benchmark run: one concurrency of one search-space entry of one scenario item
+  (`conc-list: [1, 2, 4]` is 3 points; `conc-start: 1`, `conc-end: 256` doubles, 9
+  points). Naming scenario types runs only those. A pattern that matches more than
+  {BROAD_PATTERN_EXTRA_KEYS} keys this branch did not change is warned about: each of
+  them would run its whole sweep again.
 - **pr-link.** The placeholder `XXX` until the pull request has a number: on the
   protected branch a real link is required, and `changelog finalize --pr-number N`
   fills the placeholder in before merging.

@@ -6,65 +6,122 @@ from __future__ import annotations
 from textual.content import Content
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.session import (
-    AddSession,
-    Loaded,
-    Preview,
-    preselected,
-    preview_lines,
-)
+from changelog_tool.authoring.rows import preselected
+from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
 
 
 def keys_title(loaded: Loaded) -> str:
-    """The key list's title: what was diffed against which base, and what to cover."""
+    """The key panel's title: what was diffed against which base, and what to cover."""
     if loaded.changes is None:
-        return f"Could not diff the master configs ({loaded.problem}); add keys by hand"
+        return "Keys: could not diff the master configs; add keys by hand"
     changes = loaded.changes
     base = (changes.base or "?")[:8]
     if not loaded.rows:
-        return f"Nothing changed in the master configs since {base}: add keys by hand"
+        return f"Keys: nothing changed since {base}; add keys by hand"
     need = len(preselected(loaded.rows))
     covered = sum(1 for r in loaded.rows if r.covered)
     text = f"Changed keys since {base}: {len(loaded.rows)} ({need} to cover"
     return text + (f", {covered} already covered)" if covered else ")")
 
 
+def keys_note(loaded: Loaded) -> str:
+    """Why there are no changed keys to show, when the diff failed (wraps)."""
+    return f"✗ {loaded.problem}" if loaded.changes is None and loaded.problem else ""
+
+
 def status(preview: Preview) -> Content:
-    """The line under the panes: the first problem, or that ctrl+s would save."""
+    """The line under the panes: how many problems and in which fields (each is said in
+    full under its field), or that ctrl+s would save."""
     if preview.problems:
-        more = f" (+{len(preview.problems) - 1} more)" if len(preview.problems) > 1 else ""
-        return Content.styled(f"✗ {preview.problems[0]}{more}", "$text-error")
+        count = len(preview.problems)
+        fields = ", ".join(preview.by_field)
+        text = f"✗ {count} problem{'' if count == 1 else 's'} to fix before ctrl+s: {fields}"
+        return Content.styled(text, "$text-error")
     return Content.styled("✓ ready: ctrl+s appends the preview", "$text-success")
 
 
-def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> tuple[str, Content]:
-    """The preview pane's title and body: every problem when there are several, then
-    the bytes ctrl+s appends with the file's last lines around them."""
-    lines = (
-        [Content.styled(f"✗ {problem}", "$text-error") for problem in preview.problems]
-        if len(preview.problems) > 1
-        else []
+def field_problem(preview: Preview, *fields: str) -> str:
+    """The problems of the named fields, for the label under them."""
+    return "\n".join(
+        f"✗ {name}: {text}" for name in fields for text in preview.by_field.get(name, [])
     )
+
+
+KEY_FIELDS = ("config-keys",)  # shown under the key list; every other field under the form
+
+
+def form_fields(preview: Preview) -> list[str]:
+    """The fields whose problems show under the form: all but the keys'."""
+    return [name for name in preview.by_field if name not in KEY_FIELDS]
+
+
+def runs(preview: Preview) -> tuple[Content, list[Content]]:
+    """What the entry runs: the total line with its warnings (wrapping), and one line
+    per key with its scenario types and benchmark points."""
+    reach = preview.reach
+    if reach is None or not reach.keys:
+        return Content(""), []
+    note = Content.styled(f"Runs: {reach.summary()}", "bold")
+    for warning in reach.warnings:
+        note += Content("\n") + Content.styled(f"⚠ {warning}", "$text-warning")
+    width = min(max(len(k.key) for k in reach.keys), 44)
+    lines = []
+    for key in reach.keys:
+        each = ", ".join(f"{kind} {count}" for kind, count in key.points.items())
+        if not key.known:
+            each = "points unknown (the key does not parse)"
+        elif not key.points:
+            each = "no scenario of the named types"
+        lines.append(
+            Content.styled(f"  {key.key.ljust(width)} ", "$text-muted")
+            + Content(f"{each}" + (f" = {key.total}" if len(key.points) > 1 else ""))
+        )
+    return note, lines
+
+
+PREVIEW_KEYS = "f2: previous entries"
+
+
+def preview_title(session: AddSession) -> str:
+    where = session.old.count(b"\n") + 1
+    return f"Preview: appended at line {where} of {session.path.name}"
+
+
+def preview_pane(
+    session: AddSession, draft: Draft, preview: Preview
+) -> tuple[str, Content, Content, str, bool]:
+    """The preview pane's title, note (what the entry runs), body (the bytes ctrl+s appends, with the file's last lines around
+    them, then the points per key) and subtitle."""
+    note, per_key = runs(preview) if draft.keys else (Content(""), [])
+    lines = []
     shown = preview.appended if draft.keys else b""  # no entry without config-keys
     for number, text, new in preview_lines(session.old, shown):
         gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
         lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
-    where = session.old.count(b"\n") + 1
-    title = (
-        f"Preview: the bytes appended at line {where} of {session.path.name} · f2: previous entries"
-    )
-    return title, Content("\n").join(lines)
+    if per_key:
+        lines += [Content(""), Content.styled("Benchmark points per key:", "bold"), *per_key]
+    return preview_title(session), note, Content("\n").join(lines), PREVIEW_KEYS, False
 
 
-def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content]:
-    """The history pane's title and body: the previous entries for the chosen keys."""
+def waiting_pane(session: AddSession) -> tuple[str, Content, Content, str, bool]:
+    """The preview pane while the changed keys load: the file's last lines."""
+    lines = [
+        Content.styled(f"{number:>5}   ", "$text-muted") + Content.styled(text, "$text-muted")
+        for number, text, _ in preview_lines(session.old, b"")
+    ]
+    return preview_title(session), Content(""), Content("\n").join(lines), PREVIEW_KEYS, False
+
+
+def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content, Content, str, bool]:
+    """The history pane's title, note, body and subtitle: the previous entries for the
+    chosen keys."""
     from changelog_tool.ledger.lookup import format_text
 
     found = session.history_for(keys)
-    title = f"Previous entries for the chosen keys: {len(found)}, newest first · f2: preview"
+    title = f"Previous entries for the chosen keys: {len(found)}, newest first"
     body = (
         format_text(found[:50], session.path.name, keys)
         if found
         else ("no previous entry applies to the chosen keys" if keys else "no key chosen")
     )
-    return title, Content(body)
+    return title, Content(""), Content(body), "f2: preview", True

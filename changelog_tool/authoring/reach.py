@@ -1,0 +1,102 @@
+"""What an entry will run: the master keys its config-keys resolve to, each key's
+scenario types and benchmark points (:mod:`changelog_tool.diff.points`), the total,
+and the patterns that reach far more keys than the branch changed.
+
+A benchmark point is one benchmark run: one concurrency of one search-space entry of
+one scenario item (see :mod:`changelog_tool.diff.points`). When the entry names
+scenario types, only those run; otherwise every scenario type of each key does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from changelog_tool.ledger.entry import matching_keys
+
+BROAD_PATTERN_EXTRA_KEYS = 10
+"""A pattern is *broad* when it matches more than this many keys that the branch did
+not change: each of them re-runs its whole sweep for nothing the change needs."""
+
+
+@dataclass(frozen=True)
+class KeyReach:
+    """One master key the entry names, and the points it runs per scenario type."""
+
+    key: str
+    points: dict[str, int]
+    known: bool = True  # False: the key's value does not parse, its points are unknown
+
+    @property
+    def total(self) -> int:
+        return sum(self.points.values())
+
+
+@dataclass(frozen=True)
+class Reach:
+    keys: list[KeyReach]
+    warnings: list[str]
+
+    @property
+    def scenario_types(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for key in self.keys:
+            seen.update((kind, None) for kind, count in key.points.items() if count)
+        return list(seen)
+
+    @property
+    def total(self) -> int:
+        return sum(key.total for key in self.keys)
+
+    def summary(self) -> str:
+        """E.g. ``3 keys, 2 scenario types, 41 benchmark points``."""
+        keys, kinds, total = len(self.keys), len(self.scenario_types), self.total
+        return (
+            f"{keys} key{'' if keys == 1 else 's'}, "
+            f"{kinds} scenario type{'' if kinds == 1 else 's'}, "
+            f"{total} benchmark point{'' if total == 1 else 's'}"
+        )
+
+
+def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str | None:
+    """The warning for a pattern that reaches far more keys than the branch changed
+    (see :data:`BROAD_PATTERN_EXTRA_KEYS`), or ``None``."""
+    needed = set(matched) & set(changed)
+    extra = len(matched) - len(needed)
+    if "*" not in pattern or extra <= BROAD_PATTERN_EXTRA_KEYS:
+        return None
+    return (
+        f"{pattern!r} matches {len(matched)} keys; {extra} of them did not change on this "
+        f"branch and would run their sweeps again (narrow the pattern, or name the keys)"
+    )
+
+
+def reach(
+    patterns: Sequence[str],
+    scenario_types: Sequence[str],
+    keys: Sequence[str],
+    points_of: Callable[[str], dict[str, int] | None],
+    changed: Iterable[str],
+) -> Reach:
+    """What ``patterns`` run among the master ``keys``: ``points_of(key)`` gives a key's
+    points per scenario type (``None`` when unknown); ``changed`` are the keys the
+    branch changed that need an entry (a pattern reaching far beyond them is warned)."""
+    changed = set(changed)
+    resolved: dict[str, None] = {}
+    warnings = []
+    for pattern in patterns:
+        matched = matching_keys(pattern, keys)
+        warning = broad(pattern, matched, changed)
+        if warning:
+            warnings.append(warning)
+        resolved.update((k, None) for k in matched)
+    out = []
+    for key in resolved:
+        found = points_of(key)
+        if found is None:
+            out.append(KeyReach(key, {}, known=False))
+            continue
+        if scenario_types:
+            found = {kind: n for kind, n in found.items() if kind in scenario_types}
+        out.append(KeyReach(key, found))
+    return Reach(out, warnings)

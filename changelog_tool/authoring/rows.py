@@ -1,0 +1,127 @@
+"""The key list of `changelog add`: one row per changed key (or a key or pattern added by
+hand, or another master key), their order, which are preselected, and the entry the
+gate suggests for them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from changelog_tool.authoring.drafts import Draft
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
+
+MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    """One line of the key list: a changed key, a key/pattern the user added, or
+    (``other``) a master key the branch did not change."""
+
+    key: str
+    change: KeyChange | None = None
+    covered: bool = False
+    scenarios: tuple[str, ...] = ()
+    other: bool = False
+
+    @property
+    def needs_entry(self) -> bool:
+        """A change of the branch that an entry must cover."""
+        return bool(self.change and self.change.needs_entry)
+
+    @property
+    def mark(self) -> str:
+        return MARKS.get(self.change.kind, "?") if self.change else "*"
+
+    def detail(self, match_count: int | None = None) -> str:
+        change = self.change
+        if change is None:
+            if match_count is None:
+                return "added by hand"
+            noun = "key" if match_count == 1 else "keys"
+            return (
+                f"pattern: {match_count} {noun}"
+                if "*" in self.key
+                else ("added by hand" if match_count else "not a master key")
+            )
+        text = "covered; " if self.covered else ""
+        if change.kind == ADDED:
+            text += "new key"
+        elif change.kind == REMOVED:
+            text += "removed (no entry needed)"
+        elif change.kind == RECIPE:
+            text += "recipe " + ", ".join(Path(r).name for r in change.recipes)
+        else:
+            text += ", ".join(change.fields) or "modified"
+        if change.reduced:
+            text += " (reduced: nothing new to run)"
+        return text
+
+
+def covered(key: str, appended: list[dict[str, Any]]) -> bool:
+    from changelog_tool.ledger.entry import matches
+
+    return any(
+        isinstance(p, str) and matches(p, key)
+        for entry in appended
+        for p in entry.get("config-keys") or []
+    )
+
+
+def rows_for(changes: ChangeSet) -> list[KeyRow]:
+    """Changed keys in display order: those needing an entry first."""
+    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios) for c in changes.keys]
+    order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
+    return sorted(
+        rows,
+        key=lambda r: (
+            not (r.change and r.change.needs_entry),
+            order.get(r.change.kind if r.change else "", 4),
+            r.key,
+        ),
+    )
+
+
+def listed(rows: list[KeyRow], chosen: list[str], master_keys: list[str]) -> list[KeyRow]:
+    """Every row of the key list in order: the changed keys (``rows``), the chosen keys
+    and patterns that are not among them, then every other master key."""
+    out = list(rows)
+    known = {r.key for r in out}
+    out += [KeyRow(k) for k in chosen if k not in known]
+    known.update(chosen)
+    return out + [KeyRow(k, other=True) for k in master_keys if k not in known]
+
+
+def preselected(rows: list[KeyRow]) -> list[str]:
+    """The changed keys that need an entry and that no appended entry covers."""
+    return [r.key for r in rows if r.change and r.change.needs_entry and not r.covered]
+
+
+def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:
+    chosen = set(keys)
+    return [r.change for r in rows if r.change and r.key in chosen and r.change.needs_entry]
+
+
+def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
+    """The scenario types an entry for the chosen keys should name (the gate's rule)."""
+    from changelog_tool.gate.suggest import scenario_types as affected
+    from changelog_tool.ledger.entry import scenario_types
+
+    return affected(_changes(rows, keys), scenario_types())
+
+
+def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
+    """What the TUI starts from: the preselected keys and the gate's suggested entry
+    for them (scenario types, drafted description)."""
+    from changelog_tool.gate.suggest import suggested_entry
+    from changelog_tool.ledger.entry import scenario_types
+
+    keys = preselected(rows)
+    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types())
+    return Draft(
+        keys=keys,
+        scenario_types=entry.get("scenario-type", []),
+        description=entry["description"],
+        pr_link=placeholder,
+    )

@@ -1,0 +1,38 @@
+"""The work tree's master configs, read without git (the TUI reads them before its
+first paint, so this module stays light: no git, no YAML parser until a value is
+asked for)."""
+
+from __future__ import annotations
+
+from changelog_tool.diff.masters import MasterFile, MasterSet
+from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.gitrepo.worktree import confined
+from changelog_tool.settings import Settings
+
+
+def no_master_configs(settings: Settings) -> EnvironmentProblem:
+    """The error for a repository where the master-config globs match no file."""
+    where = settings.source or "the default settings"
+    return EnvironmentProblem(
+        f"no master config found: the setting `master-configs` "
+        f"({', '.join(settings.master_configs)}, from {where}) matches no file in "
+        f"{settings.root}; set `master-configs` in .perf-changelog.toml or "
+        "[tool.perf-changelog] to the globs of your master-config files"
+    )
+
+
+def work_tree_masters(settings: Settings) -> MasterSet | None:
+    """The work tree's master configs; ``None`` when the globs match no file. A file
+    that links outside the repository is refused, as in :meth:`Repo.read`."""
+    root = settings.root
+    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
+    if not paths:
+        return None
+    top = next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
+    return MasterSet(
+        MasterFile(
+            p.relative_to(root).as_posix(),
+            confined(top, p.relative_to(top).as_posix()).read_bytes(),
+        )
+        for p in paths
+    )

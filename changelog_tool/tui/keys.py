@@ -1,0 +1,208 @@
+"""The key list: the changed keys on top, keys and patterns added by hand, then every
+other master key; a filter box in large repositories; a field to add a key or a
+pattern. It holds no logic: it shows the rows it is given and what is ticked, and
+posts Messages when the user changes something."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
+from textual.strip import Strip
+from textual.suggester import Suggester
+from textual.widgets import Input, Label, SelectionList
+from textual.widgets.selection_list import Selection
+
+from changelog_tool.authoring.rows import KeyRow
+from changelog_tool.tui.panel import Panel
+
+FILTER_FROM = 150
+"""With this many master keys or more, a filter box narrows the key list."""
+
+
+class KeySuggester(Suggester):
+    """Completes a typed key from the master keys (accept with the right arrow)."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.keys: list[str] = []
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        return next((k for k in self.keys if k.startswith(value) and k != value), None)
+
+
+class KeyList(SelectionList[str]):
+    """The key list, with the same ``✓``/blank boxes as the form's ticks. Taking the
+    focus highlights a row, so space always has a key to tick."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        index = self.scroll_offset.y + y
+        segments = list(strip)
+        if index >= self.option_count or len(segments) < 3:
+            return strip
+        on = self.get_option_at_index(index).value in self.selected
+        segments[1] = Segment("✓" if on else " ", segments[1].style)
+        return Strip(segments, strip.cell_length)
+
+    def on_focus(self, event: events.Focus) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+
+
+def row_prompt(row: KeyRow, width: int = 40, match_count: int | None = None) -> Content:
+    if row.other:
+        return Content.assemble("  ", (row.key, "$text-muted"))
+    detail = row.detail(match_count)
+    style = "$text-muted" if row.covered or (row.change and not row.change.needs_entry) else ""
+    return Content.assemble(
+        (f"{row.mark} ", "bold"),
+        (row.key.ljust(width), f"bold {style}".strip()),
+        " ",
+        (detail, "$text-muted" if style else "$text-accent"),
+    )
+
+
+class KeyPicker(Panel):
+    """The key panel. ``rows`` is every row in order; ``chosen`` what is ticked,
+    whether the filter shows it or not."""
+
+    class Changed(Message):
+        """The chosen keys changed."""
+
+    class PatternTyped(Message):
+        """Text in the add-a-key field changed (the app answers with a match count)."""
+
+        def __init__(self, pattern: str) -> None:
+            super().__init__()
+            self.pattern = pattern
+
+    class PatternSubmitted(Message):
+        def __init__(self, pattern: str) -> None:
+            super().__init__()
+            self.pattern = pattern
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[KeyRow] = []
+        self.chosen: set[str] = set()
+        self.prompts: dict[str, Content] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Input(
+            id="filter",
+            compact=True,
+            placeholder="filter: type part of a key name",
+        )
+        yield KeyList(id="keys")
+        with Horizontal(id="pattern-row", classes="row"):
+            yield Label("Add key/pattern ", classes="field-label")
+            yield Input(
+                id="pattern",
+                compact=True,
+                suggester=KeySuggester(),
+                placeholder="a key, or a pattern with * (enter adds it)",
+            )
+            yield Label("", id="match-count")
+        yield Label("", id="keys-problem", classes="problem")
+
+    def on_mount(self) -> None:
+        self.border_title = "Keys: looking for changed keys..."
+
+    def set_title(self, text: str) -> None:
+        self.border_title = text
+
+    def set_completions(self, keys: list[str]) -> None:
+        suggester = self.query_one("#pattern", Input).suggester
+        assert isinstance(suggester, KeySuggester)
+        suggester.keys = keys
+        self.query_one("#filter").display = len(keys) >= FILTER_FROM
+
+    def set_rows(self, rows: list[KeyRow], selected: list[str]) -> None:
+        self.rows = list(rows)
+        self.chosen = set(selected)
+        width = min(max((len(r.key) for r in rows if not r.other), default=20), 44)
+        self.prompts = {r.key: row_prompt(r, width) for r in rows}
+        self._show()
+
+    def extend(self, rows: list[KeyRow]) -> None:
+        """Add rows at the end (the other master keys, once the changed ones show)."""
+        self.rows += rows
+        self.prompts.update((r.key, row_prompt(r)) for r in rows)
+        self._show()
+
+    def _show(self, highlight: str | None = None) -> None:
+        """Put the rows the filter lets through in the list, ticked as chosen."""
+        keys = self.query_one(KeyList)
+        text = self.query_one("#filter", Input).value.strip().lower()
+        shown = [r for r in self.rows if text in r.key.lower()]
+        if highlight is None and keys.highlighted is not None and keys.option_count:
+            highlight = keys.get_option_at_index(keys.highlighted).value
+        keys.clear_options()
+        keys.add_options(
+            [Selection(self.prompts[r.key], r.key, r.key in self.chosen, id=r.key) for r in shown]
+        )
+        where = next((i for i, r in enumerate(shown) if r.key == highlight), None)
+        if where is not None:
+            keys.highlighted = where
+            keys.scroll_to_highlight()
+
+    def add_key(self, row: KeyRow, match_count: int | None) -> None:
+        """Tick ``row``'s key, adding it after the changed and hand-added rows when the
+        list does not have it yet."""
+        if not any(r.key == row.key for r in self.rows):
+            at = next((i for i, r in enumerate(self.rows) if r.other), len(self.rows))
+            self.rows.insert(at, row)
+            self.prompts[row.key] = row_prompt(row, 40, match_count)
+        self.chosen.add(row.key)
+        self.query_one("#filter", Input).value = ""
+        self._show(highlight=row.key)
+        self.post_message(self.Changed())
+
+    def show_count(self, text: str) -> None:
+        self.query_one("#match-count", Label).update(text)
+
+    def show_problem(self, text: str) -> None:
+        label = self.query_one("#keys-problem", Label)
+        label.update(text)
+        label.display = bool(text)
+
+    def to_model(self) -> list[str]:
+        return [r.key for r in self.rows if r.key in self.chosen]
+
+    @on(SelectionList.SelectedChanged, "#keys")
+    def _keys_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        event.stop()
+        keys = event.selection_list
+        shown = {keys.get_option_at_index(i).value for i in range(keys.option_count)}
+        chosen = (self.chosen - shown) | set(keys.selected)
+        if chosen != self.chosen:
+            self.chosen = chosen
+            self.post_message(self.Changed())
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._show()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one(KeyList).focus()
+
+    @on(Input.Changed, "#pattern")
+    def _pattern_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.PatternTyped(event.value.strip()))
+
+    @on(Input.Submitted, "#pattern")
+    def _pattern_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self.post_message(self.PatternSubmitted(event.value.strip()))
+            event.input.value = ""

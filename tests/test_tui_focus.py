@@ -1,0 +1,109 @@
+"""Focus you can see: tab and shift+tab visit every field, one at a time, and the panel
+holding the focus has a border and a title unlike the others, in both themes; space
+ticks the highlighted key whenever the key list has the focus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_tui_helpers import SIZE, app_for, build, settle, synchronous
+from textual.widget import Widget
+
+from changelog_tool.demo.sandbox import Sandbox
+from changelog_tool.tui.app import AddApp
+from changelog_tool.tui.keys import KeyList, KeyPicker
+
+ORDER = [
+    "description",
+    "scenario-fixed-seq-len",
+    "scenario-agentic-coding",
+    "pr-link",
+    "flag-evals-only",
+    "flag-all-evals",
+    "flag-append-only",
+    "eval-min-prefill-ep",
+    "pane-scroll",
+    "keys",
+    "pattern",
+]
+
+
+@pytest.fixture
+def box(tmp_path: Path) -> Sandbox:
+    return build(tmp_path)
+
+
+def panels(app: AddApp) -> list[Widget]:
+    return list(app.query(".panel"))
+
+
+def look(panel: Widget) -> tuple[str, object, object]:
+    """What tells a panel with the focus from one without: border, its colour, the title's."""
+    kind, colour = panel.styles.border_top
+    return kind, colour, panel.styles.border_title_background
+
+
+def assert_one_lit_panel(app: AddApp) -> None:
+    focused = app.focused
+    assert focused is not None
+    lit = [p for p in panels(app) if focused in p.query("*")]
+    assert len(lit) == 1, f"{focused} is in {len(lit)} panels"
+    others = [look(p) for p in panels(app) if p is not lit[0]]
+    assert lit[0].border_title
+    assert look(lit[0])[0] == "heavy" and all(kind == "round" for kind, _, _ in others)
+    assert all(look(lit[0])[1:] != other[1:] for other in others)
+
+
+@synchronous
+async def test_tab_and_shift_tab_visit_every_field_and_the_lit_panel_shows_where(
+    box: Sandbox,
+) -> None:
+    app = app_for(box.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            seen = []
+            for _ in ORDER:
+                await pilot.pause()
+                assert app.focused is not None
+                seen.append(app.focused.id)
+                assert_one_lit_panel(app)
+                await pilot.press("tab")
+            assert seen == ORDER and app.focused is not None and app.focused.id == ORDER[0]
+            back = []
+            for _ in ORDER:
+                await pilot.press("shift+tab")
+                await pilot.pause()
+                assert app.focused is not None
+                back.append(app.focused.id)
+                assert_one_lit_panel(app)
+            assert back == [*reversed(ORDER[1:]), ORDER[0]]
+
+
+@synchronous
+async def test_space_ticks_the_highlighted_key_whenever_the_list_has_focus(box: Sandbox) -> None:
+    app = app_for(box.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        picker = app.query_one(KeyPicker)
+        before = picker.to_model()
+        await pilot.press("shift+tab", "shift+tab")  # description -> pattern -> key list
+        await pilot.pause()
+        keys = app.query_one(KeyList)
+        assert app.focused is keys and keys.highlighted == 0
+        await pilot.press("space")
+        await pilot.pause()
+        assert picker.to_model() == before[1:]
+        await pilot.press("space")
+        await pilot.pause()
+        assert picker.to_model() == before
+        await pilot.press("down", "down", "down", "space")  # the first unchanged master key
+        await pilot.pause()
+        unchanged = keys.get_option_at_index(3).value
+        assert picker.to_model() == [*before, unchanged]
+        assert f"    - {unchanged}" in app.session.preview(app.current_draft()).appended.decode()
+        await pilot.press("tab")  # and tab leaves the list
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "pattern"

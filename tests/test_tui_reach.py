@@ -1,0 +1,118 @@
+"""What an entry will run, in the preview: benchmark points per key against a hand-counted
+master config, the total, and a warning for a pattern far broader than the change."""
+
+from __future__ import annotations
+
+from conftest import GitRepo
+from test_tui_helpers import app_for, screen_text, settle, synchronous
+from textual.widgets import Checkbox, Input, Static
+
+from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS, broad
+from changelog_tool.tui.keys import KeyPicker
+from tests.projects import key_block
+
+# Hand-counted: a point is one concurrency of one search-space entry of one scenario item.
+MASTER = """\
+a-b200-vllm:
+  image: vllm/vllm-openai:v1
+  scenarios:
+    fixed-seq-len:
+    - isl: 1024
+      osl: 1024
+      search-space:
+      - { tp: 8, conc-list: [1, 2, 4] }
+      - { tp: 4, conc-start: 4, conc-end: 64 }
+    - isl: 8192
+      osl: 1024
+      search-space:
+      - { tp: 8, conc-list: [8] }
+    agentic-coding:
+    - duration: 300
+      search-space:
+      - { tp: 8, conc-list: [1, 2, 4, 8] }
+b-b200-vllm:
+  image: vllm/vllm-openai:v1
+  scenarios:
+    fixed-seq-len:
+    - isl: 1024
+      osl: 1024
+      search-space:
+      - { tp: 8, conc-start: 1, conc-end: 256 }
+c-mi355x-vllm:
+  image: rocm/vllm:v1
+  scenarios:
+    fixed-seq-len:
+    - isl: 1024
+      osl: 1024
+      search-space:
+      - { tp: 8, conc-start: 1, conc-end: 512 }
+      - { tp: 4, conc-list: [1, 2, 3, 4, 5, 6, 7, 8, 9] }
+"""
+# a: fixed-seq-len 3 + 5 (4..64) + 1 = 9, agentic-coding 4: 13
+# b: fixed-seq-len 9 (1..256)
+# c: fixed-seq-len 10 (1..512) + 9 = 19
+# a + b + c = 41 points in 2 scenario types
+DSR1 = "".join(key_block(f"dsr1-fp{4 + n % 2}-h{n:03d}-sglang") for n in range(15))
+HISTORY = '- config-keys:\n    - a-b200-vllm\n  description:\n    - "Add a"\n  pr-link: XXX\n'
+
+
+def repository(repo: GitRepo, master: str) -> GitRepo:
+    repo.commit(
+        "base",
+        **{
+            "configs/nvidia-master.yaml": master,
+            "perf-changelog.yaml": HISTORY,
+            ".perf-changelog.toml": 'repository = "acme/bench"\n',
+        },
+    )
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def note(app: object) -> str:
+    return str(app.query_one("#pane-note", Static).content)  # type: ignore[attr-defined]
+
+
+@synchronous
+async def test_the_preview_counts_keys_scenario_types_and_points_as_by_hand(repo: GitRepo) -> None:
+    repository(repo, MASTER + DSR1)
+    changed = MASTER.replace("vllm/vllm-openai:v1", "vllm/vllm-openai:v2")
+    repo.commit("bump a and b", **{"configs/nvidia-master.yaml": changed + DSR1})
+    app = app_for(repo.root)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        assert app.query_one(KeyPicker).to_model() == ["a-b200-vllm", "b-b200-vllm"]
+        assert note(app) == "Runs: 2 keys, 2 scenario types, 22 benchmark points"
+        app.query_one("#pattern", Input).focus()
+        await pilot.press(*"c-mi355x-vllm", "enter")
+        await pilot.pause()
+        assert note(app) == "Runs: 3 keys, 2 scenario types, 41 benchmark points"
+        text = screen_text(app)
+        assert "a-b200-vllm   fixed-seq-len 9, agentic-coding 4 = 13" in text
+        assert "b-b200-vllm   fixed-seq-len 9" in text
+        assert "c-mi355x-vllm fixed-seq-len 19" in text
+        # naming a scenario type runs only that type
+        app.query_one("#scenario-agentic-coding", Checkbox).value = True
+        await pilot.pause()
+        assert note(app) == "Runs: 3 keys, 1 scenario type, 4 benchmark points"
+        app.query_one("#scenario-agentic-coding", Checkbox).value = False
+        # a narrow pattern is fine; one that reaches 15 unchanged keys is warned about
+        app.query_one("#pattern", Input).focus()
+        await pilot.press(*"dsr1-fp4-h00*", "enter")
+        await pilot.pause()
+        assert "⚠" not in note(app)
+        await pilot.press(*"dsr1*", "enter")
+        await pilot.pause()
+        # each dsr1 key (tests/projects.py key_block): one item, conc-list [4, 8]: 2 points
+        assert note(app).startswith("Runs: 18 keys, 2 scenario types, 71 benchmark points")
+        assert "⚠ 'dsr1*' matches 15 keys; 15 of them did not change on this branch" in note(app)
+        assert "'dsr1*' matches 15 keys" in screen_text(app)
+
+
+def test_a_pattern_is_broad_past_the_threshold_of_unchanged_keys() -> None:
+    limit = BROAD_PATTERN_EXTRA_KEYS
+    keys = [f"k{n}" for n in range(limit + 3)]
+    changed = keys[:2]
+    assert broad("k*", keys[: limit + 2], changed) is None  # exactly `limit` unchanged
+    assert broad("k*", keys[: limit + 3], changed) is not None
+    assert broad("k1", keys[: limit + 3], changed) is None  # a key is never broad
