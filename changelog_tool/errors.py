@@ -23,3 +23,15 @@ class EnvironmentProblem(ChangelogError):
 
 class ConcurrentChange(ChangelogError):
     """The file changed between reading it and writing to it."""
+
+
+def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | None:
+    """The one refusal of a file over the ``max-bytes`` limit (``None`` when it fits),
+    made before the file is read: by the diff engine, the lints, ``verify --file``,
+    ``add`` and the merge driver alike."""
+    if limit is None or size <= limit:
+        return None
+    return EnvironmentProblem(
+        f"{name!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
+        "reads (the `max-bytes` setting); it is not read"
+    )

@@ -25,7 +25,9 @@ def run(*, base: str | None, format: str) -> int:
     repo = Repo.open(settings.root)
     try:
         snap = snapshot(repo, settings, base, None)
-        findings = lint_findings(repo, Layout.of(settings, repo.root), snap, settings.severity)
+        findings = lint_findings(
+            repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes
+        )
     finally:
         repo.close()
     ok = not has_errors(findings)

@@ -190,4 +190,5 @@ def _lints(repo: Any, settings: Any, snapshot: Any) -> list[Any]:
     changes = snapshot.changes
     if not changes.recipes and not changes.needing_entry():
         return []
-    return lint_findings(repo, Layout.of(settings, repo.root), snapshot, settings.severity)
+    layout = Layout.of(settings, repo.root)
+    return lint_findings(repo, layout, snapshot, settings.severity, settings.max_bytes)

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+from changelog_tool.errors import too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
-from changelog_tool.gitrepo.objects import CHUNK, too_large
+from changelog_tool.gitrepo.objects import CHUNK
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail

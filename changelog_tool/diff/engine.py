@@ -29,7 +29,6 @@ from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
-from changelog_tool.ledger.document import MAX_BYTES
 from changelog_tool.ledger.revision import History
 from changelog_tool.settings import Settings
 
@@ -130,12 +129,13 @@ def snapshot(
     base_ref, base_sha, head_rev, head_sha = dataclasses.astuple(sides)
 
     blobs: dict[str, bytes] = {}
+    limit = settings.max_bytes
 
     def read(rev: str, sha: str | None, path: str) -> bytes:
         if sha is None:
-            return repo.read(WORKTREE, path, MAX_BYTES) or b""
+            return repo.read(WORKTREE, path, limit) or b""
         if sha not in blobs:
-            blobs[sha] = repo.read_blob(sha, MAX_BYTES, path)
+            blobs[sha] = repo.read_blob(sha, limit, path)
         return blobs[sha]
 
     masters = {}
@@ -148,7 +148,7 @@ def snapshot(
     changes = ChangeSet(
         base=base_sha, head=head_rev, keys=keys, master_keys=masters["head"].key_files()
     )
-    _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev)
+    _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev, limit)
     for change in changes.keys:
         if change.kind != REMOVED:
             with contextlib.suppress(MasterProblem):
@@ -156,11 +156,11 @@ def snapshot(
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
     changes.problems += _missing_recipes(changes, masters["head"])
 
-    revision = read_revision(repo, layout.changelog, base_sha, head_rev, MAX_BYTES)
+    revision = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
     history = revision.history
     if head_rev == WORKTREE and revision.base_exists and revision.head_blob is not None:
         history.findings[:0] = staged_findings(
-            repo, layout.changelog, base_sha, revision.head_blob, history, MAX_BYTES
+            repo, layout.changelog, base_sha, revision.head_blob, history, limit
         )
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
     # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
@@ -191,7 +191,13 @@ def _remote_urls(repo: Repo) -> Callable[[str], str | None]:
 
 
 def _add_recipes(
-    repo: Repo, layout: Layout, changes: ChangeSet, head: MasterSet, base_sha: str, head_rev: str
+    repo: Repo,
+    layout: Layout,
+    changes: ChangeSet,
+    head: MasterSet,
+    base_sha: str,
+    head_rev: str,
+    limit: int,
 ) -> None:
     """Changed recipe files, the keys (at head) that reference them, and orphans.
     A modified recipe counts only when its YAML data changed (not its comments,
@@ -200,7 +206,7 @@ def _add_recipes(
     for status, path in repo.changed_files(base_sha, head_rev, layout.recipe_folders()):
         if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
             continue
-        if status == "M" and _same_recipe(repo, path, base_sha, head_rev):
+        if status == "M" and _same_recipe(repo, path, base_sha, head_rev, limit):
             continue
         users = []
         for key in head.mentions(needle(path)):
@@ -255,8 +261,8 @@ def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
     return out
 
 
-def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str) -> bool:
-    old, new = repo.read(base_sha, path, MAX_BYTES), repo.read(head_rev, path, MAX_BYTES)
+def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> bool:
+    old, new = repo.read(base_sha, path, limit), repo.read(head_rev, path, limit)
     return old is not None and new is not None and same_data(old, new)
 
 

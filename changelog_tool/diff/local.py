@@ -5,7 +5,7 @@ asked for)."""
 from __future__ import annotations
 
 from changelog_tool.diff.masters import MasterFile, MasterSet
-from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.worktree import confined
 from changelog_tool.settings import Settings
 
@@ -23,16 +23,20 @@ def no_master_configs(settings: Settings) -> EnvironmentProblem:
 
 def work_tree_masters(settings: Settings) -> MasterSet | None:
     """The work tree's master configs; ``None`` when the globs match no file. A file
-    that links outside the repository is refused, as in :meth:`Repo.read`."""
+    that links outside the repository, or over ``max-bytes``, is refused, as in
+    :meth:`Repo.read`."""
     root = settings.root
     paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
     if not paths:
         return None
     top = next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
-    return MasterSet(
-        MasterFile(
-            p.relative_to(root).as_posix(),
-            confined(top, p.relative_to(top).as_posix()).read_bytes(),
+    files = []
+    for path in paths:
+        file = confined(top, path.relative_to(top).as_posix())
+        refusal = too_large(
+            path.relative_to(root).as_posix(), file.stat().st_size, settings.max_bytes
         )
-        for p in paths
-    )
+        if refusal is not None:
+            raise refusal
+        files.append(MasterFile(path.relative_to(root).as_posix(), file.read_bytes()))
+    return MasterSet(files)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.process import spawn
 
 CHUNK = 1 << 20
@@ -35,16 +35,6 @@ class TreeEntry:
     @property
     def is_file(self) -> bool:
         return self.mode in BLOB_MODES
-
-
-def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | None:
-    """The refusal of a file over ``limit`` bytes (``None`` when it fits)."""
-    if limit is None or size <= limit:
-        return None
-    return EnvironmentProblem(
-        f"{name!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
-        "reads (the `max-bytes` setting); it is not read"
-    )
 
 
 class Objects:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.gitrepo.objects import COMMIT, Objects, too_large
+from changelog_tool.errors import EnvironmentProblem, too_large
+from changelog_tool.gitrepo.objects import COMMIT, Objects
 from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import confined, walk_dir, wild
 from changelog_tool.hints import did_you_mean
@@ -191,6 +191,13 @@ class Repo:
             self.objects.close()
             raise refusal
         return self.objects.content(size)
+
+    def exists(self, rev: str, path: str) -> bool:
+        """Whether ``path`` is a file at ``rev`` (or in the work tree), without reading it."""
+        if rev == WORKTREE:
+            return self.inside(path).is_file()
+        found = self.objects.info(f"{rev}:{path}")
+        return found is not None and found[1] == "blob"
 
     def changed_files(self, base: str, head: str, folders: Iterable[str]) -> list[tuple[str, str]]:
         """``(status, path)`` under ``folders`` between two commits (or the work tree);

@@ -12,9 +12,14 @@ from changelog_tool.gitrepo import Repo
 
 
 def lint_findings(
-    repo: Repo, layout: Layout, snap: Snapshot, severity: dict[str, str] | None = None
+    repo: Repo,
+    layout: Layout,
+    snap: Snapshot,
+    severity: dict[str, str] | None = None,
+    limit: int | None = None,
 ) -> list[Finding]:
-    """The lint findings for a snapshot the diff engine took (git reads here)."""
+    """The lint findings for a snapshot the diff engine took (git reads here, each
+    file refused before reading when over ``limit`` bytes)."""
     from changelog_tool.diff.keychange import ADDED, MODIFIED
     from changelog_tool.diff.masters import MasterFile, MasterProblem
     from changelog_tool.diff.recipes import references, target
@@ -25,16 +30,16 @@ def lint_findings(
     base, head = changes.base or "", changes.head
     found = Changed()
     for path in changes.recipes:
-        now = repo.read(head, path)
+        now = repo.read(head, path, limit)
         if now is not None:
-            found.recipes[path] = (now, repo.read(base, path))
+            found.recipes[path] = (now, repo.read(base, path, limit))
     files: dict[str, tuple[bytes, MasterFile | None, str | None]] = {}
     for change in changes.keys:
         if change.kind not in (ADDED, MODIFIED) or change.path is None:
             continue
         if change.path not in files:
-            now = repo.read(head, change.path) or b""
-            before = repo.read(base, change.path)
+            now = repo.read(head, change.path, limit) or b""
+            before = repo.read(base, change.path, limit)
             older = MasterFile(change.path, before) if before is not None else None
             files[change.path] = (now, older, file_style(now))
         data, older, style = files[change.path]
@@ -58,7 +63,7 @@ def lint_findings(
 
     def exists(path: str) -> bool:
         if path not in cache:
-            cache[path] = repo.read(head, path) is not None
+            cache[path] = repo.exists(head, path)
         return cache[path]
 
     def where(ref: str) -> str | None:
