@@ -1,0 +1,41 @@
+"""``verify --file`` reads a changelog entry by entry and reports exactly what reading
+it whole reported: the same codes, messages and lines, for files damaged in
+different places (tests/filecheck_cases.py). The expected findings in
+tests/snapshots/filecheck-findings.json were recorded from the whole-file check
+before the streaming one replaced it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from changelog_tool.ledger.filecheck import FileReport, check_file
+from tests.filecheck_cases import cases
+
+SNAPSHOT = Path(__file__).parent / "snapshots" / "filecheck-findings.json"
+EXPECTED: dict[str, Any] = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+CASES = cases()
+PATH = "perf-changelog.yaml"
+
+
+def as_recorded(report: FileReport) -> dict[str, Any]:
+    items = [[i.line, i.value, i.key_lines] for i in report.items]
+    return {
+        "findings": [[f.code, f.line, f.severity, f.message] for f in report.findings],
+        "parsed": report.parsed,
+        "items": len(items),
+        "items_sha256": hashlib.sha256(json.dumps(items, sort_keys=True).encode()).hexdigest(),
+    }
+
+
+def test_every_case_is_recorded() -> None:
+    assert sorted(CASES) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_check_file_reports_what_the_whole_file_check_reported(name: str) -> None:
+    assert as_recorded(check_file(CASES[name], PATH)) == EXPECTED[name]
