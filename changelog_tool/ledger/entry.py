@@ -9,8 +9,9 @@ can write, and the values read back are the values given.
 from __future__ import annotations
 
 import json
+import numbers
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -74,6 +75,127 @@ def _entry_validator() -> Validator:
     return strict(_inline_refs(root["$defs"]["entry"], root["$defs"]))
 
 
+class _Unsupported(Exception):
+    """A schema keyword the quick check does not know: validation uses jsonschema alone."""
+
+
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "integer": lambda v: _is_integer(None, v),
+    "number": lambda v: isinstance(v, numbers.Number) and not isinstance(v, bool),
+}
+_ANNOTATIONS = frozenset({"$comment", "$schema", "$id", "title", "description"})
+
+
+Check = Callable[[Any], bool]
+
+
+def _compile(node: Any) -> Check:
+    """A yes/no check that agrees with jsonschema's ``is_valid`` for ``node`` (same
+    keyword semantics, the same integer rule), for the keywords the entry schema uses;
+    any other keyword raises :class:`_Unsupported`."""
+    if node is True or node == {}:
+        return lambda v: True
+    if not isinstance(node, dict):
+        raise _Unsupported(repr(node))
+    return _every(
+        [
+            _keyword(keyword, arg, node)
+            for keyword, arg in node.items()
+            if keyword not in _ANNOTATIONS and keyword not in ("then", "else")
+        ]
+    )
+
+
+def _every(checks: list[Check]) -> Check:
+    if len(checks) == 1:
+        return checks[0]
+
+    def every(v: Any) -> bool:  # a loop: all() over a generator costs twice as much here
+        for check in checks:  # noqa: SIM110
+            if not check(v):
+                return False
+        return True
+
+    return every
+
+
+def _keyword(keyword: str, arg: Any, node: dict[str, Any]) -> Check:
+    if keyword == "type":
+        tests = [_TYPES[name] for name in ([arg] if isinstance(arg, str) else arg)]
+        return tests[0] if len(tests) == 1 else lambda v: any(test(v) for test in tests)
+    if keyword == "required":
+        keys = tuple(arg)
+        return lambda v: not isinstance(v, dict) or all(k in v for k in keys)
+    if keyword == "properties":
+        props = [(name, _compile(sub)) for name, sub in arg.items()]
+
+        def properties(v: Any) -> bool:
+            if isinstance(v, dict):
+                for name, check in props:
+                    if name in v and not check(v[name]):
+                        return False
+            return True
+
+        return properties
+    if keyword == "additionalProperties" and arg is False and "patternProperties" not in node:
+        known = frozenset(node.get("properties", {}))
+        return lambda v: not isinstance(v, dict) or known.issuperset(v)
+    if keyword == "minItems":
+        return lambda v: not isinstance(v, list) or len(v) >= arg
+    if keyword == "items" and "prefixItems" not in node:
+        each = _compile(arg)
+
+        def items(v: Any) -> bool:
+            if isinstance(v, list):
+                for x in v:
+                    if not each(x):
+                        return False
+            return True
+
+        return items
+    if keyword == "pattern":
+        search = re.compile(arg).search
+        return lambda v: not isinstance(v, str) or search(v) is not None
+    if keyword == "enum" and all(isinstance(x, str) for x in arg):
+        allowed = frozenset(arg)
+        return lambda v: isinstance(v, str) and v in allowed
+    if keyword == "const" and isinstance(arg, bool):
+        return lambda v: v is arg
+    if keyword == "minimum" and _TYPES["number"](arg):
+        number = _TYPES["number"]
+        return lambda v: not number(v) or not v < arg
+    if keyword in ("allOf", "anyOf"):
+        subs = [_compile(sub) for sub in arg]
+        if keyword == "allOf":
+            return _every(subs)
+        return lambda v: any(sub(v) for sub in subs)
+    if keyword == "not":
+        negated = _compile(arg)
+        return lambda v: not negated(v)
+    if keyword == "if":
+        cond, then = _compile(arg), _compile(node.get("then", True))
+        other = _compile(node.get("else", True))
+        return lambda v: then(v) if cond(v) else other(v)
+    raise _Unsupported(keyword)
+
+
+@cache
+def _quick_check() -> Check | None:
+    """The entry schema as plain Python checks: a valid entry (nearly every one in a
+    long history) is accepted without jsonschema, which then builds the messages for
+    the others. ``None`` when the schema uses a keyword the checks do not know."""
+    root = schema()
+    try:
+        return _compile(_inline_refs(root["$defs"]["entry"], root["$defs"]))
+    except (_Unsupported, KeyError, TypeError):
+        return None
+
+
 def scenario_types() -> list[str]:
     return list(schema()["$defs"]["scenario-type"]["enum"])
 
@@ -108,15 +230,22 @@ def _unstorable(entry: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         value = entry.get(field)
         items = enumerate(value) if isinstance(value, list) else [(None, value)]
         for index, text in items:
-            why = lone_surrogate(text) if isinstance(text, str) else None
+            # ASCII text holds no surrogate: most text skips the search
+            why = None if not isinstance(text, str) or text.isascii() else lone_surrogate(text)
             if why is not None:
                 yield (field if index is None else f"{field}/{index}"), why
+
+
+def _path(error: Any) -> list[Any]:
+    return list(error.path)
 
 
 def schema_errors(entry: Any) -> list[tuple[str, str]]:
     """``(field path, message)`` for every schema violation of one entry."""
     errors = []
-    for error in sorted(_entry_validator().iter_errors(entry), key=lambda e: list(e.path)):
+    quick = _quick_check()
+    valid = quick is not None and quick(entry)
+    for error in [] if valid else sorted(_entry_validator().iter_errors(entry), key=_path):
         path = "/".join(str(p) for p in error.absolute_path) or "(entry)"
         message = error.message
         if error.validator == "additionalProperties":

@@ -1,0 +1,90 @@
+"""Entries in the layout the emitter writes, read without the YAML parser.
+
+Nearly every entry of a long changelog looks like this::
+
+    - config-keys:
+        - dsr1-fp4-b200-sglang
+      description:
+        - "Bump the image"
+      pr-link: https://github.com/owner/repo/pull/1
+
+:func:`quick_item` reads a block only when each of its lines has one of three
+shapes whose YAML meaning is plain: the first line ``- config-keys:``; a known
+field at indent 2, alone or followed by one space and a scalar; a list item at
+indent 4. A scalar is on one line, without trailing spaces: double-quoted without
+escapes, single-quoted, or plain and made of harmless characters; every character
+is one YAML prints, and none breaks a line (no tab, CR, NEL, U+2028/9, BOM). It
+returns the :class:`Item` the strict loader builds for that block, or ``None`` for
+anything else (comments, flow lists, escapes, other indentation, a repeated field,
+no final newline), which the caller then parses with the strict loader; values
+come from the same scalar resolution (:func:`resolve_plain`). The tests hold the
+two readers to the same result on generated blocks and on real history.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from changelog_tool.ledger.entry import FIELD_ORDER
+from changelog_tool.ledger.strictyaml import Item, resolve_plain
+
+HEAD = b"- config-keys:\n"
+# what libyaml prints, minus what needs care here: the quotes and backslash are
+# added back per style below; no control character, line break or BOM
+_WIDE = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_DOUBLE = f'"([ !#-\\[\\]-~{_WIDE}]*)"'  # no backslash: no escape to decode
+_SINGLE = f"'((?:[ -&(-~{_WIDE}]|'')*)'"
+# plain: no indicator first; no "#" and no ": " inside; no trailing space
+_INSIDE = f'!-"$-9;-~{_WIDE}'
+_PLAIN = f"([A-Za-z0-9_./{_WIDE}](?:[{_INSIDE}]|:(?=[{_INSIDE}])| (?=[{_INSIDE}]))*)"
+_FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
+_LINE = re.compile(f"(?:  ({_FIELD}):|    -)(?: (?:{_DOUBLE}|{_SINGLE}|{_PLAIN}))?\n")
+
+
+def quick_item(block: bytes, line: int) -> Item | None:
+    """The entry in ``block`` (one entry's lines, starting on ``line``) when it is in
+    the plain layout described above, else ``None``."""
+    if not block.startswith(HEAD):
+        return None
+    try:
+        text = block.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    value: dict[str, Any] = {"config-keys": None}
+    key_lines = {"config-keys": line}
+    key: str | None = "config-keys"  # the field whose list items may follow
+    items: list[Any] | None = None
+    pos, end, number = len(HEAD), len(text), line
+    match = _LINE.match
+    while pos < end:
+        found = match(text, pos)
+        if found is None:
+            return None
+        pos = found.end()
+        number += 1
+        field, double, single, plain = found.groups()
+        if double is not None:
+            scalar: Any = double
+        elif single is not None:
+            scalar = single.replace("''", "'")
+        elif plain is not None:
+            scalar = resolve_plain(plain)
+        else:
+            scalar = found  # no scalar on the line
+        if field is not None:
+            if field in value:
+                return None
+            key_lines[field] = number
+            if scalar is found:
+                value[field], key, items = None, field, None
+            else:
+                value[field], key = scalar, None
+        elif key is None or scalar is found:
+            return None  # an item after a scalar field, or an empty item
+        else:
+            if items is None:
+                items = value[key] = []
+            key_lines[f"{key}/{len(items)}"] = number
+            items.append(scalar)
+    return Item(value, line, key_lines)
