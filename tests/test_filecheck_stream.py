@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import FIELD_ORDER, _entry_validator, _quick_check
-from changelog_tool.ledger.filecheck import FileReport, check_file
+from changelog_tool.ledger.filecheck import (
+    FileReport,
+    _check_stream,
+    _check_whole,
+    check_file,
+    check_path,
+)
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 from tests.filecheck_cases import cases, entries, join
@@ -159,3 +165,118 @@ def test_the_quick_reader_takes_nearly_all_of_the_real_history() -> None:
     ledger = Ledger(join(entries(700)))
     taken = sum(assert_same_reading(ledger.text(b), b.line) for b in ledger.blocks)
     assert taken == 500  # 5 of the 7 real shapes; flow lists and 2-space items are left
+
+
+# --- reading in pieces ----------------------------------------------------------------
+
+# every case but these is read entry by entry; these need the whole-file reading
+WHOLE = {
+    "tab in indentation",  # a block that does not parse
+    "crlf",  # CR: a line break for YAML, not for the ledger
+    "one lone cr",
+    "cr before a dash",
+    "bom",
+    "unclosed double quote",
+    "unclosed quote spanning entries",
+    "unclosed flow list",
+    "duplicate key",
+    "anchor and alias",
+    "tag",
+    "nested too deep",
+    "a mapping line at column 0",
+    "document markers",
+    "document start at the top",
+    "preamble mapping",
+    "empty",  # no entry at all
+    "only blank lines",
+    "mapping root",
+    "scalar root",
+    "many problems",
+}
+
+
+def in_pieces(data: bytes, size: int) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)] or [b""]
+
+
+@pytest.mark.parametrize("size", [97, 4096, 1 << 20])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reading_in_pieces_reports_what_the_whole_file_check_reported(name: str, size: int) -> None:
+    report = _check_stream(in_pieces(CASES[name], size), PATH, keep_items=True)
+    if name in WHOLE:
+        assert report is None
+    else:
+        assert report is not None
+        assert as_recorded(report) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_check_path_reports_the_recorded_findings(name: str, tmp_path: Path) -> None:
+    file = tmp_path / PATH
+    file.write_bytes(CASES[name])
+    report = check_path(file, PATH)
+    expected = EXPECTED[name]
+    assert [[f.code, f.line, f.severity, f.message] for f in report.findings] == expected[
+        "findings"
+    ]
+    assert report.parsed == expected["parsed"]
+
+
+DAMAGE = [
+    b"",
+    b"\n",
+    b"\n\n",
+    b"  \n",
+    b"- ",
+    b"-\n",
+    b"- config-keys:\n",
+    b"    - x\n",
+    b"  pr-link: XXX\n",
+    b'"',
+    b"'",
+    b"[",
+    b"]",
+    b"{",
+    b"#",
+    b"&a ",
+    b"*a",
+    b"!!str ",
+    b": ",
+    b"\t",
+    b"\r",
+    b"\r\n",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xef\xbb\xbf",
+    b"\xe2\x80\xa8",
+    b"\xc2\x85",
+    b"---\n",
+    b"...\n",
+    b"%YAML 1.2\n",
+    b"description:\n",
+    b"  evals-only: 2.0\n",
+    b"  pr-link: nope\n",
+    b" ",
+    b"x",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10**6), st.integers(0, 40), st.sampled_from(DAMAGE)),
+        max_size=4,
+    ),
+    st.sampled_from([61, 509, 4096]),
+)
+def test_damaged_files_read_in_pieces_or_whole_give_the_same_findings(
+    damage: list[tuple[int, int, bytes]], size: int
+) -> None:
+    data = join(entries(40))
+    for where, length, text in damage:
+        at = where % (len(data) + 1)
+        data = data[:at] + text + data[at + length :]
+    report = _check_stream(in_pieces(data, size), PATH, keep_items=True)
+    if report is not None:
+        assert as_recorded(report) == as_recorded(_check_whole(data, PATH))
