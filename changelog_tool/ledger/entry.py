@@ -79,121 +79,99 @@ class _Unsupported(Exception):
     """A schema keyword the quick check does not know: validation uses jsonschema alone."""
 
 
-_TYPES: dict[str, Callable[[Any], bool]] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "integer": lambda v: _is_integer(None, v),
-    "number": lambda v: isinstance(v, numbers.Number) and not isinstance(v, bool),
+_TYPES = {
+    "object": "isinstance({v}, dict)",
+    "array": "isinstance({v}, list)",
+    "string": "isinstance({v}, str)",
+    "boolean": "isinstance({v}, bool)",
+    "null": "{v} is None",
+    "integer": "(isinstance({v}, int) and not isinstance({v}, bool))",  # as _is_integer
+    "number": "(isinstance({v}, _Number) and not isinstance({v}, bool))",
 }
-_ANNOTATIONS = frozenset({"$comment", "$schema", "$id", "title", "description"})
-
+_ANNOTATIONS = frozenset({"$comment", "$schema", "$id", "title", "description", "then", "else"})
 
 Check = Callable[[Any], bool]
 
 
-def _compile(node: Any) -> Check:
-    """A yes/no check that agrees with jsonschema's ``is_valid`` for ``node`` (same
-    keyword semantics, the same integer rule), for the keywords the entry schema uses;
-    any other keyword raises :class:`_Unsupported`."""
-    if node is True or node == {}:
-        return lambda v: True
-    if not isinstance(node, dict):
-        raise _Unsupported(repr(node))
-    return _every(
-        [
-            _keyword(keyword, arg, node)
-            for keyword, arg in node.items()
-            if keyword not in _ANNOTATIONS and keyword not in ("then", "else")
-        ]
-    )
+class _Source:
+    """One Python expression that is true exactly when jsonschema's ``is_valid`` is
+    (same keyword semantics, the same integer rule), for the keywords the entry
+    schema uses; any other keyword raises :class:`_Unsupported`. Constants (compiled
+    patterns, sets) are passed by name, never written into the source."""
 
+    def __init__(self) -> None:
+        self.names: dict[str, Any] = {"_Number": numbers.Number}
 
-def _every(checks: list[Check]) -> Check:
-    if len(checks) == 1:
-        return checks[0]
+    def constant(self, value: Any) -> str:
+        name = f"_c{len(self.names)}"
+        self.names[name] = value
+        return name
 
-    def every(v: Any) -> bool:  # a loop: all() over a generator costs twice as much here
-        for check in checks:  # noqa: SIM110
-            if not check(v):
-                return False
-        return True
+    def schema(self, node: Any, v: str) -> str:
+        if node is True or node == {}:
+            return "True"
+        if not isinstance(node, dict):
+            raise _Unsupported(repr(node))
+        parts = [self.keyword(k, arg, node, v) for k, arg in node.items() if k not in _ANNOTATIONS]
+        return "(" + " and ".join(parts or ["True"]) + ")"
 
-    return every
-
-
-def _keyword(keyword: str, arg: Any, node: dict[str, Any]) -> Check:
-    if keyword == "type":
-        tests = [_TYPES[name] for name in ([arg] if isinstance(arg, str) else arg)]
-        return tests[0] if len(tests) == 1 else lambda v: any(test(v) for test in tests)
-    if keyword == "required":
-        keys = tuple(arg)
-        return lambda v: not isinstance(v, dict) or all(k in v for k in keys)
-    if keyword == "properties":
-        props = [(name, _compile(sub)) for name, sub in arg.items()]
-
-        def properties(v: Any) -> bool:
-            if isinstance(v, dict):
-                for name, check in props:
-                    if name in v and not check(v[name]):
-                        return False
-            return True
-
-        return properties
-    if keyword == "additionalProperties" and arg is False and "patternProperties" not in node:
-        known = frozenset(node.get("properties", {}))
-        return lambda v: not isinstance(v, dict) or known.issuperset(v)
-    if keyword == "minItems":
-        return lambda v: not isinstance(v, list) or len(v) >= arg
-    if keyword == "items" and "prefixItems" not in node:
-        each = _compile(arg)
-
-        def items(v: Any) -> bool:
-            if isinstance(v, list):
-                for x in v:
-                    if not each(x):
-                        return False
-            return True
-
-        return items
-    if keyword == "pattern":
-        search = re.compile(arg).search
-        return lambda v: not isinstance(v, str) or search(v) is not None
-    if keyword == "enum" and all(isinstance(x, str) for x in arg):
-        allowed = frozenset(arg)
-        return lambda v: isinstance(v, str) and v in allowed
-    if keyword == "const" and isinstance(arg, bool):
-        return lambda v: v is arg
-    if keyword == "minimum" and _TYPES["number"](arg):
-        number = _TYPES["number"]
-        return lambda v: not number(v) or not v < arg
-    if keyword in ("allOf", "anyOf"):
-        subs = [_compile(sub) for sub in arg]
-        if keyword == "allOf":
-            return _every(subs)
-        return lambda v: any(sub(v) for sub in subs)
-    if keyword == "not":
-        negated = _compile(arg)
-        return lambda v: not negated(v)
-    if keyword == "if":
-        cond, then = _compile(arg), _compile(node.get("then", True))
-        other = _compile(node.get("else", True))
-        return lambda v: then(v) if cond(v) else other(v)
-    raise _Unsupported(keyword)
+    def keyword(self, keyword: str, arg: Any, node: dict[str, Any], v: str) -> str:
+        if keyword == "type":
+            names = [arg] if isinstance(arg, str) else list(arg)
+            return "(" + " or ".join(_TYPES[name].format(v=v) for name in names) + ")"
+        if keyword == "required":
+            keys = self.constant(tuple(arg))
+            return f"(not isinstance({v}, dict) or all(_k in {v} for _k in {keys}))"
+        if keyword == "properties":
+            checks = [
+                f"({self.constant(name)} not in {v} or {self.schema(sub, f'{v}[{self.constant(name)}]')})"
+                for name, sub in arg.items()
+            ]
+            return f"(not isinstance({v}, dict) or ({' and '.join(checks or ['True'])}))"
+        if keyword == "additionalProperties" and arg is False and "patternProperties" not in node:
+            known = self.constant(frozenset(node.get("properties", {})))
+            return f"(not isinstance({v}, dict) or {known}.issuperset({v}))"
+        if keyword == "minItems" and isinstance(arg, int):
+            return f"(not isinstance({v}, list) or len({v}) >= {self.constant(arg)})"
+        if keyword == "items" and "prefixItems" not in node:
+            x = self.constant(None)  # a fresh name for the item
+            return f"(not isinstance({v}, list) or all({self.schema(arg, x)} for {x} in {v}))"
+        if keyword == "pattern":
+            search = self.constant(re.compile(arg).search)
+            return f"(not isinstance({v}, str) or {search}({v}) is not None)"
+        if keyword == "enum" and all(isinstance(x, str) for x in arg):
+            return f"(isinstance({v}, str) and {v} in {self.constant(frozenset(arg))})"
+        if keyword == "const" and isinstance(arg, bool):
+            return f"({v} is {arg!r})"
+        if keyword == "minimum" and isinstance(arg, int | float) and not isinstance(arg, bool):
+            number = _TYPES["number"].format(v=v)
+            return f"(not {number} or not {v} < {self.constant(arg)})"
+        if keyword in ("allOf", "anyOf"):
+            joint = " and " if keyword == "allOf" else " or "
+            return "(" + joint.join(self.schema(sub, v) for sub in arg) + ")"
+        if keyword == "not":
+            return f"(not {self.schema(arg, v)})"
+        if keyword == "if":
+            cond, then = self.schema(arg, v), self.schema(node.get("then", True), v)
+            return f"({then} if {cond} else {self.schema(node.get('else', True), v)})"
+        raise _Unsupported(keyword)
 
 
 @cache
 def _quick_check() -> Check | None:
-    """The entry schema as plain Python checks: a valid entry (nearly every one in a
-    long history) is accepted without jsonschema, which then builds the messages for
-    the others. ``None`` when the schema uses a keyword the checks do not know."""
+    """The entry schema as one Python expression: a valid entry (nearly every one in a
+    long history) is accepted without jsonschema, which then words the errors of the
+    others. ``None`` when the schema uses a keyword the expression does not know."""
     root = schema()
+    source = _Source()
     try:
-        return _compile(_inline_refs(root["$defs"]["entry"], root["$defs"]))
+        body = source.schema(_inline_refs(root["$defs"]["entry"], root["$defs"]), "entry")
     except (_Unsupported, KeyError, TypeError):
         return None
+    code = compile(f"def check(entry):\n    return {body}\n", "<entry schema>", "exec")
+    exec(code, source.names)  # the package's own schema; values come in as constants
+    check: Check = source.names["check"]
+    return check
 
 
 def scenario_types() -> list[str]:
