@@ -245,11 +245,16 @@ class Ledger:
 
     @cached_property
     def blocks(self) -> list[Block]:
-        starts = [m.start() for m in ENTRY_START.finditer(self.data)]
-        return [
-            self._block(i, start, starts[i + 1] if i + 1 < len(starts) else len(self.data))
-            for i, start in enumerate(starts)
-        ]
+        data = self.data
+        starts = [m.start() for m in ENTRY_START.finditer(data)]
+        blocks = []
+        line, counted = 1, 0  # lines counted from one start to the next, in C
+        for i, start in enumerate(starts):
+            line += data.count(b"\n", counted, start)
+            counted = start
+            stop = starts[i + 1] if i + 1 < len(starts) else len(data)
+            blocks.append(self._block(i, start, stop, line))
+        return blocks
 
     def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
         end = stop

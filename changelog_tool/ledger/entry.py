@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import numbers
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -101,6 +101,7 @@ class _Source:
 
     def __init__(self) -> None:
         self.names: dict[str, Any] = {"_Number": numbers.Number}
+        self.functions: list[str] = []  # one per ``items``: a loop is cheaper than all()
 
     def constant(self, value: Any) -> str:
         name = f"_c{len(self.names)}"
@@ -120,8 +121,8 @@ class _Source:
             names = [arg] if isinstance(arg, str) else list(arg)
             return "(" + " or ".join(_TYPES[name].format(v=v) for name in names) + ")"
         if keyword == "required":
-            keys = self.constant(tuple(arg))
-            return f"(not isinstance({v}, dict) or all(_k in {v} for _k in {keys}))"
+            present = [f"{self.constant(key)} in {v}" for key in arg]
+            return f"(not isinstance({v}, dict) or ({' and '.join(present or ['True'])}))"
         if keyword == "properties":
             checks = [
                 f"({self.constant(name)} not in {v} or {self.schema(sub, f'{v}[{self.constant(name)}]')})"
@@ -134,8 +135,13 @@ class _Source:
         if keyword == "minItems" and isinstance(arg, int):
             return f"(not isinstance({v}, list) or len({v}) >= {self.constant(arg)})"
         if keyword == "items" and "prefixItems" not in node:
-            x = self.constant(None)  # a fresh name for the item
-            return f"(not isinstance({v}, list) or all({self.schema(arg, x)} for {x} in {v}))"
+            name, x = self.constant(None), self.constant(None)  # fresh names
+            each = self.schema(arg, x)
+            self.functions.append(
+                f"def {name}(v):\n    for {x} in v:\n        if not {each}:\n"
+                "            return False\n    return True\n"
+            )
+            return f"(not isinstance({v}, list) or {name}({v}))"
         if keyword == "pattern":
             search = self.constant(re.compile(arg).search)
             return f"(not isinstance({v}, str) or {search}({v}) is not None)"
@@ -168,7 +174,8 @@ def _quick_check() -> Check | None:
         body = source.schema(_inline_refs(root["$defs"]["entry"], root["$defs"]), "entry")
     except (_Unsupported, KeyError, TypeError):
         return None
-    code = compile(f"def check(entry):\n    return {body}\n", "<entry schema>", "exec")
+    text = "".join(source.functions) + f"def check(entry):\n    return {body}\n"
+    code = compile(text, "<entry schema>", "exec")
     exec(code, source.names)  # the package's own schema; values come in as constants
     check: Check = source.names["check"]
     return check
@@ -203,15 +210,23 @@ def lone_surrogate(text: str) -> str | None:
     )
 
 
-def _unstorable(entry: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _unstorable(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
+    found = []
     for field in TEXT_FIELDS:
         value = entry.get(field)
-        items = enumerate(value) if isinstance(value, list) else [(None, value)]
-        for index, text in items:
+        if isinstance(value, list):
+            try:
+                if "".join(value).isascii():  # one test for a whole list of text
+                    continue
+            except TypeError:  # not all text
+                pass
+        for index, text in enumerate(value) if isinstance(value, list) else [(None, value)]:
             # ASCII text holds no surrogate: most text skips the search
-            why = None if not isinstance(text, str) or text.isascii() else lone_surrogate(text)
-            if why is not None:
-                yield (field if index is None else f"{field}/{index}"), why
+            if isinstance(text, str) and not text.isascii():
+                why = lone_surrogate(text)
+                if why is not None:
+                    found.append(((field if index is None else f"{field}/{index}"), why))
+    return found
 
 
 def _path(error: Any) -> list[Any]:
@@ -248,7 +263,7 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
                 "(letters, digits, '.', '_', '+', '-' and '*')"
             )
         errors.append((path, message))
-    if isinstance(entry, Mapping):
+    if isinstance(entry, dict | Mapping):  # a dict is told apart without the ABC
         errors.extend(_unstorable(entry))
     return errors
 

@@ -149,8 +149,19 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
 
 # Where reading entry by entry could differ from reading the file whole: line breaks
 # YAML knows but the ledger does not (CR, NEL, U+2028/9), a byte-order mark, and
-# document markers or directives at the start of a line.
-_UNUSUAL = re.compile(rb"\r|\xc2\x85|\xe2\x80[\xa8\xa9]|\xef\xbb\xbf|^(?:---|\.\.\.|%)", re.M)
+# document markers or directives at the start of a line (below).
+_UNUSUAL = (b"\r", b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")
+_LINE_MARKS = (b"---", b"...", b"%")
+
+
+def _unusual(piece: bytes) -> bool:
+    """Holds any of :data:`_UNUSUAL`, or a line that begins with a document marker
+    or a directive (one search each: a regex of them all is 3x slower)."""
+    return any(mark in piece for mark in _UNUSUAL) or any(
+        piece.startswith(mark) or b"\n" + mark in piece for mark in _LINE_MARKS
+    )
+
+
 _BLANK_OR_COMMENT = re.compile(rb"(?: *(?:#[^\n]*)?\n)*")
 
 
@@ -203,7 +214,7 @@ def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> Fi
         trailing = len(piece) - len(piece.rstrip(b"\n"))
         if scan.unreadable:
             continue  # only the byte findings will be reported
-        if _UNUSUAL.search(piece):
+        if _unusual(piece):
             return None
         ledger = Ledger(piece)
         if number == 0 and _BLANK_OR_COMMENT.fullmatch(piece, 0, ledger.preamble_end) is None:
@@ -217,7 +228,8 @@ def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> Fi
                 except YamlProblem:
                     return None
             number += 1
-            if not piece.startswith(ENTRY_HEAD, ledger.line_start(item.line - base)):
+            head = block.start if item.line == line else ledger.line_start(item.line - base)
+            if not piece.startswith(ENTRY_HEAD, head):
                 entries.append(_entry_count(number, item.line, path))
             entries.extend(_schema_findings(number, item.line, item, path))
             if unseparated:

@@ -33,13 +33,16 @@ HEAD = b"- config-keys:\n"
 # what libyaml prints, minus what needs care here: the quotes and backslash are
 # added back per style below; no control character, line break or BOM
 _WIDE = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_DOUBLE = f'"([ !#-\\[\\]-~{_WIDE}]*)"'  # no backslash: no escape to decode
-_SINGLE = f"'((?:[ -&(-~{_WIDE}]|'')*)'"
+# the quotes are captured too: a group that did not take part is then the only empty one
+_DOUBLE = f'("[ !#-\\[\\]-~{_WIDE}]*")'  # no backslash: no escape to decode
+_SINGLE = f"('(?:[ -&(-~{_WIDE}]|'')*')"
 # plain: no indicator first; no "#" and no ": " inside; no trailing space
 _INSIDE = f'!-"$-9;-~{_WIDE}'
-_PLAIN = f"([A-Za-z0-9_./{_WIDE}](?:[{_INSIDE}]|:(?=[{_INSIDE}])| (?=[{_INSIDE}]))*)"
+# (possessive: a run of safe characters is never split again when a later one fails)
+_PLAIN = f"([A-Za-z0-9_./{_WIDE}](?:[{_INSIDE}]++|:(?=[{_INSIDE}])| (?=[{_INSIDE}]))*+)"
 _FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
-_LINE = re.compile(f"(?:  ({_FIELD}):|    -)(?: (?:{_DOUBLE}|{_SINGLE}|{_PLAIN}))?\n")
+# one whole line (no class above holds a line break), beginning at a line's start
+_LINE = re.compile(f"^(?:  ({_FIELD}):|    -)(?: (?:{_DOUBLE}|{_SINGLE}|{_PLAIN}))?\n", re.M)
 
 
 def quick_item(block: bytes, line: int) -> Item | None:
@@ -51,37 +54,37 @@ def quick_item(block: bytes, line: int) -> Item | None:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    found = _LINE.findall(text, len(HEAD))
+    if len(found) != text.count("\n", len(HEAD)) or not text.endswith("\n"):
+        return None  # a line of another shape
     value: dict[str, Any] = {"config-keys": None}
     key_lines = {"config-keys": line}
     key: str | None = "config-keys"  # the field whose list items may follow
     items: list[Any] | None = None
-    pos, end, number = len(HEAD), len(text), line
-    match = _LINE.match
-    while pos < end:
-        found = match(text, pos)
-        if found is None:
-            return None
-        pos = found.end()
+    number = line
+    for field, double, single, plain in found:
         number += 1
-        field, double, single, plain = found.groups()
-        if double is not None:
-            scalar: Any = double
-        elif single is not None:
-            scalar = single.replace("''", "'")
-        elif plain is not None:
+        if double:
+            scalar: Any = double[1:-1]
+        elif single:
+            scalar = single[1:-1].replace("''", "'")
+        elif plain:
             scalar = resolve_plain(plain)
-        else:
-            scalar = found  # no scalar on the line
-        if field is not None:
+        elif field:
             if field in value:
                 return None
             key_lines[field] = number
-            if scalar is found:
-                value[field], key, items = None, field, None
-            else:
-                value[field], key = scalar, None
-        elif key is None or scalar is found:
-            return None  # an item after a scalar field, or an empty item
+            value[field], key, items = None, field, None
+            continue
+        else:
+            return None  # an empty item
+        if field:
+            if field in value:
+                return None
+            key_lines[field] = number
+            value[field], key = scalar, None
+        elif key is None:
+            return None  # an item after a field that has a scalar
         else:
             if items is None:
                 items = value[key] = []

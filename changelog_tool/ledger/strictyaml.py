@@ -75,8 +75,14 @@ _FLOAT = re.compile(
 )
 
 
+# any of the four: most scalars (keys, links, words) are none, and are told so at once
+_NOT_TEXT = re.compile("|".join(f"(?:{p.pattern})" for p in (_NULL, _BOOL, _INT, _FLOAT)))
+
+
 def resolve_plain(text: str) -> Any:
     """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
+    if not _NOT_TEXT.match(text):
+        return text
     if _NULL.match(text):
         return None
     if _BOOL.match(text):
