@@ -41,8 +41,9 @@ _INSIDE = f'!-"$-9;-~{_WIDE}'
 # (possessive: a run of safe characters is never split again when a later one fails)
 _PLAIN = f"([A-Za-z0-9_./{_WIDE}](?:[{_INSIDE}]++|:(?=[{_INSIDE}])| (?=[{_INSIDE}]))*+)"
 _FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
-# one whole line (no class above holds a line break), beginning at a line's start
-_LINE = re.compile(f"^(?:  ({_FIELD}):|    -)(?: (?:{_DOUBLE}|{_SINGLE}|{_PLAIN}))?\n", re.M)
+# a line break, then one whole line up to the next (no class above holds one); the
+# break in front lets the regex engine skip to the next line in one C loop
+_LINE = re.compile(f"\n(?:  ({_FIELD}):|    -)(?: (?:{_DOUBLE}|{_SINGLE}|{_PLAIN}))?(?=\n)")
 
 
 def quick_item(block: bytes, line: int) -> Item | None:
@@ -54,7 +55,7 @@ def quick_item(block: bytes, line: int) -> Item | None:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    found = _LINE.findall(text, len(HEAD))
+    found = _LINE.findall(text, len(HEAD) - 1)
     if len(found) != text.count("\n", len(HEAD)) or not text.endswith("\n"):
         return None  # a line of another shape
     value: dict[str, Any] = {"config-keys": None}
