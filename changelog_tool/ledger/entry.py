@@ -88,6 +88,7 @@ _TYPES = {
     "integer": "(isinstance({v}, int) and not isinstance({v}, bool))",  # as _is_integer
     "number": "(isinstance({v}, _Number) and not isinstance({v}, bool))",
 }
+_GUARDS = {"object": "dict", "array": "list", "string": "str"}
 _ANNOTATIONS = frozenset({"$comment", "$schema", "$id", "title", "description", "then", "else"})
 
 Check = Callable[[Any], bool]
@@ -100,7 +101,7 @@ class _Source:
     patterns, sets) are passed by name, never written into the source."""
 
     def __init__(self) -> None:
-        self.names: dict[str, Any] = {"_Number": numbers.Number}
+        self.names: dict[str, Any] = {"_Number": numbers.Number, "_MISSING": object()}
         self.functions: list[str] = []  # one per ``items``: a loop is cheaper than all()
 
     def constant(self, value: Any) -> str:
@@ -113,27 +114,36 @@ class _Source:
             return "True"
         if not isinstance(node, dict):
             raise _Unsupported(repr(node))
-        parts = [self.keyword(k, arg, node, v) for k, arg in node.items() if k not in _ANNOTATIONS]
+        kind = node.get("type")  # once checked first, the other keywords need no guard
+        known = kind if kind in _GUARDS else None
+        keywords = sorted((k for k in node if k not in _ANNOTATIONS), key=lambda k: k != "type")
+        parts = [self.keyword(k, node[k], node, v, known) for k in keywords]
         return "(" + " and ".join(parts or ["True"]) + ")"
 
-    def keyword(self, keyword: str, arg: Any, node: dict[str, Any], v: str) -> str:
+    def keyword(
+        self, keyword: str, arg: Any, node: dict[str, Any], v: str, known: str | None
+    ) -> str:
+        def guard(kind: str) -> str:  # the keyword applies only to this kind of value
+            return "" if kind == known else f"not isinstance({v}, {_GUARDS[kind]}) or "
+
         if keyword == "type":
             names = [arg] if isinstance(arg, str) else list(arg)
             return "(" + " or ".join(_TYPES[name].format(v=v) for name in names) + ")"
         if keyword == "required":
             present = [f"{self.constant(key)} in {v}" for key in arg]
-            return f"(not isinstance({v}, dict) or ({' and '.join(present or ['True'])}))"
+            return f"({guard('object')}({' and '.join(present or ['True'])}))"
         if keyword == "properties":
-            checks = [
-                f"({self.constant(name)} not in {v} or {self.schema(sub, f'{v}[{self.constant(name)}]')})"
-                for name, sub in arg.items()
-            ]
-            return f"(not isinstance({v}, dict) or ({' and '.join(checks or ['True'])}))"
+            checks = []
+            for name, sub in arg.items():
+                value = self.constant(None)  # a local: the value, looked up once
+                found = f"({value} := {v}.get({self.constant(name)}, _MISSING)) is _MISSING"
+                checks.append(f"({found} or {self.schema(sub, value)})")
+            return f"({guard('object')}({' and '.join(checks or ['True'])}))"
         if keyword == "additionalProperties" and arg is False and "patternProperties" not in node:
-            known = self.constant(frozenset(node.get("properties", {})))
-            return f"(not isinstance({v}, dict) or {known}.issuperset({v}))"
+            allowed = self.constant(frozenset(node.get("properties", {})))
+            return f"({guard('object')}{allowed}.issuperset({v}))"
         if keyword == "minItems" and isinstance(arg, int):
-            return f"(not isinstance({v}, list) or len({v}) >= {self.constant(arg)})"
+            return f"({guard('array')}len({v}) >= {self.constant(arg)})"
         if keyword == "items" and "prefixItems" not in node:
             name, x = self.constant(None), self.constant(None)  # fresh names
             each = self.schema(arg, x)
@@ -141,10 +151,10 @@ class _Source:
                 f"def {name}(v):\n    for {x} in v:\n        if not {each}:\n"
                 "            return False\n    return True\n"
             )
-            return f"(not isinstance({v}, list) or {name}({v}))"
+            return f"({guard('array')}{name}({v}))"
         if keyword == "pattern":
             search = self.constant(re.compile(arg).search)
-            return f"(not isinstance({v}, str) or {search}({v}) is not None)"
+            return f"({guard('string')}{search}({v}) is not None)"
         if keyword == "enum" and all(isinstance(x, str) for x in arg):
             return f"(isinstance({v}, str) and {v} in {self.constant(frozenset(arg))})"
         if keyword == "const" and isinstance(arg, bool):
