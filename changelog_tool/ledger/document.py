@@ -22,6 +22,9 @@ from changelog_tool.errors import UsageError
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
+# the same starts after the first line: a literal line break first lets the regex
+# engine skip from one to the next in C (``^`` in multiline mode tries every byte)
+_LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
 ENTRY_HEAD = b"- config-keys:"
 MAX_BYTES = 256 * 1024 * 1024
 
@@ -246,7 +249,8 @@ class Ledger:
     @cached_property
     def blocks(self) -> list[Block]:
         data = self.data
-        starts = [m.start() for m in ENTRY_START.finditer(data)]
+        starts = [0] if ENTRY_START.match(data) else []
+        starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
         blocks = []
         line, counted = 1, 0  # lines counted from one start to the next, in C
         for i, start in enumerate(starts):
