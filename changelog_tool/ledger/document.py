@@ -158,12 +158,11 @@ class ByteScan:
                 line = self.newlines + piece.count(b"\n", 0, exc.start) + 1
                 self.not_utf8 = (self.size + exc.start, piece[exc.start], line)
         for byte, _, _ in _MARKED:
-            count = piece.count(byte)
-            if count:
+            pos = piece.find(byte)  # a fast search; counting takes longer, so only if found
+            if pos >= 0:
                 if byte not in self.first:
-                    pos = piece.find(byte)
                     self.first[byte] = self.newlines + piece.count(b"\n", 0, pos) + 1
-                self.counts[byte] = self.counts.get(byte, 0) + count
+                self.counts[byte] = self.counts.get(byte, 0) + piece.count(byte)
         self.size += len(piece)
         self.newlines += piece.count(b"\n")
         self.ends_with_newline = piece.endswith(b"\n")

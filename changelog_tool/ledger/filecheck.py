@@ -150,7 +150,7 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
 # Where reading entry by entry could differ from reading the file whole: line breaks
 # YAML knows but the ledger does not (CR, NEL, U+2028/9), a byte-order mark, and
 # document markers or directives at the start of a line (below).
-_UNUSUAL = (b"\r", b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")
+_UNUSUAL = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")  # and CR
 _LINE_MARKS = (b"---", b"...", b"%")
 
 
@@ -214,7 +214,7 @@ def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> Fi
         trailing = len(piece) - len(piece.rstrip(b"\n"))
         if scan.unreadable:
             continue  # only the byte findings will be reported
-        if _unusual(piece):
+        if b"\r" in scan.first or _unusual(piece):  # the byte scan looked for CR
             return None
         ledger = Ledger(piece)
         if number == 0 and _BLANK_OR_COMMENT.fullmatch(piece, 0, ledger.preamble_end) is None:

@@ -33,17 +33,24 @@ HEAD = b"- config-keys:\n"
 # what libyaml prints, minus what needs care here: the quotes and backslash are
 # added back per style below; no control character, line break or BOM
 _WIDE = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-# the quotes are captured too: a group that did not take part is then the only empty one
-_DOUBLE = f'("[ !#-\\[\\]-~{_WIDE}]*")'  # no backslash: no escape to decode
-_SINGLE = f"('(?:[ -&(-~{_WIDE}]|'')*')"
-# plain: no indicator first; no "#" and no ": " inside; no trailing space
-_INSIDE = f'!-"$-9;-~{_WIDE}'
-# (possessive: a run of safe characters is never split again when a later one fails)
-_PLAIN = f"([A-Za-z0-9_./{_WIDE}](?:[{_INSIDE}]++|:(?=[{_INSIDE}])| (?=[{_INSIDE}]))*+)"
 _FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
-# a line break, then one whole line up to the next (no class above holds one); the
-# break in front lets the regex engine skip to the next line in one C loop
-_LINE = re.compile(f"\n(?:  ({_FIELD}):|    -)(?: (?:{_DOUBLE}|{_SINGLE}|{_PLAIN}))?(?=\n)")
+
+
+def _line(wide: str) -> re.Pattern[str]:
+    """A line break, then one whole line up to the next (no class holds one); the
+    break in front lets the regex engine skip to the next line in one C loop."""
+    # the quotes are captured too: a group that did not take part is the only empty one
+    double = f'("[ !#-\\[\\]-~{wide}]*")'  # no backslash: no escape to decode
+    single = f"('(?:[ -&(-~{wide}]|'')*')"
+    # plain: no indicator first; no "#" and no ": " inside; no trailing space
+    # (possessive: a run of safe characters is never split again when a later one fails)
+    inside = f'!-"$-9;-~{wide}'
+    plain = f"([A-Za-z0-9_./{wide}](?:[{inside}]++|:(?=[{inside}])| (?=[{inside}]))*+)"
+    return re.compile(f"\n(?:  ({_FIELD}):|    -)(?: (?:{double}|{single}|{plain}))?(?=\n)")
+
+
+_LINE = _line(_WIDE)
+_ASCII_LINE = _line("")  # the same on ASCII text, where classes become 256-bit tables
 
 
 def quick_item(block: bytes, line: int) -> Item | None:
@@ -55,7 +62,7 @@ def quick_item(block: bytes, line: int) -> Item | None:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    found = _LINE.findall(text, len(HEAD) - 1)
+    found = (_ASCII_LINE if text.isascii() else _LINE).findall(text, len(HEAD) - 1)
     if len(found) != text.count("\n", len(HEAD)) or not text.endswith("\n"):
         return None  # a line of another shape
     value: dict[str, Any] = {"config-keys": None}
