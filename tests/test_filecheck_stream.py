@@ -104,6 +104,9 @@ def assert_same_reading(block: bytes, line: int) -> bool:
         assert strict is not None, block
         assert quick.line == strict.line and quick.key_lines == strict.key_lines, block
         assert repr(quick.value) == repr(strict.value), block  # types too; nan == nan
+        bare = quick_item(block, line, lines=False)
+        assert bare is not None and bare.key_lines == {} and bare.line == quick.line
+        assert repr(bare.value) == repr(quick.value)
     return quick is not None
 
 

@@ -35,7 +35,9 @@ def _entry_count(number: int, line: int, path: str) -> Finding:
     )
 
 
-def _schema_findings(number: int, line: int, item: Item, path: str) -> list[Finding]:
+def _schema_findings(
+    number: int, line: int, item: Item, path: str, errors: list[tuple[str, str]] | None = None
+) -> list[Finding]:
     return [
         Finding(
             "schema",
@@ -43,7 +45,7 @@ def _schema_findings(number: int, line: int, item: Item, path: str) -> list[Find
             path,
             _field_line(item, field_path),
         )
-        for field_path, message in schema_errors(item.value)
+        for field_path, message in (schema_errors(item.value) if errors is None else errors)
     ]
 
 
@@ -221,17 +223,20 @@ def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> Fi
             return None
         for block in ledger.blocks:
             line = base + block.line
-            item = quick_item(ledger.text(block), line)
+            item = quick_item(ledger.text(block), line, lines=keep_items)
             if item is None:
                 try:
                     item = ledger.parse_block(replace(block, line=line))
                 except YamlProblem:
                     return None
+            errors = schema_errors(item.value)
+            if errors and not item.key_lines:
+                item = quick_item(ledger.text(block), line) or item  # lines place findings
             number += 1
             head = block.start if item.line == line else ledger.line_start(item.line - base)
             if not piece.startswith(ENTRY_HEAD, head):
                 entries.append(_entry_count(number, item.line, path))
-            entries.extend(_schema_findings(number, item.line, item, path))
+            entries.extend(_schema_findings(number, item.line, item, path, errors))
             if unseparated:
                 separators.append(_no_separator(line, path))
             unseparated = block.end == block.sep_end

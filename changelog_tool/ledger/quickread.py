@@ -53,9 +53,10 @@ _LINE = _line(_WIDE)
 _ASCII_LINE = _line("")  # the same on ASCII text, where classes become 256-bit tables
 
 
-def quick_item(block: bytes, line: int) -> Item | None:
+def quick_item(block: bytes, line: int, *, lines: bool = True) -> Item | None:
     """The entry in ``block`` (one entry's lines, starting on ``line``) when it is in
-    the plain layout described above, else ``None``."""
+    the plain layout described above, else ``None``. Without ``lines`` the item's
+    ``key_lines`` stay empty (they only place findings; reading is then faster)."""
     if not block.startswith(HEAD):
         return None
     try:
@@ -66,7 +67,7 @@ def quick_item(block: bytes, line: int) -> Item | None:
     if len(found) != text.count("\n", len(HEAD)) or not text.endswith("\n"):
         return None  # a line of another shape
     value: dict[str, Any] = {"config-keys": None}
-    key_lines = {"config-keys": line}
+    key_lines = {"config-keys": line} if lines else {}
     key: str | None = "config-keys"  # the field whose list items may follow
     items: list[Any] | None = None
     number = line
@@ -74,28 +75,31 @@ def quick_item(block: bytes, line: int) -> Item | None:
         number += 1
         if double:
             scalar: Any = double[1:-1]
-        elif single:
-            scalar = single[1:-1].replace("''", "'")
         elif plain:
             scalar = resolve_plain(plain)
-        elif field:
+        elif single:
+            scalar = single[1:-1].replace("''", "'")
+        elif field:  # a field whose list follows (or that is empty)
             if field in value:
                 return None
-            key_lines[field] = number
+            if lines:
+                key_lines[field] = number
             value[field], key, items = None, field, None
             continue
         else:
             return None  # an empty item
-        if field:
-            if field in value:
-                return None
-            key_lines[field] = number
-            value[field], key = scalar, None
-        elif key is None:
-            return None  # an item after a field that has a scalar
-        else:
+        if not field:
+            if key is None:
+                return None  # an item after a field that has a scalar
             if items is None:
                 items = value[key] = []
-            key_lines[f"{key}/{len(items)}"] = number
+            if lines:
+                key_lines[f"{key}/{len(items)}"] = number
             items.append(scalar)
+        elif field in value:
+            return None
+        else:
+            if lines:
+                key_lines[field] = number
+            value[field], key = scalar, None
     return Item(value, line, key_lines)
