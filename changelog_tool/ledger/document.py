@@ -260,6 +260,13 @@ class Ledger:
         return blocks
 
     def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
+        # the entry ends with the line of its last character that is not a space or a
+        # line break; the separator lines after it hold only those
+        last = start + len(self.data[start:stop].rstrip(b" \n")) - 1
+        if last >= start:
+            newline = self.data.find(b"\n", last, stop)
+            end = stop if newline < 0 else newline + 1
+            return Block(index, start, end, stop, line if line is not None else self.line_of(start))
         end = stop
         # walk back over trailing separator lines
         while end > start:

@@ -158,8 +158,9 @@ _LINE_MARKS = (b"---", b"...", b"%")
 
 def _unusual(piece: bytes) -> bool:
     """Holds any of :data:`_UNUSUAL`, or a line that begins with a document marker
-    or a directive (one search each: a regex of them all is 3x slower)."""
-    return any(mark in piece for mark in _UNUSUAL) or any(
+    or a directive (one search each: a regex of them all is 3x slower; the last
+    byte of a mark is looked for first, a one-byte search being the fastest)."""
+    return any(mark[-1:] in piece and mark in piece for mark in _UNUSUAL) or any(
         piece.startswith(mark) or b"\n" + mark in piece for mark in _LINE_MARKS
     )
 
@@ -236,7 +237,8 @@ def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> Fi
             head = block.start if item.line == line else ledger.line_start(item.line - base)
             if not piece.startswith(ENTRY_HEAD, head):
                 entries.append(_entry_count(number, item.line, path))
-            entries.extend(_schema_findings(number, item.line, item, path, errors))
+            if errors:
+                entries.extend(_schema_findings(number, item.line, item, path, errors))
             if unseparated:
                 separators.append(_no_separator(line, path))
             unseparated = block.end == block.sep_end
