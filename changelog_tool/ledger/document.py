@@ -146,7 +146,9 @@ class ByteScan:
         self.counts: dict[bytes, int] = {}
         self.ends_with_newline = True
 
-    def feed(self, piece: bytes) -> None:
+    def feed(self, piece: bytes, *, count_lines: bool = True) -> None:
+        """Scan the next piece; without ``count_lines`` (the last piece, when no later
+        line number is needed) :attr:`newlines` is not advanced."""
         if not piece:
             return
         if self.size == 0 and piece.startswith(b"\xef\xbb\xbf"):
@@ -164,7 +166,8 @@ class ByteScan:
                     self.first[byte] = self.newlines + piece.count(b"\n", 0, pos) + 1
                 self.counts[byte] = self.counts.get(byte, 0) + piece.count(byte)
         self.size += len(piece)
-        self.newlines += piece.count(b"\n")
+        if count_lines:
+            self.newlines += piece.count(b"\n")
         self.ends_with_newline = piece.endswith(b"\n")
 
     @property
@@ -307,7 +310,9 @@ class Ledger:
         """Encoding and whitespace problems, cheap over the whole file."""
         scan = ByteScan()
         if len(self.data) <= MAX_BYTES:
-            scan.feed(self.data)
+            scan.feed(self.data, count_lines=False)  # a pass over the file saved (add)
+            if not scan.ends_with_newline:
+                scan.newlines = len(self._newlines)  # the final-newline finding's line
         else:
             scan.size = len(self.data)  # too large to look at: that is the one problem
         return scan.problems()
