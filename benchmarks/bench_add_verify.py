@@ -81,6 +81,13 @@ print(usage.ru_maxrss * 1024)  # kilobytes on Linux
 """
 
 
+# `python -m changelog_tool` with the package taken from sys.path[0]
+RUN_MODULE = (
+    "import runpy; sys.argv[0] = 'changelog_tool'; "
+    "runpy.run_module('changelog_tool', run_name='__main__', alter_sys=True)"
+)
+
+
 def seconds(cmd: list[str], cwd: Path) -> float:
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
@@ -105,6 +112,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--big-runs", type=int, default=3, help="runs at 100,000 entries")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="DIR",
+        help="also time verify --file from this source tree (an export of an earlier "
+        "commit: `git archive REV | tar -x -C DIR`), for a before/after in the same run",
+    )
     args = parser.parse_args()
     py = sys.executable
     tool = [py, "-m", "changelog_tool"]
@@ -133,6 +147,13 @@ def main() -> None:
             ("verify --file", name, [*tool, "verify", "--file", str(path)])
             for name, path in files.items()
         ]
+        if args.before is not None:
+            before = str(args.before.resolve())
+            old = [py, "-c", f"import sys; sys.path.insert(0, {before!r}); {RUN_MODULE}"]
+            rows += [
+                ("verify --file, before", name, [*old, "verify", "--file", str(path)])
+                for name, path in files.items()
+            ]
         entries = {
             name: Ledger(path.read_bytes()).entry_head_count() for name, path in files.items()
         }
@@ -153,7 +174,8 @@ def main() -> None:
         )
         for (label, name), (elapsed, rss) in results.items():
             megabytes = files[name].stat().st_size / 1e6
-            speed = f"{megabytes / elapsed:6.1f}" if label == "verify --file" else f"{'':6}"
+            verify = label.startswith("verify --file")
+            speed = f"{megabytes / elapsed:6.1f}" if verify else f"{'':6}"
             print(
                 f"{label:34} {entries[name]:>8,} {megabytes:6.1f} {elapsed:8.3f} {speed} "
                 f"{rss / 1e6:11.1f} {elapsed / base:10.2f}"
