@@ -81,8 +81,9 @@ _NOT_TEXT = re.compile("|".join(f"(?:{p.pattern})" for p in (_NULL, _BOOL, _INT,
 
 def resolve_plain(text: str) -> Any:
     """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
-    if not _NOT_TEXT.match(text):
-        return text
+    first = text[:1]
+    if (first.isalpha() and first not in "tTfFnN") or not _NOT_TEXT.match(text):
+        return text  # only null, bool, int and float words begin with n, t, f or no letter
     if _NULL.match(text):
         return None
     if _BOOL.match(text):
