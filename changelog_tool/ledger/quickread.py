@@ -46,7 +46,7 @@ def _line(wide: str) -> re.Pattern[str]:
     # (possessive: a run of safe characters is never split again when a later one fails)
     inside = f'!-"$-9;-~{wide}'
     plain = f"([A-Za-z0-9_./{wide}](?:[{inside}]++|:(?=[{inside}])| (?=[{inside}]))*+)"
-    return re.compile(f"\n(?:  ({_FIELD}):|    -)(?: (?:{double}|{single}|{plain}))?(?=\n)")
+    return re.compile(f"\n(?:    -|  ({_FIELD}):)(?: (?:{double}|{single}|{plain}))?(?=\n)")
 
 
 _LINE = _line(_WIDE)
