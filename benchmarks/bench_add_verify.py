@@ -1,32 +1,50 @@
 """Benchmark: `verify --file` and a dry-run `add`, end to end (interpreter start included).
 
 Files: the real perf-changelog.yaml (the newest version in ../shared/corpus when
-present, else a synthetic file of the same shape and ~400 KB) and a synthetic
-100,000-entry file. Baseline, measured in the same run: a fresh interpreter
-that fully parses the same file with ruamel.yaml's round-trip loader. Every
-command runs with its bytecode cached, as an installed package does.
+present, else a synthetic file of ~500-byte entries) and changelogs of 1,000,
+10,000 and 100,000 real-sized entries, made by cycling the real file's entries
+(or the synthetic ones). For `verify --file` it reports the median time, the
+throughput (MB/s) and the peak resident memory of the process. Baseline,
+measured in the same run: a fresh interpreter that fully parses the real file
+with ruamel.yaml's round-trip loader. Every command runs with its bytecode
+cached, as an installed package does.
 
-    python benchmarks/bench_add_verify.py [--runs 5]
+    python benchmarks/bench_add_verify.py [--runs 5] [--big-runs 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from timing import cache_bytecode, median_seconds
+from timing import cache_bytecode
+
+from changelog_tool.ledger.document import Ledger
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
 
+# `add` checks its keys against the master configs of the directory it runs in
+MASTER = (
+    "dsr1-fp4-b200-sglang:\n  image: lmsysorg/sglang:v0.5.9\n  model: deepseek-ai/DeepSeek-R1\n"
+    "  runner: b200\n  precision: fp4\n  framework: sglang\n  multinode: false\n"
+    "  scenarios:\n    fixed-seq-len:\n    - isl: 1024\n      osl: 1024\n"
+    "      search-space:\n      - { tp: 8, conc-list: [4, 8] }\n"
+)
 ENTRY = (
-    "- config-keys:\n    - {key}\n  scenario-type:\n    - fixed-seq-len\n  description:\n"
-    '    - "Bump image to vllm/vllm-openai:v0.{n}.0 and retune TP/EP search space for {key}"\n'
-    '    - "Add conc 256 points; drop redundant TP2 runs"\n'
+    "- config-keys:\n    - {key}\n    - {key}-mtp\n  scenario-type:\n    - fixed-seq-len\n"
+    "  description:\n"
+    '    - "Bump image to vllm/vllm-openai:v0.{n}.0 and retune the TP/EP search space for {key}"\n'
+    '    - "Add conc 256 and 512 points for 1k1k and 8k1k; drop the redundant TP2 runs"\n'
+    '    - "Set VLLM_USE_FLASHINFER_MOE_FP8=1 and --max-num-batched-tokens 16384 (#{n})"\n'
     "  pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/{n}\n"
 )
+SIZES = (1_000, 10_000, 100_000)
 
 
 def synthetic(entries: int) -> bytes:
@@ -45,59 +63,133 @@ def real_file(folder: Path) -> tuple[bytes, str]:
     return synthetic(800), "synthetic (corpus absent)"
 
 
+def cycled(data: bytes, entries: int) -> bytes:
+    """``entries`` entries taken in turn from ``data``, one empty line between them."""
+    ledger = Ledger(data)
+    texts = [ledger.text(block).rstrip(b"\n") + b"\n" for block in ledger.blocks]
+    return b"\n".join(texts[n % len(texts)] for n in range(entries))
+
+
+# Peak memory is read in a small launcher: a process forked from this one (which holds
+# the files) would count this one's memory too, as Linux keeps the high-water mark
+# across exec.
+LAUNCHER = """
+import os, subprocess, sys
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+print(usage.ru_maxrss * 1024)  # kilobytes on Linux
+"""
+
+
+# `python -m changelog_tool` with the package taken from sys.path[0]
+RUN_MODULE = (
+    "import runpy; sys.argv[0] = 'changelog_tool'; "
+    "runpy.run_module('changelog_tool', run_name='__main__', alter_sys=True)"
+)
+
+
+def seconds(cmd: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()}")
+    return elapsed
+
+
+def median_run(cmd: list[str], runs: int, cwd: Path) -> tuple[float, int]:
+    """Median time of ``runs`` runs after one untimed run, and the peak resident
+    memory (bytes) of one more run."""
+    seconds(cmd, cwd)
+    median = statistics.median(seconds(cmd, cwd) for _ in range(runs))
+    peak = subprocess.run(
+        [sys.executable, "-c", LAUNCHER, *cmd], cwd=cwd, capture_output=True, check=True
+    )
+    return median, int(peak.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--big-runs", type=int, default=3, help="runs at 100,000 entries")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="DIR",
+        help="also time verify --file from this source tree (an export of an earlier "
+        "commit: `git archive REV | tar -x -C DIR`), for a before/after in the same run",
+    )
     args = parser.parse_args()
     py = sys.executable
+    tool = [py, "-m", "changelog_tool"]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         cache_bytecode(folder)
+        (folder / "configs").mkdir()
+        (folder / "configs" / "nvidia-master.yaml").write_text(MASTER)
         data, origin = real_file(folder)
-        real = folder / "real.yaml"
-        real.write_bytes(data)
-        big = folder / "big.yaml"
-        big.write_bytes(synthetic(100_000))
-        add = [
-            "add",
-            "--no-input",
-            "--dry-run",
-            "--key",
-            "dsr1-fp4-b200-sglang",
-            "--description",
-            "benchmark entry",
-        ]
+        files = {"real": folder / "real.yaml"}
+        files["real"].write_bytes(data)
+        for size in SIZES:
+            files[f"{size:,}"] = folder / f"entries-{size}.yaml"
+            files[f"{size:,}"].write_bytes(cycled(data, size))
+        add = [*tool, "add", "--no-input", "--dry-run", "--key", "dsr1-fp4-b200-sglang"]
+        add += ["--description", "benchmark entry", "--file"]
         baseline = (
             "import sys; from ruamel.yaml import YAML; YAML(typ='rt').load(open(sys.argv[1], 'rb'))"
         )
-        rows = [
-            ("baseline: ruamel round-trip parse, real", [py, "-c", baseline, str(real)]),
-            ("verify --file, real", [py, "-m", "changelog_tool", "verify", "--file", str(real)]),
-            ("add --dry-run, real", [py, "-m", "changelog_tool", *add, "--file", str(real)]),
-            (
-                "add --dry-run, 100,000 entries",
-                [py, "-m", "changelog_tool", *add, "--file", str(big)],
-            ),
-            (
-                "verify --file, 100,000 entries",
-                [py, "-m", "changelog_tool", "verify", "--file", str(big)],
-            ),
+        rows: list[tuple[str, str, list[str]]] = [
+            ("baseline: ruamel round-trip parse", "real", [py, "-c", baseline, str(files["real"])]),
+            ("add --dry-run", "real", [*add, str(files["real"])]),
+            ("add --dry-run", "100,000", [*add, str(files["100,000"])]),
         ]
+        rows += [
+            ("verify --file", name, [*tool, "verify", "--file", str(path)])
+            for name, path in files.items()
+        ]
+        if args.before is not None:
+            before = str(args.before.resolve())
+            old = [py, "-c", f"import sys; sys.path.insert(0, {before!r}); {RUN_MODULE}"]
+            rows += [
+                ("verify --file, before", name, [*old, "verify", "--file", str(path)])
+                for name, path in files.items()
+            ]
+        entries = {
+            name: Ledger(path.read_bytes()).entry_head_count() for name, path in files.items()
+        }
         print(
-            f"real file: {origin}, {len(data):,} bytes, {data.count(b'- config-keys:')} entries; "
-            f"synthetic: {big.stat().st_size:,} bytes; median of {args.runs} runs"
+            f"real file: {origin}, {len(data):,} bytes, {entries['real']} entries; "
+            f"entries cycled from it for 1,000 / 10,000 / 100,000; bytecode cached; "
+            f"median of {args.runs} runs ({args.big_runs} at 100,000); "
+            f"load average {os.getloadavg()[0]:.1f} at the start"
         )
-        results = {}
-        for label, cmd in rows:
-            runs = 1 if "verify --file, 100,000" in label else args.runs
-            results[label] = median_seconds(cmd, runs, folder, warmup=runs > 1)
-        base = results["baseline: ruamel round-trip parse, real"]
-        print(f"{'command':42} {'seconds':>8} {'vs baseline':>12}")
-        for label, seconds in results.items():
-            print(f"{label:42} {seconds:8.3f} {seconds / base:11.2f}x")
-        ratio = results["add --dry-run, 100,000 entries"] / results["add --dry-run, real"]
-        print(f"add on 100,000 entries vs add on real: {ratio:.2f}x (target <= 2x)")
-        print(f"verify --file on real: {results['verify --file, real']:.3f} s (target < 0.3 s)")
+        results: dict[tuple[str, str], tuple[float, int]] = {}
+        for label, name, cmd in rows:
+            runs = args.big_runs if name == "100,000" else args.runs
+            results[label, name] = median_run(cmd, runs, folder)
+        base = results["baseline: ruamel round-trip parse", "real"][0]
+        print(
+            f"{'command':34} {'entries':>8} {'MB':>6} {'seconds':>8} {'MB/s':>6} "
+            f"{'peak RSS MB':>11} {'x baseline':>10}"
+        )
+        for (label, name), (elapsed, rss) in results.items():
+            megabytes = files[name].stat().st_size / 1e6
+            verify = label.startswith("verify --file")
+            speed = f"{megabytes / elapsed:6.1f}" if verify else f"{'':6}"
+            print(
+                f"{label:34} {entries[name]:>8,} {megabytes:6.1f} {elapsed:8.3f} {speed} "
+                f"{rss / 1e6:11.1f} {elapsed / base:10.2f}"
+            )
+        add_ratio = results["add --dry-run", "100,000"][0] / results["add --dry-run", "real"][0]
+        big, big_rss = results["verify --file", "100,000"]
+        big_speed = files["100,000"].stat().st_size / 1e6 / big
+        print(f"add on 100,000 entries vs on the real file: {add_ratio:.2f}x (target <= 2x)")
+        print(f"verify --file, real: {results['verify --file', 'real'][0]:.3f} s (target < 0.3 s)")
+        print(
+            f"verify --file, 100,000 entries: {big_speed:.1f} MB/s (target >= 10), "
+            f"peak RSS {big_rss / 1e6:.0f} MB (target <= 100)"
+        )
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

@@ -95,11 +95,9 @@ def run(
 
 def _verify_file(path: Path, fmt: str) -> int:
     from changelog_tool.findings import has_errors
-    from changelog_tool.ledger.document import read_file
-    from changelog_tool.ledger.filecheck import check_file
+    from changelog_tool.ledger.filecheck import check_path
 
-    data = read_file(path)
-    report = check_file(data, str(path))
+    report = check_path(path, str(path))
     ok = not has_errors(report.findings)
     document: dict[str, Any] = {
         "ok": ok,

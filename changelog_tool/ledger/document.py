@@ -12,7 +12,7 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +24,9 @@ if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes nee
     from changelog_tool.ledger.strictyaml import Item, YamlProblem
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
+# the same starts after the first line: a literal line break first lets the regex
+# engine skip from one to the next in C (``^`` in multiline mode tries every byte)
+_LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
 ENTRY_HEAD = b"- config-keys:"
 MAX_BYTES = 256 * 1024 * 1024
 
@@ -69,9 +72,7 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
     return real
 
 
-def read_file(path: Path, hint: str = "") -> bytes:
-    """A changelog's bytes, or a usage error that says what is wrong with the path
-    (missing, not a regular file, over :data:`MAX_BYTES`), checked before reading."""
+def _readable(path: Path, hint: str) -> Path:
     real = regular_file(path, missing_ok=True)
     if real is None:
         raise UsageError(f"{path} does not exist{hint}")
@@ -81,10 +82,34 @@ def read_file(path: Path, hint: str = "") -> bytes:
             f"{path} is {size} bytes, over the {MAX_BYTES}-byte limit; "
             "is this really the changelog?"
         )
+    return real
+
+
+def _unreadable(path: Path) -> UsageError:
+    return UsageError(f"{path} cannot be read (permission denied); check its mode")
+
+
+def read_file(path: Path, hint: str = "") -> bytes:
+    """A changelog's bytes, or a usage error that says what is wrong with the path
+    (missing, not a regular file, over :data:`MAX_BYTES`), checked before reading."""
+    real = _readable(path, hint)
     try:
         return real.read_bytes()
     except PermissionError:
-        raise UsageError(f"{path} cannot be read (permission denied); check its mode") from None
+        raise _unreadable(path) from None
+
+
+def read_chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
+    """The bytes of :func:`read_file`, ``size`` at a time (the same checks first), so
+    that a long file is never held whole."""
+    real = _readable(path, "")
+    try:
+        stream = real.open("rb")
+    except PermissionError:
+        raise _unreadable(path) from None
+    with stream:
+        while chunk := stream.read(size):
+            yield chunk
 
 
 def separator_before_append(data: bytes) -> bytes:
@@ -101,6 +126,107 @@ def separator_before_append(data: bytes) -> bytes:
     if data.endswith(b"\n"):
         return b"\n"
     return b"\n\n"
+
+
+_MARKED = (
+    (b"\r", "a carriage return (CRLF line ending)", "convert line endings to LF"),
+    (b"\t", "a tab", "use spaces"),
+    (b"\x00", "a NUL byte", "remove it"),
+)
+
+
+class ByteScan:
+    """Encoding and whitespace problems of a file fed in pieces, each ending with a
+    line break (so that no UTF-8 character is split) or at the end of the file."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.newlines = 0
+        self.bom = False
+        self.not_utf8: tuple[int, int, int] | None = None  # offset, byte, line
+        self.first: dict[bytes, int] = {}  # line of each marked byte's first occurrence
+        self.counts: dict[bytes, int] = {}
+        self.ends_with_newline = True
+
+    def feed(self, piece: bytes, *, count_lines: bool = True) -> None:
+        """Scan the next piece; without ``count_lines`` (the last piece, when no later
+        line number is needed) :attr:`newlines` is not advanced."""
+        if not piece:
+            return
+        if self.size == 0 and piece.startswith(b"\xef\xbb\xbf"):
+            self.bom = True
+        if self.not_utf8 is None:
+            try:
+                piece.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line = self.newlines + piece.count(b"\n", 0, exc.start) + 1
+                self.not_utf8 = (self.size + exc.start, piece[exc.start], line)
+        for byte, _, _ in _MARKED:
+            pos = piece.find(byte)  # a fast search; counting takes longer, so only if found
+            if pos >= 0:
+                if byte not in self.first:
+                    self.first[byte] = self.newlines + piece.count(b"\n", 0, pos) + 1
+                self.counts[byte] = self.counts.get(byte, 0) + piece.count(byte)
+        self.size += len(piece)
+        if count_lines:
+            self.newlines += piece.count(b"\n")
+        self.ends_with_newline = piece.endswith(b"\n")
+
+    @property
+    def unreadable(self) -> bool:
+        return self.size > MAX_BYTES or self.not_utf8 is not None or b"\x00" in self.first
+
+    def problems(self) -> list[ByteProblem]:
+        problems: list[ByteProblem] = []
+        if self.size > MAX_BYTES:
+            problems.append(
+                ByteProblem(
+                    "encoding",
+                    f"the file is {self.size} bytes, over the {MAX_BYTES}-byte limit; "
+                    "is this really the changelog?",
+                    None,
+                    unreadable=True,
+                )
+            )
+            return problems
+        if self.bom:
+            problems.append(
+                ByteProblem(
+                    "encoding",
+                    "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes",
+                    1,
+                )
+            )
+        if self.not_utf8 is not None:
+            offset, bad, line = self.not_utf8
+            problems.append(
+                ByteProblem(
+                    "encoding",
+                    f"not UTF-8: byte 0x{bad:02x} at offset {offset} "
+                    "cannot be decoded; re-save the file as UTF-8",
+                    line,
+                    unreadable=True,
+                )
+            )
+        for byte, name, fix in _MARKED:
+            if byte in self.first:
+                problems.append(
+                    ByteProblem(
+                        "encoding",
+                        f"{name} ({self.counts[byte]} in the file); {fix}",
+                        self.first[byte],
+                        unreadable=byte == b"\x00",
+                    )
+                )
+        if self.size and not self.ends_with_newline:
+            problems.append(
+                ByteProblem(
+                    "final-newline",
+                    "the file does not end with a newline; add one",
+                    self.newlines + 1,
+                )
+            )
+        return problems
 
 
 def _is_blank(line: bytes) -> bool:
@@ -126,13 +252,26 @@ class Ledger:
 
     @cached_property
     def blocks(self) -> list[Block]:
-        starts = [m.start() for m in ENTRY_START.finditer(self.data)]
-        return [
-            self._block(i, start, starts[i + 1] if i + 1 < len(starts) else len(self.data))
-            for i, start in enumerate(starts)
-        ]
+        data = self.data
+        starts = [0] if ENTRY_START.match(data) else []
+        starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
+        blocks = []
+        line, counted = 1, 0  # lines counted from one start to the next, in C
+        for i, start in enumerate(starts):
+            line += data.count(b"\n", counted, start)
+            counted = start
+            stop = starts[i + 1] if i + 1 < len(starts) else len(data)
+            blocks.append(self._block(i, start, stop, line))
+        return blocks
 
     def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
+        # the entry ends with the line of its last character that is not a space or a
+        # line break; the separator lines after it hold only those
+        last = start + len(self.data[start:stop].rstrip(b" \n")) - 1
+        if last >= start:
+            newline = self.data.find(b"\n", last, stop)
+            end = stop if newline < 0 else newline + 1
+            return Block(index, start, end, stop, line if line is not None else self.line_of(start))
         end = stop
         # walk back over trailing separator lines
         while end > start:
@@ -171,64 +310,14 @@ class Ledger:
     # --- byte-level checks -----------------------------------------------------
     def byte_problems(self) -> list[ByteProblem]:
         """Encoding and whitespace problems, cheap over the whole file."""
-        data = self.data
-        problems: list[ByteProblem] = []
-        if len(data) > MAX_BYTES:
-            problems.append(
-                ByteProblem(
-                    "encoding",
-                    f"the file is {len(data)} bytes, over the {MAX_BYTES}-byte limit; "
-                    "is this really the changelog?",
-                    None,
-                    unreadable=True,
-                )
-            )
-            return problems
-        if data.startswith(b"\xef\xbb\xbf"):
-            problems.append(
-                ByteProblem(
-                    "encoding",
-                    "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes",
-                    1,
-                )
-            )
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problems.append(
-                ByteProblem(
-                    "encoding",
-                    f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
-                    "cannot be decoded; re-save the file as UTF-8",
-                    self.line_of(exc.start),
-                    unreadable=True,
-                )
-            )
-        for byte, name, fix in (
-            (b"\r", "a carriage return (CRLF line ending)", "convert line endings to LF"),
-            (b"\t", "a tab", "use spaces"),
-            (b"\x00", "a NUL byte", "remove it"),
-        ):
-            pos = data.find(byte)
-            if pos >= 0:
-                count = data.count(byte)
-                problems.append(
-                    ByteProblem(
-                        "encoding",
-                        f"{name} ({count} in the file); {fix}",
-                        self.line_of(pos),
-                        unreadable=byte == b"\x00",
-                    )
-                )
-        if data and not data.endswith(b"\n"):
-            problems.append(
-                ByteProblem(
-                    "final-newline",
-                    "the file does not end with a newline; add one",
-                    self.line_of(len(data)),
-                )
-            )
-        return problems
+        scan = ByteScan()
+        if len(self.data) <= MAX_BYTES:
+            scan.feed(self.data, count_lines=False)  # a pass over the file saved (add)
+            if not scan.ends_with_newline:
+                scan.newlines = len(self._newlines)  # the final-newline finding's line
+        else:
+            scan.size = len(self.data)  # too large to look at: that is the one problem
+        return scan.problems()
 
     # --- parsing -------------------------------------------------------------
     def parse(self) -> list[Item] | Any:

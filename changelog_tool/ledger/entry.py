@@ -9,8 +9,9 @@ can write, and the values read back are the values given.
 from __future__ import annotations
 
 import json
+import numbers
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,122 @@ def _entry_validator() -> Validator:
     return strict(_inline_refs(root["$defs"]["entry"], root["$defs"]))
 
 
+class _Unsupported(Exception):
+    """A schema keyword the quick check does not know: validation uses jsonschema alone."""
+
+
+_TYPES = {
+    "object": "isinstance({v}, dict)",
+    "array": "isinstance({v}, list)",
+    "string": "isinstance({v}, str)",
+    "boolean": "isinstance({v}, bool)",
+    "null": "{v} is None",
+    "integer": "(isinstance({v}, int) and not isinstance({v}, bool))",  # as _is_integer
+    "number": "(isinstance({v}, _Number) and not isinstance({v}, bool))",
+}
+_GUARDS = {"object": "dict", "array": "list", "string": "str"}
+_ANNOTATIONS = frozenset({"$comment", "$schema", "$id", "title", "description", "then", "else"})
+
+Check = Callable[[Any], bool]
+
+
+class _Source:
+    """One Python expression that is true exactly when jsonschema's ``is_valid`` is
+    (same keyword semantics, the same integer rule), for the keywords the entry
+    schema uses; any other keyword raises :class:`_Unsupported`. Constants (compiled
+    patterns, sets) are passed by name, never written into the source."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, Any] = {"_Number": numbers.Number, "_MISSING": object()}
+        self.functions: list[str] = []  # one per ``items``: a loop is cheaper than all()
+
+    def constant(self, value: Any) -> str:
+        name = f"_c{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def schema(self, node: Any, v: str) -> str:
+        if node is True or node == {}:
+            return "True"
+        if not isinstance(node, dict):
+            raise _Unsupported(repr(node))
+        kind = node.get("type")  # once checked first, the other keywords need no guard
+        known = kind if kind in _GUARDS else None
+        keywords = sorted((k for k in node if k not in _ANNOTATIONS), key=lambda k: k != "type")
+        parts = [self.keyword(k, node[k], node, v, known) for k in keywords]
+        return "(" + " and ".join(parts or ["True"]) + ")"
+
+    def keyword(
+        self, keyword: str, arg: Any, node: dict[str, Any], v: str, known: str | None
+    ) -> str:
+        def guard(kind: str) -> str:  # the keyword applies only to this kind of value
+            return "" if kind == known else f"not isinstance({v}, {_GUARDS[kind]}) or "
+
+        if keyword == "type":
+            names = [arg] if isinstance(arg, str) else list(arg)
+            return "(" + " or ".join(_TYPES[name].format(v=v) for name in names) + ")"
+        if keyword == "required":
+            present = [f"{self.constant(key)} in {v}" for key in arg]
+            return f"({guard('object')}({' and '.join(present or ['True'])}))"
+        if keyword == "properties":
+            checks = []
+            for name, sub in arg.items():
+                value = self.constant(None)  # a local: the value, looked up once
+                found = f"({value} := {v}.get({self.constant(name)}, _MISSING)) is _MISSING"
+                checks.append(f"({found} or {self.schema(sub, value)})")
+            return f"({guard('object')}({' and '.join(checks or ['True'])}))"
+        if keyword == "additionalProperties" and arg is False and "patternProperties" not in node:
+            allowed = self.constant(frozenset(node.get("properties", {})))
+            return f"({guard('object')}{allowed}.issuperset({v}))"
+        if keyword == "minItems" and isinstance(arg, int):
+            return f"({guard('array')}len({v}) >= {self.constant(arg)})"
+        if keyword == "items" and "prefixItems" not in node:
+            name, x = self.constant(None), self.constant(None)  # fresh names
+            each = self.schema(arg, x)
+            self.functions.append(
+                f"def {name}(v):\n    for {x} in v:\n        if not {each}:\n"
+                "            return False\n    return True\n"
+            )
+            return f"({guard('array')}{name}({v}))"
+        if keyword == "pattern":
+            search = self.constant(re.compile(arg).search)
+            return f"({guard('string')}{search}({v}) is not None)"
+        if keyword == "enum" and all(isinstance(x, str) for x in arg):
+            return f"(isinstance({v}, str) and {v} in {self.constant(frozenset(arg))})"
+        if keyword == "const" and isinstance(arg, bool):
+            return f"({v} is {arg!r})"
+        if keyword == "minimum" and isinstance(arg, int | float) and not isinstance(arg, bool):
+            number = _TYPES["number"].format(v=v)
+            return f"(not {number} or not {v} < {self.constant(arg)})"
+        if keyword in ("allOf", "anyOf"):
+            joint = " and " if keyword == "allOf" else " or "
+            return "(" + joint.join(self.schema(sub, v) for sub in arg) + ")"
+        if keyword == "not":
+            return f"(not {self.schema(arg, v)})"
+        if keyword == "if":
+            cond, then = self.schema(arg, v), self.schema(node.get("then", True), v)
+            return f"({then} if {cond} else {self.schema(node.get('else', True), v)})"
+        raise _Unsupported(keyword)
+
+
+@cache
+def _quick_check() -> Check | None:
+    """The entry schema as one Python expression: a valid entry (nearly every one in a
+    long history) is accepted without jsonschema, which then words the errors of the
+    others. ``None`` when the schema uses a keyword the expression does not know."""
+    root = schema()
+    source = _Source()
+    try:
+        body = source.schema(_inline_refs(root["$defs"]["entry"], root["$defs"]), "entry")
+    except (_Unsupported, KeyError, TypeError):
+        return None
+    text = "".join(source.functions) + f"def check(entry):\n    return {body}\n"
+    code = compile(text, "<entry schema>", "exec")
+    exec(code, source.names)  # the package's own schema; values come in as constants
+    check: Check = source.names["check"]
+    return check
+
+
 def scenario_types() -> list[str]:
     return list(schema()["$defs"]["scenario-type"]["enum"])
 
@@ -104,20 +221,35 @@ def lone_surrogate(text: str) -> str | None:
     )
 
 
-def _unstorable(entry: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _unstorable(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
+    found = []
     for field in TEXT_FIELDS:
         value = entry.get(field)
-        items = enumerate(value) if isinstance(value, list) else [(None, value)]
-        for index, text in items:
-            why = lone_surrogate(text) if isinstance(text, str) else None
-            if why is not None:
-                yield (field if index is None else f"{field}/{index}"), why
+        if isinstance(value, list):
+            try:
+                if "".join(value).isascii():  # one test for a whole list of text
+                    continue
+            except TypeError:  # not all text
+                pass
+        for index, text in enumerate(value) if isinstance(value, list) else [(None, value)]:
+            # ASCII text holds no surrogate: most text skips the search
+            if isinstance(text, str) and not text.isascii():
+                why = lone_surrogate(text)
+                if why is not None:
+                    found.append(((field if index is None else f"{field}/{index}"), why))
+    return found
+
+
+def _path(error: Any) -> list[Any]:
+    return list(error.path)
 
 
 def schema_errors(entry: Any) -> list[tuple[str, str]]:
     """``(field path, message)`` for every schema violation of one entry."""
     errors = []
-    for error in sorted(_entry_validator().iter_errors(entry), key=lambda e: list(e.path)):
+    quick = _quick_check()
+    valid = quick is not None and quick(entry)
+    for error in [] if valid else sorted(_entry_validator().iter_errors(entry), key=_path):
         path = "/".join(str(p) for p in error.absolute_path) or "(entry)"
         message = error.message
         if error.validator == "additionalProperties":
@@ -142,7 +274,7 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
                 "(letters, digits, '.', '_', '+', '-' and '*')"
             )
         errors.append((path, message))
-    if isinstance(entry, Mapping):
+    if isinstance(entry, dict | Mapping):  # a dict is told apart without the ABC
         errors.extend(_unstorable(entry))
     return errors
 

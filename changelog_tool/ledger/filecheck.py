@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import WARNING, Finding, format_text
-from changelog_tool.ledger.document import ENTRY_HEAD, Ledger
+from changelog_tool.ledger.document import ENTRY_HEAD, ByteScan, Ledger, read_chunks, read_file
 from changelog_tool.ledger.entry import schema_errors
+from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.ledger.strictyaml import Item, YamlProblem
 
 
@@ -22,38 +26,71 @@ def _byte_findings(ledger: Ledger, path: str) -> list[Finding]:
     return [Finding(p.code, p.message, path, p.line) for p in ledger.byte_problems()]
 
 
-def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
-    findings = []
-    data = ledger.data
-    if data.endswith(b"\n\n") or (data.endswith(b"\n") and not data.rstrip(b" \n")):
-        stripped = data.rstrip(b"\n")
-        findings.append(
-            Finding(
-                "separator",
-                "the file ends with an empty line; the next entry appended after it "
-                "must begin directly with '- config-keys:'",
-                path,
-                ledger.line_of(len(stripped)) + 1,
-                WARNING,
-            )
+# --- the findings, worded in one place for both ways of reading a file -------------
+
+
+def _entry_count(number: int, line: int, path: str) -> Finding:
+    return Finding(
+        "entry-count", f"entry {number} does not begin with '{ENTRY_HEAD.decode()}'", path, line
+    )
+
+
+def _schema_findings(
+    number: int, line: int, item: Item, path: str, errors: list[tuple[str, str]] | None = None
+) -> list[Finding]:
+    return [
+        Finding(
+            "schema",
+            f"entry {number} (line {line}), {field_path}: {message}",
+            path,
+            _field_line(item, field_path),
         )
-    for block in ledger.blocks[1:]:
-        previous = ledger.blocks[block.index - 1]
-        if previous.end == previous.sep_end:
-            findings.append(
-                Finding(
-                    "separator",
-                    "no empty line between this entry and the previous one",
-                    path,
-                    block.line,
-                    WARNING,
-                )
-            )
-    return findings
+        for field_path, message in (schema_errors(item.value) if errors is None else errors)
+    ]
+
+
+def _ends_with_empty_line(line: int, path: str) -> Finding:
+    return Finding(
+        "separator",
+        "the file ends with an empty line; the next entry appended after it "
+        "must begin directly with '- config-keys:'",
+        path,
+        line,
+        WARNING,
+    )
+
+
+def _no_separator(line: int, path: str) -> Finding:
+    return Finding(
+        "separator", "no empty line between this entry and the previous one", path, line, WARNING
+    )
+
+
+def _field_line(item: Item, field_path: str) -> int:
+    lines = item.key_lines
+    return lines.get(field_path) or lines.get(field_path.split("/")[0]) or item.line
+
+
+# --- a file in memory ------------------------------------------------------------
 
 
 def check_file(data: bytes, path: str) -> FileReport:
-    """Every file-level check, collecting all findings (never raises)."""
+    """Every file-level check, collecting all findings (never raises); the parsed
+    entries are kept in the report."""
+    report = _check_stream([data], path, keep_items=True)
+    return report if report is not None else _check_whole(data, path)
+
+
+def check_path(file: Path, path: str) -> FileReport:
+    """:func:`check_file` on a file read a piece at a time; the report holds no
+    entries. A file that needs the whole-file reading (see :func:`_check_stream`)
+    is then read whole. Usage errors as :func:`read_file`."""
+    report = _check_stream(read_chunks(file), path, keep_items=False)
+    return report if report is not None else _check_whole(read_file(file), path)
+
+
+def _check_whole(data: bytes, path: str) -> FileReport:
+    """The whole file parsed at once, then each entry on its own if that failed."""
     ledger = Ledger(data)
     byte_problems = ledger.byte_problems()
     report = FileReport(findings=[Finding(p.code, p.message, path, p.line) for p in byte_problems])
@@ -80,32 +117,24 @@ def check_file(data: bytes, path: str) -> FileReport:
     return report
 
 
+def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
+    findings = []
+    data = ledger.data
+    if data.endswith(b"\n\n") or (data.endswith(b"\n") and not data.rstrip(b" \n")):
+        stripped = data.rstrip(b"\n")
+        findings.append(_ends_with_empty_line(ledger.line_of(len(stripped)) + 1, path))
+    for block in ledger.blocks[1:]:
+        previous = ledger.blocks[block.index - 1]
+        if previous.end == previous.sep_end:
+            findings.append(_no_separator(block.line, path))
+    return findings
+
+
 def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileReport) -> None:
     for number, item in enumerate(items, 1):
         if not ledger.data.startswith(ENTRY_HEAD, ledger.line_start(item.line)):
-            report.findings.append(
-                Finding(
-                    "entry-count",
-                    f"entry {number} does not begin with '{ENTRY_HEAD.decode()}'",
-                    path,
-                    item.line,
-                )
-            )
-        for field_path, message in schema_errors(item.value):
-            line = _field_line(item, field_path)
-            report.findings.append(
-                Finding(
-                    "schema",
-                    f"entry {number} (line {item.line}), {field_path}: {message}",
-                    path,
-                    line,
-                )
-            )
-
-
-def _field_line(item: Item, field_path: str) -> int:
-    lines = item.key_lines
-    return lines.get(field_path) or lines.get(field_path.split("/")[0]) or item.line
+            report.findings.append(_entry_count(number, item.line, path))
+        report.findings.extend(_schema_findings(number, item.line, item, path))
 
 
 def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip_line: int) -> None:
@@ -115,15 +144,118 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
             if result.line != skip_line:
                 report.findings.append(Finding(result.code, result.message, path, result.line))
             continue
-        for field_path, message in schema_errors(result.value):
-            report.findings.append(
-                Finding(
-                    "schema",
-                    f"entry {block.index + 1} (line {block.line}), {field_path}: {message}",
-                    path,
-                    _field_line(result, field_path),
-                )
-            )
+        report.findings.extend(_schema_findings(block.index + 1, block.line, result, path))
+
+
+# --- a file in pieces ------------------------------------------------------------
+
+# Where reading entry by entry could differ from reading the file whole: line breaks
+# YAML knows but the ledger does not (CR, NEL, U+2028/9), a byte-order mark, and
+# document markers or directives at the start of a line (below).
+_UNUSUAL = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")  # and CR
+_LINE_MARKS = (b"---", b"...", b"%")
+
+
+def _unusual(piece: bytes) -> bool:
+    """Holds any of :data:`_UNUSUAL`, or a line that begins with a document marker
+    or a directive (one search each: a regex of them all is 3x slower; the last
+    byte of a mark is looked for first, a one-byte search being the fastest)."""
+    return any(mark[-1:] in piece and mark in piece for mark in _UNUSUAL) or any(
+        piece.startswith(mark) or b"\n" + mark in piece for mark in _LINE_MARKS
+    )
+
+
+_BLANK_OR_COMMENT = re.compile(rb"(?: *(?:#[^\n]*)?\n)*")
+
+
+def _pieces(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The bytes again, cut only where an entry begins (after the first piece)."""
+    carry = b""
+    for chunk in chunks:
+        data = carry + chunk if carry else chunk
+        cut = _last_entry_start(data)
+        if cut > 0:
+            yield data[:cut]
+            data = data[cut:]
+        carry = data
+    if carry:
+        yield carry
+
+
+def _last_entry_start(data: bytes) -> int:
+    """Offset of the last line that begins an entry and is followed by a known byte."""
+    pos = len(data)
+    while (hit := data.rfind(b"\n-", 0, pos)) >= 0:
+        if data[hit + 2 : hit + 3] in (b" ", b"\n"):
+            return hit + 1
+        pos = hit + 1
+    return 0
+
+
+def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> FileReport | None:
+    """The file's findings, reading one entry at a time: each block of lines that
+    starts with ``-`` at column 0 is read on its own (by the quick reader, or the
+    strict loader), so only one piece of the file and the findings are held.
+
+    When every block reads as one list item, the whole file reads as the list of
+    those items, unless something can join or split blocks differently for YAML
+    (:data:`_UNUSUAL`, a preamble other than comments and empty lines); the findings
+    are then those of :func:`_check_whole`, in the same order. In every other case
+    (a block that does not read, no entry at all) this returns ``None`` and the
+    caller reads the file whole, where a failed whole-file parse decides the
+    findings."""
+    scan = ByteScan()
+    entries: list[Finding] = []
+    separators: list[Finding] = []
+    items: list[Item] = []
+    number = 0
+    unseparated = False
+    trailing = 0  # line breaks at the end of the last piece
+    for piece in _pieces(chunks):
+        base = scan.newlines  # lines before this piece
+        scan.feed(piece)
+        trailing = len(piece) - len(piece.rstrip(b"\n"))
+        if scan.unreadable:
+            continue  # only the byte findings will be reported
+        if b"\r" in scan.first or _unusual(piece):  # the byte scan looked for CR
+            return None
+        ledger = Ledger(piece)
+        if number == 0 and _BLANK_OR_COMMENT.fullmatch(piece, 0, ledger.preamble_end) is None:
+            return None
+        for block in ledger.blocks:
+            line = base + block.line
+            item = quick_item(ledger.text(block), line, lines=keep_items)
+            if item is None:
+                try:
+                    item = ledger.parse_block(replace(block, line=line))
+                except YamlProblem:
+                    return None
+            errors = schema_errors(item.value)
+            if errors and not item.key_lines:
+                item = quick_item(ledger.text(block), line) or item  # lines place findings
+            number += 1
+            head = block.start if item.line == line else ledger.line_start(item.line - base)
+            if not piece.startswith(ENTRY_HEAD, head):
+                entries.append(_entry_count(number, item.line, path))
+            if errors:
+                entries.extend(_schema_findings(number, item.line, item, path, errors))
+            if unseparated:
+                separators.append(_no_separator(line, path))
+            unseparated = block.end == block.sep_end
+            if keep_items:
+                items.append(item)
+    problems = scan.problems()
+    findings = [Finding(p.code, p.message, path, p.line) for p in problems]
+    if any(p.unreadable for p in problems):
+        return FileReport(findings)
+    if number == 0:
+        return None
+    findings.extend(entries)
+    if not any(p.code == "encoding" for p in problems):
+        if trailing >= 2:
+            findings.append(_ends_with_empty_line(scan.newlines - trailing + 2, path))
+        findings.extend(separators)
+    return FileReport(findings, items, parsed=True)
 
 
 _NO_FINAL_NEWLINE = (

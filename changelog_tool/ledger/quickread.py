@@ -1,0 +1,105 @@
+"""Entries in the layout the emitter writes, read without the YAML parser.
+
+Nearly every entry of a long changelog looks like this::
+
+    - config-keys:
+        - dsr1-fp4-b200-sglang
+      description:
+        - "Bump the image"
+      pr-link: https://github.com/owner/repo/pull/1
+
+:func:`quick_item` reads a block only when each of its lines has one of three
+shapes whose YAML meaning is plain: the first line ``- config-keys:``; a known
+field at indent 2, alone or followed by one space and a scalar; a list item at
+indent 4. A scalar is on one line, without trailing spaces: double-quoted without
+escapes, single-quoted, or plain and made of harmless characters; every character
+is one YAML prints, and none breaks a line (no tab, CR, NEL, U+2028/9, BOM). It
+returns the :class:`Item` the strict loader builds for that block, or ``None`` for
+anything else (comments, flow lists, escapes, other indentation, a repeated field,
+no final newline), which the caller then parses with the strict loader; values
+come from the same scalar resolution (:func:`resolve_plain`). The tests hold the
+two readers to the same result on generated blocks and on real history.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from changelog_tool.ledger.entry import FIELD_ORDER
+from changelog_tool.ledger.strictyaml import Item, resolve_plain
+
+HEAD = b"- config-keys:\n"
+# what libyaml prints, minus what needs care here: the quotes and backslash are
+# added back per style below; no control character, line break or BOM
+_WIDE = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
+
+
+def _line(wide: str) -> re.Pattern[str]:
+    """A line break, then one whole line up to the next (no class holds one); the
+    break in front lets the regex engine skip to the next line in one C loop."""
+    # the quotes are captured too: a group that did not take part is the only empty one
+    double = f'("[ !#-\\[\\]-~{wide}]*")'  # no backslash: no escape to decode
+    single = f"('(?:[ -&(-~{wide}]|'')*')"
+    # plain: no indicator first; no "#" and no ": " inside; no trailing space
+    # (possessive: a run of safe characters is never split again when a later one fails)
+    inside = f'!-"$-9;-~{wide}'
+    plain = f"([A-Za-z0-9_./{wide}](?:[{inside}]++|:(?=[{inside}])| (?=[{inside}]))*+)"
+    return re.compile(f"\n(?:    -|  ({_FIELD}):)(?: (?:{double}|{single}|{plain}))?(?=\n)")
+
+
+_LINE = _line(_WIDE)
+_ASCII_LINE = _line("")  # the same on ASCII text, where classes become 256-bit tables
+
+
+def quick_item(block: bytes, line: int, *, lines: bool = True) -> Item | None:
+    """The entry in ``block`` (one entry's lines, starting on ``line``) when it is in
+    the plain layout described above, else ``None``. Without ``lines`` the item's
+    ``key_lines`` stay empty (they only place findings; reading is then faster)."""
+    if not block.startswith(HEAD):
+        return None
+    try:
+        text = block.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    found = (_ASCII_LINE if text.isascii() else _LINE).findall(text, len(HEAD) - 1)
+    if len(found) != text.count("\n", len(HEAD)) or not text.endswith("\n"):
+        return None  # a line of another shape
+    value: dict[str, Any] = {"config-keys": None}
+    key_lines = {"config-keys": line} if lines else {}
+    key: str | None = "config-keys"  # the field whose list items may follow
+    items: list[Any] | None = None
+    number = line
+    for field, double, single, plain in found:
+        number += 1
+        if double:
+            scalar: Any = double[1:-1]
+        elif plain:
+            scalar = resolve_plain(plain)
+        elif single:
+            scalar = single[1:-1].replace("''", "'")
+        elif field:  # a field whose list follows (or that is empty)
+            if field in value:
+                return None
+            if lines:
+                key_lines[field] = number
+            value[field], key, items = None, field, None
+            continue
+        else:
+            return None  # an empty item
+        if not field:
+            if key is None:
+                return None  # an item after a field that has a scalar
+            if items is None:
+                items = value[key] = []
+            if lines:
+                key_lines[f"{key}/{len(items)}"] = number
+            items.append(scalar)
+        elif field in value:
+            return None
+        else:
+            if lines:
+                key_lines[field] = number
+            value[field], key = scalar, None
+    return Item(value, line, key_lines)

@@ -1,0 +1,285 @@
+"""``verify --file`` reads a changelog entry by entry and reports exactly what reading
+it whole reported: the same codes, messages and lines, for files damaged in
+different places (tests/filecheck_cases.py). The expected findings in
+tests/snapshots/filecheck-findings.json were recorded from the whole-file check
+before the streaming one replaced it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.entry import FIELD_ORDER, _entry_validator, _quick_check
+from changelog_tool.ledger.filecheck import (
+    FileReport,
+    _check_stream,
+    _check_whole,
+    check_file,
+    check_path,
+)
+from changelog_tool.ledger.quickread import quick_item
+from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from tests.filecheck_cases import cases, entries, join
+from tests.test_entry_agreement import json_entries, json_values
+from tests.yaml_oracles import TRICKY
+
+SNAPSHOT = Path(__file__).parent / "snapshots" / "filecheck-findings.json"
+EXPECTED: dict[str, Any] = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+CASES = cases()
+PATH = "perf-changelog.yaml"
+
+
+def as_recorded(report: FileReport) -> dict[str, Any]:
+    items = [[i.line, i.value, i.key_lines] for i in report.items]
+    return {
+        "findings": [[f.code, f.line, f.severity, f.message] for f in report.findings],
+        "parsed": report.parsed,
+        "items": len(items),
+        "items_sha256": hashlib.sha256(json.dumps(items, sort_keys=True).encode()).hexdigest(),
+    }
+
+
+def test_every_case_is_recorded() -> None:
+    assert sorted(CASES) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_check_file_reports_what_the_whole_file_check_reported(name: str) -> None:
+    assert as_recorded(check_file(CASES[name], PATH)) == EXPECTED[name]
+
+
+# --- the quick schema check ---------------------------------------------------------
+
+
+@settings(max_examples=600, deadline=None)
+@given(json_entries() | json_values)
+@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "append-only": 1})
+@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "append-only": True})
+@example(
+    {
+        "config-keys": ["a"],
+        "description": ["d"],
+        "pr-link": "XXX",
+        "append-only": True,
+        "all-evals": 0,
+    }
+)
+@example({"config-keys": ["a"], "description": [" "], "pr-link": "XXX\n"})
+@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "eval-min-prefill-ep": 0})
+@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "eval-min-prefill-ep": 1.0})
+@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", 1: "x"})
+@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "scenario-type": [1]})
+def test_the_quick_schema_check_agrees_with_jsonschema(entry: Any) -> None:
+    quick = _quick_check()
+    assert quick is not None
+    assert quick(entry) == _entry_validator().is_valid(entry)
+
+
+# --- the quick reader -----------------------------------------------------------------
+
+
+def strict_item(block: bytes, line: int) -> Item | None:
+    try:
+        items = load_items(block, line_offset=line - 1)
+    except YamlProblem:
+        return None
+    assert isinstance(items, list) and len(items) == 1
+    item = items[0]
+    assert isinstance(item, Item)
+    return item
+
+
+def assert_same_reading(block: bytes, line: int) -> bool:
+    """The quick reader reads ``block`` as the strict loader does, or leaves it."""
+    quick = quick_item(block, line)
+    if quick is not None:
+        strict = strict_item(block, line)
+        assert strict is not None, block
+        assert quick.line == strict.line and quick.key_lines == strict.key_lines, block
+        assert repr(quick.value) == repr(strict.value), block  # types too; nan == nan
+        bare = quick_item(block, line, lines=False)
+        assert bare is not None and bare.key_lines == {} and bare.line == quick.line
+        assert repr(bare.value) == repr(quick.value)
+    return quick is not None
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_quick_reader_reads_every_block_it_takes_as_the_strict_loader(name: str) -> None:
+    ledger = Ledger(CASES[name])
+    for block in ledger.blocks:
+        assert_same_reading(ledger.text(block), block.line)
+
+
+SCALARS = [
+    *TRICKY,
+    "a b",
+    "a  b",
+    "a -b",
+    "x:y",
+    "https://x/y",
+    "a'b",
+    'a"b',
+    "a\\b",
+    "\u00e9\u2192",
+]
+
+
+@st.composite
+def blocks(draw: st.DrawFn) -> bytes:
+    def scalar() -> str:
+        text = draw(st.sampled_from(SCALARS) | st.text(max_size=8))
+        style = draw(st.sampled_from(["plain", "double", "single"]))
+        if style == "double":
+            return f'"{text}"'
+        if style == "single":
+            return "'" + text.replace("'", "''") + "'"
+        return text
+
+    lines = ["- config-keys:"]
+    fields = draw(st.lists(st.sampled_from([*FIELD_ORDER[1:], "other"]), unique=True))
+    for field in ["config-keys", *fields]:
+        if field != "config-keys":
+            lines.append(f"  {field}:" + (f" {scalar()}" if draw(st.booleans()) else ""))
+            if lines[-1] != f"  {field}:":
+                continue
+        lines.extend(f"    - {scalar()}" for _ in range(draw(st.integers(0, 3))))
+    if draw(st.integers(0, 4)) == 0:  # a line of any other shape, somewhere
+        junk = draw(st.sampled_from(["  config-keys:", "    -", "  # c", "", "  - a", "- a"]))
+        lines.insert(draw(st.integers(1, len(lines))), junk)
+    return ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=600, deadline=None)
+@given(blocks(), st.integers(1, 5000))
+@example(b"- config-keys:\n    - a\n  description:\n    - ...\n", 3)
+@example(b"- config-keys:\n    - a\n  pr-link: x\n    - b\n", 1)
+def test_the_quick_reader_agrees_with_the_strict_loader(block: bytes, line: int) -> None:
+    assert_same_reading(block, line)
+
+
+def test_the_quick_reader_takes_nearly_all_of_the_real_history() -> None:
+    ledger = Ledger(join(entries(700)))
+    taken = sum(assert_same_reading(ledger.text(b), b.line) for b in ledger.blocks)
+    assert taken == 500  # 5 of the 7 real shapes; flow lists and 2-space items are left
+
+
+# --- reading in pieces ----------------------------------------------------------------
+
+# every case but these is read entry by entry; these need the whole-file reading
+WHOLE = {
+    "tab in indentation",  # a block that does not parse
+    "crlf",  # CR: a line break for YAML, not for the ledger
+    "one lone cr",
+    "cr before a dash",
+    "bom",
+    "unclosed double quote",
+    "unclosed quote spanning entries",
+    "unclosed flow list",
+    "duplicate key",
+    "anchor and alias",
+    "tag",
+    "nested too deep",
+    "a mapping line at column 0",
+    "document markers",
+    "document start at the top",
+    "preamble mapping",
+    "empty",  # no entry at all
+    "only blank lines",
+    "mapping root",
+    "scalar root",
+    "many problems",
+}
+
+
+def in_pieces(data: bytes, size: int) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)] or [b""]
+
+
+@pytest.mark.parametrize("size", [97, 4096, 1 << 20])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reading_in_pieces_reports_what_the_whole_file_check_reported(name: str, size: int) -> None:
+    report = _check_stream(in_pieces(CASES[name], size), PATH, keep_items=True)
+    if name in WHOLE:
+        assert report is None
+    else:
+        assert report is not None
+        assert as_recorded(report) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_check_path_reports_the_recorded_findings(name: str, tmp_path: Path) -> None:
+    file = tmp_path / PATH
+    file.write_bytes(CASES[name])
+    report = check_path(file, PATH)
+    expected = EXPECTED[name]
+    assert [[f.code, f.line, f.severity, f.message] for f in report.findings] == expected[
+        "findings"
+    ]
+    assert report.parsed == expected["parsed"]
+
+
+DAMAGE = [
+    b"",
+    b"\n",
+    b"\n\n",
+    b"  \n",
+    b"- ",
+    b"-\n",
+    b"- config-keys:\n",
+    b"    - x\n",
+    b"  pr-link: XXX\n",
+    b'"',
+    b"'",
+    b"[",
+    b"]",
+    b"{",
+    b"#",
+    b"&a ",
+    b"*a",
+    b"!!str ",
+    b": ",
+    b"\t",
+    b"\r",
+    b"\r\n",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xef\xbb\xbf",
+    b"\xe2\x80\xa8",
+    b"\xc2\x85",
+    b"---\n",
+    b"...\n",
+    b"%YAML 1.2\n",
+    b"description:\n",
+    b"  evals-only: 2.0\n",
+    b"  pr-link: nope\n",
+    b" ",
+    b"x",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10**6), st.integers(0, 40), st.sampled_from(DAMAGE)),
+        max_size=4,
+    ),
+    st.sampled_from([61, 509, 4096]),
+)
+def test_damaged_files_read_in_pieces_or_whole_give_the_same_findings(
+    damage: list[tuple[int, int, bytes]], size: int
+) -> None:
+    data = join(entries(40))
+    for where, length, text in damage:
+        at = where % (len(data) + 1)
+        data = data[:at] + text + data[at + length :]
+    report = _check_stream(in_pieces(data, size), PATH, keep_items=True)
+    if report is not None:
+        assert as_recorded(report) == as_recorded(_check_whole(data, PATH))
