@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from changelog_tool.ledger.document import MAX_BYTES
+from changelog_tool.settings import DEFAULT_MAX_BYTES as MAX_BYTES
 from changelog_tool.settings import MAX_SETTINGS_BYTES
 from tests.projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, codes, make_project, run, verify
 

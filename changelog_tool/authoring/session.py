@@ -88,7 +88,7 @@ class AddSession:
             return b""
         from changelog_tool.ledger.document import read_file
 
-        return read_file(self.path)
+        return read_file(self.path, limit=self.settings.max_bytes)
 
     def reload(self) -> bytes:
         self.old = self.read()
@@ -224,6 +224,7 @@ class AddSession:
             expected=self.old,
             create=self.init,
             timeout=self.settings.lock_timeout,
+            limit=self.settings.max_bytes,
         )
 
 

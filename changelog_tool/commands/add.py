@@ -194,6 +194,7 @@ def run(
         init=init,
         as_json=from_json,
         timeout=settings.lock_timeout,
+        limit=settings.max_bytes,
     )
 
 
@@ -218,16 +219,18 @@ def append_entries(
     init: bool,
     as_json: bool,
     timeout: float = 30.0,
+    limit: int | None = None,
 ) -> int:
     from changelog_tool.ledger import writer
     from changelog_tool.ledger.emitter import emit
     from changelog_tool.ledger.filecheck import check_appendable
+    from changelog_tool.settings import DEFAULT_MAX_BYTES
 
     blocks = [emit(e) for e in entries]
     if dry_run:
         if not path.exists() and not init:
             raise UsageError(f"{path} does not exist; pass --init to create it")
-        old = read_file(path) if path.exists() else b""
+        old = read_file(path, limit=limit or DEFAULT_MAX_BYTES) if path.exists() else b""
         check_appendable(old, str(path))
         planned = writer.plan_append(old, blocks)
         if as_json:
@@ -253,6 +256,7 @@ def append_entries(
         check=lambda old: check_appendable(old, str(path)),
         create=init,
         timeout=timeout,
+        limit=limit or DEFAULT_MAX_BYTES,
     )
     if as_json:
         print(

@@ -55,6 +55,7 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
         raise UsageError("--pr-number must be a pull request number (1 or more)")
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
+    repo.limit = settings.max_bytes
     path = repo_path(settings.changelog_path, repo.root)
     ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
     ref_sha = repo.resolve(ref)

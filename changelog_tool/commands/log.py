@@ -68,13 +68,15 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         settings = settings_module.load()
         file = settings.changelog_path
     from changelog_tool.ledger.document import read_file
+    from changelog_tool.settings import DEFAULT_MAX_BYTES
 
-    data = read_file(file, "; pass --file PATH")
     if settings is None:
         try:
             settings = settings_module.load(file.parent)
         except ChangelogError:
             settings = None  # unreadable settings: no master keys, literal matching
+    limit = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
+    data = read_file(file, "; pass --file PATH", limit)
     items, problems = entries(data)
     if not items and problems:
         raise ChangelogError(f"cannot read {file}: {problems[0]}")

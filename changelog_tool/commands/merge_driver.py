@@ -60,12 +60,17 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     """Merge from the windows after the shared history when that proves the whole
     merge (:mod:`changelog_tool.merge.window`), else from the whole files."""
     from changelog_tool import settings as settings_module
+    from changelog_tool.errors import too_large
     from changelog_tool.ledger import writer
     from changelog_tool.merge.protected import branch_names, decide
 
     root = Path.cwd()
     settings = settings_module.load(root)
     files: dict[str, Path] = {"base": base, "ours": ours, "theirs": theirs}
+    for side, file in files.items():  # refused before any is read (max-bytes)
+        refusal = too_large(f"{path} ({side})", file.stat().st_size, settings.max_bytes)
+        if refusal is not None:
+            raise refusal
     stamp = writer.Stamp.of(ours)
     shared = _Shared(files, stamp.size)
     decision = decide(

@@ -44,6 +44,7 @@ def run(*, protected: str | None, format: str) -> int:
 
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
+    repo.limit = settings.max_bytes
     path = repo_path(settings.changelog_path, repo.root)
     stages = repo.index_stages(path)
     if not stages:

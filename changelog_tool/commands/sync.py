@@ -52,6 +52,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
 
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
+    repo.limit = settings.max_bytes
     path = repo_path(settings.changelog_path, repo.root)
     if repo.index_stages(path):
         raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")

@@ -94,10 +94,14 @@ def run(
 
 
 def _verify_file(path: Path, fmt: str) -> int:
+    """The file judged alone, with the settings of the folder that holds it (its
+    ``max-bytes``)."""
+    from changelog_tool import settings as settings_module
     from changelog_tool.findings import has_errors
     from changelog_tool.ledger.filecheck import check_path
 
-    report = check_path(path, str(path))
+    limit = settings_module.load(path.parent if path.parent.is_dir() else None).max_bytes
+    report = check_path(path, str(path), limit)
     ok = not has_errors(report.findings)
     document: dict[str, Any] = {
         "ok": ok,

@@ -129,7 +129,7 @@ def snapshot(
     base_ref, base_sha, head_rev, head_sha = dataclasses.astuple(sides)
 
     blobs: dict[str, bytes] = {}
-    limit = settings.max_bytes
+    limit = repo.limit = settings.max_bytes
 
     def read(rev: str, sha: str | None, path: str) -> bytes:
         if sha is None:

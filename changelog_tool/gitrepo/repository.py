@@ -32,6 +32,9 @@ class Repo:
     common_directory: Path
     objects: Objects
     _handle: Any = field(default=None, repr=False)
+    limit: int | None = None
+    """The ``max-bytes`` setting: the size over which a file is refused before it is
+    read, when a read names no limit of its own (the commands set it from settings)."""
 
     @classmethod
     def open(cls, start: Path) -> Repo:
@@ -170,7 +173,9 @@ class Repo:
 
     def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
         """File bytes at a commit (or ``WORKTREE``, see :meth:`inside`); ``None`` when
-        absent; refused, before reading, when larger than ``limit`` bytes."""
+        absent; refused, before reading, when larger than ``limit`` bytes (default:
+        :attr:`limit`)."""
+        limit = self.limit if limit is None else limit
         if rev == WORKTREE:
             file = self.inside(path)
             if not file.is_file():
@@ -240,6 +245,7 @@ class Repo:
 
     def read_blob(self, sha: str, limit: int | None = None, path: str = "") -> bytes:
         """A blob's bytes; refused, before reading, when larger than ``limit`` bytes."""
+        limit = self.limit if limit is None else limit
         found = self.objects.read(sha, limit, path or sha)
         if found is None:
             raise EnvironmentProblem(f"git has no object {sha}; is the repository intact?")

@@ -18,7 +18,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from changelog_tool.errors import UsageError
+from changelog_tool.errors import UsageError, too_large
+from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes needs none
     from changelog_tool.ledger.strictyaml import Item, YamlProblem
@@ -28,7 +29,6 @@ ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
 # engine skip from one to the next in C (``^`` in multiline mode tries every byte)
 _LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
 ENTRY_HEAD = b"- config-keys:"
-MAX_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -72,16 +72,13 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
     return real
 
 
-def _readable(path: Path, hint: str) -> Path:
+def _readable(path: Path, hint: str, limit: int) -> Path:
     real = regular_file(path, missing_ok=True)
     if real is None:
         raise UsageError(f"{path} does not exist{hint}")
-    size = real.stat().st_size
-    if size > MAX_BYTES:
-        raise UsageError(
-            f"{path} is {size} bytes, over the {MAX_BYTES}-byte limit; "
-            "is this really the changelog?"
-        )
+    refusal = too_large(str(path), real.stat().st_size, limit)
+    if refusal is not None:
+        raise refusal
     return real
 
 
@@ -89,20 +86,21 @@ def _unreadable(path: Path) -> UsageError:
     return UsageError(f"{path} cannot be read (permission denied); check its mode")
 
 
-def read_file(path: Path, hint: str = "") -> bytes:
-    """A changelog's bytes, or a usage error that says what is wrong with the path
-    (missing, not a regular file, over :data:`MAX_BYTES`), checked before reading."""
-    real = _readable(path, hint)
+def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> bytes:
+    """A changelog's bytes, or an error that says what is wrong with the path
+    (missing, not a regular file, over ``limit``: the ``max-bytes`` setting),
+    checked before reading."""
+    real = _readable(path, hint, limit)
     try:
         return real.read_bytes()
     except PermissionError:
         raise _unreadable(path) from None
 
 
-def read_chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
+def read_chunks(path: Path, size: int = 1 << 20, limit: int = DEFAULT_MAX_BYTES) -> Iterator[bytes]:
     """The bytes of :func:`read_file`, ``size`` at a time (the same checks first), so
     that a long file is never held whole."""
-    real = _readable(path, "")
+    real = _readable(path, "", limit)
     try:
         stream = real.open("rb")
     except PermissionError:
@@ -174,15 +172,15 @@ class ByteScan:
 
     @property
     def unreadable(self) -> bool:
-        return self.size > MAX_BYTES or self.not_utf8 is not None or b"\x00" in self.first
+        return self.size > DEFAULT_MAX_BYTES or self.not_utf8 is not None or b"\x00" in self.first
 
     def problems(self) -> list[ByteProblem]:
         problems: list[ByteProblem] = []
-        if self.size > MAX_BYTES:
+        if self.size > DEFAULT_MAX_BYTES:
             problems.append(
                 ByteProblem(
                     "encoding",
-                    f"the file is {self.size} bytes, over the {MAX_BYTES}-byte limit; "
+                    f"the file is {self.size} bytes, over the {DEFAULT_MAX_BYTES}-byte limit; "
                     "is this really the changelog?",
                     None,
                     unreadable=True,
@@ -311,7 +309,7 @@ class Ledger:
     def byte_problems(self) -> list[ByteProblem]:
         """Encoding and whitespace problems, cheap over the whole file."""
         scan = ByteScan()
-        if len(self.data) <= MAX_BYTES:
+        if len(self.data) <= DEFAULT_MAX_BYTES:
             scan.feed(self.data, count_lines=False)  # a pass over the file saved (add)
             if not scan.ends_with_newline:
                 scan.newlines = len(self._newlines)  # the final-newline finding's line

@@ -13,6 +13,7 @@ from changelog_tool.ledger.document import ENTRY_HEAD, ByteScan, Ledger, read_ch
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.ledger.strictyaml import Item, YamlProblem
+from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 
 @dataclass
@@ -81,12 +82,12 @@ def check_file(data: bytes, path: str) -> FileReport:
     return report if report is not None else _check_whole(data, path)
 
 
-def check_path(file: Path, path: str) -> FileReport:
+def check_path(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES) -> FileReport:
     """:func:`check_file` on a file read a piece at a time; the report holds no
     entries. A file that needs the whole-file reading (see :func:`_check_stream`)
-    is then read whole. Usage errors as :func:`read_file`."""
-    report = _check_stream(read_chunks(file), path, keep_items=False)
-    return report if report is not None else _check_whole(read_file(file), path)
+    is then read whole. Errors as :func:`read_file` (``limit``: ``max-bytes``)."""
+    report = _check_stream(read_chunks(file, limit=limit), path, keep_items=False)
+    return report if report is not None else _check_whole(read_file(file, limit=limit), path)
 
 
 def _check_whole(data: bytes, path: str) -> FileReport:

@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
+from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
 from changelog_tool.ledger.document import regular_file, separator_before_append
+from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 TEMP_SUFFIX = ".perf-changelog.tmp"
 LOCK_TIMEOUT = 30.0
@@ -158,10 +159,16 @@ def _replace_with(path: Path, mode: int, fill: Callable[[int], None]) -> int:
 
 
 def _rewrite(
-    path: Path, make: Callable[[bytes], bytes], *, create: bool, timeout: float = LOCK_TIMEOUT
+    path: Path,
+    make: Callable[[bytes], bytes],
+    *,
+    create: bool,
+    timeout: float = LOCK_TIMEOUT,
+    limit: int = DEFAULT_MAX_BYTES,
 ) -> tuple[bytes, bytes]:
     """Under the lock: ``new = make(old)``, written atomically and read back.
-    ``make`` may raise to refuse; then nothing is written. Returns ``(old, new)``."""
+    ``make`` may raise to refuse; then nothing is written. A file over ``limit``
+    bytes (``max-bytes``) is refused before it is read. Returns ``(old, new)``."""
     real = regular_file(path, missing_ok=create)
     if real is None:
         real = Path(os.path.realpath(path))
@@ -171,6 +178,9 @@ def _rewrite(
         regular_file(real)
     _remove_stale_temps(real)
     with _locked(real, timeout) as fd:
+        refusal = too_large(str(path), os.fstat(fd).st_size, limit)
+        if refusal is not None:
+            raise refusal
         old = _read_fd(fd)
         new = make(old)
         new_fd = _replace(real, new, stat.S_IMODE(os.fstat(fd).st_mode))
@@ -193,6 +203,7 @@ def append(
     expected: bytes | None = None,
     create: bool = False,
     timeout: float = LOCK_TIMEOUT,
+    limit: int = DEFAULT_MAX_BYTES,
 ) -> Appended:
     """Append ``blocks`` (emitted entries) to the changelog at ``path``.
 
@@ -214,7 +225,7 @@ def append(
         check(old)
         return old + plan_append(old, blocks)
 
-    old, new = _rewrite(path, make, create=create, timeout=timeout)
+    old, new = _rewrite(path, make, create=create, timeout=timeout, limit=limit)
     entry_lines = []
     line = old.count(b"\n") + separator_before_append(old).count(b"\n") + 1
     for block in blocks:
