@@ -38,9 +38,14 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 @cache
 def schema() -> dict[str, Any]:
-    from importlib import resources  # here: the merge driver never reads the schema
+    # beside the package's __init__ (importlib.resources would load zipfile's
+    # readers, a few ms of every verify, for a package that is always a folder)
+    from importlib.util import find_spec
+    from pathlib import Path
 
-    text = resources.files("changelog_tool.schema").joinpath("perf-changelog.schema.json")
+    spec = find_spec("changelog_tool.schema")
+    assert spec is not None and spec.origin is not None, "the schema package is installed"
+    text = Path(spec.origin).with_name("perf-changelog.schema.json")
     loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
     return loaded
 

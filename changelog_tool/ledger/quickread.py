@@ -24,6 +24,7 @@ two readers to the same result on generated blocks and on real history.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from changelog_tool.ledger.entry import FIELD_ORDER
@@ -49,8 +50,12 @@ def _line(wide: str) -> re.Pattern[str]:
     return re.compile(f"\n(?:    -|  ({_FIELD}):)(?: (?:{double}|{single}|{plain}))?(?=\n)")
 
 
-_LINE = _line(_WIDE)
-_ASCII_LINE = _line("")  # the same on ASCII text, where classes become 256-bit tables
+@cache
+def _lines(ascii: bool) -> re.Pattern[str]:
+    """The line pattern, compiled on first use (its wide classes take ~20 ms to
+    compile, which ``verify --base`` and the merge driver never need); on ASCII text
+    the classes become 256-bit tables."""
+    return _line("" if ascii else _WIDE)
 
 
 def quick_item(block: bytes, line: int, *, lines: bool = True) -> Item | None:
@@ -63,7 +68,7 @@ def quick_item(block: bytes, line: int, *, lines: bool = True) -> Item | None:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    found = (_ASCII_LINE if text.isascii() else _LINE).findall(text, len(HEAD) - 1)
+    found = _lines(text.isascii()).findall(text, len(HEAD) - 1)
     if len(found) != text.count("\n", len(HEAD)) or not text.endswith("\n"):
         return None  # a line of another shape
     value: dict[str, Any] = {"config-keys": None}
