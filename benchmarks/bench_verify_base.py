@@ -196,11 +196,16 @@ def main() -> int:
             f"{ours_median / base_median:>6.2f}   target <= 0.100 s: "
             f"{'met' if ours_median <= 0.1 else 'MISSED'}"
         )
+        start = timed([sys.executable, "-c", "pass"], clone, args.runs)
+        print(
+            f"reference: interpreter start (python -c pass) {start:.3f}s; "
+            f"verify = {ours_median / start:.1f}x of it"
+        )
 
         print(f"\nscaling: one image bump + one appended entry (median of {args.runs})")
         print(
             f"{'history':<22} {'MB':>6} {'verify':>8} {'x real':>7} {'RSS MB':>7} "
-            f"{'keys':>8} {'x real':>7} {'RSS MB':>7}"
+            f"{'keys':>8} {'x real':>7} {'RSS MB':>7} {'git cat-file':>13}"
         )
         first: tuple[float, float] | None = None
         for entries in [None, *lengths]:
@@ -208,15 +213,22 @@ def main() -> int:
             size = (repo / CHANGELOG).stat().st_size
             verify = timed(verify_cmd("HEAD~1", "HEAD"), repo, args.runs)
             keys = timed(keys_cmd(), repo, args.runs)
+            blob = ["git", "cat-file", "blob", f"HEAD:{CHANGELOG}"]
+            floor = timed(blob, repo, args.runs)  # git alone reading head's changelog
             verify_rss = peak_rss_mb(verify_cmd("HEAD~1", "HEAD")[3:], repo)
             keys_rss = peak_rss_mb(keys_cmd()[3:], repo)
             first = first or (verify, keys)
             label = "real file" if entries is None else f"{entries:,} entries"
             print(
                 f"{label:<22} {size / 1e6:>6.1f} {verify:>7.3f}s {verify / first[0]:>7.2f} "
-                f"{verify_rss:>7.0f} {keys:>7.3f}s {keys / first[1]:>7.2f} {keys_rss:>7.0f}"
+                f"{verify_rss:>7.0f} {keys:>7.3f}s {keys / first[1]:>7.2f} {keys_rss:>7.0f} "
+                f"{floor:>12.3f}s"
             )
-        print("targets: within 1.3x of the real file; peak RSS <= 64 MB")
+        print(
+            "targets: within 1.3x of the real file; peak RSS <= 64 MB (the tool's own "
+            "process). git cat-file: git alone reading head's changelog, the floor of a "
+            "proof that reads it"
+        )
     return 0
 
 
