@@ -75,8 +75,8 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
             settings = settings_module.load(file.parent)
         except ChangelogError:
             settings = None  # unreadable settings: no master keys, literal matching
-    limit = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
-    data = read_file(file, "; pass --file PATH", limit)
+    max_bytes = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
+    data = read_file(file, "; pass --file PATH", max_bytes)
     items, problems = entries(data)
     if not items and problems:
         raise ChangelogError(f"cannot read {file}: {problems[0]}")
