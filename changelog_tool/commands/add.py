@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import ChangelogError, UsageError
-from changelog_tool.ledger.document import read_file, regular_file
+from changelog_tool.ledger.document import regular_file
 
 ANSWER_FLAGS = (
     "key",
@@ -223,16 +223,23 @@ def append_entries(
 ) -> int:
     from changelog_tool.ledger import writer
     from changelog_tool.ledger.emitter import emit
-    from changelog_tool.ledger.filecheck import check_appendable
+    from changelog_tool.ledger.filecheck import check_appendable, check_appendable_file
     from changelog_tool.settings import DEFAULT_MAX_BYTES
 
     blocks = [emit(e) for e in entries]
+    max_bytes = limit or DEFAULT_MAX_BYTES
+
+    def check(file: Path) -> tuple[int, int, bytes]:  # a piece at a time, never whole
+        found = check_appendable_file(file, str(path), max_bytes)
+        return found.size, found.lines, found.end
+
     if dry_run:
         if not path.exists() and not init:
             raise UsageError(f"{path} does not exist; pass --init to create it")
-        old = read_file(path, limit=limit or DEFAULT_MAX_BYTES) if path.exists() else b""
-        check_appendable(old, str(path))
-        planned = writer.plan_append(old, blocks)
+        size, end = 0, b""
+        if path.exists():
+            size, _, end = check(path)
+        planned = writer.plan_append(end, blocks)
         if as_json:
             print(
                 json.dumps(
@@ -241,7 +248,7 @@ def append_entries(
                         "dry_run": True,
                         "path": str(path),
                         "appended": planned.decode("utf-8"),
-                        "bytes": [len(old), len(old) + len(planned)],
+                        "bytes": [size, size + len(planned)],
                     },
                     ensure_ascii=False,
                 )
@@ -250,14 +257,17 @@ def append_entries(
             sys.stdout.buffer.write(planned)
             sys.stdout.flush()
         return 0
-    result = writer.append(
-        path,
-        blocks,
-        check=lambda old: check_appendable(old, str(path)),
-        create=init,
-        timeout=timeout,
-        limit=limit or DEFAULT_MAX_BYTES,
-    )
+    if regular_file(path, missing_ok=True) is not None:
+        result = writer.append_checked(path, blocks, check=check, timeout=timeout)
+    else:
+        result = writer.append(
+            path,
+            blocks,
+            check=lambda old: check_appendable(old, str(path)),
+            create=init,
+            timeout=timeout,
+            limit=max_bytes,
+        )
     if as_json:
         print(
             json.dumps(

@@ -9,9 +9,17 @@ from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import WARNING, Finding, format_text
-from changelog_tool.ledger.document import ENTRY_HEAD, ByteScan, Ledger, read_chunks, read_file
+from changelog_tool.ledger.document import (
+    ENTRY_HEAD,
+    ByteProblem,
+    ByteScan,
+    Ledger,
+    read_chunks,
+    read_file,
+)
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.quickread import quick_item
+from changelog_tool.ledger.streams import last_entry_start, read_from
 from changelog_tool.ledger.strictyaml import Item, YamlProblem
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
@@ -271,39 +279,84 @@ def check_appendable(data: bytes, path: str = "perf-changelog.yaml") -> None:
     newline, a last entry that does not parse or that the schema rejects. Reads
     bytes over the whole file but parses only the last entry, so it stays fast on
     long histories."""
-    ledger = Ledger(data)
+    _refuse_append(Ledger(data).byte_problems(), data, 0, path)
+
+
+@dataclass(frozen=True)
+class Appendable:
+    """A changelog file :func:`check_appendable_file` accepted: its size, its line
+    breaks and its last bytes (from its last entry on: all an append needs)."""
+
+    size: int
+    lines: int
+    end: bytes
+
+
+def check_appendable_file(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES) -> Appendable:
+    """:func:`check_appendable` on a file read a piece at a time (a long history is
+    never held): its bytes scanned in pieces cut at line breaks, its last entry
+    read from the end."""
+    scan, carry = ByteScan(), b""
+    for chunk in read_chunks(file, limit=limit):
+        data = carry + chunk
+        cut = data.rfind(b"\n") + 1
+        scan.feed(data[:cut])
+        carry = data[cut:]
+    scan.feed(carry)
+    start = last_entry_start(file)
+    if start is None:  # no entry: the whole (short) file is what there is
+        window, before = read_file(file, limit=limit), 0
+    else:
+        window = read_from(file, start)
+        before = scan.newlines - window.count(b"\n")
+    _refuse_append(scan.problems(), window, before, path)
+    return Appendable(scan.size, scan.newlines, window)
+
+
+def _refuse_append(bytes_found: list[ByteProblem], window: bytes, before: int, path: str) -> None:
+    """The refusal of :func:`check_appendable`: the file's byte problems, then the
+    checks of its last entry, read in ``window`` (the file's end, from a line
+    start; ``before`` line breaks precede it)."""
+    ledger = Ledger(window)
     problems = [
-        replace(f, message=_NO_FINAL_NEWLINE) if f.code == "final-newline" else f
-        for f in _byte_findings(ledger, path)
+        Finding(
+            p.code,
+            _NO_FINAL_NEWLINE if p.code == "final-newline" else p.message,
+            path,
+            p.line,
+        )
+        for p in bytes_found
     ]
-    if not problems and data.strip():
+    if not problems and window.strip():
         last = ledger.last_block()
         if last is None:
             problems.append(
                 Finding("not-a-list", "no entry found (no line begins with '- ')", path, 1)
             )
         else:
+            line = last.line + before
             try:
                 item = ledger.parse_block(last)
             except YamlProblem as problem:
-                problems.append(Finding(problem.code, problem.message, path, problem.line))
+                at = problem.line + before if problem.line is not None else None
+                problems.append(Finding(problem.code, problem.message, path, at))
             else:
                 problems.extend(
                     Finding(
                         "schema",
-                        f"the last entry (line {last.line}), {field}: {message}",
+                        f"the last entry (line {line}), {field}: {message}",
                         path,
-                        _field_line(item, field),
+                        _field_line(item, field) + before,
                     )
                     for field, message in schema_errors(item.value)
                 )
-            if not data[last.start :].startswith(ENTRY_HEAD):
+            if not window[last.start :].startswith(ENTRY_HEAD):
                 problems.append(
                     Finding(
                         "entry-count",
                         f"the last entry does not begin with '{ENTRY_HEAD.decode()}'",
                         path,
-                        last.line,
+                        line,
                     )
                 )
     if problems:

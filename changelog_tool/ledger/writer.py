@@ -337,3 +337,40 @@ def _copy(src: int, out: int, length: int) -> None:
         _write_all(out, chunk)
         done += len(chunk)
     os.lseek(out, length, os.SEEK_SET)
+
+
+def append_checked(
+    path: Path,
+    blocks: list[bytes],
+    *,
+    check: Callable[[Path], tuple[int, int, bytes]],
+    timeout: float = LOCK_TIMEOUT,
+) -> Appended:
+    """:func:`append` to an existing changelog without holding it: ``check(file)``
+    refuses a malformed file (it raises) reading it a piece at a time, and returns
+    its size, line breaks and last bytes; the kept bytes are then copied by the
+    kernel (:func:`replace_with_copy`, which refuses if the file changed since)."""
+    real = regular_file(path)
+    if real is None:  # not reached: without missing_ok, a missing file raises
+        raise UsageError(f"{path} does not exist")
+    stamp = Stamp.of(real)
+    size, lines, end = check(real)
+    if size != stamp.size:
+        raise ConcurrentChange(
+            f"{path} changed while it was checked; nothing was written: run the command again"
+        )
+    planned = plan_append(end, blocks)
+    replace_with_copy(path, real, size, planned, expected=stamp, timeout=timeout)
+    entry_lines = []
+    line = lines + separator_before_append(end).count(b"\n") + 1
+    for block in blocks:
+        entry_lines.append(line)
+        line += block.count(b"\n") + 1
+    return Appended(
+        path,
+        size,
+        size + len(planned),
+        entry_lines[0],
+        lines + planned.count(b"\n"),
+        tuple(entry_lines),
+    )
