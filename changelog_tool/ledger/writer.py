@@ -1,11 +1,12 @@
 """The one file writer: every file the tool writes goes through :func:`_rewrite`,
-or :func:`replace_with_copy` for the merge driver (same steps, the kept bytes
-copied by the kernel instead of held).
+or :func:`replace_with_copy` for the merge driver and ``add`` (:func:`append_checked`):
+the same steps, the kept bytes copied by the kernel instead of held.
 
 Under an exclusive lock on the target, it reads the current bytes, computes the
 new ones, writes them to a temp file in the same directory, fsyncs, keeps the
 mode, renames it over the target and reads the result back. :func:`append`
-(``add`` and the TUI) only ever adds bytes after exactly one empty line;
+(the TUI, and ``add --init``) and :func:`append_checked` (``add``) only ever add
+bytes after exactly one empty line;
 :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
 writes bytes a caller has verified, and refuses when the file changed since the
 caller read it, so a concurrent ``add`` is never silently overwritten.
