@@ -97,17 +97,10 @@ def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None
             handle.close()
             raise refusal
         return _Head(size, _file_chunks(handle, size), None, handle.close)
-    found = repo.objects.header(f"{head_rev}:{path}")
+    found = repo.blob_header(head_rev, path, limit)
     if found is None:
         return None
-    sha, kind, size = found
-    if kind != "blob":
-        repo.objects.skip(size)
-        return None
-    refusal = too_large(path, size, limit)
-    if refusal is not None:
-        repo.objects.close()
-        raise refusal
+    sha, size = found
     return _Head(size, repo.objects.chunks(size), sha, lambda: None)
 
 

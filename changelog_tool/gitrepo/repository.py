@@ -184,18 +184,27 @@ class Repo:
             if refusal is not None:
                 raise refusal
             return file.read_bytes()
+        found = self.blob_header(rev, path, limit)
+        return self.objects.content(found[1]) if found is not None else None
+
+    def blob_header(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
+        """The blob id and size of ``path`` at the commit ``rev``, its bytes left pending
+        in the ``cat-file`` process (read them with ``objects.content`` or
+        ``objects.chunks``); ``None`` when it is absent or not a file; refused when
+        larger than ``limit`` (default: :attr:`limit`)."""
+        limit = self.limit if limit is None else limit
         found = self.objects.header(f"{rev}:{path}")
         if found is None:
             return None
-        _, kind, size = found
+        sha, kind, size = found
         if kind != "blob":
             self.objects.skip(size)
             return None
         refusal = too_large(path, size, limit)
         if refusal is not None:
-            self.objects.close()
+            self.objects.close()  # the pending bytes are never read
             raise refusal
-        return self.objects.content(size)
+        return sha, size
 
     def exists(self, rev: str, path: str) -> bool:
         """Whether ``path`` is a file at ``rev`` (or in the work tree), without reading it."""
