@@ -46,22 +46,16 @@ class Revision:
 def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
     """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (a commit,
     or ``WORKTREE``); files over ``limit`` bytes are refused before they are read."""
-    base = repo.objects.info(f"{base_sha}:{path}")
-    if base is not None and base[1] != "blob":
-        base = None
-    if base is not None:
-        refusal = too_large(path, base[2], limit)
-        if refusal is not None:
-            raise refusal
+    base = repo.blob_info(base_sha, path, limit)
     head = _open_head(repo, path, head_rev, limit)
     if head is None:
         return _slow(repo, path, base_sha, head_rev, limit)
-    if base is not None and base[2] >= len(BOM):
+    if base is not None and base[1] >= len(BOM):
         if head.blob == base[0]:
             head.drop()
             return Revision(History(UNCHANGED), _lazy_tail(repo, base[0]), True, head.blob)
-        if head.size >= base[2]:
-            proved = _append_proof(head, base[0], base[2])
+        if head.size >= base[1]:
+            proved = _append_proof(head, base[0], base[1])
             if proved is not None:
                 kept, tail, blob = proved
                 history = History(APPEND, prefix=kept) if tail else History(UNCHANGED)
@@ -91,7 +85,7 @@ def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None
         if not file.is_file():
             return None
         handle = file.open("rb")
-        size = _size(handle)
+        size = os.fstat(handle.fileno()).st_size
         refusal = too_large(path, size, limit)
         if refusal is not None:
             handle.close()
@@ -102,10 +96,6 @@ def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None
         return None
     sha, size = found
     return _Head(size, repo.objects.chunks(size), sha, lambda: None)
-
-
-def _size(handle: IO[bytes]) -> int:
-    return os.fstat(handle.fileno()).st_size
 
 
 def _file_chunks(handle: IO[bytes], size: int) -> Iterator[bytes]:

@@ -185,7 +185,7 @@ def _remote_urls(repo: Repo) -> Callable[[str], str | None]:
     def url(name: str) -> str | None:
         if not found:
             found.append(repo.remote_urls(("upstream", "origin")))
-        return found[0].get(name) if name in found[0] else repo.remote_url(name)
+        return found[0].get(name)  # the pr-link policy asks for these two only
 
     return url
 

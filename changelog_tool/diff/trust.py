@@ -28,7 +28,6 @@ def gather_from_base(
     whether the branch changed them."""
     sides = Revisions.of(repo, None, base, head)
     settings, change = base_settings(repo, start, sides)
-    repo.limit = settings.max_bytes
     found = snapshot(repo, settings, revisions=sides)
     found.settings_change = change
     return settings, found

@@ -192,19 +192,30 @@ class Repo:
         in the ``cat-file`` process (read them with ``objects.content`` or
         ``objects.chunks``); ``None`` when it is absent or not a file; refused when
         larger than ``limit`` (default: :attr:`limit`)."""
-        limit = self.limit if limit is None else limit
         found = self.objects.header(f"{rev}:{path}")
-        if found is None:
-            return None
-        sha, kind, size = found
-        if kind != "blob":
-            self.objects.skip(size)
-            return None
-        refusal = too_large(path, size, limit)
-        if refusal is not None:
+        if found is not None and found[1] != "blob":
+            self.objects.skip(found[2])
+        try:
+            return self._as_file(found, path, limit)
+        except EnvironmentProblem:
             self.objects.close()  # the pending bytes are never read
+            raise
+
+    def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
+        """:meth:`blob_header` without asking for the bytes (``--batch-check``)."""
+        return self._as_file(self.objects.info(f"{rev}:{path}"), path, limit)
+
+    def _as_file(
+        self, found: tuple[str, str, int] | None, path: str, limit: int | None
+    ) -> tuple[str, int] | None:
+        """The one rule for a file at a commit: absent or not a blob is ``None``; over
+        ``limit`` (default: :attr:`limit`) is refused."""
+        if found is None or found[1] != "blob":
+            return None
+        refusal = too_large(path, found[2], self.limit if limit is None else limit)
+        if refusal is not None:
             raise refusal
-        return sha, size
+        return found[0], found[2]
 
     def exists(self, rev: str, path: str) -> bool:
         """Whether ``path`` is a file at ``rev`` (or in the work tree), without reading it."""
@@ -278,9 +289,6 @@ class Repo:
             if name in urls and urls[name] is None:
                 urls[name] = url.strip() or None
         return urls
-
-    def remote_url(self, remote: str) -> str | None:
-        return self.remote_urls([remote])[remote]
 
     def close(self) -> None:
         self.objects.close()
