@@ -19,7 +19,8 @@ print(code, ",".join(heavy) or "none")
 """
 
 
-def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
+def _three_sides(repo: GitRepo) -> bytes:
+    """main holds base + main's entry; O, A, B are git's three versions; the base."""
     base = changelog(entry("a"), entry("b"))
     repo.commit("base", **{"perf-changelog.yaml": appended(base, entry("main"))})
     for name, data in (
@@ -28,6 +29,11 @@ def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
         ("B", appended(base, entry("own"))),
     ):
         repo.write(name, data)
+    return base
+
+
+def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
+    base = _three_sides(repo)
     result = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=repo.root, capture_output=True, text=True, check=False
     )
@@ -52,14 +58,7 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
 ) -> None:
     """``python -m changelog_tool merge-driver %O %A %B %P`` (what ``install`` sets up)
     goes straight to the driver; told the operation by git, it runs no git at all."""
-    base = changelog(entry("a"), entry("b"))
-    repo.commit("base", **{"perf-changelog.yaml": appended(base, entry("main"))})
-    for name, data in (
-        ("O", base),
-        ("A", appended(base, entry("main"))),
-        ("B", appended(base, entry("own"))),
-    ):
-        repo.write(name, data)
+    base = _three_sides(repo)
     result = subprocess.run(
         [sys.executable, "-c", RUN_MODULE],
         cwd=repo.root,
