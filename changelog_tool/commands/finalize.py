@@ -89,7 +89,13 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
         "commit": None,
     }
     if data != on_disk and not commit:
-        writer.replace(repo.root / path, data, expected=on_disk, timeout=settings.lock_timeout)
+        writer.replace(
+            repo.root / path,
+            data,
+            expected=on_disk,
+            timeout=settings.lock_timeout,
+            limit=settings.max_bytes,
+        )
     if commit:
         head = repo.read("HEAD", path)
         merged_already = base_sha == ref_sha
@@ -100,7 +106,13 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
             if code:
                 return _report(extra, format, code)
         elif data != head:
-            writer.replace(repo.root / path, data, expected=on_disk, timeout=settings.lock_timeout)
+            writer.replace(
+                repo.root / path,
+                data,
+                expected=on_disk,
+                timeout=settings.lock_timeout,
+                limit=settings.max_bytes,
+            )
             repo.add(path)
             message = f"Finalize {path}: pr-link of this branch's entries -> #{pr_number}"
             run_git(repo.root, "commit", "-q", "-m", message, "--", path)

@@ -120,7 +120,7 @@ def _merge_whole(
     )
     _report(outcome)
     if isinstance(outcome.result, Merged):
-        writer.replace(ours, outcome.result.data, expected=ours_bytes)
+        writer.replace(ours, outcome.result.data, expected=ours_bytes, limit=settings.max_bytes)
         return 0
     return _leave_conflict(base, ours, theirs, path, outcome.decision.side)
 
@@ -273,7 +273,6 @@ def _leave_conflict(
     from changelog_tool.ledger import writer
     from changelog_tool.merge.conflict import keeps_protected, whole_conflict
 
-    ours_bytes = ours.read_bytes()
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
         print(
@@ -282,7 +281,7 @@ def _leave_conflict(
         )
         return 1
     data, conflicts = result
-    sides = {"ours": ours_bytes, "theirs": theirs.read_bytes()} if protected else {}
+    sides = {"ours": ours.read_bytes(), "theirs": theirs.read_bytes()} if protected else {}
     if protected and not keeps_protected(data, sides[protected], protected):
         data, conflicts = whole_conflict(sides["ours"], sides["theirs"]), 1
         what = (

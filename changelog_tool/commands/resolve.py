@@ -83,7 +83,11 @@ def run(*, protected: str | None, format: str) -> int:
         )
         return 1
     writer.replace(
-        repo.root / path, outcome.result.data, expected=conflicted, timeout=settings.lock_timeout
+        repo.root / path,
+        outcome.result.data,
+        expected=conflicted,
+        timeout=settings.lock_timeout,
+        limit=settings.max_bytes,
     )
     repo.add(path)
     hint = NEXT.get((operation or "").split(" ", 1)[0], "then finish the operation that stopped")

@@ -125,7 +125,13 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
             f"{path} is already {ref}'s bytes plus this branch's entries; {step}",
         )
         return 0
-    writer.replace(repo.root / path, data, expected=on_disk, timeout=settings.lock_timeout)
+    writer.replace(
+        repo.root / path,
+        data,
+        expected=on_disk,
+        timeout=settings.lock_timeout,
+        limit=settings.max_bytes,
+    )
     extra["written"] = True
     emit(outcome, format, extra, f"rewrote {path}; {step}")
     return 0

@@ -227,20 +227,33 @@ def append(
         return old + plan_append(old, blocks)
 
     old, new = _rewrite(path, make, create=create, timeout=timeout, limit=limit)
-    entry_lines = []
-    line = old.count(b"\n") + separator_before_append(old).count(b"\n") + 1
+    entry_lines = _entry_lines(old.count(b"\n"), old, blocks)
+    return Appended(path, len(old), len(new), entry_lines[0], new.count(b"\n"), entry_lines)
+
+
+def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]:
+    """The first line of each appended block, after a file of ``lines`` line breaks
+    that ends with ``end`` (and the separator the append puts before them)."""
+    found = []
+    line = lines + separator_before_append(end).count(b"\n") + 1
     for block in blocks:
-        entry_lines.append(line)
+        found.append(line)
         line += block.count(b"\n") + 1
-    return Appended(path, len(old), len(new), entry_lines[0], new.count(b"\n"), tuple(entry_lines))
+    return tuple(found)
 
 
 def replace(
-    path: Path, data: bytes, *, expected: bytes | None = None, timeout: float = LOCK_TIMEOUT
+    path: Path,
+    data: bytes,
+    *,
+    expected: bytes | None = None,
+    timeout: float = LOCK_TIMEOUT,
+    limit: int = DEFAULT_MAX_BYTES,
 ) -> None:
     """Write ``data`` as the whole file (created if missing). ``expected``: the bytes
     the caller read and built ``data`` from; if the file changed since, nothing is
-    written and :class:`ConcurrentChange` says to run the command again."""
+    written and :class:`ConcurrentChange` says to run the command again. ``limit``:
+    the ``max-bytes`` setting, for the file being replaced."""
 
     def make(old: bytes) -> bytes:
         if expected is not None and old != expected:
@@ -250,7 +263,7 @@ def replace(
             )
         return data
 
-    _rewrite(path, make, create=True, timeout=timeout)
+    _rewrite(path, make, create=True, timeout=timeout, limit=limit)
 
 
 @dataclass(frozen=True)
@@ -291,8 +304,7 @@ def replace_with_copy(
     copy (``tail``, what was appended) are read back.
     """
     real = regular_file(path)
-    if real is None:  # not reached: without missing_ok, a missing file raises
-        raise UsageError(f"{path} does not exist")
+    assert real is not None  # without missing_ok, a missing file raises
     _remove_stale_temps(real)
     with _locked(real, timeout) as fd, open(source, "rb") as src:
         now = Stamp.of_stat(os.fstat(fd))
@@ -320,7 +332,7 @@ def replace_with_copy(
 
 def _copy(src: int, out: int, length: int) -> None:
     """``length`` bytes from the start of ``src`` into ``out``, in the kernel
-    (``copy_file_range``, else ``sendfile``), else through a buffer."""
+    (``copy_file_range``), else through a buffer."""
     done = 0
     try:
         while done < length:
@@ -352,8 +364,7 @@ def append_checked(
     its size, line breaks and last bytes; the kept bytes are then copied by the
     kernel (:func:`replace_with_copy`, which refuses if the file changed since)."""
     real = regular_file(path)
-    if real is None:  # not reached: without missing_ok, a missing file raises
-        raise UsageError(f"{path} does not exist")
+    assert real is not None  # without missing_ok, a missing file raises
     stamp = Stamp.of(real)
     size, lines, end = check(real)
     if size != stamp.size:
@@ -362,16 +373,7 @@ def append_checked(
         )
     planned = plan_append(end, blocks)
     replace_with_copy(path, real, size, planned, expected=stamp, timeout=timeout)
-    entry_lines = []
-    line = lines + separator_before_append(end).count(b"\n") + 1
-    for block in blocks:
-        entry_lines.append(line)
-        line += block.count(b"\n") + 1
+    entry_lines = _entry_lines(lines, end, blocks)
     return Appended(
-        path,
-        size,
-        size + len(planned),
-        entry_lines[0],
-        lines + planned.count(b"\n"),
-        tuple(entry_lines),
+        path, size, size + len(planned), entry_lines[0], lines + planned.count(b"\n"), entry_lines
     )
