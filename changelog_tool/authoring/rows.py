@@ -76,7 +76,7 @@ def rows_for(changes: ChangeSet) -> list[KeyRow]:
     return sorted(
         rows,
         key=lambda r: (
-            not (r.change and r.change.needs_entry),
+            not r.needs_entry,
             order.get(r.change.kind if r.change else "", 4),
             r.key,
         ),
@@ -95,7 +95,7 @@ def listed(rows: list[KeyRow], chosen: list[str], master_keys: list[str]) -> lis
 
 def preselected(rows: list[KeyRow]) -> list[str]:
     """The changed keys that need an entry and that no appended entry covers."""
-    return [r.key for r in rows if r.change and r.change.needs_entry and not r.covered]
+    return [r.key for r in rows if r.needs_entry and not r.covered]
 
 
 def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:

@@ -172,21 +172,12 @@ class ByteScan:
 
     @property
     def unreadable(self) -> bool:
-        return self.size > DEFAULT_MAX_BYTES or self.not_utf8 is not None or b"\x00" in self.first
+        return self.not_utf8 is not None or b"\x00" in self.first
 
     def problems(self) -> list[ByteProblem]:
+        # (no size check here: every reader refuses a file over max-bytes before
+        # reading it, errors.too_large)
         problems: list[ByteProblem] = []
-        if self.size > DEFAULT_MAX_BYTES:
-            problems.append(
-                ByteProblem(
-                    "encoding",
-                    f"the file is {self.size} bytes, over the {DEFAULT_MAX_BYTES}-byte limit; "
-                    "is this really the changelog?",
-                    None,
-                    unreadable=True,
-                )
-            )
-            return problems
         if self.bom:
             problems.append(
                 ByteProblem(
@@ -309,12 +300,9 @@ class Ledger:
     def byte_problems(self) -> list[ByteProblem]:
         """Encoding and whitespace problems, cheap over the whole file."""
         scan = ByteScan()
-        if len(self.data) <= DEFAULT_MAX_BYTES:
-            scan.feed(self.data, count_lines=False)  # a pass over the file saved (add)
-            if not scan.ends_with_newline:
-                scan.newlines = len(self._newlines)  # the final-newline finding's line
-        else:
-            scan.size = len(self.data)  # too large to look at: that is the one problem
+        scan.feed(self.data, count_lines=False)  # a pass over the file saved (add)
+        if not scan.ends_with_newline:
+            scan.newlines = len(self._newlines)  # the final-newline finding's line
         return scan.problems()
 
     # --- parsing -------------------------------------------------------------

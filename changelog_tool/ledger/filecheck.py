@@ -31,10 +31,6 @@ class FileReport:
     parsed: bool = False
 
 
-def _byte_findings(ledger: Ledger, path: str) -> list[Finding]:
-    return [Finding(p.code, p.message, path, p.line) for p in ledger.byte_problems()]
-
-
 # --- the findings, worded in one place for both ways of reading a file -------------
 
 

@@ -27,10 +27,11 @@ import re
 from functools import cache
 from typing import Any
 
+from changelog_tool.ledger.document import ENTRY_HEAD
 from changelog_tool.ledger.entry import FIELD_ORDER
 from changelog_tool.ledger.strictyaml import Item, resolve_plain
 
-HEAD = b"- config-keys:\n"
+HEAD = ENTRY_HEAD + b"\n"
 # what libyaml prints, minus what needs care here: the quotes and backslash are
 # added back per style below; no control character, line break or BOM
 _WIDE = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
