@@ -146,7 +146,7 @@ class AddSession:
         """``(field, message)`` for each reason this draft cannot be saved: the
         acceptance rule every other path uses, with the two empty answers said in words
         that name the field to fill in."""
-        from changelog_tool.gate.acceptance import rejections
+        from changelog_tool.gate.acceptance import refusals
 
         entry = self.entry(draft)
         out = []
@@ -154,9 +154,7 @@ class AddSession:
             out.append(("config-keys", "choose at least one key or pattern"))
         if not entry.get("description"):
             out.append(("description", "write at least one line (one bullet per line)"))
-        for rejection in rejections(entry, self.rules()):
-            if rejection.severity != "error":
-                continue
+        for rejection in refusals(entry, self.rules()):
             if rejection.field == "(entry)" and "required property" in rejection.message:
                 continue  # said above
             out.append((rejection.field, rejection.message))

@@ -138,12 +138,17 @@ def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
     return out
 
 
+def refusals(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
+    """The rejections that refuse ``entry`` (errors; a warning lets it through)."""
+    return [r for r in rejections(entry, rules) if r.severity == "error"]
+
+
 def refuse(entries: Sequence[Mapping[str, Any]], rules: Rules) -> None:
     """Raise, naming every rejection of every entry, unless all are acceptable."""
     lines = []
     for number, entry in enumerate(entries, 1):
         label = f"entry {number}: " if len(entries) > 1 else ""
-        lines += [f"{label}{r}" for r in rejections(entry, rules) if r.severity == "error"]
+        lines += [f"{label}{r}" for r in refusals(entry, rules)]
     if lines:
         raise ChangelogError(
             "refused: `changelog verify` would fail this entry (nothing was written):\n  "
