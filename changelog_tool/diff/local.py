@@ -5,8 +5,8 @@ asked for)."""
 from __future__ import annotations
 
 from changelog_tool.diff.masters import MasterFile, MasterSet
-from changelog_tool.errors import EnvironmentProblem, too_large
-from changelog_tool.gitrepo.worktree import confined
+from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.gitrepo.worktree import confined, read_file
 from changelog_tool.settings import Settings
 
 
@@ -32,11 +32,7 @@ def work_tree_masters(settings: Settings) -> MasterSet | None:
     top = next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
     files = []
     for path in paths:
+        name = path.relative_to(root).as_posix()
         file = confined(top, path.relative_to(top).as_posix())
-        refusal = too_large(
-            path.relative_to(root).as_posix(), file.stat().st_size, settings.max_bytes
-        )
-        if refusal is not None:
-            raise refusal
-        files.append(MasterFile(path.relative_to(root).as_posix(), file.read_bytes()))
+        files.append(MasterFile(name, read_file(file, name, settings.max_bytes)))
     return MasterSet(files)

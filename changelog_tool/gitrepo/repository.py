@@ -17,7 +17,7 @@ from typing import Any
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects
 from changelog_tool.gitrepo.process import git
-from changelog_tool.gitrepo.worktree import confined, walk_dir, wild
+from changelog_tool.gitrepo.worktree import confined, read_file, walk_dir, wild
 from changelog_tool.hints import did_you_mean
 
 WORKTREE = "WORKTREE"
@@ -178,12 +178,7 @@ class Repo:
         limit = self.limit if limit is None else limit
         if rev == WORKTREE:
             file = self.inside(path)
-            if not file.is_file():
-                return None
-            refusal = too_large(path, file.stat().st_size, limit)
-            if refusal is not None:
-                raise refusal
-            return file.read_bytes()
+            return read_file(file, path, limit) if file.is_file() else None
         found = self.blob_header(rev, path, limit)
         return self.objects.content(found[1]) if found is not None else None
 

@@ -8,7 +8,7 @@ import fnmatch
 from collections.abc import Iterable
 from pathlib import Path
 
-from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.errors import EnvironmentProblem, too_large
 
 
 def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
@@ -29,6 +29,15 @@ def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
         f"{path!r} is a symbolic link that leads {where}; the tool reads only files "
         "inside the checkout: make it a regular file (or a link inside the repository)"
     )
+
+
+def read_file(file: Path, name: str, limit: int | None) -> bytes:
+    """A work-tree file that :func:`confined` gave, refused before reading when over
+    ``limit`` bytes (``max-bytes``; ``name`` says which file in the message)."""
+    refusal = too_large(name, file.stat().st_size, limit)
+    if refusal is not None:
+        raise refusal
+    return file.read_bytes()
 
 
 def wild(part: str) -> bool:
