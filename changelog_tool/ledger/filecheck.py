@@ -290,15 +290,11 @@ class Appendable:
 
 def check_appendable_file(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES) -> Appendable:
     """:func:`check_appendable` on a file read a piece at a time (a long history is
-    never held): its bytes scanned in pieces cut at line breaks, its last entry
-    read from the end."""
-    scan, carry = ByteScan(), b""
-    for chunk in read_chunks(file, limit=limit):
-        data = carry + chunk
-        cut = data.rfind(b"\n") + 1
-        scan.feed(data[:cut])
-        carry = data[cut:]
-    scan.feed(carry)
+    never held): its bytes scanned in the pieces :func:`check_path` reads, its last
+    entry read from the end."""
+    scan = ByteScan()
+    for piece in _pieces(read_chunks(file, limit=limit)):  # cut where entries begin
+        scan.feed(piece)
     start = last_entry_start(file)
     if start is None:  # no entry: the whole (short) file is what there is
         window, before = read_file(file, limit=limit), 0
