@@ -57,6 +57,12 @@ def needles(entry: Mapping[str, Any]) -> list[bytes]:
 def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) -> int | None:
     """The 1-based line of the last entry in ``data`` equal to ``entry`` but for
     pr-link, or ``None``."""
+    start = duplicate_at(data, entry)
+    return None if start is None else data.count(b"\n", 0, start) + 1 + line_offset
+
+
+def duplicate_at(data: bytes, entry: Mapping[str, Any]) -> int | None:
+    """The offset of the last entry in ``data`` equal to ``entry`` but for pr-link."""
     wanted = needles(entry)
     if not wanted:
         return None
@@ -64,6 +70,7 @@ def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) 
     # (the most telling), check the others in each block it is found in
     first = max(wanted, key=len)
     rest = [w for w in wanted if w is not first]
+    find = data.find
     pos = len(data)
     while True:
         hit = data.rfind(first, 0, pos)
@@ -71,31 +78,39 @@ def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) 
             return None
         start = _block_start(data, hit)
         pos = start
-        block = data[start : _block_end(data, hit + len(first))]
-        if all(word in block for word in rest):
-            try:
-                items = load_items(block)
-            except YamlProblem:
-                items = None
-            if (
-                isinstance(items, list)
-                and len(items) == 1
-                and isinstance(items[0], Item)
-                and isinstance(items[0].value, dict)
-                and same_entry(items[0].value, entry)
-            ):
-                return data.count(b"\n", 0, start) + 1 + line_offset
+        end = _block_end(data, hit + len(first))
+        for word in rest:  # looked up in place: most look-alikes fail here
+            if find(word, start, end) < 0:
+                break
+        else:
+            if _equal(data[start:end], entry):
+                return start
         if start == 0:
             return None
 
 
+def _equal(block: bytes, entry: Mapping[str, Any]) -> bool:
+    try:
+        items = load_items(block)
+    except YamlProblem:
+        return False
+    return (
+        isinstance(items, list)
+        and len(items) == 1
+        and isinstance(items[0], Item)
+        and isinstance(items[0].value, dict)
+        and same_entry(items[0].value, entry)
+    )
+
+
 def duplicate_in(kept: Kept, entry: Mapping[str, Any]) -> int | None:
     """:func:`find_duplicate` over kept history, region by region from the newest (a
-    long history is searched without being held whole)."""
+    long history is searched without being held whole, and its lines are counted
+    only up to a duplicate, when there is one)."""
     if not needles(entry):
         return None
-    for data, before in kept.regions():
-        line = find_duplicate(data, entry, before)
-        if line is not None:
-            return line
+    for data, start in kept.regions():
+        found = duplicate_at(data, entry)
+        if found is not None:
+            return kept.line_at(start + found)
     return None

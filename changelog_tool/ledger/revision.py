@@ -72,8 +72,8 @@ class Kept:
 
     def regions(self, size: int = REGION) -> Iterator[tuple[bytes, int]]:
         """The kept bytes newest first, in regions of about ``size`` bytes cut where an
-        entry begins (column-0 ``-``), each with the number of lines before it."""
-        end, after = self.size, 0
+        entry begins (column-0 ``-``), each with its offset."""
+        end = self.size
         while end > 0:
             start = max(0, end - size)
             data = self.read(start, end)
@@ -84,10 +84,17 @@ class Kept:
                     break
                 start = max(0, start - size)  # one entry longer than a region
                 data = self.read(start, end)
-            lines = data.count(b"\n")
-            yield data, self.lines - after - lines
-            after += lines
+            yield data, start
             end = start
+
+    def line_at(self, offset: int, size: int = REGION) -> int:
+        """The 1-based line that holds byte ``offset`` (counted ``size`` bytes at a time)."""
+        lines, start = 1, 0
+        while start < offset:
+            stop = min(offset, start + size)
+            lines += self.read(start, stop).count(b"\n")
+            start = stop
+        return lines
 
 
 def _first_entry(data: bytes) -> int | None:
