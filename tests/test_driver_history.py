@@ -1,7 +1,9 @@
-"""Long histories: the driver proves the history the three files share by comparing
-their bytes, merges only what follows it, and says and writes exactly what the
-merge of the whole files says and writes. One byte changed deep in the history
-(by main or by the branch) takes the whole-file merge, never the windows'."""
+"""Long histories: the driver proves the history the base and the branch share by
+comparing their bytes, merges only what follows it, and writes exactly what the
+merge of the whole files writes. One byte changed deep in the branch's history
+takes the whole-file merge, never the windows'. Main's history is not compared
+when the operation says which side is main (the gate checked it when it landed):
+its bytes are kept whole, as the whole-file merge keeps them."""
 
 from __future__ import annotations
 
@@ -108,31 +110,39 @@ def test_a_branch_that_changed_one_byte_deep_in_the_history_is_refused(
     assert long_repo.read(".merge_file_A") != appended(ours, *OWN)
 
 
-def test_main_that_edited_one_entry_deep_in_the_history_is_merged_as_a_whole(
-    long_repo: GitRepo,
+@pytest.mark.parametrize(
+    ("index", "old", "new"),
+    [(5_000, b"Sweep 5000", b"Sweep 5009"), (COUNT - 2, b"Sweep 9998", b"Sweep 9990")],
+    ids=["deep", "before the bases last"],
+)
+def test_main_that_edited_its_history_is_kept_byte_for_byte_without_reading_it(
+    long_repo: GitRepo, index: int, old: bytes, new: bytes
 ) -> None:
-    main = edited(BASE, 5_000, b"Sweep 5000", b"Sweep 5009")
+    """The same bytes as the whole-file merge; the report does not re-examine main's
+    history (the whole-file merge would add that main changed an old entry)."""
+    main = edited(BASE, index, old, new)
     ours, theirs = appended(main, *MAIN_NEW), appended(BASE, *OWN)
     assert len(ours) == len(appended(BASE, *MAIN_NEW))
     result = driver(long_repo, BASE, ours, theirs, action="rebase")
     assert result.returncode == 0, result.stderr
-    assert long_repo.read(".merge_file_A") == appended(ours, *OWN)
     whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
-    assert any("line 30001 of the base" in line for line in whole.summary())
-    assert told(result) == whole.summary()
+    assert isinstance(whole.result, Merged)
+    assert long_repo.read(".merge_file_A") == whole.result.data == appended(ours, *OWN)
+    assert any("of the base" in line for line in whole.summary())
+    assert told(result) == [line for line in whole.summary() if "of the base" not in line]
 
 
-def test_main_that_edited_the_entry_before_the_bases_last_is_merged_as_a_whole(
-    long_repo: GitRepo,
-) -> None:
-    """The last entry of the shared history, right before the boundary."""
-    main = edited(BASE, COUNT - 2, b"Sweep 9998", b"Sweep 9990")
+def test_an_unsure_side_compares_all_three_histories(long_repo: GitRepo) -> None:
+    """No operation: the side is a hint (the protected ref's entries), not main's
+    for sure, so its history is compared too and the whole-file merge reports the
+    edit."""
+    main = edited(BASE, 5_000, b"Sweep 5000", b"Sweep 5009")
     ours, theirs = appended(main, *MAIN_NEW), appended(BASE, *OWN)
-    result = driver(long_repo, BASE, ours, theirs, action="rebase")
-    assert result.returncode == 0, result.stderr
-    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
-    assert any(f"line {(COUNT - 2) * 6 + 1} of the base" in line for line in whole.summary())
-    assert told(result) == whole.summary()
+    result = driver(long_repo, BASE, ours, theirs)
+    assert "protected side is ours" in told(result)[0]
+    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None)
+    assert told(result)[1:] == whole.summary()[1:]
+    assert any("of the base" in line for line in whole.summary())
 
 
 @pytest.mark.parametrize(("holder", "protected"), [("ours", "ours"), ("theirs", "theirs")])

@@ -126,6 +126,66 @@ def test_the_copy_mode_refuses_a_file_changed_since_it_was_read(tmp_path: Path) 
         )
 
 
+def test_a_scratch_file_that_keeps_its_bytes_is_appended_in_place(tmp_path: Path) -> None:
+    """git's %A for the driver: the same file (inode) gets the tail; no temp file."""
+    (target,) = files(tmp_path, DATA)
+    inode = target.stat().st_ino
+    tail = b"\n" + entry("own")
+    writer.replace_with_copy(
+        target, target, len(DATA), tail, expected=writer.Stamp.of(target), scratch=True
+    )
+    assert target.read_bytes() == DATA + tail
+    assert target.stat().st_ino == inode
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(writer.TEMP_SUFFIX)]
+
+
+def test_a_scratch_file_from_the_other_side_is_a_copy(tmp_path: Path) -> None:
+    target, source = files(tmp_path, b"ours\n", DATA)
+    inode = target.stat().st_ino
+    writer.replace_with_copy(
+        target, source, len(DATA), b"tail\n", expected=writer.Stamp.of(target), scratch=True
+    )
+    assert target.read_bytes() == DATA + b"tail\n"
+    assert target.stat().st_ino != inode  # renamed over, never half-written
+    assert source.read_bytes() == DATA
+
+
+def test_a_scratch_append_that_fails_leaves_the_file_as_it_was(tmp_path: Path) -> None:
+    """The disk refuses part of the tail (a file-size limit: the write stops after
+    a few bytes): the file is cut back to its own bytes, and the error is raised."""
+    (target,) = files(tmp_path, DATA)
+    script = (
+        "import resource, signal, sys\n"
+        "from pathlib import Path\n"
+        "from changelog_tool.ledger import writer\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "target = Path(sys.argv[1])\n"
+        "size = target.stat().st_size\n"
+        "stamp = writer.Stamp.of(target)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (size + 10, resource.RLIM_INFINITY))\n"
+        "try:\n"
+        "    writer.replace_with_copy(target, target, size, b'x' * 4096, expected=stamp,"
+        " scratch=True)\n"
+        "except OSError as exc:\n"
+        "    print('refused', exc.errno)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(target)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.startswith("refused"), done.stderr
+    assert target.read_bytes() == DATA
+
+
+def test_a_scratch_file_changed_since_it_was_read_is_refused(tmp_path: Path) -> None:
+    (target,) = files(tmp_path, DATA)
+    stamp = writer.Stamp.of(target)
+    with target.open("ab") as file:
+        file.write(entry("concurrent"))
+    with pytest.raises(ConcurrentChange):
+        writer.replace_with_copy(target, target, len(DATA), b"tail\n", expected=stamp, scratch=True)
+    assert target.read_bytes() == DATA + entry("concurrent")
+
+
 def test_the_copy_mode_waits_for_another_writers_lock(tmp_path: Path) -> None:
     target, source = files(tmp_path, b"old\n", DATA)
     holder = subprocess.Popen(

@@ -9,7 +9,10 @@ mode, renames it over the target and reads the result back. :func:`append`
 bytes after exactly one empty line;
 :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
 writes bytes a caller has verified, and refuses when the file changed since the
-caller read it, so a concurrent ``add`` is never silently overwritten.
+caller read it, so a concurrent ``add`` is never silently overwritten. The merge
+driver's target, git's own temp file, is the one file written without fsync,
+and appended in place when it already holds the kept bytes
+(:func:`replace_with_copy`'s ``scratch``).
 
 A symlink is followed and its target written in place of the link; anything
 that is not a regular file (a FIFO, a device, a directory) is refused before it
@@ -135,14 +138,16 @@ def _replace(path: Path, data: bytes, mode: int) -> int:
     return _replace_with(path, mode, lambda fd: _write_all(fd, data))
 
 
-def _replace_with(path: Path, mode: int, fill: Callable[[int], None]) -> int:
-    """:func:`_replace`, the temp file's content written by ``fill(fd)``."""
+def _replace_with(path: Path, mode: int, fill: Callable[[int], None], sync: bool = True) -> int:
+    """:func:`_replace`, the temp file's content written by ``fill(fd)`` (``sync``:
+    fsync the file and its folder; only a scratch file of git's goes without)."""
     tmp = path.parent / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}{TEMP_SUFFIX}"
     fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         fill(fd)
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
         os.fchmod(fd, mode)
         os.replace(tmp, path)
     except BaseException:
@@ -150,6 +155,8 @@ def _replace_with(path: Path, mode: int, fill: Callable[[int], None]) -> int:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    if not sync:
+        return fd
     with contextlib.suppress(OSError):
         dir_fd = os.open(path.parent, os.O_RDONLY)
         try:
@@ -292,6 +299,7 @@ def replace_with_copy(
     *,
     expected: Stamp,
     timeout: float = LOCK_TIMEOUT,
+    scratch: bool = False,
 ) -> None:
     """Write the ``length`` bytes of ``source`` (``path`` itself, or another file),
     then ``tail``, as the whole file ``path``: the merge driver's result, the
@@ -302,32 +310,65 @@ def replace_with_copy(
     still ``length`` bytes long (else :class:`ConcurrentChange`, nothing written);
     temp file, fsync, rename; then the new file's size and the bytes after the
     copy (``tail``, what was appended) are read back.
+
+    ``scratch``: ``path`` is a file git handed the merge driver (``%A``), which git
+    reads back as the merge's result as soon as the driver exits, then deletes; it
+    is never the user's file. It is written without fsync (git does not sync the
+    work tree it writes from it either), and when ``source`` is ``path`` itself and
+    is kept whole, ``tail`` is appended in place instead of copying the history
+    (a failed write is truncated back, so ``path`` is left as it was).
     """
     real = regular_file(path)
     assert real is not None  # without missing_ok, a missing file raises
     _remove_stale_temps(real)
     with _locked(real, timeout) as fd, open(source, "rb") as src:
         now = Stamp.of_stat(os.fstat(fd))
-        if now != expected or os.fstat(src.fileno()).st_size != length:
+        kept = os.fstat(src.fileno())
+        if now != expected or kept.st_size != length:
             raise ConcurrentChange(
                 f"{path} changed while this command ran ({expected.size} -> {now.size} "
                 "bytes, another process wrote it); nothing was written: run the command again"
             )
+        here = os.fstat(fd)
+        if scratch and (kept.st_dev, kept.st_ino) == (here.st_dev, here.st_ino):
+            _extend(real, length, tail)
+            return
 
         def fill(out: int) -> None:
             _copy(src.fileno(), out, length)
             _write_all(out, tail)
 
-        new_fd = _replace_with(real, stat.S_IMODE(os.fstat(fd).st_mode), fill)
+        new_fd = _replace_with(real, stat.S_IMODE(here.st_mode), fill, sync=not scratch)
         try:
-            size = os.fstat(new_fd).st_size
-            written = os.pread(new_fd, len(tail) + 1, length) if tail else b""
+            _check_tail(path, new_fd, length, tail)
         finally:
             os.close(new_fd)
-        if size != length + len(tail) or written != tail:
-            raise ChangelogError(
-                f"read-back of {path} does not match what was written; check the disk and the file"
-            )
+
+
+def _extend(path: Path, length: int, tail: bytes) -> None:
+    """``tail`` written after the ``length`` bytes of ``path``, in place (a scratch
+    file: see :func:`replace_with_copy`); on any failure the file is cut back."""
+    out = os.open(path, os.O_RDWR)
+    try:
+        try:
+            os.lseek(out, length, os.SEEK_SET)
+            _write_all(out, tail)
+            _check_tail(path, out, length, tail)
+        except BaseException:
+            os.ftruncate(out, length)
+            raise
+    finally:
+        os.close(out)
+
+
+def _check_tail(path: Path, fd: int, length: int, tail: bytes) -> None:
+    """The read-back: ``fd`` holds ``length + len(tail)`` bytes, ending with ``tail``."""
+    size = os.fstat(fd).st_size
+    written = os.pread(fd, len(tail) + 1, length) if tail else b""
+    if size != length + len(tail) or written != tail:
+        raise ChangelogError(
+            f"read-back of {path} does not match what was written; check the disk and the file"
+        )
 
 
 def _copy(src: int, out: int, length: int) -> None:
