@@ -153,7 +153,7 @@ class ByteScan:
             return
         if self.size == 0 and piece.startswith(b"\xef\xbb\xbf"):
             self.bom = True
-        if self.not_utf8 is None:
+        if self.not_utf8 is None and not piece.isascii():  # ASCII is UTF-8 (a fast check)
             try:
                 piece.decode("utf-8")
             except UnicodeDecodeError as exc:
