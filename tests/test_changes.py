@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from changelog_tool import settings as settings_module
-from changelog_tool.diff.engine import collect
+from changelog_tool.diff.engine import collect, gather
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED
 from changelog_tool.errors import EnvironmentProblem
 
@@ -87,7 +87,8 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
         key_block("d-new"),
     )
     project.write("configs/nvidia-master.yaml", text)
-    changes = collect(load(project))
+    found_at_head = gather(load(project))
+    changes = found_at_head.changes
     assert changes.head == "WORKTREE"
     assert changes.base == project.git("merge-base", "main", "HEAD")
     found = by_key(changes)
@@ -95,7 +96,7 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
     assert found["a-vllm"].fields == ("image",) and found["d-new"].kind == ADDED
     assert found["d-new"].scenarios == ("fixed-seq-len",)  # all of a new key's scenarios
     assert found["d-new"].line == text.split("\n").index("d-new:") + 1
-    assert changes.master_keys["d-new"] == "configs/nvidia-master.yaml"
+    assert found_at_head.masters.key_files()["d-new"] == "configs/nvidia-master.yaml"
 
 
 def test_explicit_refs_ignore_the_work_tree(project) -> None:
@@ -119,9 +120,9 @@ def test_a_master_file_moved_to_another_directory_adds_no_key(project) -> None:
     (project.root / ".github" / "configs").mkdir(parents=True)
     project.git("mv", "configs/nvidia-master.yaml", ".github/configs/nvidia-master.yaml")
     project.commit("move the configs")
-    changes = collect(load(project), base="main", head="HEAD")
-    assert changes.keys == []
-    assert changes.master_keys["a-vllm"] == ".github/configs/nvidia-master.yaml"
+    found_at_head = gather(load(project), base="main", head="HEAD")
+    assert found_at_head.changes.keys == []
+    assert found_at_head.masters.key_files()["a-vllm"] == ".github/configs/nvidia-master.yaml"
 
 
 def test_a_changed_recipe_marks_the_keys_that_reference_it(project) -> None:

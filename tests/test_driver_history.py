@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import format_text
 from changelog_tool.merge.outcome import merge_sides
-from changelog_tool.merge.protected import decide
+from changelog_tool.merge.protected import by_upstream, decide
 from changelog_tool.merge.threeway import Merged, merge
 
 LOG = "perf-changelog.yaml"
@@ -154,7 +155,7 @@ def test_the_protected_ref_tells_the_sides_apart_without_reading_its_file(
     repo.commit("main", **{LOG: main})
     result = driver(repo, BASE, ours, theirs)
     assert result.returncode == 0, result.stderr
-    expected = decide(ours, theirs, upstream=main, upstream_name="main")
+    expected = decide(hint=partial(by_upstream, ours, theirs, main, "main"))
     assert expected.side == protected
     assert f"protected side is {protected}: {expected.reason}" in result.stderr
     kept = appended(ours, *OWN) if protected == "ours" else appended(theirs, *MAIN_NEW)
@@ -166,7 +167,7 @@ def test_a_protected_ref_older_than_the_base_does_not_decide(repo: GitRepo) -> N
     ours, theirs = appended(BASE, *MAIN_NEW), appended(BASE, *OWN)
     result = driver(repo, BASE, ours, theirs)
     assert result.returncode == 0, result.stderr
-    expected = decide(ours, theirs, upstream=changelog(*HISTORY[:9_000]), upstream_name="main")
+    expected = decide(hint=partial(by_upstream, ours, theirs, changelog(*HISTORY[:9_000]), "main"))
     assert f"protected side is ours: {expected.reason}" in result.stderr
     assert "no operation or protected ref told them apart" in expected.reason
 
@@ -177,7 +178,7 @@ def test_a_protected_ref_neither_side_begins_with_is_read(repo: GitRepo) -> None
     repo.commit("main", **{LOG: main})
     ours, theirs = appended(BASE, *MAIN_NEW), appended(BASE, *OWN)
     result = driver(repo, BASE, ours, theirs)
-    expected = decide(ours, theirs, upstream=main, upstream_name="main")
+    expected = decide(hint=partial(by_upstream, ours, theirs, main, "main"))
     assert f"protected side is {expected.side}: {expected.reason}" in result.stderr
 
 

@@ -15,12 +15,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.document import Ledger, last_entry_offset
 from changelog_tool.ledger.entry import FIELD_ORDER, _entry_validator, _quick_check
 from changelog_tool.ledger.filecheck import (
     FileReport,
     _check_stream,
     _check_whole,
+    _pieces,
     check_file,
     check_path,
 )
@@ -283,3 +284,32 @@ def test_damaged_files_read_in_pieces_or_whole_give_the_same_findings(
     report = _check_stream(in_pieces(data, size), PATH, keep_items=True)
     if report is not None:
         assert as_recorded(report) == as_recorded(_check_whole(data, PATH))
+
+
+PIECE_PARTS = [b"-", b"\n", b" ", b"a", b"- ", b"\n-", b"#", b"\r\n", b"\t", b"- config-keys:\n"]
+
+
+@given(st.lists(st.sampled_from(PIECE_PARTS), max_size=40), st.data())
+def test_a_piece_is_cut_only_where_the_whole_file_begins_an_entry(
+    parts: list[bytes], data: st.DataObject
+) -> None:
+    """The one rule on a piece of a file whose end is not known yet: the last entry
+    start whose next byte is in the piece, never a '-' that ends it."""
+    whole = b"".join(parts)
+    k = data.draw(st.integers(0, len(whole)))
+    starts = [b.start for b in Ledger(whole).blocks if b.start + 1 < k]
+    assert last_entry_offset(whole[:k], complete=False) == (starts[-1] if starts else None)
+    size = data.draw(st.integers(1, 8))
+    pieces = list(_pieces(in_pieces(whole, size)))
+    assert b"".join(pieces) == whole
+    cuts = [sum(map(len, pieces[:i])) for i in range(1, len(pieces))]
+    assert set(cuts) <= {b.start for b in Ledger(whole).blocks}
+
+
+def test_a_dash_that_ends_a_chunk_waits_for_the_next_byte() -> None:
+    # in a whole file a last line "-" begins an entry; at the end of a chunk it is
+    # not known yet: "-x" begins none, "- " does
+    assert last_entry_offset(b"- a: 1\n-") == 7
+    assert last_entry_offset(b"- a: 1\n-", complete=False) == 0
+    assert list(_pieces([b"- a: 1\n-", b"x: 2\n"])) == [b"- a: 1\n-x: 2\n"]
+    assert list(_pieces([b"- a: 1\n-", b" b: 2\n"])) == [b"- a: 1\n", b"- b: 2\n"]

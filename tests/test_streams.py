@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gitrepo.process import git_dir
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.document import Ledger, last_entry_offset
 from changelog_tool.ledger.streams import last_entry_start, share_prefix
 from changelog_tool.merge.side_changes import EntryCounter, count_entries
 
@@ -79,6 +79,53 @@ def test_the_last_entry_is_found_from_the_end(tmp_path: Path, data: bytes) -> No
     (path,) = files(tmp_path, data)
     last = Ledger(data).last_block()
     assert last_entry_start(path) == (last.start if last else None)
+
+
+# the bytes that decide where an entry begins, and their look-alikes
+LINE_PARTS = [b"-", b"\n", b" ", b"a", b"- ", b"\n-", b"#", b"\r\n", b"\t", b"- config-keys:\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINE_PARTS), max_size=40), st.integers(1, 64))
+def test_the_end_reader_finds_the_last_entry_the_bytes_rule_finds(
+    tmp_path_factory: pytest.TempPathFactory, parts: list[bytes], tail: int
+) -> None:
+    """Any file, any first window (one that cuts an entry, or a line, included): the
+    reader of the file's end answers what the one rule answers on the whole bytes,
+    and that is where the file's last block begins."""
+    data = b"".join(parts)
+    path = tmp_path_factory.mktemp("end") / "perf-changelog.yaml"
+    path.write_bytes(data)
+    blocks = Ledger(data).blocks
+    expected = blocks[-1].start if blocks else None
+    assert last_entry_offset(data) == expected
+    assert last_entry_start(path, tail=tail) == expected
+
+
+@pytest.mark.parametrize("tail", [1, 2, 5, 64, 1 << 16])
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"- a: 1\n-", 7),  # a last line "-" ends the file: an (empty) entry
+        (b"- a: 1\n-x\n", 0),  # "-x" begins no entry
+        (b"- a: 1\n-\t\n", 0),
+        (b"- a: 1\r\n- b: 2\r\n", 8),  # CRLF: the '-' still follows a line feed
+        (b"- a: 1\n-\r\n", 0),  # "-" then a carriage return begins none
+        (b"- a: 1\n# - b: 2\n\n  \n", 0),  # a comment and blank lines after it
+        (b"# only a comment\n\n", None),
+        (b"\n-", 1),
+        (b"-", 0),
+        (b"", None),
+    ],
+)
+def test_the_end_reader_pins_the_rule_where_it_is_easy_to_get_wrong(
+    tmp_path: Path, data: bytes, expected: int | None, tail: int
+) -> None:
+    (path,) = files(tmp_path, data)
+    assert last_entry_offset(data) == expected
+    assert last_entry_start(path, tail=tail) == expected
+    last = Ledger(data).last_block()
+    assert (last.start if last else None) == expected
 
 
 @given(st.lists(st.sampled_from([b"-", b"\n", b" ", b"a", b"- ", b"\n-"]), max_size=30), st.data())

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from conftest import GitRepo
+from projects import NVIDIA, NVIDIA_TEXT, key_block, make_project
+
+from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.rows import KeyRow, preselected, rows_for, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, preview_lines
 from changelog_tool.diff.keychange import ChangeSet, KeyChange
+from changelog_tool.gate.acceptance import rejections
 from changelog_tool.settings import Settings
 
 
@@ -84,3 +90,33 @@ def test_problems_name_the_field_to_fix(tmp_path: Path) -> None:
     assert any(p.startswith("pr-link:") and "not this repository (o/r)" in p for p in found)
     preview = session.preview(Draft(keys=["k"], description=["d2"]))
     assert preview.ok and preview.appended.startswith(b"\n- config-keys:\n    - k\n")
+
+
+def refused_keys(session: AddSession, pattern: str) -> bool:
+    """Whether the acceptance rule refuses ``pattern`` as matching no master key."""
+    entry = {"config-keys": [pattern], "description": ["d"], "pr-link": "XXX"}
+    return any(r.code == "dangling-pattern" for r in rejections(entry, session.rules()))
+
+
+@pytest.mark.parametrize("diff", ["loads", "fails"])
+def test_completion_offers_exactly_the_keys_the_check_accepts(repo: GitRepo, diff: str) -> None:
+    """One source of master keys for the whole screen: a key added in the work tree
+    is offered and accepted, before the diff loads and after, even when the diff
+    cannot run (no protected branch to compare with): the keys come from the
+    acceptance rules, not from the diff."""
+    make_project(repo)
+    repo.write(NVIDIA, NVIDIA_TEXT + "\n" + key_block("c-new"))
+    if diff == "fails":
+        repo.git("branch", "-q", "-D", "main")
+    settings = settings_module.load(repo.root)
+    session = AddSession(settings, settings.changelog_path)
+    keys = ["a-vllm", "b-vllm", "c-new", "m-rocm"]
+    assert session.completions() == keys  # before the diff
+    loaded = session.load()
+    assert (loaded.problem is None) == (diff == "loads")
+    assert session.completions() == keys
+    assert sorted(session.rules().masters.owner) == keys
+    for pattern in [*keys, "*-vllm", "c-*", "*", "d-*", "a-vlm", "c-new-*"]:
+        matched = session.pattern_matches(pattern)
+        assert set(matched) <= set(keys)
+        assert bool(matched) != refused_keys(session, pattern), pattern

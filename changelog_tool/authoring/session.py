@@ -10,6 +10,7 @@ itself (through :func:`changelog_tool.ledger.writer.append` with ``expected=``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +70,6 @@ class AddSession:
         self.path = path
         self.base = base
         self.init = init
-        self.master_keys: list[str] = []
         self.loaded: Loaded | None = None
         self._rules: Rules | None = None
         self._points: dict[str, dict[str, int] | None] = {}
@@ -106,11 +106,19 @@ class AddSession:
         except ChangelogError as exc:
             self.loaded = Loaded(None, [], history, str(exc))
             return self.loaded
-        self.master_keys = sorted(changes.master_keys)
         self.loaded = Loaded(changes, rows_for(changes), history)
         return self.loaded
 
     # --- questions ------------------------------------------------------------------
+    @cached_property
+    def master_keys(self) -> list[str]:
+        """Every master-config key, sorted, from the acceptance rules (:meth:`rules`:
+        the work tree's master configs), the source :meth:`reach` and the check of an
+        entry's config-keys use too: completion and pattern counts can then never offer
+        a key the check refuses, nor miss one it accepts. Known from the start, before
+        (and whether or not) the diff loads."""
+        return sorted(self.rules().masters.owner)
+
     def pattern_matches(self, pattern: str) -> list[str]:
         from changelog_tool.ledger.entry import matching_keys
 
@@ -165,7 +173,7 @@ class AddSession:
         from changelog_tool.authoring.reach import reach
 
         changed = [r.key for r in (self.loaded.rows if self.loaded else []) if r.needs_entry]
-        masters = self.rules().masters.owner
+        masters = self.rules().masters.owner  # in the files' order, as the reach is shown
         return reach(draft.keys, draft.scenario_types, list(masters), self.points, changed)
 
     def points(self, key: str) -> dict[str, int] | None:

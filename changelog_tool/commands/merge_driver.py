@@ -77,8 +77,6 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     stamp = writer.Stamp.of(ours)
     shared = _Shared(files, stamp.size)
     decision = decide(
-        b"",  # the files' bytes: read by the hint below, not here
-        b"",
         action=os.environ.get("GIT_REFLOG_ACTION"),
         operation=lambda: _operation(root),
         branches=branch_names(settings.protected_ref),

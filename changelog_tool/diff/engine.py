@@ -158,9 +158,7 @@ def _snapshot(
     if not masters["base"].files and not masters["head"].files:
         raise no_master_configs(settings)
     keys, problems = diff(masters["base"], masters["head"])
-    changes = ChangeSet(
-        base=base_sha, head=head_rev, keys=keys, master_keys=masters["head"].key_files()
-    )
+    changes = ChangeSet(base=base_sha, head=head_rev, keys=keys)
     _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev, limit)
     for change in changes.keys:
         if change.kind != REMOVED:

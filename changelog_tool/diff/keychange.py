@@ -47,7 +47,6 @@ class ChangeSet:
     base: str | None
     head: str
     keys: list[KeyChange] = field(default_factory=list)
-    master_keys: dict[str, str] = field(default_factory=dict)
     recipes: dict[str, list[str]] = field(default_factory=dict)
     orphan_recipes: list[str] = field(default_factory=list)
     deleted_recipes: list[str] = field(default_factory=list)

@@ -25,10 +25,38 @@ if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes nee
     from changelog_tool.ledger.strictyaml import Item, YamlProblem
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
+"""A line that begins an entry: ``-`` at column 0, then a space, a line break or the
+end of the file (``-x`` begins none, nor ``-`` then a tab or a carriage return)."""
 # the same starts after the first line: a literal line break first lets the regex
 # engine skip from one to the next in C (``^`` in multiline mode tries every byte)
 _LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
 ENTRY_HEAD = b"- config-keys:"
+
+
+def last_entry_offset(data: bytes, *, complete: bool = True) -> int | None:
+    """Where the last entry in ``data`` begins: the offset of the last line that
+    :data:`ENTRY_START` matches (``data`` itself begins at a line start), found from
+    the end without scanning the rest; ``None`` when no line begins an entry.
+
+    The one rule for where the last entry begins: :meth:`Ledger.last_block`, the
+    reader of a file's end (:func:`changelog_tool.ledger.streams.last_entry_start`)
+    and the cutting of a file into entry-sized pieces all call it.
+
+    ``complete=False``: ``data`` is a piece of a longer file and more bytes may
+    follow it, so a ``-`` that is its very last byte is not known to begin an entry
+    (the next byte decides: ``-x`` does not) and is passed over. In a whole file it
+    does (a last line ``-`` is an empty entry, as :attr:`Ledger.blocks` cuts it)."""
+    known = len(data) if complete else len(data) - 1  # the '-' must lie before this
+    pos = len(data)
+    while pos > 0:
+        hit = data.rfind(b"\n-", 0, pos)
+        start = hit + 1  # 0 when no line after the first begins with '-'
+        if start < known and ENTRY_START.match(data, start):
+            return start
+        if hit < 0:
+            return None
+        pos = hit
+    return None
 
 
 @dataclass(frozen=True)
@@ -276,18 +304,13 @@ class Ledger:
         return match.start() if match else len(self.data)
 
     def last_block(self) -> Block | None:
-        """The last entry, found from the end without scanning the whole file."""
-        pos = len(self.data)
-        while pos > 0:
-            nl = self.data.rfind(b"\n-", 0, pos)
-            start = nl + 1 if nl >= 0 else 0
-            if nl < 0 and not ENTRY_START.match(self.data, 0):
-                return None
-            if ENTRY_START.match(self.data, start):
-                line = self.data.count(b"\n", 0, start) + 1
-                return self._block(-1, start, len(self.data), line)
-            pos = nl
-        return None
+        """The last entry (:func:`last_entry_offset`), found from the end without
+        scanning the whole file; the same span as ``blocks[-1]``, its index -1."""
+        start = last_entry_offset(self.data)
+        if start is None:
+            return None
+        line = self.data.count(b"\n", 0, start) + 1
+        return self._block(-1, start, len(self.data), line)
 
     def text(self, block: Block) -> bytes:
         return self.data[block.start : block.end]

@@ -14,6 +14,7 @@ from changelog_tool.ledger.document import (
     ByteProblem,
     ByteScan,
     Ledger,
+    last_entry_offset,
     read_chunks,
     read_file,
 )
@@ -178,23 +179,13 @@ def _pieces(chunks: Iterable[bytes]) -> Iterator[bytes]:
     carry = b""
     for chunk in chunks:
         data = carry + chunk if carry else chunk
-        cut = _last_entry_start(data)
-        if cut > 0:
+        cut = last_entry_offset(data, complete=False)  # more chunks may follow
+        if cut:
             yield data[:cut]
             data = data[cut:]
         carry = data
     if carry:
         yield carry
-
-
-def _last_entry_start(data: bytes) -> int:
-    """Offset of the last line that begins an entry and is followed by a known byte."""
-    pos = len(data)
-    while (hit := data.rfind(b"\n-", 0, pos)) >= 0:
-        if data[hit + 2 : hit + 3] in (b" ", b"\n"):
-            return hit + 1
-        pos = hit + 1
-    return 0
 
 
 def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> FileReport | None:

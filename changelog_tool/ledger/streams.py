@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.document import last_entry_offset
 
 CHUNK = 1 << 20
 """Bytes read from each file at a time."""
@@ -25,12 +25,14 @@ def read_from(path: Path, offset: int) -> bytes:
         return file.read()
 
 
-def last_entry_start(path: Path) -> int | None:
-    """Where the file's last entry begins (its ``-`` at column 0, as
-    :meth:`Ledger.last_block` finds it), read backwards from the end in growing
-    windows; ``None`` when the file holds no entry."""
+def last_entry_start(path: Path, *, tail: int = _TAIL) -> int | None:
+    """Where the file's last entry begins (:func:`last_entry_offset`, the rule
+    :meth:`Ledger.last_block` uses), read backwards from the end in windows of
+    ``tail`` bytes, then four times more each time, until one holds an entry;
+    ``None`` when the file holds none. A window that begins mid-line is read from its
+    first line start: the rule needs to know where lines begin."""
     size = os.path.getsize(path)
-    want = _TAIL
+    want = max(1, tail)
     with open(path, "rb") as file:
         while True:
             start = max(0, size - want)
@@ -40,9 +42,9 @@ def last_entry_start(path: Path) -> int | None:
             if start > 0:  # begin at a line start: after the first newline in the window
                 skip = data.find(b"\n") + 1
             if start == 0 or skip > 0:
-                last = Ledger(data[skip:]).last_block()
-                if last is not None:
-                    return start + skip + last.start
+                found = last_entry_offset(data[skip:])
+                if found is not None:
+                    return start + skip + found
             if start == 0:
                 return None
             want *= 4

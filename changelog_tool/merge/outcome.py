@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.merge.edits import Problem
-from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, decide
+from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
 from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
 from changelog_tool.merge.threeway import Merged, Refused, merge
 
@@ -138,15 +139,8 @@ def merge_sides(
     """Decide the protected side (unless given) and merge. ``branches`` are the
     protected branches' names, ``placeholders`` the placeholder pr-links."""
     if decision is None:
-        decision = decide(
-            ours,
-            theirs,
-            upstream=upstream.data if upstream else None,
-            upstream_name=upstream.ref if upstream else None,
-            action=action,
-            operation=operation,
-            branches=branches,
-        )
+        hint = partial(by_upstream, ours, theirs, upstream.data, upstream.ref) if upstream else None
+        decision = decide(action=action, operation=operation, branches=branches, hint=hint)
     result = merge(base, ours, theirs, decision.side, placeholders)
     if isinstance(result, Merged) and not decision.certain:
         result = _nothing_dropped_on_a_guess(result, decision)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
@@ -63,17 +64,13 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
     """The side holding more of the protected ref's entries; ``None`` on a tie.
 
     Usually one side begins with the protected ref's bytes and the other does
-    not, which settles it without splitting the files into entries."""
-    end = history_end(upstream)
-    if end is not None:
-        starts = {
-            side: data[:end] == upstream[:end]
-            for side, data in (("ours", ours), ("theirs", theirs))
-        }
-        if starts["ours"] != starts["theirs"]:
-            return by_beginning(starts["ours"], count_entries(upstream), name)
-        if starts["ours"]:
-            return None
+    not, which settles it without splitting the files into entries
+    (:func:`by_beginning`)."""
+    begins = by_beginning(ours, theirs, upstream, name)
+    if isinstance(begins, Decision):
+        return begins
+    if begins == "both":
+        return None
     entries = _entries(upstream)
     total = sum(entries.values())
     in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
@@ -87,10 +84,27 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
     )
 
 
-def by_beginning(ours_begins: bool, entries: int, name: str) -> Decision:
-    """The side that begins with the protected ref's file (``ours_begins`` says
-    which), when the other does not; ``entries``: how many the ref's file holds."""
+def by_beginning(
+    ours: bytes, theirs: bytes, upstream: bytes, name: str, entries_before: int = 0
+) -> Decision | Literal["both", "neither"]:
+    """The side that begins with the protected ref's file, when the other does not:
+    with its bytes up to the end of its last entry (the blank lines after it are not
+    compared). ``"both"`` when both sides do (they tie), ``"neither"`` when neither
+    does or the ref's file holds no entry (this rule cannot tell them apart).
+
+    The three may be windows that begin at the same offset after bytes all of them
+    share (:mod:`changelog_tool.merge.window`): the answer is the whole files' one
+    when the ref's window holds an entry; ``entries_before`` then counts the ref's
+    entries before the windows (for the reason's wording only)."""
+    end = history_end(upstream)
+    if end is None:
+        return "neither"
+    ours_begins = ours[:end] == upstream[:end]
+    theirs_begins = theirs[:end] == upstream[:end]
+    if ours_begins == theirs_begins:
+        return "both" if ours_begins else "neither"
     side: Side = "ours" if ours_begins else "theirs"
+    entries = entries_before + count_entries(upstream)
     return Decision(side, f"{side} begins with {name}'s file (all {entries} of its entries)")
 
 
@@ -143,22 +157,18 @@ def side_from_operation(
 
 
 def decide(
-    ours: bytes,
-    theirs: bytes,
     *,
-    upstream: bytes | None = None,
-    upstream_name: str | None = None,
     action: str | None = None,
     operation: Callable[[], str | None] | None = None,
     branches: Collection[str] = DEFAULT_BRANCHES,
     hint: Callable[[], Decision | None] | None = None,
 ) -> Decision:
     """``operation`` is asked only when the action did not decide, or is a ``pull``
-    (which may be rebasing: ``pull.rebase`` leaves no ``--rebase`` in the action);
-    the protected ref (``upstream``) is read only when neither decided. ``hint``,
-    when given, is asked then instead of reading ``upstream``: the protected ref's
-    side as :func:`by_upstream` would find it (the merge driver finds it without
-    reading the whole ref, see :func:`by_beginning`)."""
+    (which may be rebasing: ``pull.rebase`` leaves no ``--rebase`` in the action).
+    ``hint``, the protected ref's side, is asked only when neither decided: on the
+    whole files it is :func:`by_upstream` (``functools.partial(by_upstream, ours,
+    theirs, upstream, name)``); the merge driver finds the same answer without
+    reading the whole ref (:func:`changelog_tool.merge.window.upstream_hint`)."""
     verb = (action or "").split()[:1]
     if verb != ["pull"]:
         by_action = side_from_action(action, branches)
@@ -177,12 +187,7 @@ def decide(
     elif by_operation is not None:
         return Decision(by_operation, f"a {current} is in progress")
     merging = merging or (current or "").startswith("merge")
-    if hint is not None:
-        found = hint()
-    elif upstream is not None:
-        found = by_upstream(ours, theirs, upstream, upstream_name or "the protected ref")
-    else:
-        found = None
+    found = hint() if hint is not None else None
     if merging:
         unsure = "a hint only: the merge did not say which side is protected"
         if found is not None:

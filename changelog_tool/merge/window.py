@@ -36,7 +36,7 @@ from typing import Literal
 from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Decision, by_beginning
 from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
-from changelog_tool.merge.side_changes import after_history, count_entries, history_end
+from changelog_tool.merge.side_changes import after_history, history_end
 from changelog_tool.merge.threeway import SIDES, Merged, Side
 
 UNKNOWN: Literal["unknown"] = "unknown"
@@ -118,10 +118,7 @@ def upstream_hint(
     if size <= windows.cut:
         return None  # the ref's file lies in the shared history: both sides begin with it
     upstream = windows.side(holder)[: size - windows.cut]
-    end = history_end(upstream)
-    if end is None:
+    begins = by_beginning(windows.ours, windows.theirs, upstream, name, entries_before)
+    if begins == "neither":  # the ref's window holds no entry: the whole files decide
         return UNKNOWN
-    begins = {side: windows.side(side)[:end] == upstream[:end] for side in SIDES}
-    if begins["ours"] == begins["theirs"]:
-        return None
-    return by_beginning(begins["ours"], entries_before + count_entries(upstream), name)
+    return None if begins == "both" else begins
