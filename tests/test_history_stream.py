@@ -12,7 +12,7 @@ from conftest import GitRepo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from changelog_tool.diff.changelog import prefetch, read_revision
+from changelog_tool.diff.changelog import read_revision
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.duplicates import duplicate_in, find_duplicate
@@ -84,21 +84,17 @@ def test_worktree_head_is_judged_as_in_memory(
     assert found.base_tail() == base[-65536:]
 
 
-@pytest.mark.parametrize("early", [False, True], ids=["piped", "prefetched"])
 @pytest.mark.parametrize("name", sorted(HEADS))
 def test_commit_head_is_judged_as_in_memory(
-    base_repo: tuple[GitRepo, str, bytes], name: str, early: bool
+    base_repo: tuple[GitRepo, str, bytes], name: str
 ) -> None:
-    """Read through the cat-file pipe, or written by git to a file in the background
-    (as a long changelog is), head gets the in-memory comparison's verdict, and a
+    """Streamed from git, head gets the in-memory comparison's verdict, and a
     duplicate is found on the same line."""
     repo, sha, base = base_repo
     head = HEADS[name](base)
     head_sha = repo.commit("head", **{LOG: head})
     with Repo.open(repo.root) as opened:
-        spill = prefetch(opened, LOG, head_sha, LIMIT, least=0) if early else None
-        assert (spill is not None) == (early and bool(head))
-        found = read_revision(opened, LOG, sha, head_sha, LIMIT, spill)
+        found = read_revision(opened, LOG, sha, head_sha, LIMIT)
         blob = opened._run("rev-parse", f"{head_sha}:{LOG}").strip()
         expected = compare(base, head, LOG, sha[:12])
         assert judged(found.history) == judged(expected)
@@ -108,35 +104,6 @@ def test_commit_head_is_judged_as_in_memory(
             assert duplicate_in(found.history.prefix, target) == duplicate_in(
                 expected.prefix, target
             )
-
-
-def test_a_short_or_work_tree_changelog_is_not_prefetched(
-    base_repo: tuple[GitRepo, str, bytes],
-) -> None:
-    repo, sha, base = base_repo
-    with Repo.open(repo.root) as opened:
-        assert prefetch(opened, LOG, sha, LIMIT) is None  # shorter than the spool
-        assert prefetch(opened, LOG, WORKTREE, LIMIT, least=0) is None
-        assert prefetch(opened, "absent.yaml", sha, LIMIT, least=0) is None
-        spill = prefetch(opened, LOG, sha, LIMIT, least=len(base) - 1)
-        assert spill is not None
-        assert spill.read(0, len(base)) == base
-        spill.close()
-
-
-def test_a_prefetch_that_git_cannot_finish_is_a_clear_error(
-    base_repo: tuple[GitRepo, str, bytes],
-) -> None:
-    """git exits with an error (here: the object is gone after its size was read):
-    the proof stops with a message, not with a short file taken for the blob."""
-    repo, _sha, base = base_repo
-    from changelog_tool.errors import EnvironmentProblem
-    from changelog_tool.gitrepo.objects import Spill
-
-    with Repo.open(repo.root) as opened:
-        spill = Spill(opened.root, "0" * 40, len(base))
-        with pytest.raises(EnvironmentProblem, match="stopped before the end"):
-            spill.read(0, 10)
 
 
 def test_the_common_cases_take_the_streamed_path(base_repo: tuple[GitRepo, str, bytes]) -> None:

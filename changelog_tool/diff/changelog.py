@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from changelog_tool.errors import too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
-from changelog_tool.gitrepo.objects import CHUNK, Spill
+from changelog_tool.gitrepo.objects import CHUNK
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail
@@ -43,29 +43,11 @@ class Revision:
     when head has no changelog."""
 
 
-def prefetch(
-    repo: Repo, path: str, head_rev: str, limit: int, least: int = SPOOL_IN_MEMORY
-) -> Spill | None:
-    """Start git writing head's changelog to a temporary file now, when it is a
-    commit's and longer than ``least`` bytes: git inflates it on another
-    core while the master configs are read, and the file holds the kept bytes for
-    the duplicate search (no spool). Pass the result to :func:`read_revision`."""
-    if head_rev == WORKTREE:
-        return None
-    found = repo.blob_info(head_rev, path, limit)
-    if found is None or found[1] <= least:
-        return None
-    return repo.spill(head_rev, path, limit)
-
-
-def read_revision(
-    repo: Repo, path: str, base_sha: str, head_rev: str, limit: int, early: Spill | None = None
-) -> Revision:
+def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
     """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (a commit,
-    or ``WORKTREE``); files over ``limit`` bytes are refused before they are read.
-    ``early``: head's changelog as :func:`prefetch` started it."""
+    or ``WORKTREE``); files over ``limit`` bytes are refused before they are read."""
     base = repo.blob_info(base_sha, path, limit)
-    head = _spilled(early) if early is not None else _open_head(repo, path, head_rev, limit)
+    head = _open_head(repo, path, head_rev, limit)
     if head is None:
         return _slow(repo, path, base_sha, head_rev, limit)
     if base is not None and base[1] >= len(BOM):
@@ -90,15 +72,8 @@ class _Head:
     blob: str | None
     """Known before reading for a commit; ``None`` for the work tree's file."""
     close: Callable[[], None]
-    """Called once the proof has read the chunks."""
-    spill: Spill | None = None
-    """Head in a file of this run's own: the kept bytes are read from it (no spool)."""
 
     def drop(self) -> None:
-        """Head is not needed (any more)."""
-        if self.spill is not None:
-            self.spill.close()
-            return
         for _ in self.chunks:
             pass
         self.close()
@@ -121,10 +96,6 @@ def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None
         return None
     sha, size = found
     return _Head(size, repo.objects.chunks(size), sha, lambda: None)
-
-
-def _spilled(spill: Spill) -> _Head:
-    return _Head(spill.size, spill.chunks(), spill.sha, lambda: None, spill)
 
 
 def _file_chunks(handle: IO[bytes], size: int) -> Iterator[bytes]:
@@ -152,9 +123,7 @@ def _append_proof(
     kept bytes (spooled), the appended tail, and head's own blob id; else ``None``."""
     prefix = _blob_hash(base_size, len(base_blob))
     whole = _blob_hash(head.size, len(base_blob)) if head.blob is None else None
-    spool: IO[bytes] | None = None
-    if head.spill is None:
-        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+    spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
     left, lines, carriage, end = base_size, 0, False, b""
     tail: list[bytes] = []
     try:
@@ -164,8 +133,7 @@ def _append_proof(
             if left:
                 part = chunk[:left]
                 prefix.update(part)
-                if spool is not None:
-                    spool.write(part)
+                spool.write(part)
                 lines += part.count(b"\n")
                 carriage = carriage or b"\r" in part
                 end = (end + part[-TAIL:])[-TAIL:]
@@ -178,23 +146,15 @@ def _append_proof(
     appended = b"".join(tail)
     # CRLF that the base lacks is undone by the slow path, with its own finding
     if left or prefix.hexdigest() != base_blob or (not carriage and b"\r\n" in appended):
-        if spool is not None:
-            spool.close()
+        spool.close()
         return None
-    blob = head.blob if whole is None else whole.hexdigest()
-    return Kept(base_size, lines, end, _reader(spool, head.spill)), appended, blob
-
-
-def _reader(spool: IO[bytes] | None, spill: Spill | None) -> Callable[[int, int], bytes]:
-    if spill is not None:
-        return spill.read
-    assert spool is not None
 
     def read(start: int, stop: int) -> bytes:
         spool.seek(start)
         return spool.read(stop - start)
 
-    return read
+    blob = head.blob if whole is None else whole.hexdigest()
+    return Kept(base_size, lines, end, read), appended, blob
 
 
 def _lazy_tail(repo: Repo, blob: str) -> Callable[[], bytes]:

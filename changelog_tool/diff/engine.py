@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from changelog_tool.diff.changelog import prefetch, read_revision
+from changelog_tool.diff.changelog import read_revision
 from changelog_tool.diff.fields import scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
@@ -29,7 +29,6 @@ from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
-from changelog_tool.gitrepo.objects import Spill
 from changelog_tool.ledger.revision import History
 from changelog_tool.settings import Settings
 
@@ -127,22 +126,9 @@ def snapshot(
     the revisions when the caller already resolved them."""
     layout = Layout.of(settings, repo.root)
     sides = revisions or Revisions.of(repo, settings, base, head)
-    repo.limit = settings.max_bytes
-    early = prefetch(repo, layout.changelog, sides.head_rev, settings.max_bytes)
-    try:
-        return _snapshot(repo, settings, layout, sides, early)
-    except BaseException:
-        if early is not None:
-            early.close()
-        raise
-
-
-def _snapshot(
-    repo: Repo, settings: Settings, layout: Layout, sides: Revisions, early: Spill | None
-) -> Snapshot:
     base_ref, base_sha, head_rev, head_sha = dataclasses.astuple(sides)
     blobs: dict[str, bytes] = {}
-    limit = settings.max_bytes
+    limit = repo.limit = settings.max_bytes
 
     def read(rev: str, sha: str | None, path: str) -> bytes:
         if sha is None:
@@ -167,7 +153,7 @@ def _snapshot(
     changes.problems = _head_problems(problems, masters["base"], masters["head"])
     changes.problems += _missing_recipes(changes, masters["head"])
 
-    revision = read_revision(repo, layout.changelog, base_sha, head_rev, limit, early)
+    revision = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
     history = revision.history
     if head_rev == WORKTREE and revision.base_exists and revision.head_blob is not None:
         history.findings[:0] = staged_findings(

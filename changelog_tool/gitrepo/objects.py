@@ -7,7 +7,6 @@ its header, before its bytes are read."""
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -159,48 +158,6 @@ class Objects:
             if process is not None:
                 _stop(process)
         self._process = self._check = None
-
-
-class Spill:
-    """A blob that git writes, in the background, into an unnamed temporary file
-    (``git cat-file blob``): git inflates a long blob on another core while this
-    process does other work, and the file then serves reads at any offset."""
-
-    def __init__(self, root: Path, sha: str, size: int) -> None:
-        import tempfile
-
-        self.sha, self.size = sha, size
-        self._file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
-        self._process: subprocess.Popen[bytes] | None = spawn(
-            root, "cat-file", "blob", sha, into=self._file
-        )
-
-    def _wait(self) -> None:
-        if self._process is None:
-            return
-        code, self._process = self._process.wait(), None
-        if code != 0 or os.fstat(self._file.fileno()).st_size != self.size:
-            self.close()
-            raise EnvironmentProblem(
-                f"git cat-file blob {self.sha} stopped before the end; is the repository intact?"
-            )
-
-    def read(self, start: int, stop: int) -> bytes:
-        """Bytes ``start`` to ``stop`` (waiting for git to finish first)."""
-        self._wait()
-        return os.pread(self._file.fileno(), stop - start, start)
-
-    def chunks(self) -> Iterator[bytes]:
-        """The whole blob in chunks of at most :data:`CHUNK`."""
-        for start in range(0, self.size, CHUNK):
-            yield self.read(start, min(self.size, start + CHUNK))
-
-    def close(self) -> None:
-        if self._process is not None:  # not needed after all: git stops at once
-            self._process.kill()
-            self._process.wait()
-            self._process = None
-        self._file.close()
 
 
 def _widen(pipe: IO[bytes] | None) -> None:

@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from changelog_tool.errors import EnvironmentProblem
 
@@ -32,18 +32,17 @@ def git(
         raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None
 
 
-def spawn(root: Path, *args: str, into: IO[bytes] | None = None) -> subprocess.Popen[bytes]:
+def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
     """A long-running ``git`` process in ``root`` fed through its pipes (``cat-file
-    --batch``), or with no input and its output going ``into`` a file; its error
-    output is dropped (a missing object is reported on stdout, or by its exit code)."""
+    --batch``); its error output is dropped (a missing object is reported on stdout)."""
     import subprocess
 
     try:
         return subprocess.Popen(
             ["git", *args],
             cwd=root,
-            stdin=subprocess.PIPE if into is None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE if into is None else into,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
     except OSError as exc:

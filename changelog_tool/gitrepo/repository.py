@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import EnvironmentProblem, too_large
-from changelog_tool.gitrepo.objects import COMMIT, Objects, Spill
+from changelog_tool.gitrepo.objects import COMMIT, Objects
 from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import confined, read_file, walk_dir, wild
 from changelog_tool.hints import did_you_mean
@@ -199,12 +199,6 @@ class Repo:
     def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
         """:meth:`blob_header` without asking for the bytes (``--batch-check``)."""
         return self._as_file(self.objects.info(f"{rev}:{path}"), path, limit)
-
-    def spill(self, rev: str, path: str, limit: int | None = None) -> Spill | None:
-        """Start git writing ``path`` at the commit ``rev`` into a temporary file in the
-        background (:class:`Spill`); ``None`` when it is absent or not a file."""
-        found = self.blob_info(rev, path, limit)
-        return None if found is None else Spill(self.root, *found)
 
     def _as_file(
         self, found: tuple[str, str, int] | None, path: str, limit: int | None
