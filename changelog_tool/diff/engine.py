@@ -53,6 +53,8 @@ class Snapshot:
     the repository."""
     settings_change: Finding | None = None
     """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
+    base_masters: MasterSet = field(default_factory=lambda: MasterSet(()))
+    """The master configs at the base (the lints compare the changed keys with them)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,7 @@ def snapshot(
         _head_state(repo, settings, head_sha, head_rev),
         _remote_urls(repo),
         revision.base_tail,
+        base_masters=masters["base"],
     )
 
 

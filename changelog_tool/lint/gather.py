@@ -4,6 +4,9 @@ changed keys, handed to the pure :func:`changelog_tool.lint.review.review`."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from changelog_tool.diff.engine import Layout, Snapshot
@@ -33,15 +36,20 @@ def lint_findings(
         now = repo.read(head, path, limit)
         if now is not None:
             found.recipes[path] = (now, repo.read(base, path, limit))
-    files: dict[str, tuple[bytes, MasterFile | None, str | None]] = {}
+    heads = {file.path: file for file in snap.masters.files}
+    bases = {file.path: file for file in snap.base_masters.files}
+    files: dict[str, tuple[bytes, MasterFile | None, Callable[[], str | None]]] = {}
     for change in changes.keys:
         if change.kind not in (ADDED, MODIFIED) or change.path is None:
             continue
         if change.path not in files:
-            now = repo.read(head, change.path, limit) or b""
-            before = repo.read(base, change.path, limit)
-            older = MasterFile(change.path, before) if before is not None else None
-            files[change.path] = (now, older, file_style(now))
+            known = heads.get(change.path)  # the bytes the diff engine read
+            now = known.data if known is not None else repo.read(head, change.path, limit) or b""
+            files[change.path] = (
+                now,
+                bases.get(change.path),
+                functools.cache(partial(file_style, now)),
+            )
         data, older, style = files[change.path]
         chunk = snap.masters.chunk(change.key)
         if chunk is None:  # a file parsed whole (anchors): lint it whole

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from changelog_tool.lint.tree import Mapping
@@ -65,19 +65,34 @@ def file_style(data: bytes) -> str | None:
 
 
 def slips(
-    maps: list[Mapping], new_paths: set[tuple[str, ...]], whole_file: str | None = None
+    maps: list[Mapping],
+    new_paths: Callable[[], set[tuple[str, ...]]],
+    whole_file: Callable[[], str | None] | None = None,
 ) -> list[StyleSlip]:
     """The added keys whose style goes against their siblings and their file
-    (``whole_file``: the file's convention when ``maps`` are only a part of it)."""
-    file_style = whole_file or _majority(k.name for m in maps for k in m.keys)
+    (``whole_file``: the file's convention when ``maps`` are only a part of it).
+    ``new_paths`` and ``whole_file`` are asked only for a key that goes against its
+    siblings, the rare case: the base's keys and the whole file's are not read
+    for a change that has none."""
+    file_style: list[str | None] = []
     out = []
     for mapping in maps:
         for key in mapping.keys:
             mine = style(key.name)
-            if mine is None or normal((*mapping.path, key.name)) not in new_paths:
+            if mine is None:
                 continue
             siblings = _majority(k.name for k in mapping.keys if k is not key)
-            if siblings is None or siblings == mine or file_style != siblings:
+            if siblings is None or siblings == mine:
+                continue
+            if normal((*mapping.path, key.name)) not in new_paths():
+                continue
+            if not file_style:
+                file_style.append(
+                    whole_file()
+                    if whole_file is not None
+                    else _majority(k.name for m in maps for k in m.keys)
+                )
+            if file_style[0] != siblings:
                 continue
             fix = key.name.replace("_", "-") if siblings == KEBAB else key.name.replace("-", "_")
             out.append(StyleSlip(key.name, key.line, mine, siblings, fix))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Mapping as MappingType
 from dataclasses import dataclass, field
+from typing import Any
 
 from changelog_tool.findings import Finding
 from changelog_tool.lint import keystyle, repeated
@@ -34,7 +35,8 @@ class MasterKey:
     head: bytes
     base: bytes | None
     line: int
-    style: str | None
+    style: Callable[[], str | None]
+    """The whole file's key convention (computed when a key goes against its siblings)."""
 
 
 @dataclass
@@ -94,28 +96,46 @@ def _file_lints(
     *,
     repeats: bool,
     line: int = 1,
-    style: str | None = None,
+    style: Callable[[], str | None] | None = None,
 ) -> list[Finding]:
+    """The lints of one file (or one key's part of it). The base's bytes are parsed
+    only when a lint needs them; either side unreadable gives no lint (the YAML
+    checks of verify say why)."""
     try:
         now = mappings(head, line - 1, leaves=repeats)
-        before: list[Mapping] = mappings(base, leaves=repeats) if base is not None else []
     except Unreadable:
-        return []  # the YAML checks of verify say why
+        return []
+    found: dict[str, Any] = {}
+
+    def before() -> list[Mapping]:
+        if "before" not in found:
+            found["before"] = mappings(base, leaves=repeats) if base is not None else []
+        result: list[Mapping] = found["before"]
+        return result
+
+    def new_paths() -> set[tuple[str, ...]]:
+        if "new" not in found:
+            found["new"] = keystyle.key_paths(now) - keystyle.key_paths(before())
+        result: set[tuple[str, ...]] = found["new"]
+        return result
+
     out = []
-    new_paths = keystyle.key_paths(now) - keystyle.key_paths(before)
-    for slip in keystyle.slips(now, new_paths, style):
-        out.append(
-            Finding(
-                "key-style",
-                f"{slip.key!r} is {slip.style} among {slip.expected} keys (and a "
-                f"{slip.expected} file); write {slip.fix!r}, or the loader may not honour it",
-                path,
-                slip.line,
-                key=slip.key,
+    try:
+        for slip in keystyle.slips(now, new_paths, style):
+            out.append(
+                Finding(
+                    "key-style",
+                    f"{slip.key!r} is {slip.style} among {slip.expected} keys (and a "
+                    f"{slip.expected} file); write {slip.fix!r}, or the loader may not honour it",
+                    path,
+                    slip.line,
+                    key=slip.key,
+                )
             )
-        )
-    if repeats:
-        changed = repeated.changed_blocks(now, before)
-        for repeat in repeated.repeats(now, changed):
-            out.append(Finding("repeated-block", repeat.message(), path, repeat.first.line))
+        if repeats:
+            changed = repeated.changed_blocks(now, before())
+            for repeat in repeated.repeats(now, changed):
+                out.append(Finding("repeated-block", repeat.message(), path, repeat.first.line))
+    except Unreadable:
+        return []
     return out
