@@ -12,7 +12,6 @@ import errno
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -108,6 +107,8 @@ def failure(exc: BaseException, *, debug: bool = False, as_json: bool = False) -
         return 2
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
+        import traceback  # (only for an internal error)
+
         traceback.print_exception(exc)
     first = (str(exc).strip().splitlines() or [""])[0]
     print(
