@@ -1,14 +1,14 @@
 """Git at the edge: every git call of the tool goes through this module.
 
-Two mechanisms, each for what it does best. GitPython (:class:`Repo`) reads
-objects through one persistent ``git cat-file --batch`` process and walks trees
-in-process, which is what the diff engine needs when it reads dozens of blobs;
-it is imported only when a :class:`Repo` is opened. Short one-off questions
-(config, the state of the git directory, ``merge-file``, building the demo
-repository) are one plain ``git`` subprocess (:func:`git`), so the merge driver
-and ``add`` never pay for GitPython's import. Everything else in the tool works
-on bytes and plain values; git failures become :class:`EnvironmentProblem`
-messages that say what to run.
+Two mechanisms, each for what it does best. A :class:`Repo` reads refs, trees and
+blobs through one persistent ``git cat-file --batch`` process (:mod:`objects`),
+which is what the diff engine needs when it reads dozens of blobs; GitPython is
+imported only for what it does well beyond that (the index's conflict stages,
+ref names for "did you mean"). Short one-off questions (config, the state of
+the git directory, ``merge-file``, building the demo repository) are one plain
+``git`` subprocess (:func:`git`), so the merge driver and ``add`` never pay for
+GitPython's import. Everything else in the tool works on bytes and plain values;
+git failures become :class:`EnvironmentProblem` messages that say what to run.
 """
 
 from changelog_tool.gitrepo.process import (
