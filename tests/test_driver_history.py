@@ -1,9 +1,7 @@
-"""Long histories: the driver proves the history the base and the branch share by
-comparing their bytes, merges only what follows it, and writes exactly what the
-merge of the whole files writes. One byte changed deep in the branch's history
-takes the whole-file merge, never the windows'. Main's history is not compared
-when the operation says which side is main (the gate checked it when it landed):
-its bytes are kept whole, as the whole-file merge keeps them."""
+"""Long histories: the driver proves the history the three files share by comparing
+their bytes, merges only what follows it, and says and writes exactly what the
+merge of the whole files says and writes. One byte changed deep in the history
+(by main or by the branch) takes the whole-file merge, never the windows'."""
 
 from __future__ import annotations
 
@@ -111,39 +109,31 @@ def test_a_branch_that_changed_one_byte_deep_in_the_history_is_refused(
     assert long_repo.read(".merge_file_A") != appended(ours, *OWN)
 
 
-@pytest.mark.parametrize(
-    ("index", "old", "new"),
-    [(5_000, b"Sweep 5000", b"Sweep 5009"), (COUNT - 2, b"Sweep 9998", b"Sweep 9990")],
-    ids=["deep", "before the bases last"],
-)
-def test_main_that_edited_its_history_is_kept_byte_for_byte_without_reading_it(
-    long_repo: GitRepo, index: int, old: bytes, new: bytes
+def test_main_that_edited_one_entry_deep_in_the_history_is_merged_as_a_whole(
+    long_repo: GitRepo,
 ) -> None:
-    """The same bytes as the whole-file merge; the report does not re-examine main's
-    history (the whole-file merge would add that main changed an old entry)."""
-    main = edited(BASE, index, old, new)
+    main = edited(BASE, 5_000, b"Sweep 5000", b"Sweep 5009")
     ours, theirs = appended(main, *MAIN_NEW), appended(BASE, *OWN)
     assert len(ours) == len(appended(BASE, *MAIN_NEW))
     result = driver(long_repo, BASE, ours, theirs, action="rebase")
     assert result.returncode == 0, result.stderr
+    assert long_repo.read(".merge_file_A") == appended(ours, *OWN)
     whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
-    assert isinstance(whole.result, Merged)
-    assert long_repo.read(".merge_file_A") == whole.result.data == appended(ours, *OWN)
-    assert any("of the base" in line for line in whole.summary())
-    assert told(result) == [line for line in whole.summary() if "of the base" not in line]
+    assert any("line 30001 of the base" in line for line in whole.summary())
+    assert told(result) == whole.summary()
 
 
-def test_an_unsure_side_compares_all_three_histories(long_repo: GitRepo) -> None:
-    """No operation: the side is a hint (the protected ref's entries), not main's
-    for sure, so its history is compared too and the whole-file merge reports the
-    edit."""
-    main = edited(BASE, 5_000, b"Sweep 5000", b"Sweep 5009")
+def test_main_that_edited_the_entry_before_the_bases_last_is_merged_as_a_whole(
+    long_repo: GitRepo,
+) -> None:
+    """The last entry of the shared history, right before the boundary."""
+    main = edited(BASE, COUNT - 2, b"Sweep 9998", b"Sweep 9990")
     ours, theirs = appended(main, *MAIN_NEW), appended(BASE, *OWN)
-    result = driver(long_repo, BASE, ours, theirs)
-    assert "protected side is ours" in told(result)[0]
-    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None)
-    assert told(result)[1:] == whole.summary()[1:]
-    assert any("of the base" in line for line in whole.summary())
+    result = driver(long_repo, BASE, ours, theirs, action="rebase")
+    assert result.returncode == 0, result.stderr
+    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
+    assert any(f"line {(COUNT - 2) * 6 + 1} of the base" in line for line in whole.summary())
+    assert told(result) == whole.summary()
 
 
 @pytest.mark.parametrize(("holder", "protected"), [("ours", "ours"), ("theirs", "theirs")])
@@ -214,3 +204,29 @@ def test_one_git_process_at_most_and_none_when_git_says_the_operation(
         assert result.returncode == 0, result.stderr
         assert calls.read_text().split() == expected
         assert long_repo.read(".merge_file_A") == appended(ours, *OWN)
+
+
+@pytest.mark.parametrize("name", [".merge_file_A", "perf-changelog.mine.yaml"])
+def test_gits_temp_file_gets_the_entries_in_place_and_any_other_file_a_new_copy(
+    long_repo: GitRepo, name: str
+) -> None:
+    """In a rebase %A holds main's side: git's own temp file is appended to (its
+    inode stays); a file the driver is pointed at by hand is replaced whole, as
+    every file the tool writes is (temp file, fsync, rename)."""
+    ours, theirs = appended(BASE, *MAIN_NEW), appended(BASE, *OWN)
+    for file, data in ((".merge_file_O", BASE), (name, ours), (".merge_file_B", theirs)):
+        long_repo.write(file, data)
+    inode = (long_repo.root / name).stat().st_ino
+    env = dict(os.environ, GIT_REFLOG_ACTION="rebase")
+    files = [".merge_file_O", name, ".merge_file_B"]
+    done = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "merge-driver", *files, LOG],
+        cwd=long_repo.root,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert long_repo.read(name) == appended(ours, *OWN)
+    assert ((long_repo.root / name).stat().st_ino == inode) == name.startswith(".merge_file_")

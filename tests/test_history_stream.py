@@ -173,6 +173,7 @@ def test_duplicate_search_by_regions_agrees_with_the_whole_history(
         if by_regions is not None:
             break
     assert by_regions == find_duplicate(data, target)
+    assert duplicate_in(kept, target, region) == find_duplicate(data, target)
     assert duplicate_in(kept, target) == find_duplicate(data, target)
 
 

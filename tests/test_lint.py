@@ -156,3 +156,32 @@ def test_a_snake_case_field_in_an_added_master_key_is_flagged_at_its_line(repo: 
         and slip["line"] == text.split("\n").index("      max_seq_len: 8") + 1
     )
     assert "write 'max-seq-len'" in slip["message"]
+
+
+def test_a_master_key_in_a_file_without_a_convention_is_judged_by_its_own_keys() -> None:
+    """The whole file's key lines tie (or hold none): the key's own mappings decide,
+    and the whole file's convention is asked only for a key against its siblings."""
+    from changelog_tool.lint.keystyle import file_style
+    from changelog_tool.lint.review import MasterKey
+
+    head = b"k1:\n  max-num-seqs: 8\n  block-size: 4\n  kv-role: x\n  new_key: 1\n"
+    tie = b"a:\n  a_b: 1\n  c_d: 1\n  e_f: 1\n  g_h: 1\n  p-q: 1\n" + head.replace(
+        b"new_key", b"zz"
+    )
+    assert file_style(tie) is None
+    asked: list[bytes] = []
+
+    def whole(data: bytes) -> str | None:
+        asked.append(data)
+        return file_style(data)
+
+    def lint(chunk: bytes) -> list[str]:
+        key = MasterKey("m.yaml", chunk, None, 1, lambda: whole(tie))
+        return [f.message for f in review(Changed(master_keys=[key]), lambda p: True, str)]
+
+    [message] = lint(head)
+    assert "'new_key' is snake_case among kebab-case keys" in message
+    assert asked == [tie]
+    asked.clear()
+    assert lint(head.replace(b"new_key", b"new-key")) == []
+    assert asked == []  # no key against its siblings: the whole file is not scanned

@@ -11,13 +11,13 @@ only helps tell the sides apart when the operation does not. It never imports
 GitPython or Textual.
 
 However long the history, the usual merge reads it once, in chunks, to prove the
-branch's side shares the base's history (main's side too when the operation does
-not say which side is main), and merges only what follows it
+three files share it, and merges only what follows it
 (:mod:`changelog_tool.merge.window`); the result is the protected side's file
-with the branch's entries appended: in place when that file is %A (a rebase),
-else a kernel copy (``writer.replace_with_copy(scratch=True)``: git's temp file,
-read back by git and deleted, needs no fsync). At most one git process runs (the protected
-ref's blob id, when the operation did not say which side is protected).
+with the branch's entries appended: in place when that file is git's %A (a
+rebase), else a kernel copy (``writer.replace_with_copy(scratch=...)``: git's
+temp file, read back by git and deleted, needs no fsync). At most one git
+process runs (the protected ref's blob id, when the operation did not say which
+side is protected).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
         branches=branch_names(settings.protected_ref),
         hint=lambda: _upstream_hint(root, settings, path, shared),
     )
-    windows = shared.windows(protected=decision.side if decision.certain else None)
+    windows = shared.windows()
     if windows is not None:
         from changelog_tool.merge.threeway import Merged
         from changelog_tool.merge.window import merge_after
@@ -96,10 +96,21 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
                 length = windows.cut + len(kept)
                 source = files[decision.side]
                 writer.replace_with_copy(
-                    ours, source, length, appended, expected=stamp, scratch=True
+                    ours, source, length, appended, expected=stamp, scratch=_is_gits(ours)
                 )
             return 0
     return _merge_whole(base, ours, theirs, path, settings, decision)
+
+
+GIT_TEMP = ".merge_file_"
+"""How git names the temp files it hands a merge driver."""
+
+
+def _is_gits(path: Path) -> bool:
+    """``path`` is git's own temp file (%A as git names it), which git reads back
+    and deletes: the writer may append to it in place, unsynced. Run by hand on
+    any other file, the driver writes it as every file is written."""
+    return path.name.startswith(GIT_TEMP)
 
 
 def _merge_whole(
@@ -158,16 +169,10 @@ class _Shared:
         return self._cut
 
     def windows(
-        self,
-        feed: dict[str, Callable[[bytes | bytearray], None]] | None = None,
-        protected: Side | None = None,
+        self, feed: dict[str, Callable[[bytes | bytearray], None]] | None = None
     ) -> Windows | None:
         """The windows, once the shared history is proven (each file's chunks of it
-        also go to ``feed[name]``, on the first call only). The ``protected`` side's
-        history is not compared: it is main's file, which the gate checked when it
-        landed, and the result keeps its bytes whole whatever they are; its window
-        must still begin with the base's last entry (:func:`appends_only`), so a
-        history of another length is merged whole instead."""
+        also go to ``feed[name]``, on the first call only)."""
         if self._done:
             return self._proven
         self._done = True
@@ -190,23 +195,11 @@ class _Shared:
         base_feed = feeds.get(0)
         feeds[0] = count if base_feed is None else _both(count, base_feed)
         paths = [self.files[name] for name in names]
-        compared = [i for i, name in enumerate(names) if i and (name != protected or i in feeds)]
-        if not share_prefix(
-            paths[0], [paths[i] for i in compared], cut, feed=_renumbered(feeds, compared)
-        ):
+        if not share_prefix(paths[0], paths[1:], cut, feed=feeds):
             return None
         base, ours, theirs = (read_from(p, cut) for p in paths)
         self._proven = Windows(base, ours, theirs, cut, newlines[0])
         return self._proven
-
-
-def _renumbered(
-    feeds: dict[int, Callable[[bytes | bytearray], None]], compared: list[int]
-) -> dict[int, Callable[[bytes | bytearray], None]]:
-    """``feeds`` by the files' places in :func:`share_prefix` (0: the base, then the
-    ``compared`` files in order)."""
-    places = {0: 0, **{index: place + 1 for place, index in enumerate(compared)}}
-    return {places[index]: call for index, call in feeds.items()}
 
 
 def _both(

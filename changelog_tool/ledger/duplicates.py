@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from changelog_tool.ledger.entry import same_entry
-from changelog_tool.ledger.revision import Kept
+from changelog_tool.ledger.revision import REGION, Kept
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
@@ -103,13 +103,13 @@ def _equal(block: bytes, entry: Mapping[str, Any]) -> bool:
     )
 
 
-def duplicate_in(kept: Kept, entry: Mapping[str, Any]) -> int | None:
-    """:func:`find_duplicate` over kept history, region by region from the newest (a
-    long history is searched without being held whole, and its lines are counted
-    only up to a duplicate, when there is one)."""
+def duplicate_in(kept: Kept, entry: Mapping[str, Any], region: int = REGION) -> int | None:
+    """:func:`find_duplicate` over kept history, ``region`` bytes at a time from the
+    newest (a long history is searched without being held whole, and its lines are
+    counted only back to a duplicate, when there is one)."""
     if not needles(entry):
         return None
-    for data, start in kept.regions():
+    for data, start in kept.regions(region):
         found = duplicate_at(data, entry)
         if found is not None:
             return kept.line_at(start + found)

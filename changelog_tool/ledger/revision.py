@@ -88,13 +88,15 @@ class Kept:
             end = start
 
     def line_at(self, offset: int, size: int = REGION) -> int:
-        """The 1-based line that holds byte ``offset`` (counted ``size`` bytes at a time)."""
-        lines, start = 1, 0
-        while start < offset:
-            stop = min(offset, start + size)
-            lines += self.read(start, stop).count(b"\n")
-            start = stop
-        return lines
+        """The 1-based line that holds byte ``offset``: :attr:`lines` less the line
+        breaks from it to the end (read ``size`` bytes at a time from the end, which
+        a search from the newest has just read)."""
+        lines, stop = self.lines, self.size
+        while stop > offset:
+            start = max(offset, stop - size)
+            lines -= self.read(start, stop).count(b"\n")
+            stop = start
+        return lines + 1
 
 
 def _first_entry(data: bytes) -> int | None:

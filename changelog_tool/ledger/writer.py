@@ -312,11 +312,14 @@ def replace_with_copy(
     copy (``tail``, what was appended) are read back.
 
     ``scratch``: ``path`` is a file git handed the merge driver (``%A``), which git
-    reads back as the merge's result as soon as the driver exits, then deletes; it
-    is never the user's file. It is written without fsync (git does not sync the
-    work tree it writes from it either), and when ``source`` is ``path`` itself and
-    is kept whole, ``tail`` is appended in place instead of copying the history
-    (a failed write is truncated back, so ``path`` is left as it was).
+    reads back as the merge's result as soon as the driver exits, then deletes
+    (the driver says so only for a file named as git names them). It is written
+    without fsync (git does not sync the work tree it writes from it either), and
+    when ``source`` is ``path`` itself and is kept whole, ``tail`` is appended in
+    place instead of copying the history: a failed write is cut back, so ``path``
+    is left as it was; a driver killed in the middle of that write leaves git a
+    failed merge whose file may end in part of an entry, while the index keeps
+    the three sides whole (``changelog resolve`` merges from them).
     """
     real = regular_file(path)
     assert real is not None  # without missing_ok, a missing file raises
@@ -331,7 +334,7 @@ def replace_with_copy(
             )
         here = os.fstat(fd)
         if scratch and (kept.st_dev, kept.st_ino) == (here.st_dev, here.st_ino):
-            _extend(real, length, tail)
+            _extend(real, here, length, tail)
             return
 
         def fill(out: int) -> None:
@@ -345,17 +348,26 @@ def replace_with_copy(
             os.close(new_fd)
 
 
-def _extend(path: Path, length: int, tail: bytes) -> None:
+def _extend(path: Path, locked: os.stat_result, length: int, tail: bytes) -> None:
     """``tail`` written after the ``length`` bytes of ``path``, in place (a scratch
-    file: see :func:`replace_with_copy`); on any failure the file is cut back."""
+    file: see :func:`replace_with_copy`), through a descriptor that must be the
+    file locked (``locked``, else :class:`ConcurrentChange`); on any failure the
+    file is cut back to ``length`` bytes."""
     out = os.open(path, os.O_RDWR)
     try:
+        now = os.fstat(out)
+        if (now.st_dev, now.st_ino) != (locked.st_dev, locked.st_ino):
+            raise ConcurrentChange(
+                f"{path} was replaced while this command ran; nothing was written: "
+                "run the command again"
+            )
         try:
             os.lseek(out, length, os.SEEK_SET)
             _write_all(out, tail)
             _check_tail(path, out, length, tail)
         except BaseException:
-            os.ftruncate(out, length)
+            with contextlib.suppress(OSError):  # (the first error is the one to tell)
+                os.ftruncate(out, length)
             raise
     finally:
         os.close(out)

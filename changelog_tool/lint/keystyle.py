@@ -86,12 +86,9 @@ def slips(
                 continue
             if normal((*mapping.path, key.name)) not in new_paths():
                 continue
-            if not file_style:
-                file_style.append(
-                    whole_file()
-                    if whole_file is not None
-                    else _majority(k.name for m in maps for k in m.keys)
-                )
+            if not file_style:  # the whole file's, else (a tie, none found) these maps'
+                whole = whole_file() if whole_file is not None else None
+                file_style.append(whole or _majority(k.name for m in maps for k in m.keys))
             if file_style[0] != siblings:
                 continue
             fix = key.name.replace("_", "-") if siblings == KEBAB else key.name.replace("-", "_")
