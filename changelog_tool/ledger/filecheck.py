@@ -178,8 +178,15 @@ def _pieces(chunks: Iterable[bytes]) -> Iterator[bytes]:
     """The bytes again, cut only where an entry begins (after the first piece)."""
     carry = b""
     for chunk in chunks:
+        # more chunks may follow (complete=False); an entry found past the chunk's
+        # first byte begins a line, and is the last of carry + chunk: one copy
+        cut = last_entry_offset(chunk, complete=False)
+        if cut:
+            yield b"".join((carry, memoryview(chunk)[:cut])) if carry else chunk[:cut]
+            carry = chunk[cut:]
+            continue
         data = carry + chunk if carry else chunk
-        cut = last_entry_offset(data, complete=False)  # more chunks may follow
+        cut = last_entry_offset(data, complete=False)
         if cut:
             yield data[:cut]
             data = data[cut:]
