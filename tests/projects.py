@@ -76,3 +76,19 @@ def codes(document: dict) -> list[str]:
 
 def line_of(text: str, needle: str, start: int = 0) -> int:
     return text.count("\n", 0, text.index(needle, start)) + 1
+
+
+def with_file_size_limit(limit: int, body: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``body`` (Python, with ``sys``, ``Path`` and ``writer`` imported) run in a process
+    that may not write a file past ``limit`` bytes: a real disk-full-like failure
+    (its writes fail with EFBIG instead of killing it)."""
+    script = (
+        "import resource, signal, sys\n"
+        "from pathlib import Path\n"
+        "from changelog_tool.ledger import writer\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, resource.RLIM_INFINITY))\n" + body
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script, *args], check=False, capture_output=True, text=True
+    )

@@ -37,10 +37,19 @@ def driver(
     """git's call of the driver on three temp files in the work tree's top."""
     for name, data in (("O", base), ("A", ours), ("B", theirs)):
         repo.write(f".merge_file_{name}", data)
+    return run_driver(repo, [f".merge_file_{name}" for name in "OAB"], action)
+
+
+def run_driver(
+    repo: GitRepo, files: list[str], action: str | None = None, path: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``merge-driver O A B P`` on ``files``, with ``GIT_REFLOG_ACTION`` set to
+    ``action`` (unset when ``None``) and ``PATH`` to ``path`` when given."""
     env = {k: v for k, v in os.environ.items() if k != "GIT_REFLOG_ACTION"}
     if action is not None:
         env["GIT_REFLOG_ACTION"] = action
-    files = [f".merge_file_{name}" for name in "OAB"]
+    if path is not None:
+        env["PATH"] = path
     return subprocess.run(
         [sys.executable, "-m", "changelog_tool", "merge-driver", *files, LOG],
         cwd=repo.root,
@@ -188,19 +197,7 @@ def test_one_git_process_at_most_and_none_when_git_says_the_operation(
         calls.write_text("")
         for name, data in (("O", BASE), ("A", ours), ("B", theirs)):
             long_repo.write(f".merge_file_{name}", data)
-        env = {k: v for k, v in os.environ.items() if k != "GIT_REFLOG_ACTION"}
-        env["PATH"] = path
-        if action:
-            env["GIT_REFLOG_ACTION"] = action
-        files = [f".merge_file_{name}" for name in "OAB"]
-        result = subprocess.run(
-            [sys.executable, "-m", "changelog_tool", "merge-driver", *files, LOG],
-            cwd=long_repo.root,
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-        )
+        result = run_driver(long_repo, [f".merge_file_{n}" for n in "OAB"], action, path)
         assert result.returncode == 0, result.stderr
         assert calls.read_text().split() == expected
         assert long_repo.read(".merge_file_A") == appended(ours, *OWN)
@@ -217,16 +214,7 @@ def test_gits_temp_file_gets_the_entries_in_place_and_any_other_file_a_new_copy(
     for file, data in ((".merge_file_O", BASE), (name, ours), (".merge_file_B", theirs)):
         long_repo.write(file, data)
     inode = (long_repo.root / name).stat().st_ino
-    env = dict(os.environ, GIT_REFLOG_ACTION="rebase")
-    files = [".merge_file_O", name, ".merge_file_B"]
-    done = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "merge-driver", *files, LOG],
-        cwd=long_repo.root,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    done = run_driver(long_repo, [".merge_file_O", name, ".merge_file_B"], "rebase")
     assert done.returncode == 0, done.stderr
     assert long_repo.read(name) == appended(ours, *OWN)
     assert ((long_repo.root / name).stat().st_ino == inode) == name.startswith(".merge_file_")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from projects import with_file_size_limit
 from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.errors import ConcurrentChange
@@ -201,23 +202,17 @@ def test_a_scratch_append_that_fails_leaves_the_file_as_it_was(tmp_path: Path) -
     """The disk refuses part of the tail (a file-size limit: the write stops after
     a few bytes): the file is cut back to its own bytes, and the error is raised."""
     (target,) = files(tmp_path, DATA)
-    script = (
-        "import resource, signal, sys\n"
-        "from pathlib import Path\n"
-        "from changelog_tool.ledger import writer\n"
-        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+    size = len(DATA)
+    done = with_file_size_limit(
+        size + 10,  # the write stops 10 bytes into the tail
         "target = Path(sys.argv[1])\n"
-        "size = target.stat().st_size\n"
         "stamp = writer.Stamp.of(target)\n"
-        "resource.setrlimit(resource.RLIMIT_FSIZE, (size + 10, resource.RLIM_INFINITY))\n"
         "try:\n"
-        "    writer.replace_with_copy(target, target, size, b'x' * 4096, expected=stamp,"
+        f"    writer.replace_with_copy(target, target, {size}, b'x' * 4096, expected=stamp,"
         " scratch=True)\n"
         "except OSError as exc:\n"
-        "    print('refused', exc.errno)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(target)], capture_output=True, text=True, check=True
+        "    print('refused', exc.errno)\n",
+        str(target),
     )
     assert done.stdout.startswith("refused"), done.stderr
     assert target.read_bytes() == DATA

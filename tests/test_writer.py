@@ -14,6 +14,7 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import check_appendable, check_file
 from changelog_tool.ledger.strictyaml import load_value
+from tests.projects import with_file_size_limit
 
 OLD = (
     '- config-keys:\n    - a\n  description:\n    - "old"\n'
@@ -129,22 +130,15 @@ def test_a_file_changed_since_the_preview_is_not_written(tmp_path: Path) -> None
 def test_a_failed_write_leaves_the_file_and_no_temp_file(tmp_path: Path) -> None:
     path = tmp_path / "perf-changelog.yaml"
     path.write_bytes(OLD.encode())
-    # A real disk-full-like failure: the process may not write files past 100 bytes.
-    script = (
-        "import resource, signal, sys\n"
-        "from pathlib import Path\n"
-        "from changelog_tool.ledger import writer\n"
+    result = with_file_size_limit(
+        100,
         "from changelog_tool.ledger.filecheck import check_appendable\n"
-        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
-        "resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
         "try:\n"
         "    writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'],"
         " check=check_appendable)\n"
         "except OSError as exc:\n"
-        "    sys.exit(f'failed: {exc}')\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(path)], check=False, capture_output=True, text=True
+        "    sys.exit(f'failed: {exc}')\n",
+        str(path),
     )
     assert result.returncode == 1 and "failed:" in result.stderr
     assert path.read_bytes() == OLD.encode()
