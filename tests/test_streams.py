@@ -244,7 +244,12 @@ def test_the_copy_mode_waits_for_another_writers_lock(tmp_path: Path) -> None:
         assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
         with pytest.raises(ConcurrentChange):
             writer.replace_with_copy(
-                target, source, len(DATA), b"", expected=writer.Stamp.of(target), timeout=0.3
+                target,
+                source,
+                len(DATA),
+                b"",
+                expected=writer.Stamp.of(target),
+                bounds=writer.Bounds(timeout=0.3),
             )
         assert target.read_bytes() == b"old\n"
     finally:

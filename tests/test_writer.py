@@ -262,8 +262,24 @@ def test_a_writer_waiting_on_a_lock_says_so_and_gives_up_after_the_timeout(
     fcntl.flock(holder, fcntl.LOCK_EX)
     try:
         with pytest.raises(ConcurrentChange, match="locked by another process"):
-            writer.append(path, [block(1)], check=check_appendable, timeout=1.5)
+            writer.append(
+                path, [block(1)], check=check_appendable, bounds=writer.Bounds(timeout=1.5)
+            )
     finally:
         os.close(holder)
     assert "waiting for another process writing" in capsys.readouterr().err
     assert path.read_bytes() == OLD.encode()
+
+
+def test_every_write_takes_its_bounds_from_the_settings(tmp_path: Path) -> None:
+    """``lock-timeout`` and ``max-bytes``, read in one place for every command's writes."""
+    from changelog_tool import settings as settings_module
+
+    (tmp_path / ".perf-changelog.toml").write_text("lock-timeout = 2.5\nmax-bytes = 4096\n")
+    bounds = writer.Bounds.of(settings_module.load(tmp_path))
+    assert bounds == writer.Bounds(timeout=2.5, limit=4096)
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_bytes(b"x" * 5000)
+    with pytest.raises(ChangelogError, match="max-bytes"):
+        writer.replace(path, b"y\n", bounds=bounds)
+    assert path.read_bytes() == b"x" * 5000

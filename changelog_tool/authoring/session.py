@@ -229,8 +229,7 @@ class AddSession:
             check=lambda old: check_appendable(old, str(path)),
             expected=self.old,
             create=self.init,
-            timeout=self.settings.lock_timeout,
-            limit=self.settings.max_bytes,
+            bounds=writer.Bounds.of(self.settings),
         )
 
 

@@ -6,10 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.ledger.document import regular_file
+
+if TYPE_CHECKING:
+    from changelog_tool.ledger.writer import Bounds
 
 ANSWER_FLAGS = (
     "key",
@@ -184,6 +187,7 @@ def run(
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
     from changelog_tool.gate.acceptance import refuse, work_tree_rules
     from changelog_tool.ledger.entry import normalize
+    from changelog_tool.ledger.writer import Bounds
 
     entries = [normalize(entry) for entry in raw]
     refuse(entries, work_tree_rules(settings, _tail(path)))
@@ -193,8 +197,7 @@ def run(
         dry_run=dry_run,
         init=init,
         as_json=from_json,
-        timeout=settings.lock_timeout,
-        limit=settings.max_bytes,
+        bounds=Bounds.of(settings),
     )
 
 
@@ -218,19 +221,17 @@ def append_entries(
     dry_run: bool,
     init: bool,
     as_json: bool,
-    timeout: float = 30.0,
-    limit: int | None = None,
+    bounds: Bounds | None = None,
 ) -> int:
     from changelog_tool.ledger import writer
     from changelog_tool.ledger.emitter import emit
     from changelog_tool.ledger.filecheck import check_appendable, check_appendable_file
-    from changelog_tool.settings import DEFAULT_MAX_BYTES
 
     blocks = [emit(e) for e in entries]
-    max_bytes = limit or DEFAULT_MAX_BYTES
+    bounds = bounds or writer.Bounds()
 
     def check(file: Path) -> tuple[int, int, bytes]:  # a piece at a time, never whole
-        found = check_appendable_file(file, str(path), max_bytes)
+        found = check_appendable_file(file, str(path), bounds.limit)
         return found.size, found.lines, found.end
 
     if dry_run:
@@ -258,15 +259,14 @@ def append_entries(
             sys.stdout.flush()
         return 0
     if regular_file(path, missing_ok=True) is not None:
-        result = writer.append_checked(path, blocks, check=check, timeout=timeout)
+        result = writer.append_checked(path, blocks, check=check, bounds=bounds)
     else:
         result = writer.append(
             path,
             blocks,
             check=lambda old: check_appendable(old, str(path)),
             create=init,
-            timeout=timeout,
-            limit=max_bytes,
+            bounds=bounds,
         )
     if as_json:
         print(

@@ -88,31 +88,31 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
         "written": data != on_disk,
         "commit": None,
     }
+    bounds = writer.Bounds.of(settings)
     if data != on_disk and not commit:
-        writer.replace(
-            repo.root / path,
-            data,
-            expected=on_disk,
-            timeout=settings.lock_timeout,
-            limit=settings.max_bytes,
-        )
+        writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
     if commit:
         head = repo.read("HEAD", path)
         merged_already = base_sha == ref_sha
         if onto is not None and not merged_already and outcome is not None:
             code = commit_merge(
-                repo, ref, False, path, data, head, on_disk, outcome, "json", extra, quiet=True
+                repo,
+                ref,
+                False,
+                path,
+                data,
+                head,
+                on_disk,
+                outcome,
+                "json",
+                extra,
+                bounds=bounds,
+                quiet=True,
             )
             if code:
                 return _report(extra, format, code)
         elif data != head:
-            writer.replace(
-                repo.root / path,
-                data,
-                expected=on_disk,
-                timeout=settings.lock_timeout,
-                limit=settings.max_bytes,
-            )
+            writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
             repo.add(path)
             message = f"Finalize {path}: pr-link of this branch's entries -> #{pr_number}"
             run_git(repo.root, "commit", "-q", "-m", message, "--", path)

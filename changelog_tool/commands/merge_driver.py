@@ -96,7 +96,13 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
                 length = windows.cut + len(kept)
                 source = files[decision.side]
                 writer.replace_with_copy(
-                    ours, source, length, appended, expected=stamp, scratch=_is_gits(ours)
+                    ours,
+                    source,
+                    length,
+                    appended,
+                    expected=stamp,
+                    bounds=writer.Bounds.of(settings),
+                    scratch=_is_gits(ours),
                 )
             return 0
     return _merge_whole(base, ours, theirs, path, settings, decision)
@@ -134,7 +140,9 @@ def _merge_whole(
     )
     _report(outcome)
     if isinstance(outcome.result, Merged):
-        writer.replace(ours, outcome.result.data, expected=ours_bytes, limit=settings.max_bytes)
+        writer.replace(
+            ours, outcome.result.data, expected=ours_bytes, bounds=writer.Bounds.of(settings)
+        )
         return 0
     return _leave_conflict(base, ours, theirs, path, outcome.decision.side)
 

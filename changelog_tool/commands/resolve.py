@@ -86,8 +86,7 @@ def run(*, protected: str | None, format: str) -> int:
         repo.root / path,
         outcome.result.data,
         expected=conflicted,
-        timeout=settings.lock_timeout,
-        limit=settings.max_bytes,
+        bounds=writer.Bounds.of(settings),
     )
     repo.add(path)
     hint = NEXT.get((operation or "").split(" ", 1)[0], "then finish the operation that stopped")

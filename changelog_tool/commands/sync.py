@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 
 if TYPE_CHECKING:
+    from changelog_tool.ledger.writer import Bounds
     from changelog_tool.merge.outcome import Outcome
 
 
@@ -102,7 +103,17 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
             )
             return 0
         return commit_merge(
-            repo, ref, merged_already, path, data, head, work, outcome, format, extra
+            repo,
+            ref,
+            merged_already,
+            path,
+            data,
+            head,
+            work,
+            outcome,
+            format,
+            extra,
+            bounds=writer.Bounds.of(settings),
         )
     if pending:
         step = (
@@ -125,13 +136,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
             f"{path} is already {ref}'s bytes plus this branch's entries; {step}",
         )
         return 0
-    writer.replace(
-        repo.root / path,
-        data,
-        expected=on_disk,
-        timeout=settings.lock_timeout,
-        limit=settings.max_bytes,
-    )
+    writer.replace(repo.root / path, data, expected=on_disk, bounds=writer.Bounds.of(settings))
     extra["written"] = True
     emit(outcome, format, extra, f"rewrote {path}; {step}")
     return 0
@@ -178,10 +183,12 @@ def commit_merge(
     fmt: str,
     extra: dict[str, Any],
     *,
+    bounds: Bounds,
     quiet: bool = False,
 ) -> int:
     """Commit ``data`` as the changelog: a merge of REF when the base must move.
-    ``quiet``: the caller reports (``finalize``); ``extra`` gets the commit."""
+    ``quiet``: the caller reports (``finalize``); ``extra`` gets the commit;
+    ``bounds``: the settings' (:meth:`Bounds.of`)."""
     from changelog_tool.gitrepo import WORKTREE, run_git, try_git
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import emit
@@ -190,15 +197,15 @@ def commit_merge(
     if not merged_already:
         # the work-tree file may hold sync's own rewrite: git would refuse to merge
         # over it, so put HEAD's bytes back first (the rewrite is recomputed below)
-        _restore(root / path, head, work)
+        _restore(root / path, head, work, bounds)
         started = try_git(root, "merge", "--no-ff", "--no-commit", ref)
         if not (repo.git_dir() / "MERGE_HEAD").is_file():
-            _restore(root / path, work, head)
+            _restore(root / path, work, head, bounds)
             raise EnvironmentProblem(
                 f"`git merge --no-commit {ref}` did not start: "
                 f"{(started.stderr or started.stdout).strip()}"
             )
-    writer.replace(root / path, data, expected=repo.read(WORKTREE, path))
+    writer.replace(root / path, data, expected=repo.read(WORKTREE, path), bounds=bounds)
     repo.add(path)
     extra["written"] = True
     unmerged = [
@@ -230,7 +237,7 @@ def commit_merge(
     return 0
 
 
-def _restore(file: Path, data: bytes | None, current: bytes | None) -> None:
+def _restore(file: Path, data: bytes | None, current: bytes | None, bounds: Bounds) -> None:
     """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
     from changelog_tool.ledger import writer
 
@@ -239,4 +246,4 @@ def _restore(file: Path, data: bytes | None, current: bytes | None) -> None:
     if data is None:
         file.unlink(missing_ok=True)
     else:
-        writer.replace(file, data, expected=current)
+        writer.replace(file, data, expected=current, bounds=bounds)

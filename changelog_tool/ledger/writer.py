@@ -31,14 +31,32 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
 from changelog_tool.ledger.document import regular_file, separator_before_append
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
+if TYPE_CHECKING:
+    from changelog_tool.settings import Settings
+
 TEMP_SUFFIX = ".perf-changelog.tmp"
 LOCK_TIMEOUT = 30.0
 """Seconds to wait for another writer's lock before giving up."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What every write obeys: how long it waits for another writer's lock (the
+    ``lock-timeout`` setting) and the largest file it reads (``max-bytes``)."""
+
+    timeout: float = LOCK_TIMEOUT
+    limit: int = DEFAULT_MAX_BYTES
+
+    @classmethod
+    def of(cls, settings: Settings) -> Bounds:
+        """The bounds a command's settings set: the one place they are read for a write."""
+        return cls(settings.lock_timeout, settings.max_bytes)
 
 
 @dataclass(frozen=True)
@@ -171,12 +189,12 @@ def _rewrite(
     make: Callable[[bytes], bytes],
     *,
     create: bool,
-    timeout: float = LOCK_TIMEOUT,
-    limit: int = DEFAULT_MAX_BYTES,
+    bounds: Bounds = Bounds(),
 ) -> tuple[bytes, bytes]:
     """Under the lock: ``new = make(old)``, written atomically and read back.
-    ``make`` may raise to refuse; then nothing is written. A file over ``limit``
-    bytes (``max-bytes``) is refused before it is read. Returns ``(old, new)``."""
+    ``make`` may raise to refuse; then nothing is written. A file over
+    ``bounds.limit`` bytes (``max-bytes``) is refused before it is read. Returns
+    ``(old, new)``."""
     real = regular_file(path, missing_ok=create)
     if real is None:
         real = Path(os.path.realpath(path))
@@ -185,8 +203,8 @@ def _rewrite(
             os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         regular_file(real)
     _remove_stale_temps(real)
-    with _locked(real, timeout) as fd:
-        refusal = too_large(str(path), os.fstat(fd).st_size, limit)
+    with _locked(real, bounds.timeout) as fd:
+        refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
         if refusal is not None:
             raise refusal
         old = _read_fd(fd)
@@ -210,8 +228,7 @@ def append(
     check: Callable[[bytes], None],
     expected: bytes | None = None,
     create: bool = False,
-    timeout: float = LOCK_TIMEOUT,
-    limit: int = DEFAULT_MAX_BYTES,
+    bounds: Bounds = Bounds(),
 ) -> Appended:
     """Append ``blocks`` (emitted entries) to the changelog at ``path``.
 
@@ -233,7 +250,7 @@ def append(
         check(old)
         return old + plan_append(old, blocks)
 
-    old, new = _rewrite(path, make, create=create, timeout=timeout, limit=limit)
+    old, new = _rewrite(path, make, create=create, bounds=bounds)
     entry_lines = _entry_lines(old.count(b"\n"), old, blocks)
     return Appended(path, len(old), len(new), entry_lines[0], new.count(b"\n"), entry_lines)
 
@@ -254,13 +271,12 @@ def replace(
     data: bytes,
     *,
     expected: bytes | None = None,
-    timeout: float = LOCK_TIMEOUT,
-    limit: int = DEFAULT_MAX_BYTES,
+    bounds: Bounds = Bounds(),
 ) -> None:
     """Write ``data`` as the whole file (created if missing). ``expected``: the bytes
     the caller read and built ``data`` from; if the file changed since, nothing is
-    written and :class:`ConcurrentChange` says to run the command again. ``limit``:
-    the ``max-bytes`` setting, for the file being replaced."""
+    written and :class:`ConcurrentChange` says to run the command again. ``bounds``:
+    the settings' lock timeout and ``max-bytes``, for the file being replaced."""
 
     def make(old: bytes) -> bytes:
         if expected is not None and old != expected:
@@ -270,7 +286,7 @@ def replace(
             )
         return data
 
-    _rewrite(path, make, create=True, timeout=timeout, limit=limit)
+    _rewrite(path, make, create=True, bounds=bounds)
 
 
 @dataclass(frozen=True)
@@ -298,7 +314,7 @@ def replace_with_copy(
     tail: bytes,
     *,
     expected: Stamp,
-    timeout: float = LOCK_TIMEOUT,
+    bounds: Bounds = Bounds(),
     scratch: bool = False,
 ) -> None:
     """Write the ``length`` bytes of ``source`` (``path`` itself, or another file),
@@ -324,7 +340,7 @@ def replace_with_copy(
     real = regular_file(path)
     assert real is not None  # without missing_ok, a missing file raises
     _remove_stale_temps(real)
-    with _locked(real, timeout) as fd, open(source, "rb") as src:
+    with _locked(real, bounds.timeout) as fd, open(source, "rb") as src:
         now = Stamp.of_stat(os.fstat(fd))
         kept = os.fstat(src.fileno())
         if now != expected or kept.st_size != length:
@@ -410,7 +426,7 @@ def append_checked(
     blocks: list[bytes],
     *,
     check: Callable[[Path], tuple[int, int, bytes]],
-    timeout: float = LOCK_TIMEOUT,
+    bounds: Bounds = Bounds(),
 ) -> Appended:
     """:func:`append` to an existing changelog without holding it: ``check(file)``
     refuses a malformed file (it raises) reading it a piece at a time, and returns
@@ -425,7 +441,7 @@ def append_checked(
             f"{path} changed while it was checked; nothing was written: run the command again"
         )
     planned = plan_append(end, blocks)
-    replace_with_copy(path, real, size, planned, expected=stamp, timeout=timeout)
+    replace_with_copy(path, real, size, planned, expected=stamp, bounds=bounds)
     entry_lines = _entry_lines(lines, end, blocks)
     return Appended(
         path, size, size + len(planned), entry_lines[0], lines + planned.count(b"\n"), entry_lines
