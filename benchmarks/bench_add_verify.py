@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from timing import cache_bytecode
+from timing import Command, cache_bytecode, mb, median_seconds
 
 from changelog_tool.ledger.document import Ledger
 
@@ -70,17 +68,6 @@ def cycled(data: bytes, entries: int) -> bytes:
     return b"\n".join(texts[n % len(texts)] for n in range(entries))
 
 
-# Peak memory is read in a small launcher: a process forked from this one (which holds
-# the files) would count this one's memory too, as Linux keeps the high-water mark
-# across exec.
-LAUNCHER = """
-import os, subprocess, sys
-process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, status, usage = os.wait4(process.pid, 0)
-print(usage.ru_maxrss * 1024)  # kilobytes on Linux
-"""
-
-
 # `python -m changelog_tool` with the package taken from sys.path[0]
 RUN_MODULE = (
     "import runpy; sys.argv[0] = 'changelog_tool'; "
@@ -88,24 +75,10 @@ RUN_MODULE = (
 )
 
 
-def seconds(cmd: list[str], cwd: Path) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
-    elapsed = time.perf_counter() - start
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()}")
-    return elapsed
-
-
-def median_run(cmd: list[str], runs: int, cwd: Path) -> tuple[float, int]:
+def median_run(cmd: list[str], runs: int, cwd: Path) -> tuple[float, int | None]:
     """Median time of ``runs`` runs after one untimed run, and the peak resident
-    memory (bytes) of one more run."""
-    seconds(cmd, cwd)
-    median = statistics.median(seconds(cmd, cwd) for _ in range(runs))
-    peak = subprocess.run(
-        [sys.executable, "-c", LAUNCHER, *cmd], cwd=cwd, capture_output=True, check=True
-    )
-    return median, int(peak.stdout)
+    memory (bytes) of one more run (:meth:`timing.Command.peak_rss`)."""
+    return median_seconds(cmd, runs, cwd, warmup=True), Command(cmd, cwd).peak_rss()
 
 
 def main() -> None:
@@ -178,7 +151,7 @@ def main() -> None:
             speed = f"{megabytes / elapsed:6.1f}" if verify else f"{'':6}"
             print(
                 f"{label:34} {entries[name]:>8,} {megabytes:6.1f} {elapsed:8.3f} {speed} "
-                f"{rss / 1e6:11.1f} {elapsed / base:10.2f}"
+                f"{mb(rss):>11} {elapsed / base:10.2f}"
             )
         add_ratio = results["add --dry-run", "100,000"][0] / results["add --dry-run", "real"][0]
         big, big_rss = results["verify --file", "100,000"]
@@ -187,7 +160,7 @@ def main() -> None:
         print(f"verify --file, real: {results['verify --file', 'real'][0]:.3f} s (target < 0.3 s)")
         print(
             f"verify --file, 100,000 entries: {big_speed:.1f} MB/s (target >= 10), "
-            f"peak RSS {big_rss / 1e6:.0f} MB (target <= 100)"
+            f"peak RSS {mb(big_rss)} MB (target <= 100)"
         )
         print(f"load average {os.getloadavg()[0]:.1f} at the end")
 

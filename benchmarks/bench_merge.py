@@ -43,7 +43,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from timing import Command, cache_bytecode, measure_together
+from timing import Command, cache_bytecode, mb, measure_together
 
 from changelog_tool.ledger.document import separator_before_append
 
@@ -114,10 +114,6 @@ os.unlink(source + ".copy")
 """
 """What the one writer must do at least, whatever merges: copy the protected side's
 file into a temp file and fsync it."""
-
-
-def mb(size: int | None) -> str:
-    return "n/a" if size is None else f"{size / 2**20:.1f}"
 
 
 def join(data: bytes, *entries: bytes) -> bytes:

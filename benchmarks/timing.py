@@ -72,6 +72,11 @@ class Command:
             return int(Path(out.name).read_text().split()[-1]) * 1024
 
 
+def mb(size: int | None) -> str:
+    """A peak RSS (:meth:`Command.peak_rss`, bytes) in MB (2**20 bytes), or ``n/a``."""
+    return "n/a" if size is None else f"{size / 2**20:.1f}"
+
+
 def measure_together(commands: Sequence[Command], runs: int) -> list[tuple[float, int | None]]:
     """Median wall time of ``runs`` runs of each command (exit 0 or 1 expected), the
     commands taking turns (after one untimed warm-up round), so that a load that
