@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from changelog_tool.ledger.duplicates import find_duplicate, needles
+from changelog_tool.ledger.duplicates import duplicate_in, needles
+from changelog_tool.ledger.revision import Kept
+
+
+def find(data: bytes, entry: dict[str, object]) -> int | None:
+    """The line of the last entry of ``data`` equal to ``entry`` but for pr-link."""
+    return duplicate_in(Kept.of(data), entry)
 
 
 def block(key: str, text: str, link: str = "https://github.com/o/r/pull/1") -> bytes:
@@ -22,25 +28,25 @@ HISTORY = b"\n".join(
 
 def test_an_entry_equal_but_for_pr_link_is_found_with_its_line() -> None:
     entry = {"config-keys": ["a-vllm"], "description": ["Bump the image"], "pr-link": "XXX"}
-    assert find_duplicate(HISTORY, entry) == 1
+    assert find(HISTORY, entry) == 1
 
 
 def test_the_latest_copy_is_reported() -> None:
     data = HISTORY + b"\n" + block("a-vllm", "Bump the image", "https://github.com/o/r/pull/9")
     entry = {"config-keys": ["a-vllm"], "description": ["Bump the image"], "pr-link": "XXX"}
-    assert find_duplicate(data, entry) == 19
+    assert find(data, entry) == 19
 
 
 def test_a_different_spelling_of_the_same_entry_is_still_a_copy() -> None:
     data = b"- config-keys: ['a-vllm']\n  description: [Bump the\n      image]\n  pr-link: XXX\n"
     entry = {"config-keys": ["a-vllm"], "description": ["Bump the image"], "pr-link": "XXX"}
-    assert find_duplicate(data, entry) == 1
+    assert find(data, entry) == 1
 
 
 def test_an_entry_for_the_same_key_with_other_words_is_not_a_copy() -> None:
     entry = {"config-keys": ["a-vllm"], "description": ["Bump the image again"], "pr-link": "XXX"}
-    assert find_duplicate(HISTORY, entry) is None
-    assert find_duplicate(HISTORY, {"config-keys": ["zzz"], "description": ["x"]}) is None
+    assert find(HISTORY, entry) is None
+    assert find(HISTORY, {"config-keys": ["zzz"], "description": ["x"]}) is None
 
 
 def test_the_search_words_are_keys_scenarios_and_description_runs() -> None:
@@ -64,5 +70,5 @@ def test_the_search_words_are_keys_scenarios_and_description_runs() -> None:
 def test_a_long_history_of_look_alike_keys_is_searched_correctly() -> None:
     many = b"\n".join(block("a-vllm", f"Change {i}") for i in range(20000))
     entry = {"config-keys": ["a-vllm"], "description": ["Change 7"], "pr-link": "XXX"}
-    assert find_duplicate(many, entry) == 7 * 6 + 1
-    assert find_duplicate(many, {**entry, "description": ["Change 20001"]}) is None
+    assert find(many, entry) == 7 * 6 + 1
+    assert find(many, {**entry, "description": ["Change 20001"]}) is None

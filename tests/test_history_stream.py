@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from changelog_tool.diff.changelog import read_revision
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
-from changelog_tool.ledger.duplicates import duplicate_in, find_duplicate
+from changelog_tool.ledger.duplicates import duplicate_at, duplicate_in
 from changelog_tool.ledger.revision import APPEND, UNCHANGED, History, Kept
 from changelog_tool.ledger.strictyaml import Item, load_items
 
@@ -167,14 +167,10 @@ def test_duplicate_search_by_regions_agrees_with_the_whole_history(
     data = b"\n".join(blocks)
     target = _value(entry(wanted, f"key{wanted % 4}"))
     kept = Kept.of(data)
-    by_regions = None
-    for chunk, start in kept.regions(region):
-        by_regions = find_duplicate(chunk, target, data.count(b"\n", 0, start))
-        if by_regions is not None:
-            break
-    assert by_regions == find_duplicate(data, target)
-    assert duplicate_in(kept, target, region) == find_duplicate(data, target)
-    assert duplicate_in(kept, target) == find_duplicate(data, target)
+    at = duplicate_at(data, target)  # the whole history searched at once
+    whole = None if at is None else data.count(b"\n", 0, at) + 1
+    assert duplicate_in(kept, target, region) == whole
+    assert duplicate_in(kept, target) == whole
 
 
 def test_regions_cover_the_history_once_and_lines_are_counted_to_any_offset(tmp_path: Path) -> None:

@@ -54,13 +54,6 @@ def needles(entry: Mapping[str, Any]) -> list[bytes]:
     return [found[0], *sorted(unique, key=len, reverse=True)]
 
 
-def find_duplicate(data: bytes, entry: Mapping[str, Any], line_offset: int = 0) -> int | None:
-    """The 1-based line of the last entry in ``data`` equal to ``entry`` but for
-    pr-link, or ``None``."""
-    start = duplicate_at(data, entry)
-    return None if start is None else data.count(b"\n", 0, start) + 1 + line_offset
-
-
 def duplicate_at(data: bytes, entry: Mapping[str, Any]) -> int | None:
     """The offset of the last entry in ``data`` equal to ``entry`` but for pr-link."""
     wanted = needles(entry)
@@ -104,7 +97,8 @@ def _equal(block: bytes, entry: Mapping[str, Any]) -> bool:
 
 
 def duplicate_in(kept: Kept, entry: Mapping[str, Any], region: int = REGION) -> int | None:
-    """:func:`find_duplicate` over kept history, ``region`` bytes at a time from the
+    """The 1-based line of the last kept entry equal to ``entry`` but for pr-link
+    (:func:`duplicate_at`), or ``None``: searched ``region`` bytes at a time from the
     newest (a long history is searched without being held whole, and its lines are
     counted only back to a duplicate, when there is one)."""
     if not needles(entry):
