@@ -228,6 +228,17 @@ def test_a_scratch_file_changed_since_it_was_read_is_refused(tmp_path: Path) -> 
     assert target.read_bytes() == DATA + entry("concurrent")
 
 
+def test_a_scratch_file_renamed_over_after_the_lock_is_not_appended_to(tmp_path: Path) -> None:
+    """The in-place append writes only through the file that was locked and stamped:
+    another file renamed onto the path since gets nothing, and the error says so."""
+    locked, other = files(tmp_path, DATA, b"another file\n")
+    seen = os.stat(locked)
+    os.replace(other, locked)  # the path now names another file
+    with pytest.raises(ConcurrentChange, match="replaced"):
+        writer._extend(locked, seen, len(DATA), b"tail\n")
+    assert locked.read_bytes() == b"another file\n"
+
+
 def test_the_copy_mode_waits_for_another_writers_lock(tmp_path: Path) -> None:
     target, source = files(tmp_path, b"old\n", DATA)
     holder = subprocess.Popen(
