@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from changelog_tool.records import record
 
 ERROR = "error"
 WARNING = "warning"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     code: str
     message: str

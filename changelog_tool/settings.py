@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from changelog_tool.errors import UsageError
+from changelog_tool.records import field, record
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
@@ -41,7 +41,7 @@ def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
     return tail in placeholders
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Settings:
     root: Path
     changelog: str = "perf-changelog.yaml"
@@ -92,7 +92,7 @@ _PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Found:
     """Where the settings are: the settings root, the file that holds them
     (``None``: none, the defaults apply) and its bytes."""

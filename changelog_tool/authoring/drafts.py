@@ -12,15 +12,16 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+from changelog_tool.records import asdict, field, fields, record
 
 DRAFT_NAME = "perf-changelog-draft.json"
 VERSION = 1
 
 
-@dataclass
+@record
 class Draft:
     keys: list[str] = field(default_factory=list)
     scenario_types: list[str] = field(default_factory=list)

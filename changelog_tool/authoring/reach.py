@@ -10,16 +10,16 @@ scenario types, only those run; otherwise every scenario type of each key does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 from changelog_tool.ledger.entry import matching_keys
+from changelog_tool.records import record
 
 BROAD_PATTERN_EXTRA_KEYS = 10
 """A pattern is *broad* when it matches more than this many keys that the branch did
 not change: each of them re-runs its whole sweep for nothing the change needs."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KeyReach:
     """One master key the entry names, and the points it runs per scenario type."""
 
@@ -32,7 +32,7 @@ class KeyReach:
         return sum(self.points.values())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reach:
     keys: list[KeyReach]
     warnings: list[str]

@@ -4,17 +4,17 @@ gate suggests for them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
+from changelog_tool.records import record
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KeyRow:
     """One line of the key list: a changed key, a key/pattern the user added, or
     (``other``) a master key the branch did not change."""

@@ -9,7 +9,6 @@ itself (through :func:`changelog_tool.ledger.writer.append` with ``expected=``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.rows import KeyRow, rows_for
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError
+from changelog_tool.records import field, record
 from changelog_tool.settings import Settings
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from changelog_tool.gate.acceptance import Rules
 
 
-@dataclass
+@record
 class Preview:
     """The bytes an entry would append, and why it cannot be saved (if it cannot)."""
 
@@ -43,7 +43,7 @@ class Preview:
         return not self.problems and bool(self.appended)
 
 
-@dataclass
+@record
 class Loaded:
     """The slow part, computed in a worker: the changes and the parsed history."""
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool import HOME, __version__
+from changelog_tool.records import record
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
@@ -24,7 +24,7 @@ SETTINGS = ".perf-changelog.toml"
 SKIP = {".git", ".venv", "node_modules", "__pycache__"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     path: str
     action: str  # "create", "append", "keep"

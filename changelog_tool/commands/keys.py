@@ -10,9 +10,10 @@ come from the base commit, as for ``verify --base``.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from changelog_tool import records
 
 if TYPE_CHECKING:
     from changelog_tool.diff.keychange import ChangeSet
@@ -39,7 +40,7 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
     changes, settings_change = _changes(base, head)
     findings = changes.problems
     if settings_change is not None:
-        findings = [dataclasses.replace(settings_change, severity=WARNING), *findings]
+        findings = [records.replace(settings_change, severity=WARNING), *findings]
     ok = not has_errors(findings)
     if format == "json":
         from changelog_tool.findings import dump_json

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.records import record
 
 if TYPE_CHECKING:
     from changelog_tool.ledger.writer import Bounds
@@ -142,7 +142,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
     return 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Sync:
     """The merge ``sync`` computes: REF leads, the branch's own entries follow."""
 

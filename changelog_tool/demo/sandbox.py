@@ -9,7 +9,6 @@ key, changes another key's image and scenarios, and edits a recipe.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.demo.content import (
@@ -28,12 +27,13 @@ from changelog_tool.demo.content import (
 )
 from changelog_tool.errors import UsageError
 from changelog_tool.gitrepo import run_git
+from changelog_tool.records import record
 
 BRANCH = "kimik3-b300-agentic"
 BASE = "main"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Sandbox:
     root: Path
     branch: str = BRANCH

@@ -17,7 +17,6 @@ import hashlib
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import IO, Any
 
 from changelog_tool.errors import too_large
@@ -26,11 +25,12 @@ from changelog_tool.gitrepo.objects import CHUNK
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail
+from changelog_tool.records import record
 
 SPOOL_IN_MEMORY = 8 << 20
 
 
-@dataclass
+@record
 class Revision:
     """The changelog's history between base and head, and how to reach the rest."""
 
@@ -65,7 +65,7 @@ def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: in
     return _slow(repo, path, base_sha, head_rev, limit)
 
 
-@dataclass
+@record
 class _Head:
     size: int
     chunks: Iterator[bytes]

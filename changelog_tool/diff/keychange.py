@@ -6,10 +6,10 @@ Produced by the diff engine (``changes.collect``), consumed by ``keys``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from changelog_tool.findings import Finding
+from changelog_tool.records import field, record
 
 ADDED = "added"
 MODIFIED = "modified"
@@ -17,7 +17,7 @@ REMOVED = "removed"
 RECIPE = "recipe"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KeyChange:
     """One master-config key the branch touched.
 
@@ -42,7 +42,7 @@ class KeyChange:
         return self.kind != REMOVED and not self.reduced
 
 
-@dataclass
+@record
 class ChangeSet:
     base: str | None
     head: str

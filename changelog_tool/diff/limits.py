@@ -33,8 +33,9 @@ refused for its size; the nodes it writes out cost no more than its bytes.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from typing import Any
+
+from changelog_tool.records import field, record
 
 MAX_DEPTH = 100
 """Nested collections (mappings and sequences) in one document, the root counting 1."""
@@ -52,7 +53,7 @@ class LimitExceeded(Exception):
         self.line = line
 
 
-@dataclass
+@record
 class _Open:
     """A collection the scan is inside: its anchor, where its count began, its depth
     and the deepest level reached below it."""

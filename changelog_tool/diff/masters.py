@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.limits import LimitExceeded, line_at, load
+from changelog_tool.records import field, record
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 _TOP_KEY = re.compile(
@@ -104,7 +104,7 @@ def _last_line(data: bytes, line: int | None) -> int:
     return min(line, last) if line is not None else 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Span:
     key: str
     start: int
@@ -122,7 +122,7 @@ def _unquote(raw: re.Match[bytes]) -> str:
     return str(next(iter(parsed))) if isinstance(parsed, dict) else double.decode()
 
 
-@dataclass
+@record
 class MasterFile:
     """One master config file's bytes, its keys, and their values on demand."""
 

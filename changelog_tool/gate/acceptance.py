@@ -11,20 +11,20 @@ off the protected branch).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate import prlinks
 from changelog_tool.hints import did_you_mean
 from changelog_tool.ledger.entry import matching_keys, schema_errors
+from changelog_tool.records import record
 from changelog_tool.settings import Settings
 
 if TYPE_CHECKING:
     from changelog_tool.diff.masters import MasterSet
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rejection:
     """Why an entry is not acceptable: a finding code, the field (a schema path such
     as ``description/0``), the message, and the offending text (to find its line)."""
@@ -39,7 +39,7 @@ class Rejection:
         return f"{self.field}: {self.message}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rules:
     """What an entry is judged against: the master configs it must name, the
     repository its pr-link must point at, and the protected branch, when that is

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from changelog_tool.records import record
 
 TRAILER = "No-Perf-Change"
 _TRAILER = re.compile(rf"^{TRAILER}:[ \t]*(\S.*)$", re.MULTILINE | re.IGNORECASE)
 _TAG = re.compile(r"\[(?:skip[- ]sweep|no[- ]perf[- ]changes?)\]", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OptOut:
     reason: str
     source: str

@@ -7,8 +7,6 @@ gate decides severities: a settings change in the branch is an error unless allo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, RECIPE, KeyChange
 from changelog_tool.findings import ERROR, WARNING, Finding
@@ -20,10 +18,11 @@ from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matches, same_entry, scenario_types
 from changelog_tool.ledger.revision import Appended
+from changelog_tool.records import field, record, replace
 from changelog_tool.settings import Settings
 
 
-@dataclass
+@record
 class Verdict:
     findings: list[Finding] = field(default_factory=list)
     uncovered: list[KeyChange] = field(default_factory=list)

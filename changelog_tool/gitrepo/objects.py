@@ -9,12 +9,12 @@ from __future__ import annotations
 import contextlib
 import subprocess
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.process import spawn
+from changelog_tool.records import record
 
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
@@ -23,7 +23,7 @@ BLOB_MODES = (b"100644", b"100755", b"120000")
 blob is the link's target, as git stores it; never followed)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TreeEntry:
     name: str
     mode: bytes

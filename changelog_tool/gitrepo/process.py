@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.records import record
 
 if TYPE_CHECKING:
     import hashlib
@@ -152,7 +152,7 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
     return spec[: -len(path) - 1], data
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BlobId:
     """A blob named by ``spec`` (``ref:path``): its object id and size, read without
     its content."""
@@ -220,7 +220,7 @@ def operation_in_progress(git_directory: Path) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HeadState:
     """What is checked out: the commit, the branch (``None`` when detached), an
     operation stopped in the git directory, and the commits of the protected refs

@@ -10,7 +10,6 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +18,12 @@ from changelog_tool.gitrepo.objects import COMMIT, Objects
 from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import confined, read_file, walk_dir, wild
 from changelog_tool.hints import did_you_mean
+from changelog_tool.records import field, record
 
 WORKTREE = "WORKTREE"
 
 
-@dataclass
+@record
 class Repo:
     """A git work tree; objects come through one persistent ``git cat-file --batch``."""
 

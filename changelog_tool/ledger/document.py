@@ -13,12 +13,12 @@ import re
 import stat
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import UsageError, too_large
+from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes needs none
@@ -59,7 +59,7 @@ def last_entry_offset(data: bytes, *, complete: bool = True) -> int | None:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Block:
     """One entry's bytes: ``data[start:end]`` are its lines, ``data[end:sep_end]`` the
     separator lines (empty or whitespace-only) that follow it."""
@@ -71,7 +71,7 @@ class Block:
     line: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ByteProblem:
     code: str
     message: str

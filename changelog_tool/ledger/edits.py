@@ -9,17 +9,17 @@ config-keys and its lines, so a human can put it back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.entry import same_entry
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.records import record
 
 UNPARSED: Any = object()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Edit:
     """One change to history: the line it is at (in the edited version, or ``None``)
     and what happened, as a phrase that follows the editor's name (the caller adds

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
@@ -22,10 +21,11 @@ from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.ledger.streams import last_entry_start, read_from
 from changelog_tool.ledger.strictyaml import Item, YamlProblem
+from changelog_tool.records import field, record, replace
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 
-@dataclass
+@record
 class FileReport:
     findings: list[Finding] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)
@@ -276,7 +276,7 @@ def check_appendable(data: bytes, path: str = "perf-changelog.yaml") -> None:
     _refuse_append(Ledger(data).byte_problems(), data, 0, path)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Appendable:
     """A changelog file :func:`check_appendable_file` accepted: its size, its line
     breaks and its last bytes (from its last entry on: all an append needs)."""

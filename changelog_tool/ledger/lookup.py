@@ -5,15 +5,15 @@ skipped, not fatal), and the entries that apply to some keys, newest first, as
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.strictyaml import Item, YamlProblem
+from changelog_tool.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Applied:
     """An entry that applies to a key: where it starts, which patterns matched, and
     which of the keys looked for it applies to."""

@@ -6,13 +6,13 @@ appended (block, line, value), and the checks of every byte it appended
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from changelog_tool.findings import Finding
 from changelog_tool.ledger.conversions import OFFSET, readable
 from changelog_tool.ledger.document import ENTRY_HEAD, ENTRY_START, Ledger, separator_before_append
 from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.records import field, record
 
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
     "new",
@@ -24,7 +24,7 @@ NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
 )
 
 
-@dataclass
+@record
 class Appended:
     """One entry the branch appended: its block, first line in head, parsed value."""
 
@@ -51,7 +51,7 @@ newest pr-links that name the repository)."""
 REGION = 4 << 20
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Kept:
     """The base bytes a revision keeps, as the checks need them: their length, their
     line breaks, their last :data:`TAIL` bytes, and ``read(start, end)`` for a
@@ -114,7 +114,7 @@ def _first_entry(data: bytes) -> int | None:
 EMPTY = Kept.of(b"")
 
 
-@dataclass
+@record
 class History:
     kind: str
     prefix: Kept = EMPTY

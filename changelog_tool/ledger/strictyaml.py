@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -41,11 +40,13 @@ from ruamel.yaml.events import (
     StreamStartEvent,
 )
 
+from changelog_tool.records import record
+
 MAX_DEPTH = 100
 """Nested mappings and lists in one document (the root counting 1)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class YamlProblem(Exception):
     """A YAML document the changelog refuses. ``line`` is 1-based."""
 
@@ -57,7 +58,7 @@ class YamlProblem(Exception):
         return f"line {self.line}: {self.message}"
 
 
-@dataclass
+@record
 class Item:
     """A top-level sequence item: its value and the 1-based line it starts on."""
 

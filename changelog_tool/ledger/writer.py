@@ -29,12 +29,12 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
 from changelog_tool.ledger.document import regular_file, separator_before_append
+from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ LOCK_TIMEOUT = 30.0
 """Seconds to wait for another writer's lock before giving up."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Bounds:
     """What every write obeys: how long it waits for another writer's lock (the
     ``lock-timeout`` setting) and the largest file it reads (``max-bytes``)."""
@@ -59,7 +59,7 @@ class Bounds:
         return cls(settings.lock_timeout, settings.max_bytes)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Appended:
     path: Path
     old_size: int
@@ -289,7 +289,7 @@ def replace(
     _rewrite(path, make, create=True, bounds=bounds)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Stamp:
     """A file as a caller read it: its size, modification time and inode (for a file
     too long to keep its bytes to compare)."""

@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from changelog_tool.lint.tree import Mapping
+from changelog_tool.records import record
 
 SNAKE, KEBAB = "snake_case", "kebab-case"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StyleSlip:
     key: str
     line: int

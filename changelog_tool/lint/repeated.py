@@ -11,15 +11,14 @@ differ in at most ``max_different`` of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from changelog_tool.lint.tree import Mapping
+from changelog_tool.records import record
 
 MIN_FIELDS = 8
 MAX_DIFFERENT = 3
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Repeat:
     """Sibling blocks that repeat each other: the first is where the notice goes."""
 

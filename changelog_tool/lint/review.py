@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping as MappingType
-from dataclasses import dataclass, field
 from typing import Any
 
 from changelog_tool.findings import Finding
 from changelog_tool.lint import keystyle, repeated
 from changelog_tool.lint.tree import Mapping, Unreadable, mappings
+from changelog_tool.records import field, record
 
 DEFAULT_SEVERITY = {
     "key-style": "warning",
@@ -26,7 +26,7 @@ DEFAULT_SEVERITY = {
 CODES = tuple(DEFAULT_SEVERITY)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MasterKey:
     """One changed master key: its file, its bytes at head and base (``None`` when
     added), the line it starts on, and its whole file's key convention."""
@@ -39,7 +39,7 @@ class MasterKey:
     """The whole file's key convention (computed when a key goes against its siblings)."""
 
 
-@dataclass
+@record
 class Changed:
     """What the lints look at: changed YAML files (head and base bytes), the master
     keys added or modified with their reference strings, and a test for a path."""

@@ -10,20 +10,21 @@ a hostile file costs bounded work. Keys inside strings (a JSON blob, a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
+
+from changelog_tool.records import field, record
 
 MAX_DEPTH = 100
 MAX_NODES = 200_000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Key:
     name: str
     line: int  # 1-based
 
 
-@dataclass
+@record
 class Mapping:
     """One YAML mapping: where it is (its path of keys from the root), its line,
     its keys in order, whether it uses a merge key, and its leaves flattened

@@ -7,15 +7,14 @@ changed, removed or inserted historical entry, so a human can fix it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, history_edits
+from changelog_tool.records import record
 
 MAX_LISTED = 5
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """Why a merge is refused. ``side`` names the input the ``line`` refers to."""
 

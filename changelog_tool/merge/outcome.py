@@ -14,7 +14,6 @@ Git is reached only through plain ``git`` subprocess helpers in ``repo.py``
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,10 @@ from changelog_tool.merge.edits import Problem
 from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
 from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
 from changelog_tool.merge.threeway import Merged, Refused, merge
+from changelog_tool.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Upstream:
     """The protected ref's own changelog, when the clone has one."""
 
@@ -39,7 +39,7 @@ class Upstream:
         return cls(*found) if found is not None else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Outcome:
     path: str
     decision: Decision

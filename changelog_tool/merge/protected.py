@@ -27,20 +27,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.merge.side_changes import count_entries, history_end
 from changelog_tool.merge.threeway import Side
+from changelog_tool.records import record
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert", "am")
 MERGES = ("merge", "pull")
 DEFAULT_BRANCHES = frozenset({"main"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Decision:
     """The protected side, why, and whether the operation itself said so (``certain``)
     or it is a hint or a default."""

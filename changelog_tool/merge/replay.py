@@ -32,17 +32,17 @@ again), so it stays as the protected side has it and a human decides.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.merge.edits import Problem
+from changelog_tool.records import record
 from changelog_tool.settings import is_placeholder
 
 DEFAULT_PLACEHOLDERS = ("XXX",)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Split:
     """Both files cut before the replayed run: the base up to the run's first entry
     (its separator kept), the protected side up to its last line before the run;

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from changelog_tool.ledger.document import ENTRY_START, Ledger
@@ -25,11 +24,12 @@ from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import without_pr_link
 from changelog_tool.ledger.strictyaml import YamlProblem
 from changelog_tool.merge.edits import Problem, history_problems
+from changelog_tool.records import record
 
 _BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One entry of one side: its first line, its own lines (without the final
     newline) and, when it parses, its value."""
@@ -162,7 +162,7 @@ def tail_entries(data: bytes, start: int) -> list[tuple[int, bytes]]:
 
 
 # --- the other side: appends only ------------------------------------------------
-@dataclass(frozen=True)
+@record(frozen=True)
 class Own:
     entries: list[Entry]
     problems: list[Problem]
@@ -211,7 +211,7 @@ def own_entries(base: bytes, other: bytes, side: str) -> Own:
 
 
 # --- the protected side: anything goes, we only need to know what it did ---------
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProtectedChanges:
     appended: list[Entry]
     removed: list[Entry]

@@ -21,12 +21,11 @@ appended ones read back as the values they had on the other side.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from changelog_tool import records
 from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.corrections import carry
@@ -38,6 +37,7 @@ from changelog_tool.merge.side_changes import (
     own_entries,
     protected_changes,
 )
+from changelog_tool.records import field, record
 
 Side = Literal["ours", "theirs"]
 SIDES: tuple[Side, Side] = ("ours", "theirs")
@@ -47,7 +47,7 @@ def other_side(side: Side) -> Side:
     return "theirs" if side == "ours" else "ours"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Note:
     """An entry named in a report. ``line`` is in the file ``where`` names;
     ``other_line`` (for a duplicate) is the protected copy's line in the result."""
@@ -69,7 +69,7 @@ class Note:
         return data
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Report:
     protected: Side
     kept: tuple[Note, ...] = ()
@@ -87,7 +87,7 @@ class Report:
         def move(notes: tuple[Note, ...]) -> tuple[Note, ...]:
             return tuple(note.below(lines) for note in notes)
 
-        return dataclasses.replace(
+        return records.replace(
             self,
             kept=move(self.kept),
             duplicates=move(self.duplicates),
@@ -108,13 +108,13 @@ class Report:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Merged:
     data: bytes
     report: Report
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Refused:
     protected: Side
     problems: tuple[Problem, ...] = field(default_factory=tuple)
@@ -158,7 +158,7 @@ def merge(
         retry = _merge(fixed_base, fixed_prot, other, protected)
         if isinstance(retry, Merged):
             notes = tuple(Note("result", line, "pr-link corrected") for line in lines)
-            return Merged(retry.data, dataclasses.replace(retry.report, corrected=notes))
+            return Merged(retry.data, records.replace(retry.report, corrected=notes))
     return result
 
 

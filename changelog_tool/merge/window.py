@@ -30,7 +30,6 @@ and lines of the whole files, so the caller merges the whole files again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.merge.outcome import Outcome, merge_sides
@@ -38,11 +37,12 @@ from changelog_tool.merge.protected import Decision, by_beginning
 from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
 from changelog_tool.merge.side_changes import after_history, history_end
 from changelog_tool.merge.threeway import SIDES, Merged, Side
+from changelog_tool.records import record
 
 UNKNOWN: Literal["unknown"] = "unknown"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Windows:
     """The three files from ``cut`` (where the base's last entry begins) to their end;
     before ``cut`` they are equal and hold ``lines`` newlines."""
