@@ -17,11 +17,10 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from timing import Command, cache_bytecode, mb, median_seconds
+from timing import Command, cache_bytecode, installed_python, mb, median_seconds
 
 from changelog_tool.ledger.document import Ledger
 
@@ -93,7 +92,7 @@ def main() -> None:
         "commit: `git archive REV | tar -x -C DIR`), for a before/after in the same run",
     )
     args = parser.parse_args()
-    py = sys.executable
+    py = installed_python()
     tool = [py, "-m", "changelog_tool"]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -39,11 +39,10 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from timing import Command, cache_bytecode, mb, measure_together
+from timing import Command, cache_bytecode, installed_python, mb, measure_together
 
 from changelog_tool.ledger.document import separator_before_append
 
@@ -140,7 +139,7 @@ class Scenario:
         self.paths["B"].write_bytes(self.theirs)
         self.files = [str(self.paths[n]) for n in "OAB"]
         self.driver = [
-            sys.executable,
+            installed_python(),
             "-m",
             "changelog_tool",
             "merge-driver",
@@ -165,7 +164,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     args = parser.parse_args()
     sizes = [int(n) for n in args.sizes.split(",") if n]
-    py = sys.executable
+    py = installed_python()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         data, origin = real_file(folder)

@@ -21,14 +21,13 @@ import pty
 import statistics
 import struct
 import subprocess
-import sys
 import tempfile
 import termios
 import threading
 import time
 from pathlib import Path
 
-from timing import cache_bytecode
+from timing import cache_bytecode, installed_python
 
 TARGETS = {"first-paint": 0.3, "keys": 0.5}
 
@@ -122,7 +121,7 @@ def _launch(root: Path, stamps: Path) -> dict[str, float]:
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(os.environ, TERM="xterm-256color", PERF_CHANGELOG_TIMING=str(stamps))
     stamps.unlink(missing_ok=True)
-    script = Path(sys.executable).parent / "changelog"
+    script = Path(installed_python()).parent / "changelog"
     start = time.time()
     process = subprocess.Popen(
         [str(script), "add"],
@@ -167,7 +166,7 @@ def _launch(root: Path, stamps: Path) -> dict[str, float]:
 
 def _import_textual() -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import textual"], check=True)
+    subprocess.run([installed_python(), "-c", "import textual"], check=True)
     return time.perf_counter() - start
 
 

@@ -22,11 +22,10 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from timing import cache_bytecode, median_seconds, peak_rss_mb
+from timing import cache_bytecode, installed_python, median_seconds, peak_rss_mb
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CHANGELOG = "perf-changelog.yaml"
@@ -63,7 +62,7 @@ def timed(cmd: list[str], cwd: Path, runs: int) -> float:
 
 def verify_cmd(base: str, head: str) -> list[str]:
     return [
-        sys.executable,
+        installed_python(),
         "-m",
         "changelog_tool",
         "verify",
@@ -103,7 +102,7 @@ def bench_real(clone: Path, runs: int, count: int) -> list[tuple[str, float, flo
         ours = timed(verify_cmd(parent, sha), clone, runs)
         specs = [f"{rev}:{CHANGELOG}" for rev in (parent, sha)]
         specs += [f"{rev}:{path}" for rev in (parent, sha) for path in masters(clone, rev)]
-        baseline = timed([sys.executable, "-c", BASELINE, *specs], clone, runs)
+        baseline = timed([installed_python(), "-c", BASELINE, *specs], clone, runs)
         rows.append((sha[:10], ours, baseline))
     return rows
 
@@ -165,7 +164,16 @@ def synthetic_repo(root: Path, clone: Path, entries: int | None) -> Path:
 
 
 def keys_cmd() -> list[str]:
-    return [sys.executable, "-m", "changelog_tool", "keys", "--base", "HEAD~1", "--head", "HEAD"]
+    return [
+        installed_python(),
+        "-m",
+        "changelog_tool",
+        "keys",
+        "--base",
+        "HEAD~1",
+        "--head",
+        "HEAD",
+    ]
 
 
 def main() -> int:
@@ -196,7 +204,7 @@ def main() -> int:
             f"{ours_median / base_median:>6.2f}   target <= 0.100 s: "
             f"{'met' if ours_median <= 0.1 else 'MISSED'}"
         )
-        start = timed([sys.executable, "-c", "pass"], clone, args.runs)
+        start = timed([installed_python(), "-c", "pass"], clone, args.runs)
         print(
             f"reference: interpreter start (python -c pass) {start:.3f}s; "
             f"verify = {ours_median / start:.1f}x of it"
