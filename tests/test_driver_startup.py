@@ -49,7 +49,7 @@ try:
 except SystemExit as exc:
     code = exc.code
 names = {"git", "textual", "jsonschema", "argparse", "difflib", "tomllib", "subprocess",
-         "dataclasses", "inspect"}
+         "dataclasses", "inspect", "ruamel"}
 print(code, ",".join(sorted({m.split(".")[0] for m in sys.modules} & names)) or "none")
 """
 
@@ -59,7 +59,8 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
 ) -> None:
     """``python -m changelog_tool merge-driver %O %A %B %P`` (what ``install`` sets up)
     goes straight to the driver; told the operation by git, it runs no git at all. Its
-    classes are records, so ``dataclasses`` and ``inspect`` stay unloaded too."""
+    classes are records, so ``dataclasses`` and ``inspect`` stay unloaded too; entries
+    in the emitter's layout are read and proved without the YAML parser (``ruamel``)."""
     base = _three_sides(repo)
     result = subprocess.run(
         [sys.executable, "-c", RUN_MODULE],
@@ -71,3 +72,21 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
     )
     assert result.stdout.split() == ["0", "none"], result.stderr
     assert repo.read("A") == appended(base, entry("main"), entry("own"))
+
+
+def test_an_entry_in_another_layout_is_merged_with_the_yaml_parser(repo: GitRepo) -> None:
+    """A hand-written entry (list items at indent 2) is not the quick reader's: the
+    driver loads the parser for it, and merges as before."""
+    base = _three_sides(repo)
+    own = entry("own", indent=2)
+    repo.write("B", appended(base, own))
+    result = subprocess.run(
+        [sys.executable, "-c", RUN_MODULE],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GIT_REFLOG_ACTION": "rebase"},
+        check=False,
+    )
+    assert result.stdout.split() == ["0", "ruamel"], result.stderr
+    assert repo.read("A") == appended(base, entry("main"), own)

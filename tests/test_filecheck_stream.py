@@ -25,8 +25,9 @@ from changelog_tool.ledger.filecheck import (
     check_file,
     check_path,
 )
-from changelog_tool.ledger.quickread import quick_item
-from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.ledger.items import Item, YamlProblem
+from changelog_tool.ledger.quickread import quick_item, quick_items
+from changelog_tool.ledger.strictyaml import load_items
 from tests.filecheck_cases import cases, entries, join
 from tests.test_entry_agreement import json_entries, json_values
 from tests.yaml_oracles import TRICKY
@@ -163,6 +164,42 @@ def blocks(draw: st.DrawFn) -> bytes:
 @example(b"- config-keys:\n    - a\n  pr-link: x\n    - b\n", 1)
 def test_the_quick_reader_agrees_with_the_strict_loader(block: bytes, line: int) -> None:
     assert_same_reading(block, line)
+
+
+PLAIN = [e.encode() for e in entries(12)]  # real-shaped entries, each ending in a newline
+BLANK = ["", "\n", "\n\n", "  \n", " \n\n"]
+SEPARATORS = st.sampled_from(BLANK * 6 + ["\n# c\n", "---\n", "\t\n", "\r\n", "-\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PLAIN) | blocks(), min_size=1, max_size=5), st.data())
+@example([b"- config-keys:\n    - a\n", b"- config-keys:\n    - b\n"], None)
+def test_a_whole_document_the_quick_reader_takes_reads_as_the_strict_loader(
+    parts: list[bytes], data: st.DataObject | None
+) -> None:
+    """Blocks of any shape, joined by blank lines or by other lines: a document the
+    quick reader takes is the list of the same items, at the same lines, for the
+    strict loader."""
+    joined = parts[0]
+    for part in parts[1:]:
+        gap = data.draw(SEPARATORS) if data is not None else "\n"
+        joined += gap.encode() + part
+    quick = quick_items(joined)
+    if quick is None:
+        return
+    strict = load_items(joined)
+    assert isinstance(strict, list)
+    assert [(i.line, repr(i.value)) for i in quick] == [(i.line, repr(i.value)) for i in strict]
+
+
+def test_the_quick_reader_leaves_a_document_that_is_not_only_plain_entries() -> None:
+    entry = b"- config-keys:\n    - a\n"
+    assert quick_items(entry + b"\n" + entry) is not None
+    assert quick_items(b"# preamble\n" + entry) is None
+    assert quick_items(entry + b"# between\n" + entry) is None
+    assert quick_items(entry + b"---\n" + entry) is None
+    assert quick_items(entry.rstrip(b"\n")) is None  # no final newline
+    assert quick_items(b"") is None
 
 
 def test_the_quick_reader_takes_nearly_all_of_the_real_history() -> None:

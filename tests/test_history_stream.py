@@ -16,8 +16,9 @@ from changelog_tool.diff.changelog import read_revision
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.duplicates import duplicate_at, duplicate_in
+from changelog_tool.ledger.items import Item
 from changelog_tool.ledger.revision import APPEND, UNCHANGED, History, Kept
-from changelog_tool.ledger.strictyaml import Item, load_items
+from changelog_tool.ledger.strictyaml import load_items
 
 LOG = "perf-changelog.yaml"
 LIMIT = 1 << 30

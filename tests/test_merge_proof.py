@@ -7,11 +7,18 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_merge_helpers import appended, changelog, entry
-from test_merge_properties import History, histories
+from test_merge_properties import History, histories, items_with
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import parse
-from changelog_tool.merge.proof import _verify_from_last_entry, _verify_whole
+from changelog_tool.ledger.quickread import quick_items
+from changelog_tool.merge.proof import (
+    QUICK_PROOF_BYTES,
+    _verify_from_last_entry,
+    _verify_quick,
+    _verify_whole,
+    verify,
+)
 from changelog_tool.merge.side_changes import Entry, block_list_events
 from changelog_tool.merge.threeway import Merged, Refused, _assemble, merge
 
@@ -97,8 +104,14 @@ EDITS = [
 ]
 
 
+# entries in the emitter's layout only (list items at indent 4), which the quick
+# reader takes: the quick proof is then tried on most results
+LINKS = ["XXX", 1, 2, 3]
+emitted = items_with(LINKS, indents=[4])
+
+
 @settings(max_examples=150, deadline=None)
-@given(histories(), st.data())
+@given(histories() | histories(emitted, emitted), st.data())
 def test_the_proof_from_the_last_entry_agrees_with_reading_the_whole_result(
     h: History, data: st.DataObject
 ) -> None:
@@ -107,16 +120,45 @@ def test_the_proof_from_the_last_entry_agrees_with_reading_the_whole_result(
     assume(h.own)  # with nothing appended, the result is the protected bytes as they are
     kept = [Entry(0, i.bytes().rstrip(b"\n"), parse(i.bytes(), 1)) for i in h.own]
     result, lines = _assemble(h.protected, [e.raw + b"\n" for e in kept])
+    ledger = Ledger(h.protected)
+    last = ledger.last_block()
+    read = quick_items(result)
+    if read is not None and last is not None:  # the merge's own result is proved
+        assert _verify_quick(ledger, last, read, kept, lines, "ours") == []
     at = data.draw(st.integers(len(h.protected), len(result)))
     edit = data.draw(st.sampled_from(EDITS))
     damaged = result[:at] + edit + result[at + (0 if edit else 1) :]
-    ledger = Ledger(h.protected)
-    last = ledger.last_block()
     if last is None or last.start <= ledger.preamble_end:
         return
     short = _verify_from_last_entry(ledger, last, damaged, kept, lines, "ours")
     whole = _verify_whole(h.protected, damaged, kept, lines, "ours")
     if short is not None:
         assert (short == []) == (whole == []), (short, whole)
+    read = quick_items(damaged)
+    if read is not None:  # the quick reader's proof, taken first for a small result
+        quick = _verify_quick(ledger, last, read, kept, lines, "ours")
+        assert (quick == []) == (whole == []), (quick, whole)
     if damaged == result:
         assert short == [] and whole == []
+
+
+def test_a_small_result_in_the_emitters_layout_is_proved_without_the_yaml_parser() -> None:
+    main = appended(BASE, M1)
+    data = appended(main, P1, P2)
+    ledger = Ledger(main)
+    last = ledger.last_block()
+    assert last is not None and len(data) <= QUICK_PROOF_BYTES
+    read = quick_items(data)
+    assert read is not None
+    kept = [Entry(0, raw, parse(raw, 1)) for raw in (P1.rstrip(b"\n"), P2.rstrip(b"\n"))]
+    first = main.count(b"\n") + 2
+    lines = [first, first + P1.count(b"\n") + 1]
+    assert _verify_quick(ledger, last, read, kept, lines, "ours") == []
+    assert verify(main, data, kept, lines, ("ours", "theirs")) == []
+    # one entry too few, a wrong line, a wrong value: each is named, not waved through
+    [short] = _verify_quick(ledger, last, read[:-1], kept, lines, "ours")
+    assert short.code == "entry-count" and "expected 4 + 2" in short.message
+    [moved] = _verify_quick(ledger, last, read, kept, [lines[0], lines[1] + 1], "ours")
+    assert "does not read back as config-keys pr-two" in moved.message
+    [swapped] = verify(main, data, kept[::-1], lines, ("ours", "theirs"))
+    assert "does not read back" in swapped.message

@@ -46,13 +46,13 @@ class Item:
         return (self.key, self.description)
 
 
-def items_with(links: list[str | int]) -> st.SearchStrategy[Item]:
+def items_with(links: list[str | int], indents: list[int] | None = None) -> st.SearchStrategy[Item]:
     return st.builds(
         Item,
         key=st.sampled_from(KEYS),
         description=st.sampled_from(["Update image", "Add agentic scenario", "Retrigger sweep"]),
         link=st.sampled_from(links),
-        indent=st.sampled_from([2, 4]),
+        indent=st.sampled_from(indents or [2, 4]),
     )
 
 
@@ -80,7 +80,12 @@ class History:
 
 
 @st.composite
-def histories(draw: st.DrawFn, history: st.SearchStrategy[Item] = items) -> History:
+def histories(
+    draw: st.DrawFn,
+    history: st.SearchStrategy[Item] = items,
+    new: st.SearchStrategy[Item] = items,
+) -> History:
+    """``history``: the base's entries; ``new``: the entries either side appends."""
     base_entries = draw(st.lists(st.tuples(history, st.sampled_from(SEPARATORS)), max_size=7))
     base = render(base_entries, draw(st.sampled_from(ENDINGS)))
     # the protected side: drops some entries (reverted duplicates), corrects some
@@ -93,13 +98,13 @@ def histories(draw: st.DrawFn, history: st.SearchStrategy[Item] = items) -> Hist
         if fate == "relink":
             item = Item(item.key, item.description, 999, item.indent)
         kept.append((item, separator))
-    appended = draw(st.lists(st.tuples(items, st.sampled_from(SEPARATORS)), max_size=4))
+    appended = draw(st.lists(st.tuples(new, st.sampled_from(SEPARATORS)), max_size=4))
     protected_entries = kept + appended
     protected = render(protected_entries, draw(st.sampled_from(ENDINGS)))
     # the other side: the base's bytes exactly, then its own entries, some of them
     # the protected side's new ones (concurrent duplicates) or old ones (re-appends)
     pool = [i for i, _ in appended] + [i for i, _ in base_entries]
-    own = draw(st.lists(st.one_of(items, st.sampled_from(pool)) if pool else items, max_size=4))
+    own = draw(st.lists(st.one_of(new, st.sampled_from(pool)) if pool else new, max_size=4))
     other = base + sep(base) + b"\n".join(i.bytes() for i in own) if own else base
     return History(
         base, protected, other, [i for i, _ in base_entries], [i for i, _ in protected_entries], own

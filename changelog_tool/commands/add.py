@@ -116,7 +116,7 @@ def _entry_from_flags(answers: dict[str, Any], placeholder: str) -> dict[str, An
 def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
     """The entries of ``add --json``'s stdin. Nesting is bounded as in the changelog's
     own loader; a refusal is a message, never a traceback."""
-    from changelog_tool.ledger.strictyaml import MAX_DEPTH
+    from changelog_tool.ledger.items import MAX_DEPTH
 
     too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:

@@ -22,7 +22,7 @@ from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes needs none
-    from changelog_tool.ledger.strictyaml import Item, YamlProblem
+    from changelog_tool.ledger.items import Item, YamlProblem
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
 """A line that begins an entry: ``-`` at column 0, then a space, a line break or the
@@ -336,7 +336,8 @@ class Ledger:
         return load_items(self.data)
 
     def parse_block(self, block: Block) -> Item:
-        from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+        from changelog_tool.ledger.items import Item, YamlProblem
+        from changelog_tool.ledger.strictyaml import load_items
 
         items = load_items(self.text(block), line_offset=block.line - 1)
         if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
@@ -344,7 +345,7 @@ class Ledger:
         return items[0]
 
     def parse_blocks(self, blocks: Sequence[Block]) -> list[Item | YamlProblem]:
-        from changelog_tool.ledger.strictyaml import YamlProblem
+        from changelog_tool.ledger.items import YamlProblem
 
         out: list[Item | YamlProblem] = []
         for block in blocks:

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from changelog_tool.ledger.entry import same_entry
+from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.revision import REGION, Kept
-from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.ledger.strictyaml import load_items
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.entry import same_entry
-from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.ledger.items import Item, YamlProblem
+from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.records import record
 
 UNPARSED: Any = object()
@@ -38,7 +39,16 @@ def content(ledger: Ledger, block: Block) -> bytes:
 
 
 def parse_entry(raw: bytes, line: int) -> Any:
-    """The value of one entry's bytes (raises :class:`YamlProblem`, lines in the file)."""
+    """The value of one entry's bytes (raises :class:`YamlProblem`, lines in the file).
+
+    An entry in the emitter's layout is read without the YAML parser (the same
+    value, see :mod:`~changelog_tool.ledger.quickread`), so a merge of such entries
+    never loads it; any other entry is parsed by the strict loader."""
+    quick = quick_item(raw + b"\n", line, lines=False)
+    if quick is not None:
+        return quick.value
+    from changelog_tool.ledger.strictyaml import load_items
+
     items = load_items(raw + b"\n", line_offset=line - 1)
     if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
         raise YamlProblem("entry-count", "this block is not exactly one list item", line)

@@ -18,9 +18,9 @@ from changelog_tool.ledger.document import (
     read_file,
 )
 from changelog_tool.ledger.entry import schema_errors
+from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.ledger.streams import last_entry_start, read_from
-from changelog_tool.ledger.strictyaml import Item, YamlProblem
 from changelog_tool.records import field, record, replace
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 

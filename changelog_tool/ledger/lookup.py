@@ -9,7 +9,7 @@ from typing import Any
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
-from changelog_tool.ledger.strictyaml import Item, YamlProblem
+from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.records import record
 
 

@@ -27,9 +27,9 @@ import re
 from functools import cache
 from typing import Any
 
-from changelog_tool.ledger.document import ENTRY_HEAD
+from changelog_tool.ledger.document import ENTRY_HEAD, Ledger
 from changelog_tool.ledger.entry import FIELD_ORDER
-from changelog_tool.ledger.strictyaml import Item, resolve_plain
+from changelog_tool.ledger.items import Item, resolve_plain
 
 HEAD = ENTRY_HEAD + b"\n"
 # what libyaml prints, minus what needs care here: the quotes and backslash are
@@ -109,3 +109,20 @@ def quick_item(block: bytes, line: int, *, lines: bool = True) -> Item | None:
                 key_lines[field] = number
             value[field], key = scalar, None
     return Item(value, line, key_lines)
+
+
+def quick_items(data: bytes) -> list[Item] | None:
+    """The entries of a whole document that is nothing but entries in the plain layout
+    above, each after blank lines only, else ``None``: every block starts with ``-``
+    at column 0 and reads alone as its item, and what lies between blocks is blank,
+    so YAML reads the document as the block list of exactly these items."""
+    ledger = Ledger(data)
+    if ledger.preamble_end != 0:
+        return None
+    items = []
+    for block in ledger.blocks:
+        item = quick_item(data[block.start : block.end], block.line, lines=False)
+        if item is None:
+            return None
+        items.append(item)
+    return items or None

@@ -11,7 +11,8 @@ from typing import Any
 from changelog_tool.findings import Finding
 from changelog_tool.ledger.conversions import OFFSET, readable
 from changelog_tool.ledger.document import ENTRY_HEAD, ENTRY_START, Ledger, separator_before_append
-from changelog_tool.ledger.strictyaml import Item, YamlProblem, load_items
+from changelog_tool.ledger.items import Item, YamlProblem
+from changelog_tool.ledger.strictyaml import load_items
 from changelog_tool.records import field, record
 
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (

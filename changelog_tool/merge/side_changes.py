@@ -22,7 +22,7 @@ from typing import Any
 from changelog_tool.ledger.document import ENTRY_START, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import without_pr_link
-from changelog_tool.ledger.strictyaml import YamlProblem
+from changelog_tool.ledger.items import YamlProblem
 from changelog_tool.merge.edits import Problem, history_problems
 from changelog_tool.records import record
 
