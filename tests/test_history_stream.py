@@ -5,6 +5,8 @@ history finds. Real repositories; the in-memory ``compare`` is the reference."""
 
 from __future__ import annotations
 
+import gc
+import os
 from pathlib import Path
 
 import pytest
@@ -81,8 +83,41 @@ def test_worktree_head_is_judged_as_in_memory(
     repo.write(LOG, head)
     with Repo.open(repo.root) as opened:
         found = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
-    assert judged(found.history) == judged(compare(base, head, LOG, sha[:12]))
+    expected = compare(base, head, LOG, sha[:12])
+    assert judged(found.history) == judged(expected)
     assert found.base_tail() == base[-65536:]
+    for n in (3, 39, 900):  # the work tree's file read again: the same duplicates
+        target = _value(entry(n))
+        assert duplicate_in(found.history.prefix, target) == duplicate_in(expected.prefix, target)
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_the_work_trees_file_is_searched_as_proved_and_closed_after(
+    base_repo: tuple[GitRepo, str, bytes],
+) -> None:
+    """The duplicate search reads the work tree's file through the descriptor the
+    proof hashed: a writer that replaces the file by rename meanwhile (as every
+    writer of this tool does) changes nothing it reads; the descriptor is closed
+    once the revision is dropped."""
+    repo, sha, base = base_repo
+    repo.write(LOG, HEADS["append"](base))
+    before = _open_descriptors()
+    with Repo.open(repo.root) as opened:
+        found = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+    kept = found.history.prefix
+    assert found.history.kind == APPEND and _open_descriptors() == before + 1
+    other = repo.root / "replacement"
+    other.write_bytes(b"#" * len(base))
+    other.replace(repo.root / LOG)
+    assert kept.read(0, kept.size) == base
+    assert duplicate_in(kept, _value(entry(3))) == duplicate_in(Kept.of(base), _value(entry(3)))
+    del found, kept
+    gc.collect()
+    assert _open_descriptors() == before
 
 
 @pytest.mark.parametrize("name", sorted(HEADS))

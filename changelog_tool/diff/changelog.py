@@ -5,8 +5,10 @@ The common case is proved without holding either version whole: equal blob ids
 mean unchanged; otherwise head is streamed once, and its first ``len(base)``
 bytes are hashed as a git blob: the same id as the base's blob means head is the
 base plus a tail, and only the tail is parsed (the base was checked when it
-landed). The kept bytes are spooled (in memory up to 8 MiB, then to a temporary
-file) for the duplicate search. Anything else (history edited, a pr-link
+landed). The duplicate search reads the kept bytes again: the work tree's file
+through the descriptor the proof read (no copy: a writer that replaces the file
+by rename does not change what that descriptor reads), a blob from a spool (in
+memory up to 8 MiB, then a temporary file), as git streams it only once. Anything else (history edited, a pr-link
 corrected, CRLF or a BOM added, a file created or deleted) reads both versions
 and takes :func:`changelog_tool.ledger.compare.compare`'s slower path.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import weakref
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
@@ -72,6 +75,9 @@ class _Head:
     blob: str | None
     """Known before reading for a commit; ``None`` for the work tree's file."""
     close: Callable[[], None]
+    reread: Callable[[int, int], bytes] | None = None
+    """Bytes ``[start, stop)`` read again (the work tree's file); ``None`` when the
+    chunks cannot be read twice (a blob)."""
 
     def drop(self) -> None:
         for _ in self.chunks:
@@ -90,7 +96,14 @@ def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None
         if refusal is not None:
             handle.close()
             raise refusal
-        return _Head(size, _file_chunks(handle, size), None, handle.close)
+        fd = handle.fileno()
+        return _Head(
+            size,
+            _file_chunks(handle, size),
+            None,
+            handle.close,
+            lambda start, stop: os.pread(fd, stop - start, start),
+        )
     found = repo.blob_header(head_rev, path, limit)
     if found is None:
         return None
@@ -120,10 +133,13 @@ def _append_proof(
     head: _Head, base_blob: str, base_size: int
 ) -> tuple[Kept, bytes, str | None] | None:
     """Stream head: when its first ``base_size`` bytes hash to the base's blob id, the
-    kept bytes (spooled), the appended tail, and head's own blob id; else ``None``."""
+    kept bytes (read again from the work tree's file, or spooled), the appended
+    tail, and head's own blob id; else ``None`` (the caller then closes ``head``)."""
     prefix = _blob_hash(base_size, len(base_blob))
     whole = _blob_hash(head.size, len(base_blob)) if head.blob is None else None
-    spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+    spool: IO[bytes] | None = None
+    if head.reread is None:
+        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
     left, lines, carriage, end = base_size, 0, False, b""
     tail: list[bytes] = []
     try:
@@ -133,7 +149,8 @@ def _append_proof(
             if left:
                 part = chunk[:left]
                 prefix.update(part)
-                spool.write(part)
+                if spool is not None:
+                    spool.write(part)
                 lines += part.count(b"\n")
                 carriage = carriage or b"\r" in part
                 end = (end + part[-TAIL:])[-TAIL:]
@@ -141,20 +158,33 @@ def _append_proof(
                 chunk = chunk[len(part) :]
             if chunk:
                 tail.append(chunk)
-    finally:
+    except BaseException:
         head.close()
+        raise
     appended = b"".join(tail)
     # CRLF that the base lacks is undone by the slow path, with its own finding
     if left or prefix.hexdigest() != base_blob or (not carriage and b"\r\n" in appended):
-        spool.close()
+        if spool is not None:
+            spool.close()
         return None
+    if spool is None:
+        read = head.reread
+        close = head.close
+    else:
+        head.close()
+        read, close = _spooled(spool), spool.close
+    assert read is not None
+    weakref.finalize(read, close)  # open for the search, closed once nothing can read it
+    blob = head.blob if whole is None else whole.hexdigest()
+    return Kept(base_size, lines, end, read), appended, blob
 
+
+def _spooled(spool: IO[bytes]) -> Callable[[int, int], bytes]:
     def read(start: int, stop: int) -> bytes:
         spool.seek(start)
         return spool.read(stop - start)
 
-    blob = head.blob if whole is None else whole.hexdigest()
-    return Kept(base_size, lines, end, read), appended, blob
+    return read
 
 
 def _lazy_tail(repo: Repo, blob: str) -> Callable[[], bytes]:

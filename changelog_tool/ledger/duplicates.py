@@ -1,7 +1,8 @@
 """Is an appended entry a copy of an existing one? Found without parsing history.
 
 Candidate blocks are found by a byte search (from the end) for the entry's
-longest needle (a config key or description word); a block is parsed only when it also holds every other key,
+longest needle (a config key or description word); a block is read (by
+:func:`~changelog_tool.ledger.edits.parse_entry`) only when it also holds every other key,
 scenario type and description word (runs of characters YAML never escapes or
 folds). The cost follows the number of look-alike entries, not the history's length.
 """
@@ -12,10 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from changelog_tool.ledger.edits import parse_entry
 from changelog_tool.ledger.entry import same_entry
-from changelog_tool.ledger.items import Item, YamlProblem
+from changelog_tool.ledger.items import YamlProblem
 from changelog_tool.ledger.revision import REGION, Kept
-from changelog_tool.ledger.strictyaml import load_items
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
 
@@ -84,17 +85,13 @@ def duplicate_at(data: bytes, entry: Mapping[str, Any]) -> int | None:
 
 
 def _equal(block: bytes, entry: Mapping[str, Any]) -> bool:
+    """The block (one entry and the blank lines after it) reads as ``entry`` but for
+    pr-link; a look-alike in the emitter's layout is read without the YAML parser."""
     try:
-        items = load_items(block)
+        value = parse_entry(block.rstrip(b" \n"), 1)
     except YamlProblem:
         return False
-    return (
-        isinstance(items, list)
-        and len(items) == 1
-        and isinstance(items[0], Item)
-        and isinstance(items[0].value, dict)
-        and same_entry(items[0].value, entry)
-    )
+    return isinstance(value, dict) and same_entry(value, entry)
 
 
 def duplicate_in(kept: Kept, entry: Mapping[str, Any], region: int = REGION) -> int | None:
