@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         wants_json = "--json" in words or any(
             w == "--format=json" or (w == "--format" and nxt == "json")
-            for w, nxt in zip(words, [*words[1:], ""], strict=True)
+            for w, nxt in zip(words, [*words[1:], ""], strict=False)
         )
         if exc.code and wants_json:
             _json_refusal(ChangelogError("usage error: see the message on stderr"), "UsageError", 2)

@@ -268,3 +268,33 @@ def test_without_any_master_config_add_says_so_and_writes_nothing(
     assert "no master config found" in err and "`master-configs`" in err
     assert "configs/*-master.yaml" in err
     assert changelog(checkout) == OLD.encode()
+
+
+def test_a_broken_last_entry_is_refused_with_file_lines_in_the_message(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last entry is read at its place in the file: the finding's line and the
+    line its message names are both the file's, as `verify --file` gives them."""
+    twice = OLD.replace("  pr-link:", "  pr-link: XXX\n  pr-link:", 1)
+    data = (OLD + "\n" + twice).encode()
+    (checkout / "perf-changelog.yaml").write_bytes(data)
+    assert main(["add", "--key", "a", "--description", "d", "--no-input"]) == 1
+    err = capsys.readouterr().err
+    first = OLD.count("\n") + 2 + twice.count("\n") - 2  # the first pr-link of the last entry
+    assert f"perf-changelog.yaml:{first + 1}: duplicate-yaml-key" in err
+    assert f"(first on line {first})" in err
+    assert [f.message for f in check_file(data, "perf-changelog.yaml").findings] == [
+        f"duplicate key 'pr-link' (first on line {first}); keep only one"
+    ]
+    assert changelog(checkout) == data
+
+
+def test_base_without_the_tui_is_refused_rather_than_ignored(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--base` is the TUI's diff base: with flags it would change nothing, so a
+    ref that does not exist must not pass unnoticed."""
+    code = main(["add", "--key", "a", "--description", "d", "--base", "no-such-ref"])
+    assert code == 2
+    assert "drop --base" in capsys.readouterr().err
+    assert changelog(checkout) == OLD.encode()

@@ -84,3 +84,23 @@ def test_an_error_message_cannot_start_a_workflow_command_on_stderr(
     err = capsys.readouterr().err
     assert not any(line.lstrip().startswith("::") for line in err.splitlines())
     assert "%3A:error title=x::from a branch name\\r::warning::y" in err
+
+
+@pytest.mark.parametrize("argv", [[], ["--debug"]])
+def test_no_command_is_a_usage_error_not_a_crash(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "the following arguments are required: COMMAND" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [["verify", "--file", "x.yaml"], ["finalize"]])
+@pytest.mark.parametrize("number", ["0", "-5", "seven"])
+def test_a_pull_request_number_below_one_is_a_usage_error(
+    command: list[str], number: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """verify and finalize take `--pr-number` by one rule: a pull request number."""
+    assert main([*command, f"--pr-number={number}"]) == 2
+    assert "must be a pull request number (1 or more)" in capsys.readouterr().err

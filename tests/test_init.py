@@ -47,7 +47,10 @@ def test_init_writes_what_is_missing_once_and_verify_then_works(repo: GitRepo) -
     assert set(CREATED) <= set(written) and ".perf-changelog.toml" not in written
     assert written[".pre-commit-config.yaml"].startswith(b"repos:\n  - repo: local\n")
     assert b"id: perf-changelog" in written[".pre-commit-config.yaml"]
-    assert b"fetch-depth: 0" in written[".github/workflows/perf-changelog.yml"]
+    workflow = written[".github/workflows/perf-changelog.yml"]
+    assert b"fetch-depth: 0" in workflow
+    # the opt-out label re-runs the gate when it is added or removed
+    assert b"types: [opened, synchronize, reopened, labeled, unlabeled]" in workflow
     again = run(repo, "init")
     assert again.returncode == 0 and snapshot(repo.root) == written
     assert "created" not in again.stdout and "appended" not in again.stdout
@@ -71,3 +74,43 @@ def test_settings_are_written_only_where_the_defaults_do_not_fit(repo: GitRepo) 
     assert keys.returncode == 0, keys.stderr
     assert [k["key"] for k in json.loads(keys.stdout)["keys"]] == ["new-vllm"]
     assert run(repo, "verify", "--base", "main").returncode == 1  # uncovered: the gate works
+
+
+def test_the_written_workflow_triggers_as_the_readme_shows() -> None:
+    """The README's workflow and the one `init` writes run on the same events."""
+    from changelog_tool.commands.init import _workflow
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    shown = readme[readme.index("# .github/workflows/perf-changelog.yml") :]
+    triggers = shown[shown.index("on:") : shown.index("jobs:")]
+    assert triggers in _workflow()
+
+
+def test_the_master_configs_named_are_the_ones_the_tool_reads(repo: GitRepo) -> None:
+    """`*` stays inside one folder, as in every command: a config under
+    `configs/deprecated/` is not read by the defaults, so it is not named either; a
+    repository whose only configs sit there gets a setting that reaches them."""
+    repo.commit(
+        "base",
+        **{
+            NVIDIA: NVIDIA_TEXT,
+            "configs/deprecated/old-master.yaml": AMD_TEXT,
+            "perf-changelog.yaml": HISTORY,
+        },
+    )
+    done = run(repo, "init", "--dry-run", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["master_configs"] == [NVIDIA]
+
+
+def test_configs_only_one_folder_too_deep_get_a_setting(repo: GitRepo) -> None:
+    repo.commit(
+        "base",
+        **{"configs/deprecated/old-master.yaml": AMD_TEXT, "perf-changelog.yaml": HISTORY},
+    )
+    done = run(repo, "init", "--dry-run", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["master_configs"] == ["configs/deprecated/old-master.yaml"]
+    [settings] = [s for s in report["steps"] if s["path"] == ".perf-changelog.toml"]
+    assert 'master-configs = ["configs/deprecated/*-master.yaml"]' in settings["text"]

@@ -93,7 +93,8 @@ def test_ctrl_c_twice_in_the_demo_after_typing_exits_130(
     terminal: Terminal, tmp_path: Path
 ) -> None:
     done = tmp_path / "exit-code"
-    launch(terminal, "demo", tmp_path, done)
+    # the demo keeps its repository for the draft: in this test's folder, not /tmp
+    launch(terminal, "demo", tmp_path, done, env={"TMPDIR": str(tmp_path)})
     terminal.wait_for("Changed keys since")
     terminal.wait_for("agentic-coding")  # the keys are loaded and the description has focus
     terminal.tmux("send-keys", "-t", "t", "-l", "half a thought")
@@ -103,6 +104,7 @@ def test_ctrl_c_twice_in_the_demo_after_typing_exits_130(
     terminal.tmux("send-keys", "-t", "t", "C-c")
     assert exit_code(terminal, done) == "130"
     assert "That was the demo repository" in terminal.screen()
+    assert len(list(tmp_path.glob("changelog-demo-*"))) == 1  # kept, with the draft
 
 
 def test_ctrl_e_writes_the_description_in_the_editor(terminal: Terminal, tmp_path: Path) -> None:
@@ -127,3 +129,15 @@ def test_ctrl_e_writes_the_description_in_the_editor(terminal: Terminal, tmp_pat
     assert box.changelog.read_bytes().endswith(
         b'  description:\n    - "Written in the editor"\n    - "Second bullet"\n  pr-link: XXX\n'
     )
+
+
+def test_a_kept_demo_says_where_it_stays(terminal: Terminal, tmp_path: Path) -> None:
+    kept = tmp_path / "kept"
+    done = tmp_path / "exit-code"
+    launch(terminal, f"demo --keep {kept}", tmp_path, done)
+    terminal.wait_for("agentic-coding")
+    terminal.tmux("send-keys", "-t", "t", "C-q")
+    assert exit_code(terminal, done) == "0"
+    screen = terminal.screen().replace("\n", "")
+    assert f"it stays in {kept}" in screen and "--keep DIR" not in screen
+    assert (kept / "perf-changelog.yaml").is_file()

@@ -171,6 +171,11 @@ def run(
         from changelog_tool.tui import run_add
 
         return run_add(settings=settings, path=path, base=base, prefill=answers, init=init)
+    if base is not None:
+        raise UsageError(
+            "--base sets the TUI's diff base, and this add runs without the TUI "
+            "(flags, --json or no terminal): it compares nothing; drop --base"
+        )
     if from_json:
         if given:
             raise UsageError(

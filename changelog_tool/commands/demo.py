@@ -36,7 +36,7 @@ def run(*, keep: Path | None, no_input: bool) -> int:
     try:
         box = sandbox.build(folder)
         interactive = not no_input and sys.stdin.isatty() and sys.stdout.isatty()
-        return _open(box) if interactive else _describe(box, keep is not None)
+        return _open(box, keep is not None) if interactive else _describe(box, keep is not None)
     finally:
         if keep is None:
             clean_up(folder)
@@ -58,7 +58,7 @@ def clean_up(folder: Path) -> bool:
     return True
 
 
-def _open(box: object) -> int:
+def _open(box: object, kept: bool) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.demo.sandbox import Sandbox
     from changelog_tool.tui import run_add
@@ -68,10 +68,16 @@ def _open(box: object) -> int:
     code = run_add(
         settings=settings, path=settings.changelog_path, base=None, prefill={}, init=False
     )
-    print(
-        "That was the demo repository; run `changelog add` on a branch of yours next "
-        "(`changelog demo --keep DIR` keeps a demo repository to explore)."
-    )
+    if kept:
+        print(
+            f"That was the demo repository; it stays in {box.root} "
+            f"(`cd {box.root} && changelog add` to go on there)."
+        )
+    else:
+        print(
+            "That was the demo repository; run `changelog add` on a branch of yours next "
+            "(`changelog demo --keep DIR` keeps a demo repository to explore)."
+        )
     # Leaving the demo without saving is no failure; ending it with ctrl+c is an interrupt.
     return code if code > 128 else 0  # a signal's code (130, 143, 129) stays
 

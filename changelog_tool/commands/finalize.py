@@ -18,13 +18,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from changelog_tool.commands import pull_request_number
 from changelog_tool.errors import ChangelogError, UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pr-number",
-        type=int,
+        type=pull_request_number,
         required=True,
         metavar="N",
         help="the pull request whose link replaces the placeholders",
@@ -51,8 +52,6 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
     from changelog_tool.merge.outcome import repo_path
     from changelog_tool.merge.threeway import Merged
 
-    if pr_number < 1:
-        raise UsageError("--pr-number must be a pull request number (1 or more)")
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
     repo.limit = settings.max_bytes

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+from collections.abc import Sequence
 from pathlib import Path
 
 from changelog_tool import HOME, __version__
@@ -58,9 +59,11 @@ def run(*, dry_run: bool, format: str) -> int:
     settings = []
     if changelog != "perf-changelog.yaml":
         settings.append(f'changelog = "{changelog}"')
-    if not any(fnmatch.fnmatch(m, g) for m in masters for g in DEFAULT_MASTER_GLOBS):
+    read = _matching(top, DEFAULT_MASTER_GLOBS)
+    if not read:
         globs = sorted({str(Path(m).parent / "*-master.yaml") for m in masters})
         settings.append("master-configs = [" + ", ".join(f'"{g}"' for g in globs) + "]")
+        read = _matching(top, globs)
     steps = [
         _file(top, SETTINGS, "".join(f"{line}\n" for line in settings))
         if settings
@@ -80,8 +83,19 @@ def run(*, dry_run: bool, format: str) -> int:
             elif step.action == "append":
                 old = target.read_bytes()
                 writer.replace(target, old + step.text.encode(), expected=old)
-    _report(steps, dry_run, format, changelog, masters)
+    _report(steps, dry_run, format, changelog, read)
     return 0
+
+
+def _matching(top: Path, globs: Sequence[str]) -> list[str]:
+    """The files the tool reads as master configs under these globs (the work tree's
+    walk every command uses: ``*`` stays inside one folder)."""
+    from changelog_tool.gitrepo.worktree import walk_dir
+
+    found: dict[str, str | None] = {}
+    for glob in globs:
+        walk_dir(top, "", [part for part in glob.split("/") if part], found)
+    return sorted(found)
 
 
 def _tracked_or_present(top: Path) -> list[str]:
@@ -147,7 +161,10 @@ def _pre_commit(top: Path) -> Step:
 def _workflow() -> str:
     return (
         "name: perf-changelog\n"
-        "on:\n  pull_request:\n  push:\n    branches: [main]\n"
+        "on:\n  pull_request:\n"
+        # labeled/unlabeled: adding or removing the opt-out label re-runs the gate
+        "    types: [opened, synchronize, reopened, labeled, unlabeled]\n"
+        "  push:\n    branches: [main]\n"
         "permissions:\n  contents: read\n"
         "jobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n"
         "      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from changelog_tool.commands import pull_request_number
 from changelog_tool.errors import EnvironmentProblem, UsageError
 
 FORMATS = ("text", "github", "json")
@@ -19,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--head", metavar="REF", help="head commit (default: the work tree)")
     parser.add_argument(
         "--pr-number",
-        type=int,
+        type=pull_request_number,
         metavar="N",
         help="the pull request being checked: its link or a placeholder",
     )

@@ -325,18 +325,17 @@ def _refuse_append(bytes_found: list[ByteProblem], window: bytes, before: int, p
             )
         else:
             line = last.line + before
-            try:
-                item = ledger.parse_block(last)
+            try:  # read at its line in the file, so that messages name file lines too
+                item = ledger.parse_block(replace(last, line=line))
             except YamlProblem as problem:
-                at = problem.line + before if problem.line is not None else None
-                problems.append(Finding(problem.code, problem.message, path, at))
+                problems.append(Finding(problem.code, problem.message, path, problem.line))
             else:
                 problems.extend(
                     Finding(
                         "schema",
                         f"the last entry (line {line}), {field}: {message}",
                         path,
-                        _field_line(item, field) + before,
+                        _field_line(item, field),
                     )
                     for field, message in schema_errors(item.value)
                 )
