@@ -1,15 +1,18 @@
-"""Records: the tool's plain data classes, made as ``dataclasses`` makes them, for a
-fifth of the start-up cost.
+"""Records: the tool's plain data classes, made as ``dataclasses`` makes them, at a
+small part of the start-up cost.
 
 Every command starts a fresh interpreter (the merge driver on every rebase step,
 ``verify`` on every CI run), and defining a class is part of that start.
 ``dataclasses`` compiles each generated method on its own (``__init__``,
 ``__repr__``, ``__eq__``, ``__hash__``, and for a frozen class ``__setattr__``
 and ``__delattr__``: six compilations) and imports ``inspect`` (with ``ast``,
-``dis`` and ``tokenize``) on the way. Measured on the 2-core machine of
-``docs/performance.md``: 1.4-1.7 ms per frozen class and 17-19 ms for the
-import, against 0.4 ms per class here, where one ``exec`` makes all of a class's
-methods. The merge driver defines 24 such classes, ``verify --base`` about 35.
+``dis`` and ``tokenize``) on the way: 1.4-1.7 ms per frozen class and 17-19 ms
+for the import on the 2-core machine of ``docs/performance.md``. Here only
+``__init__`` is compiled (its signature is the fields'); the other methods are
+shared functions over the fields' names, which read the values in C
+(``attrgetter``). Compiling all six methods in one ``exec`` still cost about
+1 ms per class there, 33-44 ms of a ``verify --base`` run (35 classes; the merge
+driver defines 24).
 
 What a record does is what ``@dataclass`` and ``@dataclass(frozen=True)`` do
 with the features this package uses, and nothing more: fields from the class's
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -141,14 +145,36 @@ def _make(cls: type[T], frozen: bool) -> type[T]:
         if seen_default and not has_default:
             raise TypeError(f"non-default argument {spec.name!r} follows default argument")
         seen_default = seen_default or has_default
-    names = [spec.name for spec in specs]
-    namespace: dict[str, Any] = {
-        "MISSING": MISSING,
-        "cls": cls,
-        "FrozenInstanceError": FrozenInstanceError,
-        "names": frozenset(names),
-        "object_setattr": object.__setattr__,
+    names = tuple(spec.name for spec in specs)
+    own = cls.__dict__
+    methods: dict[str, Callable[..., Any]] = {
+        "__init__": _init(specs, frozen),
+        "__repr__": _repr([s.name for s in specs if s.repr]),
+        "__eq__": _eq(_values([s.name for s in specs if s.compare])),
     }
+    for name, method in methods.items():
+        if name not in own:
+            method.__qualname__ = f"{cls.__qualname__}.{name}"
+            setattr(cls, name, method)
+    if own.get("__hash__") is None:
+        cls.__hash__ = _hash(_values([s.name for s in specs if s.compare])) if frozen else None  # type: ignore[method-assign,assignment]
+    if frozen:
+        for name, method in _frozen(cls, frozenset(names)).items():
+            if name in own:
+                raise TypeError(
+                    f"cannot overwrite attribute {name} in frozen record {cls.__name__}"
+                )
+            method.__qualname__ = f"{cls.__qualname__}.{name}"
+            setattr(cls, name, method)
+    setattr(cls, "__record_fields__", tuple(specs))  # noqa: B010 (not a typed attribute)
+    setattr(cls, "__match_args__", names)  # noqa: B010
+    return cls
+
+
+def _init(specs: list[Field], frozen: bool) -> Callable[..., None]:
+    """``__init__``, the one compiled method (its signature is the fields'): the others
+    are shared functions, so a class costs one small compilation at start-up."""
+    namespace: dict[str, Any] = {"MISSING": MISSING, "object_setattr": object.__setattr__}
     params, body = [], []
     for spec in specs:
         value = spec.name
@@ -167,50 +193,59 @@ def _make(cls: type[T], frozen: bool) -> type[T]:
             else f"self.{spec.name} = {value}"
         )
         body.append(f"  {set_it}")
-    shown = ", ".join(f"{s.name}={{self.{s.name}!r}}" for s in specs if s.repr)
-    compared = [s.name for s in specs if s.compare]
-    mine = "".join(f"self.{name}," for name in compared)
-    theirs = "".join(f"other.{name}," for name in compared)
-    source = [
-        f"def __init__(self, {', '.join(params)}):",
-        *(body or ["  pass"]),
-        "def __repr__(self):",
-        f"  return self.__class__.__qualname__ + f'({shown})'",
-        "def __eq__(self, other):",
-        "  if other.__class__ is self.__class__:",
-        f"    return ({mine}) == ({theirs})",
-        "  return NotImplemented",
-        "def __hash__(self):",
-        f"  return hash(({mine}))",
-        "def __setattr__(self, name, value):",
-        "  if type(self) is cls or name in names:",
-        "    raise FrozenInstanceError(f'cannot assign to field {name!r}')",
-        "  super(cls, self).__setattr__(name, value)",
-        "def __delattr__(self, name):",
-        "  if type(self) is cls or name in names:",
-        "    raise FrozenInstanceError(f'cannot delete field {name!r}')",
-        "  super(cls, self).__delattr__(name)",
-    ]
-    exec("\n".join(source), namespace)  # the one compilation of this class's methods
-    own = cls.__dict__
-    for name in ("__init__", "__repr__", "__eq__"):
-        if name not in own:
-            method = namespace[name]
-            method.__qualname__ = f"{cls.__qualname__}.{name}"
-            setattr(cls, name, method)
-    explicit_hash = own.get("__hash__") is not None
-    if not explicit_hash:
-        cls.__hash__ = namespace["__hash__"] if frozen else None  # type: ignore[method-assign,assignment]
-    if frozen:
-        for name in ("__setattr__", "__delattr__"):
-            if name in own:
-                raise TypeError(
-                    f"cannot overwrite attribute {name} in frozen record {cls.__name__}"
-                )
-            setattr(cls, name, namespace[name])
-    setattr(cls, "__record_fields__", tuple(specs))  # noqa: B010 (not a typed attribute)
-    setattr(cls, "__match_args__", tuple(names))  # noqa: B010
-    return cls
+    source = "\n".join([f"def __init__(self, {', '.join(params)}):", *(body or ["  pass"])])
+    exec(source, namespace)
+    init: Callable[..., None] = namespace["__init__"]
+    return init
+
+
+def _values(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The fields' values as a tuple, read in C (``attrgetter``)."""
+    if not names:
+        return lambda obj: ()
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    values: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+    return values
+
+
+def _repr(names: list[str]) -> Callable[[Any], str]:
+    def __repr__(self: Any) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    return __repr__
+
+
+def _eq(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    return __hash__
+
+
+def _frozen(cls: type, names: frozenset[str]) -> dict[str, Callable[..., None]]:
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)  # type: ignore[arg-type]
+
+    return {"__setattr__": __setattr__, "__delattr__": __delattr__}
 
 
 def is_record(obj: Any) -> bool:

@@ -7,6 +7,7 @@ load ruamel.yaml (~40 ms of the merge driver's start on a 2-core machine).
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from changelog_tool.records import record
@@ -36,35 +37,42 @@ class Item:
     key_lines: dict[str, int]
 
 
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT = re.compile(
+_NULL = r"^(?:~|null|Null|NULL|)$"
+_BOOL = r"^(?:true|True|TRUE|false|False|FALSE)$"
+_INT = r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"
+_FLOAT = (
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
 
 
-# any of the four: most scalars (keys, links, words) are none, and are told so at once
-_NOT_TEXT = re.compile("|".join(f"(?:{p.pattern})" for p in (_NULL, _BOOL, _INT, _FLOAT)))
+@cache
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    """Any of the four words, then each: compiled on first use (most scalars begin
+    with a letter that rules them all out, and many runs never need them)."""
+    words = (_NULL, _BOOL, _INT, _FLOAT)
+    return (re.compile("|".join(f"(?:{w})" for w in words)), *map(re.compile, words))
 
 
 def resolve_plain(text: str) -> Any:
     """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
     first = text[:1]
-    if (first.isalpha() and first not in "tTfFnN") or not _NOT_TEXT.match(text):
+    if first.isalpha() and first not in "tTfFnN":
         return text  # only null, bool, int and float words begin with n, t, f or no letter
-    if _NULL.match(text):
+    not_text, null, boolean, integer, number = _patterns()
+    if not not_text.match(text):
+        return text
+    if null.match(text):
         return None
-    if _BOOL.match(text):
+    if boolean.match(text):
         return text.lower() == "true"
-    if _INT.match(text):
+    if integer.match(text):
         if text.startswith("0o"):
             return int(text[2:], 8)
         if text.startswith("0x"):
             return int(text[2:], 16)
         return int(text)
-    if _FLOAT.match(text):
+    if number.match(text):
         special = text.lstrip("+-").lower()
         if special in (".inf", ".nan"):
             return float(text.lower().replace(".", ""))
