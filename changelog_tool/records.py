@@ -29,7 +29,6 @@ Type checkers see records as dataclasses (``dataclass_transform``).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
@@ -290,4 +289,6 @@ def _copied(value: Any, inner: Callable[[Any], Any]) -> Any:
         return type(value)(_copied(v, inner) for v in value)
     if isinstance(value, dict):
         return type(value)((_copied(k, inner), _copied(v, inner)) for k, v in value.items())
+    import copy  # only asdict and astuple copy (no command start pays for it)
+
     return copy.deepcopy(value)
