@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import weakref
 from collections.abc import Callable, Iterator
 from typing import IO, Any
@@ -139,6 +138,8 @@ def _append_proof(
     whole = _blob_hash(head.size, len(base_blob)) if head.blob is None else None
     spool: IO[bytes] | None = None
     if head.reread is None:
+        import tempfile  # (with random and math: ~4 ms, paid only for a commit's head)
+
         spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
     left, lines, carriage, end = base_size, 0, False, b""
     tail: list[bytes] = []
