@@ -17,40 +17,60 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @cache
-def installed_python() -> str:
-    """The interpreter that runs every timed command: one where the package is a
-    regular install, as it is for a user.
+def installed_python(source: Path = ROOT) -> str:
+    """The interpreter that runs every timed command: one where the package (this
+    checkout, or another source tree of it) is a regular install, as it is for a user.
 
     An editable install (``pip install -e``, the test setup) adds an import finder
     that every interpreter start pays for (~25 ms on a 2-core machine: ``pathlib``
     and ``urllib`` among its imports). That would slow the tool's runs and inflate
     the ``python -c pass`` reference alike, and so flatter every ratio to it. So
-    ``pip install`` of this checkout goes into a venv in the temp folder, made once
+    ``pip install`` of the sources goes into a venv in the temp folder, made once
     per version of the sources (their hash names it) and reused after that.
     """
     digest = hashlib.sha256()
     sources = sorted(
         [
-            ROOT / "pyproject.toml",
-            *(ROOT / "changelog_tool").rglob("*"),
-            *(ROOT / "schema").rglob("*"),
+            source / "pyproject.toml",
+            *(source / "changelog_tool").rglob("*"),
+            *(source / "schema").rglob("*"),
         ]
     )
     for path in sources:
         if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+            digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes())
     venv = Path(tempfile.gettempdir()) / f"perf-changelog-bench-{digest.hexdigest()[:16]}"
     python = venv / "bin" / "python"
     if not (venv / "ready").is_file():
-        print(f"benchmarks: installing this checkout into {venv} (once per source version)")
+        print(f"benchmarks: installing {source} into {venv} (once per source version)")
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "--no-cache-dir", str(ROOT)],
+            [str(python), "-m", "pip", "install", "-q", "--no-cache-dir", str(source)],
             check=True,
             capture_output=True,
         )
         (venv / "ready").touch()
     return str(python)
+
+
+def revision_python(revision: str, folder: Path) -> str:
+    """:func:`installed_python` for a git revision of this repository (its tree
+    exported under ``folder``)."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    tree = folder / f"source-{sha[:12]}"
+    if not tree.is_dir():
+        tree.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "archive", sha], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return installed_python(tree)
 
 
 def median_seconds(
