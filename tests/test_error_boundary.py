@@ -104,3 +104,15 @@ def test_a_pull_request_number_below_one_is_a_usage_error(
     """verify and finalize take `--pr-number` by one rule: a pull request number."""
     assert main([*command, f"--pr-number={number}"]) == 2
     assert "must be a pull request number (1 or more)" in capsys.readouterr().err
+
+
+def test_every_format_option_says_what_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    from changelog_tool.cli import COMMANDS, build_parser
+
+    for name in COMMANDS:
+        parser = build_parser([name])
+        sub = next(a for a in parser._actions if a.dest == "command")
+        command = sub.choices[name]  # type: ignore[index]
+        formats = [a for a in command._actions if "--format" in a.option_strings]
+        for action in formats:
+            assert action.help and action.help.startswith("output: text (default)"), name

@@ -290,4 +290,5 @@ async def test_f2_shows_the_previous_entries_for_the_chosen_keys(box: Sandbox) -
         assert text.index("pull/105") < text.index("pull/103")
         await pilot.press("f2")
         await pilot.pause()
-        assert "Preview: appended at line 40 of perf-changelog.yaml" in screen_text(app)
+        # the line the entry lands on (after the blank line before it), as saving says
+        assert "Preview: appended at line 41 of perf-changelog.yaml" in screen_text(app)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def pull_request_number(text: str) -> int:
     """``--pr-number``'s type, for every command that takes one: a pull request number
@@ -15,3 +17,16 @@ def pull_request_number(text: str) -> int:
     if number < 1:
         raise ArgumentTypeError(f"must be a pull request number (1 or more), not {text!r}")
     return number
+
+
+def add_format(parser: Any, *, github: bool = False) -> None:
+    """``--format``, as every command but ``add`` takes it: plain text (the default),
+    GitHub workflow annotations where a command reports findings, or one JSON
+    document."""
+    choices = ("text", "github", "json") if github else ("text", "json")
+    shown = (
+        "text (default), github (workflow annotations) or json"
+        if github
+        else ("text (default) or json (one document on stdout)")
+    )
+    parser.add_argument("--format", choices=choices, default="text", help=f"output: {shown}")

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from changelog_tool.commands import pull_request_number
+from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.errors import ChangelogError, UsageError
 
 
@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="commit the result (a merge of REF when --onto moved the base)",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(parser)
 
 
 def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:

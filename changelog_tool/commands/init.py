@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from changelog_tool import HOME, __version__
+from changelog_tool.commands import add_format
 from changelog_tool.records import record
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
@@ -38,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the exact bytes each file would get; write nothing",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(parser)
 
 
 def run(*, dry_run: bool, format: str) -> int:

@@ -21,6 +21,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError
 
 DRIVER = "perf-changelog"
@@ -39,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="report whether the driver is configured, applied to the changelog, and runnable",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(parser)
 
 
 def driver_command() -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from changelog_tool import records
+from changelog_tool.commands import add_format
 
 if TYPE_CHECKING:
     from changelog_tool.diff.keychange import ChangeSet
@@ -31,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="REF",
         help="head commit (default: the work tree, uncommitted edits included)",
     )
-    parser.add_argument("--format", choices=("text", "github", "json"), default="text")
+    add_format(parser, github=True)
 
 
 def run(*, base: str | None, head: str | None, format: str) -> int:

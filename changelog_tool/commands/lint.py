@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import argparse
 
+from changelog_tool.commands import add_format
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base", metavar="REF", help="compare with REF's merge-base (default: the protected ref)"
     )
-    parser.add_argument("--format", choices=("text", "github", "json"), default="text")
+    add_format(parser, github=True)
 
 
 def run(*, base: str | None, format: str) -> int:

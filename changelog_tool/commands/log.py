@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.ledger.lookup import applying, entries, format_text
 
@@ -31,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--file", type=Path, metavar="PATH", help="changelog to read (default: from settings)"
     )
     parser.add_argument("--limit", type=int, metavar="N", help="show at most N entries")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(parser)
 
 
 def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError
 
 NEXT = {
@@ -31,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="whose bytes lead (default: decided from the operation in progress; "
         "the protected ref is only a hint)",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(parser)
 
 
 def run(*, protected: str | None, format: str) -> int:

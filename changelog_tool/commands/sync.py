@@ -22,6 +22,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.records import record
 
@@ -41,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="commit it as a merge of REF (clears a pull request's conflict)",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(parser)
 
 
 def run(*, onto: str | None, commit: bool, format: str) -> int:

@@ -8,10 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from changelog_tool.commands import pull_request_number
+from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.errors import EnvironmentProblem, UsageError
-
-FORMATS = ("text", "github", "json")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a branch that changes the settings gets a warning, not an error (the "
         "base's settings are used either way)",
     )
-    parser.add_argument("--format", choices=FORMATS, default="text")
+    add_format(parser, github=True)
 
 
 def empty_changes() -> dict[str, Any]:

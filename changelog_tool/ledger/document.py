@@ -154,6 +154,12 @@ def separator_before_append(data: bytes) -> bytes:
     return b"\n\n"
 
 
+def first_appended_line(lines: int, end: bytes) -> int:
+    """The line an entry appended to a file begins on: after its ``lines`` line
+    breaks and the separator the append puts after ``end`` (the file's last bytes)."""
+    return lines + separator_before_append(end).count(b"\n") + 1
+
+
 _MARKED = (
     (b"\r", "a carriage return (CRLF line ending)", "convert line endings to LF"),
     (b"\t", "a tab", "use spaces"),

@@ -33,7 +33,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
-from changelog_tool.ledger.document import regular_file, separator_before_append
+from changelog_tool.ledger.document import (
+    first_appended_line,
+    regular_file,
+    separator_before_append,
+)
 from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
@@ -259,7 +263,7 @@ def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]
     """The first line of each appended block, after a file of ``lines`` line breaks
     that ends with ``end`` (and the separator the append puts before them)."""
     found = []
-    line = lines + separator_before_append(end).count(b"\n") + 1
+    line = first_appended_line(lines, end)
     for block in blocks:
         found.append(line)
         line += block.count(b"\n") + 1

@@ -8,6 +8,7 @@ from textual.content import Content
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.rows import preselected
 from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
+from changelog_tool.ledger.document import first_appended_line
 
 
 def keys_title(loaded: Loaded) -> str:
@@ -83,7 +84,7 @@ PREVIEW_KEYS = "f2: previous entries"
 
 
 def preview_title(session: AddSession) -> str:
-    where = session.old.count(b"\n") + 1
+    where = first_appended_line(session.old.count(b"\n"), session.old[-2:])
     return f"Preview: appended at line {where} of {session.path.name}"
 
 
