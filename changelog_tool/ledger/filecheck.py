@@ -112,7 +112,14 @@ def _check_whole(data: bytes, path: str) -> FileReport:
     if not isinstance(root, list):
         kind = "empty" if root is None else type(root).__name__
         report.findings.append(
-            Finding("not-a-list", f"the YAML root must be a list of entries, found {kind}", path, 1)
+            Finding(
+                "not-a-list",
+                f"the YAML root must be a list of entries, found {kind}; each entry is a "
+                "list item that begins with `- config-keys:` at column 0 (`changelog add` "
+                "appends one)",
+                path,
+                1,
+            )
         )
         return report
     report.items = root
