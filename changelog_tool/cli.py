@@ -44,7 +44,7 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     ``shutil``: argparse makes a formatter for every argument added, and ``shutil``
     (with ``bz2`` and ``lzma``) cost every command's start ~4 ms."""
     text = os.environ.get("COLUMNS", "")
-    columns = int(text) if text.isdigit() else 0
+    columns = int(text) if text.isascii() and text.isdigit() else 0
     if columns <= 0:
         try:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]

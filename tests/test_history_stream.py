@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from changelog_tool.diff.changelog import read_revision
+from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.duplicates import duplicate_at, duplicate_in
@@ -220,3 +221,20 @@ def test_regions_cover_the_history_once_and_lines_are_counted_to_any_offset(tmp_
     for offset in (0, 1, 299, 300, len(data) // 2, len(data)):
         for size in (7, 300, 1 << 20):
             assert kept.line_at(offset, size) == data.count(b"\n", 0, offset) + 1
+
+
+def test_a_file_written_in_place_during_the_search_is_refused_not_misread(
+    base_repo: tuple[GitRepo, str, bytes],
+) -> None:
+    """An editor that rewrites the file in place changes what the descriptor reads:
+    the search refuses to go on rather than judge bytes that were never hashed."""
+    repo, sha, base = base_repo
+    repo.write(LOG, HEADS["append"](base))
+    with Repo.open(repo.root) as opened:
+        found = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+    kept = found.history.prefix
+    with (repo.root / LOG).open("r+b") as handle:
+        handle.write(b"#" * 10)
+    os.utime(repo.root / LOG, ns=(1, 1))  # a new modification time, whatever the clock's grain
+    with pytest.raises(ConcurrentChange, match="changed while it was checked"):
+        kept.read(0, kept.size)

@@ -143,3 +143,14 @@ def test_verify_of_the_work_tree_loads_neither_shutil_nor_tempfile(
         check=False,
     )
     assert result.stdout.split()[-1] == "none", result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("columns", ["²", "-3", "wide", ""])
+def test_a_columns_value_that_is_no_width_falls_back_as_argparse_does(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from changelog_tool.cli import build_parser
+
+    monkeypatch.setenv("COLUMNS", columns)
+    text = build_parser(["verify"]).format_help()  # no terminal here: 80 columns
+    assert text.startswith("usage: changelog") and max(map(len, text.splitlines())) <= 78

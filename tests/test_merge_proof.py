@@ -162,3 +162,14 @@ def test_a_small_result_in_the_emitters_layout_is_proved_without_the_yaml_parser
     assert "does not read back as config-keys pr-two" in moved.message
     [swapped] = verify(main, data, kept[::-1], lines, ("ours", "theirs"))
     assert "does not read back" in swapped.message
+
+
+def test_a_nan_in_the_protected_sides_last_entry_is_the_same_value_read_twice() -> None:
+    """Old history may hold a `.nan` (the schema now refuses it): read alone and read
+    in the merged file it is the same value, though NaN is never == NaN."""
+    nan = b"- config-keys:\n    - a\n  description:\n    - .nan\n  pr-link: XXX\n"
+    alone = merge(b"", nan, nan, "ours")
+    assert isinstance(alone, Merged) and alone.data == nan
+    both = merge(A, appended(A, nan), appended(A, P1), "ours")
+    assert isinstance(both, Merged), both
+    assert both.data == appended(A, nan, P1)

@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from changelog_tool.errors import too_large
+from changelog_tool.errors import ConcurrentChange, too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.gitrepo.objects import CHUNK
 from changelog_tool.ledger.compare import compare
@@ -95,19 +95,32 @@ def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None
         if refusal is not None:
             handle.close()
             raise refusal
-        fd = handle.fileno()
-        return _Head(
-            size,
-            _file_chunks(handle, size),
-            None,
-            handle.close,
-            lambda start, stop: os.pread(fd, stop - start, start),
-        )
+        return _Head(size, _file_chunks(handle, size), None, handle.close, _rereader(path, handle))
     found = repo.blob_header(head_rev, path, limit)
     if found is None:
         return None
     sha, size = found
     return _Head(size, repo.objects.chunks(size), sha, lambda: None)
+
+
+def _rereader(path: str, handle: IO[bytes]) -> Callable[[int, int], bytes]:
+    """Bytes of the open file read again, refused once the file changed in place since
+    it was opened (its size or modification time): what the search reads must be
+    what was hashed. A writer that replaces the file by rename (as this tool's does)
+    changes nothing this descriptor reads."""
+    fd = handle.fileno()
+    opened = os.fstat(fd)
+
+    def read(start: int, stop: int) -> bytes:
+        now = os.fstat(fd)
+        if (now.st_size, now.st_mtime_ns) != (opened.st_size, opened.st_mtime_ns):
+            raise ConcurrentChange(
+                f"{path} changed while it was checked (written in place by another "
+                "program); run the check again"
+            )
+        return os.pread(fd, stop - start, start)
+
+    return read
 
 
 def _file_chunks(handle: IO[bytes], size: int) -> Iterator[bytes]:

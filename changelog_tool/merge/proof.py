@@ -80,7 +80,7 @@ def _verify_quick(
     problems = _read_back(items[at + 1 :], kept, lines)
     if problems:
         return problems
-    if parse(content(ledger, last), last.line) != items[at].value:
+    if kept and not _same(parse(content(ledger, last), last.line), items[at].value):
         return [_last_entry_changed(prot_name, last.line)]
     return []
 
@@ -123,7 +123,7 @@ def _verify_from_last_entry(
     if problems:
         return problems
     alone = parse(content(ledger, last), last.line)
-    if alone != items[0].value:
+    if not _same(alone, items[0].value):
         return [_last_entry_changed(prot_name, last.line)]
     window_events = block_list_events(window)
     if window_events is None or block_list_events(data) != head_events + window_events - 6:
@@ -184,14 +184,14 @@ def _verify_whole(
     last = ledger.last_block()
     if kept and last is not None and count:
         alone = parse(content(ledger, last), last.line)
-        if alone != items[count - 1].value:
+        if not _same(alone, items[count - 1].value):
             return [_last_entry_changed(prot_name, last.line)]
     return []
 
 
 def _read_back(items: list[Item], kept: list[Entry], lines: list[int]) -> list[Problem]:
     for item, entry, line in zip(items, kept, lines, strict=True):
-        if item.line != line or item.value != entry.value:
+        if item.line != line or not _same(item.value, entry.value):
             return [
                 Problem(
                     "entry-count",
@@ -202,6 +202,12 @@ def _read_back(items: list[Item], kept: list[Entry], lines: list[int]) -> list[P
                 )
             ]
     return []
+
+
+def _same(a: object, b: object) -> bool:
+    """Two readings of an entry are the same value (a ``.nan`` in an old entry equals
+    itself here, as its text does; ``==`` never holds for NaN)."""
+    return a == b or repr(a) == repr(b)
 
 
 def _last_entry_changed(prot_name: str, line: int) -> Problem:
