@@ -62,6 +62,13 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
     classes are records, so ``dataclasses`` and ``inspect`` stay unloaded too; entries
     in the emitter's layout are read and proved without the YAML parser (``ruamel``)."""
     base = _three_sides(repo)
+    assert _run_in_a_rebase(repo) == ["0", "none"]
+    assert repo.read("A") == appended(base, entry("main"), entry("own"))
+
+
+def _run_in_a_rebase(repo: GitRepo) -> list[str]:
+    """Git's own call of the driver in a rebase step: its exit code and the listed
+    modules it loaded."""
     result = subprocess.run(
         [sys.executable, "-c", RUN_MODULE],
         cwd=repo.root,
@@ -70,8 +77,8 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
         env={**os.environ, "GIT_REFLOG_ACTION": "rebase"},
         check=False,
     )
-    assert result.stdout.split() == ["0", "none"], result.stderr
-    assert repo.read("A") == appended(base, entry("main"), entry("own"))
+    assert result.stdout, result.stderr
+    return result.stdout.split()
 
 
 def test_an_entry_in_another_layout_is_merged_with_the_yaml_parser(repo: GitRepo) -> None:
@@ -80,13 +87,5 @@ def test_an_entry_in_another_layout_is_merged_with_the_yaml_parser(repo: GitRepo
     base = _three_sides(repo)
     own = entry("own", indent=2)
     repo.write("B", appended(base, own))
-    result = subprocess.run(
-        [sys.executable, "-c", RUN_MODULE],
-        cwd=repo.root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "GIT_REFLOG_ACTION": "rebase"},
-        check=False,
-    )
-    assert result.stdout.split() == ["0", "ruamel"], result.stderr
+    assert _run_in_a_rebase(repo) == ["0", "ruamel"]
     assert repo.read("A") == appended(base, entry("main"), own)

@@ -68,15 +68,7 @@ def _verify_quick(
     values they had on the other side."""
     at = next((i for i, item in enumerate(items) if item.line == last.line), None)
     if at is None or len(items) != at + 1 + len(kept):
-        return [
-            Problem(
-                "entry-count",
-                "result",
-                None,
-                f"the merged file reads as {len(items)} entries, expected "
-                f"{count_entries(ledger.data)} + {len(kept)}; nothing was written",
-            )
-        ]
+        return [_miscounted(len(items), count_entries(ledger.data), len(kept))]
     problems = _read_back(items[at + 1 :], kept, lines)
     if problems:
         return problems
@@ -168,15 +160,7 @@ def _verify_whole(
     items: list[Item] = root
     count = count_entries(prot)
     if len(items) != count + len(kept):
-        return [
-            Problem(
-                "entry-count",
-                "result",
-                None,
-                f"the merged file reads as {len(items)} entries, expected "
-                f"{count} + {len(kept)}; nothing was written",
-            )
-        ]
+        return [_miscounted(len(items), count, len(kept))]
     problems = _read_back(items[count:], kept, lines)
     if problems:
         return problems
@@ -202,6 +186,16 @@ def _read_back(items: list[Item], kept: list[Entry], lines: list[int]) -> list[P
                 )
             ]
     return []
+
+
+def _miscounted(found: int, protected: int, kept: int) -> Problem:
+    return Problem(
+        "entry-count",
+        "result",
+        None,
+        f"the merged file reads as {found} entries, expected {protected} + {kept}; "
+        "nothing was written",
+    )
 
 
 def _same(a: object, b: object) -> bool:
