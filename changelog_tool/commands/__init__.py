@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argparse import ArgumentParser
 
 
 def pull_request_number(text: str) -> int:
@@ -19,7 +22,7 @@ def pull_request_number(text: str) -> int:
     return number
 
 
-def add_format(parser: Any, *, github: bool = False) -> None:
+def add_format(parser: ArgumentParser, *, github: bool = False) -> None:
     """``--format``, as every command but ``add`` takes it: plain text (the default),
     GitHub workflow annotations where a command reports findings, or one JSON
     document."""
@@ -27,6 +30,6 @@ def add_format(parser: Any, *, github: bool = False) -> None:
     shown = (
         "text (default), github (workflow annotations) or json"
         if github
-        else ("text (default) or json (one document on stdout)")
+        else "text (default) or json (one document on stdout)"
     )
     parser.add_argument("--format", choices=choices, default="text", help=f"output: {shown}")

@@ -89,14 +89,10 @@ def run(*, dry_run: bool, format: str) -> int:
 
 
 def _matching(top: Path, globs: Sequence[str]) -> list[str]:
-    """The files the tool reads as master configs under these globs (the work tree's
-    walk every command uses: ``*`` stays inside one folder)."""
-    from changelog_tool.gitrepo.worktree import walk_dir
+    """The files the tool reads as master configs under these globs."""
+    from changelog_tool.diff.local import master_paths
 
-    found: dict[str, str | None] = {}
-    for glob in globs:
-        walk_dir(top, "", [part for part in glob.split("/") if part], found)
-    return sorted(found)
+    return [path.relative_to(top).as_posix() for path in master_paths(top, globs)]
 
 
 def _tracked_or_present(top: Path) -> list[str]:

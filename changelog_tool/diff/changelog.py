@@ -8,8 +8,8 @@ base plus a tail, and only the tail is parsed (the base was checked when it
 landed). The duplicate search reads the kept bytes again: the work tree's file
 through the descriptor the proof read (no copy: a writer that replaces the file
 by rename does not change what that descriptor reads), a blob from a spool (in
-memory up to 8 MiB, then a temporary file), as git streams it only once. Anything else (history edited, a pr-link
-corrected, CRLF or a BOM added, a file created or deleted) reads both versions
+memory up to 8 MiB, then a temporary file), as git streams it only once.
+Anything else (history edited, a pr-link corrected, CRLF or a BOM added, a file created or deleted) reads both versions
 and takes :func:`changelog_tool.ledger.compare.compare`'s slower path.
 """
 
@@ -181,13 +181,12 @@ def _append_proof(
         if spool is not None:
             spool.close()
         return None
-    if spool is None:
-        read = head.reread
-        close = head.close
+    if head.reread is not None:
+        read, close = head.reread, head.close
     else:
+        assert spool is not None  # made above for a head that cannot be read again
         head.close()
         read, close = _spooled(spool), spool.close
-    assert read is not None
     weakref.finalize(read, close)  # open for the search, closed once nothing can read it
     blob = head.blob if whole is None else whole.hexdigest()
     return Kept(base_size, lines, end, read), appended, blob

@@ -4,6 +4,9 @@ asked for)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.gitrepo.worktree import confined, read_file
@@ -21,12 +24,18 @@ def no_master_configs(settings: Settings) -> EnvironmentProblem:
     )
 
 
+def master_paths(root: Path, globs: Sequence[str]) -> list[Path]:
+    """The work tree's files under ``root`` that the globs name (``*`` inside one
+    folder): what `add`, `log` and `init` take as master configs."""
+    return sorted({p for glob in globs for p in root.glob(glob) if p.is_file()})
+
+
 def work_tree_masters(settings: Settings) -> MasterSet | None:
     """The work tree's master configs; ``None`` when the globs match no file. A file
     that links outside the repository, or over ``max-bytes``, is refused, as in
     :meth:`Repo.read`."""
     root = settings.root
-    paths = sorted({p for glob in settings.master_configs for p in root.glob(glob) if p.is_file()})
+    paths = master_paths(root, settings.master_configs)
     if not paths:
         return None
     top = next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
