@@ -12,7 +12,7 @@ import pytest
 
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.keynames import key_name_problem
-from changelog_tool.diff.limits import MAX_ALIAS_NODES, MAX_DEPTH, LimitExceeded, scan
+from changelog_tool.diff.limits import MAX_ALIAS_NODES, MAX_DEPTH, YamlRefused, scan
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 from changelog_tool.diff.recipes import same_data
 from changelog_tool.ledger.entry import schema_errors
@@ -83,7 +83,7 @@ def test_a_large_file_is_never_refused_for_its_size_only_for_what_aliases_add() 
     # a list of MAX_ALIAS_NODES + 1 nodes: an alias to it adds MAX_ALIAS_NODES
     written = b"k: &x [" + b"a, " * (MAX_ALIAS_NODES - 1) + b"a]\n"
     scan(written + b"other: *x\n")  # more nodes written out than aliases may add: fine
-    with pytest.raises(LimitExceeded) as caught:
+    with pytest.raises(YamlRefused) as caught:
         scan(written + b"other: [*x, b]\nmore: *x\n")
     assert (caught.value.code, caught.value.line) == ("yaml-alias", 3)
 

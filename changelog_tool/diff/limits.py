@@ -33,6 +33,7 @@ refused for its size; the nodes it writes out cost no more than its bytes.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from changelog_tool.records import field, record
@@ -43,8 +44,10 @@ MAX_ALIAS_NODES = 100_000
 """Nodes that aliases may add to a document beyond the nodes it writes out."""
 
 
-class LimitExceeded(Exception):
-    """A document breaks one of the limits; ``line`` is 1-based (LF-separated lines)."""
+class YamlRefused(Exception):
+    """A document refused before its value is built: it breaks one of the limits, or
+    holds a plain scalar no reader can build (``2025-13-01`` reads as a date and is
+    none). ``line`` is 1-based (LF-separated lines)."""
 
     def __init__(self, code: str, message: str, line: int) -> None:
         super().__init__(message)
@@ -68,16 +71,16 @@ _local = threading.local()
 
 
 def load(data: bytes) -> Any:
-    """The document's value: :func:`scan`, then ruamel's C-backed safe loader (one per
-    thread: the TUI diffs in a worker thread). Raises :class:`LimitExceeded` or
-    ruamel's ``YAMLError``."""
-    scan(data)
-    loader = getattr(_local, "loader", None)
-    if loader is None:
-        from ruamel.yaml import YAML
-
-        loader = _local.loader = YAML(typ="safe", pure=False)
-    return loader.load(data)
+    """The document's value: one pass over libyaml's events that enforces the limits
+    and builds the value, or, for a document that pass leaves to it (see
+    :func:`_walk`), the limits' pass and then ruamel's C-backed safe loader (one per
+    thread: the TUI diffs in a worker thread). Either way the value is the one
+    ruamel's safe loader builds. Raises :class:`YamlRefused` or ruamel's
+    ``YAMLError``."""
+    value = _build(data)
+    if value is not _DEFER:
+        return value
+    return _tools().loader.load(data)
 
 
 def line_at(data: bytes | str, index: int) -> int:
@@ -89,8 +92,16 @@ def line_at(data: bytes | str, index: int) -> int:
 
 
 def scan(data: bytes) -> None:
-    """Raise :class:`LimitExceeded` at the first node past a limit. Syntax errors are
+    """Raise :class:`YamlRefused` at the first node past a limit. Syntax errors are
     raised as ruamel's own ``YAMLError`` (the loader would raise the same)."""
+    for _ in events(data):
+        pass
+
+
+def events(data: bytes) -> Iterator[Any]:
+    """libyaml's events for ``data``, raising :class:`YamlRefused` at the first node
+    past a limit (before any event of that node is given), and ruamel's own
+    ``YAMLError`` at a syntax error."""
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]  # libyaml's, untyped
     from ruamel.yaml.events import (
         AliasEvent,
@@ -118,7 +129,7 @@ def scan(data: bytes) -> None:
                 if stack:
                     stack[-1].deepest = max(stack[-1].deepest, reach)
                 if expanded - written > MAX_ALIAS_NODES:
-                    raise LimitExceeded(
+                    raise YamlRefused(
                         "yaml-alias",
                         f"aliases expand this document by more than {MAX_ALIAS_NODES:,} "
                         f"nodes (alias *{event.anchor}); a master config needs no such "
@@ -140,13 +151,156 @@ def scan(data: bytes) -> None:
                     stack[-1].deepest = max(stack[-1].deepest, done.deepest)
                 if done.anchor is not None:
                     sizes[done.anchor] = (expanded - done.start, done.deepest - done.depth + 1)
+            yield event
     finally:
         parser.dispose()
 
 
-def _too_deep(data: bytes, event: object) -> LimitExceeded:
+_DEFER: Any = object()
+"""What :func:`_build` returns for a document it leaves to ruamel's loader."""
+_NO_KEY: Any = object()
+_STR_TAG = "tag:yaml.org,2002:str"
+_SCALAR_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "timestamp")
+)
+_PLAIN_CACHE_SIZE = 4096
+
+
+@record
+class _Tools:
+    """ruamel's safe loader, and its resolver and constructor for single scalars."""
+
+    loader: Any
+    resolver: Any
+    constructor: Any
+    first_chars: frozenset[str]
+    """The first characters of a plain scalar that the resolver may read as other
+    than a string (all others are strings, by the resolver's own index)."""
+    resolved: dict[str, Any]
+
+
+def _tools() -> _Tools:
+    tools: _Tools | None = getattr(_local, "tools", None)
+    if tools is None:
+        from ruamel.yaml import YAML
+
+        loader = YAML(typ="safe", pure=False)
+        resolver = loader.resolver
+        index = resolver.versioned_resolver
+        if None in index:  # pragma: no cover - no resolver of ruamel's 1.2 set matches any start
+            raise RuntimeError("ruamel.yaml's resolver has a catch-all implicit resolver")
+        tools = _local.tools = _Tools(loader, resolver, loader.constructor, frozenset(index), {})
+    return tools
+
+
+def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
+    """A plain scalar's value, as ruamel's safe loader builds it: its own resolver
+    names the tag and its own constructor builds the value (cached: ``8`` and
+    ``true`` recur). :data:`_DEFER` for a tag beyond null, bool, int, float and
+    timestamp (``<<``, ``=``). Where the constructor raises ``ValueError``
+    (``2025-13-01``), :class:`YamlRefused` at the scalar's line."""
+    text: str = event.value
+    if text[:1] not in tools.first_chars and text:
+        return text
+    found = tools.resolved.get(text, _NO_KEY)
+    if found is not _NO_KEY:
+        return found
+    from ruamel.yaml.nodes import ScalarNode
+
+    tag = str(tools.resolver.resolve(ScalarNode, text, (True, False)))
+    if tag == _STR_TAG:
+        value: Any = text
+    elif tag in _SCALAR_TAGS:
+        try:
+            value = tools.constructor.construct_non_recursive_object(ScalarNode(tag, text))
+        except ValueError as exc:
+            kind = tag.rsplit(":", 1)[1]
+            raise YamlRefused(
+                "yaml-syntax",
+                f"{text!r} reads as a YAML {kind} but is not a valid one ({exc}); "
+                "quote it to keep it as text",
+                line_at(data, event.start_mark.index),
+            ) from None
+    else:
+        return _DEFER
+    if len(tools.resolved) < _PLAIN_CACHE_SIZE and value == value:  # a NaN is built anew
+        tools.resolved[text] = value
+    return value
+
+
+def _build(data: bytes) -> Any:
+    """Read the bounded :func:`events` once and build the value as ruamel's safe
+    loader would. :data:`_DEFER` (the events still read to the end, so the limits
+    hold) for what this pass leaves to that loader: anchors and aliases (merge keys
+    come with them), explicit tags, ``%YAML``/``%TAG`` directives, a second document,
+    a collection or repeated value as a mapping key, and plain scalars of other
+    tags. The loader then builds the value or raises its own error, so both ways
+    agree on every document."""
+    from ruamel.yaml.events import (
+        AliasEvent,
+        CollectionEndEvent,
+        DocumentStartEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceStartEvent,
+    )
+
+    tools: _Tools | None = _tools()
+    result: Any = None
+    documents = 0
+    open_: list[list[Any]] = []  # [collection, the key that waits for its value]
+    for event in events(data):
+        if tools is None:
+            continue
+        value: Any = _DEFER
+        if isinstance(event, ScalarEvent):
+            if not (event.anchor or event.tag):
+                value = _plain(data, event, tools) if event.implicit[0] else event.value
+        elif isinstance(event, MappingStartEvent | SequenceStartEvent):
+            if not (event.anchor or event.tag):
+                value = {} if isinstance(event, MappingStartEvent) else []
+        elif isinstance(event, CollectionEndEvent):
+            open_.pop()
+            continue
+        elif isinstance(event, DocumentStartEvent):
+            documents += 1
+            if documents == 1 and event.version is None and not event.tags:
+                continue
+        elif not isinstance(event, AliasEvent):
+            continue  # the stream's start and end, a document's end
+        if value is _DEFER or not _add(open_, value):
+            tools = None
+            continue
+        if not open_:
+            result = value
+        if isinstance(value, dict | list):
+            open_.append([value, _NO_KEY])
+    return result if tools is not None else _DEFER
+
+
+def _add(open_: list[list[Any]], value: Any) -> bool:
+    """Put ``value`` where the open collection takes its next node; False where the
+    safe loader would do more than this pass does (a collection as a key, which it
+    turns into a tuple or refuses, or a key it already holds, which it refuses)."""
+    if not open_:
+        return True
+    into = open_[-1]
+    collection, key = into
+    if isinstance(collection, list):
+        collection.append(value)
+    elif key is _NO_KEY:
+        if isinstance(value, dict | list) or value in collection:
+            return False
+        into[1] = value
+    else:
+        collection[key] = value
+        into[1] = _NO_KEY
+    return True
+
+
+def _too_deep(data: bytes, event: object) -> YamlRefused:
     mark = getattr(event, "start_mark", None)
-    return LimitExceeded(
+    return YamlRefused(
         "yaml-syntax",
         f"nested deeper than {MAX_DEPTH} levels of mappings and lists (aliases "
         "included); a master config needs about 10: flatten it",

@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.limits import LimitExceeded, line_at, load
+from changelog_tool.diff.limits import YamlRefused, line_at, load
 from changelog_tool.records import field, record
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
@@ -55,7 +55,7 @@ def _parse(data: bytes) -> Any:
 
     try:
         return load(data)
-    except LimitExceeded as exc:
+    except YamlRefused as exc:
         raise MasterProblem(exc.message, exc.line, exc.code) from None
     except DuplicateKeyError as exc:  # the safe loader refuses them; anchors and << stay legal
         found = _DUPLICATE.search(str(exc.problem))
@@ -74,6 +74,11 @@ def _parse(data: bytes) -> Any:
         ) from None
     except YAMLError as exc:
         raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
+    except ValueError as exc:  # a value the constructor cannot build, past a tag or alias
+        raise MasterProblem(
+            f"a value does not read as its type says ({exc}); quote it to keep it as text",
+            None,
+        ) from None
 
 
 def _mark_line(data: bytes, mark: Any) -> int | None:
