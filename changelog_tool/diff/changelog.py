@@ -15,15 +15,16 @@ and takes :func:`changelog_tool.ledger.compare.compare`'s slower path.
 
 from __future__ import annotations
 
-import hashlib
+import io
 import os
 import weakref
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO
 
 from changelog_tool.errors import ConcurrentChange, too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.gitrepo.objects import CHUNK
+from changelog_tool.gitrepo.process import blob_hasher
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail
@@ -133,27 +134,22 @@ def _file_chunks(handle: IO[bytes], size: int) -> Iterator[bytes]:
         yield piece
 
 
-def _blob_hash(size: int, width: int) -> Any:
-    """A hasher primed as git hashes a blob of ``size`` bytes (SHA-1, or SHA-256 in
-    a repository whose ids are 64 hex digits wide)."""
-    hasher = hashlib.new("sha1" if width == 40 else "sha256")
-    hasher.update(b"blob %d\0" % size)
-    return hasher
-
-
 def _append_proof(
     head: _Head, base_blob: str, base_size: int
 ) -> tuple[Kept, bytes, str | None] | None:
     """Stream head: when its first ``base_size`` bytes hash to the base's blob id, the
     kept bytes (read again from the work tree's file, or spooled), the appended
     tail, and head's own blob id; else ``None`` (the caller then closes ``head``)."""
-    prefix = _blob_hash(base_size, len(base_blob))
-    whole = _blob_hash(head.size, len(base_blob)) if head.blob is None else None
+    prefix = blob_hasher(base_size, len(base_blob))
+    whole = blob_hasher(head.size, len(base_blob)) if head.blob is None else None
     spool: IO[bytes] | None = None
-    if head.reread is None:
-        import tempfile  # (with random and math: ~4 ms, paid only for a commit's head)
+    if head.reread is None:  # in memory when small (tempfile, with random: ~4 ms)
+        if base_size <= SPOOL_IN_MEMORY:
+            spool = io.BytesIO()
+        else:
+            import tempfile
 
-        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+            spool = tempfile.TemporaryFile()  # noqa: SIM115
     left, lines, carriage, end = base_size, 0, False, b""
     tail: list[bytes] = []
     try:
@@ -223,7 +219,7 @@ def _slow(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Re
     history = compare(base, head, path, base_sha[:12])
     blob = None
     if head is not None:
-        hasher = _blob_hash(len(head), len(base_sha))
+        hasher = blob_hasher(len(head), len(base_sha))
         hasher.update(head)
         blob = hasher.hexdigest()
     tail = (base or b"")[-TAIL:]
