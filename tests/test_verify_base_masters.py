@@ -38,6 +38,20 @@ def test_an_added_master_key_that_is_broken_yaml_fails_at_its_line(project) -> N
     assert (finding["path"], finding["line"]) == (NVIDIA, line_of(text, "  image: [oops"))
 
 
+def test_a_value_that_reads_as_a_date_and_is_none_fails_at_its_line(project) -> None:
+    """``2025-13-01`` resolves as a timestamp that cannot be built: a finding at its
+    line (it had been an internal error, exit 2), and a suggestion without the
+    marker that says the key could not be read."""
+    text = NVIDIA_TEXT.replace("  runner: b200\n", "  runner: b200\n  since: 2025-13-01\n", 1)
+    project.write(NVIDIA, text)
+    code, document = verify(project)
+    assert code == 1 and codes(document) == ["yaml-syntax", "uncovered-key"]
+    finding = document["findings"][0]
+    assert (finding["path"], finding["line"]) == (NVIDIA, line_of(text, "  since:"))
+    assert "'2025-13-01'" in finding["message"] and "quote it" in finding["message"]
+    assert '    - "Update config of a-vllm"\n' in document["suggested_entry"]
+
+
 def test_an_added_key_whose_value_is_not_a_mapping_line_fails(project) -> None:
     project.write(NVIDIA, NVIDIA_TEXT + "x-vllm: y: z\n")
     project.write(LOG, HISTORY + "\n" + entry("x-vllm"))

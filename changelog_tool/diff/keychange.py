@@ -15,6 +15,11 @@ ADDED = "added"
 MODIFIED = "modified"
 REMOVED = "removed"
 RECIPE = "recipe"
+UNPARSABLE = "unparsable"
+UNPARSABLE_AT_BASE = "unparsable-at-base"
+UNREAD = frozenset({UNPARSABLE, UNPARSABLE_AT_BASE})
+"""Not fields: what ``fields`` says of a modified key whose value could not be read
+(at head, or at base), so its changed fields are unknown."""
 
 
 @record(frozen=True)

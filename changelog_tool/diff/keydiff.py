@@ -9,7 +9,14 @@ from changelog_tool.diff.fields import (
     is_reduction,
     touched_scenarios,
 )
-from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED, KeyChange
+from changelog_tool.diff.keychange import (
+    ADDED,
+    MODIFIED,
+    REMOVED,
+    UNPARSABLE,
+    UNPARSABLE_AT_BASE,
+    KeyChange,
+)
 from changelog_tool.diff.keynames import key_name_problem
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 
@@ -46,13 +53,13 @@ def diff(
             new = head.value(key)
         except MasterProblem as problem:
             problems.append((path or "", problem))
-            changes.append(KeyChange(key, MODIFIED, fields=("unparsable",), path=path, line=line))
+            changes.append(KeyChange(key, MODIFIED, fields=(UNPARSABLE,), path=path, line=line))
             continue
         try:
             old = base.value(key)
         except MasterProblem:
             changes.append(
-                KeyChange(key, MODIFIED, fields=("unparsable-at-base",), path=path, line=line)
+                KeyChange(key, MODIFIED, fields=(UNPARSABLE_AT_BASE,), path=path, line=line)
             )
             continue
         fields = changed_fields(old, new)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, UNREAD, KeyChange
 
 
 def _affected(change: KeyChange) -> set[str] | None:
@@ -47,8 +47,9 @@ def description(changes: Sequence[KeyChange]) -> list[str]:
         lines.append(f"Add {_short(added)}")
     groups: dict[tuple[str, ...], list[str]] = {}
     for change in changes:
-        if change.kind == MODIFIED:
-            groups.setdefault(change.fields, []).append(change.key)
+        if change.kind == MODIFIED:  # a key that could not be read: its fields are unknown
+            known = tuple(f for f in change.fields if f not in UNREAD)
+            groups.setdefault(known, []).append(change.key)
     for fields, keys in sorted(groups.items()):
         lines.append(f"Update {', '.join(fields) or 'config'} of {_short(sorted(keys))}")
     recipes = sorted(c.key for c in changes if c.kind == RECIPE)
