@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.ledger.duplicates import duplicate_in, needles
+from changelog_tool.ledger.duplicates import duplicate_in, needles, search_order
 from changelog_tool.ledger.revision import Kept
 
 
@@ -72,3 +72,13 @@ def test_a_long_history_of_look_alike_keys_is_searched_correctly() -> None:
     entry = {"config-keys": ["a-vllm"], "description": ["Change 7"], "pr-link": "XXX"}
     assert find(many, entry) == 7 * 6 + 1
     assert find(many, {**entry, "description": ["Change 20001"]}) is None
+
+
+def test_the_search_runs_on_the_needle_rarest_in_the_newest_history() -> None:
+    """A config key recurs in every entry about it; a rare description word is the
+    better needle, and a word both in the keys and the description is searched once."""
+    newest = b"".join(block("a-vllm", f"Change {i}") for i in range(50))
+    entry = {"config-keys": ["a-vllm"], "description": ["Retune a-vllm sweep"]}
+    order = search_order(needles(entry), newest)
+    assert order[0] in (b"Retune", b"sweep") and order.count(b"a-vllm") == 1
+    assert order[-1] == b"a-vllm"

@@ -1,7 +1,7 @@
 """Is an appended entry a copy of an existing one? Found without parsing history.
 
 Candidate blocks are found by a byte search (from the end) for the entry's
-longest needle (a config key or description word); a block is read (by
+rarest needle in the newest history (a config key or description word); a block is read (by
 :func:`~changelog_tool.ledger.edits.parse_entry`) only when it also holds every other key,
 scenario type and description word (runs of characters YAML never escapes or
 folds). The cost follows the number of look-alike entries, not the history's length.
@@ -21,11 +21,11 @@ from changelog_tool.ledger.revision import REGION, Kept
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
 
 
-def _block_start(data: bytes, pos: int) -> int:
+def _block_start(data: bytes, pos: int, lo: int) -> int:
     while True:
-        index = data.rfind(b"\n-", 0, pos)
+        index = data.rfind(b"\n-", lo, pos)
         if index < 0:
-            return 0
+            return lo
         if data[index + 2 : index + 3] in (b" ", b"\n", b""):
             return index + 1
         pos = index
@@ -56,22 +56,38 @@ def needles(entry: Mapping[str, Any]) -> list[bytes]:
     return [found[0], *sorted(unique, key=len, reverse=True)]
 
 
-def duplicate_at(data: bytes, entry: Mapping[str, Any]) -> int | None:
-    """The offset of the last entry in ``data`` equal to ``entry`` but for pr-link."""
-    wanted = needles(entry)
+SAMPLE = 64 << 10
+"""How much of the newest history tells which needle is rarest."""
+
+
+def search_order(wanted: list[bytes], sample: bytes) -> list[bytes]:
+    """The needles rarest first in ``sample`` (the newest history), the longer first
+    among equals: the search runs on the first, so the blocks it stops at are few
+    (a config key recurs in every entry about that key; a description word seldom
+    does), and a look-alike fails on its first missing word."""
+    unique = list(dict.fromkeys(wanted))  # a key may also be a description word
+    return sorted(unique, key=lambda word: (sample.count(word), -len(word)))
+
+
+def duplicate_at(
+    data: bytes, entry: Mapping[str, Any], lo: int = 0, order: list[bytes] | None = None
+) -> int | None:
+    """The offset of the last entry in ``data[lo:]`` equal to ``entry`` but for pr-link
+    (``data[lo]`` begins an entry); ``order``: the needles as :func:`search_order`
+    gives them (else taken from ``data``'s own end)."""
+    wanted = order if order is not None else search_order(needles(entry), data[-SAMPLE:])
     if not wanted:
         return None
-    # every needle is in every spelling of an equal entry: search by the longest
-    # (the most telling), check the others in each block it is found in
-    first = max(wanted, key=len)
-    rest = [w for w in wanted if w is not first]
+    # every needle is in every spelling of an equal entry: search by the rarest,
+    # check the others in each block it is found in
+    first, rest = wanted[0], wanted[1:]
     find = data.find
     pos = len(data)
     while True:
-        hit = data.rfind(first, 0, pos)
+        hit = data.rfind(first, lo, pos)
         if hit < 0:
             return None
-        start = _block_start(data, hit)
+        start = _block_start(data, hit, lo)
         pos = start
         end = _block_end(data, hit + len(first))
         for word in rest:  # looked up in place: most look-alikes fail here
@@ -80,7 +96,7 @@ def duplicate_at(data: bytes, entry: Mapping[str, Any]) -> int | None:
         else:
             if _equal(data[start:end], entry):
                 return start
-        if start == 0:
+        if start <= lo:
             return None
 
 
@@ -99,10 +115,14 @@ def duplicate_in(kept: Kept, entry: Mapping[str, Any], region: int = REGION) -> 
     (:func:`duplicate_at`), or ``None``: searched ``region`` bytes at a time from the
     newest (a long history is searched without being held whole, and its lines are
     counted only back to a duplicate, when there is one)."""
-    if not needles(entry):
+    wanted = needles(entry)
+    if not wanted:
         return None
-    for data, start in kept.regions(region):
-        found = duplicate_at(data, entry)
+    order: list[bytes] | None = None
+    for data, start, lo in kept.regions(region):
+        if order is None:  # the newest region's end tells which needle is rarest
+            order = search_order(wanted, data[max(lo, len(data) - SAMPLE) :])
+        found = duplicate_at(data, entry, lo, order)
         if found is not None:
             return kept.line_at(start + found)
     return None

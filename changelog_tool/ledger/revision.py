@@ -71,22 +71,24 @@ class Kept:
     def __bool__(self) -> bool:
         return self.size > 0
 
-    def regions(self, size: int = REGION) -> Iterator[tuple[bytes, int]]:
+    def regions(self, size: int = REGION) -> Iterator[tuple[bytes, int, int]]:
         """The kept bytes newest first, in regions of about ``size`` bytes cut where an
-        entry begins (column-0 ``-``), each with its offset."""
+        entry begins (column-0 ``-``): ``(data, offset, lo)``, the region being
+        ``data[lo:]`` and ``data`` beginning at ``offset`` (not cut off by a copy)."""
         end = self.size
         while end > 0:
             start = max(0, end - size)
             data = self.read(start, end)
+            lo = 0
             while start > 0:
                 cut = _first_entry(data)
                 if cut is not None:
-                    data, start = data[cut:], start + cut
+                    lo = cut
                     break
                 start = max(0, start - size)  # one entry longer than a region
                 data = self.read(start, end)
-            yield data, start
-            end = start
+            yield data, start, lo
+            end = start + lo
 
     def line_at(self, offset: int, size: int = REGION) -> int:
         """The 1-based line that holds byte ``offset``: :attr:`lines` less the line
