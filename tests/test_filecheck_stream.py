@@ -350,3 +350,22 @@ def test_a_dash_that_ends_a_chunk_waits_for_the_next_byte() -> None:
     assert last_entry_offset(b"- a: 1\n-", complete=False) == 0
     assert list(_pieces([b"- a: 1\n-", b"x: 2\n"])) == [b"- a: 1\n-x: 2\n"]
     assert list(_pieces([b"- a: 1\n-", b" b: 2\n"])) == [b"- a: 1\n", b"- b: 2\n"]
+
+
+def test_entries_for_log_and_the_tui_are_the_whole_files_entries() -> None:
+    """``lookup.entries`` reads block by block when that reading is the whole file's:
+    on every recorded case it gives what the whole-file parse gives."""
+    from changelog_tool.ledger.document import Ledger
+    from changelog_tool.ledger.filecheck import read_items
+    from changelog_tool.ledger.lookup import entries
+
+    quick = 0
+    for name, data in sorted(CASES.items()):
+        if read_items(data) is None:
+            continue
+        quick += 1
+        root = Ledger(data).parse()
+        assert isinstance(root, list), name
+        expected = [(i.line, i.value) for i in root if isinstance(i.value, dict)]
+        assert entries(data) == (expected, []), name
+    assert quick >= len(CASES) // 3, (quick, len(CASES))

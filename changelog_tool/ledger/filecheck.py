@@ -87,6 +87,14 @@ def check_file(data: bytes, path: str) -> FileReport:
     return report if report is not None else _check_whole(data, path)
 
 
+def read_items(data: bytes) -> list[Item] | None:
+    """The file's entries read block by block (the quick reader first), when that
+    reading is the whole file's (see :func:`_check_stream`); ``None`` when only a
+    whole-file parse can say what the file holds."""
+    report = _check_stream([data], "", keep_items=True)
+    return report.items if report is not None and report.parsed else None
+
+
 def check_path(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES) -> FileReport:
     """:func:`check_file` on a file read a piece at a time; the report holds no
     entries. A file that needs the whole-file reading (see :func:`_check_stream`)

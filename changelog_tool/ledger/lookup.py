@@ -37,6 +37,11 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
 
     A file that does not parse as a whole is read entry by entry, so one broken
     entry does not hide the others."""
+    from changelog_tool.ledger.filecheck import read_items
+
+    quick = read_items(data)  # most files: block by block, mostly without the parser
+    if quick is not None:
+        return [(i.line, i.value) for i in quick if isinstance(i.value, dict)], []
     ledger = Ledger(data)
     try:
         root = ledger.parse()
