@@ -173,3 +173,62 @@ def test_added_and_modified_keys_with_refused_names_are_key_name_problems() -> N
     assert {c.key for c in changes} == {"old\u0131", "new\u200b"}
     found = sorted((p.key, p.code, p.line) for _, p in problems)
     assert found == [("new\u200b", "key-name", 8), ("old\u0131", "key-name", 4)]
+
+
+# --- key lines the byte scan cannot read, and values no constructor builds -------------
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ("!!str x-vllm:", "x-vllm"),
+        ("!<tag:yaml.org,2002:str> x-vllm:", "x-vllm"),
+        ("-x-vllm:", "-x-vllm"),
+        (":x-vllm:", ":x-vllm"),
+        ("? x-vllm\n:", "x-vllm"),
+    ],
+)
+def test_a_key_line_the_scan_cannot_read_makes_the_file_parse_whole(line: str, key: str) -> None:
+    """Such a line is a key to YAML; split by the scan, its key would vanish (and a
+    change to it pass unseen). The file is parsed whole, and the key keeps its line."""
+    data = HEAD + f"{line}\n  image: v2\n".encode()
+    file = MasterFile("m.yaml", data)
+    assert file.whole
+    assert set(file.key_names()) == {"a-vllm", key}
+    assert file.value(key) == {"image": "v2"}
+    assert file.line(key) == 4
+
+
+def test_sequence_items_at_column_0_under_a_key_keep_the_file_split_by_keys() -> None:
+    data = HEAD + b"b-vllm:\n- one\n- two\n"
+    file = MasterFile("m.yaml", data)
+    assert not file.whole and file.value("b-vllm") == ["one", "two"]
+
+
+def test_a_byte_order_mark_is_no_part_of_the_first_key() -> None:
+    file = MasterFile("m.yaml", b"\xef\xbb\xbf" + HEAD)
+    assert not file.whole and file.key_names() == ["a-vllm"] and file.line("a-vllm") == 1
+    assert file.value("a-vllm") == {"image": "v1", "model": "m"}
+
+
+def test_a_quoted_key_with_a_bad_escape_is_a_problem_at_its_line_not_a_crash() -> None:
+    for key in (rb'"a\ud800b"', rb'"a\qb"'):
+        file = MasterFile("m.yaml", HEAD + key + b":\n  image: x\n")
+        assert file.whole
+        file.key_names()
+        (problem,) = file.problems
+        assert problem.code == "yaml-syntax" and problem.line == 4
+
+
+@pytest.mark.parametrize("value", ['!!bool "abc"', '!!bool ""', '!!int ""', '!!float ""'])
+@pytest.mark.parametrize("anchored", [False, True])
+def test_a_value_its_tag_cannot_build_is_a_problem_not_a_crash(value: str, anchored: bool) -> None:
+    extra = b"c-vllm:\n  image: &i v1\n  again: *i\n" if anchored else b""
+    data = HEAD + extra + f"b-vllm:\n  image: v1\n  flag: {value}\n".encode()
+    file = MasterFile("m.yaml", data)
+    assert file.whole is anchored
+    if anchored:
+        file.key_names()
+        (problem,) = file.problems
+    else:
+        problem = problem_of(data, "b-vllm")
+    assert "tag" in problem.message
+    assert not same_data(b"flag: 1\n", f"flag: {value}\n".encode())

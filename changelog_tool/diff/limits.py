@@ -156,6 +156,9 @@ def events(data: bytes) -> Iterator[Any]:
         parser.dispose()
 
 
+BUILD_ERRORS: tuple[type[Exception], ...] = (ValueError, LookupError, TypeError, ArithmeticError)
+"""What ruamel's constructors raise, besides its own errors, on a value its tag says
+it is and it is not (``2025-13-01``, ``!!bool "abc"``, ``!!int ""``)."""
 _DEFER: Any = object()
 """What :func:`_build` returns for a document it leaves to ruamel's loader."""
 _NO_KEY: Any = object()
@@ -213,7 +216,7 @@ def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
     elif tag in _SCALAR_TAGS:
         try:
             value = tools.constructor.construct_non_recursive_object(ScalarNode(tag, text))
-        except ValueError as exc:
+        except BUILD_ERRORS as exc:
             kind = tag.rsplit(":", 1)[1]
             raise YamlRefused(
                 "yaml-syntax",

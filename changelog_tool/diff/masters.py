@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.limits import YamlRefused, line_at, load
+from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, line_at, load
 from changelog_tool.records import field, record
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
@@ -30,7 +30,11 @@ _TOP_KEY = re.compile(
 )
 # Where a top-level key may begin: after a newline, at a character a key can start with.
 _LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
-_ODD_LINE = re.compile(rb"\n(?:---|\.\.\.|%|[\[{?])")
+# A line with text at column 0: a top-level key, a sequence item (``- x`` under the
+# key before it), or something the scan cannot split by (a tag, an anchor, ``?``,
+# ``-key:``, ``:key:``, a document marker, a directive, a flow collection).
+_COLUMN_ZERO = re.compile(rb"^[^\s#]", re.MULTILINE)
+_UTF8_BOM = b"\xef\xbb\xbf"
 _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 
 
@@ -74,9 +78,10 @@ def _parse(data: bytes) -> Any:
         ) from None
     except YAMLError as exc:
         raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
-    except ValueError as exc:  # a value the constructor cannot build, past a tag or alias
+    except BUILD_ERRORS as exc:  # a value the constructor cannot build, past a tag or alias
         raise MasterProblem(
-            f"a value does not read as its type says ({exc}); quote it to keep it as text",
+            f"a value does not read as its tag or type says ({type(exc).__name__}: {exc}); "
+            "quote it to keep it as text, or drop the tag",
             None,
         ) from None
 
@@ -117,13 +122,18 @@ class Span:
     line: int
 
 
-def _unquote(raw: re.Match[bytes]) -> str:
+def _unquote(raw: re.Match[bytes]) -> str | None:
+    """The key a key line names; ``None`` for a double-quoted key that does not read
+    (a bad escape): the line is then left to the whole-file parse, which says why."""
     double, single, plain = raw.groups()
     if plain is not None:
         return plain.decode("utf-8", "replace")
     if single is not None:
         return single.decode("utf-8", "replace").replace("''", "'")
-    parsed = _parse(b'"' + double + b'": 0\n')
+    try:
+        parsed = _parse(b'"' + double + b'": 0\n')
+    except MasterProblem:
+        return None
     return str(next(iter(parsed))) if isinstance(parsed, dict) else double.decode()
 
 
@@ -138,14 +148,23 @@ class MasterFile:
     """The file must be parsed whole and does not parse: its keys' values are unknown."""
 
     @cached_property
-    def spans(self) -> dict[str, Span]:
+    def _found(self) -> list[tuple[str, int]]:
+        """Every top-level key line the scan reads: its key and where it starts."""
         data = self.data
         found: list[tuple[str, int]] = []
-        starts = [0] + [m.end() for m in _LINE_START.finditer(data)]
+        first = len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0  # YAML drops the mark
+        starts = [first] + [m.end() for m in _LINE_START.finditer(data)]
         for start in starts:
-            match = _TOP_KEY.match(data, start)
-            if match is not None:
-                found.append((_unquote(match), start))
+            # (after a mark, the first line is matched on its own: ``^`` needs a line start)
+            match = _TOP_KEY.match(data[first:]) if start == first else _TOP_KEY.match(data, start)
+            key = _unquote(match) if match is not None else None
+            if key is not None:
+                found.append((key, start))
+        return found
+
+    @cached_property
+    def spans(self) -> dict[str, Span]:
+        data, found = self.data, self._found
         spans: dict[str, Span] = {}
         line, last = 1, 0
         for index, (key, start) in enumerate(found):
@@ -165,14 +184,27 @@ class MasterFile:
             spans[key] = Span(key, start, end, line)
         return spans
 
+    def _unsplittable(self) -> bool:
+        """A line at column 0 that is neither a top-level key the scan read, nor a
+        sequence item (``- ``), nor blank or a comment: only a whole-file parse
+        knows what it is (``!!str key:`` is a key; the scan would miss it)."""
+        data, keys = self.data, {start for _, start in self._found}
+        first = len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0
+        for match in _COLUMN_ZERO.finditer(data, first):
+            at = match.start()
+            if at in keys or (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n"):
+                continue
+            return True
+        return False
+
     @cached_property
     def whole(self) -> bool:
         """True when values must come from one parse of the whole file."""
         first = min((s.start for s in self.spans.values()), default=len(self.data))
-        preamble = self.data[:first]
+        preamble = self.data[:first].removeprefix(_UTF8_BOM)
         return bool(
             _has_anchor_or_alias(self.data)
-            or _ODD_LINE.search(b"\n" + self.data)
+            or self._unsplittable()
             or any(
                 line.strip() and not line.lstrip().startswith(b"#")
                 for line in preamble.splitlines()
@@ -205,7 +237,43 @@ class MasterFile:
 
     def line(self, key: str) -> int | None:
         span = self.spans.get(key)
-        return span.line if span is not None else None
+        if span is not None:
+            return span.line
+        return self._key_lines.get(key) if self.whole else None
+
+    @cached_property
+    def _key_lines(self) -> dict[str, int]:
+        """The lines of the top-level keys of a file parsed whole, from libyaml's
+        events (a key the scan cannot read: ``!!str key:``, ``? key``); a key whose
+        text is not its name (``0x10:`` is 16) has none."""
+        from ruamel.yaml.error import YAMLError
+        from ruamel.yaml.events import (
+            AliasEvent,
+            CollectionEndEvent,
+            CollectionStartEvent,
+            ScalarEvent,
+        )
+
+        from changelog_tool.diff.limits import events
+
+        lines: dict[str, int] = {}
+        depth, nodes = 0, 0  # nodes of the root mapping so far: keys and values in turn
+        try:
+            for event in events(self.data):
+                if isinstance(event, CollectionEndEvent):
+                    depth -= 1
+                    continue
+                if depth == 1 and isinstance(
+                    event, ScalarEvent | AliasEvent | CollectionStartEvent
+                ):
+                    if nodes % 2 == 0 and isinstance(event, ScalarEvent):
+                        lines.setdefault(event.value, line_at(self.data, event.start_mark.index))
+                    nodes += 1
+                if isinstance(event, CollectionStartEvent):
+                    depth += 1
+        except (YAMLError, YamlRefused):
+            pass  # a file that does not read: the lines known so far
+        return lines
 
     def chunk(self, key: str) -> bytes:
         span = self.spans.get(key)

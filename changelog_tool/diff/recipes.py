@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from changelog_tool.diff.limits import YamlRefused, load
+from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, load
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")
 RECIPE_SUFFIXES = (".yaml", ".yml")
@@ -91,5 +91,7 @@ def same_data(old: bytes, new: bytes) -> bool:
 
     try:
         return _equal(load(old), load(new))
-    except (YAMLError, ValueError, YamlRefused):
+    except (YAMLError, YamlRefused):
+        return False
+    except BUILD_ERRORS:  # a value its tag says it is and is not
         return False
