@@ -307,16 +307,27 @@ def same_entry(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return without_pr_link(a) == without_pr_link(b)
 
 
-@cache
-def _pattern_regex(pattern: str) -> re.Pattern[str]:
-    return re.compile("".join(".*" if c == "*" else re.escape(c) for c in pattern) + r"\Z")
-
-
 def matches(pattern: str, key: str) -> bool:
-    """Whole-key match; ``*`` matches any run of characters, all else is literal."""
-    return _pattern_regex(pattern).match(key) is not None
+    """Whole-key match; ``*`` matches any run of characters, all else is literal.
+
+    Matched by its literal parts in order, each at its leftmost place (which is
+    enough: what ``*`` skips is free), so the work is linear in the key whatever
+    the pattern: a regex of ``.*`` runs backtracks exponentially on
+    ``*a*a*a...b`` (a pattern a branch may append, to stall CI)."""
+    parts = pattern.split("*")
+    if len(parts) == 1:
+        return key == pattern
+    first, last = parts[0], parts[-1]
+    if len(key) < len(first) + len(last) or not key.startswith(first) or not key.endswith(last):
+        return False
+    pos, end = len(first), len(key) - len(last)
+    for part in parts[1:-1]:
+        found = key.find(part, pos, end)
+        if found < 0:
+            return False
+        pos = found + len(part)
+    return True
 
 
 def matching_keys(pattern: str, keys: Iterable[str]) -> list[str]:
-    regex = _pattern_regex(pattern)
-    return [k for k in keys if regex.match(k)]
+    return [k for k in keys if matches(pattern, k)]
