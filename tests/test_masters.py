@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from changelog_tool.diff.fields import changed_fields, is_reduction
+from changelog_tool.diff.fields import changed_fields, is_reduction, same
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
@@ -266,3 +266,49 @@ def test_any_restyling_of_the_same_values_is_no_change(config: dict[str, object]
     restyled = _dump(dict(reversed(list(config.items()))), None)  # type: ignore[arg-type]
     found, problems = diff(one("m.yaml", block), one("m.yaml", b"# restyled\n" + restyled))
     assert found == [] and problems == []
+
+
+# --- what counts as a changed value ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("false", "0"), ("4", "4.0"), ("1", "true"), ("~", "''"), ("[1]", "['1']")],
+)
+def test_a_change_of_type_is_a_change(old: str, new: str) -> None:
+    """YAML tells 1, 1.0 and true apart (a loader or a template may too); Python's
+    ``==`` does not, and the change would pass unseen."""
+    base = MasterSet([MasterFile("m.yaml", f"a-vllm:\n  image: v1\n  tp: {old}\n".encode())])
+    head = MasterSet([MasterFile("m.yaml", f"a-vllm:\n  image: v1\n  tp: {new}\n".encode())])
+    (change,) = diff(base, head)[0]
+    assert (change.key, change.fields) == ("a-vllm", ("tp",))
+
+
+def test_a_comment_edited_beside_a_nan_is_no_change() -> None:
+    base = MasterSet([MasterFile("m.yaml", b"a-vllm:\n  image: v1\n  ratio: .nan\n")])
+    head = MasterSet([MasterFile("m.yaml", b"a-vllm:\n  image: v1\n  ratio: .nan  # tuned\n")])
+    assert diff(base, head)[0] == []
+
+
+@given(
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(-3, 3)
+        | st.floats(allow_infinity=True)
+        | st.text("ab", max_size=2),
+        lambda children: (
+            st.lists(children, max_size=3)
+            | st.dictionaries(st.text("ab", max_size=2), children, max_size=3)
+        ),
+        max_leaves=8,
+    )
+)
+def test_same_data_is_equal_types_and_values_a_nan_equal_to_a_nan(value: object) -> None:
+    import copy
+    import json
+
+    twin = copy.deepcopy(value)
+    assert same(value, twin)
+    text = json.dumps(value)  # a leaf of another type (1 for true, 1.0 for 1) differs
+    if "true" in text or "false" in text:
+        swapped = json.loads(text.replace("true", "1").replace("false", "0"))
+        assert not same(value, swapped)

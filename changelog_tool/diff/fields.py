@@ -12,20 +12,41 @@ _POINT_LISTS = frozenset({"search-space", "conc-list", "seq-len-configs", "scena
 _MISSING = object()
 
 
+def same(a: Any, b: Any) -> bool:
+    """The same YAML data: equal values of equal types (``1``, ``1.0`` and ``true``
+    differ, as they do in YAML, though Python's ``==`` says they are equal), mappings
+    with the same keys in any order, and a ``.nan`` equal to a ``.nan`` (which ``==``
+    says it never is: a comment edited beside one would read as a change). A mapping
+    with a NaN key is never the same as another (no lookup finds such a key)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        if len(a) != len(b):
+            return False
+        for key, value in a.items():
+            other = b.get(key, _MISSING)
+            if other is _MISSING or not same(value, other):
+                return False
+        return {(type(k), k) for k in a} == {(type(k), k) for k in b}
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b) or (a != a and b != b)
+
+
 def changed_fields(old: Any, new: Any) -> list[str]:
     """Top-level fields that differ; ``scenarios`` per scenario type."""
     if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
-        return [] if old == new else ["value"]
+        return [] if same(old, new) else ["value"]
     fields: list[str] = []
     for name in set(old) | set(new):
         before, after = old.get(name, _MISSING), new.get(name, _MISSING)
-        if before == after:
+        if same(before, after):
             continue
         if name == SCENARIOS and isinstance(before, Mapping) and isinstance(after, Mapping):
             fields.extend(
                 f"{SCENARIOS}.{kind}"
                 for kind in set(before) | set(after)
-                if before.get(kind, _MISSING) != after.get(kind, _MISSING)
+                if not same(before.get(kind, _MISSING), after.get(kind, _MISSING))
             )
         else:
             fields.append(str(name))
@@ -40,7 +61,7 @@ def touched_scenarios(old: Any, new: Any) -> list[str]:
     before = old.get(SCENARIOS) if isinstance(old, Mapping) else None
     if not isinstance(before, Mapping):
         return sorted(str(k) for k in after)
-    return sorted(str(k) for k in after if before.get(k, _MISSING) != after[k])
+    return sorted(str(k) for k in after if not same(before.get(k, _MISSING), after[k]))
 
 
 def scenarios_mentioning(value: Any, names: list[str]) -> list[str]:
@@ -64,7 +85,7 @@ def _points_reduced(old: list[Any], new: list[Any]) -> bool:
 
 
 def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
-    if old == new:
+    if same(old, new):
         return True
     if isinstance(old, list) and isinstance(new, list):
         return name in _POINT_LISTS and _points_reduced(old, new)
@@ -72,7 +93,7 @@ def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
         if set(old) != set(new):
             return False
         return all(_narrows(old[k], new[k], str(k)) for k in old)
-    if isinstance(old, int) and isinstance(new, int) and name in ("conc-start", "conc-end"):
+    if type(old) is int and type(new) is int and name in ("conc-start", "conc-end"):
         return new >= old if name == "conc-start" else new <= old
     return False
 
@@ -80,11 +101,11 @@ def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
 def is_reduction(old: Any, new: Any) -> bool:
     """True when ``new`` only drops scenarios or search-space points of ``old``:
     nothing new would be benchmarked, so no changelog entry is needed."""
-    if old == new or not (isinstance(old, Mapping) and isinstance(new, Mapping)):
+    if same(old, new) or not (isinstance(old, Mapping) and isinstance(new, Mapping)):
         return False
     for name in set(old) | set(new):
         before, after = old.get(name, _MISSING), new.get(name, _MISSING)
-        if before == after:
+        if same(before, after):
             continue
         if name == SCENARIOS and isinstance(before, Mapping):
             if after is _MISSING:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from changelog_tool.diff.fields import same
 from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, load
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")
@@ -70,17 +71,6 @@ def needle(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-def _equal(a: Any, b: Any) -> bool:
-    """Equal data of equal types: ``1``, ``1.0`` and ``true`` differ, as they do in YAML."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b) or (a != a and b != b)  # .nan equals .nan here
-
-
 def same_data(old: bytes, new: bytes) -> bool:
     """Do two versions of a recipe hold the same YAML data? A version that does not
     parse, holds a key twice or breaks a limit (``limits``: alias expansion, depth)
@@ -90,7 +80,7 @@ def same_data(old: bytes, new: bytes) -> bool:
     from ruamel.yaml.error import YAMLError
 
     try:
-        return _equal(load(old), load(new))
+        return same(load(old), load(new))
     except (YAMLError, YamlRefused):
         return False
     except BUILD_ERRORS:  # a value its tag says it is and is not
