@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
 from changelog_tool.records import field, record
 
@@ -125,8 +126,9 @@ class Found:
 
 
 def read_work_tree(path: Path) -> bytes | None:
-    """The default :data:`Reader`: a regular file in the work tree."""
-    return path.read_bytes() if path.is_file() else None
+    """The default :data:`Reader`: a regular file in the work tree (refused when a
+    link leads it outside the work tree or into the git directory)."""
+    return path.read_bytes() if path.is_file() and confined_file(path) else None
 
 
 def find(start: Path, read: Reader = read_work_tree) -> Found:

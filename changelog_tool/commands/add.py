@@ -155,9 +155,11 @@ def run(
     **answers: Any,
 ) -> int:
     from changelog_tool import settings as settings_module
+    from changelog_tool.confinement import confined
 
     settings = settings_module.load()
-    path = file if file is not None else settings.changelog_path
+    # the settings' file, not one a link of the branch leads elsewhere (--file is the user's)
+    path = file if file is not None else confined(settings.root, settings.changelog)
     regular_file(path, missing_ok=True)  # a FIFO or device is refused before anything waits
     given = any(answers[name] for name in ANSWER_FLAGS)
     interactive = (

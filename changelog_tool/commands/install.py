@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from changelog_tool.commands import add_format
-from changelog_tool.errors import ChangelogError
+from changelog_tool.errors import ChangelogError, EnvironmentProblem
 
 DRIVER = "perf-changelog"
 NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new entries"
@@ -66,7 +66,9 @@ def run(*, uninstall: bool, check: bool, format: str) -> int:
     common = Path(run_git(cwd, "rev-parse", "--path-format=absolute", "--git-common-dir"))
     settings = settings_module.load(cwd)
     changelog = repo_path(settings.changelog_path, top)
-    files = (common / "info" / "attributes", top / ".gitattributes")
+    from changelog_tool.confinement import confined
+
+    files = (common / "info" / "attributes", confined(top, ".gitattributes"))
     if check:
         steps, ok = _check(top, changelog)
     elif uninstall:
@@ -139,7 +141,15 @@ def _lines(path: Path) -> list[str]:
     from changelog_tool.ledger.document import regular_file
 
     real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
-    return real.read_text(encoding="utf-8").splitlines() if real is not None else []
+    if real is None:
+        return []
+    try:
+        return real.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise EnvironmentProblem(
+            f"{path} is not UTF-8 text (byte {exc.start}); git reads attribute files as "
+            "UTF-8: fix or remove that byte, then run `changelog install` again"
+        ) from None
 
 
 def _add(files: tuple[Path, ...], line: str) -> list[dict[str, str]]:
@@ -147,8 +157,8 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, str]]:
     from changelog_tool.ledger import writer
 
     steps = []
-    for path in files:
-        old = _lines(path)
+    olds = [_lines(path) for path in files]  # all read (or refused) before any is written
+    for path, old in zip(files, olds, strict=True):
         if line in old:
             steps.append({"what": str(path), "done": f"already has {line!r}"})
             continue
@@ -164,8 +174,8 @@ def _remove(files: tuple[Path, ...]) -> list[dict[str, str]]:
     from changelog_tool.ledger import writer
 
     steps = []
-    for path in files:
-        old = _lines(path)
+    olds = [_lines(path) for path in files]  # all read (or refused) before any is written
+    for path, old in zip(files, olds, strict=True):
         kept = [entry for entry in old if f"merge={DRIVER}" not in entry]
         if len(kept) == len(old):
             steps.append({"what": str(path), "done": "has no merge driver line"})

@@ -66,8 +66,10 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
 
     settings: Settings | None = None
     if file is None:
+        from changelog_tool.confinement import confined
+
         settings = settings_module.load()
-        file = settings.changelog_path
+        file = confined(settings.root, settings.changelog)
     from changelog_tool.ledger.document import read_file
     from changelog_tool.settings import DEFAULT_MAX_BYTES
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from changelog_tool.confinement import confined
 from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.gitrepo.worktree import confined, read_file
+from changelog_tool.gitrepo.worktree import read_file
 from changelog_tool.settings import Settings
 
 

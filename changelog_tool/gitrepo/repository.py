@@ -13,10 +13,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects
 from changelog_tool.gitrepo.process import git
-from changelog_tool.gitrepo.worktree import confined, read_file, walk_dir, wild
+from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
 from changelog_tool.hints import did_you_mean
 from changelog_tool.records import field, record
 

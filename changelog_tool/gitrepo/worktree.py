@@ -1,34 +1,13 @@
 """Files of the work tree as the tool may read them: the glob walk over folders, and
-the confinement of every read to the checkout (a branch's symbolic link must not
-lead the tool outside the repository, or into its git directory)."""
+a file read within ``max-bytes`` (every path confined first:
+:mod:`changelog_tool.confinement`)."""
 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable
 from pathlib import Path
 
-from changelog_tool.errors import EnvironmentProblem, too_large
-
-
-def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
-    """``top / path``, refused (:class:`EnvironmentProblem`) when a symbolic link on the
-    way leads outside ``top`` or into the git directory (``top/.git``, ``git_dirs``):
-    a branch must not make the tool read, and echo, files outside the checkout such
-    as ``.git/config``."""
-    file = top / path
-    real, root = file.resolve(), top.resolve()
-    inner = {(root / ".git").resolve(), *(d.resolve() for d in git_dirs)}
-    if not real.is_relative_to(root):
-        where = "outside the repository"
-    elif any(real.is_relative_to(d) for d in inner):
-        where = "into the git directory"
-    else:
-        return file
-    raise EnvironmentProblem(
-        f"{path!r} is a symbolic link that leads {where}; the tool reads only files "
-        "inside the checkout: make it a regular file (or a link inside the repository)"
-    )
+from changelog_tool.errors import too_large
 
 
 def read_file(file: Path, name: str, limit: int | None) -> bytes:

@@ -1,0 +1,48 @@
+"""Where the tool may read and write in a checkout: a branch's symbolic link must not
+lead it outside the repository, or into its git directory (pure path logic; the
+one rule for the work tree's reads, the changelog ``add`` writes, the settings
+file and the attribute file ``install`` edits)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from changelog_tool.errors import EnvironmentProblem
+
+
+def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
+    """``top / path``, refused (:class:`EnvironmentProblem`) when a symbolic link on the
+    way leads outside ``top`` or into the git directory (``top/.git``, ``git_dirs``):
+    a branch must not make the tool read, and echo, files outside the checkout such
+    as ``.git/config``."""
+    file = top / path
+    real, root = file.resolve(), top.resolve()
+    inner = {(root / ".git").resolve(), *(d.resolve() for d in git_dirs)}
+    if not real.is_relative_to(root):
+        where = "outside the repository"
+    elif any(real.is_relative_to(d) for d in inner):
+        where = "into the git directory"
+    else:
+        return file
+    raise EnvironmentProblem(
+        f"{path!r} is a symbolic link that leads {where}; the tool reads only files "
+        "inside the checkout: make it a regular file (or a link inside the repository)"
+    )
+
+
+def top_of(folder: Path) -> Path:
+    """The work tree holding ``folder``: the nearest ancestor with a ``.git`` (else
+    ``folder`` itself)."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return folder
+
+
+def confined_file(file: Path) -> Path:
+    """``file`` (in a work tree), refused as :func:`confined` refuses when a link on
+    the way leads outside that work tree or into its git directory."""
+    folder = file.parent.absolute()
+    top = top_of(folder)
+    return confined(top, file.absolute().relative_to(top).as_posix())
