@@ -232,3 +232,13 @@ def test_a_value_its_tag_cannot_build_is_a_problem_not_a_crash(value: str, ancho
         problem = problem_of(data, "b-vllm")
     assert "tag" in problem.message
     assert not same_data(b"flag: 1\n", f"flag: {value}\n".encode())
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"), [("123", "int"), ("true", "bool"), ("~", "null"), ("2025-01-01", "date")]
+)
+def test_a_top_level_key_yaml_reads_as_no_name_says_so_at_its_line(line: str, kind: str) -> None:
+    data = HEAD + f"{line}:\n  image: v2\n".encode()
+    problem = problem_of(data, line)
+    assert (problem.code, problem.line) == ("key-name", 4)
+    assert f"reads as a YAML {kind}" in problem.message and f'"{line}":' in problem.message

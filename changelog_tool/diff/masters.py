@@ -137,6 +137,23 @@ def _unquote(raw: re.Match[bytes]) -> str | None:
     return str(next(iter(parsed))) if isinstance(parsed, dict) else double.decode()
 
 
+def _names(read: Any, key: str) -> bool:
+    """``read`` is what YAML made of the key line ``key``: not a string (``123``,
+    ``true``, ``2025-01-01``, ``~``)."""
+    return not isinstance(read, str) and (str(read).lower() == key.lower() or read is None)
+
+
+def _not_a_name(read: Any, key: str, line: int | None) -> MasterProblem:
+    kind = "null" if read is None else type(read).__name__
+    return MasterProblem(
+        f"the top-level key {key!r} reads as a YAML {kind}, not a name; quote it "
+        f'("{key}":) or rename it',
+        line,
+        "key-name",
+        key,
+    )
+
+
 @record
 class MasterFile:
     """One master config file's bytes, its keys, and their values on demand."""
@@ -283,6 +300,9 @@ class MasterFile:
         """The key's value; raises :class:`MasterProblem` when it does not parse."""
         if self.whole:
             if key not in self._whole_values:
+                odd = next((k for k in self._whole_values if _names(k, key)), None)
+                if odd is not None:
+                    raise _not_a_name(odd, key, self.line(key))
                 why = "; the file does not parse" if self.broken else ""
                 raise MasterProblem(f"{key!r} could not be read{why}", self.line(key))
             return self._whole_values[key]
@@ -293,6 +313,8 @@ class MasterFile:
         except MasterProblem as problem:
             line = span.line + _last_line(chunk, problem.line) - 1
             raise MasterProblem(problem.message, line, problem.code) from None
+        if isinstance(parsed, dict) and len(parsed) == 1 and _names(next(iter(parsed)), key):
+            raise _not_a_name(next(iter(parsed)), key, span.line)
         if not isinstance(parsed, dict) or list(parsed) != [key]:
             # The byte scan split something it should not have: parse the file whole.
             self.__dict__["whole"] = True
