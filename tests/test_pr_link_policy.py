@@ -81,6 +81,9 @@ def test_verify_refuses_a_link_to_another_repository_without_any_github_remote(
     assert done.returncode == 1, done.stdout
     findings = json.loads(done.stdout)["findings"]
     assert any(f["code"] == "pr-link" and "evil/fork" in f["message"] for f in findings)
+    text = run(repo, "verify", "--base", "main").stdout
+    assert "pr-link: 'https://github.com/evil/fork/pull/1'" in text  # the code once, no echo
+    assert "pr-link: pr-link" not in text
 
 
 def test_a_placeholder_is_refused_on_the_protected_branch_and_accepted_on_a_branch(

@@ -109,7 +109,9 @@ def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Fin
                 if rejection.text is not None
                 else entry.field_line(rejection.field)
             )
-            message = f"{rejection.field}: {rejection.message}"
+            # the code already names the field when they are one ("pr-link: ...")
+            same = rejection.field == rejection.code
+            message = rejection.message if same else f"{rejection.field}: {rejection.message}"
         out.append(Finding(rejection.code, message, path, line, rejection.severity))
     return out
 
