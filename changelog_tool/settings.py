@@ -91,6 +91,9 @@ LINT_CODES = ("key-style", "repeated-block", "recipe-reference")
 LEVELS = ("error", "warning", "notice", "off")
 _PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes")
 _DRIVE = re.compile(r"^[A-Za-z]:")
+SLUG = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
+"""A GitHub repository's ``owner/name``, as pull-request links spell it."""
+_SLUG = re.compile(SLUG)
 
 
 @record(frozen=True)
@@ -114,6 +117,11 @@ class Found:
             )
         import tomllib  # here: only a command that finds a settings file pays for it
 
+        if self.data.startswith(b"\xef\xbb\xbf"):
+            raise UsageError(
+                f"cannot read settings in {where}: it begins with a byte-order mark, which "
+                "TOML does not allow; save it as UTF-8 without one"
+            )
         try:
             data = tomllib.loads(self.data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -122,6 +130,11 @@ class Found:
             return data
         tool = data.get("tool", {})
         table = tool.get("perf-changelog") if isinstance(tool, dict) else None
+        if table is not None and not isinstance(table, dict):
+            raise UsageError(
+                f"{where}: tool.perf-changelog must be a table ([tool.perf-changelog]), "
+                f"found {type(table).__name__}"
+            )
         return table if isinstance(table, dict) else {}
 
 
@@ -191,7 +204,10 @@ def parse(found: Found, origin: str = "") -> Settings:
             or (kind is list and not all(isinstance(v, str) for v in value))
             or (kind is dict and not all(isinstance(v, str) for v in value.values()))
         ):
-            raise UsageError(f"setting {name!r} in {source} must be a {kind.__name__} of strings")
+            what = {str: "a string", list: "a list of strings", dict: "a table of strings"}
+            raise UsageError(
+                f"setting {name!r} in {source} must be {what.get(kind, kind.__name__)}"
+            )
         if kind in (float, int):
             values[attr] = value
             continue
@@ -206,8 +222,19 @@ def parse(found: Found, origin: str = "") -> Settings:
             )
     if values.get("duplicate_entry", "warning") not in ("warning", "error"):
         raise UsageError(f"setting 'duplicate-entry' in {source} must be 'warning' or 'error'")
-    if not values.get("placeholders", ("XXX",)):
-        raise UsageError(f"setting 'placeholders' in {source} needs at least one placeholder")
+    placeholders = values.get("placeholders", ("XXX",))
+    if not placeholders or not all(p.strip() for p in placeholders):
+        raise UsageError(
+            f"setting 'placeholders' in {source} needs at least one placeholder, none empty"
+        )
+    if values.get("protected_ref", ("main",)) == ():
+        raise UsageError(f"setting 'protected-ref' in {source} needs at least one ref")
+    repository = values.get("repository")
+    if repository is not None and not _SLUG.fullmatch(repository):
+        raise UsageError(
+            f"setting 'repository' in {source}: {repository!r} is not owner/name "
+            '(e.g. "SemiAnalysisAI/InferenceX")'
+        )
     for ref in values.get("protected_ref", ()):
         if not ref or ref.startswith("-") or any(c.isspace() or ord(c) < 32 for c in ref):
             raise UsageError(f"setting 'protected-ref' in {source}: {ref!r} is not a ref name")

@@ -106,3 +106,23 @@ def test_a_protected_ref_that_reads_as_an_option_is_refused(tmp_path: Path) -> N
     (tmp_path / ".perf-changelog.toml").write_text('protected-ref = ["--output=x"]\n')
     with pytest.raises(UsageError, match=r"setting 'protected-ref'"):
         settings.load(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "said"),
+    [
+        (".perf-changelog.toml", "repository = 5\n", "'repository' in .* must be a string$"),
+        (".perf-changelog.toml", "master-configs = 5\n", "must be a list of strings$"),
+        (".perf-changelog.toml", "protected-ref = []\n", "needs at least one ref"),
+        (".perf-changelog.toml", 'placeholders = [""]\n', "none empty"),
+        (".perf-changelog.toml", 'repository = "not a repo"\n', "is not owner/name"),
+        (".perf-changelog.toml", '\ufeffchangelog = "c.yaml"\n', "byte-order mark"),
+        ("pyproject.toml", "[tool]\nperf-changelog = 5  # not [tool.perf-changelog]\n", "a table"),
+    ],
+)
+def test_a_bad_setting_is_refused_with_what_it_must_be(
+    tmp_path: Path, file: str, text: str, said: str
+) -> None:
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    with pytest.raises(UsageError, match=said):
+        settings.load(tmp_path)

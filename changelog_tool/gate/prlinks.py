@@ -6,9 +6,9 @@ import re
 from collections.abc import Callable
 
 from changelog_tool.gitrepo import HeadState
-from changelog_tool.settings import Settings
+from changelog_tool.settings import SLUG, Settings
 
-_PULL = re.compile(r"^https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/pull/([0-9]+)$")
+_PULL = re.compile(rf"^https://github\.com/({SLUG})/pull/([0-9]+)$")
 
 
 _GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$")
@@ -52,7 +52,7 @@ def problem(
 
 
 _RECENT_LINK = re.compile(
-    rb"pr-link: *[\"']?https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/pull/[0-9]+"
+    rb"pr-link: *[\"']?https://github\.com/(" + SLUG.encode() + rb")/pull/[0-9]+"
 )
 
 
