@@ -70,3 +70,17 @@ def test_a_whole_number_is_appended_as_an_integer(project: Path) -> None:
         data[len(OLD) + 1 :],
         [{"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "eval-min-prefill-ep": 2}],
     )
+
+
+def test_a_field_given_twice_in_one_object_is_refused_not_overwritten(project: Path) -> None:
+    stdin = '{"config-keys": ["a"], "description": ["first"], "description": ["second"]}'
+    result = subprocess.run(
+        [str(COMMAND), "add", "--json"],
+        cwd=project,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0 and "'description' is given twice" in result.stderr
+    assert (project / "perf-changelog.yaml").read_bytes() == OLD.encode()

@@ -113,6 +113,17 @@ def _entry_from_flags(answers: dict[str, Any], placeholder: str) -> dict[str, An
     return entry
 
 
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when it names a field twice (JSON keeps the last one
+    silently; the changelog's YAML loader refuses a repeated key too)."""
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise ChangelogError(f"--json: the field {name!r} is given twice in one object")
+        found[name] = value
+    return found
+
+
 def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
     """The entries of ``add --json``'s stdin. Nesting is bounded as in the changelog's
     own loader; a refusal is a message, never a traceback."""
@@ -120,7 +131,7 @@ def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
 
     too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:
-        document = json.loads(text)
+        document = json.loads(text, object_pairs_hook=_unique_pairs)
     except RecursionError:  # the decoder recurses per level: refused before any walk
         raise ChangelogError(too_deep) from None
     except json.JSONDecodeError as exc:
