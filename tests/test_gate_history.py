@@ -150,3 +150,17 @@ def test_byte_problems_in_the_new_bytes_point_at_their_line() -> None:
     history = compare(BASE, head, PATH)
     assert codes(history) == ["encoding"]
     assert history.findings[0].line == 16
+
+
+def test_a_removed_entry_is_named_where_it_was_in_the_branchs_file() -> None:
+    """At the line of the entry that now follows it, or at the file's last line when it
+    was the last: never past the end, never inside the entry that moved up."""
+    three = BASE + b"\n" + entry("c-vllm", link="https://github.com/o/r/pull/3")
+    first_gone = three[len(entry("a-sglang") + b"\n") :]
+    (finding,) = compare(three, first_gone, PATH).findings
+    assert finding.code == "history-modified" and "removed entry 1" in finding.message
+    assert finding.line == 1
+    last_gone = BASE
+    (finding,) = compare(three, last_gone, PATH).findings
+    assert "removed entry 3" in finding.message
+    assert finding.line == last_gone.rstrip(b"\n").count(b"\n") + 1

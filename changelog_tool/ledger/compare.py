@@ -194,7 +194,7 @@ def _modified(base: bytes, head: bytes, path: str) -> History:
                 f"this branch {edit.what}; the file is append-only "
                 "(`changelog sync` rebuilds it as base bytes + this branch's entries)",
                 path,
-                first if edit.line is None or edit.in_base else edit.line,
+                first if edit.line is None else edit.line,
             )
         )
     if len(edits) > _MAX_HISTORY_FINDINGS:

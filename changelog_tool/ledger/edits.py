@@ -28,7 +28,6 @@ class Edit:
 
     line: int | None
     what: str
-    in_base: bool = False  # ``line`` is the base's (the entry is gone from the new version)
 
 
 def content(ledger: Ledger, block: Block) -> bytes:
@@ -106,8 +105,9 @@ def history_edits(base: Ledger, new: Ledger) -> list[Edit]:
                 verb = "corrected the pr-link of" if relinked else "changed"
                 at = changed.line + _first_line_difference(old_texts[k], new_texts[partner])
                 edits.append(Edit(at, f"{verb} {name}, at its line {at}"))
-            else:
-                edits.append(Edit(block.line, f"removed {name}", in_base=True))
+            else:  # placed where it was: at the entry that now follows it, or the end
+                after = new.blocks[j2].line if j2 < len(new.blocks) else _last_line(new)
+                edits.append(Edit(after, f"removed {name}"))
         if tag == "replace" and j2 - j1 > i2 - i1:
             edits.extend(_inserted(new, new_texts, range(j1 + i2 - i1, j2)))
     if not edits:
@@ -129,6 +129,11 @@ def _inserted(new: Ledger, texts: list[bytes], indexes: range) -> list[Edit]:
             )
         )
     return out
+
+
+def _last_line(ledger: Ledger) -> int:
+    """The file's last line that has text (a line past the end names nothing)."""
+    return max(1, ledger.data.rstrip(b"\n").count(b"\n") + 1)
 
 
 def _first_line_difference(old: bytes, new: bytes) -> int:
