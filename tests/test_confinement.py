@@ -86,3 +86,17 @@ def test_install_refuses_an_attribute_file_that_is_not_utf8_before_writing_any(
     assert (project.root / ".gitattributes").read_bytes() == b"\xff\xfe bad\n"
     info = project.root / ".git" / "info" / "attributes"
     assert not info.exists() or "perf-changelog" not in info.read_text()
+
+
+def test_verify_refuses_a_changelog_that_is_a_link_git_would_store_as_a_path(
+    project: GitRepo,
+) -> None:
+    """git commits a link as the path it points to: comparing that with the file the
+    link reaches read as history edited; the gate says what is wrong instead."""
+    (project.root / "real.yaml").write_text(ENTRY)
+    _link(project, LOG, project.root / "real.yaml")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "link")
+    done = tool(project.root, "verify", "--base", "HEAD")
+    assert done.returncode == 2 and "is a symbolic link: git stores a link" in done.stderr
+    assert "history-modified" not in done.stdout

@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from changelog_tool.errors import ConcurrentChange, too_large
+from changelog_tool.errors import ConcurrentChange, EnvironmentProblem, too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.gitrepo.objects import CHUNK
 from changelog_tool.gitrepo.process import blob_hasher
@@ -90,6 +90,12 @@ def _open_head(repo: Repo, path: str, head_rev: str, limit: int) -> _Head | None
         file = repo.inside(path)
         if not file.is_file():
             return None
+        if file.is_symlink():  # git would commit the link's target path, not these bytes
+            raise EnvironmentProblem(
+                f"{path} is a symbolic link: git stores a link as the path it points to, "
+                "so the commit would not hold these entries; make it a regular file, or "
+                "set `changelog` in the settings to the file it points at"
+            )
         handle = file.open("rb")
         size = os.fstat(handle.fileno()).st_size
         refusal = too_large(path, size, limit)
