@@ -393,7 +393,7 @@ def test_an_unknown_ref_names_the_fetch_to_run(project, capsys) -> None:
     assert code == 2 and "this clone has no remote named 'origin' yet" in err
     project.git("remote", "add", "origin", "https://github.com/acme/bench.git")
     code, _, err = cli(project, capsys, "verify", "--base", "origin/release")
-    assert code == 2 and "run `git fetch origin release`" in err
+    assert code == 2 and "run `git fetch origin release:refs/remotes/origin/release`" in err
     code, _, err = cli(project, capsys, "verify", "--base", "main", "--head", "nope")
     assert code == 2 and "unknown ref 'nope'" in err
 
@@ -424,7 +424,10 @@ def test_a_shallow_clone_without_the_merge_base_says_which_fetch_brings_it(
         env=os.environ,
     )
     done = process(clone, "verify", "--base", "origin/main")
-    assert done.returncode == 2 and "run `git fetch origin main`" in done.stderr
+    assert (
+        done.returncode == 2
+        and "run `git fetch origin main:refs/remotes/origin/main`" in done.stderr
+    )
     subprocess.run(
         ["git", "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main"],
         cwd=clone,

@@ -116,12 +116,16 @@ class Repo:
                     "first)"
                 )
             )
-            return f"{where}; run `git fetch {remote} {branch}`{missing}"
+            # the full refspec: a single-branch clone's plain fetch makes no remote ref
+            fetch = f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
+            return f"{where}; run `{fetch}`{missing}"
         if ":" in ref and not ref.startswith(":"):
             return (
                 f"{ref!r} names a file at a commit, not a commit; pass the commit alone "
                 f"(e.g. {ref.split(':', 1)[0]!r})"
             )
+        if ref == "HEAD" and not self._run("rev-parse", "--all").strip():
+            return f"{where}: this repository has no commit yet; commit first"
         hint = did_you_mean(ref, self._ref_names())
         advice = "check the spelling (`git branch -a` lists the branches, `git tag` the tags)"
         if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
@@ -147,7 +151,8 @@ class Repo:
             return ref
         raise EnvironmentProblem(
             f"none of the protected refs ({' or '.join(refs)}) exists in this clone; "
-            f"run `git fetch origin main` or pass {flag}"
+            "run `git fetch origin main:refs/remotes/origin/main` (a single-branch clone "
+            f"needs the full refspec) or pass {flag}"
         )
 
     def merge_base(self, a: str, b: str) -> str:
