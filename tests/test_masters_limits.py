@@ -242,3 +242,21 @@ def test_a_top_level_key_yaml_reads_as_no_name_says_so_at_its_line(line: str, ki
     problem = problem_of(data, line)
     assert (problem.code, problem.line) == ("key-name", 4)
     assert f"reads as a YAML {kind}" in problem.message and f'"{line}":' in problem.message
+
+
+@pytest.mark.parametrize(
+    ("tail", "said"),
+    [
+        (b"---\nb-vllm:\n  image: v2\n", "a master config is one document: remove that line"),
+        (b"b-vllm:\n  image: =\n", "quote the value to keep it as text"),
+    ],
+)
+def test_a_problem_yaml_names_obscurely_says_what_to_do(tail: bytes, said: str) -> None:
+    file = MasterFile("m.yaml", HEAD + tail)
+    assert file.whole or "b-vllm" in file.spans
+    try:
+        file.key_names()
+        problems = file.problems or [problem_of(HEAD + tail, "b-vllm")]
+    except MasterProblem as problem:
+        problems = [problem]
+    assert any(said in p.message for p in problems), [p.message for p in problems]

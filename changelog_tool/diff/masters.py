@@ -70,9 +70,17 @@ def _parse(data: bytes) -> Any:
             "duplicate-yaml-key",
         ) from None
     except MarkedYAMLError as exc:
-        tag = isinstance(exc, ConstructorError) and "for the tag" in str(exc.problem)
+        message = str(exc.problem or exc.context or "invalid YAML")
+        tag = isinstance(exc, ConstructorError) and "for the tag" in message
+        if tag:
+            message += "; quote the value to keep it as text (or drop the tag)"
+        elif "another document" in message:
+            message = (
+                "a second YAML document begins here (after a `---` or `...` line); a master "
+                "config is one document: remove that line"
+            )
         raise MasterProblem(
-            str(exc.problem or exc.context or "invalid YAML"),
+            message,
             _mark_line(data, exc.problem_mark or exc.context_mark),
             "yaml-tag" if tag else "yaml-syntax",
         ) from None
