@@ -27,7 +27,12 @@ def project(tmp_path: Path) -> Path:
 
 
 def add_json(root: Path, ep: str) -> subprocess.CompletedProcess[str]:
-    stdin = f'{{"config-keys": ["a"], "description": ["d"], "eval-min-prefill-ep": {ep}}}'
+    return add_stdin(
+        root, f'{{"config-keys": ["a"], "description": ["d"], "eval-min-prefill-ep": {ep}}}'
+    )
+
+
+def add_stdin(root: Path, stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(COMMAND), "add", "--json"],
         cwd=root,
@@ -74,13 +79,6 @@ def test_a_whole_number_is_appended_as_an_integer(project: Path) -> None:
 
 def test_a_field_given_twice_in_one_object_is_refused_not_overwritten(project: Path) -> None:
     stdin = '{"config-keys": ["a"], "description": ["first"], "description": ["second"]}'
-    result = subprocess.run(
-        [str(COMMAND), "add", "--json"],
-        cwd=project,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = add_stdin(project, stdin)
     assert result.returncode != 0 and "'description' is given twice" in result.stderr
     assert (project / "perf-changelog.yaml").read_bytes() == OLD.encode()
