@@ -126,3 +126,15 @@ def test_a_key_that_was_already_in_both_files_at_base_is_not_reported_again(proj
     project.write(LOG, HISTORY + "\n" + entry("b-vllm"))
     code, document = verify(project)
     assert (code, codes(document)) == (0, [])
+
+
+def test_a_key_with_a_line_break_is_quoted_in_every_finding(project) -> None:
+    """A name from the branch is one line in every format: the uncovered-key message
+    quotes it as the key-name finding does (GitHub shows an escaped %0A as a break)."""
+    project.write(NVIDIA, NVIDIA_TEXT + '"x\\nvllm":\n  image: v1\n')
+    code, document = verify(project)
+    assert code == 1
+    uncovered = [f for f in document["findings"] if f["code"] == "uncovered-key"]
+    assert uncovered and uncovered[0]["message"].startswith("'x\\nvllm' was added")
+    github = run(project, "verify", "--base", "main", "--format", "github").stdout
+    assert "%0Avllm was added" not in github

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, RECIPE, KeyChange
-from changelog_tool.findings import ERROR, WARNING, Finding
+from changelog_tool.findings import ERROR, WARNING, Finding, shown
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.optout import OptOut, find
@@ -130,13 +130,14 @@ def _uncovered(change: KeyChange, opt_out: OptOut | None) -> Finding:
         what = f"changed ({', '.join(change.fields)})"
         if change.recipes:
             what += f" and uses changed recipe(s) {', '.join(change.recipes)}"
+    key = shown(change.key)  # a name from the branch: quoted when it holds a line break
     message = (
-        f"{change.key} {what} but no appended perf-changelog entry covers it; "
+        f"{key} {what} but no appended perf-changelog entry covers it; "
         "append one (see the suggested entry) or it will never be benchmarked"
     )
     severity = ERROR
     if opt_out is not None:
-        message = f"{change.key} {what}; no entry, opted out: {opt_out.describe()}"
+        message = f"{key} {what}; no entry, opted out: {opt_out.describe()}"
         severity = WARNING
     return Finding(
         "uncovered-key", message, change.path or "", change.line, severity, key=change.key
