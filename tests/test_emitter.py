@@ -142,7 +142,13 @@ def test_keys_that_would_read_as_other_types_are_quoted(key: str) -> None:
 
 def test_a_lone_surrogate_is_refused_with_a_message() -> None:
     with pytest.raises(ChangelogError, match="lone surrogate"):
-        emit({"config-keys": ["a"], "description": ["bad \udc80"], "pr-link": "XXX"})
+        emit({"config-keys": ["a"], "description": ["bad \ud800"], "pr-link": "XXX"})
+
+
+def test_a_byte_of_an_argument_that_is_not_utf8_is_named_as_a_byte() -> None:
+    """Python keeps such a byte as U+DC80..U+DCFF; the message names the byte."""
+    with pytest.raises(ChangelogError, match="holds the byte 0xFF, which is not UTF-8"):
+        emit({"config-keys": ["a"], "description": ["bad \udcff"], "pr-link": "XXX"})
 
 
 def test_an_unknown_field_is_refused() -> None:

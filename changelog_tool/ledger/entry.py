@@ -220,8 +220,15 @@ def lone_surrogate(text: str) -> str | None:
     found = _SURROGATE.search(text)
     if found is None:
         return None
+    point = ord(found.group())
+    if 0xDC80 <= point <= 0xDCFF:  # how Python keeps a byte of an argument that is not UTF-8
+        return (
+            f"the text {text[:40]!r} holds the byte 0x{point - 0xDC00:02X}, which is not "
+            "UTF-8 (the terminal or script passed text in another encoding); retype that "
+            "character, or pass the text as UTF-8"
+        )
     return (
-        f"the text {text[:40]!r} holds a lone surrogate (U+{ord(found.group()):04X}), "
+        f"the text {text[:40]!r} holds a lone surrogate (U+{point:04X}), "
         "which UTF-8 cannot store; retype that character"
     )
 
