@@ -8,6 +8,7 @@ from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import WARNING, Finding, format_text
+from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.document import (
     ENTRY_HEAD,
     ByteProblem,
@@ -153,7 +154,10 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
 
 def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileReport) -> None:
     for number, item in enumerate(items, 1):
-        if not ledger.data.startswith(ENTRY_HEAD, ledger.line_start(item.line)):
+        start = ledger.line_start(item.line)
+        if start == 0 and ledger.data.startswith(BOM):  # its own encoding finding says so
+            start = len(BOM)
+        if not ledger.data.startswith(ENTRY_HEAD, start):
             report.findings.append(_entry_count(number, item.line, path))
         report.findings.extend(_schema_findings(number, item.line, item, path))
 
