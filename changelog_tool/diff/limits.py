@@ -73,7 +73,7 @@ _local = threading.local()
 def load(data: bytes) -> Any:
     """The document's value: one pass over libyaml's events that enforces the limits
     and builds the value, or, for a document that pass leaves to it (see
-    :func:`_walk`), the limits' pass and then ruamel's C-backed safe loader (one per
+    :func:`_build`), the limits' pass and then ruamel's C-backed safe loader (one per
     thread: the TUI diffs in a worker thread). Either way the value is the one
     ruamel's safe loader builds. Raises :class:`YamlRefused` or ruamel's
     ``YAMLError``."""
@@ -200,8 +200,8 @@ def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
     """A plain scalar's value, as ruamel's safe loader builds it: its own resolver
     names the tag and its own constructor builds the value (cached: ``8`` and
     ``true`` recur). :data:`_DEFER` for a tag beyond null, bool, int, float and
-    timestamp (``<<``, ``=``). Where the constructor raises ``ValueError``
-    (``2025-13-01``), :class:`YamlRefused` at the scalar's line."""
+    timestamp (``<<``, ``=``). Where the constructor raises one of
+    :data:`BUILD_ERRORS` (``2025-13-01``), :class:`YamlRefused` at the scalar's line."""
     text: str = event.value
     if text[:1] not in tools.first_chars and text:
         return text

@@ -20,6 +20,7 @@ from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, line_at, load
+from changelog_tool.ledger.conversions import BOM
 from changelog_tool.records import field, record
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
@@ -34,7 +35,6 @@ _LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 # key before it), or something the scan cannot split by (a tag, an anchor, ``?``,
 # ``-key:``, ``:key:``, a document marker, a directive, a flow collection).
 _COLUMN_ZERO = re.compile(rb"^[^\s#]", re.MULTILINE)
-_UTF8_BOM = b"\xef\xbb\xbf"
 _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 
 
@@ -148,7 +148,9 @@ def _unquote(raw: re.Match[bytes]) -> str | None:
 def _names(read: Any, key: str) -> bool:
     """``read`` is what YAML made of the key line ``key``: not a string (``123``,
     ``true``, ``2025-01-01``, ``~``)."""
-    return not isinstance(read, str) and (str(read).lower() == key.lower() or read is None)
+    if read is None:
+        return key in ("~", "null", "Null", "NULL")
+    return not isinstance(read, str) and str(read).lower() == key.lower()
 
 
 def _not_a_name(read: Any, key: str, line: int | None) -> MasterProblem:
@@ -173,11 +175,15 @@ class MasterFile:
     """The file must be parsed whole and does not parse: its keys' values are unknown."""
 
     @cached_property
+    def _first(self) -> int:
+        """Where the first line begins: after a byte-order mark (YAML drops it)."""
+        return len(BOM) if self.data.startswith(BOM) else 0
+
+    @cached_property
     def _found(self) -> list[tuple[str, int]]:
         """Every top-level key line the scan reads: its key and where it starts."""
-        data = self.data
+        data, first = self.data, self._first
         found: list[tuple[str, int]] = []
-        first = len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0  # YAML drops the mark
         starts = [first] + [m.end() for m in _LINE_START.finditer(data)]
         for start in starts:
             # (after a mark, the first line is matched on its own: ``^`` needs a line start)
@@ -214,8 +220,7 @@ class MasterFile:
         sequence item (``- ``), nor blank or a comment: only a whole-file parse
         knows what it is (``!!str key:`` is a key; the scan would miss it)."""
         data, keys = self.data, {start for _, start in self._found}
-        first = len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0
-        for match in _COLUMN_ZERO.finditer(data, first):
+        for match in _COLUMN_ZERO.finditer(data, self._first):
             at = match.start()
             if at in keys or (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n"):
                 continue
@@ -226,7 +231,7 @@ class MasterFile:
     def whole(self) -> bool:
         """True when values must come from one parse of the whole file."""
         first = min((s.start for s in self.spans.values()), default=len(self.data))
-        preamble = self.data[:first].removeprefix(_UTF8_BOM)
+        preamble = self.data[self._first : first]
         return bool(
             _has_anchor_or_alias(self.data)
             or self._unsplittable()

@@ -4,6 +4,7 @@ git directory, ``merge-file``, blobs of the protected ref for the merge driver).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -182,12 +183,11 @@ def blob_hasher(size: int, width: int) -> hashlib._Hash:
     import importlib
 
     name = "sha256" if width == 64 else "sha1"
-    new: Callable[[], hashlib._Hash]
-    try:
-        if size > SMALL_BLOB:
-            raise ImportError
-        new = getattr(importlib.import_module(f"_{name}"), name)
-    except ImportError:  # large, or a Python built without its own hash modules
+    new: Callable[[], hashlib._Hash] | None = None
+    if size <= SMALL_BLOB:
+        with contextlib.suppress(ImportError):  # a Python built without its own hashes
+            new = getattr(importlib.import_module(f"_{name}"), name)
+    if new is None:
         import hashlib
 
         new = getattr(hashlib, name)
