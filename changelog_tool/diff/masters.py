@@ -34,7 +34,7 @@ _LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 # A line with text at column 0: a top-level key, a sequence item (``- x`` under the
 # key before it), or something the scan cannot split by (a tag, an anchor, ``?``,
 # ``-key:``, ``:key:``, a document marker, a directive, a flow collection).
-_COLUMN_ZERO = re.compile(rb"^[^\s#]", re.MULTILINE)
+_COLUMN_ZERO = re.compile(rb"\n[^\s#]")  # (``^`` with MULTILINE tries every byte: 8x slower)
 _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 
 
@@ -220,8 +220,11 @@ class MasterFile:
         sequence item (``- ``), nor blank or a comment: only a whole-file parse
         knows what it is (``!!str key:`` is a key; the scan would miss it)."""
         data, keys = self.data, {start for _, start in self._found}
-        for match in _COLUMN_ZERO.finditer(data, self._first):
-            at = match.start()
+        first = self._first
+        lead = data[first : first + 1]
+        starts = [first] if lead and lead not in b" \t\r\n\f\v#" else []
+        starts += [m.start() + 1 for m in _COLUMN_ZERO.finditer(data, first)]
+        for at in starts:
             if at in keys or (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n"):
                 continue
             return True
