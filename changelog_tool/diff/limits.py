@@ -112,6 +112,7 @@ def events(data: bytes) -> Iterator[Any]:
 
     parser = CParser(data)
     sizes: dict[str, tuple[int, int]] = {}  # anchor -> (expanded nodes, height)
+    unclosed: set[str] = set()  # anchors whose newest node is a collection still open
     stack: list[_Open] = []
     written = expanded = 0
     try:
@@ -120,9 +121,18 @@ def events(data: bytes) -> Iterator[Any]:
             if isinstance(event, ScalarEvent | AliasEvent):
                 size, height = (1, 0)
                 if isinstance(event, AliasEvent):
+                    if event.anchor in unclosed:
+                        raise YamlRefused(
+                            "yaml-alias",
+                            f"the alias *{event.anchor} is inside the collection it names "
+                            f"(&{event.anchor}): a value that holds itself, which no "
+                            "config can mean; write the values out",
+                            line_at(data, event.start_mark.index),
+                        )
                     size, height = sizes.get(event.anchor, (1, 0))
                 elif event.anchor is not None:
                     sizes[event.anchor] = (1, 0)
+                    unclosed.discard(event.anchor)
                 written += 1
                 expanded += size
                 reach = len(stack) + height
@@ -143,6 +153,8 @@ def events(data: bytes) -> Iterator[Any]:
                 if depth > MAX_DEPTH:
                     raise _too_deep(data, event)
                 stack.append(_Open(event.anchor, expanded, depth, depth))
+                if event.anchor is not None:
+                    unclosed.add(event.anchor)
                 written += 1
                 expanded += 1
             elif isinstance(event, CollectionEndEvent):
@@ -151,6 +163,7 @@ def events(data: bytes) -> Iterator[Any]:
                     stack[-1].deepest = max(stack[-1].deepest, done.deepest)
                 if done.anchor is not None:
                     sizes[done.anchor] = (expanded - done.start, done.deepest - done.depth + 1)
+                    unclosed.discard(done.anchor)
             yield event
     finally:
         parser.dispose()

@@ -98,6 +98,17 @@ def _mark_line(data: bytes, mark: Any) -> int | None:
     return line_at(data, mark.index) if mark is not None else None
 
 
+_OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
+"""NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR: line breaks to libyaml (and to the
+YAML 1.1 readers benchmark CI uses), not to a scan by ``\\n``."""
+
+
+def _other_line_breaks(data: bytes) -> bool:
+    """A line break other than ``\\n`` and ``\\r\\n`` (a lone ``\\r`` or
+    :data:`_OTHER_BREAKS`): a key after one begins a line the scan does not see."""
+    return any(mark in data for mark in _OTHER_BREAKS) or data.count(b"\r") != data.count(b"\r\n")
+
+
 def _has_anchor_or_alias(data: bytes) -> bool:
     """``&name`` or ``*name`` where YAML would read an anchor or alias (comments may
     give false positives, which only cost a whole-file parse)."""
@@ -237,6 +248,7 @@ class MasterFile:
         preamble = self.data[self._first : first]
         return bool(
             _has_anchor_or_alias(self.data)
+            or _other_line_breaks(self.data)
             or self._unsplittable()
             or any(
                 line.strip() and not line.lstrip().startswith(b"#")

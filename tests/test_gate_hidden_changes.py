@@ -1,0 +1,57 @@
+"""Changes a branch could hide from the gate by writing YAML that the byte scan and a
+YAML reader see differently, in real git repositories through the installed command:
+each is reported as the change it is (or refused with a finding), never passed."""
+
+from __future__ import annotations
+
+import pytest
+from projects import NVIDIA, NVIDIA_TEXT, key_block, make_project
+from test_hostile_yaml import findings, run
+
+# (libyaml, and the YAML 1.1 readers benchmark CI uses, break lines at each of these)
+BREAKS = {"LS": "\u2028", "PS": "\u2029", "NEL": "\x85", "CR": "\r"}
+
+
+@pytest.mark.parametrize("name", BREAKS)
+def test_a_key_after_a_line_break_other_than_newline_is_a_changed_key(repo, name: str) -> None:
+    make_project(repo)
+    text = NVIDIA_TEXT.replace("\nb-vllm:", BREAKS[name] + "b-vllm:").replace(
+        "openai:v1", "openai:v2"
+    )
+    text = text.replace("openai:v2", "openai:v1", 1)  # only b-vllm's image changes
+    assert text.count("openai:v2") == 1
+    repo.commit(
+        "hide b-vllm's change after a line break the scan does not split at", **{NVIDIA: text}
+    )
+    found = findings(repo, "verify", "--base", "main")
+    assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "b-vllm")]
+    keys = run(repo, "keys", "--base", "main", "--format", "json")
+    assert "b-vllm" in keys.stdout and '"removed": []' in keys.stdout.replace("\n", "")
+
+
+def test_a_new_key_after_a_line_separator_is_an_added_key(repo) -> None:
+    make_project(repo)
+    repo.commit("add", **{NVIDIA: NVIDIA_TEXT.rstrip("\n") + "\u2028" + key_block("c-vllm")})
+    found = findings(repo, "verify", "--base", "main")
+    assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]
+
+
+@pytest.mark.parametrize("value", ["&a [*a]", "&a {x: *a}", "&a [1, [2, *a]]"])
+def test_a_value_holding_itself_is_a_yaml_alias_finding(repo, value: str) -> None:
+    make_project(repo)  # (ruamel builds a list that holds itself: a RecursionError after)
+    text = NVIDIA_TEXT + f"c-vllm:\n  env: {value}\n"
+    repo.commit("recursive", **{NVIDIA: text})
+    for command in ("verify", "keys"):
+        found = findings(repo, command, "--base", "main")
+        alias = [f for f in found if f["code"] == "yaml-alias"]
+        assert [(f["path"], f["line"]) for f in alias] == [(NVIDIA, text.count("\n"))], command
+        assert "inside the collection it names" in alias[0]["message"]
+    assert run(repo, "lint", "--base", "main").returncode == 0  # (verify reports the YAML)
+
+
+def test_an_alias_to_a_collection_already_closed_is_no_recursion(repo) -> None:
+    make_project(repo)
+    text = NVIDIA_TEXT + "c-vllm:\n  a: &a [1, &b [2]]\n  b: [*a, {x: *b}]\n  c: *a\n"
+    repo.commit("reuse", **{NVIDIA: text})
+    found = findings(repo, "verify", "--base", "main")
+    assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]
