@@ -312,3 +312,27 @@ def test_same_data_is_equal_types_and_values_a_nan_equal_to_a_nan(value: object)
     if "true" in text or "false" in text:
         swapped = json.loads(text.replace("true", "1").replace("false", "0"))
         assert not same(value, swapped)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "reduced"),
+    [
+        (8, 64, True),  # 8..64: a subset of 4..64
+        (4, 32, True),
+        (16, 48, True),  # 16, 32
+        (4, 100, True),  # 4..100 doubles to the same 4..64
+        (5, 64, False),  # 5, 10, 20, 40: points the old sweep never ran
+        (4, 128, False),
+        (2, 64, False),
+        (6, 48, False),
+        (0, 64, False),  # not a sweep: judged as a changed value
+    ],
+)
+def test_a_sweep_is_reduced_only_when_its_new_points_are_old_ones(
+    start: int, end: int, reduced: bool
+) -> None:
+    def key(start: int, end: int) -> dict[str, object]:
+        space = [{"tp": 8, "conc-start": start, "conc-end": end}]
+        return {"scenarios": {"fixed-seq-len": [{"isl": 1, "search-space": space}]}}
+
+    assert is_reduction(key(4, 64), key(start, end)) is reduced

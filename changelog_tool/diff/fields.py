@@ -92,10 +92,34 @@ def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         if set(old) != set(new):
             return False
+        if _SWEEP & set(old):  # the sweep's two ends are judged together, as its points
+            before, after = sweep(old), sweep(new)
+            if before is None or after is None:
+                if not all(same(old.get(k), new.get(k)) for k in _SWEEP):
+                    return False
+            elif not after <= before:
+                return False
+            return all(_narrows(old[k], new[k], str(k)) for k in old if k not in _SWEEP)
         return all(_narrows(old[k], new[k], str(k)) for k in old)
-    if type(old) is int and type(new) is int and name in ("conc-start", "conc-end"):
-        return new >= old if name == "conc-start" else new <= old
     return False
+
+
+_SWEEP = frozenset({"conc-start", "conc-end"})
+
+
+def sweep(entry: Mapping[Any, Any]) -> frozenset[int] | None:
+    """The concurrencies of a search-space entry's ``conc-start``/``conc-end`` sweep
+    (doubling from the start while at most the end: 4..64 is 4, 8, 16, 32, 64);
+    ``None`` unless both are positive integers in order. Raising the start to 5
+    benchmarks 5, 10, 20, 40: other points, not fewer."""
+    start, end = entry.get("conc-start"), entry.get("conc-end")
+    if type(start) is not int or type(end) is not int or not 0 < start <= end:
+        return None
+    found, value = set(), start
+    while value <= end:
+        found.add(value)
+        value *= 2
+    return frozenset(found)
 
 
 def is_reduction(old: Any, new: Any) -> bool:

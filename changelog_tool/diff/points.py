@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.fields import SCENARIOS, sweep
 
 
 def _concurrencies(entry: Any) -> int:
@@ -21,13 +21,8 @@ def _concurrencies(entry: Any) -> int:
     listed = entry.get("conc-list")
     if isinstance(listed, list):
         return max(len(listed), 1)
-    start, end = entry.get("conc-start"), entry.get("conc-end")
-    if isinstance(start, int) and isinstance(end, int) and 0 < start <= end:
-        count, value = 0, start
-        while value <= end:
-            count, value = count + 1, value * 2
-        return count
-    return 1
+    swept = sweep(entry)
+    return len(swept) if swept is not None else 1
 
 
 def points(value: Any) -> dict[str, int]:
