@@ -55,3 +55,29 @@ def test_an_alias_to_a_collection_already_closed_is_no_recursion(repo) -> None:
     repo.commit("reuse", **{NVIDIA: text})
     found = findings(repo, "verify", "--base", "main")
     assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]
+
+
+RECIPE = "benchmarks/multi_node/srt-slurm-recipes/v/agg.yaml"
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        r'"CONFIG_FILE=recipes/v/\x61gg.yaml"',  # an escape spells a letter its bytes lack
+        r'"CONFIG_FILE=recipes/v/a\u0067g.yaml"',
+        '"CONFIG_FILE=recipes/v/ag\\\n    g.yaml"',  # an escaped line break joins the lines
+        "CONFIG_FILE=recipes/v/./agg.yaml",
+        "CONFIG_FILE=./recipes//v/agg.yaml",
+        "CONFIG_FILE=recipes/w/../v/agg.yaml",
+    ],
+)
+def test_a_recipe_change_needs_an_entry_however_its_reference_is_spelled(
+    repo, reference: str
+) -> None:
+    make_project(repo)
+    text = NVIDIA_TEXT + f"c-vllm:\n  image: x\n  env:\n  - {reference}\n"
+    repo.commit("recipe", **{NVIDIA: text, RECIPE: "tp: 8\n"})
+    repo.git("branch", "-f", "main")
+    repo.commit("retune", **{RECIPE: "tp: 16\n"})
+    found = findings(repo, "verify", "--base", "main")
+    assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]

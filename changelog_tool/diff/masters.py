@@ -407,11 +407,13 @@ class MasterSet:
         return kind == "fixed-seq-len" and "seq-len-configs" in value
 
     def mentions(self, needle: str) -> list[str]:
-        """Keys whose bytes contain ``needle`` (a cheap pre-filter before parsing)."""
+        """Keys whose values may hold ``needle`` (a cheap pre-filter before parsing):
+        their bytes contain it, or a backslash (a double-quoted escape, ``\\x61``
+        for ``a``, or an escaped line break, spells text its bytes do not hold)."""
         raw = needle.encode("utf-8")
         out = []
         for key, file in self.owner.items():
             text = file.data if file.whole else file.chunk(key)
-            if raw in text:
+            if raw in text or b"\\" in text:
                 out.append(key)
         return sorted(out)

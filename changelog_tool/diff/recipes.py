@@ -12,6 +12,7 @@ quoting and key order do not (:func:`same_data`).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -51,8 +52,11 @@ def target(ref: str, prefixes: Mapping[str, str]) -> str:
 
 
 def refers_to(ref: str, path: str, prefixes: Mapping[str, str]) -> bool:
-    """Does a reference name this recipe file?"""
-    mapped = target(ref, prefixes)
+    """Does a reference name this recipe file? (``recipes/v/./agg.yaml`` and
+    ``./recipes//v/agg.yaml`` name ``recipes/v/agg.yaml``, as a file system reads them.)"""
+    mapped = target(posixpath.normpath(ref) if "/" in ref else ref, prefixes)
+    if "/" in mapped:
+        mapped = posixpath.normpath(mapped)
     if "/" not in mapped:
         return path.rsplit("/", 1)[-1] == mapped
     return mapped == path
