@@ -81,3 +81,51 @@ def test_a_recipe_change_needs_an_entry_however_its_reference_is_spelled(
     repo.commit("retune", **{RECIPE: "tp: 16\n"})
     found = findings(repo, "verify", "--base", "main")
     assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]
+
+
+def _link_master_to_a_changed_copy(repo) -> None:
+    """Head: the master config is a link to a changed copy outside the master glob."""
+    changed = NVIDIA_TEXT.replace("openai:v1", "openai:v2")
+    repo.commit("copy", **{"configs/real.yaml": changed})
+    (repo.root / NVIDIA).unlink()
+    (repo.root / NVIDIA).symlink_to("real.yaml")
+
+
+@pytest.mark.parametrize("head", [["--head", "HEAD"], []])
+def test_a_master_config_that_is_a_link_is_a_finding_at_a_commit_and_in_the_work_tree(
+    repo, head: list[str]
+) -> None:
+    make_project(repo)
+    _link_master_to_a_changed_copy(repo)
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", "link")
+    found = findings(repo, "verify", "--base", "main", *head)
+    links = [(f["code"], f["path"]) for f in found if f["code"] == "symbolic-link"]
+    assert links == [("symbolic-link", NVIDIA)]
+    assert run(repo, "verify", "--base", "main", *head).returncode == 1
+
+
+def test_a_master_folder_that_is_a_link_is_a_finding(repo) -> None:
+    make_project(repo)
+    repo.commit("moved", **{"elsewhere/nvidia-master.yaml": NVIDIA_TEXT.replace("v1", "v2")})
+    repo.git("rm", "-rq", "configs")
+    (repo.root / "configs").symlink_to("elsewhere")
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", "link the folder")
+    for head in (["--head", "HEAD"], []):
+        found = findings(repo, "verify", "--base", "main", *head)
+        assert ("symbolic-link", "configs") in [(f["code"], f["path"]) for f in found], head
+
+
+@pytest.mark.parametrize("head", [["--head", "HEAD"], []])
+def test_a_recipe_that_is_a_link_is_a_finding(repo, head: list[str]) -> None:
+    make_project(repo)
+    text = NVIDIA_TEXT + "c-vllm:\n  image: x\n  env:\n  - CONFIG_FILE=recipes/v/agg.yaml\n"
+    repo.commit("recipe", **{NVIDIA: text, RECIPE: "tp: 8\n", "other/agg.yaml": "tp: 16\n"})
+    repo.git("branch", "-f", "main")
+    (repo.root / RECIPE).unlink()
+    (repo.root / RECIPE).symlink_to("../../../../other/agg.yaml")
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", "link the recipe")
+    found = findings(repo, "verify", "--base", "main", *head)
+    assert ("symbolic-link", RECIPE) in [(f["code"], f["path"]) for f in found]

@@ -115,11 +115,12 @@ def test_an_alias_counts_at_the_depth_where_it_is_used() -> None:
     assert (found.code, found.line) == ("yaml-syntax", 2)
 
 
-def test_problem_lines_count_lf_only_as_the_byte_scan_does() -> None:
-    # libyaml also breaks lines at U+2028 (and a lone CR): its line would be one too far
-    data = HEAD + 'b:\n  note: "one\u2028two"\n  bad: {a: 1, a: 2}\n  more: 1\n'.encode()
-    found = problem_of(data, "b")
-    assert (found.code, found.line) == ("duplicate-yaml-key", 6)
+@pytest.mark.parametrize("mark", ["\u2028", "\r"])
+def test_problem_lines_count_lf_only_as_the_byte_scan_does(mark: str) -> None:
+    # libyaml also breaks lines at U+2028 and a lone CR (so such a file is parsed
+    # whole): its line would be one too far
+    data = HEAD + f'b:\n  note: "one{mark}two"\n  bad: {{a: 1, a: 2}}\n  more: 1\n'.encode()
+    assert [(p.code, p.line) for p in file_problems(data)] == [("duplicate-yaml-key", 6)]
 
 
 def test_a_tag_no_safe_reader_knows_is_a_yaml_tag_problem() -> None:

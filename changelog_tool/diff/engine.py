@@ -140,8 +140,9 @@ def snapshot(
         return blobs[sha]
 
     masters = {}
+    links: set[str] = set()
     for side, rev in (("base", base_sha), ("head", head_rev)):
-        found = repo.tree_files(rev, layout.masters)
+        found = repo.tree_files(rev, layout.masters, links if side == "head" else None)
         masters[side] = MasterSet(MasterFile(p, read(rev, s, p)) for p, s in found.items())
     if not masters["base"].files and not masters["head"].files:
         raise no_master_configs(settings)
@@ -152,7 +153,10 @@ def snapshot(
         if change.kind != REMOVED:
             with contextlib.suppress(MasterProblem):
                 changes.points[change.key] = points(masters["head"].value(change.key))
-    changes.problems = _head_problems(problems, masters["base"], masters["head"])
+    changes.problems[:0] = [  # (before the recipes' own, found above)
+        *_head_problems(problems, masters["base"], masters["head"]),
+        *(_linked(path, "master config") for path in sorted(links)),
+    ]
     changes.problems += _missing_recipes(changes, masters["head"])
 
     revision = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
@@ -206,6 +210,8 @@ def _add_recipes(
     for status, path in repo.changed_files(base_sha, head_rev, layout.recipe_folders()):
         if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
             continue
+        if status != "D" and repo.is_link(head_rev, path):
+            changes.problems.append(_linked(path, "recipe"))
         if status == "M" and _same_recipe(repo, path, base_sha, head_rev, limit):
             continue
         users = []
@@ -264,6 +270,17 @@ def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
 def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> bool:
     old, new = repo.read(base_sha, path, limit), repo.read(head_rev, path, limit)
     return old is not None and new is not None and same_data(old, new)
+
+
+def _linked(path: str, what: str) -> Finding:
+    return Finding(
+        "symbolic-link",
+        f"{path} is a symbolic link where a {what} is looked for: git stores a link as "
+        "the path it points to, so what it leads to is not judged here, while the "
+        "benchmark jobs would read it; make it a regular file (or folder)",
+        path,
+        None,
+    )
 
 
 def _head_problems(

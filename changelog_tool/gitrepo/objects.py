@@ -18,7 +18,8 @@ from changelog_tool.records import record
 
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
-BLOB_MODES = (b"100644", b"100755", b"120000")
+LINK_MODE = b"120000"
+BLOB_MODES = (b"100644", b"100755", LINK_MODE)
 """Tree-entry modes read as files: regular, executable, and a symbolic link (whose
 blob is the link's target, as git stores it; never followed)."""
 
@@ -36,6 +37,10 @@ class TreeEntry:
     @property
     def is_file(self) -> bool:
         return self.mode in BLOB_MODES
+
+    @property
+    def is_link(self) -> bool:
+        return self.mode == LINK_MODE
 
 
 class Objects:

@@ -249,20 +249,38 @@ class Repo:
         found = self.objects.info(f"{rev}:{folder.strip('/')}")
         return found[0] if found is not None else None
 
-    def tree_files(self, rev: str, patterns: Iterable[str]) -> dict[str, str | None]:
+    def tree_files(
+        self, rev: str, patterns: Iterable[str], links: set[str] | None = None
+    ) -> dict[str, str | None]:
         """Paths matching any glob (``*`` stays inside one path segment, ``**`` spans
         segments) -> blob sha, at a commit; -> ``None`` in the work tree. Trees are
-        read through the persistent ``cat-file`` process, never ``ls-tree -r``."""
+        read through the persistent ``cat-file`` process, never ``ls-tree -r``.
+
+        A symbolic link where a segment matches (the file, or a folder on the way) is
+        not followed, at a commit (git stores the path it points to) nor in the work
+        tree, so both read the same files: it goes to ``links``."""
         found: dict[str, str | None] = {}
+        linked: set[str] = set()
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
             if rev == WORKTREE:
-                walk_dir(self.root, "", parts, found)
+                walk_dir(self.root, "", parts, found, linked)
             else:
-                self._walk_tree(f"{rev}^{{tree}}", "", parts, found)
-        for path in found if rev == WORKTREE else ():
-            self.inside(path)
+                self._walk_tree(f"{rev}^{{tree}}", "", parts, found, linked)
+        for path in sorted([*found, *linked]) if rev == WORKTREE else ():
+            self.inside(path)  # (a link that leads outside is refused by name)
+        if links is not None:
+            links.update(linked)
         return dict(sorted(found.items()))
+
+    def is_link(self, rev: str, path: str) -> bool:
+        """``path`` is a symbolic link at a commit (its tree entry's mode) or in the work
+        tree."""
+        if rev == WORKTREE:
+            return (self.root / path).is_symlink()
+        folder, _, name = path.rpartition("/")
+        entries = self.objects.tree(f"{rev}:{folder}" if folder else f"{rev}^{{tree}}") or []
+        return any(entry.name == name and entry.is_link for entry in entries)
 
     def read_blob(self, sha: str, limit: int | None = None, path: str = "") -> bytes:
         """A blob's bytes; refused, before reading, when larger than ``limit`` bytes."""
@@ -326,7 +344,12 @@ class Repo:
         return self.git_directory
 
     def _walk_tree(
-        self, tree: str, prefix: str, parts: list[str], found: dict[str, str | None]
+        self,
+        tree: str,
+        prefix: str,
+        parts: list[str],
+        found: dict[str, str | None],
+        links: set[str],
     ) -> None:
         """Files under the tree ``tree`` (at ``prefix``) matching the glob ``parts``."""
         if not parts:
@@ -334,15 +357,17 @@ class Repo:
         entries = self.objects.tree(tree) or []
         part, rest = parts[0], parts[1:]
         if part == "**":
-            self._walk_tree(tree, prefix, rest, found)
+            self._walk_tree(tree, prefix, rest, found, links)
             for child in entries:
                 if child.is_tree:
-                    self._walk_tree(child.sha, f"{prefix}{child.name}/", parts, found)
+                    self._walk_tree(child.sha, f"{prefix}{child.name}/", parts, found, links)
             return
         for child in entries:
             if not (fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part):
                 continue
-            if rest and child.is_tree:
-                self._walk_tree(child.sha, f"{prefix}{child.name}/", rest, found)
+            if child.is_link:
+                links.add(prefix + child.name)
+            elif rest and child.is_tree:
+                self._walk_tree(child.sha, f"{prefix}{child.name}/", rest, found, links)
             elif not rest and child.is_file:
                 found[prefix + child.name] = child.sha

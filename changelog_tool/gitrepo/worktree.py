@@ -24,20 +24,23 @@ def wild(part: str) -> bool:
     return any(c in part for c in "*?[")
 
 
-def walk_dir(root: Path, prefix: str, parts: list[str], found: dict[str, str | None]) -> None:
+def walk_dir(
+    root: Path, prefix: str, parts: list[str], found: dict[str, str | None], links: set[str]
+) -> None:
     """Paths under ``root`` matching the glob ``parts`` (the work tree's twin of the
-    walk over a commit's tree); ``**`` does not descend into linked folders (git
+    walk over a commit's tree); a symbolic link where a segment matches goes to
+    ``links``, not followed, and ``**`` does not descend into linked folders (git
     stores a link, not a tree, and a link to ``..`` would never end)."""
     if not parts:
         return
     part, rest = parts[0], parts[1:]
     folder = root / prefix if prefix else root
     if part == "**":
-        walk_dir(root, prefix, rest, found)
+        walk_dir(root, prefix, rest, found, links)
         if folder.is_dir():
             for child in sorted(folder.iterdir()):
                 if child.is_dir() and not child.is_symlink() and child.name != ".git":
-                    walk_dir(root, f"{prefix}{child.name}/", parts, found)
+                    walk_dir(root, f"{prefix}{child.name}/", parts, found, links)
         return
     if wild(part):
         names = sorted(c.name for c in folder.iterdir()) if folder.is_dir() else []
@@ -46,7 +49,9 @@ def walk_dir(root: Path, prefix: str, parts: list[str], found: dict[str, str | N
         names = [part]
     for name in names:
         path = folder / name
-        if rest and path.is_dir():
-            walk_dir(root, f"{prefix}{name}/", rest, found)
+        if path.is_symlink():
+            links.add(f"{prefix}{name}")
+        elif rest and path.is_dir():
+            walk_dir(root, f"{prefix}{name}/", rest, found, links)
         elif not rest and path.is_file():
             found[f"{prefix}{name}"] = None
