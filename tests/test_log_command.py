@@ -290,3 +290,16 @@ def test_without_master_configs_a_star_argument_matches_literally(
     captured = capsys.readouterr()
     assert "Second, by pattern" in captured.out and "Fourth" not in captured.out
     assert captured.err == ""
+
+
+def test_an_entry_s_control_characters_are_shown_escaped_never_as_lines_of_their_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    forged = '"\\e[2J\\e[31mok\\n::error file=x::forged\\u2028::warning::y"'
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_text(f"- config-keys:\n    - k\n  description:\n    - {forged}\n  pr-link: XXX\n")
+    assert main(["log", "k", "--file", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u2028" not in out
+    assert not [line for line in out.splitlines() if line.lstrip().startswith("::")]
+    assert "  - \\x1b[2J\\x1b[31mok\\n::error file=x::forged\\u2028::warning::y" in out

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from changelog_tool.findings import escape_controls
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.items import Item, YamlProblem
@@ -111,4 +112,6 @@ def format_text(found: list[Applied], path: str, keys: list[str], show_keys: boo
         for text in descriptions if isinstance(descriptions, list) else [descriptions]:
             lines.append(f"  - {text}")
         lines.append("")
-    return "\n".join(lines).rstrip("\n")
+    # (an entry's text is the branch's: a line break or an escape sequence in it must
+    # not start a line of its own, which CI could read as a workflow command)
+    return "\n".join(escape_controls(line) for line in lines).rstrip("\n")
