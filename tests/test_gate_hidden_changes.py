@@ -129,3 +129,32 @@ def test_a_recipe_that_is_a_link_is_a_finding(repo, head: list[str]) -> None:
     repo.git("commit", "-qm", "link the recipe")
     found = findings(repo, "verify", "--base", "main", *head)
     assert ("symbolic-link", RECIPE) in [(f["code"], f["path"]) for f in found]
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("tp: 10", "tp: 010"),  # 8 to a YAML 1.1 reader
+        ('ep: "on"', "ep: on"),  # true to a YAML 1.1 reader
+        ('mode: "yes"', "mode: yes"),
+        ('window: "1:20"', "window: 1:20"),  # 80, sexagesimal
+    ],
+)
+def test_a_change_only_a_yaml_1_1_reader_sees_needs_an_entry(repo, before: str, after: str) -> None:
+    make_project(repo)  # benchmark jobs read the configs with PyYAML: YAML 1.1
+    text = NVIDIA_TEXT + f"c-vllm:\n  image: x\n  {before}\n"
+    repo.commit("c", **{NVIDIA: text})
+    repo.git("branch", "-f", "main")
+    repo.commit("respell", **{NVIDIA: text.replace(before, after)})
+    found = findings(repo, "verify", "--base", "main")
+    assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]
+
+
+def test_a_respelling_both_yaml_versions_read_alike_needs_no_entry(repo) -> None:
+    make_project(repo)
+    key = 'c-vllm:\n  image: x\n  tp: 8\n  ep: "on"\n'
+    repo.commit("c", **{NVIDIA: NVIDIA_TEXT + key})
+    repo.git("branch", "-f", "main")
+    respelled = key.replace("tp: 8", "tp: 0x8  # eight").replace('"on"', "'on'")
+    repo.commit("respell", **{NVIDIA: NVIDIA_TEXT + respelled})
+    assert findings(repo, "verify", "--base", "main") == []

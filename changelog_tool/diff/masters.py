@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, line_at, load
+from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, line_at, load, load_yaml_1_1
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.records import field, record
 
@@ -92,6 +92,22 @@ def _parse(data: bytes) -> Any:
             "quote it to keep it as text, or drop the tag",
             None,
         ) from None
+
+
+UNREAD: Any = object()
+"""What :meth:`MasterFile.value_yaml_1_1` gives for bytes a YAML 1.1 reader refuses."""
+
+
+@lru_cache(maxsize=256)
+def _parse_1_1(data: bytes) -> Any:
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return load_yaml_1_1(data)
+    except YAMLError:
+        return UNREAD
+    except BUILD_ERRORS:
+        return UNREAD
 
 
 def _mark_line(data: bytes, mark: Any) -> int | None:
@@ -324,6 +340,20 @@ class MasterFile:
         span = self.spans.get(key)
         return self.data[span.start : span.end] if span is not None else b""
 
+    def value_yaml_1_1(self, key: str) -> Any:
+        """The key's value as a YAML 1.1 reader builds it (see
+        :func:`~changelog_tool.diff.limits.load_yaml_1_1`), for a key whose
+        :meth:`value` was read; :data:`UNREAD` when that reader refuses the bytes."""
+        if self.whole:
+            whole = self._whole_values_1_1
+            return whole.get(key, UNREAD) if isinstance(whole, dict) else UNREAD
+        parsed = _parse_1_1(self.chunk(key))
+        return parsed.get(key, UNREAD) if isinstance(parsed, dict) else UNREAD
+
+    @cached_property
+    def _whole_values_1_1(self) -> Any:
+        return _parse_1_1(self.data)
+
     def value(self, key: str) -> Any:
         """The key's value; raises :class:`MasterProblem` when it does not parse."""
         if self.whole:
@@ -368,6 +398,9 @@ class MasterSet:
 
     def value(self, key: str) -> Any:
         return self.owner[key].value(key)
+
+    def value_yaml_1_1(self, key: str) -> Any:
+        return self.owner[key].value_yaml_1_1(key)
 
     def chunk(self, key: str) -> bytes | None:
         file = self.owner[key]
