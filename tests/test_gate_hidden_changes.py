@@ -158,3 +158,14 @@ def test_a_respelling_both_yaml_versions_read_alike_needs_no_entry(repo) -> None
     respelled = key.replace("tp: 8", "tp: 0x8  # eight").replace('"on"', "'on'")
     repo.commit("respell", **{NVIDIA: NVIDIA_TEXT + respelled})
     assert findings(repo, "verify", "--base", "main") == []
+
+
+def test_in_a_sparse_checkout_the_master_configs_left_out_are_read_as_staged(repo) -> None:
+    make_project(repo)
+    repo.commit("other", **{"other/f": "x\n"})
+    repo.git("branch", "-f", "main")
+    repo.commit("add c", **{NVIDIA: NVIDIA_TEXT + key_block("c-vllm")})
+    repo.git("sparse-checkout", "set", "other")
+    assert not (repo.root / NVIDIA).exists()
+    found = findings(repo, "verify", "--base", "main")
+    assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]

@@ -143,6 +143,9 @@ def snapshot(
     links: set[str] = set()
     for side, rev in (("base", base_sha), ("head", head_rev)):
         found = repo.tree_files(rev, layout.masters, links if side == "head" else None)
+        if rev == WORKTREE:  # a sparse checkout leaves files out: git reads them as staged
+            missing = {f.path for f in masters["base"].files} - set(found)
+            found.update(repo.outside_sparse_checkout(missing))
         masters[side] = MasterSet(MasterFile(p, read(rev, s, p)) for p, s in found.items())
     if not masters["base"].files and not masters["head"].files:
         raise no_master_configs(settings)

@@ -324,6 +324,21 @@ class Repo:
                 stages[int(stage)] = self.read_blob(entry.hexsha, path=path)
         return stages
 
+    def outside_sparse_checkout(self, paths: Iterable[str]) -> dict[str, str]:
+        """Of ``paths``, those the index marks skip-worktree (a sparse checkout leaves
+        them out of the work tree; git takes them as unchanged) -> their index blob."""
+        wanted = sorted(paths)
+        if not wanted:
+            return {}
+        out = self._run("ls-files", "-t", "-s", "-z", "--", *(f":(top,literal){p}" for p in wanted))
+        found: dict[str, str] = {}
+        for row in out.split("\0"):
+            meta, _, name = row.partition("\t")
+            fields = meta.split()
+            if len(fields) == 4 and fields[0] == "S" and fields[3] == "0":
+                found[name] = fields[2]
+        return found
+
     def index_entries(self, path: str) -> dict[int, str]:
         """Stage -> blob sha of ``path`` in the index: ``{0: sha}`` when it is staged,
         stages 1-3 when it is conflicted, nothing when the index lacks it (a staged
