@@ -139,7 +139,7 @@ def snapshot(
             blobs[sha] = repo.read_blob(sha, limit, path)
         return blobs[sha]
 
-    masters = {}
+    masters: dict[str, MasterSet] = {}
     links: set[str] = set()
     for side, rev in (("base", base_sha), ("head", head_rev)):
         found = repo.tree_files(rev, layout.masters, links if side == "head" else None)
