@@ -32,6 +32,7 @@ refused for its size; the nodes it writes out cost no more than its bytes.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -191,6 +192,22 @@ def events(data: bytes) -> Iterator[Any]:
 BUILD_ERRORS: tuple[type[Exception], ...] = (ValueError, LookupError, TypeError, ArithmeticError)
 """What ruamel's constructors raise, besides its own errors, on a value its tag says
 it is and it is not (``2025-13-01``, ``!!bool "abc"``, ``!!int ""``)."""
+
+
+def build_error(exc: Exception) -> str:
+    """What a constructor's error says, in the terms of a config (not Python's advice
+    on ``sys.set_int_max_str_digits``)."""
+    if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
+        return f"a number of more than {sys.get_int_max_str_digits():,} digits"
+    return str(exc)
+
+
+def clipped(text: str, width: int = 60) -> str:
+    """``repr(text)``, cut to about ``width`` characters with its length said."""
+    shown = repr(text)
+    return shown if len(shown) <= width else f"{shown[: width - 20]}... ({len(text):,} characters)"
+
+
 _DEFER: Any = object()
 """What :func:`_build` returns for a document it leaves to ruamel's loader."""
 _NO_KEY: Any = object()
@@ -252,8 +269,8 @@ def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
             kind = tag.rsplit(":", 1)[1]
             raise YamlRefused(
                 "yaml-syntax",
-                f"{text!r} reads as a YAML {kind} but is not a valid one ({exc}); "
-                "quote it to keep it as text",
+                f"{clipped(text)} reads as a YAML {kind} but is not a valid one "
+                f"({build_error(exc)}); quote it to keep it as text",
                 line_at(data, event.start_mark.index),
             ) from None
     else:

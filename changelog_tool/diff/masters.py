@@ -19,7 +19,14 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, line_at, load, load_yaml_1_1
+from changelog_tool.diff.limits import (
+    BUILD_ERRORS,
+    YamlRefused,
+    build_error,
+    line_at,
+    load,
+    load_yaml_1_1,
+)
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.records import field, record
 
@@ -74,6 +81,14 @@ def _parse(data: bytes) -> Any:
         tag = isinstance(exc, ConstructorError) and "for the tag" in message
         if tag:
             message += "; quote the value to keep it as text (or drop the tag)"
+        elif "cannot start any token" in message:
+            mark = exc.problem_mark
+            char = chr(data[mark.index]) if mark is not None and mark.index < len(data) else ""
+            found = f" ({char!r})" if char in "@`" and char else ""
+            message += (
+                f"{found}: `@` and a backquote are reserved in YAML and cannot begin a plain "
+                "key or value; quote it"
+            )
         elif "another document" in message:
             message = (
                 "a second YAML document begins here (after a `---` or `...` line); a master "
@@ -88,7 +103,7 @@ def _parse(data: bytes) -> Any:
         raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
     except BUILD_ERRORS as exc:  # a value the constructor cannot build, past a tag or alias
         raise MasterProblem(
-            f"a value does not read as its tag or type says ({type(exc).__name__}: {exc}); "
+            f"a value does not read as its tag or type says ({build_error(exc)}); "
             "quote it to keep it as text, or drop the tag",
             None,
         ) from None
@@ -265,6 +280,7 @@ class MasterFile:
         return bool(
             _has_anchor_or_alias(self.data)
             or _other_line_breaks(self.data)
+            or any(key == "<<" for key, _ in self._found)  # a merge key: not a key of its own
             or self._unsplittable()
             or any(
                 line.strip() and not line.lstrip().startswith(b"#")

@@ -102,6 +102,9 @@ class Repo:
 
     def _unknown_ref(self, ref: str) -> str:
         """The message for a ref this clone lacks, with the command to run."""
+        kind = self.objects.info(ref) if not ref.startswith("-") else None
+        if kind is not None and kind[1] != COMMIT and ":" not in ref:
+            return f"{ref!r} names a {kind[1]}, not a commit; pass a branch, tag or commit"
         remotes = self._run("remote").split()
         where = f"unknown ref {ref!r} in {self.root}"
         if self.is_shallow():
@@ -164,7 +167,11 @@ class Repo:
                     f"no merge-base of {a} and {b}: this clone is shallow; {hint}, "
                     "or in GitHub Actions set `fetch-depth: 0` on actions/checkout"
                 )
-            raise EnvironmentProblem(f"{a} and {b} have no common ancestor")
+            raise EnvironmentProblem(
+                f"{a} and {b} have no common ancestor (unrelated histories: an orphan "
+                "branch, or another repository's ref), so no base to compare with; pass "
+                "a --base that HEAD grew from"
+            )
         return str(out.split()[0])
 
     def head_sha(self) -> str:
