@@ -83,11 +83,12 @@ def _parse(data: bytes) -> Any:
             message += "; quote the value to keep it as text (or drop the tag)"
         elif "cannot start any token" in message:
             mark = exc.problem_mark
-            char = chr(data[mark.index]) if mark is not None and mark.index < len(data) else ""
-            found = f" ({char!r})" if char in "@`" and char else ""
+            text = data.decode("utf-8", "replace")  # (a mark counts characters)
+            char = text[mark.index : mark.index + 1] if mark is not None else ""
+            reserved = f" ({char!r})" if char and char in "@`" else ""
             message += (
-                f"{found}: `@` and a backquote are reserved in YAML and cannot begin a plain "
-                "key or value; quote it"
+                f"{reserved}: `@` and a backquote are reserved in YAML and cannot begin a "
+                "plain key or value; quote it"
             )
         elif "another document" in message:
             message = (
