@@ -309,7 +309,7 @@ def test_a_branch_that_only_corrects_an_old_pr_link_rebases_keeping_mains_entrie
     assert result.returncode == 0, result.stderr
     # main's bytes (its removal and its new entries included), that one line corrected
     assert repo.read(LOG) == MAIN.replace(b"pull/10\n", b"pull/1010\n", 1)
-    assert "carried theirs's pr-link correction onto line" in result.stderr
+    assert "carried theirs' pr-link correction onto line" in result.stderr
 
 
 def test_a_correction_main_also_touched_or_to_a_non_canonical_link_still_stops(

@@ -153,12 +153,15 @@ def test_the_protected_ref_tells_the_sides_apart_without_reading_its_file(
     main = ours if holder == "ours" else theirs
     repo.commit("main", **{LOG: main})
     result = driver(repo, BASE, ours, theirs)
-    assert result.returncode == 0, result.stderr
     expected = decide(hint=partial(by_upstream, ours, theirs, main, "main"))
     assert expected.side == protected
     assert f"protected side is {protected}: {expected.reason}" in result.stderr
-    kept = appended(ours, *OWN) if protected == "ours" else appended(theirs, *MAIN_NEW)
-    assert repo.read(".merge_file_A") == kept
+    if protected == "ours":  # the operation's default, certain
+        assert result.returncode == 0, result.stderr
+        assert repo.read(".merge_file_A") == appended(ours, *OWN)
+    else:  # theirs on the ref's hint only: ours' committed entries may not move after theirs'
+        assert not expected.certain and result.returncode == 1
+        assert "only a guess" in result.stderr and "changelog resolve --protected" in result.stderr
 
 
 def test_a_protected_ref_older_than_the_base_does_not_decide(repo: GitRepo) -> None:
@@ -168,7 +171,7 @@ def test_a_protected_ref_older_than_the_base_does_not_decide(repo: GitRepo) -> N
     assert result.returncode == 0, result.stderr
     expected = decide(hint=partial(by_upstream, ours, theirs, changelog(*HISTORY[:9_000]), "main"))
     assert f"protected side is ours: {expected.reason}" in result.stderr
-    assert "no operation or protected ref told them apart" in expected.reason
+    assert "not a merge: ours is HEAD" in expected.reason
 
 
 def test_a_protected_ref_neither_side_begins_with_is_read(repo: GitRepo) -> None:

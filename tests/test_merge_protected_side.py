@@ -129,4 +129,4 @@ def test_the_protected_ref_is_asked_only_when_the_operation_did_not_decide() -> 
 
 def test_with_nothing_to_go_on_ours_is_protected() -> None:
     decision = decide()
-    assert decision.side == "ours" and "ours first" in decision.reason
+    assert decision.side == "ours" and "not a merge: ours is HEAD" in decision.reason

@@ -192,7 +192,7 @@ def test_when_the_merge_cannot_start_the_synced_file_is_left_as_sync_wrote_it(
     assert tool(repo.root, "sync").returncode == 0
     repo.write("README", "local edit main's merge would overwrite\n")
     result = tool(repo.root, "sync", "--commit")
-    assert result.returncode == 2 and "did not start" in result.stderr
+    assert result.returncode == 1 and "uncommitted changes here (README)" in result.stderr
     assert repo.read(LOG) == appended(MAIN, *OWN)
     assert not (repo.root / ".git" / "MERGE_HEAD").exists()
 

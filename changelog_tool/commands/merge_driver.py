@@ -76,11 +76,13 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
             raise refusal
     stamp = writer.Stamp.of(ours)
     shared = _Shared(files, stamp.size)
+    directory = _GitDir(root)
     decision = decide(
         action=os.environ.get("GIT_REFLOG_ACTION"),
-        operation=lambda: _operation(root),
+        operation=directory.operation,
         branches=branch_names(settings.protected_ref),
         hint=lambda: _upstream_hint(root, settings, path, shared),
+        current_branch=directory.branch,
     )
     windows = shared.windows()
     if windows is not None:
@@ -128,12 +130,12 @@ def _merge_whole(
     from changelog_tool.merge.outcome import merge_sides
     from changelog_tool.merge.threeway import Merged
 
-    ours_bytes = ours.read_bytes()
+    ours_bytes, base_bytes, theirs_bytes = ours.read_bytes(), base.read_bytes(), theirs.read_bytes()
     outcome = merge_sides(
         path,
-        base.read_bytes(),
+        base_bytes,
         ours_bytes,
-        theirs.read_bytes(),
+        theirs_bytes,
         upstream=None,
         decision=decision,
         placeholders=settings.placeholders,
@@ -144,7 +146,44 @@ def _merge_whole(
             ours, outcome.result.data, expected=ours_bytes, bounds=writer.Bounds.of(settings)
         )
         return 0
-    return _leave_conflict(base, ours, theirs, path, outcome.decision.side)
+    other = theirs_bytes if decision.side == "ours" else ours_bytes
+    advice = _advice(decision, path, base_bytes, other)
+    return _leave_conflict(base, ours, theirs, path, outcome.decision.side, advice)
+
+
+def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:
+    """What to do with a refused merge, when the usual "keep the protected side's
+    bytes and re-append the branch's own entries" does not fit: the protected side
+    is only a guess, or the other side only drops entries from the end of the base
+    (what a revert of an appended entry does, which git does not name to the driver
+    when it reverts one commit)."""
+    import shlex
+
+    from changelog_tool.merge.edits import possessive
+    from changelog_tool.merge.side_changes import count_entries, history_end
+    from changelog_tool.merge.threeway import other_side
+
+    side = decision.side
+    if not decision.certain:
+        return (
+            f"that {side} is the protected side is only a guess: run "
+            "`changelog resolve --protected ours` or `--protected theirs` to merge with "
+            "the side you name leading, or edit the file by hand"
+        )
+    end = history_end(other)
+    if (
+        end is not None
+        and base.startswith(other[:end])
+        and count_entries(other) < count_entries(base)
+    ):
+        quoted = shlex.quote(path)
+        return (
+            f"{other_side(side)} drops entries from the end of the base that {side} keeps, as "
+            "a revert of an appended entry does; the file is append-only, so entries stay: "
+            f"keep {possessive(side)} file (`git checkout --{side} -- {quoted}`) and, if the "
+            "revert changes performance, append an entry saying so"
+        )
+    return None
 
 
 def _report(outcome: Outcome) -> None:
@@ -278,19 +317,55 @@ def _first(
     return call
 
 
-def _operation(root: Path) -> str | None:
-    from changelog_tool.gitrepo import git_dir, operation_in_progress
+class _GitDir:
+    """The git directory, found once for both questions asked of it: the operation
+    in progress and the branch HEAD is on. Git runs the driver at the top of the
+    work tree, exporting ``GIT_DIR`` (valid from there) when it was given one, so
+    neither needs a git process: ``GIT_DIR``, else ``.git``, else git is asked."""
 
-    directory = git_dir(root)
-    return operation_in_progress(directory) if directory else None
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._found: Path | None = None
+        self._looked = False
+
+    def folder(self) -> Path | None:
+        if not self._looked:
+            from changelog_tool.gitrepo import git_dir
+
+            self._looked = True
+            given = os.environ.get("GIT_DIR")
+            folder = Path(os.path.abspath(self.root / given)) if given else None
+            if folder is not None and (folder / "HEAD").is_file():
+                self._found = folder
+            else:
+                self._found = git_dir(self.root)
+        return self._found
+
+    def operation(self) -> str | None:
+        from changelog_tool.gitrepo import operation_in_progress
+
+        folder = self.folder()
+        return operation_in_progress(folder) if folder else None
+
+    def branch(self) -> str | None:
+        from changelog_tool.gitrepo.process import current_branch
+
+        folder = self.folder()
+        return current_branch(folder) if folder else None
 
 
 def _leave_conflict(
-    base: Path, ours: Path, theirs: Path, path: str, protected: Side | None = None
+    base: Path,
+    ours: Path,
+    theirs: Path,
+    path: str,
+    protected: Side | None = None,
+    advice: str | None = None,
 ) -> int:
     """What git would have done without a driver: ``git merge-file``'s markers;
     but when that text merge, resolved towards the ``protected`` side, no longer
-    begins with its bytes, one conflict that keeps both sides whole."""
+    begins with its bytes, one conflict that keeps both sides whole. ``advice``,
+    when given, is what the message says to do (see :func:`_advice`)."""
     from changelog_tool.gitrepo import merge_file
     from changelog_tool.ledger import writer
     from changelog_tool.merge.conflict import keeps_protected, whole_conflict
@@ -309,22 +384,31 @@ def _leave_conflict(
         what = (
             f"git's own text merge would have changed the entries of {protected}, the "
             "protected side, so one conflict holds both sides whole (ours, then theirs). "
-            f"Keep the bytes of {protected} and re-append only the branch's own new entries"
+            + _capital(
+                advice
+                or f"keep the bytes of {protected} and re-append only the branch's own new entries"
+            )
         )
     elif conflicts:
-        what = (
-            f"git's conflict markers ({conflicts}) are left in the file. Keep the "
-            "protected side's bytes and re-append only the branch's own new entries "
-            "(or undo the branch's edit to history)"
+        what = f"git's conflict markers ({conflicts}) are left in the file. " + _capital(
+            advice
+            or "keep the protected side's bytes and re-append only the branch's own new "
+            "entries (or undo the branch's edit to history)"
         )
     else:
         what = (
             "git's own text merge of it applied without markers; it is left marked as "
             "conflicted: check the history change above is intended"
         )
+    if advice and not conflicts:
+        what += f"; {advice}"
     writer.replace(ours, data)
     print(
         f"changelog merge-driver: {path}: not merged automatically; {what}, then `git add`.",
         file=sys.stderr,
     )
     return 1
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -38,6 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress, protected_blob
+    from changelog_tool.gitrepo.process import current_branch
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import Upstream, emit, merge_sides, repo_path
     from changelog_tool.merge.protected import Decision, branch_names
@@ -54,10 +55,7 @@ def run(*, protected: str | None, format: str) -> int:
             "(nothing was written)"
         )
     if 2 not in stages or 3 not in stages:
-        gone = "ours" if 2 not in stages else "theirs"
-        raise ChangelogError(
-            f"{path} was deleted on {gone}'s side; that is not an append: resolve it by hand"
-        )
+        raise ChangelogError(_deleted(path, "ours" if 2 not in stages else "theirs"))
     operation = operation_in_progress(repo.git_dir())
     if operation == "merge":  # which branch: the merge message names it
         operation = _merge_with_names(repo.git_dir())
@@ -74,6 +72,7 @@ def run(*, protected: str | None, format: str) -> int:
         decision=chosen,
         branches=branch_names(settings.protected_ref),
         placeholders=settings.placeholders,
+        current_branch=lambda: current_branch(repo.git_dir()),
     )
     if not isinstance(outcome.result, Merged):
         emit(
@@ -98,6 +97,22 @@ def run(*, protected: str | None, format: str) -> int:
         f"{path} is resolved and staged; {hint}",
     )
     return 0
+
+
+def _deleted(path: str, gone: str) -> str:
+    """What to run when one side deleted the changelog and the other changed it."""
+    import shlex
+
+    from changelog_tool.merge.edits import possessive
+
+    kept = "theirs" if gone == "ours" else "ours"
+    quoted = shlex.quote(path)
+    return (
+        f"{path} was deleted by {gone} and changed by {kept}; a deletion is not an append, "
+        f"so it is not merged (nothing was written). To accept the deletion, run "
+        f"`git rm {quoted}`; to keep {possessive(kept)} file, run "
+        f"`git checkout --{kept} {quoted}` then `git add {quoted}`"
+    )
 
 
 def _merge_with_names(git_dir: Path) -> str:

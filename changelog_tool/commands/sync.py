@@ -115,6 +115,7 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
             format,
             extra,
             bounds=writer.Bounds.of(settings),
+            again=again,
         )
     if pending:
         step = (
@@ -186,16 +187,29 @@ def commit_merge(
     *,
     bounds: Bounds,
     quiet: bool = False,
+    again: str | None = None,
 ) -> int:
     """Commit ``data`` as the changelog: a merge of REF when the base must move.
     ``quiet``: the caller reports (``finalize``); ``extra`` gets the commit;
-    ``bounds``: the settings' (:meth:`Bounds.of`)."""
+    ``bounds``: the settings' (:meth:`Bounds.of`); ``again``: the command to run
+    once the work tree lets the merge start."""
     from changelog_tool.gitrepo import WORKTREE, run_git, try_git
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import emit
 
     root: Path = repo.root
     if not merged_already:
+        rerun = f"run `{again}` again" if again else "run it again"
+        blocking = _uncommitted_in_the_way(root, ref, path)
+        if blocking:
+            shown = ", ".join(blocking[:5]) + (
+                f" and {len(blocking) - 5} more" if blocking[5:] else ""
+            )
+            raise ChangelogError(
+                f"the merge of {ref} would change files that have uncommitted changes here "
+                f"({shown}), so git would refuse to start it; nothing was changed. Commit "
+                f"them, or stash them (`git stash`, later `git stash pop`), then {rerun}"
+            )
         # the work-tree file may hold sync's own rewrite: git would refuse to merge
         # over it, so put HEAD's bytes back first (the rewrite is recomputed below)
         _restore(root / path, head, work, bounds)
@@ -203,8 +217,8 @@ def commit_merge(
         if not (repo.git_dir() / "MERGE_HEAD").is_file():
             _restore(root / path, work, head, bounds)
             raise EnvironmentProblem(
-                f"`git merge --no-commit {ref}` did not start: "
-                f"{(started.stderr or started.stdout).strip()}"
+                f"`git merge --no-commit {ref}` did not start (nothing was changed): "
+                f"{_gits_own_words(started.stderr or started.stdout)}"
             )
     writer.replace(root / path, data, expected=repo.read(WORKTREE, path), bounds=bounds)
     repo.add(path)
@@ -236,6 +250,50 @@ def commit_merge(
     if not quiet:
         emit(outcome, fmt, extra, f"committed {extra['commit'][:12]}: {message}")
     return 0
+
+
+def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:
+    """Files other than the changelog (which ``sync`` puts back itself) that hold
+    uncommitted changes, or are untracked, and that the merge of ``ref`` would
+    write (changed by ``ref`` since its merge-base with HEAD, and not the same on
+    HEAD): git refuses to merge over them."""
+    from changelog_tool.gitrepo import git
+
+    def names(*args: str) -> list[str]:  # NUL-separated, not stripped (" M path")
+        done = git(root, *args)
+        if done.returncode != 0:
+            return []
+        return done.stdout.decode("utf-8", "surrogateescape").split("\0")
+
+    # changed by REF since the merge-base, and not already as REF has it on HEAD
+    touched = set(names("diff", "--name-only", "-z", f"HEAD...{ref}"))
+    touched &= set(names("diff", "--name-only", "-z", "HEAD", ref))
+    records = names("status", "--porcelain", "-z", "--untracked-files=all")
+    dirty: list[str] = []
+    renamed = False
+    for record_ in records:
+        if renamed:  # the original path of a rename or copy
+            renamed = False
+            name = record_
+        else:
+            if len(record_) < 4:
+                continue
+            renamed = record_[0] in "RC" or record_[1] in "RC"
+            name = record_[3:]
+        if name and name != path and name in touched and name not in dirty:
+            dirty.append(name)
+    return dirty
+
+
+def _gits_own_words(output: str) -> str:
+    """Git's message without what the merge driver said on the way (a merge that
+    did not start merged nothing) and without tabs, one line after another."""
+    lines = [
+        line.strip()
+        for line in output.splitlines()
+        if line.strip() and not line.startswith("changelog merge-driver:")
+    ]
+    return " ".join(lines)
 
 
 def _restore(file: Path, data: bytes | None, current: bytes | None, bounds: Bounds) -> None:

@@ -232,7 +232,12 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
 
 def operation_in_progress(git_directory: Path) -> str | None:
     """``rebase``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped (or is
-    running) in this git directory, read from its state files."""
+    running) in this git directory, read from its state files.
+
+    ``REVERT_HEAD`` and ``CHERRY_PICK_HEAD`` are written only once a pick has
+    stopped, so while git merges (the merge driver running) only a cherry-pick or
+    revert of several commits shows, in the first command of ``sequencer/todo``
+    (``revert <commit>``, ``pick <commit>``); one of a single commit leaves nothing."""
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
         return "rebase"
     for name, operation in (
@@ -242,7 +247,38 @@ def operation_in_progress(git_directory: Path) -> str | None:
     ):
         if (git_directory / name).is_file():
             return operation
+    return _sequencer_command(git_directory / "sequencer" / "todo")
+
+
+def _sequencer_command(todo: Path) -> str | None:
+    """``revert`` or ``cherry-pick`` from the first command of the sequencer's todo."""
+    try:
+        with todo.open("rb") as file:
+            head = file.read(4096)
+    except OSError:
+        return None
+    for line in head.split(b"\n"):
+        words = line.split()
+        if words and not words[0].startswith(b"#"):
+            return {b"revert": "revert", b"pick": "cherry-pick"}.get(words[0])
     return None
+
+
+def current_branch(git_directory: Path) -> str | None:
+    """The branch HEAD is on (``main``), read from the git directory's ``HEAD`` file
+    without running git; ``None`` when HEAD is detached (a rebase) or unreadable."""
+    try:
+        with (git_directory / "HEAD").open("rb") as file:
+            head = file.read(1024)
+    except OSError:
+        return None
+    prefix = b"ref: refs/heads/"
+    if not head.startswith(prefix):
+        return None
+    try:
+        return head[len(prefix) :].strip().decode("utf-8") or None
+    except UnicodeDecodeError:
+        return None
 
 
 @record(frozen=True)

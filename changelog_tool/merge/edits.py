@@ -14,6 +14,11 @@ from changelog_tool.records import record
 MAX_LISTED = 5
 
 
+def possessive(name: str) -> str:
+    """``ours'``, ``theirs'``, ``base's``: the possessive of a side's name."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 @record(frozen=True)
 class Problem:
     """Why a merge is refused. ``side`` names the input the ``line`` refers to."""

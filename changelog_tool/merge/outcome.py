@@ -5,7 +5,12 @@ The protected ref (:class:`Upstream`) only helps tell the sides apart when the
 operation does not say; the merge itself never sees it. When the side was only
 hinted or defaulted, the merge may not drop or rewrite anything on that guess:
 an outcome that would (the protected side's removals, replayed entries
-rewritten) is refused.
+rewritten) is refused, and so is one that does not keep the other side's bytes
+too, up to the end of its last entry (its own entries would move after the
+guessed side's, or its copy of an entry both appended would be replaced by the
+guessed side's). On a guess, then, only a merge where one side holds all of the
+other's committed bytes goes through; any other is left to ``changelog resolve
+--protected ours|theirs``.
 
 Git is reached only through plain ``git`` subprocess helpers in ``repo.py``
 (no GitPython), so the merge driver stays fast.
@@ -19,10 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.findings import WARNING, Finding
-from changelog_tool.merge.edits import Problem
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import label, parse
+from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
 from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
-from changelog_tool.merge.threeway import Merged, Refused, merge
+from changelog_tool.merge.side_changes import history_end
+from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
 from changelog_tool.records import record
 
 
@@ -77,6 +85,13 @@ class Outcome:
             return lines
         report = self.result.report
         kept = f"kept {side} byte for byte"
+        if report.corrected:
+            count = len(report.corrected)
+            where = ", ".join(str(n.line) for n in report.corrected)
+            kept = (
+                f"kept {side} but for {possessive(other)} pr-link correction"
+                f"{'' if count == 1 else 's'} (line {where})"
+            )
         if report.replayed:
             kept += (
                 f" up to its last {report.replayed} entr"
@@ -98,7 +113,7 @@ class Outcome:
             )
         for n in report.corrected:
             lines.append(
-                f"{self.path}: carried {other}'s pr-link correction onto line {n.line} "
+                f"{self.path}: carried {possessive(other)} pr-link correction onto line {n.line} "
                 f"(the entry was unchanged on {side})"
             )
         for n in report.removed:
@@ -135,28 +150,44 @@ def merge_sides(
     decision: Decision | None = None,
     branches: Collection[str] = DEFAULT_BRANCHES,
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
+    current_branch: Callable[[], str | None] | None = None,
 ) -> Outcome:
     """Decide the protected side (unless given) and merge. ``branches`` are the
-    protected branches' names, ``placeholders`` the placeholder pr-links."""
+    protected branches' names, ``placeholders`` the placeholder pr-links,
+    ``current_branch`` the branch HEAD is on (see :func:`decide`)."""
     if decision is None:
         hint = partial(by_upstream, ours, theirs, upstream.data, upstream.ref) if upstream else None
-        decision = decide(action=action, operation=operation, branches=branches, hint=hint)
+        decision = decide(
+            action=action,
+            operation=operation,
+            branches=branches,
+            hint=hint,
+            current_branch=current_branch,
+        )
     result = merge(base, ours, theirs, decision.side, placeholders)
     if isinstance(result, Merged) and not decision.certain:
-        result = _nothing_dropped_on_a_guess(result, decision)
+        other = theirs if decision.side == "ours" else ours
+        result = _nothing_dropped_on_a_guess(result, decision, other)
     return Outcome(path, decision, result, upstream)
 
 
-def _nothing_dropped_on_a_guess(result: Merged, decision: Decision) -> Merged | Refused:
+def _nothing_dropped_on_a_guess(
+    result: Merged, decision: Decision, other_bytes: bytes
+) -> Merged | Refused:
     """A merge whose protected side is a guess keeps both sides' bytes: the guessed
-    side's removals, or its replayed entries taken from the other side, refuse it."""
+    side's removals, its replayed entries taken from the other side, or a result
+    that does not begin with the other side's bytes up to the end of its last entry
+    (``other_bytes``: its entries would move, or its copy of a duplicate be
+    replaced), refuse it."""
     report = result.report
-    if not report.removed and not report.replayed:
+    moved = _first_moved(result.data, other_bytes)
+    if not report.removed and not report.replayed and moved is None:
         return result
     side = decision.side
+    other = other_side(side)
     guess = (
         f"that {side} is the protected side is only a guess ({decision.reason}), and "
-        "nothing is dropped or rewritten on a guess: run `changelog resolve --protected "
+        "nothing is dropped, rewritten or moved on a guess: run `changelog resolve --protected "
         "ours|theirs`"
     )
     problems = [
@@ -174,11 +205,48 @@ def _nothing_dropped_on_a_guess(result: Merged, decision: Decision) -> Merged | 
                 "history-modified",
                 side,
                 None,
-                f"{side}'s last {report.replayed} entries would be taken from the other "
-                f"side as this branch's own, being replayed; {guess}",
+                f"{possessive(side)} last {report.replayed} entries would be taken from the "
+                f"other side as this branch's own, being replayed; {guess}",
+            )
+        )
+    if moved is not None:
+        line, name = moved
+        if any(note.line == line for note in report.duplicates):
+            how = f"{possessive(side)} copy of it, equal but for pr-link, would replace it"
+        else:
+            how = f"{possessive(side)} new entries would come before it"
+        problems.append(
+            Problem(
+                "history-modified",
+                other,
+                line,
+                f"{other} committed {name} at its line {line}, and the result would not keep "
+                f"it there ({how}); {guess}",
             )
         )
     return Refused(side, tuple(problems))
+
+
+def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
+    """The line and name of the first entry of ``other`` that ``result`` does not
+    keep where ``other`` has it (the bytes up to the end of ``other``'s last entry
+    compared); ``None`` when ``result`` begins with them all."""
+    end = history_end(other)
+    if end is None or result[:end] == other[:end]:
+        return None
+    low, high = 0, min(end, len(result))  # result[:low] == other[:low]
+    while low < high:  # the first differing byte, by halves (memcmp, not a byte loop)
+        middle = (low + high + 1) // 2
+        if result[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    blocks = [b for b in Ledger(other).blocks if b.start <= low]
+    if not blocks:
+        return other.count(b"\n", 0, low) + 1, "its preamble"
+    block = blocks[-1]
+    raw = other[block.start : block.end]
+    return block.line, f"entry {block.index + 1} ({label(parse(raw, block.line), raw)})"
 
 
 def emit(

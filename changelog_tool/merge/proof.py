@@ -8,7 +8,7 @@ from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_items
-from changelog_tool.merge.edits import Problem
+from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.side_changes import Entry, block_list_events, count_entries
 
 QUICK_PROOF_BYTES = 256 << 10
@@ -37,7 +37,7 @@ def verify(
                 "result",
                 None,
                 "internal error: the merged "
-                f"file does not begin with {prot_name}'s bytes; nothing was written",
+                f"file does not begin with {possessive(prot_name)} bytes; nothing was written",
             )
         ]
     ledger = Ledger(prot)
@@ -155,7 +155,12 @@ def _verify_whole(
         root = []
     if not isinstance(root, list):
         return [
-            Problem("not-a-list", prot_name, 1, f"{prot_name}'s YAML root is not a list of entries")
+            Problem(
+                "not-a-list",
+                prot_name,
+                1,
+                f"{possessive(prot_name)} YAML root is not a list of entries",
+            )
         ]
     items: list[Item] = root
     count = count_entries(prot)
@@ -209,7 +214,7 @@ def _last_entry_changed(prot_name: str, line: int) -> Problem:
         "entry-count",
         "result",
         line,
-        f"{prot_name}'s last entry reads differently once entries follow it; nothing was written",
+        f"{possessive(prot_name)} last entry reads differently once entries follow it; nothing was written",
     )
 
 

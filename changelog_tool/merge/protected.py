@@ -7,13 +7,17 @@ In ``git rebase main`` "ours" is main; in ``git merge main`` from a branch
    ``revert``, ``am`` -> ours (the commit being built on); ``merge`` or ``pull``
    of the protected branch (or of the current branch's upstream: no name) -> theirs;
 2. the operation in progress in the git directory (a rebase, a cherry-pick or
-   a revert -> ours);
-3. only then, as a hint, the protected ref's own changelog (``origin/main``,
+   a revert -> ours; a merge of a protected branch -> theirs);
+3. a merge (of a branch that is not protected) while HEAD is on a protected
+   branch (``main`` for the protected ref ``origin/main``) -> ours: the merge
+   writes that branch, so its committed bytes lead, and that is certain;
+4. only then, as a hint, the protected ref's own changelog (``origin/main``,
    else ``main``): the side that begins with it while the other does not, else
    the side holding more of its entries;
-4. otherwise theirs in a merge (of another branch, or of an unnamed commit), ours
-   in anything else (ours is HEAD, the branch being written: a cherry-pick
-   without ``GIT_REFLOG_ACTION``, a stash, ``checkout -m``).
+5. otherwise theirs in a merge (of another branch, or of an unnamed commit), ours
+   in anything else (ours is HEAD, the branch being written: a cherry-pick or a
+   revert of one commit, which git names to a merge driver neither in
+   ``GIT_REFLOG_ACTION`` nor in the git directory, a stash, ``checkout -m``).
 
 The protected ref may be stale (a fork's ``origin/main`` lags behind the main
 the branch is rebased onto, or holds the fork's own commits), so it never
@@ -38,6 +42,7 @@ from changelog_tool.records import record
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert", "am")
 MERGES = ("merge", "pull")
 DEFAULT_BRANCHES = frozenset({"main"})
+NOT_NAMED = "a cherry-pick, a revert or a stash: git names none of them to a merge driver"
 
 
 @record(frozen=True)
@@ -162,9 +167,12 @@ def decide(
     operation: Callable[[], str | None] | None = None,
     branches: Collection[str] = DEFAULT_BRANCHES,
     hint: Callable[[], Decision | None] | None = None,
+    current_branch: Callable[[], str | None] | None = None,
 ) -> Decision:
     """``operation`` is asked only when the action did not decide, or is a ``pull``
     (which may be rebasing: ``pull.rebase`` leaves no ``--rebase`` in the action).
+    ``current_branch`` (the branch HEAD is on, ``None`` when detached) is asked only
+    in a merge neither of those decided: on a protected branch, ours is protected.
     ``hint``, the protected ref's side, is asked only when neither decided: on the
     whole files it is :func:`by_upstream` (``functools.partial(by_upstream, ours,
     theirs, upstream, name)``); the merge driver finds the same answer without
@@ -187,6 +195,11 @@ def decide(
     elif by_operation is not None:
         return Decision(by_operation, f"a {current} is in progress")
     merging = merging or (current or "").startswith("merge")
+    if merging and current_branch is not None:
+        branch = current_branch()
+        if branch is not None and branch in branches:
+            why = f"the merge writes {branch}, a protected branch (HEAD is on it)"
+            return Decision("ours", why)
     found = hint() if hint is not None else None
     if merging:
         unsure = "a hint only: the merge did not say which side is protected"
@@ -197,7 +210,8 @@ def decide(
     if found is not None and found.side == "theirs":
         unsure = "a hint only: no operation said which side is protected"
         return Decision("theirs", f"{found.reason} ({unsure})", certain=False)
-    # not a merge: ours is HEAD, the branch being written (a cherry-pick, a stash)
+    # not a merge: ours is HEAD, the branch being written (a cherry-pick or a revert
+    # of one commit: git names neither to a merge driver; a stash)
     if found is not None:
         return Decision("ours", f"{found.reason}, and no operation said otherwise")
-    return Decision("ours", "no operation or protected ref told them apart: ours first")
+    return Decision("ours", f"not a merge: ours is HEAD, the branch being written ({NOT_NAMED})")

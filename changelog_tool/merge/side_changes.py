@@ -23,7 +23,7 @@ from changelog_tool.ledger.document import ENTRY_START, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import without_pr_link
 from changelog_tool.ledger.items import YamlProblem
-from changelog_tool.merge.edits import Problem, history_problems
+from changelog_tool.merge.edits import Problem, history_problems, possessive
 from changelog_tool.records import record
 
 _BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
@@ -195,7 +195,7 @@ def own_entries(base: bytes, other: bytes, side: str) -> Own:
                     problem.code,
                     side,
                     problem.line,
-                    f"{side}'s new entry at line {line} is not valid YAML: {problem.message}",
+                    f"{possessive(side)} new entry at line {line} is not valid YAML: {problem.message}",
                 )
             )
     if blocks and not other.endswith(b"\n"):
