@@ -255,10 +255,11 @@ def append_entries(
     if dry_run:
         if not path.exists() and not init:
             raise UsageError(f"{path} does not exist; pass --init to create it")
-        size, end = 0, b""
+        size, lines, end = 0, 0, b""
         if path.exists():
-            size, _, end = check(path)
-        planned = writer.plan_append(end, blocks)
+            size, lines, end = check(path)
+        first_line = lines - end.count(b"\n") + 1
+        planned = writer.plan_append(end, blocks, first_line=first_line, path=path)
         if as_json:
             print(
                 json.dumps(
