@@ -205,7 +205,7 @@ class AddSession:
             result.by_field.setdefault(name.split("/")[0], []).append(text)
         result.reach = self.reach(draft)
         try:
-            result.appended = writer.plan_append(self.old, [emit(entry)])
+            result.appended = writer.plan_append(self.old, [emit(entry)], path=self.path)
         except ChangelogError as exc:
             result.problems.append(str(exc))
             result.by_field.setdefault("(entry)", []).append(str(exc))

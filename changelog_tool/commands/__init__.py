@@ -9,17 +9,16 @@ if TYPE_CHECKING:
 
 
 def pull_request_number(text: str) -> int:
-    """``--pr-number``'s type, for every command that takes one: a pull request number
-    (1 or more)."""
+    """``--pr-number``'s type, for every command that takes one: a pull request number,
+    by the rule a pr-link's number obeys (:func:`~changelog_tool.ledger.entry.pr_number_problem`)."""
     from argparse import ArgumentTypeError
 
-    try:
-        number = int(text)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise ArgumentTypeError(f"must be a pull request number (1 or more), not {text!r}")
-    return number
+    from changelog_tool.ledger.entry import pr_number_problem
+
+    why = pr_number_problem(text)
+    if why is not None:
+        raise ArgumentTypeError(f"must be a pull request number (1 or more): {why}")
+    return int(text)
 
 
 def add_format(parser: ArgumentParser, *, github: bool = False) -> None:

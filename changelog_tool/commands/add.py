@@ -166,11 +166,12 @@ def run(
     **answers: Any,
 ) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.confinement import confined
+    from changelog_tool.confinement import confined, confined_file
 
     settings = settings_module.load()
-    # the settings' file, not one a link of the branch leads elsewhere (--file is the user's)
-    path = file if file is not None else confined(settings.root, settings.changelog)
+    # the settings' file, or --file, never where a link leads out of the checkout or
+    # into its git directory (one rule for both: a branch can commit such a link)
+    path = confined_file(file) if file is not None else confined(settings.root, settings.changelog)
     regular_file(path, missing_ok=True)  # a FIFO or device is refused before anything waits
     given = any(answers[name] for name in ANSWER_FLAGS)
     interactive = (
@@ -255,10 +256,11 @@ def append_entries(
     if dry_run:
         if not path.exists() and not init:
             raise UsageError(f"{path} does not exist; pass --init to create it")
-        size, end = 0, b""
+        size, lines, end = 0, 0, b""
         if path.exists():
-            size, _, end = check(path)
-        planned = writer.plan_append(end, blocks)
+            size, lines, end = check(path)
+        first_line = lines - end.count(b"\n") + 1
+        planned = writer.plan_append(end, blocks, first_line=first_line, path=path)
         if as_json:
             print(
                 json.dumps(

@@ -110,13 +110,16 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
             )
             if code:
                 return _report(extra, format, code)
+            extra["written"] = True
         elif data != head:
             writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
             repo.add(path)
             message = f"Finalize {path}: pr-link of this branch's entries -> #{pr_number}"
             run_git(repo.root, "commit", "-q", "-m", message, "--", path)
             extra["commit"] = run_git(repo.root, "rev-parse", "HEAD")
-        extra["written"] = True
+            extra["written"] = True
+        else:  # HEAD already holds the final file: nothing to write or commit
+            extra["written"] = False
     return _report(extra, format, 0)
 
 
@@ -128,6 +131,9 @@ def _report(extra: dict[str, Any], fmt: str, code: int) -> int:
         print(json.dumps(extra, indent=2))
         return code
     lines = extra["rewritten"]
+    if not lines and not extra["written"] and not extra["commit"]:
+        print(f"finalize: {extra['path']} already final; nothing written")
+        return code
     where = ", ".join(str(n) for n in lines)
     print(
         f"finalize: {extra['path']}: {len(lines)} placeholder pr-link(s) now "
@@ -135,8 +141,6 @@ def _report(extra: dict[str, Any], fmt: str, code: int) -> int:
     )
     if extra["commit"]:
         print(f"finalize: committed {extra['commit'][:12]}")
-    elif not extra["written"]:
-        print(f"finalize: {extra['path']} already final; nothing written")
     return code
 
 

@@ -138,33 +138,49 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
 
 
 def _lines(path: Path) -> list[str]:
+    """The file's lines, each with its own line ending (none on a last line that lacks
+    one), so that what is kept is written back byte for byte."""
     from changelog_tool.ledger.document import regular_file
 
     real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
     if real is None:
         return []
     try:
-        return real.read_bytes().decode("utf-8").splitlines()
+        text = real.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EnvironmentProblem(
             f"{path} is not UTF-8 text (byte {exc.start}); git reads attribute files as "
             "UTF-8: fix or remove that byte, then run `changelog install` again"
         ) from None
+    return text.splitlines(keepends=True)
+
+
+def _ending(lines: list[str]) -> str:
+    """The line ending the file uses (its first line's: CRLF or LF), LF for a new file."""
+    return "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+
+
+def _is_driver_line(line: str) -> bool:
+    return f"merge={DRIVER}" in line
 
 
 def _add(files: tuple[Path, ...], line: str) -> list[dict[str, str]]:
-    """The attribute line in each file, replacing an older line for the driver."""
+    """The attribute line in each file, replacing an older line for the driver; the
+    other lines are kept as they are, and the new one ends as the file's lines do."""
     from changelog_tool.ledger import writer
 
     steps = []
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
-        if line in old:
+        if line in (entry.rstrip("\r\n") for entry in old):
             steps.append({"what": str(path), "done": f"already has {line!r}"})
             continue
-        kept = [entry for entry in old if f"merge={DRIVER}" not in entry]
+        kept = [entry for entry in old if not _is_driver_line(entry)]
+        ending = _ending(old)
+        if kept and not kept[-1].endswith(("\n", "\r")):
+            kept[-1] += ending  # the last line lacked its ending: the new line follows it
         path.parent.mkdir(parents=True, exist_ok=True)
-        writer.replace(path, "".join(f"{entry}\n" for entry in [*kept, line]).encode())
+        writer.replace(path, "".join([*kept, line + ending]).encode())
         older = " (replacing an older line)" if len(kept) < len(old) else ""
         steps.append({"what": str(path), "done": f"added {line!r}{older}"})
     return steps
@@ -176,11 +192,11 @@ def _remove(files: tuple[Path, ...]) -> list[dict[str, str]]:
     steps = []
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
-        kept = [entry for entry in old if f"merge={DRIVER}" not in entry]
+        kept = [entry for entry in old if not _is_driver_line(entry)]
         if len(kept) == len(old):
             steps.append({"what": str(path), "done": "has no merge driver line"})
         elif any(entry.strip() for entry in kept) or path.name != ".gitattributes":
-            writer.replace(path, "".join(f"{entry}\n" for entry in kept).encode())
+            writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
             steps.append({"what": str(path), "done": "removed the merge driver line"})
         else:
             path.unlink()

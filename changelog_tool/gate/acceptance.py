@@ -2,7 +2,8 @@
 
 `add` (flags and ``--json``), the TUI (its preview and its save) and
 ``verify``'s check of appended entries all call :func:`rejections`, so no path
-can write what another path would fail: the schema, every config-keys pattern
+can write what another path would fail: the schema, no key, pattern or scenario type
+listed twice, every config-keys pattern
 matching a key of the master configs, a scenario type that one of the matched
 keys has, and the pr-link policy (this repository's link; a placeholder only
 off the protected branch).
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate import prlinks
 from changelog_tool.hints import did_you_mean
-from changelog_tool.ledger.entry import matching_keys, schema_errors
+from changelog_tool.ledger.entry import matching_keys, repeated_items, schema_errors
 from changelog_tool.records import record
 from changelog_tool.settings import Settings
 
@@ -75,6 +76,7 @@ def unmatched(pattern: str, keys: Sequence[str], files: Sequence[str]) -> str:
 def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
     """Every reason ``entry`` would fail the gate; empty when it is acceptable."""
     out = [Rejection("schema", path, message) for path, message in schema_errors(entry)]
+    out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
         settings = rules.settings

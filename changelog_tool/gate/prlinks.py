@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from changelog_tool.gitrepo import HeadState
+from changelog_tool.ledger.entry import pr_number_problem
 from changelog_tool.settings import SLUG, Settings
 
 _PULL = re.compile(rf"^https://github\.com/({SLUG})/pull/([0-9]+)$")
@@ -44,6 +45,9 @@ def problem(
             f"{link!r} is neither a pull-request link ({example}) nor a placeholder "
             f"({', '.join(settings.placeholders)})"
         )
+    number = pr_number_problem(match.group(2))
+    if number is not None:
+        return f"{link!r} is not a pull-request link: its number {number}"
     if slug is not None and match.group(1).lower() != slug.lower():
         return f"{link!r} points at {match.group(1)}, not this repository ({slug})"
     if pr_number is not None and int(match.group(2)) != pr_number:

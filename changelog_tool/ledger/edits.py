@@ -108,7 +108,9 @@ def history_edits(base: Ledger, new: Ledger) -> list[Edit]:
             else:  # placed where it was: at the entry that now follows it, or the end
                 after = new.blocks[j2].line if j2 < len(new.blocks) else _last_line(new)
                 edits.append(Edit(after, f"removed {name}"))
-        if tag == "replace" and j2 - j1 > i2 - i1:
+        if tag == "replace" and j2 - j1 > i2 - i1 and i2 < len(old_texts):
+            # (a run that reaches the base's end: what follows its last entry's
+            # partner is appended, as compare's split of the appended entries has it)
             edits.extend(_inserted(new, new_texts, range(j1 + i2 - i1, j2)))
     if not edits:
         edits.extend(_separator_edits(base, new))

@@ -305,6 +305,52 @@ def normalize(entry: Mapping[str, Any]) -> Entry:
     return out
 
 
+MAX_PR_NUMBER = 2**31 - 1
+"""The largest pull-request number accepted: GitHub's API types a number as a
+GraphQL ``Int``, a signed 32-bit integer."""
+
+
+def pr_number_problem(text: str) -> str | None:
+    """Why ``text`` is not a pull-request number (a clause: ``'012' has a leading
+    zero (write 12)``), or ``None`` when it is: the one rule for the number of a
+    pr-link (``verify``, ``add``, the TUI) and for ``--pr-number``: a positive integer
+    in decimal digits, without a leading zero, at most :data:`MAX_PR_NUMBER`."""
+    if not (text.isascii() and text.isdigit()):
+        return f"{text!r} is not written in decimal digits"
+    if not text.strip("0"):
+        return f"{text!r} is below 1"
+    if text.startswith("0"):
+        return f"{text!r} has a leading zero (write {text.lstrip('0')})"
+    if len(text) > len(str(MAX_PR_NUMBER)) or int(text) > MAX_PR_NUMBER:
+        return f"{text!r} is above {MAX_PR_NUMBER} (GitHub numbers them as 32-bit integers)"
+    return None
+
+
+def repeated_items(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(field path, message)`` for each key, pattern or scenario type an entry
+    lists again (``config-keys/2``): the second copy would change nothing the CI
+    runs, so it is a typing slip to say, never a value to drop silently."""
+    found = []
+    for field in ("config-keys", "scenario-type"):
+        values = entry.get(field)
+        if not isinstance(values, list):
+            continue
+        seen: dict[str, int] = {}
+        for index, value in enumerate(values):
+            if not isinstance(value, str):
+                continue
+            if value in seen:
+                found.append(
+                    (
+                        f"{field}/{index}",
+                        f"{value!r} is listed twice (also {field}/{seen[value]}); list each once",
+                    )
+                )
+            else:
+                seen[value] = index
+    return found
+
+
 def without_pr_link(entry: Mapping[str, Any]) -> Entry:
     return {k: v for k, v in entry.items() if k != "pr-link"}
 

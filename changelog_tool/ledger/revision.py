@@ -9,8 +9,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from changelog_tool.findings import Finding
+from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.conversions import OFFSET, readable
-from changelog_tool.ledger.document import ENTRY_HEAD, ENTRY_START, Ledger, separator_before_append
+from changelog_tool.ledger.document import (
+    ENTRY_HEAD,
+    ENTRY_START,
+    Ledger,
+    last_entry_offset,
+    separator_before_append,
+)
 from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.strictyaml import load_items
 from changelog_tool.records import field, record
@@ -90,6 +97,23 @@ class Kept:
             yield data, start, lo
             end = start + lo
 
+    def from_last_entry(self) -> tuple[bytes, int]:
+        """The kept bytes from their last entry's first line to their end, and that
+        line (:func:`last_entry_offset`, read from the end: :attr:`tail` first, then
+        four times more each time); all of them, from line 1, when no line begins an
+        entry. What an append may change (:func:`append_break`)."""
+        want = len(self.tail)
+        while True:
+            start = max(0, self.size - want)
+            data = self.tail if want == len(self.tail) else self.read(start, self.size)
+            found = last_entry_offset(data)
+            # a window that begins mid-line proves no entry at its first byte
+            if found is not None and (found > 0 or start == 0):
+                return data[found:], self.lines - data.count(b"\n", found) + 1
+            if start == 0:
+                return data, 1
+            want = max(want * 4, 1)
+
     def line_at(self, offset: int, size: int = REGION) -> int:
         """The 1-based line that holds byte ``offset``: :attr:`lines` less the line
         breaks from it to the end (read ``size`` bytes at a time from the end, which
@@ -127,11 +151,23 @@ class History:
 
 
 def check_tail(tail: bytes, history: History, path: str) -> None:
-    """Check the bytes after the (possibly corrected) base: separator, entries."""
-    kept = history.prefix
-    prefix = kept.tail  # its end: what the separator checks look at
+    """Check the bytes after the (possibly corrected) base: separator, entries, and,
+    when those hold, the one append rule (:func:`append_break`: the base's last entry
+    reads the same, and the whole is still one list, with the tail after it)."""
     if not tail:
         return
+    found = len(history.findings)
+    _check_tail(tail, history, path)
+    if len(history.findings) == found and history.appended:
+        end, line = history.prefix.from_last_entry()
+        broken = append_break(end, tail, line)
+        if broken is not None:
+            history.findings.append(Finding(broken.code, broken.message, path, broken.line))
+
+
+def _check_tail(tail: bytes, history: History, path: str) -> None:
+    kept = history.prefix
+    prefix = kept.tail  # its end: what the separator checks look at
     before = kept.lines  # head line = tail line + before
     findings = history.findings
     for problem in Ledger(tail).byte_problems():

@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
+from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.document import (
     first_appended_line,
+    last_entry_offset,
     regular_file,
     separator_before_append,
 )
@@ -73,11 +75,24 @@ class Appended:
     entry_lines: tuple[int, ...]
 
 
-def plan_append(old: bytes, blocks: list[bytes]) -> bytes:
-    """The bytes that follow ``old``: one empty line before each new entry."""
+def plan_append(
+    old: bytes, blocks: list[bytes], *, first_line: int = 1, path: object = "the changelog"
+) -> bytes:
+    """The bytes that follow ``old``: one empty line before each new entry. ``old`` is
+    the file, or its end from its last entry on (beginning on file line
+    ``first_line``: all an append reads). Refused (:class:`ChangelogError`, naming
+    ``path``) when the append would change or break what is there
+    (:func:`~changelog_tool.ledger.appending.append_break`, the one append rule)."""
     if not blocks:
         raise ChangelogError("nothing to append")
-    return separator_before_append(old) + b"\n".join(blocks)
+    planned = separator_before_append(old) + b"\n".join(blocks)
+    start = last_entry_offset(old) or 0
+    broken = append_break(old[start:], planned, first_line + old.count(b"\n", 0, start))
+    if broken is not None:
+        raise ChangelogError(
+            f"refusing to append to {path} (nothing was written): {broken.message}"
+        )
+    return planned
 
 
 @contextlib.contextmanager
@@ -252,7 +267,7 @@ def append(
                 "nothing was written: re-check and save again"
             )
         check(old)
-        return old + plan_append(old, blocks)
+        return old + plan_append(old, blocks, path=path)
 
     old, new = _rewrite(path, make, create=create, bounds=bounds)
     entry_lines = _entry_lines(old.count(b"\n"), old, blocks)
@@ -345,27 +360,43 @@ def replace_with_copy(
     assert real is not None  # without missing_ok, a missing file raises
     _remove_stale_temps(real)
     with _locked(real, bounds.timeout) as fd, open(source, "rb") as src:
-        now = Stamp.of_stat(os.fstat(fd))
-        kept = os.fstat(src.fileno())
-        if now != expected or kept.st_size != length:
-            raise ConcurrentChange(
-                f"{path} changed while this command ran ({expected.size} -> {now.size} "
-                "bytes, another process wrote it); nothing was written: run the command again"
-            )
-        here = os.fstat(fd)
-        if scratch and (kept.st_dev, kept.st_ino) == (here.st_dev, here.st_ino):
-            _extend(real, here, length, tail)
-            return
+        _copy_locked(path, real, fd, src.fileno(), length, tail, expected, scratch=scratch)
 
-        def fill(out: int) -> None:
-            _copy(src.fileno(), out, length)
-            _write_all(out, tail)
 
-        new_fd = _replace_with(real, stat.S_IMODE(here.st_mode), fill, sync=not scratch)
-        try:
-            _check_tail(path, new_fd, length, tail)
-        finally:
-            os.close(new_fd)
+def _copy_locked(
+    path: Path,
+    real: Path,
+    fd: int,
+    src: int,
+    length: int,
+    tail: bytes,
+    expected: Stamp,
+    *,
+    scratch: bool = False,
+) -> None:
+    """:func:`replace_with_copy`'s steps once ``fd`` (``real``, locked) is held:
+    ``src`` is the open source of the ``length`` kept bytes."""
+    now = Stamp.of_stat(os.fstat(fd))
+    kept = os.fstat(src)
+    if now != expected or kept.st_size != length:
+        raise ConcurrentChange(
+            f"{path} changed while this command ran ({expected.size} -> {now.size} "
+            "bytes, another process wrote it); nothing was written: run the command again"
+        )
+    here = os.fstat(fd)
+    if scratch and (kept.st_dev, kept.st_ino) == (here.st_dev, here.st_ino):
+        _extend(real, here, length, tail)
+        return
+
+    def fill(out: int) -> None:
+        _copy(src, out, length)
+        _write_all(out, tail)
+
+    new_fd = _replace_with(real, stat.S_IMODE(here.st_mode), fill, sync=not scratch)
+    try:
+        _check_tail(path, new_fd, length, tail)
+    finally:
+        os.close(new_fd)
 
 
 def _extend(path: Path, locked: os.stat_result, length: int, tail: bytes) -> None:
@@ -432,20 +463,32 @@ def append_checked(
     check: Callable[[Path], tuple[int, int, bytes]],
     bounds: Bounds = Bounds(),
 ) -> Appended:
-    """:func:`append` to an existing changelog without holding it: ``check(file)``
-    refuses a malformed file (it raises) reading it a piece at a time, and returns
-    its size, line breaks and last bytes; the kept bytes are then copied by the
-    kernel (:func:`replace_with_copy`, which refuses if the file changed since)."""
+    """:func:`append` to an existing changelog without holding it: under the lock,
+    ``check(file)`` refuses a malformed file (it raises) reading it a piece at a time,
+    and returns its size, line breaks and last bytes (from its last entry on); the
+    append is planned from those (:func:`plan_append`) and the kept bytes are copied
+    by the kernel from the locked file. A concurrent ``add`` waits on the lock (up to
+    ``bounds.timeout``), then checks and plans against the file as the other left
+    it, so none is refused or lost; only a change made meanwhile without the lock
+    (another program writing in place) refuses it."""
     real = regular_file(path)
     assert real is not None  # without missing_ok, a missing file raises
-    stamp = Stamp.of(real)
-    size, lines, end = check(real)
-    if size != stamp.size:
-        raise ConcurrentChange(
-            f"{path} changed while it was checked; nothing was written: run the command again"
-        )
-    planned = plan_append(end, blocks)
-    replace_with_copy(path, real, size, planned, expected=stamp, bounds=bounds)
+    _remove_stale_temps(real)
+    with _locked(real, bounds.timeout) as fd:
+        stamp = Stamp.of_stat(os.fstat(fd))
+        size, lines, end = check(real)  # by its path: the file locked (its inode checked)
+        now = os.stat(real)
+        if (
+            size != stamp.size
+            or Stamp.of_stat(now) != stamp
+            or Stamp.of_stat(os.fstat(fd)) != stamp
+        ):
+            raise ConcurrentChange(
+                f"{path} changed while it was checked (written by a program that does not "
+                "take the lock); nothing was written: run the command again"
+            )
+        planned = plan_append(end, blocks, first_line=lines - end.count(b"\n") + 1, path=path)
+        _copy_locked(path, real, fd, fd, size, planned, stamp)
     entry_lines = _entry_lines(lines, end, blocks)
     return Appended(
         path, size, size + len(planned), entry_lines[0], lines + planned.count(b"\n"), entry_lines

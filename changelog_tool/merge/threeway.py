@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from changelog_tool import records
-from changelog_tool.ledger.document import Ledger, separator_before_append
+from changelog_tool.ledger.appending import append_break
+from changelog_tool.ledger.document import Ledger, last_entry_offset, separator_before_append
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.corrections import carry
 from changelog_tool.merge.edits import Problem
@@ -193,7 +194,9 @@ def _merge(
         else:
             kept.append(entry)
     data, lines = _assemble(prot, [e.raw + b"\n" for e in kept])
-    problems = verify(prot, data, kept, lines, (protected, other_name))
+    problems = _append_breaks(prot, data, protected) or verify(
+        prot, data, kept, lines, (protected, other_name)
+    )
     if not problems and not prot.startswith(own.history):
         problems = parses_whole(other, other_name)
     if problems:
@@ -209,6 +212,20 @@ def _merge(
         rewritten=_rewritten(replay, own.entries, protected) if replay else (),
     )
     return Merged(data, report)
+
+
+def _append_breaks(prot: bytes, data: bytes, protected: Side) -> list[Problem]:
+    """The one append rule (:func:`~changelog_tool.ledger.appending.append_break`,
+    as ``add`` and ``verify`` apply it) on what the merge appends to the protected
+    side: its last entry must read the same, and the whole stay one list."""
+    if len(data) == len(prot):
+        return []
+    start = last_entry_offset(prot) or 0
+    line = prot.count(b"\n", 0, start) + 1
+    broken = append_break(prot[start:], data[len(prot) :], line, f"{protected}'s")
+    if broken is None:
+        return []
+    return [Problem(broken.code, "result", broken.line, f"{broken.what}; nothing was written")]
 
 
 def _assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:

@@ -1,0 +1,180 @@
+"""The one append rule: what an append may do to the file it extends.
+
+Appending entries must leave what is already there reading as it did: the
+existing file's last entry keeps its value once entries follow it, and the whole
+still reads as one list, the appended entries its next items, each with the
+value it has on its own. :func:`append_break` says why an append breaks that, or
+``None``; ``add`` (flags, ``--json``, the TUI, ``--dry-run``: all through
+:func:`changelog_tool.ledger.writer.plan_append`), ``verify --base`` (the check of
+the appended tail, :func:`changelog_tool.ledger.revision.check_tail`) and the merge
+(:mod:`changelog_tool.merge.threeway`) all call it, so none of them accepts an
+append another refuses.
+
+It reads only the existing file's end from its last entry on and the appended
+bytes, never the history before: an append begins after the last entry, so only
+that entry's end can take in what follows it (a keep-chomping block scalar, ``|+``
+or ``>+``, takes in the separating empty line; a ``...`` document end makes what
+follows another document; a file with no block entry, such as one flow sequence,
+has no list to join). What the history leaves open at the last entry's ``-`` (a
+quoted scalar run over lines) is the history's own, which ``verify --file`` and
+the merge's proof read. When the last entry and the appended ones are all in the
+emitter's layout, nothing can join or split them (see
+:func:`~changelog_tool.ledger.quickread.quick_items`), and the YAML parser is not
+loaded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import content, parse_entry
+from changelog_tool.ledger.items import Item, YamlProblem
+from changelog_tool.ledger.quickread import quick_items
+from changelog_tool.records import record
+
+_MARKER = re.compile(rb"^(?:---|\.\.\.)(?=[ \t\n]|$)|^%", re.MULTILINE)
+_KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+
+
+@record(frozen=True)
+class Break:
+    """Why an append breaks the file: a finding code, the file line it concerns,
+    what goes wrong (a sentence without its final stop) and what to do instead."""
+
+    code: str
+    line: int
+    what: str
+    fix: str
+
+    @property
+    def message(self) -> str:
+        return f"{self.what}; {self.fix}"
+
+
+def append_break(
+    end: bytes, appended: bytes, line: int = 1, whose: str = "the existing file's"
+) -> Break | None:
+    """Why appending ``appended`` (separator and entries) after ``end`` breaks the file,
+    or ``None`` when it does not.
+
+    ``end`` is the existing file from its last entry's first line to its end (the
+    whole file when no line begins an entry); it begins on file line ``line``.
+    ``whose`` names the file in the messages (the merge names its side). An
+    appended entry that does not parse on its own, and an end that does not parse on
+    its own (a trailing ``---`` makes a second document; a duplicate key), are not
+    what the append does: ``None``, and the checks of the entries and of the
+    existing file name them (``add``'s gate and the merge's proof refuse such an end;
+    ``verify --file`` reports it)."""
+    if not appended.strip(b" \n"):
+        return None
+    whole = end + appended
+    if end.startswith(b"-") and quick_items(whole) is not None:
+        return None  # all in the emitter's layout: each block reads as it does alone
+    from changelog_tool.ledger.strictyaml import load_items
+
+    first = line + end.count(b"\n")  # the line the appended bytes begin on
+    own: list[Any] = []
+    tail = Ledger(appended)
+    for block in tail.blocks:
+        try:
+            own.append(parse_entry(content(tail, block), first + block.line - 1))
+        except YamlProblem:
+            return None  # the appended entry's own check says why
+    entry_line = first + (tail.blocks[0].line - 1 if tail.blocks else 0)
+    try:
+        alone = _as_list(load_items(end, line_offset=line - 1)) if end.strip(b" \n") else []
+    except YamlProblem:
+        return None  # the existing file's own problem, whatever follows it
+    try:
+        together = _as_list(load_items(whole, line_offset=line - 1))
+    except YamlProblem as problem:
+        return Break(
+            "yaml-syntax",
+            problem.line,
+            f"entries appended after {whose} end would not parse: {problem.message} "
+            f"(line {problem.line}){_cause(end, line)}",
+            _fix(end),
+        )
+    if alone is None or together is None or len(together) != len(alone) + len(own):
+        found = "no list" if together is None else f"a list of {len(together)} items"
+        return Break(
+            "entry-count",
+            entry_line,
+            f"the appended entries would not join {whose} list of entries (the end "
+            f"from line {line} on would read as {found}){_cause(end, line)}",
+            _fix(end),
+        )
+    if alone and not _same(alone[0].value, together[0].value):
+        return Break(
+            "entry-count",
+            line,
+            f"{whose} last entry (line {line}) reads differently once entries follow "
+            f"it{_cause(end, line)}",
+            _fix(end),
+        )
+    for item, value in zip(together[len(alone) :], own, strict=True):
+        if not _same(item.value, value):
+            return Break(
+                "entry-count",
+                item.line,
+                f"the appended entry at line {item.line} would not read as it does on its "
+                f"own after {whose} end{_cause(end, line)}",
+                _fix(end),
+            )
+    return None
+
+
+def _as_list(root: Any) -> list[Item] | None:
+    """The items of a document that is a list (an empty one, or comments only, is
+    an empty list), else ``None``."""
+    if root is None:
+        return []
+    if isinstance(root, list) and all(isinstance(item, Item) for item in root):
+        return root
+    return None
+
+
+def _same(a: object, b: object) -> bool:
+    """Two readings of an entry are the same value (a ``.nan`` equals itself here,
+    as its text does)."""
+    return a == b or repr(a) == repr(b)
+
+
+def _cause(end: bytes, line: int) -> str:
+    """What in ``end`` takes in the appended bytes, when it is one of the known
+    endings: a document marker or directive, a keep-chomping block scalar, no entry."""
+    marker = _MARKER.search(end)
+    if marker is not None:
+        at = line + end.count(b"\n", 0, marker.start())
+        mark = end[marker.start() : marker.end()].decode("utf-8", "replace")
+        return (
+            f": it holds the YAML document marker {mark!r} at line {at}, and what "
+            "follows a marker is another document, outside the list"
+        )
+    keep = _KEEP.search(end)
+    if keep is not None:
+        at = line + end.count(b"\n", 0, keep.start())
+        return (
+            f": its block scalar at line {at} keeps its trailing line breaks ('|+' or "
+            "'>+'), so it takes in the empty line that separates entries"
+        )
+    if not end.startswith(b"-"):
+        return ": no line of it begins a block list item ('- ' at column 0)"
+    return ""
+
+
+def _fix(end: bytes) -> str:
+    if _MARKER.search(end) is not None:
+        remove = "remove that marker line"
+    elif _KEEP.search(end) is not None:
+        remove = "change that indicator to '|' or '>' (the value then ends in one line break)"
+    elif not end.startswith(b"-"):
+        remove = "rewrite the file as a block list (one '- config-keys:' entry after another)"
+    else:
+        remove = "fix the end of the file"
+    return (
+        "nothing can be appended until that is fixed in a change of its own (an edit "
+        f"of history, which a maintainer lands on purpose): {remove}"
+    )
