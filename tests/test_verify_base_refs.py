@@ -43,7 +43,7 @@ def test_a_slash_in_a_branch_name_is_not_taken_for_a_remote(project) -> None:
         ("HEAD@{99}", "unknown ref 'HEAD@{99}'"),
         ("main:perf-changelog.yaml", "names a file at a commit, not a commit"),
         ("mian", "(did you mean main?)"),
-        ("main^{tree}", "unknown ref 'main^{tree}'"),
+        ("main^{tree}", "'main^{tree}' names a tree, not a commit"),
     ],
 )
 def test_refs_git_cannot_read_as_a_commit_get_a_message_not_a_traceback(

@@ -102,8 +102,11 @@ class Repo:
 
     def _unknown_ref(self, ref: str) -> str:
         """The message for a ref this clone lacks, with the command to run."""
-        kind = self.objects.info(ref) if not ref.startswith("-") else None
-        if kind is not None and kind[1] != COMMIT and ":" not in ref:
+        try:
+            kind = self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
+        except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``)
+            kind = None
+        if kind is not None and kind[1] != COMMIT:
             return f"{ref!r} names a {kind[1]}, not a commit; pass a branch, tag or commit"
         remotes = self._run("remote").split()
         where = f"unknown ref {ref!r} in {self.root}"
