@@ -6,7 +6,6 @@ merge of the whole files says and writes. One byte changed deep in the history
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from functools import partial
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from test_merge_helpers import appended, changelog, entry
+from test_merge_helpers import appended, changelog, entry, recording_git
 
 from changelog_tool.findings import format_text
 from changelog_tool.merge.outcome import merge_sides
@@ -187,13 +186,7 @@ def test_a_protected_ref_neither_side_begins_with_is_read(repo: GitRepo) -> None
 def test_one_git_process_at_most_and_none_when_git_says_the_operation(
     long_repo: GitRepo, tmp_path: Path
 ) -> None:
-    real = shutil.which("git")
-    assert real is not None
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    calls = tmp_path / "git-calls"
-    (tools / "git").write_text(f'#!/bin/sh\necho "$1" >> {calls}\nexec {real} "$@"\n')
-    (tools / "git").chmod(0o755)
+    tools, calls = recording_git(tmp_path)
     ours, theirs = appended(BASE, *MAIN_NEW), appended(BASE, *OWN)
     path = f"{tools}{os.pathsep}{os.environ['PATH']}"
     for action, expected in ((None, ["cat-file"]), ("rebase", [])):

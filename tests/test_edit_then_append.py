@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
+from functools import partial
 
+from test_driver_git import changelog_tool
 from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.ledger.document import Ledger
@@ -62,16 +63,7 @@ def test_the_merge_reports_only_the_changed_entry() -> None:
 
 def test_a_rebase_through_the_driver_reports_only_the_changed_entry(repo: GitRepo) -> None:
     one_entry_project(repo)
-
-    def tool(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "changelog_tool", *args],
-            cwd=repo.root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-
+    tool = partial(changelog_tool, repo.root)
     assert tool("install").returncode == 0
     repo.commit("edit and append", **{LOG: appended(EDITED, NEW)})
     repo.git("checkout", "-q", "main")

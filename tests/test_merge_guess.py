@@ -7,14 +7,13 @@ tree)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from test_merge_helpers import appended, changelog, entry
+from test_driver_git import changelog_tool as tool
+from test_merge_helpers import appended, changelog, entry, recording_git
 
 from changelog_tool.merge.outcome import merge_sides
 from changelog_tool.merge.protected import Decision, decide
@@ -24,19 +23,6 @@ LOG = "perf-changelog.yaml"
 BASE = changelog(*(entry(f"old-key-{n}", link=100 + n) for n in range(4)))
 A_OWN = entry("a-key", "A own", 500)
 B_OWN = entry("b-key", "B own", 501)
-
-
-def tool(
-    root: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
 
 
 def git(repo: GitRepo, *args: str) -> subprocess.CompletedProcess[str]:
@@ -103,13 +89,7 @@ def test_a_merge_on_main_needs_no_git_process(repo: GitRepo, tmp_path: Path) -> 
     """The branch is read from the git directory's HEAD file (``GIT_DIR`` when git
     exports it): no ``git`` runs, and no protected ref is asked."""
     installed(repo)
-    real = shutil.which("git")
-    assert real is not None
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    calls = tmp_path / "git-calls"
-    (tools / "git").write_text(f'#!/bin/sh\necho "$1" >> {calls}\nexec {real} "$@"\n')
-    (tools / "git").chmod(0o755)
+    tools, calls = recording_git(tmp_path)
     ours, theirs = appended(BASE, A_OWN), appended(BASE, B_OWN)
     for git_dir in (None, ".git"):
         calls.write_text("")

@@ -4,6 +4,7 @@ and the corpus scenarios rebuilt from the bundle at run time."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,19 @@ def entry(key: str, description: str = "", link: str | int = "XXX", indent: int 
         f"- config-keys:\n{pad}- {key}\n  description:\n"
         f'{pad}- "{description or "Update " + key}"\n  pr-link: {pr_link}\n'
     ).encode()
+
+
+def recording_git(folder: Path) -> tuple[Path, Path]:
+    """A ``git`` that writes each call's first word to a file, then runs the real git:
+    the folder to put first on ``PATH``, and the file of calls (one word a line)."""
+    real = shutil.which("git")
+    assert real is not None
+    tools = folder / "bin"
+    tools.mkdir()
+    calls = folder / "git-calls"
+    (tools / "git").write_text(f'#!/bin/sh\necho "$1" >> {calls}\nexec {real} "$@"\n')
+    (tools / "git").chmod(0o755)
+    return tools, calls
 
 
 def sep(data: bytes) -> bytes:
