@@ -33,5 +33,7 @@ def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | N
         return None
     return EnvironmentProblem(
         f"{name!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
-        "reads (the `max-bytes` setting); it is not read"
+        "reads (the `max-bytes` setting); it is not read: split or shrink the file, or "
+        "raise `max-bytes` in the settings (the gate uses the base branch's, so that "
+        "change lands first)"
     )

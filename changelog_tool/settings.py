@@ -126,6 +126,11 @@ class Found:
             data = tomllib.loads(self.data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read settings in {where}: {exc}") from None
+        except RecursionError:  # tomllib nests a frame per [ or {
+            raise UsageError(
+                f"cannot read settings in {where}: arrays or tables nested too deep for "
+                "the TOML reader; the settings need two levels at most"
+            ) from None
         if self.file == DOTFILE:
             return data
         tool = data.get("tool", {})

@@ -48,3 +48,25 @@ def test_a_tree_for_a_commit_is_named_a_tree(repo) -> None:
         done = run(repo, "verify", *args)
         assert done.returncode == 2
         assert "names a tree, not a commit" in done.stderr, args
+
+
+def test_settings_nested_past_the_toml_reader_are_refused_settings_not_a_crash(repo) -> None:
+    make_project(repo)
+    repo.write(".perf-changelog.toml", "x = " + "[" * 2000 + "]" * 2000 + "\n")
+    found = findings(repo, "verify", "--base", "main")
+    assert [f["code"] for f in found] == ["settings-changed"]
+    assert "nested too deep" in found[0]["message"]
+    done = run(repo, "keys")
+    assert done.returncode == 2 and "nested too deep" in done.stderr
+
+
+def test_a_file_over_max_bytes_says_how_to_raise_the_limit(repo) -> None:
+    make_project(repo)
+    repo.write(".perf-changelog.toml", 'repository = "acme/bench"\nmax-bytes = 100000\n')
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", "limit")
+    repo.git("branch", "-f", "main")
+    repo.commit("grow", **{NVIDIA: NVIDIA_TEXT + "# " + "x" * 100_000 + "\n"})
+    done = run(repo, "verify", "--base", "main")
+    assert done.returncode == 2
+    assert "raise `max-bytes` in the settings" in done.stderr
