@@ -169,3 +169,60 @@ def test_in_a_sparse_checkout_the_master_configs_left_out_are_read_as_staged(rep
     assert not (repo.root / NVIDIA).exists()
     found = findings(repo, "verify", "--base", "main")
     assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]
+
+
+def _respelled(repo, before: str, after: str, extra: str = "") -> list[dict]:
+    make_project(repo)
+    text = NVIDIA_TEXT + extra + f"c-vllm:\n  image: x\n{before}"
+    repo.commit("c", **{NVIDIA: text})
+    repo.git("branch", "-f", "main")
+    repo.commit("respell", **{NVIDIA: text.replace(before, after)})
+    return findings(repo, "verify", "--base", "main")
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("  util: 1000.0\n", "  util: 1e3\n"),  # a string to PyYAML: no dot in 1e3
+        ('  flags:\n    "on": 1\n    true: 2\n', "  flags:\n    on: 1\n    true: 2\n"),
+        ("  s: { tp: 8, conc: 4 }\n", "  s: { tp: 8,\tconc: 4 }\n"),  # PyYAML refuses it
+    ],
+)
+def test_changes_only_pyyaml_sees_fail_the_gate(repo, before: str, after: str) -> None:
+    found = _respelled(repo, before, after)
+    assert found and all(f.get("key") in (None, "c-vllm") for f in found), found
+    assert {"uncovered-key", "yaml-syntax"} & {f["code"] for f in found}
+
+
+def test_a_respelling_pyyaml_reads_alike_needs_no_entry(repo) -> None:
+    assert _respelled(repo, '  q: "y"\n', "  q: y\n") == []  # y is a string in YAML 1.1
+
+
+def test_a_reduction_as_yaml_1_2_reads_it_that_adds_points_for_pyyaml_needs_an_entry(
+    repo,
+) -> None:
+    before = "  s:\n  - { tp: 8, conc-start: 4, conc-end: 64 }\n"
+    found = _respelled(repo, before, before.replace("conc-start: 4", "conc-start: 016"))
+    assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "c-vllm")]
+
+
+def test_a_merge_order_change_pyyaml_sees_is_a_change_of_the_key_that_merges(repo) -> None:
+    make_project(repo)  # ruamel keeps the first merged tp, PyYAML the last
+    text = NVIDIA_TEXT + (
+        "k1:\n  s: &s1 { tp: 8 }\nk2:\n  s: &s2 { tp: 8 }\nk3:\n  s:\n    <<: [*s1, *s2]\n"
+    )
+    repo.commit("anchors", **{NVIDIA: text})
+    repo.git("branch", "-f", "main")
+    repo.commit("k2", **{NVIDIA: text.replace("&s2 { tp: 8 }", "&s2 { tp: 4 }")})
+    found = findings(repo, "verify", "--base", "main")
+    assert {f.get("key") for f in found if f["code"] == "uncovered-key"} == {"k2", "k3"}
+
+
+@pytest.mark.parametrize("key", ["on", "yes", "Off", "1_000"])
+def test_a_top_level_key_pyyaml_reads_as_no_name_is_a_key_name_finding(repo, key: str) -> None:
+    make_project(repo)
+    repo.commit("odd", **{NVIDIA: NVIDIA_TEXT + key_block(key)})
+    found = [f for f in findings(repo, "verify", "--base", "main") if f["code"] == "key-name"]
+    assert (
+        len(found) == 1 and "YAML 1.1" in found[0]["message"] or "reads as" in found[0]["message"]
+    )

@@ -18,7 +18,7 @@ from changelog_tool.diff.keychange import (
     KeyChange,
 )
 from changelog_tool.diff.keynames import key_name_problem
-from changelog_tool.diff.masters import UNREAD, MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 
 
 # --- the diff between two trees ----------------------------------------------------
@@ -63,14 +63,23 @@ def diff(
             )
             continue
         fields = changed_fields(old, new)
-        if not fields:  # equal as YAML 1.2 reads them; as benchmark jobs read them?
-            raw = base.owner[key].chunk(key)  # (of a file parsed whole too, when scanned)
-            if raw and raw == head.owner[key].chunk(key):
-                continue  # the same bytes: what they refer to is compared above
-            old, new = base.value_yaml_1_1(key), head.value_yaml_1_1(key)
-            if old is UNREAD or new is UNREAD:
+        reduced = bool(fields) and is_reduction(old, new)
+        if not fields or reduced:  # so far as YAML 1.2 reads them; as benchmark jobs do?
+            try:
+                new_1_1 = head.value_yaml_1_1(key)
+            except MasterProblem as problem:  # those jobs could not read it at all
+                problems.append((path or "", problem))
+                changes.append(KeyChange(key, MODIFIED, fields=(UNPARSABLE,), path=path, line=line))
                 continue
-            fields = changed_fields(old, new)
+            try:
+                old_1_1 = base.value_yaml_1_1(key)
+            except MasterProblem:  # they could not read it at base: now they can
+                fields, reduced = fields or [UNPARSABLE_AT_BASE], False
+            else:
+                fields_1_1 = changed_fields(old_1_1, new_1_1)
+                if fields_1_1 and not fields:  # a change only YAML 1.1 sees, judged so
+                    old, new, fields = old_1_1, new_1_1, fields_1_1
+                reduced = reduced and (not fields_1_1 or is_reduction(old_1_1, new_1_1))
             if not fields:
                 continue
         changes.append(
@@ -79,23 +88,28 @@ def diff(
                 MODIFIED,
                 fields=tuple(fields),
                 scenarios=tuple(touched_scenarios(old, new)),
-                reduced=is_reduction(old, new),
+                reduced=reduced,
                 path=path,
                 line=line,
             )
         )
-    problems.extend(key_names(changes))
+    problems.extend(key_names(changes, head))
     problems.extend(duplicate_definitions(base, head))
     return changes, problems
 
 
-def key_names(changes: list[KeyChange]) -> list[tuple[str, MasterProblem]]:
+def key_names(
+    changes: list[KeyChange], head: MasterSet | None = None
+) -> list[tuple[str, MasterProblem]]:
     """A ``key-name`` problem for each added or modified key whose name the changelog
-    schema refuses: an entry naming it would fail, and a pattern would hide the odd
-    character from whoever reads the entry."""
+    schema refuses (an entry naming it would fail, and a pattern would hide the odd
+    character from whoever reads the entry), or that a YAML 1.1 reader, as benchmark
+    jobs use, reads as no name (a plain ``on:`` is true there)."""
     out = []
     for change in changes:
         why = key_name_problem(change.key) if change.kind in (ADDED, MODIFIED) else None
+        if why is None and change.kind in (ADDED, MODIFIED) and head is not None:
+            why = head.owner[change.key].yaml_1_1_name_problem(change.key)
         if why is not None:
             problem = MasterProblem(why, change.line, "key-name", key=change.key)
             out.append((change.path or "", problem))

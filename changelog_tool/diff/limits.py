@@ -84,25 +84,6 @@ def load(data: bytes) -> Any:
     return _tools().loader.load(data)
 
 
-def load_yaml_1_1(data: bytes) -> Any:
-    """The value as a YAML 1.1 reader builds it (PyYAML, which benchmark jobs use,
-    reads ``on`` as true, ``010`` as 8 and ``1:20`` as 80, where YAML 1.2 reads a
-    string, 10 and a string): ruamel's safe loader in its 1.1 mode, for bytes
-    :func:`load` already read (so within the limits). Raises ruamel's ``YAMLError``
-    or one of :data:`BUILD_ERRORS`."""
-    import warnings
-
-    loader = getattr(_local, "yaml_1_1", None)
-    if loader is None:
-        from ruamel.yaml import YAML
-
-        loader = _local.yaml_1_1 = YAML(typ="safe", pure=False)
-        loader.version = (1, 1)
-    with warnings.catch_warnings():  # (ruamel warns of a float without a dot: 1e3)
-        warnings.simplefilter("ignore")
-        return loader.load(data)
-
-
 def line_at(data: bytes | str, index: int) -> int:
     """The 1-based line of a parser mark's character ``index``, counting LF only (as git,
     editors' line numbers on LF files and the byte scan do; libyaml's own line also

@@ -19,14 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.limits import (
-    BUILD_ERRORS,
-    YamlRefused,
-    build_error,
-    line_at,
-    load,
-    load_yaml_1_1,
-)
+from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, build_error, line_at, load
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.records import field, record
 
@@ -110,20 +103,23 @@ def _parse(data: bytes) -> Any:
         ) from None
 
 
-UNREAD: Any = object()
-"""What :meth:`MasterFile.value_yaml_1_1` gives for bytes a YAML 1.1 reader refuses."""
-
-
 @lru_cache(maxsize=256)
 def _parse_1_1(data: bytes) -> Any:
+    """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.diff.yaml11`), or
+    the :class:`MasterProblem` that says why it cannot (returned: cached too)."""
     from ruamel.yaml.error import YAMLError
 
+    from changelog_tool.diff import yaml11
+
     try:
-        return load_yaml_1_1(data)
-    except YAMLError:
-        return UNREAD
-    except BUILD_ERRORS:
-        return UNREAD
+        return yaml11.load(data)
+    except (yaml11.Unreadable, YAMLError, YamlRefused) as exc:
+        why = exc.message if isinstance(exc, YamlRefused) else str(exc).strip().splitlines()[0]
+        return MasterProblem(
+            f"a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with) "
+            f"cannot read this: {why}",
+            None,
+        )
 
 
 def _mark_line(data: bytes, mark: Any) -> int | None:
@@ -190,10 +186,21 @@ def _unquote(raw: re.Match[bytes]) -> str | None:
 
 def _names(read: Any, key: str) -> bool:
     """``read`` is what YAML made of the key line ``key``: not a string (``123``,
-    ``true``, ``2025-01-01``, ``~``)."""
-    if read is None:
-        return key in ("~", "null", "Null", "NULL")
-    return not isinstance(read, str) and str(read).lower() == key.lower()
+    ``true``, ``2025-01-01``, ``~``, ``0x10``, ``1_000``)."""
+    if isinstance(read, str):
+        return False
+    found = _key_reads_as(key)
+    return type(found) is type(read) and bool(found == read)
+
+
+@lru_cache(maxsize=256)
+def _key_reads_as(key: str) -> Any:
+    """What YAML 1.2 makes of ``key`` written as a plain top-level key."""
+    try:
+        parsed = load(key.encode("utf-8") + b": 0\n")
+    except Exception:  # noqa: BLE001 (any refusal: the text reads as no key)
+        return key
+    return next(iter(parsed)) if isinstance(parsed, dict) and len(parsed) == 1 else key
 
 
 def _not_a_name(read: Any, key: str, line: int | None) -> MasterProblem:
@@ -357,19 +364,43 @@ class MasterFile:
         span = self.spans.get(key)
         return self.data[span.start : span.end] if span is not None else b""
 
-    def value_yaml_1_1(self, key: str) -> Any:
-        """The key's value as a YAML 1.1 reader builds it (see
-        :func:`~changelog_tool.diff.limits.load_yaml_1_1`), for a key whose
-        :meth:`value` was read; :data:`UNREAD` when that reader refuses the bytes."""
-        if self.whole:
-            whole = self._whole_values_1_1
-            return whole.get(key, UNREAD) if isinstance(whole, dict) else UNREAD
-        parsed = _parse_1_1(self.chunk(key))
-        return parsed.get(key, UNREAD) if isinstance(parsed, dict) else UNREAD
+    def yaml_1_1_name_problem(self, key: str) -> str | None:
+        """Why a YAML 1.1 reader (PyYAML) reads this plain top-level key as no name
+        (``on`` is true, ``1_000`` is 1000, ``010`` is 8), or ``None``."""
+        from changelog_tool.diff import yaml11
 
-    @cached_property
-    def _whole_values_1_1(self) -> Any:
-        return _parse_1_1(self.data)
+        span = self.spans.get(key)
+        if span is None or self.data[span.start : span.start + 1] in (b'"', b"'"):
+            return None
+        try:
+            read = yaml11.plain(key)
+        except yaml11.Unreadable:
+            read = None
+        if isinstance(read, str):
+            return None
+        return (
+            f"the top-level key {key!r} reads as {read!r} to a YAML 1.1 reader (PyYAML, "
+            f'which benchmark jobs read the configs with), not as a name; quote it ("{key}":) '
+            "or rename it"
+        )
+
+    def value_yaml_1_1(self, key: str) -> Any:
+        """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
+        jobs use) builds it (:mod:`changelog_tool.diff.yaml11`); raises
+        :class:`MasterProblem` where that reader refuses the bytes."""
+        parsed = _parse_1_1(self.data if self.whole else self.chunk(key))
+        if isinstance(parsed, MasterProblem):
+            raise MasterProblem(parsed.message, self.line(key), parsed.code, key)
+        if not isinstance(parsed, dict) or key not in parsed:
+            found = next(iter(parsed), key) if isinstance(parsed, dict) else key
+            raise MasterProblem(
+                f"a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with) "
+                f"reads the key {key!r} as {found!r}, not as this name; quote it",
+                self.line(key),
+                "key-name",
+                key,
+            )
+        return parsed[key]
 
     def value(self, key: str) -> Any:
         """The key's value; raises :class:`MasterProblem` when it does not parse."""
