@@ -37,7 +37,7 @@ def readings(data: bytes) -> tuple[Any, Any]:
         theirs = ...
     try:
         ours = yaml11.load(data)
-    except Exception:  # noqa: BLE001 (any refusal: Unreadable, ruamel's YAMLError)
+    except Exception:  # any refusal: Unreadable, ruamel's YAMLError
         ours = ...
     return theirs, ours
 

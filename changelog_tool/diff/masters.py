@@ -198,7 +198,7 @@ def _key_reads_as(key: str) -> Any:
     """What YAML 1.2 makes of ``key`` written as a plain top-level key."""
     try:
         parsed = load(key.encode("utf-8") + b": 0\n")
-    except Exception:  # noqa: BLE001 (any refusal: the text reads as no key)
+    except Exception:  # any refusal: the text reads as no key
         return key
     return next(iter(parsed)) if isinstance(parsed, dict) and len(parsed) == 1 else key
 
