@@ -4,6 +4,8 @@ keys defined twice at head, and added or modified keys that no entry can name.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from changelog_tool.diff.fields import (
     changed_fields,
     is_reduction,
@@ -65,15 +67,15 @@ def diff(
         fields = changed_fields(old, new)
         reduced = bool(fields) and is_reduction(old, new)
         if not fields or reduced:  # so far as YAML 1.2 reads them; as benchmark jobs do?
-            try:
-                new_1_1 = head.value_yaml_1_1(key)
-            except MasterProblem as problem:  # those jobs could not read it at all
-                problems.append((path or "", problem))
+            new_1_1 = _read_1_1(head, key)
+            old_1_1 = _read_1_1(base, key)
+            if isinstance(new_1_1, MasterProblem) and isinstance(old_1_1, MasterProblem):
+                pass  # those jobs could read it at neither side: nothing new to them
+            elif isinstance(new_1_1, MasterProblem):  # they can no longer read it at all
+                problems.append((path or "", new_1_1))
                 changes.append(KeyChange(key, MODIFIED, fields=(UNPARSABLE,), path=path, line=line))
                 continue
-            try:
-                old_1_1 = base.value_yaml_1_1(key)
-            except MasterProblem:  # they could not read it at base: now they can
+            elif isinstance(old_1_1, MasterProblem):  # they could not read it at base: now they can
                 fields, reduced = fields or [UNPARSABLE_AT_BASE], False
             else:
                 fields_1_1 = changed_fields(old_1_1, new_1_1)
@@ -96,6 +98,14 @@ def diff(
     problems.extend(key_names(changes, head))
     problems.extend(duplicate_definitions(base, head))
     return changes, problems
+
+
+def _read_1_1(masters: MasterSet, key: str) -> Any:
+    """The key's value as YAML 1.1 readers build it, or the problem they have."""
+    try:
+        return masters.value_yaml_1_1(key)
+    except MasterProblem as problem:
+        return problem
 
 
 def key_names(
