@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sync": ("sync", "rewrite the branch's changelog as protected bytes + own entries"),
     "demo": ("demo", "open the TUI on a throwaway realistic repository"),
     "init": ("init", "adopt the tool in this repository (settings, attributes, workflow, hook)"),
-    "finalize": ("finalize", "before merge: the branch's placeholder pr-links become PR N's"),
+    "finalize": ("finalize", "before merge: point the branch's placeholder pr-links at PR N"),
 }
 
 

@@ -83,7 +83,7 @@ def test_the_written_workflow_triggers_as_the_readme_shows() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     shown = readme[readme.index("# .github/workflows/perf-changelog.yml") :]
     triggers = shown[shown.index("on:") : shown.index("jobs:")]
-    assert triggers in _workflow()
+    assert triggers in _workflow("main")
 
 
 def test_the_master_configs_named_are_the_ones_the_tool_reads(repo: GitRepo) -> None:
@@ -114,3 +114,87 @@ def test_configs_only_one_folder_too_deep_get_a_setting(repo: GitRepo) -> None:
     assert report["master_configs"] == ["configs/deprecated/old-master.yaml"]
     [settings] = [s for s in report["steps"] if s["path"] == ".perf-changelog.toml"]
     assert 'master-configs = ["configs/deprecated/*-master.yaml"]' in settings["text"]
+
+
+def test_init_creates_the_empty_changelog_add_then_appends_to(repo: GitRepo) -> None:
+    """No changelog yet: init creates the file `add --init` starts from (empty), so
+    `verify` finds it and `add` needs no --init."""
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT})
+    done = run(repo, "init")
+    assert done.returncode == 0, done.stderr
+    assert "created perf-changelog.yaml (empty" in done.stdout
+    assert repo.read("perf-changelog.yaml") == b""
+    verify = run(repo, "verify", "--base", "HEAD")
+    assert "exists neither at head nor at the base" not in verify.stderr
+    assert verify.returncode != 2, verify.stderr
+    repo.commit("adopt perf-changelog")
+    repo.git("checkout", "-q", "-b", "feature")
+    added = run(repo, "add", "--key", "*", "--description", "adopt", "--no-input")
+    assert added.returncode == 0, added.stderr
+    assert repo.read("perf-changelog.yaml").startswith(b"- config-keys:\n")
+    assert run(repo, "init").returncode == 0 and repo.read("perf-changelog.yaml") != b""
+
+
+def test_a_master_branch_gets_protected_ref_and_the_workflow_runs_on_it(repo: GitRepo) -> None:
+    repo.git("branch", "-m", "master")
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, "perf-changelog.yaml": HISTORY})
+    done = run(repo, "init")
+    assert done.returncode == 0, done.stderr
+    assert repo.read(".perf-changelog.toml") == b'protected-ref = ["origin/master", "master"]\n'
+    assert b"  push:\n    branches: [master]\n" in repo.read(".github/workflows/perf-changelog.yml")
+    repo.commit("adopt on master: the gate reads settings from the base")
+    repo.git("checkout", "-q", "-b", "feature")
+    keys = run(repo, "keys")
+    assert keys.returncode == 0, keys.stderr
+    assert run(repo, "verify", "--base", "master").returncode == 0
+
+
+def test_a_branch_off_main_keeps_the_defaults(repo: GitRepo) -> None:
+    """The protected ref exists: the branch init runs on is not taken for it."""
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, "perf-changelog.yaml": HISTORY})
+    repo.git("checkout", "-q", "-b", "adopt")
+    done = run(repo, "init", "--dry-run", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    steps = {s["path"]: s for s in json.loads(done.stdout)["steps"]}
+    assert steps[".perf-changelog.toml"]["action"] == "keep"
+    assert "branches: [main]" in steps[".github/workflows/perf-changelog.yml"]["text"]
+
+
+def test_an_existing_settings_file_is_told_what_to_set(repo: GitRepo) -> None:
+    repo.git("branch", "-m", "trunk")
+    settings = b'placeholders = ["XXX"]\n'
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, ".perf-changelog.toml": settings})
+    done = run(repo, "init")
+    assert done.returncode == 0, done.stderr
+    assert repo.read(".perf-changelog.toml") == settings
+    assert 'set these in it by hand:\n    protected-ref = ["origin/trunk", "trunk"]' in done.stdout
+    assert b"branches: [trunk]" in repo.read(".github/workflows/perf-changelog.yml")
+
+
+def test_a_missing_protected_ref_without_a_remote_suggests_no_fetch(repo: GitRepo) -> None:
+    repo.git("branch", "-m", "master")
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, "perf-changelog.yaml": HISTORY})
+    done = run(repo, "keys")
+    assert done.returncode == 2
+    assert "git fetch" not in done.stderr and "no remote" in done.stderr
+    assert "--base REF" in done.stderr and "`protected-ref`" in done.stderr
+    repo.git("remote", "add", "origin", str(repo.root))
+    done = run(repo, "keys")
+    assert done.returncode == 2
+    assert "run `git fetch origin main:refs/remotes/origin/main`" in done.stderr
+
+
+def test_help_names_every_command_in_a_whole_sentence() -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        check=True,
+    )
+    [line] = [x for x in done.stdout.splitlines() if x.strip().startswith("finalize ")]
+    assert line.endswith("before merge: point the branch's placeholder pr-links at PR N")

@@ -1,9 +1,13 @@
 """`changelog init [--dry-run]`: adopt the tool in a repository in one command.
 
-It finds the changelog and the master configs, then writes only what is missing,
-each step idempotent: settings (``.perf-changelog.toml``) only where the defaults
-do not fit, the ``.gitattributes`` line for the merge driver, a GitHub workflow
-that runs the gate through the Action, and a pre-commit hook entry. ``--dry-run``
+It finds the changelog, the master configs and the protected branch, then writes
+only what is missing, each step idempotent: an empty changelog when there is
+none (the file ``add --init`` starts from), settings (``.perf-changelog.toml``)
+only where the defaults do not fit (``protected-ref`` when this clone has none of
+the default protected refs, e.g. a repository whose branch is ``master``), the
+``.gitattributes`` line for the merge driver, a GitHub workflow that runs the
+gate through the Action on pushes to the protected branch, and a pre-commit hook
+entry. ``--dry-run``
 prints the exact bytes each file would get and writes nothing. Afterwards
 ``changelog verify`` works with no further step; each clone still runs
 ``changelog install`` once for the merge driver's local config.
@@ -23,6 +27,7 @@ from changelog_tool.records import record
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
 SETTINGS = ".perf-changelog.toml"
+YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null"}
 SKIP = {".git", ".venv", "node_modules", "__pycache__"}
 
 
@@ -46,7 +51,7 @@ def run(*, dry_run: bool, format: str) -> int:
     from changelog_tool.commands.install import attribute_line
     from changelog_tool.errors import EnvironmentProblem
     from changelog_tool.gitrepo import run_git
-    from changelog_tool.settings import DEFAULT_MASTER_GLOBS
+    from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
 
     top = Path(run_git(Path.cwd(), "rev-parse", "--show-toplevel"))
     files = _tracked_or_present(top)
@@ -65,12 +70,27 @@ def run(*, dry_run: bool, format: str) -> int:
         globs = sorted({str(Path(m).parent / "*-master.yaml") for m in masters})
         settings.append("master-configs = [" + ", ".join(f'"{g}"' for g in globs) + "]")
         read = _matching(top, globs)
-    steps = [
+    current = load(top)
+    branch, refs = _protected(top, current.protected_ref)
+    if refs:
+        settings.append("protected-ref = [" + ", ".join(f'"{r}"' for r in refs) + "]")
+    settings_step = (
         _file(top, SETTINGS, "".join(f"{line}\n" for line in settings))
         if settings
-        else Step(SETTINGS, "keep", "the defaults fit: no settings needed"),
+        else Step(SETTINGS, "keep", "the defaults fit: no settings needed")
+    )
+    if settings and settings_step.action == "keep":
+        settings_step = Step(
+            SETTINGS,
+            "keep",
+            "exists; left as it is: set these in it by hand:\n"
+            + "".join(f"    {line}\n" for line in settings),
+        )
+    steps = [
+        _file(top, changelog, ""),
+        settings_step,
         _line(top, ".gitattributes", attribute_line(changelog)),
-        _file(top, WORKFLOW, _workflow()),
+        _file(top, WORKFLOW, _workflow(branch)),
         _pre_commit(top),
     ]
     if not dry_run:
@@ -86,6 +106,51 @@ def run(*, dry_run: bool, format: str) -> int:
                 writer.replace(target, old + step.text.encode(), expected=old)
     _report(steps, dry_run, format, changelog, read)
     return 0
+
+
+def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
+    """The protected branch the workflow runs on, and the ``protected-ref`` setting
+    it needs (empty: the settings already name a ref this clone has). With none of
+    them here, the protected branch is the one ``origin/HEAD`` names, else
+    ``master``, else the current branch; the setting names it on the remote first,
+    as the default does (a CI checkout has only ``origin/...``)."""
+    from changelog_tool.errors import EnvironmentProblem
+    from changelog_tool.gitrepo import git
+
+    def exists(ref: str) -> bool:
+        return git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0
+
+    remotes = git(top, "remote").stdout.decode("utf-8", "replace").split()
+    for ref in refs:
+        if exists(ref):
+            return _branch_of(ref, remotes), []
+    origin_head = git(top, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD")
+    candidates = [
+        _branch_of(origin_head.stdout.decode("utf-8", "replace").strip(), remotes)
+        if origin_head.returncode == 0
+        else "",
+        "master",
+        git(top, "branch", "--show-current").stdout.decode("utf-8", "replace").strip(),
+    ]
+    for name in candidates:
+        if name and (exists(name) or exists(f"origin/{name}") or name == candidates[-1]):
+            return name, [f"origin/{name}", name]
+    raise EnvironmentProblem(
+        f"none of the protected refs ({' or '.join(refs)}) exists in this clone and HEAD "
+        f"is on no branch; check out the protected branch and run `changelog init` again, "
+        f'or set `protected-ref = ["<branch>"]` in {SETTINGS}'
+    )
+
+
+def _branch_of(ref: str, remotes: Sequence[str]) -> str:
+    """The branch a protected ref names: ``origin/main``, ``refs/heads/main`` -> ``main``."""
+    for prefix in ("refs/heads/", "refs/remotes/", *(f"{r}/" for r in remotes)):
+        if ref.startswith(prefix):
+            ref = ref[len(prefix) :]
+            if prefix == "refs/remotes/":
+                ref = ref.split("/", 1)[-1]
+            break
+    return ref
 
 
 def _matching(top: Path, globs: Sequence[str]) -> list[str]:
@@ -155,18 +220,28 @@ def _pre_commit(top: Path) -> Step:
     )
 
 
-def _workflow() -> str:
+def _workflow(branch: str) -> str:
     return (
         "name: perf-changelog\n"
         "on:\n  pull_request:\n"
         # labeled/unlabeled: adding or removing the opt-out label re-runs the gate
         "    types: [opened, synchronize, reopened, labeled, unlabeled]\n"
-        "  push:\n    branches: [main]\n"
+        f"  push:\n    branches: [{_flow(branch)}]\n"
         "permissions:\n  contents: read\n"
         "jobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n"
         "      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n"
         f"      - uses: {HOME}@v{__version__}\n"
     )
+
+
+def _flow(name: str) -> str:
+    """A branch name as a YAML flow-sequence item, quoted where YAML (1.1, as GitHub
+    reads workflows) would read something else: a number, a boolean, a flow marker."""
+    import json
+    import re
+
+    plain = re.fullmatch(r"[A-Za-z][A-Za-z0-9_./-]*", name) and name.lower() not in YAML_WORDS
+    return name if plain else json.dumps(name)
 
 
 def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters: list[str]) -> None:
@@ -195,6 +270,9 @@ def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters:
             "create": "would create" if dry_run else "created",
             "append": "would append to" if dry_run else "appended to",
         }[step.action]
+        if not step.text:
+            print(f"init: {verb} {step.path} (empty: `changelog add` appends the first entry)")
+            continue
         print(f"init: {verb} {step.path}:")
         print("".join(f"    {line}\n" for line in step.text.splitlines()), end="")
     if any(step.path == SETTINGS and step.action != "keep" for step in steps):

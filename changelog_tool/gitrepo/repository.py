@@ -155,10 +155,23 @@ class Repo:
             except EnvironmentProblem:
                 continue
             return ref
+        remotes = self._run("remote").split()
+        fetches = [
+            f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
+            for remote, _, branch in (ref.partition("/") for ref in refs)
+            if branch and remote in remotes
+        ]
+        setting = (
+            "or set `protected-ref` in the settings (.perf-changelog.toml) to the protected branch"
+        )
+        if fetches:
+            # the full refspec: a single-branch clone's plain fetch makes no remote ref
+            advice = f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, {setting}"
+        else:
+            where = "has no remote" if not remotes else "has no remote that these refs name"
+            advice = f"this clone {where} to fetch them from; pass {flag}, {setting}"
         raise EnvironmentProblem(
-            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; "
-            "run `git fetch origin main:refs/remotes/origin/main` (a single-branch clone "
-            f"needs the full refspec) or pass {flag}"
+            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice}"
         )
 
     def merge_base(self, a: str, b: str) -> str:
