@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from test_tui_helpers import SIZE, app_for, build, settle, synchronous
+from textual.widgets import TextArea
+
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
 
@@ -83,3 +86,17 @@ def test_the_entry_drops_blank_lines_and_defaults_the_pr_link_to_the_placeholder
         "all-evals": True,
     }
     assert draft.has_text() and not Draft(description=["", "  "]).has_text()
+
+
+@synchronous
+async def test_typing_after_a_restored_description_goes_on_at_its_end(tmp_path: Path) -> None:
+    box = build(tmp_path)  # (the cursor was left at the start: "Xabc")
+    drafts.save(box.changelog, Draft(keys=[], description=["first line", "abc"]))
+    app = app_for(box.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        area = app.query_one("#description", TextArea)
+        area.focus()
+        await pilot.press("X")
+        await pilot.pause()
+        assert area.text == "first line\nabcX"

@@ -60,7 +60,7 @@ class EntryForm(Panel):
             yield Input(id="eval-min-prefill-ep", compact=True, type="integer")
 
     def load(self, draft: Draft, placeholder: str) -> None:
-        self.query_one("#description", TextArea).load_text("\n".join(draft.description))
+        self.set_description(draft.description)
         for name in self.scenarios:
             self.query_one(f"#scenario-{name}", Checkbox).value = name in draft.scenario_types
         self.query_one("#pr-link", Input).value = draft.pr_link or placeholder
@@ -70,7 +70,10 @@ class EntryForm(Panel):
         self.query_one("#eval-min-prefill-ep", Input).value = "" if ep is None else str(ep)
 
     def set_description(self, lines: list[str]) -> None:
-        self.query_one("#description", TextArea).load_text("\n".join(lines))
+        """The description's text, with the cursor after it (typing goes on from there)."""
+        area = self.query_one("#description", TextArea)
+        area.load_text("\n".join(lines))
+        area.move_cursor(area.document.end)
 
     def show_problem(self, text: str) -> None:
         label = self.query_one("#form-problem", Label)
