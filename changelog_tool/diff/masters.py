@@ -103,6 +103,9 @@ def _parse(data: bytes) -> Any:
         ) from None
 
 
+PYYAML = "a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with)"
+
+
 @lru_cache(maxsize=256)
 def _parse_1_1(data: bytes) -> Any:
     """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.diff.yaml11`), or
@@ -115,11 +118,7 @@ def _parse_1_1(data: bytes) -> Any:
         return yaml11.load(data)
     except (yaml11.Unreadable, YAMLError, YamlRefused) as exc:
         why = exc.message if isinstance(exc, YamlRefused) else str(exc).strip().splitlines()[0]
-        return MasterProblem(
-            f"a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with) "
-            f"cannot read this: {why}",
-            None,
-        )
+        return MasterProblem(f"{PYYAML} cannot read this: {why}", None)
 
 
 def _mark_line(data: bytes, mark: Any) -> int | None:
@@ -134,7 +133,9 @@ YAML 1.1 readers benchmark CI uses), not to a scan by ``\\n``."""
 def _other_line_breaks(data: bytes) -> bool:
     """A line break other than ``\\n`` and ``\\r\\n`` (a lone ``\\r`` or
     :data:`_OTHER_BREAKS`): a key after one begins a line the scan does not see."""
-    return any(mark in data for mark in _OTHER_BREAKS) or data.count(b"\r") != data.count(b"\r\n")
+    if any(mark in data for mark in _OTHER_BREAKS):
+        return True
+    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
 
 
 def _has_anchor_or_alias(data: bytes) -> bool:
@@ -196,11 +197,23 @@ def _names(read: Any, key: str) -> bool:
 @lru_cache(maxsize=256)
 def _key_reads_as(key: str) -> Any:
     """What YAML 1.2 makes of ``key`` written as a plain top-level key."""
+    from ruamel.yaml.error import YAMLError
+
     try:
         parsed = load(key.encode("utf-8") + b": 0\n")
-    except Exception:  # any refusal: the text reads as no key
+    except (YAMLError, YamlRefused):  # the text reads as no key
+        return key
+    except BUILD_ERRORS:
         return key
     return next(iter(parsed)) if isinstance(parsed, dict) and len(parsed) == 1 else key
+
+
+def _not_a_name_1_1(key: str, read: Any) -> str:
+    """The ``key-name`` message for a top-level key YAML 1.1 reads as ``read``."""
+    return (
+        f"the top-level key {key!r} reads as {read!r} to {PYYAML}, not as a name; "
+        f'quote it ("{key}":) or rename it'
+    )
 
 
 def _not_a_name(read: Any, key: str, line: int | None) -> MasterProblem:
@@ -378,11 +391,7 @@ class MasterFile:
             read = None
         if isinstance(read, str):
             return None
-        return (
-            f"the top-level key {key!r} reads as {read!r} to a YAML 1.1 reader (PyYAML, "
-            f'which benchmark jobs read the configs with), not as a name; quote it ("{key}":) '
-            "or rename it"
-        )
+        return _not_a_name_1_1(key, read)
 
     def value_yaml_1_1(self, key: str) -> Any:
         """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
@@ -393,13 +402,7 @@ class MasterFile:
             raise MasterProblem(parsed.message, self.line(key), parsed.code, key)
         if not isinstance(parsed, dict) or key not in parsed:
             found = next(iter(parsed), key) if isinstance(parsed, dict) else key
-            raise MasterProblem(
-                f"a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with) "
-                f"reads the key {key!r} as {found!r}, not as this name; quote it",
-                self.line(key),
-                "key-name",
-                key,
-            )
+            raise MasterProblem(_not_a_name_1_1(key, found), self.line(key), "key-name", key)
         return parsed[key]
 
     def value(self, key: str) -> Any:

@@ -106,7 +106,7 @@ def append_break(
             f"from line {line} on would read as {found}){_cause(end, line)}",
             _fix(end),
         )
-    if alone and not _same(alone[0].value, together[0].value):
+    if alone and not same_reading(alone[0].value, together[0].value):
         return Break(
             "entry-count",
             line,
@@ -115,7 +115,7 @@ def append_break(
             _fix(end),
         )
     for item, value in zip(together[len(alone) :], own, strict=True):
-        if not _same(item.value, value):
+        if not same_reading(item.value, value):
             return Break(
                 "entry-count",
                 item.line,
@@ -136,7 +136,7 @@ def _as_list(root: Any) -> list[Item] | None:
     return None
 
 
-def _same(a: object, b: object) -> bool:
+def same_reading(a: object, b: object) -> bool:
     """Two readings of an entry are the same value (a ``.nan`` equals itself here,
     as its text does)."""
     return a == b or repr(a) == repr(b)

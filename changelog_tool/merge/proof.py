@@ -4,6 +4,7 @@ bytes as they were. A result that fails the proof is refused, never written."""
 
 from __future__ import annotations
 
+from changelog_tool.ledger.appending import same_reading
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.ledger.items import Item, YamlProblem
@@ -72,7 +73,7 @@ def _verify_quick(
     problems = _read_back(items[at + 1 :], kept, lines)
     if problems:
         return problems
-    if kept and not _same(parse(content(ledger, last), last.line), items[at].value):
+    if kept and not same_reading(parse(content(ledger, last), last.line), items[at].value):
         return [_last_entry_changed(prot_name, last.line)]
     return []
 
@@ -115,7 +116,7 @@ def _verify_from_last_entry(
     if problems:
         return problems
     alone = parse(content(ledger, last), last.line)
-    if not _same(alone, items[0].value):
+    if not same_reading(alone, items[0].value):
         return [_last_entry_changed(prot_name, last.line)]
     window_events = block_list_events(window)
     if window_events is None or block_list_events(data) != head_events + window_events - 6:
@@ -173,14 +174,14 @@ def _verify_whole(
     last = ledger.last_block()
     if kept and last is not None and count:
         alone = parse(content(ledger, last), last.line)
-        if not _same(alone, items[count - 1].value):
+        if not same_reading(alone, items[count - 1].value):
             return [_last_entry_changed(prot_name, last.line)]
     return []
 
 
 def _read_back(items: list[Item], kept: list[Entry], lines: list[int]) -> list[Problem]:
     for item, entry, line in zip(items, kept, lines, strict=True):
-        if item.line != line or not _same(item.value, entry.value):
+        if item.line != line or not same_reading(item.value, entry.value):
             return [
                 Problem(
                     "entry-count",
@@ -201,12 +202,6 @@ def _miscounted(found: int, protected: int, kept: int) -> Problem:
         f"the merged file reads as {found} entries, expected {protected} + {kept}; "
         "nothing was written",
     )
-
-
-def _same(a: object, b: object) -> bool:
-    """Two readings of an entry are the same value (a ``.nan`` in an old entry equals
-    itself here, as its text does; ``==`` never holds for NaN)."""
-    return a == b or repr(a) == repr(b)
 
 
 def _last_entry_changed(prot_name: str, line: int) -> Problem:
