@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 
+from changelog_tool import batch_process
+
 
 def _merge_driver_call(words: list[str]) -> int | None:
     """The driver's exit code for git's own call; ``None`` for any other command line."""
@@ -31,6 +33,7 @@ def _merge_driver_call(words: list[str]) -> int | None:
 
 
 def _main() -> int:
+    batch_process()
     code = _merge_driver_call(sys.argv[1:])
     if code is not None:
         return code

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from changelog_tool import __version__
+from changelog_tool import __version__, batch_process
 from changelog_tool.errors import ChangelogError
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -182,4 +182,5 @@ def os_error(exc: OSError) -> str:
 
 
 def entry_point() -> None:
+    batch_process()
     raise SystemExit(main())

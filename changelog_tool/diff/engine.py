@@ -139,6 +139,16 @@ def snapshot(
             blobs[sha] = repo.read_blob(sha, limit, path)
         return blobs[sha]
 
+    files: dict[tuple[str, str], MasterFile] = {}
+
+    def master(rev: str, sha: str | None, path: str) -> MasterFile:
+        """A file whose blob both sides share is scanned once."""
+        if sha is None:
+            return MasterFile(path, read(rev, sha, path))
+        if (path, sha) not in files:
+            files[path, sha] = MasterFile(path, read(rev, sha, path))
+        return files[path, sha]
+
     masters: dict[str, MasterSet] = {}
     links: set[str] = set()
     for side, rev in (("base", base_sha), ("head", head_rev)):
@@ -146,7 +156,7 @@ def snapshot(
         if rev == WORKTREE:  # a sparse checkout leaves files out: git reads them as staged
             missing = {f.path for f in masters["base"].files} - set(found)
             found.update(repo.outside_sparse_checkout(missing))
-        masters[side] = MasterSet(MasterFile(p, read(rev, s, p)) for p, s in found.items())
+        masters[side] = MasterSet(master(rev, s, p) for p, s in found.items())
     if not masters["base"].files and not masters["head"].files:
         raise no_master_configs(settings)
     keys, problems = diff(masters["base"], masters["head"])

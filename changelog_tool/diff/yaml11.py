@@ -18,6 +18,7 @@ import base64
 import binascii
 import datetime
 import re
+from functools import cache
 from typing import Any
 
 from changelog_tool.diff.limits import events
@@ -27,30 +28,42 @@ _BOOL = {
     **dict.fromkeys(("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
 }
 _NULL = frozenset({"~", "null", "Null", "NULL", ""})
-_FLOAT = re.compile(
-    r"""[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
-    |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
-    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
-    |[-+]?\.(?:inf|Inf|INF)
-    |\.(?:nan|NaN|NAN)""",
-    re.VERBOSE,
-)
-_INT = re.compile(
-    r"""[-+]?0b[0-1_]+
-    |[-+]?0[0-7_]+
-    |[-+]?(?:0|[1-9][0-9_]*)
-    |[-+]?0x[0-9a-fA-F_]+
-    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+""",
-    re.VERBOSE,
-)
-_TIMESTAMP = re.compile(
-    r"""(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)
-    (?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])
-    (?:\.(?P<fraction>[0-9]*))?
-    (?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)(?::(?P<tz_minute>[0-9][0-9]))?))?)?""",
-    re.VERBOSE,
-)
-_DATE_ONLY = re.compile(r"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]")
+_NUMERIC_FIRST = frozenset("-+.0123456789")
+"""The first characters of the plain scalars PyYAML's number and timestamp
+resolvers read (it picks its implicit resolvers by a scalar's first character):
+any other plain scalar is a boolean, null, ``=`` or a string."""
+
+
+@cache
+def _numbers() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """PyYAML's float, int, timestamp and date patterns, compiled on first use (~2 ms
+    of every gate run's start otherwise, which plain names never need)."""
+    number = re.compile(
+        r"""[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN)""",
+        re.VERBOSE,
+    )
+    integer = re.compile(
+        r"""[-+]?0b[0-1_]+
+        |[-+]?0[0-7_]+
+        |[-+]?(?:0|[1-9][0-9_]*)
+        |[-+]?0x[0-9a-fA-F_]+
+        |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+""",
+        re.VERBOSE,
+    )
+    stamp = re.compile(
+        r"""(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)
+        (?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])
+        (?:\.(?P<fraction>[0-9]*))?
+        (?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)(?::(?P<tz_minute>[0-9][0-9]))?))?)?""",
+        re.VERBOSE,
+    )
+    return number, integer, stamp, re.compile(r"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]")
+
+
 _TAG = "tag:yaml.org,2002:"
 
 
@@ -103,7 +116,7 @@ def _float(text: str) -> float:
 
 
 def _timestamp(text: str) -> datetime.date:
-    found = _TIMESTAMP.fullmatch(text)
+    found = _numbers()[2].fullmatch(text)
     if found is None:
         raise Unreadable(f"{text!r} is not a timestamp")
     year, month, day = (int(found[name]) for name in ("year", "month", "day"))
@@ -137,15 +150,17 @@ def plain(text: str) -> Any:
     try:
         if text in _BOOL:
             return _BOOL[text]
-        if _FLOAT.fullmatch(text):
-            return _float(text)
-        if _INT.fullmatch(text):
-            return _int(text)
         if text in _NULL:
             return None
-        stamp = _TIMESTAMP.fullmatch(text)
-        if stamp is not None and (_DATE_ONLY.fullmatch(text) or stamp["hour"] is not None):
-            return _timestamp(text)
+        if text[:1] in _NUMERIC_FIRST:
+            number, integer, stamp, date_only = _numbers()
+            if number.fullmatch(text):
+                return _float(text)
+            if integer.fullmatch(text):
+                return _int(text)
+            found = stamp.fullmatch(text)
+            if found is not None and (date_only.fullmatch(text) or found["hour"] is not None):
+                return _timestamp(text)
     except (ValueError, OverflowError) as exc:
         raise Unreadable(f"{text!r}: {exc}") from None
     if text == "=":

@@ -33,7 +33,6 @@ FIELD_ORDER = (
 LIST_FIELDS = ("config-keys", "scenario-type", "description")
 FLAG_FIELDS = ("evals-only", "all-evals", "append-only")
 TEXT_FIELDS = ("config-keys", "scenario-type", "description", "pr-link")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 @cache
@@ -217,10 +216,12 @@ def not_an_integer(value: Any) -> str:
 
 def lone_surrogate(text: str) -> str | None:
     """Why ``text`` cannot be written to a UTF-8 file, or ``None`` when it can."""
-    found = _SURROGATE.search(text)
-    if found is None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # (no pattern to compile at every start)
+        point = ord(text[exc.start])
+    else:
         return None
-    point = ord(found.group())
     if 0xDC80 <= point <= 0xDCFF:  # how Python keeps a byte of an argument that is not UTF-8
         return (
             f"the text {text[:40]!r} holds the byte 0x{point - 0xDC00:02X}, which is not "

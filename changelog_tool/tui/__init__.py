@@ -14,7 +14,11 @@ def run_add(
     """Open the add screen; returns the exit code: 0 saved, 1 left without saving, 130
     left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
     the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`)."""
+    import gc
+
     from changelog_tool.tui.app import make_app
+
+    gc.enable()  # an event loop makes cyclic garbage as it goes (changelog_tool.batch_process)
 
     app = make_app(settings, path, base=base, prefill=prefill, init=init)
     outcome = app.run()
