@@ -9,6 +9,7 @@ from textual.widgets import Checkbox, Input, Static
 
 from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS, broad
 from changelog_tool.tui.keys import KeyPicker
+from changelog_tool.tui.texts import SHOWN_KEYS
 from tests.projects import key_block
 
 # Hand-counted: a point is one concurrency of one search-space entry of one scenario item.
@@ -116,3 +117,45 @@ def test_a_pattern_is_broad_past_the_threshold_of_unchanged_keys() -> None:
     assert broad("k*", keys[: limit + 2], changed) is None  # exactly `limit` unchanged
     assert broad("k*", keys[: limit + 3], changed) is not None
     assert broad("k1", keys[: limit + 3], changed) is None  # a key is never broad
+
+
+def body(app: object) -> str:
+    return str(app.query_one("#pane-body", Static).content)  # type: ignore[attr-defined]
+
+
+@synchronous
+async def test_a_pattern_reaching_many_keys_lists_the_first_and_counts_the_rest(
+    repo: GitRepo,
+) -> None:
+    """The pane renders every line it holds: thousands of key lines made each keystroke
+    take seconds. The first SHOWN_KEYS are listed, the others counted on one line, and
+    typing a description (same keys) reuses the reach instead of recomputing it."""
+    many = "".join(key_block(f"dsr1-fp4-h{n:03d}-sglang") for n in range(SHOWN_KEYS + 30))
+    repository(repo, MASTER + many)
+    changed = MASTER.replace("vllm/vllm-openai:v1", "vllm/vllm-openai:v2")
+    repo.commit("bump a and b", **{"configs/nvidia-master.yaml": changed + many})
+    app = app_for(repo.root)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        app.query_one("#pattern", Input).focus()
+        await pilot.press(*"dsr1*", "enter")
+        await pilot.pause()
+        text = body(app)
+        # a and b, then SHOWN_KEYS - 2 dsr1 keys; 32 dsr1 keys left, 2 points each
+        assert text.count("dsr1-fp4-h") == SHOWN_KEYS - 2
+        assert "dsr1-fp4-h047-sglang" in text and "dsr1-fp4-h048-sglang" not in text
+        assert text.rstrip().endswith("... and 32 more keys: 64 benchmark points")
+        assert note(app).startswith(
+            f"Runs: {SHOWN_KEYS + 32} keys, 2 scenario types, {22 + 2 * (SHOWN_KEYS + 30)}"
+        )
+        session = app.session  # type: ignore[attr-defined]
+        before = session.reach(app.current_draft())  # type: ignore[attr-defined]
+        app.query_one("#description").focus()
+        await pilot.press(*"abc")
+        await pilot.pause()
+        assert session.reach(app.current_draft()) is before  # type: ignore[attr-defined]
+        app.query_one("#pattern", Input).focus()
+        await pilot.press(*"c-mi355x-vllm", "enter")
+        await pilot.pause()
+        assert session.reach(app.current_draft()) is not before  # type: ignore[attr-defined]
+        assert "... and 33 more keys" in body(app)

@@ -73,6 +73,7 @@ class AddSession:
         self.loaded: Loaded | None = None
         self._rules: Rules | None = None
         self._points: dict[str, dict[str, int] | None] = {}
+        self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
         self.old = self.read()
         self.scenario_types = known_scenario_types()
         self.rules()  # no master config is an error before anything is shown
@@ -169,12 +170,19 @@ class AddSession:
         return out
 
     def reach(self, draft: Draft) -> Reach:
-        """What the draft's keys and patterns run (see :mod:`.reach`)."""
+        """What the draft's keys and patterns run (see :mod:`.reach`); the last one is
+        kept, as most answers (a description typed) change neither its keys nor its
+        scenario types, and a pattern can reach thousands of keys."""
         from changelog_tool.authoring.reach import reach
 
+        asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
+        if self._reach is not None and self._reach[0] == asked:
+            return self._reach[1]
         changed = [r.key for r in (self.loaded.rows if self.loaded else []) if r.needs_entry]
         masters = self.rules().masters.owner  # in the files' order, as the reach is shown
-        return reach(draft.keys, draft.scenario_types, list(masters), self.points, changed)
+        found = reach(draft.keys, draft.scenario_types, list(masters), self.points, changed)
+        self._reach = (asked, found)
+        return found
 
     def points(self, key: str) -> dict[str, int] | None:
         """A master key's benchmark points per scenario type (``None``: its value does

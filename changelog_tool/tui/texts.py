@@ -56,18 +56,25 @@ def form_fields(preview: Preview) -> list[str]:
     return [name for name in preview.by_field if name not in KEY_FIELDS]
 
 
+SHOWN_KEYS = 50
+"""Keys listed one per line under the preview; the rest are counted on one line (a
+pattern can reach thousands, and the pane renders every line it holds)."""
+
+
 def runs(preview: Preview) -> tuple[Content, list[Content]]:
     """What the entry runs: the total line with its warnings (wrapping), and one line
-    per key with its scenario types and benchmark points."""
+    per key with its scenario types and benchmark points (the first
+    :data:`SHOWN_KEYS`, then one line for the others)."""
     reach = preview.reach
     if reach is None or not reach.keys:
         return Content(""), []
     note = Content.styled(f"Runs: {reach.summary()}", "bold")
     for warning in reach.warnings:
         note += Content("\n") + Content.styled(f"⚠ {warning}", "$text-warning")
-    width = min(max(len(k.key) for k in reach.keys), 44)
+    shown, rest = reach.keys[:SHOWN_KEYS], reach.keys[SHOWN_KEYS:]
+    width = min(max(len(k.key) for k in shown), 44)
     lines = []
-    for key in reach.keys:
+    for key in shown:
         each = ", ".join(f"{kind} {count}" for kind, count in key.points.items())
         if not key.known:
             each = "points unknown (the key does not parse)"
@@ -77,6 +84,13 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
             Content.styled(f"  {key.key.ljust(width)} ", "$text-muted")
             + Content(f"{each}" + (f" = {key.total}" if len(key.points) > 1 else ""))
         )
+    if rest:
+        points = sum(key.total for key in rest)
+        unknown = sum(not key.known for key in rest)
+        more = f"  ... and {len(rest):,} more keys: {points:,} benchmark points"
+        if unknown:
+            more += f" ({unknown:,} of them with points unknown)"
+        lines.append(Content.styled(more, "$text-muted"))
     return note, lines
 
 
