@@ -7,7 +7,7 @@ import json
 
 from changelog_tool.lint.review import Changed, review
 from tests.conftest import GitRepo
-from tests.projects import make_project, run
+from tests.projects import key_block, make_project, run
 
 CONNECTOR = '{"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_buffer_size": 5e9}'
 
@@ -185,3 +185,27 @@ def test_a_master_key_in_a_file_without_a_convention_is_judged_by_its_own_keys()
     asked.clear()
     assert lint(head.replace(b"new_key", b"new-key")) == []
     assert asked == []  # no key against its siblings: the whole file is not scanned
+
+
+def test_changelog_lint_reports_a_master_config_the_branch_broke(repo: GitRepo) -> None:
+    """The pre-commit hook's check: a master config that no longer parses, or a key
+    now defined in two files, fails `lint` as it fails `keys` and `verify`."""
+    make_project(repo)
+    broken = "a-vllm:\n  image: v2\n  scenarios: {\nb-vllm:\n  image: v1\n"
+    repo.write("configs/nvidia-master.yaml", broken)
+    done = run(repo, "lint", "--base", "main", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    [finding] = json.loads(done.stdout)["findings"]
+    assert (finding["code"], finding["path"], finding["line"], finding["severity"]) == (
+        "yaml-syntax",
+        "configs/nvidia-master.yaml",
+        3,
+        "error",
+    )
+    assert run(repo, "keys", "--base", "main").returncode == 1
+    repo.git("checkout", "--", "configs/nvidia-master.yaml")
+    amd = repo.read("configs/amd-master.yaml").decode()
+    repo.write("configs/amd-master.yaml", amd + key_block("a-vllm"))
+    done = run(repo, "lint", "--base", "main")
+    assert done.returncode == 1, done.stdout
+    assert "duplicate-master-key" in done.stdout

@@ -1,6 +1,9 @@
-"""`changelog lint [--base REF]`: the review lints on what the branch changed (key
-spelling, repeated blocks, recipe references), without the changelog checks;
-for a pre-commit hook. ``verify --base`` reports the same findings."""
+"""`changelog lint [--base REF]`: what is wrong in the YAML the branch changed,
+without the changelog checks, for a pre-commit hook: the master-config problems
+the branch introduced (YAML that does not parse, a key in two files, a key name
+a YAML 1.1 reader misreads, a deleted recipe still referenced, a link), as
+``keys`` reports them, then the review lints (key spelling, repeated blocks,
+recipe references). ``verify --base`` reports the same findings."""
 
 from __future__ import annotations
 
@@ -27,9 +30,12 @@ def run(*, base: str | None, format: str) -> int:
     repo = Repo.open(settings.root)
     try:
         snap = snapshot(repo, settings, base, None)
-        findings = lint_findings(
-            repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes
-        )
+        findings = [
+            *snap.changes.problems,
+            *lint_findings(
+                repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes
+            ),
+        ]
     finally:
         repo.close()
     ok = not has_errors(findings)
