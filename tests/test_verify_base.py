@@ -376,6 +376,45 @@ def test_the_repositorys_skip_sweep_subject_tag_opts_out(project, capsys) -> Non
     assert code == 0 and document["opt_out"]["source"].startswith("subject tag of commit")
 
 
+def git_commands(repo, monkeypatch, tmp_path: Path, *args: str) -> tuple[list[str], dict]:
+    """The git commands `verify --base main --format json` runs (git's own trace)."""
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    done = process(repo.root, "verify", "--base", "main", "--format", "json", *args)
+    monkeypatch.delenv("GIT_TRACE")
+    ran = [
+        line.split("trace: built-in: git ", 1)[1].split()[0]
+        for line in trace.read_text().splitlines()
+        if "trace: built-in: git " in line
+    ]
+    return ran, json.loads(done.stdout)
+
+
+def test_the_commits_are_read_for_an_opt_out_only_when_a_key_is_uncovered(
+    project, monkeypatch, tmp_path
+) -> None:
+    bump = master(key_block("a-vllm", image="v2"), *BASE_KEYS[1:])
+    project.commit("bump [skip-sweep]", **{MASTER: bump, LOG: HISTORY + "\n" + entry(["a-vllm"])})
+    ran, document = git_commands(project, monkeypatch, tmp_path)
+    assert document["ok"] and document["opt_out"] is None
+    assert "log" not in ran and "cat-file" in ran
+    ran, document = git_commands(project, monkeypatch, tmp_path, "--skip-reason", "a rename")
+    assert document["opt_out"] == {"reason": "a rename", "source": "--skip-reason"}
+    project.commit(
+        "bump b [skip-sweep]",
+        **{
+            MASTER: master(
+                key_block("a-vllm", image="v2"),
+                key_block("b-vllm", agentic=True, image="v2"),
+                BASE_KEYS[2],
+            )
+        },
+    )
+    ran, document = git_commands(project, monkeypatch, tmp_path)
+    assert "log" in ran
+    assert document["ok"] and document["opt_out"]["source"].startswith("subject tag of commit")
+
+
 def test_an_opt_out_never_excuses_edited_history(project, capsys) -> None:
     project.commit("edit [skip-sweep]", **{LOG: HISTORY.replace("Add b", "Add B")})
     assert verify_json(project, capsys)[0] == 1

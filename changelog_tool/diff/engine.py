@@ -12,6 +12,7 @@ master configs are parsed only where their bytes differ.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,7 +43,9 @@ class Snapshot:
     masters: MasterSet
     changelog: str
     base_ref: str
-    messages: list[tuple[str, str]] = field(default_factory=list)
+    messages: Callable[[], list[tuple[str, str]]] = list
+    """The commits' ``(sha, message)``, newest first, read (one ``git log``) on first
+    use: only an uncovered key makes the gate look for an opt-out in them."""
     head_state: HeadState | None = None
     """What head is (branch, commit, operation): the gate decides if it is protected."""
     remote_url: Callable[[str], str | None] = lambda name: None
@@ -179,8 +182,7 @@ def snapshot(
             repo, layout.changelog, base_sha, revision.head_blob, history, limit
         )
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
-    # Commit messages matter only for the opt-out, i.e. when some key needs an entry.
-    messages = repo.messages(base_sha, head_rev) if changes.needing_entry() else []
+    messages = functools.cache(functools.partial(repo.messages, base_sha, head_rev))
     return Snapshot(
         changes,
         history,

@@ -14,7 +14,7 @@ edited history, dangling patterns or bad pr-links.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from changelog_tool.records import record
@@ -36,11 +36,14 @@ class OptOut:
         return f"{self.reason} ({self.source})"
 
 
-def find(messages: Sequence[tuple[str, str]], flag: str | None = None) -> OptOut | None:
-    """The opt-out in force, if any: the flag first, then the newest commit."""
+def find(
+    messages: Callable[[], Sequence[tuple[str, str]]], flag: str | None = None
+) -> OptOut | None:
+    """The opt-out in force, if any: the flag first, then the newest commit
+    (``messages`` is called only when there is no flag)."""
     if flag is not None and flag.strip():
         return OptOut(flag.strip(), "--skip-reason")
-    for sha, message in messages:
+    for sha, message in messages():
         trailer = _TRAILER.search(message)
         if trailer:
             return OptOut(trailer.group(1).strip(), f"{TRAILER} trailer of commit {sha[:10]}")

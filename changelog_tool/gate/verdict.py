@@ -46,12 +46,14 @@ def check(
     appended = [a for a in history.appended if a.value is not None]
     patterns = [(a, p) for a in appended for p in _patterns(a)]
 
-    verdict.opt_out = find(snapshot.messages, skip_reason)
-    for change in changes.needing_entry():
-        if any(matches(p, change.key) for _, p in patterns):
-            continue
-        verdict.uncovered.append(change)
-        verdict.findings.append(_uncovered(change, verdict.opt_out))
+    verdict.uncovered = [
+        change
+        for change in changes.needing_entry()
+        if not any(matches(p, change.key) for _, p in patterns)
+    ]
+    # the commits are read for an opt-out only when it excuses something
+    verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason)
+    verdict.findings.extend(_uncovered(c, verdict.opt_out) for c in verdict.uncovered)
     # the repository is needed only to judge or suggest a pr-link (the base's tail
     # may have to be read for it)
     needed = appended or verdict.uncovered or snapshot.history.corrections
