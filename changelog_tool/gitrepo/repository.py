@@ -15,7 +15,7 @@ from typing import Any
 
 from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, too_large
-from changelog_tool.gitrepo.objects import COMMIT, Objects
+from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
 from changelog_tool.hints import did_you_mean
@@ -284,12 +284,13 @@ class Repo:
         tree, so both read the same files: it goes to ``links``."""
         found: dict[str, str | None] = {}
         linked: set[str] = set()
+        trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
             if rev == WORKTREE:
                 walk_dir(self.root, "", parts, found, linked)
             else:
-                self._walk_tree(f"{rev}^{{tree}}", "", parts, found, linked)
+                self._walk_tree(f"{rev}^{{tree}}", "", parts, found, linked, trees)
         for path in sorted([*found, *linked]) if rev == WORKTREE else ():
             self.inside(path)  # (a link that leads outside is refused by name)
         if links is not None:
@@ -388,17 +389,21 @@ class Repo:
         parts: list[str],
         found: dict[str, str | None],
         links: set[str],
+        trees: dict[str, list[TreeEntry]],
     ) -> None:
-        """Files under the tree ``tree`` (at ``prefix``) matching the glob ``parts``."""
+        """Files under the tree ``tree`` (at ``prefix``) matching the glob ``parts``
+        (``trees``: the trees read so far)."""
         if not parts:
             return
-        entries = self.objects.tree(tree) or []
+        if tree not in trees:
+            trees[tree] = self.objects.tree(tree) or []
+        entries = trees[tree]
         part, rest = parts[0], parts[1:]
         if part == "**":
-            self._walk_tree(tree, prefix, rest, found, links)
+            self._walk_tree(tree, prefix, rest, found, links, trees)
             for child in entries:
                 if child.is_tree:
-                    self._walk_tree(child.sha, f"{prefix}{child.name}/", parts, found, links)
+                    self._walk_tree(child.sha, f"{prefix}{child.name}/", parts, found, links, trees)
             return
         for child in entries:
             if not (fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part):
@@ -406,6 +411,6 @@ class Repo:
             if child.is_link:
                 links.add(prefix + child.name)
             elif rest and child.is_tree:
-                self._walk_tree(child.sha, f"{prefix}{child.name}/", rest, found, links)
+                self._walk_tree(child.sha, f"{prefix}{child.name}/", rest, found, links, trees)
             elif not rest and child.is_file:
                 found[prefix + child.name] = child.sha
