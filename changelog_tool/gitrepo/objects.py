@@ -141,6 +141,21 @@ class Objects:
             yield piece
         receive.read(1)
 
+    def object_id(self, spec: str) -> str | None:
+        """The sha of the object ``spec`` names (``rev:folder``: a tree), ``None`` when
+        absent; asked of the ``--batch`` process like the reads around it, so no
+        second process is started for it (a tree is small: its bytes are dropped;
+        anything else over :data:`CHUNK` bytes ends the process rather than be read)."""
+        found = self.header(spec)
+        if found is None:
+            return None
+        sha, kind, size = found
+        if size > CHUNK and kind != TREE:
+            self.close()  # the pending bytes are never read
+        else:
+            self.skip(size)
+        return sha
+
     def tree(self, spec: str) -> list[TreeEntry] | None:
         """The entries of the tree ``spec`` (``rev^{tree}``, ``rev:folder``, a sha)."""
         found = self.read(spec)

@@ -269,8 +269,7 @@ class Repo:
         return rows
 
     def _tree_id(self, rev: str, folder: str) -> str | None:
-        found = self.objects.info(f"{rev}:{folder.strip('/')}")
-        return found[0] if found is not None else None
+        return self.objects.object_id(f"{rev}:{folder.strip('/')}")
 
     def tree_files(
         self, rev: str, patterns: Iterable[str], links: set[str] | None = None
