@@ -14,7 +14,6 @@ from changelog_tool.findings import format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.merge.outcome import merge_sides
 from changelog_tool.merge.protected import Decision, by_beginning, by_upstream
-from changelog_tool.merge.side_changes import count_entries
 from changelog_tool.merge.threeway import Merged, Side
 from changelog_tool.merge.window import UNKNOWN, Windows, merge_after, upstream_hint
 
@@ -85,8 +84,7 @@ def test_the_protected_refs_hint_from_the_windows_is_the_whole_files_hint(
         "ours": ours.startswith(upstream),
         "theirs": theirs.startswith(upstream),
     }
-    before = count_entries(h.base[: windows.cut])
-    found = upstream_hint(windows, len(upstream), holds, before, "main")
+    found = upstream_hint(windows, len(upstream), holds, "main")
     if found == UNKNOWN:
         assert not any(holds.values())
         return
@@ -99,7 +97,7 @@ def test_which_side_begins_with_the_ref_is_one_rule_on_windows_and_whole_files(
     h: History, protected: Side, data: st.DataObject
 ) -> None:
     """by_beginning answers on the windows what it answers on the whole files (the
-    reason's entry count included), unless the ref's window holds no entry: then it
+    reason's byte count included), unless the ref's window holds no entry: then it
     says it cannot tell, and the driver reads the whole files."""
     ours, theirs = sides_of(h, protected)
     windows = windows_of(h.base, ours, theirs)
@@ -108,8 +106,7 @@ def test_which_side_begins_with_the_ref_is_one_rule_on_windows_and_whole_files(
     cut = windows.cut
     source = data.draw(st.sampled_from([ours, theirs, h.base]))
     upstream = source[: data.draw(st.integers(cut, len(source)))]
-    before = count_entries(upstream[:cut])
-    in_windows = by_beginning(windows.ours, windows.theirs, upstream[cut:], "main", before)
+    in_windows = by_beginning(windows.ours, windows.theirs, upstream[cut:], "main", cut)
     whole = by_beginning(ours, theirs, upstream, "main")
     if in_windows == "neither":
         assert Ledger(upstream[cut:]).last_block() is None
@@ -121,10 +118,10 @@ def test_the_side_that_begins_with_the_ref_alone_is_named() -> None:
     base = changelog(entry("a"), entry("b"))
     main, own = appended(base, entry("m", link=1)), appended(base, entry("own"))
     assert by_beginning(main, own, main, "main") == Decision(
-        "ours", "ours begins with main's file (all 3 of its entries)"
+        "ours", f"ours begins with main's file (every entry: its first {len(main):,} bytes)"
     )
     assert by_beginning(own, main + b"\n", main, "main", 7) == Decision(
-        "theirs", "theirs begins with main's file (all 10 of its entries)"
+        "theirs", f"theirs begins with main's file (every entry: its first {len(main) + 7:,} bytes)"
     )
     assert by_beginning(main, main, main, "main") == "both"
     assert by_beginning(own, own, main, "main") == "neither"

@@ -266,7 +266,6 @@ def _upstream_hint(root: Path, settings: Settings, path: str, shared: _Shared) -
     file read, and the whole files with it."""
     from changelog_tool.gitrepo.process import protected_blob, protected_blob_id
     from changelog_tool.merge.protected import by_upstream
-    from changelog_tool.merge.side_changes import EntryCounter
     from changelog_tool.merge.threeway import SIDES
     from changelog_tool.merge.window import UNKNOWN, upstream_hint
 
@@ -280,19 +279,18 @@ def _upstream_hint(root: Path, settings: Settings, path: str, shared: _Shared) -
             "ours": shared.ours_size,
             "theirs": shared.files["theirs"].stat().st_size,
         }
-        hashers = {side: blob.hasher() for side in SIDES if sizes[side] >= blob.size}
-        entries = EntryCounter()
-        feed: dict[str, Callable[[bytes | bytearray], None]] = {"base": entries.add}
-        for side, hasher in hashers.items():
-            feed[side] = _first(min(blob.size, cut), hasher.update)
+        candidates = [side for side in SIDES if sizes[side] >= blob.size]
+        prefix = blob.hasher()  # the shared history is hashed once, from the base's bytes
+        feed = {"base": _first(min(blob.size, cut), prefix.update)} if candidates else {}
         windows = shared.windows(feed)
-        if windows is not None:
+        if windows is not None:  # (proven: each side begins with the bytes hashed)
             holds: dict[Side, bool] = {}
-            for side, hasher in hashers.items():
+            for side in candidates:
+                hasher = prefix.copy()
                 if blob.size > cut:
                     hasher.update(windows.side(side)[: blob.size - cut])
                 holds[side] = hasher.hexdigest() == blob.oid
-            answer = upstream_hint(windows, blob.size, holds, entries.total(), ref)
+            answer = upstream_hint(windows, blob.size, holds, ref)
             if answer != UNKNOWN:
                 return answer
     whole = protected_blob(root, [ref], path)

@@ -35,7 +35,7 @@ from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
-from changelog_tool.merge.side_changes import count_entries, history_end
+from changelog_tool.merge.side_changes import history_end
 from changelog_tool.merge.threeway import Side
 from changelog_tool.records import record
 
@@ -90,7 +90,7 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
 
 
 def by_beginning(
-    ours: bytes, theirs: bytes, upstream: bytes, name: str, entries_before: int = 0
+    ours: bytes, theirs: bytes, upstream: bytes, name: str, offset: int = 0
 ) -> Decision | Literal["both", "neither"]:
     """The side that begins with the protected ref's file, when the other does not:
     with its bytes up to the end of its last entry (the blank lines after it are not
@@ -99,8 +99,9 @@ def by_beginning(
 
     The three may be windows that begin at the same offset after bytes all of them
     share (:mod:`changelog_tool.merge.window`): the answer is the whole files' one
-    when the ref's window holds an entry; ``entries_before`` then counts the ref's
-    entries before the windows (for the reason's wording only)."""
+    when the ref's window holds an entry; ``offset`` is then the windows' start, the
+    bytes before them (for the reason's wording only: a count of the entries before
+    would read the whole shared history once more)."""
     end = history_end(upstream)
     if end is None:
         return "neither"
@@ -109,8 +110,9 @@ def by_beginning(
     if ours_begins == theirs_begins:
         return "both" if ours_begins else "neither"
     side: Side = "ours" if ours_begins else "theirs"
-    entries = entries_before + count_entries(upstream)
-    return Decision(side, f"{side} begins with {name}'s file (all {entries} of its entries)")
+    return Decision(
+        side, f"{side} begins with {name}'s file (every entry: its first {offset + end:,} bytes)"
+    )
 
 
 def branch_names(refs: Collection[str]) -> frozenset[str]:

@@ -51,44 +51,19 @@ def count_entries(data: bytes) -> int:
     """Entries in a file: lines that begin a top-level list item (``ENTRY_START``:
     a ``-`` at column 0 followed by a space, a newline or the end), counted with
     ``bytes.count``: 1 ms for 400 KB where the regular expression takes 2.5."""
-    counter = EntryCounter()
-    counter.add(data)
-    return counter.total()
+    first = data.startswith((b"- ", b"-\n")) or data == b"-"
+    return _item_lines(data) + data.endswith(b"\n-") + first
 
 
 _ITEM_LINE = re.compile(rb"\n-(?=[ \n])")
 
 
-def _item_lines(data: bytes | bytearray) -> int:
+def _item_lines(data: bytes) -> int:
     """Occurrences of a newline, ``-``, then a space or a newline (overlapping)."""
     alone = data.count(b"\n-\n")
     if alone and b"-\n-" in data:  # lines holding only "-" overlap in bytes.count: rare
         return sum(1 for _ in _ITEM_LINE.finditer(data))
     return data.count(b"\n- ") + alone
-
-
-class EntryCounter:
-    """:func:`count_entries` of a file given in chunks, for one too long to hold:
-    :meth:`add` each chunk in order, then :meth:`total`."""
-
-    def __init__(self) -> None:
-        self._count = 0
-        self._head = b""  # the file's first two bytes
-        self._carry = b""  # the last two bytes seen
-        self._length = 0
-
-    def add(self, chunk: bytes | bytearray) -> None:
-        # an occurrence spanning two chunks starts in the carry: it is counted here,
-        # in the carry and the chunk's first two bytes, and nowhere else
-        self._count += _item_lines(chunk) + _item_lines(self._carry + chunk[:2])
-        self._carry = (self._carry + chunk[-2:])[-2:]
-        if len(self._head) < 2:
-            self._head = (self._head + chunk[:2])[:2]
-        self._length += len(chunk)
-
-    def total(self) -> int:
-        start = self._head in (b"- ", b"-\n") or (self._length == 1 and self._head == b"-")
-        return self._count + (self._carry == b"\n-") + start
 
 
 # --- a syntax-only read of a whole file, in C ---------------------------------

@@ -103,14 +103,12 @@ def upstream_hint(
     windows: Windows,
     size: int,
     holds_whole: Mapping[Side, bool],
-    entries_before: int,
     name: str,
 ) -> Decision | Literal["unknown"] | None:
     """:func:`~changelog_tool.merge.protected.by_upstream`'s answer for the protected
     ref's file of ``size`` bytes, when ``holds_whole`` says a side begins with all of
     it (its bytes hash to the ref's blob), so the ref's bytes are that side's:
-    which side begins with the ref's history. ``entries_before``: the entries
-    before the windows. :data:`UNKNOWN` when no side holds the whole file (the
+    which side begins with the ref's history. :data:`UNKNOWN` when no side holds the whole file (the
     caller reads the ref)."""
     holder = next((side for side in SIDES if holds_whole.get(side)), None)
     if holder is None:
@@ -118,7 +116,7 @@ def upstream_hint(
     if size <= windows.cut:
         return None  # the ref's file lies in the shared history: both sides begin with it
     upstream = windows.side(holder)[: size - windows.cut]
-    begins = by_beginning(windows.ours, windows.theirs, upstream, name, entries_before)
+    begins = by_beginning(windows.ours, windows.theirs, upstream, name, windows.cut)
     if begins == "neither":  # the ref's window holds no entry: the whole files decide
         return UNKNOWN
     return None if begins == "both" else begins
