@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from conftest import GitRepo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from changelog_tool.diff import changelog as changelog_module
 from changelog_tool.diff.changelog import read_revision
 from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gitrepo import WORKTREE, Repo
@@ -90,6 +92,27 @@ def test_worktree_head_is_judged_as_in_memory(
     for n in (3, 39, 900):  # the work tree's file read again: the same duplicates
         target = _value(entry(n))
         assert duplicate_in(found.history.prefix, target) == duplicate_in(expected.prefix, target)
+
+
+@pytest.mark.parametrize("name", sorted(HEADS))
+@pytest.mark.parametrize("beside", [False, True])
+def test_the_work_trees_blob_id_is_gits_whichever_thread_hashes_it(
+    base_repo: tuple[GitRepo, str, bytes], name: str, beside: bool, monkeypatch
+) -> None:
+    """Head's blob id (the staged check compares it with the index's) is the one git
+    gives the file, hashed in the proof's own pass or (from HASH_BESIDE bytes, here
+    every file) by a second thread; the verdict is the in-memory one either way."""
+    repo, sha, base = base_repo
+    head = HEADS[name](base)
+    repo.write(LOG, head)
+    monkeypatch.setattr(changelog_module, "HASH_BESIDE", 0 if beside else LIMIT)
+    with Repo.open(repo.root) as opened:
+        found = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+    git_id = subprocess.run(
+        ["git", "hash-object", LOG], cwd=repo.root, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert found.head_blob == git_id
+    assert judged(found.history) == judged(compare(base, head, LOG, sha[:12]))
 
 
 def _open_descriptors() -> int:

@@ -19,7 +19,7 @@ import io
 import os
 import weakref
 from collections.abc import Callable, Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from changelog_tool.errors import ConcurrentChange, EnvironmentProblem, too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
@@ -30,7 +30,14 @@ from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail
 from changelog_tool.records import record
 
+if TYPE_CHECKING:
+    import hashlib
+
 SPOOL_IN_MEMORY = 8 << 20
+HASH_BESIDE = 8 << 20
+"""From this size the work tree's file is hashed whole (head's blob id) by a second
+thread while the proof streams its prefix: hashlib lets go of the interpreter lock,
+so the two hashes run side by side on two cores (40 MB: ~20 ms less)."""
 
 
 @record
@@ -148,6 +155,9 @@ def _append_proof(
     tail, and head's own blob id; else ``None`` (the caller then closes ``head``)."""
     prefix = blob_hasher(base_size, len(base_blob))
     whole = blob_hasher(head.size, len(base_blob)) if head.blob is None else None
+    beside = None
+    if whole is not None and head.reread is not None and head.size >= HASH_BESIDE:
+        beside, whole = _Beside(head.reread, head.size, whole), None
     spool: IO[bytes] | None = None
     if head.reread is None:  # in memory when small (tempfile, with random: ~4 ms)
         if base_size <= SPOOL_IN_MEMORY:
@@ -175,8 +185,13 @@ def _append_proof(
             if chunk:
                 tail.append(chunk)
     except BaseException:
+        if beside is not None:
+            beside.join()  # before the descriptor it reads is closed
         head.close()
         raise
+    blob = head.blob if whole is None else whole.hexdigest()
+    if beside is not None:
+        blob = beside.join()
     appended = b"".join(tail)
     # CRLF that the base lacks is undone by the slow path, with its own finding
     if left or prefix.hexdigest() != base_blob or (not carriage and b"\r\n" in appended):
@@ -190,8 +205,38 @@ def _append_proof(
         head.close()
         read, close = _spooled(spool), spool.close
     weakref.finalize(read, close)  # open for the search, closed once nothing can read it
-    blob = head.blob if whole is None else whole.hexdigest()
     return Kept(base_size, lines, end, read), appended, blob
+
+
+class _Beside:
+    """``hasher`` fed bytes ``[0, size)`` through ``read`` in a thread of its own."""
+
+    def __init__(self, read: Callable[[int, int], bytes], size: int, hasher: hashlib._Hash) -> None:
+        import threading
+
+        self._read, self._size, self._hasher = read, size, hasher
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            done = 0
+            while done < self._size:
+                piece = self._read(done, min(self._size, done + CHUNK))
+                if not piece:
+                    break  # the file shrank: the digest differs, as the proof's will
+                self._hasher.update(piece)
+                done += len(piece)
+        except BaseException as exc:  # raised again in the caller's thread
+            self._error = exc
+
+    def join(self) -> str:
+        """The hex digest, once every byte is hashed; the thread's error, if any."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._hasher.hexdigest()
 
 
 def _spooled(spool: IO[bytes]) -> Callable[[int, int], bytes]:
