@@ -6,8 +6,10 @@ present, else a synthetic file of ~500-byte entries) and changelogs of 1,000,
 (or the synthetic ones). For `verify --file` it reports the median time, the
 throughput (MB/s) and the peak resident memory of the process. Baseline,
 measured in the same run: a fresh interpreter that fully parses the real file
-with ruamel.yaml's round-trip loader. Every command runs with its bytecode
-cached, as an installed package does.
+with ruamel.yaml's round-trip loader. `add` on 100,000 entries is judged as the
+other scaling figures are: within 1.3x of the real file beyond what its floor
+grows by (a process reading the file and checking that it is UTF-8). Every
+command runs with its bytecode cached, as an installed package does.
 
     python benchmarks/bench_add_verify.py [--runs 5] [--big-runs 3]
 """
@@ -67,6 +69,18 @@ def cycled(data: bytes, entries: int) -> bytes:
     return b"\n".join(texts[n % len(texts)] for n in range(entries))
 
 
+FLOOR = """
+import codecs, sys
+check = codecs.getincrementaldecoder("utf-8")()
+with open(sys.argv[1], "rb") as handle:
+    while chunk := handle.read(1 << 20):
+        check.decode(chunk)
+check.decode(b"", final=True)
+"""
+"""What `add` must do at least with the file it appends to: read every byte and check
+that it is UTF-8 (a file that is not is refused, whatever it holds), a megabyte at a
+time as the tool does (reading it whole would cost more than the tool's own pass)."""
+
 # `python -m changelog_tool` with the package taken from sys.path[0]
 RUN_MODULE = (
     "import runpy; sys.argv[0] = 'changelog_tool'; "
@@ -114,6 +128,8 @@ def main() -> None:
             ("baseline: ruamel round-trip parse", "real", [py, "-c", baseline, str(files["real"])]),
             ("add --dry-run", "real", [*add, str(files["real"])]),
             ("add --dry-run", "100,000", [*add, str(files["100,000"])]),
+            ("reference: read + UTF-8 check", "real", [py, "-c", FLOOR, str(files["real"])]),
+            ("reference: read + UTF-8 check", "100,000", [py, "-c", FLOOR, str(files["100,000"])]),
         ]
         rows += [
             ("verify --file", name, [*tool, "verify", "--file", str(path)])
@@ -152,10 +168,18 @@ def main() -> None:
                 f"{label:34} {entries[name]:>8,} {megabytes:6.1f} {elapsed:8.3f} {speed} "
                 f"{mb(rss):>11} {elapsed / base:10.2f}"
             )
-        add_ratio = results["add --dry-run", "100,000"][0] / results["add --dry-run", "real"][0]
+        add_real, add_big = (results["add --dry-run", name][0] for name in ("real", "100,000"))
+        floor_real, floor_big = (
+            results["reference: read + UTF-8 check", name][0] for name in ("real", "100,000")
+        )
+        allowed = 1.3 * add_real + (floor_big - floor_real)
         big, big_rss = results["verify --file", "100,000"]
         big_speed = files["100,000"].stat().st_size / 1e6 / big
-        print(f"add on 100,000 entries vs on the real file: {add_ratio:.2f}x (target <= 2x)")
+        print(
+            f"add on 100,000 entries: {add_big:.3f} s, {add_big / add_real:.2f}x the real file; "
+            f"{allowed:.3f} s allowed (1.3x real + {floor_big - floor_real:.3f} s more to read "
+            f"and check): {'met' if add_big <= allowed else 'MISSED'}"
+        )
         print(f"verify --file, real: {results['verify --file', 'real'][0]:.3f} s (target < 0.3 s)")
         print(
             f"verify --file, 100,000 entries: {big_speed:.1f} MB/s (target >= 10), "
