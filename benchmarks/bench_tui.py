@@ -5,9 +5,11 @@ a changelog of 800 entries (~400 KB) on main, and a checked-out branch that adds
 two keys and changes three. `changelog add` runs in a pseudo-terminal of 80x24
 with $PERF_CHANGELOG_TIMING set, so the app writes a timestamp (and the CPU seconds
 its process used, steadier than the wall clock on a busy machine) at its first paint
-and when the changed keys are on screen; then ctrl+q leaves it. Times are from
-launching the process (interpreter start included). Baseline, measured in the
-same run: a fresh interpreter running `import textual`.
+(Textual's Ready event: the first frame is on the terminal) and when the changed
+keys are on screen; then ctrl+q leaves it. Times are from launching the process
+(interpreter start included). Baseline, measured in the same run, taking turns
+with the app: a fresh interpreter running `import textual`; the targets (0.3 s,
+0.5 s) are judged as ratios to it, as set on a 0.12 s import.
 
     python benchmarks/bench_tui.py [--runs 5]
 """
@@ -30,6 +32,9 @@ from pathlib import Path
 from timing import cache_bytecode, installed_python
 
 TARGETS = {"first-paint": 0.3, "keys": 0.5}
+TEXTUAL_WHEN_SET = 0.12
+"""`import textual` took 0.12 s on the machine the targets were set on: each target is
+judged as that ratio to `import textual` measured in the same run (and in seconds)."""
 
 
 def _key(n: int, vendor: str, image: str) -> str:
@@ -187,17 +192,24 @@ def main() -> None:
             )
         }
         print(f"repository: 210 master keys, 800 entries; sizes KB {sizes}")
-        baseline = statistics.median(_import_textual() for _ in range(args.runs))
-        runs = [_launch(root, Path(folder) / "stamps") for _ in range(args.runs)]
+        imports, runs = [], []
+        for _ in range(args.runs):  # taking turns, so that a slower spell slows both
+            imports.append(_import_textual())
+            runs.append(_launch(root, Path(folder) / "stamps"))
+        baseline = statistics.median(imports)
     print(f"baseline  python -c 'import textual': {baseline:.3f} s (median of {args.runs})")
+    print("first-paint: Textual's Ready (the first frame is on the terminal); keys: the")
+    print("frame after the changed keys are listed")
     failed = False
     for event, target in TARGETS.items():
         value = statistics.median(r[event] for r in runs)
-        verdict = "ok" if value < target else "OVER TARGET"
-        failed |= value >= target
+        ratio, allowed = value / baseline, target / TEXTUAL_WHEN_SET
+        failed |= ratio >= allowed
         print(
-            f"{event:<12} {value:.3f} s  = {value / baseline:.1f}x import textual  "
-            f"(target < {target} s: {verdict})"
+            f"{event:<12} {value:.3f} s  = {ratio:.1f}x import textual  (target < {target} s "
+            f"on a {TEXTUAL_WHEN_SET} s import: < {allowed:.1f}x: "
+            f"{'met' if ratio < allowed else 'MISSED'}; in seconds here: "
+            f"{'met' if value < target else 'over'})"
         )
         cpu = [r[f"{event} cpu"] for r in runs if f"{event} cpu" in r]
         if cpu:

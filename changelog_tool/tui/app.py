@@ -99,12 +99,12 @@ class AddApp(LeavingApp):
         picker.query_one(KeyList).loading = True
         self.query_one("#description", TextArea).focus()
         self.baseline = self.current_draft()
-        self.call_after_refresh(self._painted)
 
-    def _painted(self) -> None:
-        """After the first paint: start the slow work (the diff, in a worker); until the
-        keys are on screen the pane shows the file's tail, unchecked (checking loads the
-        schema and the YAML parser, which would hold the keys back)."""
+    def on_ready(self) -> None:
+        """Textual's Ready: the first frame is on the terminal. Only now the slow work
+        starts (the diff, in a worker: begun earlier, it held the first frame back);
+        until the keys are on screen the pane shows the file's tail, unchecked
+        (checking loads the schema and the YAML parser, which would hold the keys back)."""
         _stamp("first-paint")
         self.load_changes()
         self.query_one(Pane).show(*texts.waiting_pane(self.session))
