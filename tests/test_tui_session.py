@@ -120,3 +120,26 @@ def test_completion_offers_exactly_the_keys_the_check_accepts(repo: GitRepo, dif
         matched = session.pattern_matches(pattern)
         assert set(matched) <= set(keys)
         assert bool(matched) != refused_keys(session, pattern), pattern
+
+
+def test_the_history_is_parsed_on_first_use_and_read_again_after_a_reload(repo: GitRepo) -> None:
+    """The history pane's entries are not the diff's (the keys do not wait for them):
+    parsed when first asked for, kept, and parsed again from the new bytes once the
+    session reloads the file (another program appended meanwhile)."""
+    make_project(repo)
+    settings = settings_module.load(repo.root)
+    session = AddSession(settings, settings.changelog_path)
+    session.load()
+    before = session.history()
+    assert before and session.history() is before
+    assert [(a.line, a.entry) for a in session.history_for(["a-vllm"])] == [
+        e for e in before if "a-vllm" in e[1]["config-keys"]
+    ]
+    path = settings.changelog_path
+    path.write_bytes(
+        path.read_bytes() + b"\n- config-keys:\n    - a-vllm\n  description:\n    - late\n"
+        b"  pr-link: XXX\n"
+    )
+    session.reload()
+    after = session.history()
+    assert len(after) == len(before) + 1 and after[-1][1]["description"] == ["late"]

@@ -9,6 +9,7 @@ itself (through :func:`changelog_tool.ledger.writer.append` with ``expected=``).
 
 from __future__ import annotations
 
+import threading
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,11 +46,10 @@ class Preview:
 
 @record
 class Loaded:
-    """The slow part, computed in a worker: the changes and the parsed history."""
+    """The slow part, computed in a worker: the changes and their rows."""
 
     changes: ChangeSet | None
     rows: list[KeyRow]
-    history: list[tuple[int, dict[str, Any]]]
     problem: str | None = None
 
 
@@ -74,6 +74,8 @@ class AddSession:
         self._rules: Rules | None = None
         self._points: dict[str, dict[str, int] | None] = {}
         self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
+        self._history: list[tuple[int, dict[str, Any]]] | None = None
+        self._history_lock = threading.Lock()
         self.old = self.read()
         self.scenario_types = known_scenario_types()
         self.rules()  # no master config is an error before anything is shown
@@ -93,22 +95,32 @@ class AddSession:
 
     def reload(self) -> bytes:
         self.old = self.read()
+        with self._history_lock:
+            self._history = None
         return self.old
 
     def load(self) -> Loaded:
-        """Run the diff engine and parse the history (slow: call from a worker)."""
-        from changelog_tool.ledger.lookup import entries
-
-        history, _ = entries(self.old)
+        """Run the diff engine (slow: call from a worker)."""
         try:
             from changelog_tool.diff.engine import collect
 
             changes = collect(self.settings, base=self.base)
         except ChangelogError as exc:
-            self.loaded = Loaded(None, [], history, str(exc))
+            self.loaded = Loaded(None, [], str(exc))
             return self.loaded
-        self.loaded = Loaded(changes, rows_for(changes), history)
+        self.loaded = Loaded(changes, rows_for(changes))
         return self.loaded
+
+    def history(self) -> list[tuple[int, dict[str, Any]]]:
+        """``(line, entry)`` for every entry of the file, parsed once, on first use: not
+        before the changed keys are shown (it is the history pane's; the app parses it
+        in a worker once they are), from any thread."""
+        with self._history_lock:
+            if self._history is None:
+                from changelog_tool.ledger.lookup import entries
+
+                self._history, _ = entries(self.old)
+            return self._history
 
     # --- questions ------------------------------------------------------------------
     @cached_property
@@ -137,7 +149,7 @@ class AddSession:
         resolved = [k for k in keys if "*" not in k]
         for pattern in (k for k in keys if "*" in k):
             resolved += self.pattern_matches(pattern)
-        return applying(self.loaded.history, resolved) if resolved else []
+        return applying(self.history(), resolved) if resolved else []
 
     def rules(self) -> Rules:
         """The acceptance rules for this work tree (computed once per session)."""

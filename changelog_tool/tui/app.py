@@ -141,6 +141,13 @@ class AddApp(LeavingApp):
         self.live = True
         self.refresh_preview()
         self.call_after_refresh(self._list_other_keys)
+        self.parse_history()
+
+    @work(thread=True, group="history")
+    def parse_history(self) -> None:
+        """The history pane's entries, parsed once the keys are on screen (not before:
+        800 entries are ~60 ms the keys would wait for)."""
+        self.session.history()
 
     def _list_other_keys(self) -> None:
         picker = self.query_one(KeyPicker)
