@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from changelog_tool.ledger import quickread
 from changelog_tool.ledger.document import Ledger, last_entry_offset
 from changelog_tool.ledger.entry import FIELD_ORDER, _entry_validator, _quick_check
 from changelog_tool.ledger.filecheck import (
@@ -200,6 +202,23 @@ def test_the_quick_reader_leaves_a_document_that_is_not_only_plain_entries() -> 
     assert quick_items(entry + b"---\n" + entry) is None
     assert quick_items(entry.rstrip(b"\n")) is None  # no final newline
     assert quick_items(b"") is None
+
+
+_PRINTED = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+"""The non-ASCII characters libyaml prints, as ranges of what is allowed."""
+
+
+@pytest.mark.parametrize("name", sorted(quickread._CLASSES))
+def test_each_class_takes_the_same_characters_spelled_either_way(name: str) -> None:
+    """A class for any text is spelled by what it refuses (it compiles in ~0.3 ms, the
+    ranges of what it takes in ~4): it must take exactly the ASCII class's characters
+    and the non-ASCII ones libyaml prints, every code point checked."""
+    everything = "".join(map(chr, range(0x110000)))
+    taken = re.compile(f"{quickread.char_class(name, ascii=True)[:-1]}{_PRINTED}]")
+    refusing = re.compile(quickread.char_class(name, ascii=False))
+    assert refusing.findall(everything) == taken.findall(everything)
+    ascii_only = re.compile(quickread.char_class(name, ascii=True))
+    assert ascii_only.findall(everything) == [c for c in taken.findall(everything) if c < "\x80"]
 
 
 def test_the_quick_reader_takes_nearly_all_of_the_real_history() -> None:

@@ -32,31 +32,48 @@ from changelog_tool.ledger.entry import FIELD_ORDER
 from changelog_tool.ledger.items import Item, resolve_plain
 
 HEAD = ENTRY_HEAD + b"\n"
-# what libyaml prints, minus what needs care here: the quotes and backslash are
-# added back per style below; no control character, line break or BOM
-_WIDE = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 _FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
+# Every character libyaml prints, minus what needs care here: no control character,
+# line break or BOM. As a class of what is allowed it would list U+00A0 to U+10FFFF in
+# five ranges, which Python's regex compiler fills in one code point at a time (~20
+# ms); so a class for text that is not ASCII is written as what it refuses: the ASCII
+# characters the class does not take, then every other character libyaml does not
+# print (C1 controls, U+2028/9, surrogates, the BOM, U+FFFE/F). The tests check both
+# spellings take the same code points, all 1,114,112 of them.
+_NOT_PRINTED = "\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff"
+_CLASSES = {  # the class's ASCII characters; the ASCII characters it refuses
+    "double": (" !#-\\[\\]-~", '\\x00-\\x1f"\\\\'),  # no backslash: no escape to decode
+    "single": (" -&(-~", "\\x00-\\x1f'"),
+    "inside": ('!-"$-9;-~', "\\x00-\\x20#:"),  # plain: no "#", no ":" (see below)
+    "first": ("A-Za-z0-9_./", "\\x00-\\x2d\\x3a-\\x40\\x5b-\\x5e\\x60\\x7b-\\x7e"),
+}
 
 
-def _line(wide: str) -> re.Pattern[str]:
+def char_class(name: str, ascii: bool) -> str:
+    """The class ``name`` of :data:`_CLASSES`, for ASCII text (a 256-bit table) or for
+    any text (spelled by what it refuses)."""
+    takes, refuses = _CLASSES[name]
+    return f"[{takes}]" if ascii else f"[^{refuses}{_NOT_PRINTED}]"
+
+
+def _line(ascii: bool) -> re.Pattern[str]:
     """A line break, then one whole line up to the next (no class holds one); the
     break in front lets the regex engine skip to the next line in one C loop."""
     # the quotes are captured too: a group that did not take part is the only empty one
-    double = f'("[ !#-\\[\\]-~{wide}]*")'  # no backslash: no escape to decode
-    single = f"('(?:[ -&(-~{wide}]|'')*')"
+    double = f'("{char_class("double", ascii)}*")'
+    single = f"('(?:{char_class('single', ascii)}|'')*')"
     # plain: no indicator first; no "#" and no ": " inside; no trailing space
     # (possessive: a run of safe characters is never split again when a later one fails)
-    inside = f'!-"$-9;-~{wide}'
-    plain = f"([A-Za-z0-9_./{wide}](?:[{inside}]++|:(?=[{inside}])| (?=[{inside}]))*+)"
+    inside = char_class("inside", ascii)
+    plain = f"({char_class('first', ascii)}(?:{inside}++|:(?={inside})| (?={inside}))*+)"
     return re.compile(f"\n(?:    -|  ({_FIELD}):)(?: (?:{double}|{single}|{plain}))?(?=\n)")
 
 
 @cache
 def _lines(ascii: bool) -> re.Pattern[str]:
-    """The line pattern, compiled on first use (its wide classes take ~20 ms to
-    compile, which ``verify --base`` and the merge driver never need); on ASCII text
-    the classes become 256-bit tables."""
-    return _line("" if ascii else _WIDE)
+    """The line pattern, compiled on first use (``verify --base`` and the merge driver
+    seldom need it); on ASCII text the classes become 256-bit tables."""
+    return _line(ascii)
 
 
 def quick_item(block: bytes, line: int, *, lines: bool = True) -> Item | None:
