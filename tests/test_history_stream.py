@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import os
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,35 @@ def test_the_work_trees_blob_id_is_gits_whichever_thread_hashes_it(
     ).stdout.strip()
     assert found.head_blob == git_id
     assert judged(found.history) == judged(compare(base, head, LOG, sha[:12]))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_an_error_in_the_hashing_thread_is_raised_and_the_file_closed(
+    base_repo: tuple[GitRepo, str, bytes], monkeypatch
+) -> None:
+    """The second thread reads the file again as the search does: a file written in
+    place meanwhile is refused there too, in the caller's thread, and the descriptor
+    both read is closed (after the thread has stopped reading it)."""
+    repo, sha, base = base_repo
+    repo.write(LOG, HEADS["append"](base))
+    monkeypatch.setattr(changelog_module, "HASH_BESIDE", 0)
+    reread = changelog_module._rereader
+
+    def refusing(path: str, handle):  # the module's own signature
+        read = reread(path, handle)
+
+        def refuse(start: int, stop: int) -> bytes:
+            if threading.current_thread() is not threading.main_thread():
+                raise ConcurrentChange(f"{path} changed while it was checked")
+            return read(start, stop)
+
+        return refuse
+
+    monkeypatch.setattr(changelog_module, "_rereader", refusing)
+    before = _open_descriptors()
+    with Repo.open(repo.root) as opened, pytest.raises(ConcurrentChange, match="changed while"):
+        read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+    assert _open_descriptors() == before  # closed, not left to the garbage collector
 
 
 def _open_descriptors() -> int:

@@ -184,14 +184,14 @@ def _append_proof(
                 chunk = chunk[len(part) :]
             if chunk:
                 tail.append(chunk)
+        blob = head.blob if whole is None else whole.hexdigest()
+        if beside is not None:
+            blob = beside.join()
     except BaseException:
         if beside is not None:
-            beside.join()  # before the descriptor it reads is closed
+            beside.wait()  # before the descriptor it reads is closed
         head.close()
         raise
-    blob = head.blob if whole is None else whole.hexdigest()
-    if beside is not None:
-        blob = beside.join()
     appended = b"".join(tail)
     # CRLF that the base lacks is undone by the slow path, with its own finding
     if left or prefix.hexdigest() != base_blob or (not carriage and b"\r\n" in appended):
@@ -231,9 +231,13 @@ class _Beside:
         except BaseException as exc:  # raised again in the caller's thread
             self._error = exc
 
+    def wait(self) -> None:
+        """Until the thread has stopped reading."""
+        self._thread.join()
+
     def join(self) -> str:
         """The hex digest, once every byte is hashed; the thread's error, if any."""
-        self._thread.join()
+        self.wait()
         if self._error is not None:
             raise self._error
         return self._hasher.hexdigest()
