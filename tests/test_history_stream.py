@@ -145,6 +145,30 @@ def test_an_error_in_the_hashing_thread_is_raised_and_the_file_closed(
     assert _open_descriptors() == before  # closed, not left to the garbage collector
 
 
+def test_a_file_written_in_place_while_the_thread_hashed_it_is_refused(
+    base_repo: tuple[GitRepo, str, bytes], monkeypatch
+) -> None:
+    """The two passes read the file apart: one written in place between them (the
+    proof judging other bytes than the thread hashed) is refused, not given a blob id
+    of bytes nobody judged."""
+    repo, sha, base = base_repo
+    head = HEADS["append"](base)
+    repo.write(LOG, head)
+    monkeypatch.setattr(changelog_module, "HASH_BESIDE", 0)
+
+    class Overwritten(changelog_module._Beside):
+        def join(self) -> str:
+            digest = super().join()
+            with (repo.root / LOG).open("r+b") as handle:  # same size, other bytes
+                handle.write(b"#")
+            os.utime(repo.root / LOG, ns=(1, 1))
+            return digest
+
+    monkeypatch.setattr(changelog_module, "_Beside", Overwritten)
+    with Repo.open(repo.root) as opened, pytest.raises(ConcurrentChange, match="changed while"):
+        read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+
+
 def _open_descriptors() -> int:
     return len(os.listdir("/proc/self/fd"))
 

@@ -187,6 +187,8 @@ def _append_proof(
         blob = head.blob if whole is None else whole.hexdigest()
         if beside is not None:
             blob = beside.join()
+            assert head.reread is not None  # (a thread hashes only a file read again)
+            head.reread(0, 0)  # refused if written in place while either pass read it
     except BaseException:
         if beside is not None:
             beside.wait()  # before the descriptor it reads is closed
