@@ -173,3 +173,23 @@ def test_a_rebase_stopped_on_the_protected_tip_is_not_the_protected_branch(
     done = run(repo, "verify", "--base", "main", "--format", "json")
     findings = json.loads(done.stdout)["findings"]
     assert not [f for f in findings if f["code"] == "pr-link"], findings
+
+
+def test_add_reads_both_remotes_with_one_git_config(repo: GitRepo, tmp_path) -> None:
+    """The slug rule's remotes (upstream, then origin) come from one `git config`,
+    as verify's do: one rule for reading them, one process (git's own trace)."""
+    fork_clone(repo)
+    repo.git("remote", "add", "mirror", "https://github.com/other/mirror.git")
+    trace = tmp_path / "trace"
+    answers = ["--key", "k-vllm", "--description", "x", "--pr-link", f"{UPSTREAM}/7"]
+    done = subprocess.run(
+        [sys.executable, "-m", "changelog_tool", "add", *answers, "--dry-run"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GIT_TRACE": str(trace)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    configs = [line for line in trace.read_text().splitlines() if "built-in: git config" in line]
+    assert len(configs) == 1 and "--get-regexp" in configs[0]

@@ -50,10 +50,17 @@ def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
         raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None
 
 
-def remote_url(root: Path, remote: str) -> str | None:
-    """The URL of a remote (no GitPython)."""
-    out = git(root, "config", "--get", f"remote.{remote}.url")
-    return out.stdout.decode("utf-8", "replace").strip() or None
+def remote_urls(root: Path, names: Sequence[str]) -> dict[str, str | None]:
+    """The URLs of the named remotes (``None`` for a remote this clone lacks), read
+    with one ``git config`` (no GitPython)."""
+    done = git(root, "config", "-z", "--get-regexp", r"^remote\..*\.url$")
+    urls: dict[str, str | None] = dict.fromkeys(names)
+    for row in done.stdout.decode("utf-8", "replace").split("\0"):
+        key, _, url = row.partition("\n")
+        name = key[len("remote.") : -len(".url")]
+        if name in urls and urls[name] is None:
+            urls[name] = url.strip() or None
+    return urls
 
 
 def git_dir(start: Path) -> Path | None:

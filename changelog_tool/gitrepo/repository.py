@@ -16,7 +16,7 @@ from typing import Any
 from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
-from changelog_tool.gitrepo.process import git
+from changelog_tool.gitrepo.process import git, remote_urls
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
 from changelog_tool.hints import did_you_mean
 from changelog_tool.records import field, record
@@ -323,14 +323,7 @@ class Repo:
     def remote_urls(self, names: Sequence[str]) -> dict[str, str | None]:
         """The URLs of the named remotes (``None`` for a remote this clone lacks), read
         with one ``git config``."""
-        done = git(self.root, "config", "-z", "--get-regexp", r"^remote\..*\.url$")
-        urls: dict[str, str | None] = dict.fromkeys(names)
-        for row in done.stdout.decode("utf-8", "replace").split("\0"):
-            key, _, url = row.partition("\n")
-            name = key[len("remote.") : -len(".url")]
-            if name in urls and urls[name] is None:
-                urls[name] = url.strip() or None
-        return urls
+        return remote_urls(self.root, names)
 
     def close(self) -> None:
         self.objects.close()
