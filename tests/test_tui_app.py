@@ -162,6 +162,33 @@ async def test_saving_appends_exactly_the_bytes_the_preview_showed(box: Sandbox)
 
 
 @synchronous
+async def test_a_file_changed_before_saving_is_reread_and_the_answers_kept(box: Sandbox) -> None:
+    """Another program appends while the screen is open: saving refuses (the preview
+    showed other bytes), keeps the answers, reads the file again (its history too),
+    and the next ctrl+s appends after the other program's entry."""
+    app = app_for(box.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"Add Kimi-K3 B300 agentic")
+        await pilot.pause()
+        app.session.history()  # parsed once, from the file as it was
+        changelog_add(box.root, "--key", CHANGED[1], "--description", "Meanwhile elsewhere")
+        other = box.changelog.read_bytes()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert app.return_value is None and box.changelog.read_bytes() == other
+        assert "Your answers are kept" in " ".join(str(n.message) for n in app._notifications)
+        assert app.session.old == other
+        assert any("Meanwhile elsewhere" in str(e) for _, e in app.session.history())
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.return_value is not None and app.return_value.code == 0
+    after = box.changelog.read_bytes()
+    assert after.startswith(other) and b'"Add Kimi-K3 B300 agentic"' in after[len(other) :]
+
+
+@synchronous
 async def test_leaving_untouched_writes_nothing_and_asks_nothing(box: Sandbox) -> None:
     before = box.changelog.read_bytes()
     app = app_for(box.root)

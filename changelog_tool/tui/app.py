@@ -245,6 +245,7 @@ class AddApp(LeavingApp):
         except ConcurrentChange as exc:
             drafts.save(path, draft)
             self.session.reload()
+            self.parse_history()  # the new file's entries, off the screen's thread
             self.refresh_preview()
             self.notify(
                 f"{exc}. Your answers are kept; the preview now shows the current "
