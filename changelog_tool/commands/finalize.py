@@ -47,7 +47,7 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.commands.sync import Sync, commit_merge
     from changelog_tool.gate import prlinks
-    from changelog_tool.gitrepo import WORKTREE, Repo, run_git
+    from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import repo_path
     from changelog_tool.merge.threeway import Merged
@@ -70,7 +70,7 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
             problems = "; ".join(f.message for f in outcome.findings())
             raise ChangelogError(f"cannot rebuild {path} onto {ref}: {problems}")
         data, before = outcome.result.data, upstream
-    slug = prlinks.repository_slug(settings, before[-65536:], prlinks.remotes_of(repo.root))
+    slug = prlinks.repository_slug(settings, before[-65536:], remote_url_reader(repo.root))
     if slug is None:
         raise UsageError(
             "cannot tell which repository the pull request belongs to: set "

@@ -184,8 +184,9 @@ def _append_proof(
                 chunk = chunk[len(part) :]
             if chunk:
                 tail.append(chunk)
-        blob = head.blob if whole is None else whole.hexdigest()
-        if beside is not None:
+        if beside is None:
+            blob = head.blob if whole is None else whole.hexdigest()
+        else:
             blob = beside.join()
             assert head.reread is not None  # (a thread hashes only a file read again)
             head.reread(0, 0)  # refused if written in place while either pass read it

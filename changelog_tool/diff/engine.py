@@ -28,7 +28,7 @@ from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to
 from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
-from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state
+from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
 from changelog_tool.ledger.revision import History
 from changelog_tool.records import field, record
 from changelog_tool.settings import Settings
@@ -191,22 +191,10 @@ def snapshot(
         base_ref,
         messages,
         _head_state(repo, settings, head_sha, head_rev),
-        _remote_urls(repo),
+        remote_url_reader(repo.root),
         revision.base_tail,
         base_masters=masters["base"],
     )
-
-
-def _remote_urls(repo: Repo) -> Callable[[str], str | None]:
-    """``upstream`` and ``origin``'s URLs, read with one ``git config`` on first use."""
-    found: list[dict[str, str | None]] = []
-
-    def url(name: str) -> str | None:
-        if not found:
-            found.append(repo.remote_urls(("upstream", "origin")))
-        return found[0].get(name)  # the pr-link policy asks for these two only
-
-    return url
 
 
 def _add_recipes(

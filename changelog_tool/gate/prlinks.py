@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from changelog_tool.gitrepo import HeadState
 from changelog_tool.ledger.entry import pr_number_problem
@@ -61,21 +60,6 @@ _RECENT_LINK = re.compile(
 )
 
 
-def remotes_of(root: Path) -> Callable[[str], str | None]:
-    """The URL of ``upstream`` or ``origin`` in ``root``, both read with one ``git
-    config`` when first asked for (the only remotes the slug rule reads)."""
-    found: list[dict[str, str | None]] = []
-
-    def url(name: str) -> str | None:
-        if not found:
-            from changelog_tool import gitrepo
-
-            found.append(gitrepo.remote_urls(root, ("upstream", "origin")))
-        return found[0].get(name)
-
-    return url
-
-
 def repository_slug(
     settings: Settings,
     changelog: bytes | None = None,
@@ -93,7 +77,9 @@ def repository_slug(
     if settings.repository:
         return settings.repository
     if remote_url is None:
-        remote_url = remotes_of(settings.root)
+        from changelog_tool.gitrepo import remote_url_reader
+
+        remote_url = remote_url_reader(settings.root)
 
     def remote(name: str) -> str | None:
         assert remote_url is not None

@@ -24,7 +24,7 @@ from changelog_tool.gitrepo.process import (
     protected_blob,
     protected_blob_id,
     read_first_blob,
-    remote_urls,
+    remote_url_reader,
     run_git,
     try_git,
 )
@@ -56,7 +56,7 @@ __all__ = [
     "protected_blob",
     "protected_blob_id",
     "read_first_blob",
-    "remote_urls",
+    "remote_url_reader",
     "run_git",
     "try_git",
 ]

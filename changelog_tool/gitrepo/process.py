@@ -50,17 +50,23 @@ def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
         raise EnvironmentProblem(f"cannot run git: {exc}; install git") from None
 
 
-def remote_urls(root: Path, names: Sequence[str]) -> dict[str, str | None]:
-    """The URLs of the named remotes (``None`` for a remote this clone lacks), read
-    with one ``git config`` (no GitPython)."""
-    done = git(root, "config", "-z", "--get-regexp", r"^remote\..*\.url$")
-    urls: dict[str, str | None] = dict.fromkeys(names)
-    for row in done.stdout.decode("utf-8", "replace").split("\0"):
-        key, _, url = row.partition("\n")
-        name = key[len("remote.") : -len(".url")]
-        if name in urls and urls[name] is None:
-            urls[name] = url.strip() or None
-    return urls
+def remote_url_reader(root: Path) -> Callable[[str], str | None]:
+    """A remote's URL by name (``None`` for a remote this clone lacks), every remote's
+    read with one ``git config`` when first asked for (no GitPython)."""
+    found: list[dict[str, str]] = []
+
+    def url(name: str) -> str | None:
+        if not found:
+            done = git(root, "config", "-z", "--get-regexp", r"^remote\..*\.url$")
+            urls: dict[str, str] = {}
+            for row in done.stdout.decode("utf-8", "replace").split("\0"):
+                key, _, value = row.partition("\n")
+                if value.strip():
+                    urls.setdefault(key[len("remote.") : -len(".url")], value.strip())
+            found.append(urls)
+        return found[0].get(name)
+
+    return url
 
 
 def git_dir(start: Path) -> Path | None:

@@ -16,7 +16,7 @@ from typing import Any
 from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
-from changelog_tool.gitrepo.process import git, remote_urls
+from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
 from changelog_tool.hints import did_you_mean
 from changelog_tool.records import field, record
@@ -319,11 +319,6 @@ class Repo:
         out = self._run("log", "--format=%H%x01%B%x00", f"{base}..{tip}")
         rows = [m.strip().partition("\x01") for m in out.split("\0") if m.strip()]
         return [(sha, message.strip()) for sha, _, message in rows]
-
-    def remote_urls(self, names: Sequence[str]) -> dict[str, str | None]:
-        """The URLs of the named remotes (``None`` for a remote this clone lacks), read
-        with one ``git config``."""
-        return remote_urls(self.root, names)
 
     def close(self) -> None:
         self.objects.close()

@@ -56,9 +56,12 @@ def char_class(name: str, ascii: bool) -> str:
     return f"[{takes}]" if ascii else f"[^{refuses}{_NOT_PRINTED}]"
 
 
-def _line(ascii: bool) -> re.Pattern[str]:
+@cache
+def _lines(ascii: bool) -> re.Pattern[str]:
     """A line break, then one whole line up to the next (no class holds one); the
-    break in front lets the regex engine skip to the next line in one C loop."""
+    break in front lets the regex engine skip to the next line in one C loop.
+    Compiled on first use (``verify --base`` and the merge driver seldom need it); on
+    ASCII text the classes become 256-bit tables."""
     # the quotes are captured too: a group that did not take part is the only empty one
     double = f'("{char_class("double", ascii)}*")'
     single = f"('(?:{char_class('single', ascii)}|'')*')"
@@ -67,13 +70,6 @@ def _line(ascii: bool) -> re.Pattern[str]:
     inside = char_class("inside", ascii)
     plain = f"({char_class('first', ascii)}(?:{inside}++|:(?={inside})| (?={inside}))*+)"
     return re.compile(f"\n(?:    -|  ({_FIELD}):)(?: (?:{double}|{single}|{plain}))?(?=\n)")
-
-
-@cache
-def _lines(ascii: bool) -> re.Pattern[str]:
-    """The line pattern, compiled on first use (``verify --base`` and the merge driver
-    seldom need it); on ASCII text the classes become 256-bit tables."""
-    return _line(ascii)
 
 
 def quick_item(block: bytes, line: int, *, lines: bool = True) -> Item | None:

@@ -108,8 +108,8 @@ def upstream_hint(
     """:func:`~changelog_tool.merge.protected.by_upstream`'s answer for the protected
     ref's file of ``size`` bytes, when ``holds_whole`` says a side begins with all of
     it (its bytes hash to the ref's blob), so the ref's bytes are that side's:
-    which side begins with the ref's history. :data:`UNKNOWN` when no side holds the whole file (the
-    caller reads the ref)."""
+    which side begins with the ref's history. :data:`UNKNOWN` when no side holds the
+    whole file (the caller reads the ref)."""
     holder = next((side for side in SIDES if holds_whole.get(side)), None)
     if holder is None:
         return UNKNOWN
