@@ -22,6 +22,7 @@ from changelog_tool.records import field, record
 from changelog_tool.settings import Settings
 
 if TYPE_CHECKING:
+    from changelog_tool.authoring.ahead import Ahead
     from changelog_tool.authoring.reach import Reach
     from changelog_tool.gate.acceptance import Rules
 
@@ -64,9 +65,18 @@ class AddSession:
     """One `changelog add` run against one changelog file."""
 
     def __init__(
-        self, settings: Settings, path: Path, *, base: str | None = None, init: bool = False
+        self,
+        settings: Settings,
+        path: Path,
+        *,
+        base: str | None = None,
+        init: bool = False,
+        ahead: Ahead | None = None,
     ) -> None:
         self.settings = settings
+        self.ahead = ahead
+        """The child already running the diff (:mod:`.ahead`), whose answer the first
+        :meth:`load` takes; ``None``: :meth:`load` runs it."""
         self.path = path
         self.base = base
         self.init = init
@@ -100,15 +110,18 @@ class AddSession:
         return self.old
 
     def load(self) -> Loaded:
-        """Run the diff engine (slow: call from a worker)."""
-        try:
-            from changelog_tool.diff.engine import collect
+        """The diff engine's changes (slow: call from a worker): the child's answer the
+        first time, if it gave one, else the engine run here."""
+        from changelog_tool.authoring.ahead import diff_answer
 
-            changes = collect(self.settings, base=self.base)
-        except ChangelogError as exc:
-            self.loaded = Loaded(None, [], str(exc))
-            return self.loaded
-        self.loaded = Loaded(changes, rows_for(changes))
+        ahead, self.ahead = self.ahead, None
+        answer = ahead.take() if ahead is not None else None
+        if answer is None:
+            answer = diff_answer(self.settings, self.base)
+        if isinstance(answer, str):
+            self.loaded = Loaded(None, [], answer)
+        else:
+            self.loaded = Loaded(answer, rows_for(answer))
         return self.loaded
 
     def history(self) -> list[tuple[int, dict[str, Any]]]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from changelog_tool.authoring.ahead import Ahead
 
 
 def run_add(
@@ -14,11 +17,30 @@ def run_add(
     """Open the add screen; returns the exit code: 0 saved, 1 left without saving, 130
     left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
     the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`)."""
+    from changelog_tool.authoring.ahead import Ahead
+
+    # before Textual's import: the child finds the changed keys on the other core
+    ahead = Ahead.start(settings, base)
+    try:
+        return _run(settings, path, base, prefill, init, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def _run(
+    settings: Any,
+    path: Path,
+    base: str | None,
+    prefill: dict[str, Any],
+    init: bool,
+    ahead: Ahead | None,
+) -> int:
     import gc
 
     from changelog_tool.tui.app import make_app
 
-    app = make_app(settings, path, base=base, prefill=prefill, init=init)
+    app = make_app(settings, path, base=base, prefill=prefill, init=init, ahead=ahead)
     # An event loop makes cyclic garbage as it goes, so the collector runs again
     # (changelog_tool.batch_process turned it off); what exists now (Textual's
     # modules, the session) lives as long as the app, so it is moved out of the

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
 
 from changelog_tool.authoring import drafts
+from changelog_tool.authoring.ahead import Ahead
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
@@ -285,9 +286,11 @@ def make_app(
     base: str | None = None,
     prefill: dict[str, object] | None = None,
     init: bool = False,
+    ahead: Ahead | None = None,
 ) -> AddApp:
-    """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
-    session = AddSession(settings, path, base=base, init=init)
+    """The app for one `changelog add` run: flags prefill the answers, over a kept draft
+    (``ahead``: the child already looking for the changed keys)."""
+    session = AddSession(settings, path, base=base, init=init, ahead=ahead)
     flags = Draft.from_flags(dict(prefill or {}))
     kept = drafts.load(path)
     note = ""
