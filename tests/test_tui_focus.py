@@ -107,3 +107,21 @@ async def test_space_ticks_the_highlighted_key_whenever_the_list_has_focus(box: 
         await pilot.press("tab")  # and tab leaves the list
         await pilot.pause()
         assert app.focused is not None and app.focused.id == "pattern"
+
+
+@synchronous
+async def test_the_description_is_the_first_widget_to_get_the_focus(box: Sandbox) -> None:
+    """The widget Textual focuses first (the first focusable one its AUTO_FOCUS selects,
+    the screen's or else the app's) is the description: Textual's default, the first
+    focusable widget, is the keys filter, and in a terminal the description's focus
+    comes after it, lighting the keys panel and unlighting it again, two restyles
+    the first paint waits for."""
+    app = app_for(box.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        selector = screen.AUTO_FOCUS if screen.AUTO_FOCUS is not None else app.AUTO_FOCUS
+        assert selector
+        first = next(w for w in screen.query(selector) if w.focusable)
+        assert first is app.query_one("#description")
+        assert [p.id for p in panels(app) if p.has_class("-focus")] == ["form"]

@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
 
@@ -41,6 +42,15 @@ def _stamp(event: str) -> None:
     if target:
         with open(target, "a", encoding="utf-8") as handle:
             handle.write(f"{event} {time.time():.6f} {time.process_time():.6f}\n")
+
+
+class AddScreen(Screen[None]):
+    """The add screen: the description has the focus from the start. Textual's own
+    first focus (the first focusable widget: the key filter) would light the keys
+    panel and then unlight it when the description takes the focus, restyling it
+    twice before the first frame."""
+
+    AUTO_FOCUS = "#description"
 
 
 class AddApp(LeavingApp):
@@ -75,6 +85,9 @@ class AddApp(LeavingApp):
         self.toasted: set[str] = set()  # the problems the "Not saved" toast reports
 
     # --- building ---------------------------------------------------------------------
+    def get_default_screen(self) -> Screen[None]:
+        return AddScreen(id="_default")
+
     def compose(self) -> ComposeResult:
         yield KeyPicker(id="picker")
         yield EntryForm(self.session.scenario_types, id="form")
