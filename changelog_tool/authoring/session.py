@@ -76,7 +76,8 @@ class AddSession:
         self.settings = settings
         self.ahead = ahead
         """The child already running the diff (:mod:`.ahead`), whose answer the first
-        :meth:`load` takes; ``None``: :meth:`load` runs it."""
+        :meth:`load` takes (``None``, or no child: :meth:`load` runs the diff), and
+        which :meth:`close` stops."""
         self.path = path
         self.base = base
         self.init = init
@@ -114,8 +115,7 @@ class AddSession:
         first time, if it gave one, else the engine run here."""
         from changelog_tool.authoring.ahead import diff_answer
 
-        ahead, self.ahead = self.ahead, None
-        answer = ahead.take() if ahead is not None else None
+        answer = self.ahead.take() if self.ahead is not None else None
         if answer is None:
             answer = diff_answer(self.settings, self.base)
         if isinstance(answer, str):
@@ -123,6 +123,12 @@ class AddSession:
         else:
             self.loaded = Loaded(answer, rows_for(answer))
         return self.loaded
+
+    def close(self) -> None:
+        """The app is ending: stop the diff's child if it still runs (a :meth:`load`
+        waiting for it then returns at once)."""
+        if self.ahead is not None:
+            self.ahead.close()
 
     def history(self) -> list[tuple[int, dict[str, Any]]]:
         """``(line, entry)`` for every entry of the file, parsed once, on first use: not

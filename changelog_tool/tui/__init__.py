@@ -19,13 +19,12 @@ def run_add(
     the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`)."""
     from changelog_tool.authoring.ahead import Ahead
 
-    # before Textual's import: the child finds the changed keys on the other core
-    ahead = Ahead.start(settings, base)
+    ahead = Ahead(settings, base)
     try:
+        ahead.start()  # before Textual's import: the changed keys are found meanwhile
         return _run(settings, path, base, prefill, init, ahead)
     finally:
-        if ahead is not None:
-            ahead.close()
+        ahead.close()  # the app closes it as it ends; here too if it never started
 
 
 def _run(

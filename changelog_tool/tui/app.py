@@ -100,6 +100,9 @@ class AddApp(LeavingApp):
         self.unroute_signals = route_signals(self.signalled)
 
     def on_unmount(self) -> None:  # the app's: after Textual has restored the terminal
+        # a worker still waiting for the diff's child would hold the exit until the
+        # child ended (Textual waits for its workers' threads): the child is stopped
+        self.session.close()
         if self.unroute_signals is not None:
             self.unroute_signals()
 
