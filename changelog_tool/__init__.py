@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from typing import NoReturn
 
 __version__ = "0.1.0"
 HOME = "perf-changelog/perf-changelog"
@@ -21,3 +22,29 @@ def batch_process() -> None:
     turns it back on (:func:`changelog_tool.tui.run_add`). ``cli.main`` called in
     a process of its own (the tests) leaves the collector as it is."""
     gc.disable()
+
+
+def finish(code: int) -> NoReturn:
+    """End a ``changelog`` process with ``code`` without the interpreter's teardown:
+    what registered itself to run at exit still runs and the standard streams are
+    flushed, then the process ends. Tearing down the ~180 modules a gate run loads,
+    object by object, took ~12 ms of a 0.11 s ``verify --base`` (docs/performance.md);
+    every file the commands write is closed (and synced) before they return. Output
+    that cannot be written ends the run as the error would had the command raised it
+    (a closed pipe: 1; another OS error: said on stderr, 2), never with a lower code."""
+    import atexit
+    import os
+    import sys
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception as exc:  # the output cannot be written
+            try:
+                from changelog_tool.cli import failure
+
+                code = max(code, failure(exc))
+            except Exception:  # stderr is gone too
+                code = max(code, 1)
+    os._exit(code)

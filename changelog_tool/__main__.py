@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from changelog_tool import batch_process
+from changelog_tool import batch_process, finish
 
 
 def _merge_driver_call(words: list[str]) -> int | None:
@@ -42,4 +42,4 @@ def _main() -> int:
     return main()
 
 
-raise SystemExit(_main())
+finish(_main())

@@ -8,6 +8,7 @@ driver start fast and never load the TUI.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib
 import os
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from changelog_tool import __version__, batch_process
+from changelog_tool import __version__, batch_process, finish
 from changelog_tool.errors import ChangelogError
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -152,11 +153,14 @@ def _safe(message: str) -> str:
 
 
 def _json_refusal(exc: ChangelogError, kind: str, code: int | None = None) -> None:
+    """The refusal as a JSON document on stdout, where stdout can take it (the refusal
+    may be that it cannot: the message on stderr is then all there is)."""
     import json
 
     exit_code = exc.exit_code if code is None else code
     document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": str(exc)}}
-    print(json.dumps(document, ensure_ascii=False))
+    with contextlib.suppress(OSError):
+        print(json.dumps(document, ensure_ascii=False), flush=True)
 
 
 _OS_ADVICE = {
@@ -183,4 +187,4 @@ def os_error(exc: OSError) -> str:
 
 def entry_point() -> None:
     batch_process()
-    raise SystemExit(main())
+    finish(main())

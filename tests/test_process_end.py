@@ -1,0 +1,135 @@
+"""How a `changelog` process ends (:func:`changelog_tool.finish`): with the command's
+exit code, its output flushed and what registered itself to run at exit run, but
+without the interpreter's teardown; output that cannot be written is an error the
+exit code says (never a success), said in one line, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GitRepo
+from projects import make_project
+
+BUFFERED = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+"""The environment, with stdout buffered as it is for a user (some set it unbuffered)."""
+
+COMMANDS = {
+    "console script": [str(Path(sys.executable).with_name("changelog"))],
+    "python -m": [sys.executable, "-m", "changelog_tool"],
+}
+
+
+def verify(
+    repo: GitRepo, how: str, *args: str, **popen: object
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMMANDS[how], "verify", "--base", "main", *args],
+        cwd=repo.root,
+        env=BUFFERED,
+        text=True,
+        stderr=subprocess.PIPE,
+        check=False,
+        **popen,  # type: ignore[call-overload]
+    )
+
+
+@pytest.fixture
+def project(repo: GitRepo) -> GitRepo:
+    return make_project(repo)
+
+
+@pytest.mark.parametrize("how", COMMANDS)
+def test_the_whole_output_arrives_with_the_commands_exit_code(project: GitRepo, how: str) -> None:
+    done = verify(project, how, "--format", "json", stdout=subprocess.PIPE)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("{") and done.stdout.rstrip().endswith("}")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="a device that is always full")
+@pytest.mark.parametrize("how", COMMANDS)
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_output_that_cannot_be_written_is_an_error_said_in_one_line(
+    project: GitRepo, how: str, fmt: str
+) -> None:
+    with open("/dev/full", "w") as full:
+        done = verify(project, how, "--format", fmt, stdout=full)
+    assert done.returncode == 2
+    assert done.stderr.startswith("changelog: cannot complete: no space left on the device")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("how", COMMANDS)
+def test_a_closed_pipe_ends_the_run_with_1_and_no_noise(project: GitRepo, how: str) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written
+    try:
+        done = verify(project, how, stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1
+    assert done.stderr == ""
+
+
+def finish_with(script: str, **popen: object) -> subprocess.CompletedProcess[str]:
+    """A process that writes ``script``'s output and ends with ``finish``."""
+    code = "import atexit, os, sys\nfrom changelog_tool import finish\n" + script
+    popen.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env=BUFFERED,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        **popen,  # type: ignore[call-overload]
+    )
+
+
+def test_what_registered_to_run_at_exit_still_runs_and_the_output_is_flushed(
+    tmp_path: Path,
+) -> None:
+    mark = tmp_path / "ran"
+    done = finish_with(
+        f"atexit.register(lambda: open({str(mark)!r}, 'w').write('yes'))\n"
+        "sys.stdout.write('buffered, not yet written')\n"
+        "finish(3)\n"
+    )
+    assert done.returncode == 3 and done.stderr == ""
+    assert done.stdout == "buffered, not yet written"
+    assert mark.read_text() == "yes"
+
+
+def test_the_interpreter_is_not_torn_down() -> None:
+    """What makes it fast: objects still alive are not freed one by one at the end."""
+    done = finish_with(
+        "class Kept:\n"
+        "    def __del__(self):\n"
+        "        os.write(2, b'freed at teardown')\n"
+        "kept = Kept()\n"
+        "finish(0)\n"
+    )
+    assert done.returncode == 0 and done.stderr == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="a device that is always full")
+@pytest.mark.parametrize("code", [0, 1, 3])
+def test_buffered_output_that_cannot_be_written_is_said_and_never_a_success(code: int) -> None:
+    with open("/dev/full", "w") as full:
+        done = finish_with(f"sys.stdout.write('x' * 100)\nfinish({code})\n", stdout=full)
+    assert done.returncode == max(code, 2)
+    assert done.stderr.startswith("changelog: cannot complete: no space left on the device")
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("code", [0, 3])
+def test_buffered_output_to_a_closed_pipe_ends_with_1_or_the_commands_code(code: int) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = finish_with(f"sys.stdout.write('x' * 100)\nfinish({code})\n", stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert done.returncode == max(code, 1) and done.stderr == ""
