@@ -8,6 +8,7 @@ never re-serialized.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import stat
@@ -168,8 +169,9 @@ _MARKED = (
 
 
 class ByteScan:
-    """Encoding and whitespace problems of a file fed in pieces, each ending with a
-    line break (so that no UTF-8 character is split) or at the end of the file."""
+    """Encoding and whitespace problems of a file fed in pieces cut anywhere (a UTF-8
+    character split between two pieces is decoded across them), with the same
+    findings as the whole file fed at once."""
 
     def __init__(self) -> None:
         self.size = 0
@@ -179,20 +181,20 @@ class ByteScan:
         self.first: dict[bytes, int] = {}  # line of each marked byte's first occurrence
         self.counts: dict[bytes, int] = {}
         self.ends_with_newline = True
+        self._head = b""  # the file's first bytes, until there are 3 (a BOM)
+        self._pending = b""  # the start of a character the last piece ended inside
+        self._pending_line = 0  # its line
 
     def feed(self, piece: bytes, *, count_lines: bool = True) -> None:
         """Scan the next piece; without ``count_lines`` (the last piece, when no later
         line number is needed) :attr:`newlines` is not advanced."""
         if not piece:
             return
-        if self.size == 0 and piece.startswith(b"\xef\xbb\xbf"):
-            self.bom = True
-        if self.not_utf8 is None and not piece.isascii():  # ASCII is UTF-8 (a fast check)
-            try:
-                piece.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line = self.newlines + piece.count(b"\n", 0, exc.start) + 1
-                self.not_utf8 = (self.size + exc.start, piece[exc.start], line)
+        if self.size < 3:
+            self._head = (self._head + piece[:3])[:3]
+            self.bom = self._head == b"\xef\xbb\xbf"
+        if self.not_utf8 is None and (self._pending or not piece.isascii()):
+            self._decode(piece)  # ASCII is UTF-8 (a fast check)
         for byte, _, _ in _MARKED:
             pos = piece.find(byte)  # a fast search; counting takes longer, so only if found
             if pos >= 0:
@@ -204,6 +206,46 @@ class ByteScan:
             self.newlines += piece.count(b"\n")
         self.ends_with_newline = piece.endswith(b"\n")
 
+    def _decode(self, piece: bytes) -> None:
+        """Check that ``piece`` continues the file as UTF-8, without copying it (a
+        character begun in the last piece is completed from this one's first bytes;
+        one this piece ends inside is kept for the next)."""
+        start = 0
+        if self._pending:
+            joined = self._pending + piece[:3]
+            try:
+                _, used = codecs.utf_8_decode(joined, "strict", False)
+            except UnicodeDecodeError as exc:
+                self._bad(joined[exc.start], exc.start - len(self._pending), piece)
+                return
+            if used < len(self._pending):  # still inside it (a piece of 1 or 2 bytes)
+                self._pending = joined  # (no line break in it: its line is unchanged)
+                return
+            start = used - len(self._pending)
+            self._pending = b""
+        try:
+            _, used = codecs.utf_8_decode(memoryview(piece)[start:], "strict", False)
+        except UnicodeDecodeError as exc:
+            self._bad(piece[start + exc.start], start + exc.start, piece)
+            return
+        end = start + used
+        if end < len(piece):
+            self._pending = piece[end:]
+            self._pending_line = self.newlines + piece.count(b"\n", 0, end) + 1
+
+    def _bad(self, byte: int, pos: int, piece: bytes) -> None:
+        """The first byte that is not UTF-8, at ``pos`` in ``piece`` (before it: in the
+        last piece's unfinished character)."""
+        line = self.newlines + piece.count(b"\n", 0, max(pos, 0)) + 1
+        self.not_utf8 = (self.size + pos, byte, line)
+        self._pending = b""
+
+    def _unfinished(self) -> None:
+        """The file ended inside a character: its first byte is the one not UTF-8."""
+        if self._pending and self.not_utf8 is None:
+            self.not_utf8 = (self.size - len(self._pending), self._pending[0], self._pending_line)
+            self._pending = b""
+
     @property
     def unreadable(self) -> bool:
         return self.not_utf8 is not None or b"\x00" in self.first
@@ -211,6 +253,7 @@ class ByteScan:
     def problems(self) -> list[ByteProblem]:
         # (no size check here: every reader refuses a file over max-bytes before
         # reading it, errors.too_large)
+        self._unfinished()
         problems: list[ByteProblem] = []
         if self.bom:
             problems.append(

@@ -307,11 +307,12 @@ class Appendable:
 
 def check_appendable_file(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES) -> Appendable:
     """:func:`check_appendable` on a file read a piece at a time (a long history is
-    never held): its bytes scanned in the pieces :func:`check_path` reads, its last
-    entry read from the end."""
+    never held): its bytes scanned in the chunks they are read in (the scan's
+    findings do not depend on where the pieces are cut), its last entry read from
+    the end."""
     scan = ByteScan()
-    for piece in _pieces(read_chunks(file, limit=limit)):  # cut where entries begin
-        scan.feed(piece)
+    for chunk in read_chunks(file, limit=limit):
+        scan.feed(chunk)
     start = last_entry_start(file)
     if start is None:  # no entry: the whole (short) file is what there is
         window, before = read_file(file, limit=limit), 0
