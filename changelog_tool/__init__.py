@@ -33,6 +33,7 @@ def finish(code: int) -> NoReturn:
     that cannot be written ends the run as the error would had the command raised it
     (a closed pipe: 1; another OS error: said on stderr, 2), never with a lower code."""
     import atexit
+    import contextlib
     import os
     import sys
 
@@ -40,11 +41,14 @@ def finish(code: int) -> NoReturn:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except Exception as exc:  # the output cannot be written
-            try:
-                from changelog_tool.cli import failure
+        except OSError as exc:  # the output cannot be written
+            from changelog_tool.errors import os_failure
 
-                code = max(code, failure(exc))
-            except Exception:  # stderr is gone too
-                code = max(code, 1)
+            failed, message = os_failure(exc)
+            code = max(code, failed)
+            if message is not None:
+                with contextlib.suppress(OSError):  # stderr may be what failed
+                    os.write(2, f"changelog: {message}\n".encode("utf-8", "replace"))
+        except ValueError:  # a stream closed by the command itself
+            code = max(code, 1)
     os._exit(code)

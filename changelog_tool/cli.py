@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import importlib
 import os
 import sys
@@ -17,7 +16,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from changelog_tool import __version__, batch_process, finish
-from changelog_tool.errors import ChangelogError
+from changelog_tool.errors import ChangelogError, os_failure
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
@@ -118,13 +117,13 @@ def failure(exc: BaseException, *, debug: bool = False, as_json: bool = False) -
     if isinstance(exc, KeyboardInterrupt):
         print("changelog: interrupted", file=sys.stderr)
         return 130
-    if isinstance(exc, BrokenPipeError):
-        return 1
     if isinstance(exc, OSError):
-        print(f"changelog: {os_error(exc)}", file=sys.stderr)
-        if as_json:
-            _json_refusal(ChangelogError(os_error(exc)), "OSError", 2)
-        return 2
+        code, message = os_failure(exc)
+        if message is not None:
+            print(f"changelog: {message}", file=sys.stderr)
+            if as_json:
+                _json_refusal(ChangelogError(message), "OSError", code)
+        return code
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
         import traceback  # (only for an internal error)
@@ -161,28 +160,6 @@ def _json_refusal(exc: ChangelogError, kind: str, code: int | None = None) -> No
     document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": str(exc)}}
     with contextlib.suppress(OSError):
         print(json.dumps(document, ensure_ascii=False), flush=True)
-
-
-_OS_ADVICE = {
-    errno.EACCES: "permission denied: check the file's and its folder's permissions",
-    errno.EPERM: "operation not permitted: check the file's and its folder's permissions",
-    errno.EROFS: "the file system is read-only",
-    errno.ENOSPC: "no space left on the device: free some space and run again",
-    errno.EDQUOT: "disk quota exceeded: free some space and run again",
-    errno.EFBIG: "the file would be too large for this system's file size limit",
-    errno.EISDIR: "it is a directory, not a file",
-    errno.ENOTDIR: "a folder on the path is not a directory",
-    errno.ENOENT: "no such file or directory",
-    errno.ELOOP: "too many levels of symbolic links",
-}
-
-
-def os_error(exc: OSError) -> str:
-    """A one-line message for an OS error: what failed, where, and what to do.
-    Every writer works on a temp file, so nothing was changed."""
-    advice = _OS_ADVICE.get(exc.errno or 0, exc.strerror or str(exc))
-    where = f" ({exc.filename})" if exc.filename else ""
-    return f"cannot complete: {advice}{where}; nothing was changed"
 
 
 def entry_point() -> None:

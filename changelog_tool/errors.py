@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class ChangelogError(Exception):
     """Input refused or a check failed: exit 1."""
@@ -37,3 +39,35 @@ def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | N
         "raise `max-bytes` in the settings (the gate uses the base branch's, so that "
         "change lands first)"
     )
+
+
+_OS_ADVICE = {
+    errno.EACCES: "permission denied: check the file's and its folder's permissions",
+    errno.EPERM: "operation not permitted: check the file's and its folder's permissions",
+    errno.EROFS: "the file system is read-only",
+    errno.ENOSPC: "no space left on the device: free some space and run again",
+    errno.EDQUOT: "disk quota exceeded: free some space and run again",
+    errno.EFBIG: "the file would be too large for this system's file size limit",
+    errno.EISDIR: "it is a directory, not a file",
+    errno.ENOTDIR: "a folder on the path is not a directory",
+    errno.ENOENT: "no such file or directory",
+    errno.ELOOP: "too many levels of symbolic links",
+}
+
+
+def os_error(exc: OSError) -> str:
+    """A one-line message for an OS error: what failed, where, and what to do.
+    Every writer works on a temp file, so nothing was changed."""
+    advice = _OS_ADVICE.get(exc.errno or 0, exc.strerror or str(exc))
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"cannot complete: {advice}{where}; nothing was changed"
+
+
+def os_failure(exc: OSError) -> tuple[int, str | None]:
+    """The exit code of a run an OS error ended, and what to say on stderr: nothing for
+    a closed pipe (its reader has gone: exit 1), else :func:`os_error` (exit 2). The
+    CLI's error boundary and the end of the process (:func:`changelog_tool.finish`,
+    output that cannot be flushed) both say it so."""
+    if isinstance(exc, BrokenPipeError):
+        return 1, None
+    return 2, os_error(exc)
