@@ -7,9 +7,12 @@ from conftest import GitRepo
 from test_tui_helpers import app_for, screen_text, settle, synchronous
 from textual.widgets import Checkbox, Input, Static
 
+from changelog_tool import settings as settings_module
+from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS, broad
+from changelog_tool.authoring.session import AddSession, Preview
 from changelog_tool.tui.keys import KeyPicker
-from changelog_tool.tui.texts import SHOWN_KEYS
+from changelog_tool.tui.texts import SHOWN_KEYS, runs
 from tests.projects import key_block
 
 # Hand-counted: a point is one concurrency of one search-space entry of one scenario item.
@@ -159,3 +162,56 @@ async def test_a_pattern_reaching_many_keys_lists_the_first_and_counts_the_rest(
         await pilot.pause()
         assert session.reach(app.current_draft()) is not before  # type: ignore[attr-defined]
         assert "... and 33 more keys" in body(app)
+
+
+def test_points_past_the_budget_are_pending_then_counted(repo: GitRepo) -> None:
+    """A preview counts points for at most its budget; the keys left are pending (said
+    in the total, never cached as the reach), and once counted the reach is the one a
+    preview with time enough gives."""
+    repository(repo, MASTER + DSR1)
+    settings = settings_module.load(repo.root)
+    session = AddSession(settings, settings.changelog_path)
+    session.load()
+    draft = Draft(keys=["*"])
+    session.points_budget = 0
+    partial = session.reach(draft)
+    keys = [k.key for k in partial.keys]
+    assert len(keys) == 18 and partial.pending == keys
+    assert partial.summary() == (
+        "18 keys, 0 scenario types, at least 0 benchmark points "
+        "(counting the points of 18 more keys...)"
+    )
+    _, lines = runs(Preview({}, reach=partial))
+    assert "counting..." in str(lines[0])
+    assert session.reach(draft) is not partial  # a pending reach is not kept
+    for key in partial.pending[:5]:
+        session.points(key)
+    assert len(session.reach(draft).pending) == 13  # what was counted is kept
+    for key in keys:
+        session.points(key)
+    complete = session.reach(draft)
+    assert not complete.pending and session.reach(draft) is complete
+    fresh = AddSession(settings, settings.changelog_path)
+    fresh.load()
+    fresh.points_budget = 60
+    assert fresh.reach(draft) == complete
+    assert complete.summary() == "18 keys, 2 scenario types, 71 benchmark points"
+
+
+@synchronous
+async def test_the_screen_counts_what_the_preview_left_and_shows_the_total(repo: GitRepo) -> None:
+    """With no time to count in the preview itself, the screen counts the points in
+    slices between keystrokes, then shows the complete total."""
+    repository(repo, MASTER + DSR1)
+    app = app_for(repo.root)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        app.session.points_budget = 0  # type: ignore[attr-defined]
+        app.query_one("#pattern", Input).focus()
+        await pilot.press(*"dsr1*", "enter")
+        for _ in range(200):
+            if "counting" not in note(app):
+                break
+            await pilot.pause(0.02)
+        assert note(app).startswith("Runs: 15 keys, 1 scenario type, 30 benchmark points")
+        assert "counting" not in body(app)

@@ -26,6 +26,7 @@ class KeyReach:
     key: str
     points: dict[str, int]
     known: bool = True  # False: the key's value does not parse, its points are unknown
+    counted: bool = True  # False: its points are still being counted (see PENDING)
 
     @property
     def total(self) -> int:
@@ -48,14 +49,27 @@ class Reach:
     def total(self) -> int:
         return sum(key.total for key in self.keys)
 
+    @property
+    def pending(self) -> list[str]:
+        """The keys whose points are still being counted."""
+        return [key.key for key in self.keys if not key.counted]
+
     def summary(self) -> str:
-        """E.g. ``3 keys, 2 scenario types, 41 benchmark points``."""
+        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (``at least``, and how
+        many keys are still being counted, while some are)."""
         keys, kinds, total = len(self.keys), len(self.scenario_types), self.total
-        return (
-            f"{keys} key{'' if keys == 1 else 's'}, "
+        pending = len(self.pending)
+        text = (
+            f"{keys:,} key{'' if keys == 1 else 's'}, "
             f"{kinds} scenario type{'' if kinds == 1 else 's'}, "
-            f"{total} benchmark point{'' if total == 1 else 's'}"
+            f"{'at least ' if pending else ''}{total:,} benchmark point{'' if total == 1 else 's'}"
         )
+        return text + (f" (counting the points of {pending:,} more keys...)" if pending else "")
+
+
+PENDING = "pending"
+"""What ``points_of`` answers for a key whose points it has not counted yet (a pattern
+can reach thousands of keys: the rest are counted in the background)."""
 
 
 def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str | None:
@@ -75,12 +89,13 @@ def reach(
     patterns: Sequence[str],
     scenario_types: Sequence[str],
     keys: Sequence[str],
-    points_of: Callable[[str], dict[str, int] | None],
+    points_of: Callable[[str], dict[str, int] | str | None],
     changed: Iterable[str],
 ) -> Reach:
     """What ``patterns`` run among the master ``keys``: ``points_of(key)`` gives a key's
-    points per scenario type (``None`` when unknown); ``changed`` are the keys the
-    branch changed that need an entry (a pattern reaching far beyond them is warned)."""
+    points per scenario type (``None`` when unknown, :data:`PENDING` when not counted
+    yet); ``changed`` are the keys the branch changed that need an entry (a pattern
+    reaching far beyond them is warned)."""
     changed = set(changed)
     resolved: dict[str, None] = {}
     warnings = []
@@ -95,6 +110,9 @@ def reach(
         found = points_of(key)
         if found is None:
             out.append(KeyReach(key, {}, known=False))
+            continue
+        if isinstance(found, str):
+            out.append(KeyReach(key, {}, counted=False))
             continue
         if scenario_types:
             found = {kind: n for kind, n in found.items() if kind in scenario_types}

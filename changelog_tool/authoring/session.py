@@ -10,6 +10,7 @@ itself (through :func:`changelog_tool.ledger.writer.append` with ``expected=``).
 from __future__ import annotations
 
 import threading
+import time
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,12 @@ class Loaded:
     problem: str | None = None
 
 
+POINTS_BUDGET = 0.03
+"""Seconds a preview spends counting benchmark points it has not counted before (a key
+takes ~1 ms; a pattern reaching thousands of keys would hold the screen for seconds):
+the rest are counted in the background."""
+
+
 def known_scenario_types() -> list[str]:
     """The scenario types the schema defines, in its order."""
     from changelog_tool.ledger.entry import scenario_types
@@ -85,6 +92,7 @@ class AddSession:
         self._rules: Rules | None = None
         self._points: dict[str, dict[str, int] | None] = {}
         self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
+        self.points_budget = POINTS_BUDGET
         self._history: list[tuple[int, dict[str, Any]]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
@@ -201,18 +209,29 @@ class AddSession:
         return out
 
     def reach(self, draft: Draft) -> Reach:
-        """What the draft's keys and patterns run (see :mod:`.reach`); the last one is
-        kept, as most answers (a description typed) change neither its keys nor its
-        scenario types, and a pattern can reach thousands of keys."""
-        from changelog_tool.authoring.reach import reach
+        """What the draft's keys and patterns run (see :mod:`.reach`). Keys not counted
+        before are counted for up to :attr:`points_budget` seconds; the others are
+        left :data:`~changelog_tool.authoring.reach.PENDING` (:attr:`Reach.pending`:
+        the app counts them in a worker, then asks again). A complete reach is kept,
+        as most answers (a description typed) change neither its keys nor its scenario
+        types, and a pattern can reach thousands of keys."""
+        from changelog_tool.authoring.reach import PENDING, reach
 
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]
         changed = [r.key for r in (self.loaded.rows if self.loaded else []) if r.needs_entry]
         masters = self.rules().masters.owner  # in the files' order, as the reach is shown
-        found = reach(draft.keys, draft.scenario_types, list(masters), self.points, changed)
-        self._reach = (asked, found)
+        until = time.monotonic() + self.points_budget
+
+        def points_now(key: str) -> dict[str, int] | str | None:
+            if key in self._points or time.monotonic() < until:
+                return self.points(key)
+            return PENDING
+
+        found = reach(draft.keys, draft.scenario_types, list(masters), points_now, changed)
+        if not found.pending:
+            self._reach = (asked, found)
         return found
 
     def points(self, key: str) -> dict[str, int] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Callable
@@ -42,6 +43,10 @@ def _stamp(event: str) -> None:
     if target:
         with open(target, "a", encoding="utf-8") as handle:
             handle.write(f"{event} {time.time():.6f} {time.process_time():.6f}\n")
+
+
+POINTS_SLICE = 0.02
+"""Seconds of counting benchmark points between two turns of the screen's loop."""
 
 
 class AddScreen(Screen[None]):
@@ -193,6 +198,23 @@ class AddApp(LeavingApp):
             self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys))
         else:
             self.query_one(Pane).show(*texts.preview_pane(self.session, draft, preview))
+        if preview.reach is not None and preview.reach.pending:
+            self.count_points(preview.reach.pending)
+
+    @work(exclusive=True, group="points")
+    async def count_points(self, keys: list[str]) -> None:
+        """The benchmark points the preview left to count (a pattern reaching thousands
+        of keys), counted on the screen's own loop a slice at a time, so that typing
+        goes on in between (a thread would share the interpreter lock with the screen,
+        which then waited for it at every step: seconds per keystroke); then the
+        preview again, complete. A newer preview's count replaces this one."""
+        left = list(reversed(keys))
+        while left:
+            until = time.monotonic() + POINTS_SLICE
+            while left and time.monotonic() < until:
+                self.session.points(left.pop())
+            await asyncio.sleep(0)  # the keys typed meanwhile are handled here
+        self.refresh_preview()
 
     # --- events ---------------------------------------------------------------------------
     @on(KeyPicker.Changed)

@@ -76,7 +76,9 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
     lines = []
     for key in shown:
         each = ", ".join(f"{kind} {count}" for kind, count in key.points.items())
-        if not key.known:
+        if not key.counted:
+            each = "counting..."
+        elif not key.known:
             each = "points unknown (the key does not parse)"
         elif not key.points:
             each = "no scenario of the named types"
@@ -87,7 +89,10 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
     if rest:
         points = sum(key.total for key in rest)
         unknown = sum(not key.known for key in rest)
+        counting = sum(not key.counted for key in rest)
         more = f"  ... and {len(rest):,} more keys: {points:,} benchmark points"
+        if counting:
+            more += f" so far ({counting:,} of them still being counted)"
         if unknown:
             more += f" ({unknown:,} of them with points unknown)"
         lines.append(Content.styled(more, "$text-muted"))
