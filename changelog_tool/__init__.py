@@ -31,24 +31,32 @@ def finish(code: int) -> NoReturn:
     object by object, took ~12 ms of a 0.11 s ``verify --base`` (docs/performance.md);
     every file the commands write is closed (and synced) before they return. Output
     that cannot be written ends the run as the error would had the command raised it
-    (a closed pipe: 1; another OS error: said on stderr, 2), never with a lower code."""
+    (a closed pipe: 1; another OS error: said on stderr, 2; ctrl+c while the output
+    waits for its reader: 130), never with a lower code."""
     import atexit
     import contextlib
     import os
     import sys
 
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except OSError as exc:  # the output cannot be written
-            from changelog_tool.errors import os_failure
+    try:
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is None:  # its descriptor was closed when the process started
+                continue
+            try:
+                stream.flush()
+            except OSError as exc:  # the output cannot be written
+                from changelog_tool.errors import os_failure
 
-            failed, message = os_failure(exc)
-            code = max(code, failed)
-            if message is not None:
-                with contextlib.suppress(OSError):  # stderr may be what failed
-                    os.write(2, f"changelog: {message}\n".encode("utf-8", "replace"))
-        except ValueError:  # a stream closed by the command itself
-            code = max(code, 1)
+                failed, message = os_failure(exc)
+                code = max(code, failed)
+                if message is not None:
+                    with contextlib.suppress(OSError):  # stderr may be what failed
+                        os.write(2, f"changelog: {message}\n".encode("utf-8", "replace"))
+            except Exception:  # a stream the command closed or replaced
+                code = max(code, 1)
+    except KeyboardInterrupt:  # ctrl+c while a reader that stopped reading held the end
+        with contextlib.suppress(OSError):
+            os.write(2, b"changelog: interrupted\n")
+        code = max(code, 130)
     os._exit(code)

@@ -6,8 +6,10 @@ exit code says (never a success), said in one line, never a traceback."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -133,3 +135,60 @@ def test_buffered_output_to_a_closed_pipe_ends_with_1_or_the_commands_code(code:
     finally:
         os.close(write_end)
     assert done.returncode == max(code, 1) and done.stderr == ""
+
+
+@pytest.mark.parametrize("closed", ["stdout", "stderr"])
+def test_a_stream_closed_from_the_start_is_skipped(closed: str) -> None:
+    """A descriptor closed before the process started: Python's stream is None."""
+    done = finish_with(f"sys.{closed} = None\nfinish(3)\n")
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr
+
+
+def test_the_version_with_stdout_closed_is_no_traceback() -> None:
+    done = subprocess.run(
+        [*COMMANDS["python -m"], "--version"],
+        env=BUFFERED,
+        capture_output=True,
+        text=True,
+        check=False,
+        preexec_fn=lambda: os.close(1),  # in the child, before it starts
+    )
+    # (argparse writes the version to stderr when there is no stdout)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+def test_ctrl_c_while_the_output_waits_for_its_reader_is_one_line_and_130() -> None:
+    """A reader that stopped reading (a pager left open): the last flush waits, and a
+    ctrl+c ends it as an interrupted command, never with a traceback."""
+    script = (
+        "import fcntl\n"
+        "flags = fcntl.fcntl(1, fcntl.F_GETFL)\n"
+        "fcntl.fcntl(1, fcntl.F_SETFL, flags | os.O_NONBLOCK)\n"
+        "try:\n"
+        "    while True:\n"
+        "        os.write(1, b'x' * 4096)\n"
+        "except BlockingIOError:\n"
+        "    pass\n"
+        "fcntl.fcntl(1, fcntl.F_SETFL, flags)\n"
+        "sys.stdout.write('waits in the buffer')\n"
+        "os.write(2, b'ready\\n')\n"
+        "finish(0)\n"
+    )
+    code = "import atexit, os, sys\nfrom changelog_tool import finish\n" + script
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        env=BUFFERED,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stderr is not None and process.stdout is not None
+    assert process.stderr.readline() == b"ready\n"
+    time.sleep(0.3)  # in the final flush, waiting for the full pipe
+    process.send_signal(signal.SIGINT)
+    try:
+        assert process.wait(timeout=10) == 130
+    finally:
+        process.kill()
+        process.stdout.close()
+    assert process.stderr.read() == b"changelog: interrupted\n"

@@ -9,7 +9,7 @@ from textual.widgets import Checkbox, Input, Static
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS, broad
+from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS, KeyReach, Reach, broad
 from changelog_tool.authoring.session import AddSession, Preview
 from changelog_tool.tui.keys import KeyPicker
 from changelog_tool.tui.texts import SHOWN_KEYS, runs
@@ -178,8 +178,8 @@ def test_points_past_the_budget_are_pending_then_counted(repo: GitRepo) -> None:
     keys = [k.key for k in partial.keys]
     assert len(keys) == 18 and partial.pending == keys
     assert partial.summary() == (
-        "18 keys, 0 scenario types, at least 0 benchmark points "
-        "(counting the points of 18 more keys...)"
+        "18 keys, at least 0 scenario types, at least 0 benchmark points "
+        "(the points of 18 keys still being counted)"
     )
     _, lines = runs(Preview({}, reach=partial))
     assert "counting..." in str(lines[0])
@@ -187,6 +187,12 @@ def test_points_past_the_budget_are_pending_then_counted(repo: GitRepo) -> None:
     for key in partial.pending[:5]:
         session.points(key)
     assert len(session.reach(draft).pending) == 13  # what was counted is kept
+    session.points_budget = 60
+    for key in keys[:17]:
+        session.points(key)
+    session.points_budget = 0
+    one_left = session.reach(draft)
+    assert one_left.summary().endswith("(the points of 1 key still being counted)")
     for key in keys:
         session.points(key)
     complete = session.reach(draft)
@@ -215,3 +221,19 @@ async def test_the_screen_counts_what_the_preview_left_and_shows_the_total(repo:
             await pilot.pause(0.02)
         assert note(app).startswith("Runs: 15 keys, 1 scenario type, 30 benchmark points")
         assert "counting" not in body(app)
+
+
+def test_the_line_for_the_keys_not_listed_says_what_is_unknown_and_still_counted() -> None:
+    shown = [KeyReach(f"k{n:03d}", {"fixed-seq-len": 2}) for n in range(SHOWN_KEYS)]
+    rest = [
+        KeyReach("one", {"fixed-seq-len": 1}),
+        KeyReach("broken", {}, known=False),
+        KeyReach("later", {}, counted=False),
+    ]
+    _, lines = runs(Preview({}, reach=Reach([*shown, *rest], [])))
+    assert str(lines[-1]) == (
+        "  ... and 3 more keys: 1 benchmark point so far "
+        "(1 of them with points unknown; 1 of them still being counted)"
+    )
+    _, lines = runs(Preview({}, reach=Reach([*shown, *rest[:1]], [])))
+    assert str(lines[-1]) == "  ... and 1 more key: 1 benchmark point"

@@ -55,16 +55,24 @@ class Reach:
         return [key.key for key in self.keys if not key.counted]
 
     def summary(self) -> str:
-        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (``at least``, and how
-        many keys are still being counted, while some are)."""
+        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (while some keys' points
+        are being counted: ``at least``, and how many keys are left)."""
         keys, kinds, total = len(self.keys), len(self.scenario_types), self.total
         pending = len(self.pending)
+        least = "at least " if pending else ""
         text = (
-            f"{keys:,} key{'' if keys == 1 else 's'}, "
-            f"{kinds} scenario type{'' if kinds == 1 else 's'}, "
-            f"{'at least ' if pending else ''}{total:,} benchmark point{'' if total == 1 else 's'}"
+            f"{keys:,} {plural(keys, 'key')}, "
+            f"{least}{kinds} {plural(kinds, 'scenario type')}, "
+            f"{least}{total:,} {plural(total, 'benchmark point')}"
         )
-        return text + (f" (counting the points of {pending:,} more keys...)" if pending else "")
+        if pending:
+            text += f" (the points of {pending:,} {plural(pending, 'key')} still being counted)"
+        return text
+
+
+def plural(count: int, noun: str) -> str:
+    """``noun``, or its plural (an ``s`` added) for any count but one."""
+    return noun if count == 1 else noun + "s"
 
 
 PENDING = "pending"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.reach import plural
 from changelog_tool.authoring.rows import preselected
 from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
 from changelog_tool.ledger.document import first_appended_line
@@ -90,11 +91,16 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
         points = sum(key.total for key in rest)
         unknown = sum(not key.known for key in rest)
         counting = sum(not key.counted for key in rest)
-        more = f"  ... and {len(rest):,} more keys: {points:,} benchmark points"
+        more = (
+            f"  ... and {len(rest):,} more {plural(len(rest), 'key')}: "
+            f"{points:,} {plural(points, 'benchmark point')}"
+        )
+        asides = [f"{unknown:,} of them with points unknown"] if unknown else []
         if counting:
-            more += f" so far ({counting:,} of them still being counted)"
-        if unknown:
-            more += f" ({unknown:,} of them with points unknown)"
+            more += " so far"
+            asides.append(f"{counting:,} of them still being counted")
+        if asides:
+            more += f" ({'; '.join(asides)})"
         lines.append(Content.styled(more, "$text-muted"))
     return note, lines
 
