@@ -143,3 +143,20 @@ def test_the_history_is_parsed_on_first_use_and_read_again_after_a_reload(repo: 
     session.reload()
     after = session.history()
     assert len(after) == len(before) + 1 and after[-1][1]["description"] == ["late"]
+
+
+def test_the_session_starts_without_git_and_asks_it_for_the_first_preview(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Before the first frame, the screen needs the file and the master configs only:
+    the branch and the remote (three git processes, ~10 ms of the first paint) are
+    read when the first preview checks an entry."""
+    make_project(repo)
+    settings = settings_module.load(repo.root)
+    trace = tmp_path / "git-trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    session = AddSession(settings, settings.changelog_path)
+    assert session.completions() and session.pattern_matches("a-*") == ["a-vllm"]
+    assert not trace.exists() or "git" not in trace.read_text()
+    session.preview(Draft(keys=["a-vllm"], description=["d"]))
+    assert " git " in trace.read_text() or "git-" in trace.read_text()

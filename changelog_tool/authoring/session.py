@@ -97,7 +97,11 @@ class AddSession:
         self._history_lock = threading.Lock()
         self.old = self.read()
         self.scenario_types = known_scenario_types()
-        self.rules()  # no master config is an error before anything is shown
+        # no master config is an error before anything is shown; the rest of the rules
+        # (the branch and the remote, three git processes) waits for the first preview
+        from changelog_tool.gate.acceptance import work_tree_masters_or_error
+
+        self._masters = work_tree_masters_or_error(settings)
 
     # --- reading --------------------------------------------------------------------
     def read(self) -> bytes:
@@ -157,7 +161,7 @@ class AddSession:
         entry's config-keys use too: completion and pattern counts can then never offer
         a key the check refuses, nor miss one it accepts. Known from the start, before
         (and whether or not) the diff loads."""
-        return sorted(self.rules().masters.owner)
+        return sorted(self._masters.owner)  # the rules' own (see :meth:`rules`)
 
     def pattern_matches(self, pattern: str) -> list[str]:
         from changelog_tool.ledger.entry import matching_keys
@@ -183,7 +187,7 @@ class AddSession:
         from changelog_tool.gate.acceptance import work_tree_rules
 
         if self._rules is None:
-            self._rules = work_tree_rules(self.settings, self.old[-65536:])
+            self._rules = work_tree_rules(self.settings, self.old[-65536:], self._masters)
         return self._rules
 
     def problems(self, draft: Draft) -> list[str]:
@@ -221,7 +225,7 @@ class AddSession:
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]
         changed = [r.key for r in (self.loaded.rows if self.loaded else []) if r.needs_entry]
-        masters = self.rules().masters.owner  # in the files' order, as the reach is shown
+        masters = self._masters.owner  # in the files' order, as the reach is shown
         until = time.monotonic() + self.points_budget
 
         def points_now(key: str) -> dict[str, int] | str | None:
@@ -242,7 +246,7 @@ class AddSession:
             from changelog_tool.diff.points import points
 
             try:
-                self._points[key] = points(self.rules().masters.value(key))
+                self._points[key] = points(self._masters.value(key))
             except MasterProblem:
                 self._points[key] = None
         return self._points[key]

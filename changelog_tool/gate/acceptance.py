@@ -53,19 +53,30 @@ class Rules:
     pr_number: int | None = None
 
 
-def work_tree_rules(settings: Settings, changelog_tail: bytes | None) -> Rules:
+def work_tree_rules(
+    settings: Settings, changelog_tail: bytes | None, masters: MasterSet | None = None
+) -> Rules:
     """The rules for an entry written to the work tree's changelog now: its master
-    configs (an error when there are none), the repository (``changelog_tail`` lets
-    the newest entry name it), and the protected branch if that is checked out."""
-    from changelog_tool.diff.local import no_master_configs, work_tree_masters
+    configs (``masters``, or read here; an error when there are none), the repository
+    (``changelog_tail`` lets the newest entry name it), and the protected branch if
+    that is checked out."""
     from changelog_tool.gitrepo import head_state
+
+    if masters is None:
+        masters = work_tree_masters_or_error(settings)
+    state = head_state(settings.root, settings.protected_ref)
+    protected = prlinks.protected_head(settings, state) if state is not None else None
+    return Rules(settings, masters, prlinks.repository_slug(settings, changelog_tail), protected)
+
+
+def work_tree_masters_or_error(settings: Settings) -> MasterSet:
+    """The work tree's master configs; an error when the globs match no file."""
+    from changelog_tool.diff.local import no_master_configs, work_tree_masters
 
     masters = work_tree_masters(settings)
     if masters is None:
         raise no_master_configs(settings)
-    state = head_state(settings.root, settings.protected_ref)
-    protected = prlinks.protected_head(settings, state) if state is not None else None
-    return Rules(settings, masters, prlinks.repository_slug(settings, changelog_tail), protected)
+    return masters
 
 
 def unmatched(pattern: str, keys: Sequence[str], files: Sequence[str]) -> str:
