@@ -38,6 +38,17 @@ def finish(code: int) -> NoReturn:
     import os
     import sys
 
+    def cut_short_by(exc: BaseException, fallback: int) -> int:
+        """The code ``exc`` ends the run with (said on stderr by descriptor: the
+        stream may be what failed), never lower than the command's."""
+        from changelog_tool.errors import cut_short
+
+        failed, message = cut_short(exc) or (fallback, None)
+        if message is not None:
+            with contextlib.suppress(OSError):
+                os.write(2, f"changelog: {message}\n".encode("utf-8", "replace"))
+        return max(code, failed)
+
     try:
         atexit._run_exitfuncs()
         for stream in (sys.stdout, sys.stderr):
@@ -45,18 +56,8 @@ def finish(code: int) -> NoReturn:
                 continue
             try:
                 stream.flush()
-            except OSError as exc:  # the output cannot be written
-                from changelog_tool.errors import os_failure
-
-                failed, message = os_failure(exc)
-                code = max(code, failed)
-                if message is not None:
-                    with contextlib.suppress(OSError):  # stderr may be what failed
-                        os.write(2, f"changelog: {message}\n".encode("utf-8", "replace"))
-            except Exception:  # a stream the command closed or replaced
-                code = max(code, 1)
-    except KeyboardInterrupt:  # ctrl+c while a reader that stopped reading held the end
-        with contextlib.suppress(OSError):
-            os.write(2, b"changelog: interrupted\n")
-        code = max(code, 130)
+            except Exception as exc:  # the output cannot be written, or the command
+                code = cut_short_by(exc, 1)  # closed or replaced the stream
+    except KeyboardInterrupt as exc:  # ctrl+c while a reader that stopped reading
+        code = cut_short_by(exc, 130)  # held the end
     os._exit(code)

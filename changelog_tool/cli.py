@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from changelog_tool import __version__, batch_process, finish
-from changelog_tool.errors import ChangelogError, os_failure
+from changelog_tool.errors import ChangelogError, cut_short
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
@@ -114,14 +114,12 @@ def failure(exc: BaseException, *, debug: bool = False, as_json: bool = False) -
         if as_json:  # JSON means JSON: a refusal is a document on stdout too
             _json_refusal(exc, type(exc).__name__)
         return exc.exit_code
-    if isinstance(exc, KeyboardInterrupt):
-        print("changelog: interrupted", file=sys.stderr)
-        return 130
-    if isinstance(exc, OSError):
-        code, message = os_failure(exc)
+    ending = cut_short(exc)
+    if ending is not None:  # ctrl+c, or an OS error
+        code, message = ending
         if message is not None:
             print(f"changelog: {message}", file=sys.stderr)
-            if as_json:
+            if as_json and isinstance(exc, OSError):
                 _json_refusal(ChangelogError(message), "OSError", code)
         return code
     # a bug: say so in one line, never as "findings" (exit 1)

@@ -63,11 +63,16 @@ def os_error(exc: OSError) -> str:
     return f"cannot complete: {advice}{where}; nothing was changed"
 
 
-def os_failure(exc: OSError) -> tuple[int, str | None]:
-    """The exit code of a run an OS error ended, and what to say on stderr: nothing for
-    a closed pipe (its reader has gone: exit 1), else :func:`os_error` (exit 2). The
-    CLI's error boundary and the end of the process (:func:`changelog_tool.finish`,
-    output that cannot be flushed) both say it so."""
+def cut_short(exc: BaseException) -> tuple[int, str | None] | None:
+    """How a run that ``exc`` cut short ends: its exit code and what to say on stderr
+    (ctrl+c: 130, "interrupted"; a closed pipe, whose reader has gone: 1, nothing;
+    another OS error: 2, :func:`os_error`); ``None`` for any other exception. The
+    CLI's error boundary and the end of the process (:func:`changelog_tool.finish`:
+    output that cannot be flushed, ctrl+c while it waits) both end so."""
+    if isinstance(exc, KeyboardInterrupt):
+        return 130, "interrupted"
     if isinstance(exc, BrokenPipeError):
         return 1, None
-    return 2, os_error(exc)
+    if isinstance(exc, OSError):
+        return 2, os_error(exc)
+    return None

@@ -24,6 +24,7 @@ depend on which process found them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
@@ -84,7 +85,6 @@ class Ahead:
         self._pipe: int | None = None  # until a take or a close has it
         self.status: int | None = None
         """The child's wait status once reaped (``-1``: it was gone)."""
-        self._reaped = False
         self._closed = False
         self._lock = threading.Lock()
 
@@ -123,10 +123,8 @@ class Ahead:
                 return STOPPED if self._closed else None
         data = b""
         try:
-            with open(pipe, "rb", closefd=True) as stream:
+            with contextlib.suppress(OSError), open(pipe, "rb", closefd=True) as stream:
                 data = stream.read()
-        except OSError:
-            data = b""
         finally:
             with self._lock:
                 status = self._reap()
@@ -146,7 +144,7 @@ class Ahead:
         under way (ended at once by the child's end: that ``take`` reaps it)."""
         with self._lock:
             self._closed = True
-            if self.pid is None or self._reaped:
+            if self.pid is None or self.status is not None:  # none, or reaped
                 return
             os.kill(self.pid, signal.SIGKILL)  # not reaped yet: the pid is still the child's
             if self._pipe is not None:  # nobody is reading: reap it here
@@ -157,7 +155,6 @@ class Ahead:
     def _reap(self) -> int:
         """Wait for the child (under the lock); its wait status, ``-1`` if it is gone."""
         assert self.pid is not None
-        self._reaped = True
         try:
             self.status = os.waitpid(self.pid, 0)[1]
         except ChildProcessError:

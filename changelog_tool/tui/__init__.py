@@ -33,7 +33,7 @@ def _run(
     base: str | None,
     prefill: dict[str, Any],
     init: bool,
-    ahead: Ahead | None,
+    ahead: Ahead,
 ) -> int:
     import gc
 

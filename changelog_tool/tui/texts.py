@@ -37,7 +37,7 @@ def status(preview: Preview) -> Content:
     if preview.problems:
         count = len(preview.problems)
         fields = ", ".join(preview.by_field)
-        text = f"✗ {count} problem{'' if count == 1 else 's'} to fix before ctrl+s: {fields}"
+        text = f"✗ {count} {plural(count, 'problem')} to fix before ctrl+s: {fields}"
         return Content.styled(text, "$text-error")
     return Content.styled("✓ ready: ctrl+s appends the preview", "$text-success")
 
