@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import errno
 
+INTERRUPTED = 130
+"""The exit code of a run that ctrl+c cut short (128 + SIGINT, as shells report it)."""
+
 
 class ChangelogError(Exception):
     """Input refused or a check failed: exit 1."""
@@ -70,7 +73,7 @@ def cut_short(exc: BaseException) -> tuple[int, str | None] | None:
     CLI's error boundary and the end of the process (:func:`changelog_tool.finish`:
     output that cannot be flushed, ctrl+c while it waits) both end so."""
     if isinstance(exc, KeyboardInterrupt):
-        return 130, "interrupted"
+        return INTERRUPTED, "interrupted"
     if isinstance(exc, BrokenPipeError):
         return 1, None
     if isinstance(exc, OSError):

@@ -158,37 +158,134 @@ def test_the_version_with_stdout_closed_is_no_traceback() -> None:
     assert done.returncode == 0 and "Traceback" not in done.stderr
 
 
-def test_ctrl_c_while_the_output_waits_for_its_reader_is_one_line_and_130() -> None:
-    """A reader that stopped reading (a pager left open): the last flush waits, and a
-    ctrl+c ends it as an interrupted command, never with a traceback."""
-    script = (
-        "import fcntl\n"
-        "flags = fcntl.fcntl(1, fcntl.F_GETFL)\n"
-        "fcntl.fcntl(1, fcntl.F_SETFL, flags | os.O_NONBLOCK)\n"
-        "try:\n"
-        "    while True:\n"
-        "        os.write(1, b'x' * 4096)\n"
-        "except BlockingIOError:\n"
-        "    pass\n"
-        "fcntl.fcntl(1, fcntl.F_SETFL, flags)\n"
-        "sys.stdout.write('waits in the buffer')\n"
-        "os.write(2, b'ready\\n')\n"
-        "finish(0)\n"
+FILL_THE_PIPE = (
+    "import fcntl\n"
+    "flags = fcntl.fcntl(1, fcntl.F_GETFL)\n"
+    "fcntl.fcntl(1, fcntl.F_SETFL, flags | os.O_NONBLOCK)\n"
+    "try:\n"
+    "    while True:\n"
+    "        os.write(1, b'x' * 4096)\n"
+    "except BlockingIOError:\n"
+    "    pass\n"
+    "fcntl.fcntl(1, fcntl.F_SETFL, flags)\n"
+    "sys.stdout.write('waits in the buffer')\n"
+)
+"""Fill stdout's pipe (its reader never reads), then leave text in Python's buffer: the
+final flush waits for ever unless something ends it."""
+
+
+def started(script: str) -> subprocess.Popen[bytes]:
+    """A process set up as a ``changelog`` process is, running ``script`` (which says
+    ``ready`` on stderr when it should be interrupted)."""
+    code = (
+        "import atexit, os, sys\n"
+        "from changelog_tool import batch_process, finish\n"
+        "batch_process()\n" + script
     )
-    code = "import atexit, os, sys\nfrom changelog_tool import finish\n" + script
-    process = subprocess.Popen(
-        [sys.executable, "-c", code],
-        env=BUFFERED,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+    return subprocess.Popen(
+        [sys.executable, "-c", code], env=BUFFERED, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    assert process.stderr is not None and process.stdout is not None
-    assert process.stderr.readline() == b"ready\n"
-    time.sleep(0.3)  # in the final flush, waiting for the full pipe
+
+
+def interrupted(process: subprocess.Popen[bytes]) -> tuple[int, bytes]:
+    """SIGINT now: the exit code and everything said on stderr after it (within 10 s,
+    which an interrupted run takes a few milliseconds of)."""
+    assert process.stdout is not None and process.stderr is not None
     process.send_signal(signal.SIGINT)
     try:
-        assert process.wait(timeout=10) == 130
+        code = process.wait(timeout=10)
     finally:
         process.kill()
         process.stdout.close()
-    assert process.stderr.read() == b"changelog: interrupted\n"
+    return code, process.stderr.read()
+
+
+def blocked_writing(pid: int) -> bool:
+    """Whether process ``pid`` sleeps in a write to a pipe (Linux's ``wchan``)."""
+    try:
+        return "pipe_write" in Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="needs /proc/<pid>/wchan")
+def test_ctrl_c_while_the_output_waits_for_its_reader_is_one_line_and_130() -> None:
+    """A reader that stopped reading (a pager left open): the last flush waits, and a
+    ctrl+c ends it as an interrupted command, never with a traceback."""
+    process = started(FILL_THE_PIPE + "os.write(2, b'ready\\n')\nfinish(0)\n")
+    assert process.stderr is not None
+    assert process.stderr.readline() == b"ready\n"
+    deadline = time.monotonic() + 30
+    while not blocked_writing(process.pid):  # the state under test: inside the final flush
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.005)
+    assert interrupted(process) == (130, b"changelog: interrupted\n")
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05])
+def test_ctrl_c_at_any_moment_of_a_run_is_one_line_and_130_never_a_hang(delay: float) -> None:
+    """Wherever the signal lands (in the command, between its end and ``finish``, in
+    ``finish`` before its handler, in the final flush), the run ends with 130 and one
+    line, and never waits on the full pipe."""
+    script = (
+        "os.write(2, b'ready\\n')\n"
+        "for _ in range(2000):\n"  # the command's work, then its end
+        "    sorted(range(100))\n" + FILL_THE_PIPE + "finish(0)\n"
+    )
+    process = started(script)
+    assert process.stderr is not None
+    assert process.stderr.readline() == b"ready\n"
+    time.sleep(delay)  # only where the signal lands: every moment has the same outcome
+    assert interrupted(process) == (130, b"changelog: interrupted\n")
+
+
+def test_an_interrupt_that_escapes_every_handler_is_one_line_and_130() -> None:
+    """The window the flaky test hit: a KeyboardInterrupt outside ``finish``'s handler
+    (here raised where the signal could have landed) would have ended in a traceback
+    and a teardown that flushed into the full pipe for ever."""
+    process = started(FILL_THE_PIPE + "raise KeyboardInterrupt\n")
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        code = process.wait(timeout=10)
+    finally:
+        process.kill()
+        process.stdout.close()
+    assert (code, process.stderr.read()) == (130, b"changelog: interrupted\n")
+
+
+def test_a_ctrl_c_swallowed_on_the_way_still_ends_the_run_and_never_a_hang() -> None:
+    """Python raises KeyboardInterrupt where its main thread checks for signals, and
+    some places swallow it ("Exception ignored in" a weakref callback, say): the run
+    still ends as interrupted, where the final flush used to wait for ever."""
+    swallowed = (
+        "import signal\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    sorted(range(100))\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+    )
+    process = started(FILL_THE_PIPE + swallowed + "finish(0)\n")
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        code = process.wait(timeout=10)
+    finally:
+        process.kill()
+        process.stdout.close()
+    assert (code, process.stderr.read()) == (130, b"changelog: interrupted\n")
+
+
+def test_an_interrupted_run_drops_its_buffered_output() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom changelog_tool import finish\n"
+            "sys.stdout.write('cut short')\nfinish(130)\n",
+        ],
+        env=BUFFERED,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "")

@@ -43,11 +43,11 @@ from types import FrameType
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
+from changelog_tool.errors import INTERRUPTED as INTERRUPTED_CODE
 from changelog_tool.errors import ChangelogError
 from changelog_tool.records import record
 
 LEFT_CODE = 1  # esc / ctrl+q: the user chose not to save
-INTERRUPTED_CODE = 130  # what a shell reports for a command ended by ctrl+c
 INTERRUPTED = "interrupted"
 BACKSTOP_SECONDS = 10.0  # after a signal, the longest the shutdown may take
 
