@@ -10,10 +10,10 @@ from textual.css.query import NoMatches
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.session import AddSession
+from changelog_tool.errors import INTERRUPTED as INTERRUPTED_CODE
 from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
 from changelog_tool.tui.leaving import (
     INTERRUPTED,
-    INTERRUPTED_CODE,
     LEFT_CODE,
     SIGNALS,
     Outcome,

@@ -43,7 +43,6 @@ from types import FrameType
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.errors import INTERRUPTED as INTERRUPTED_CODE
 from changelog_tool.errors import ChangelogError
 from changelog_tool.records import record
 
