@@ -54,7 +54,7 @@ def make_project(repo):
 def run(repo, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """The real CLI in ``repo`` (or a folder), in a subprocess."""
     return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
+        [sys.executable, "-I", "-m", "changelog_tool", *args],  # as the console script: no cwd
         cwd=repo if isinstance(repo, Path) else repo.root,
         input=stdin,
         capture_output=True,

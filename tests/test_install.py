@@ -23,7 +23,7 @@ def test_install_adds_the_attribute_line_and_the_local_driver_config(repo: GitRe
     assert result.returncode == 0, result.stderr
     assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
     driver = repo.git("config", "--local", "--get", "merge.perf-changelog.driver")
-    assert driver == f"{sys.executable} -m changelog_tool merge-driver %O %A %B %P"
+    assert driver == f"{sys.executable} -I -m changelog_tool merge-driver %O %A %B %P"
     assert repo.git("config", "--local", "--get", "merge.perf-changelog.name")
     assert repo.git("check-attr", "merge", "--", LOG) == f"{LOG}: merge: perf-changelog"
     assert "each" in result.stdout.lower() or "every other clone" in result.stdout
@@ -175,3 +175,60 @@ def test_a_gitattributes_that_is_a_directory_is_refused_with_a_message(repo: Git
     result = tool(repo.root, "install")
     assert result.returncode == 2 and "is a directory, not a file" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+HOSTILE = ("changelog_tool/__init__.py", "json.py", "typing.py", "os.py", "sitecustomize.py")
+
+
+def hostile_modules(marks: Path) -> dict[str, str]:
+    """Files at the top of a work tree that would each leave a mark in ``marks`` if a
+    Python process the tool starts imported them (``_io`` is built in)."""
+    return {
+        name: f"import _io\n_io.open({str(marks / name.replace('/', '.'))!r}, 'w').close()\n"
+        for name in HOSTILE
+    }
+
+
+def test_the_driver_never_imports_the_work_trees_modules(repo: GitRepo, tmp_path: Path) -> None:
+    """Git runs the driver from the top of the work tree: a branch's own
+    ``changelog_tool/`` or ``json.py`` must not run inside everyone's rebase."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    base = changelog(entry("a", link=1), entry("b", link=2))
+    repo.commit("base", **{LOG: base, **hostile_modules(marks)})
+    assert tool(repo.root, "install").returncode == 0
+    assert " -I -m changelog_tool merge-driver " in repo.git(
+        "config", "--get", "merge.perf-changelog.driver"
+    )
+    repo.commit("attributes")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("own", **{LOG: appended(base, entry("own"))})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: appended(base, entry("main", link=3))})
+    repo.git("checkout", "-q", "feature")
+    done = subprocess.run(
+        ["git", "rebase", "main"], cwd=repo.root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert repo.read(LOG) == appended(base, entry("main", link=3), entry("own"))
+    checked = tool(repo.root, "install", "--check", "--format", "json")
+    assert checked.returncode == 0, checked.stdout
+    assert all(step["ok"] is True for step in json.loads(checked.stdout)["steps"])
+    assert sorted(p.name for p in marks.iterdir()) == []
+
+
+def test_check_reports_a_driver_that_is_not_isolated_without_running_the_work_tree(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    repo.commit("base", **{LOG: changelog(entry("a", link=1)), **hostile_modules(marks)})
+    tool(repo.root, "install")
+    old = f"{sys.executable} -m changelog_tool merge-driver %O %A %B %P"  # before -I
+    repo.git("config", "--local", "merge.perf-changelog.driver", old)
+    checked = tool(repo.root, "install", "--check")
+    assert checked.returncode == 1
+    assert "not isolated" in checked.stdout and "run `changelog install`" in checked.stdout
+    assert list(marks.iterdir()) == []
+    assert tool(repo.root, "install").returncode == 0
+    assert tool(repo.root, "install", "--check").returncode == 0

@@ -19,6 +19,7 @@ import argparse
 import re
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from changelog_tool.commands import add_format
@@ -43,8 +44,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser)
 
 
+ISOLATED = ("-I",)
+"""How every Python the tool configures or starts runs: isolated. Git runs the driver
+from the top of the work tree, and a plain ``-m`` would put that folder first on
+``sys.path``: a branch that adds ``changelog_tool/``, ``json.py`` or
+``sitecustomize.py`` would run its own code inside everyone's rebase. ``-I`` keeps
+the current folder, the ``PYTHON*`` variables and the user's site-packages out."""
+USER_SITE_ISOLATED = ("-E", "-P")
+"""The same for a tool installed in the user's site-packages (``pip install --user``),
+which ``-I`` would leave out: no current folder, no ``PYTHON*`` variables."""
+
+
+def isolation_flags() -> tuple[str, ...]:
+    """The flags that run this installation's Python isolated (:data:`ISOLATED`)."""
+    import site
+
+    here = Path(__file__).resolve()
+    user_site = Path(site.getusersitepackages()).resolve()
+    return USER_SITE_ISOLATED if here.is_relative_to(user_site) else ISOLATED
+
+
+def is_isolated(flags: Sequence[str]) -> bool:
+    return "-I" in flags or {"-E", "-P"} <= set(flags)
+
+
 def driver_command() -> str:
-    return f"{shlex.quote(sys.executable)} -m changelog_tool merge-driver %O %A %B %P"
+    python = " ".join(shlex.quote(word) for word in (sys.executable, *isolation_flags()))
+    return f"{python} -m changelog_tool merge-driver %O %A %B %P"
 
 
 def attribute_line(changelog: str) -> str:
@@ -92,7 +118,13 @@ def run(*, uninstall: bool, check: bool, format: str) -> int:
 
 
 def _report(
-    steps: list[dict[str, str]], ok: bool, fmt: str, *, uninstall: bool, check: bool, changelog: str
+    steps: list[dict[str, object]],
+    ok: bool,
+    fmt: str,
+    *,
+    uninstall: bool,
+    check: bool,
+    changelog: str,
 ) -> None:
     if fmt == "json":
         import json
@@ -126,7 +158,7 @@ def _report(
         )
 
 
-def _set_config(top: Path, key: str, value: str) -> dict[str, str]:
+def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
     from changelog_tool.gitrepo import run_git, try_git
 
     current = try_git(top, "config", "--local", "--get", key)
@@ -164,12 +196,12 @@ def _is_driver_line(line: str) -> bool:
     return f"merge={DRIVER}" in line
 
 
-def _add(files: tuple[Path, ...], line: str) -> list[dict[str, str]]:
+def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
     """The attribute line in each file, replacing an older line for the driver; the
     other lines are kept as they are, and the new one ends as the file's lines do."""
     from changelog_tool.ledger import writer
 
-    steps = []
+    steps: list[dict[str, object]] = []
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
         if line in (entry.rstrip("\r\n") for entry in old):
@@ -186,10 +218,10 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, str]]:
     return steps
 
 
-def _remove(files: tuple[Path, ...]) -> list[dict[str, str]]:
+def _remove(files: tuple[Path, ...]) -> list[dict[str, object]]:
     from changelog_tool.ledger import writer
 
-    steps = []
+    steps: list[dict[str, object]] = []
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
         kept = [entry for entry in old if not _is_driver_line(entry)]
@@ -204,7 +236,7 @@ def _remove(files: tuple[Path, ...]) -> list[dict[str, str]]:
     return steps
 
 
-def _unset_config(top: Path) -> dict[str, str]:
+def _unset_config(top: Path) -> dict[str, object]:
     from changelog_tool.gitrepo import try_git
 
     removed = try_git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
@@ -221,19 +253,19 @@ def _applied(top: Path, changelog: str) -> str | None:
     return None if value in ("", "unspecified", "unset") else value
 
 
-def _check(top: Path, changelog: str) -> tuple[list[dict[str, str]], bool]:
+def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
     """Is the driver configured, applied to the changelog, and still runnable?"""
     import subprocess
 
     from changelog_tool.gitrepo import try_git
 
-    steps: list[dict[str, str]] = []
+    steps: list[dict[str, object]] = []
     command = try_git(top, "config", "--get", f"merge.{DRIVER}.driver").stdout.strip()
     steps.append(
         {
             "what": f"git config merge.{DRIVER}.driver",
             "done": repr(command) if command else "not set",
-            "ok": str(bool(command)),
+            "ok": bool(command),
         }
     )
     applied = _applied(top, changelog)
@@ -241,15 +273,34 @@ def _check(top: Path, changelog: str) -> tuple[list[dict[str, str]], bool]:
         {
             "what": f"git check-attr merge -- {changelog}",
             "done": applied or "unspecified",
-            "ok": str(applied == DRIVER),
+            "ok": applied == DRIVER,
         }
     )
     runnable, why = False, "no command to run"
     if command:
         words = shlex.split(command)
-        try:
+        flags = words[1 : words.index("-m")] if "-m" in words else words[1:]
+        isolated = is_isolated(flags)
+        steps.append(
+            {
+                "what": "the driver's Python",
+                "done": "isolated from the work tree"
+                if isolated
+                else "not isolated: git runs it from the top of the work tree, where a "
+                "branch's own modules (a changelog_tool/ folder, json.py) would be imported "
+                "instead of the tool's",
+                "ok": isolated,
+            }
+        )
+        try:  # as git runs it, from the top of the work tree, and isolated even if it is not
             probe = subprocess.run(
-                [words[0], "-c", "import changelog_tool"],
+                [
+                    words[0],
+                    *(flags if isolated else USER_SITE_ISOLATED),
+                    "-c",
+                    "import changelog_tool",
+                ],
+                cwd=top,
                 capture_output=True,
                 text=True,
                 timeout=30,
@@ -259,5 +310,5 @@ def _check(top: Path, changelog: str) -> tuple[list[dict[str, str]], bool]:
             why = "runs" if runnable else (probe.stderr.strip().splitlines() or ["fails"])[-1]
         except OSError as exc:
             why = f"{words[0]}: {exc.strerror or exc} (the virtualenv was moved or deleted?)"
-    steps.append({"what": "the driver command", "done": why, "ok": str(runnable)})
-    return steps, all(step["ok"] == "True" for step in steps)
+    steps.append({"what": "the driver command", "done": why, "ok": runnable})
+    return steps, all(step["ok"] is True for step in steps)
