@@ -3,39 +3,55 @@ without the changelog checks, for a pre-commit hook: the master-config problems
 the branch introduced (YAML that does not parse, a key in two files, a key name
 a YAML 1.1 reader misreads, a deleted recipe still referenced, a link), as
 ``keys`` reports them, then the review lints (key spelling, repeated blocks,
-recipe references). ``verify --base`` reports the same findings."""
+recipe references). ``verify --base`` reports the same findings, read the same way:
+with ``--base``, the settings are the base's and a branch's settings change is
+``settings-changed``."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from changelog_tool.commands import add_format
+
+if TYPE_CHECKING:
+    from changelog_tool.diff.engine import Snapshot
+    from changelog_tool.gitrepo import Repo
+    from changelog_tool.settings import Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--base", metavar="REF", help="compare with REF's merge-base (default: the protected ref)"
+        "--base",
+        metavar="REF",
+        help="compare with REF's merge-base, with the settings found there (default: the "
+        "protected ref, with the work tree's settings)",
+    )
+    parser.add_argument(
+        "--allow-settings-change",
+        action="store_true",
+        help="with --base: a branch that changes the settings gets a warning, not an error "
+        "(the base's settings are used either way)",
     )
     add_format(parser, github=True)
 
 
-def run(*, base: str | None, format: str) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.diff.engine import Layout, snapshot
+def run(*, base: str | None, format: str, allow_settings_change: bool = False) -> int:
+    from changelog_tool.diff.engine import Layout
     from changelog_tool.findings import dump_json, format_github, format_text, has_errors
-    from changelog_tool.gitrepo import Repo
     from changelog_tool.lint.gather import lint_findings
 
-    settings = settings_module.load()
-    repo = Repo.open(settings.root)
+    repo, settings, snap = _read(base)
     try:
-        snap = snapshot(repo, settings, base, None)
-        findings = [
-            *snap.changes.problems,
-            *lint_findings(
-                repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes
-            ),
-        ]
+        findings = [*snap.changes.problems]
+        if snap.settings_change is not None:  # the gate's modules only when needed
+            from changelog_tool.gate.verdict import settings_change
+
+            findings[:0] = filter(None, [settings_change(snap, allow_settings_change)])
+        findings += lint_findings(
+            repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes
+        )
     finally:
         repo.close()
     ok = not has_errors(findings)
@@ -51,3 +67,31 @@ def run(*, base: str | None, format: str) -> int:
             print(text)
         print(f"lint: {len(findings)} finding(s)" if findings else "lint: nothing to report")
     return 0 if ok else 1
+
+
+def _read(base: str | None) -> tuple[Repo, Settings, Snapshot]:
+    """With ``--base``, read as ``verify --base`` reads: the settings (severities
+    included) of the base, never the branch's, whose change is a finding. Without
+    it, the work tree's settings, which name the protected ref: the local question
+    "what does my change look like", asked as ``keys`` asks it."""
+    from changelog_tool import settings as settings_module
+    from changelog_tool.diff.engine import snapshot
+    from changelog_tool.gitrepo import Repo
+
+    if base is not None:
+        from changelog_tool.diff.trust import gather_from_base
+
+        repo = Repo.open(Path.cwd())
+        try:
+            settings, snap = gather_from_base(repo, Path.cwd(), base=base)
+        except BaseException:
+            repo.close()
+            raise
+        return repo, settings, snap
+    settings = settings_module.load()
+    repo = Repo.open(settings.root)
+    try:
+        return repo, settings, snapshot(repo, settings, None, None)
+    except BaseException:
+        repo.close()
+        raise

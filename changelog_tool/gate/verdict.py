@@ -30,6 +30,14 @@ class Verdict:
     opt_out: OptOut | None = None
 
 
+def settings_change(snapshot: Snapshot, allowed: bool) -> Finding | None:
+    """The branch's settings change as the gate judges it (``verify --base`` and
+    ``lint --base``): an error, or a warning when ``allowed``."""
+    if snapshot.settings_change is None:
+        return None
+    return replace(snapshot.settings_change, severity=WARNING if allowed else ERROR)
+
+
 def check(
     snapshot: Snapshot,
     settings: Settings,
@@ -40,9 +48,9 @@ def check(
 ) -> Verdict:
     changes, history = snapshot.changes, snapshot.history
     verdict = Verdict(findings=[*history.findings, *changes.problems])
-    if snapshot.settings_change is not None:
-        severity = WARNING if allow_settings_change else ERROR
-        verdict.findings.insert(0, replace(snapshot.settings_change, severity=severity))
+    changed = settings_change(snapshot, allow_settings_change)
+    if changed is not None:
+        verdict.findings.insert(0, changed)
     appended = [a for a in history.appended if a.value is not None]
     patterns = [(a, p) for a in appended for p in _patterns(a)]
 
