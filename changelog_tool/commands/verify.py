@@ -70,6 +70,27 @@ def emit_report(
         f"verify: {summary} ({errors} error(s), {warnings} warning(s))",
         file=sys.stderr if fmt == "github" else sys.stdout,
     )
+    if fmt == "github" and os.environ.get("GITHUB_OUTPUT"):
+        step_outputs(
+            os.environ["GITHUB_OUTPUT"],
+            verdict="fail" if errors else "pass",
+            errors=str(errors),
+            warnings=str(warnings),
+            **{"suggested-entry": document.get("suggested_entry") or ""},
+        )
+
+
+def step_outputs(path: str, **values: str) -> None:
+    """Append the step's outputs to GitHub's ``$GITHUB_OUTPUT`` file, each in the
+    ``name<<delimiter`` form that carries any text (a delimiter no value holds)."""
+    import secrets
+
+    with open(path, "a", encoding="utf-8") as outputs:
+        for name, value in values.items():
+            delimiter = f"perf_changelog_{secrets.token_hex(8)}"
+            while delimiter in value:
+                delimiter = f"perf_changelog_{secrets.token_hex(8)}"
+            outputs.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
 
 
 def run(
