@@ -143,9 +143,46 @@ def test_the_other_side_removing_an_old_entry_is_refused() -> None:
     assert "removed entry 2" in problem.message
 
 
-def test_the_other_side_inserting_before_the_tail_is_refused() -> None:
-    [problem] = refused(BASE, appended(BASE, M1), changelog(A, P1, B, C)).problems
-    assert "inserted" in problem.message and "pr-one" in problem.message
+def test_an_entry_the_other_side_inserted_mid_history_is_re_appended_after_main() -> None:
+    main = appended(BASE, M1)
+    result = merged(BASE, main, changelog(A, P1, B, C))
+    assert result.data == appended(main, P1)
+    [note] = result.report.reappended
+    assert note.line == result.report.kept[0].line and "pr-one" in note.label
+
+
+def test_entries_left_between_mains_entries_by_a_hand_merge_keep_their_order() -> None:
+    # the branch merged main (A, B, C) by hand before, leaving its own entries among them
+    main = appended(BASE, M1, M2)
+    branch = appended(changelog(A, P1, B, C), P2)
+    result = merged(BASE, branch, main, "theirs")
+    assert result.data == appended(main, P1, P2)
+    assert [n.label for n in result.report.reappended] == ["config-keys pr-one"]
+
+
+def test_an_old_entry_the_other_side_only_moved_is_neither_lost_nor_doubled() -> None:
+    main = appended(BASE, M1)
+    result = merged(BASE, main, appended(changelog(B, A, C), P1))
+    assert result.data == appended(main, P1)
+
+
+def test_the_other_side_removing_an_entry_the_protected_side_holds_is_refused() -> None:
+    [problem] = refused(BASE, appended(BASE, M1), appended(changelog(A, C), P1)).problems
+    assert problem.code == "history-modified"
+    assert "removed entry 2 (config-keys b-fp4-mi355x-sglang" in problem.message
+
+
+def test_an_entry_both_sides_removed_stays_removed() -> None:
+    main = appended(changelog(A, C), M1)
+    result = merged(BASE, main, appended(changelog(A, C), P1))
+    assert result.data == appended(main, P1)
+
+
+def test_an_entry_both_sides_changed_is_refused() -> None:
+    main = appended(BASE.replace(b"Update b-fp4", b"Mend b-fp4"), M1)
+    branch = appended(BASE.replace(b"Update b-fp4", b"Tweak b-fp4"), P1)
+    [problem] = refused(BASE, main, branch).problems
+    assert "changed or removed too" in problem.message
 
 
 def test_a_non_canonical_pr_link_correction_is_refused_and_named_as_such() -> None:
@@ -155,18 +192,18 @@ def test_a_non_canonical_pr_link_correction_is_refused_and_named_as_such() -> No
     assert "corrected the pr-link of entry 2" in problem.message
 
 
-def test_changing_a_historical_blank_line_is_refused() -> None:
+def test_a_blank_line_changed_in_history_is_not_an_edit() -> None:
     base = A + b"  \n" + B + b"\n" + C
-    branch = appended(A + b"\n" + B + b"\n" + C, P1)
-    [problem] = refused(base, appended(base, M1), branch).problems
-    assert "blank line(s) after entry 1" in problem.message
+    main = appended(base, M1)
+    result = merged(base, main, appended(A + b"\n" + B + b"\n" + C, P1))
+    assert result.data == appended(main, P1)
+    assert not result.report.reappended
 
 
-def test_an_extra_blank_line_before_the_bases_last_entry_is_refused() -> None:
-    base = changelog(A, B, C)
-    branch = appended(changelog(A, B) + b"\n\n" + C, P1)
-    [problem] = refused(base, appended(base, M1), branch).problems
-    assert "blank line(s) after entry 2" in problem.message
+def test_an_extra_blank_line_before_the_bases_last_entry_is_not_an_edit() -> None:
+    main = appended(BASE, M1)
+    result = merged(BASE, main, appended(changelog(A, B) + b"\n\n" + C, P1))
+    assert result.data == appended(main, P1)
 
 
 def test_changing_the_lines_before_the_first_entry_is_refused() -> None:

@@ -103,7 +103,7 @@ def history_edits(base: Ledger, new: Ledger) -> list[Edit]:
                     and same_entry(value, new_value)
                 )
                 verb = "corrected the pr-link of" if relinked else "changed"
-                at = changed.line + _first_line_difference(old_texts[k], new_texts[partner])
+                at = changed.line + first_line_difference(old_texts[k], new_texts[partner])
                 edits.append(Edit(at, f"{verb} {name}, at its line {at}"))
             else:  # placed where it was: at the entry that now follows it, or the end
                 after = new.blocks[j2].line if j2 < len(new.blocks) else _last_line(new)
@@ -138,7 +138,7 @@ def _last_line(ledger: Ledger) -> int:
     return max(1, ledger.data.rstrip(b"\n").count(b"\n") + 1)
 
 
-def _first_line_difference(old: bytes, new: bytes) -> int:
+def first_line_difference(old: bytes, new: bytes) -> int:
     """0-based line (within an entry) where two versions of it first differ."""
     pairs = zip(old.split(b"\n"), new.split(b"\n"), strict=False)
     return next((n for n, (a, b) in enumerate(pairs) if a != b), 0)

@@ -106,6 +106,14 @@ class Outcome:
             )
         else:
             lines.append(f"{self.path}: merged: {kept}; {other} has no new entry to add")
+        if report.reappended:
+            count = len(report.reappended)
+            where = ", ".join(str(n.line) for n in report.reappended)
+            lines.append(
+                f"{self.path}: re-appended {count} entr{'y' if count == 1 else 'ies'} of this "
+                f"branch that stood before main's newer entries (now line {where}); {other}'s "
+                "other differences in history were blank lines or moves, not edits"
+            )
         for n in report.rewritten:
             lines.append(
                 f"{self.path}: {other} changed or dropped its own entry {n.label} (line "

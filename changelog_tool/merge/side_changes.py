@@ -23,7 +23,7 @@ from changelog_tool.ledger.document import ENTRY_START, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import without_pr_link
 from changelog_tool.ledger.items import YamlProblem
-from changelog_tool.merge.edits import Problem, history_problems, possessive
+from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.records import record
 
 _BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
@@ -142,23 +142,30 @@ class Own:
     entries: list[Entry]
     problems: list[Problem]
     history: bytes  # the other side's bytes that are the base's history
+    inserted: frozenset[int] = frozenset()  # lines of own entries that stood mid-history
 
 
-def own_entries(base: bytes, other: bytes, side: str) -> Own:
-    """The entries ``other`` appended after the base's last entry, parsed one by one;
-    or the problems that make it more than an append (history edited, an entry
-    that does not parse, a missing final newline)."""
+def own_entries(base: bytes, other: bytes, side: str, protected: bytes, protected_name: str) -> Own:
+    """The entries ``other`` holds that the base lacks, parsed one by one: those it
+    appended after the base's last entry, or, when it is more than an append, those
+    it holds anywhere (:func:`~changelog_tool.merge.scattered.scattered_own`, which
+    refuses a change to an entry ``protected`` holds); or the problems that refuse
+    the merge (history edited, an entry that does not parse, a missing final
+    newline)."""
     start = after_history(base, other, history_end(base))
+    inserted: frozenset[int] = frozenset()
     if start is not None:
         blocks, history = tail_entries(other, start), other[:start]
     else:
-        base_ledger, other_ledger = Ledger(base), Ledger(other)
-        problems = history_problems(base_ledger, other_ledger, side)
-        if problems:
-            return Own([], problems, b"")
-        count = len(base_ledger.blocks)
-        blocks = [(b.line, content(other_ledger, b)) for b in other_ledger.blocks[count:]]
-        history = other[: other_ledger.blocks[count].start] if blocks else other
+        from changelog_tool.merge.scattered import scattered_own
+
+        found = scattered_own(
+            Ledger(base), Ledger(other), Ledger(protected), (protected_name, side)
+        )
+        if found.problems:
+            return Own([], found.problems, b"")
+        blocks, inserted = found.blocks, found.inserted
+        history = other  # not the protected side's bytes: the whole side is parsed
     entries: list[Entry] = []
     problems = []
     for line, raw in blocks:
@@ -182,7 +189,7 @@ def own_entries(base: bytes, other: bytes, side: str) -> Own:
                 f"{side} does not end with a newline; add one to its last entry",
             )
         )
-    return Own(entries, problems, history)
+    return Own(entries, problems, history, inserted)
 
 
 # --- the protected side: anything goes, we only need to know what it did ---------

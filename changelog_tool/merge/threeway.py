@@ -79,6 +79,9 @@ class Report:
     replayed: int = 0
     rewritten: tuple[Note, ...] = ()  # replayed own entries the other side changed or dropped
     corrected: tuple[Note, ...] = ()  # the other side's pr-link corrections carried over
+    reappended: tuple[
+        Note, ...
+    ] = ()  # kept entries that stood before old entries on the other side
 
     def below(self, lines: int) -> Report:
         """The report of the same merge of files that have ``lines`` more lines, the
@@ -95,6 +98,7 @@ class Report:
             removed=move(self.removed),
             rewritten=move(self.rewritten),
             corrected=move(self.corrected),
+            reappended=move(self.reappended),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -106,6 +110,7 @@ class Report:
             "replayed": self.replayed,
             "replayed_rewritten": [n.to_json() for n in self.rewritten],
             "pr_link_corrections": [n.to_json() for n in self.corrected],
+            "reappended_from_history": [n.to_json() for n in self.reappended],
         }
 
 
@@ -177,7 +182,7 @@ def _merge(
     base: bytes, prot: bytes, other: bytes, protected: Side, replay: Split | None = None
 ) -> Merged | Refused:
     other_name = other_side(protected)
-    own = own_entries(base, other, other_name)
+    own = own_entries(base, other, other_name, prot, protected)
     if own.problems:
         return Refused(protected, tuple(own.problems))
     changes = protected_changes(base, prot)
@@ -201,10 +206,12 @@ def _merge(
         problems = parses_whole(other, other_name)
     if problems:
         return Refused(protected, tuple(problems))
+    notes = [Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)]
     report = Report(
         protected=protected,
-        kept=tuple(
-            Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)
+        kept=tuple(notes),
+        reappended=tuple(
+            note for note, e in zip(notes, kept, strict=True) if e.line in own.inserted
         ),
         duplicates=tuple(duplicates),
         removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in changes.removed),

@@ -1,0 +1,144 @@
+"""The other side's own entries, wherever they stand in its file (pure).
+
+A branch that merged main by hand before may hold its own entry *between* main's
+entries, not after them; one side may have added or removed a blank line between
+old entries. Neither is an edit of history, and what the merge needs is still
+certain: every entry of the base that the protected side holds is still on the
+other side (byte for byte, its own lines), and the entries the other side holds
+that the base lacks are its own, in their order, wherever they stand. The result
+is the protected side's bytes, then those entries (see
+:mod:`changelog_tool.merge.threeway`): what InferenceX's own merge script does, and
+what the pull-request gate accepts.
+
+Refused, and named with their lines: an entry of the base that the other side
+changed or removed while the protected side still holds it; an entry of the base
+the other side changed that the protected side changed or removed too (two edits
+of one entry: which one is meant is a guess); a change to the lines before the
+first entry that the protected side does not share. An old entry the other side
+only moved is neither lost nor its own (the protected side's bytes keep it where
+they have it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import content, first_line_difference, label, parse
+from changelog_tool.ledger.entry import same_entry
+from changelog_tool.merge.edits import MAX_LISTED, Problem
+from changelog_tool.records import record
+
+
+@record(frozen=True)
+class Scattered:
+    """The other side's own entries as ``(line, own lines)`` in its file's order;
+    ``inserted``: the lines of those that stood before one of the base's entries
+    (not after the last); or the ``problems`` that refuse the merge."""
+
+    blocks: list[tuple[int, bytes]]
+    inserted: frozenset[int]
+    problems: list[Problem]
+
+
+def _preamble(ledger: Ledger) -> bytes:
+    return ledger.data[: ledger.preamble_end].rstrip(b" \n")
+
+
+def scattered_own(
+    base: Ledger, other: Ledger, protected: Ledger, names: tuple[str, str]
+) -> Scattered:
+    """The entries ``other`` holds that ``base`` lacks (``names``: the protected
+    side's, then the other side's), or why the merge is refused."""
+    from difflib import SequenceMatcher  # only for a side that is more than an append
+
+    prot_name, side = names
+    old = [content(base, b) for b in base.blocks]
+    new = [content(other, b) for b in other.blocks]
+    opcodes = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    lost: list[int] = []  # base entries the other side does not hold where the base has them
+    extra: list[int] = []  # other-side entries the base does not have there
+    paired: dict[int, int] = {}  # a base entry replaced in place -> the entry replacing it
+    last_old = -1  # the other side's last entry that is one of the base's
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            last_old = j2 - 1
+            continue
+        lost += range(i1, i2)
+        extra += range(j1, j2)
+        if tag == "replace":
+            paired.update(zip(range(i1, i2), range(j1, j2), strict=False))
+    moved = Counter(old[i] for i in lost) & Counter(new[j] for j in extra)
+    own: list[int] = []
+    for j in extra:  # an old entry placed elsewhere is not the other side's own
+        if moved[new[j]] > 0:
+            moved[new[j]] -= 1
+        else:
+            own.append(j)
+    moved = Counter(old[i] for i in lost) & Counter(new[j] for j in extra)
+    gone: list[int] = []
+    for i in lost:
+        if moved[old[i]] > 0:
+            moved[old[i]] -= 1
+        else:
+            gone.append(i)
+    held = Counter(content(protected, b) for b in protected.blocks)
+    owned = set(own)
+    problems: list[Problem] = []
+    if _preamble(other) != _preamble(base) and _preamble(protected) == _preamble(base):
+        problems.append(
+            Problem(
+                "history-modified",
+                side,
+                1,
+                f"{side} changed the lines before the first entry, which {prot_name} keeps; "
+                "only appending is allowed when merging",
+            )
+        )
+    for i in gone:
+        block = base.blocks[i]
+        name = f"entry {i + 1} ({label(parse(old[i], block.line), old[i])}, line {block.line} of the base)"
+        partner = paired.get(i)
+        changed = partner is not None and partner in owned
+        if changed and partner is not None and _relinked(old[i], new[partner], block.line):
+            verb = "corrected the pr-link of"
+        else:
+            verb = "changed" if changed else "removed"
+        if held[old[i]] > 0:
+            why = f"which {prot_name} holds"
+        elif changed:
+            why = f"which {prot_name} changed or removed too"
+        else:
+            continue  # removed on both sides: it stays removed
+        at = (
+            other.blocks[partner].line + first_line_difference(old[i], new[partner])
+            if changed and partner is not None
+            else None
+        )
+        where = f", at its line {at}" if at is not None else ""
+        problems.append(
+            Problem(
+                "history-modified",
+                side,
+                at,
+                f"{side} {verb} {name}{where}, {why}; only appending is allowed when merging",
+            )
+        )
+    if len(problems) > MAX_LISTED:
+        more = len(problems) - MAX_LISTED
+        problems = [
+            *problems[:MAX_LISTED],
+            Problem("history-modified", side, None, f"... and {more} more change(s)"),
+        ]
+    if problems:
+        return Scattered([], frozenset(), problems)
+    blocks = [(other.blocks[j].line, new[j]) for j in own]
+    inserted = frozenset(other.blocks[j].line for j in own if j < last_old)
+    return Scattered(blocks, inserted, [])
+
+
+def _relinked(old: bytes, new: bytes, line: int) -> bool:
+    """The two versions of an entry differ only in their pr-link (the one rule:
+    :func:`~changelog_tool.ledger.entry.same_entry`)."""
+    before, after = parse(old, line), parse(new, line)
+    return isinstance(before, dict) and isinstance(after, dict) and same_entry(before, after)
