@@ -20,8 +20,9 @@ import fnmatch
 from collections.abc import Sequence
 from pathlib import Path
 
-from changelog_tool import HOME, __version__
 from changelog_tool.commands import add_format
+from changelog_tool.errors import ChangelogError
+from changelog_tool.provenance import Source
 from changelog_tool.records import record
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
@@ -44,15 +45,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the exact bytes each file would get; write nothing",
     )
+    parser.add_argument(
+        "--source",
+        metavar="URL@REF",
+        help="where the workflow and the pre-commit entry take perf-changelog from: its "
+        "git repository and a tag or commit (default: the git URL and commit this copy "
+        "was installed from, when pip recorded them)",
+    )
     add_format(parser)
 
 
-def run(*, dry_run: bool, format: str) -> int:
+UNKNOWN_SOURCE = (
+    "not written: where perf-changelog comes from is unknown (this copy was not "
+    "installed from a git URL); run `changelog init --source URL@REF` with its git "
+    "repository and a tag or commit, e.g. https://github.com/OWNER/NAME@<tag>"
+)
+
+
+def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     from changelog_tool.commands.install import attribute_line
     from changelog_tool.errors import EnvironmentProblem
     from changelog_tool.gitrepo import run_git
+    from changelog_tool.provenance import installed_source, parse_source
     from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
 
+    origin = parse_source(source) if source is not None else installed_source()
     top = Path(run_git(Path.cwd(), "rev-parse", "--show-toplevel"))
     files = _tracked_or_present(top)
     changelog = _changelog(top, files)
@@ -86,26 +103,69 @@ def run(*, dry_run: bool, format: str) -> int:
             "exists; left as it is: set these in it by hand:\n"
             + "".join(f"    {line}\n" for line in settings),
         )
+    action = origin.action if origin is not None else None
     steps = [
         _file(top, changelog, ""),
         settings_step,
         _line(top, ".gitattributes", attribute_line(changelog)),
-        _file(top, WORKFLOW, _workflow(branch)),
-        _pre_commit(top),
+        _file(top, WORKFLOW, _workflow(branch, action))
+        if action
+        else Step(
+            WORKFLOW,
+            "keep",
+            UNKNOWN_SOURCE
+            if origin is None
+            else f"not written: {origin.url} is not a GitHub repository, so a workflow "
+            "cannot use its Action; run `changelog verify --base origin/<branch> --format "
+            "github` in your CI instead",
+        ),
+        _pre_commit(top, origin) if origin else Step(PRE_COMMIT, "keep", UNKNOWN_SOURCE),
     ]
     if not dry_run:
-        from changelog_tool.ledger import writer
+        _write(top, steps)
+    _report(steps, dry_run, format, changelog, read)
+    return 0
 
-        for step in steps:
-            target = top / step.path
+
+def _target(top: Path, path: str) -> Path:
+    """Where ``path`` is read and written: inside the repository, never through a
+    symbolic link that leads out of it or into its git directory (the one
+    confinement rule), and never a directory."""
+    from changelog_tool.confinement import confined
+
+    target = confined(top, path)
+    if target.is_dir():
+        raise ChangelogError(f"{path} is a directory; init writes a file there: move it away")
+    return target.resolve() if target.is_symlink() else target
+
+
+def _write(top: Path, steps: list[Step]) -> None:
+    """Every planned file written, each whole (a temp file renamed); planning checked
+    them all first. A write that fails says which files were already written."""
+    from changelog_tool.errors import os_error
+    from changelog_tool.ledger import writer
+
+    done: list[str] = []
+    for step in steps:
+        if step.action == "keep":
+            continue
+        target = _target(top, step.path)
+        try:
             if step.action == "create":
                 target.parent.mkdir(parents=True, exist_ok=True)
                 writer.replace(target, step.text.encode())
-            elif step.action == "append":
+            else:
                 old = target.read_bytes()
                 writer.replace(target, old + step.text.encode(), expected=old)
-    _report(steps, dry_run, format, changelog, read)
-    return 0
+        except OSError as exc:
+            written = ", ".join(done) if done else "nothing"
+            reason = os_error(exc).removesuffix("; nothing was changed")
+            raise ChangelogError(
+                f"{step.path}: {reason}; {step.path} was not changed, written before it: "
+                f"{written}. Fix the cause and run `changelog init` again (each step is "
+                "idempotent)"
+            ) from None
+        done.append(step.path)
 
 
 def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
@@ -181,13 +241,13 @@ def _changelog(top: Path, files: list[str]) -> str:
 def _file(top: Path, path: str, text: str) -> Step:
     return (
         Step(path, "keep", "exists; left as it is")
-        if (top / path).exists()
+        if _target(top, path).exists()
         else Step(path, "create", text)
     )
 
 
 def _line(top: Path, path: str, line: str) -> Step:
-    target = top / path
+    target = _target(top, path)
     old = target.read_text(encoding="utf-8") if target.is_file() else ""
     if line in old.splitlines():
         return Step(path, "keep", f"already has {line!r}")
@@ -196,12 +256,12 @@ def _line(top: Path, path: str, line: str) -> Step:
     return Step(path, "append", ("" if old.endswith("\n") or not old else "\n") + line + "\n")
 
 
-def _pre_commit(top: Path) -> Step:
+def _pre_commit(top: Path, origin: Source) -> Step:
     hook = (
-        f"  - repo: https://github.com/{HOME}\n    rev: v{__version__}\n"
+        f"  - repo: {_flow(origin.url)}\n    rev: {_flow(origin.ref)}\n"
         "    hooks:\n      - id: perf-changelog\n"
     )
-    target = top / PRE_COMMIT
+    target = _target(top, PRE_COMMIT)
     if not target.is_file():
         return Step(PRE_COMMIT, "create", "repos:\n" + hook)
     old = target.read_text(encoding="utf-8")
@@ -220,17 +280,18 @@ def _pre_commit(top: Path) -> Step:
     )
 
 
-def _workflow(branch: str) -> str:
+def _workflow(branch: str, action: str) -> str:
     return (
         "name: perf-changelog\n"
         "on:\n  pull_request:\n"
         # labeled/unlabeled: adding or removing the opt-out label re-runs the gate
         "    types: [opened, synchronize, reopened, labeled, unlabeled]\n"
         f"  push:\n    branches: [{_flow(branch)}]\n"
+        "  merge_group:\n"
         "permissions:\n  contents: read\n"
         "jobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n"
         "      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n"
-        f"      - uses: {HOME}@v{__version__}\n"
+        f"      - uses: {action}\n"
     )
 
 

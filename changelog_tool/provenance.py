@@ -1,0 +1,77 @@
+"""Where this installation of the tool comes from: the repository and the commit a
+generated workflow or pre-commit entry may name. Only what was verified: the install
+record pip keeps (PEP 610's ``direct_url.json``: the VCS URL and the commit it
+installed), or what the user passed (``init --source URL@REF``); never a guess."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from changelog_tool.errors import UsageError
+from changelog_tool.records import record
+
+DISTRIBUTION = "perf-changelog"
+
+_GITHUB = re.compile(
+    r"(?:https://|ssh://git@|git@)github\.com[/:](?P<slug>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?/?"
+)
+
+
+@record(frozen=True)
+class Source:
+    url: str  # a git URL pre-commit can clone
+    ref: str  # a tag or a commit
+    github: str | None  # ``owner/name`` when the URL is a GitHub repository
+
+    @property
+    def action(self) -> str | None:
+        """The ``uses:`` value of the GitHub Action, when it lives on GitHub."""
+        return f"{self.github}@{self.ref}" if self.github else None
+
+
+def source_of(url: str, ref: str) -> Source:
+    url = url.removeprefix("git+")
+    match = _GITHUB.fullmatch(url)
+    return Source(url, ref, match["slug"] if match else None)
+
+
+def parse_source(text: str) -> Source:
+    """``URL@REF`` as ``init --source`` takes it."""
+    url, at, ref = text.rpartition("@")
+    if not at or not url or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", ref):
+        raise UsageError(
+            f"--source {text!r}: give the repository and a tag or commit as URL@REF, "
+            "e.g. https://github.com/OWNER/NAME@v1.2.3"
+        )
+    return source_of(url, ref)
+
+
+def from_install_record(record_text: str | None) -> Source | None:
+    """The source ``direct_url.json`` records: a git URL and the commit installed
+    (``None`` for an install from a folder, a wheel or an index)."""
+    if not record_text:
+        return None
+    try:
+        document = json.loads(record_text)
+    except ValueError:
+        return None
+    vcs = document.get("vcs_info") if isinstance(document, dict) else None
+    url = document.get("url") if isinstance(document, dict) else None
+    if not isinstance(vcs, dict) or vcs.get("vcs") != "git" or not isinstance(url, str):
+        return None
+    commit = vcs.get("commit_id")
+    if not isinstance(commit, str) or not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):
+        return None
+    return source_of(url, commit)
+
+
+def installed_source() -> Source | None:
+    """This installation's source, from its install record (``None`` when unknown)."""
+    from importlib import metadata
+
+    try:
+        text = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return None
+    return from_install_record(text)
