@@ -15,10 +15,6 @@ from typing import NoReturn, TextIO
 from changelog_tool.errors import INTERRUPTED, cut_short
 
 __version__ = "0.1.0"
-HOME = "perf-changelog/perf-changelog"
-"""The project's GitHub repository (``owner/name``): the Action, the pre-commit hook
-and ``pip install git+https://github.com/{HOME}@v{__version__}`` name it; releases
-are tagged ``v<version>``."""
 
 
 def batch_process() -> None:

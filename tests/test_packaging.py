@@ -17,3 +17,23 @@ def test_every_subpackage_is_listed_for_the_wheel() -> None:
         for p in (ROOT / "changelog_tool").rglob("__init__.py")
     }
     assert found <= listed, sorted(found - listed)
+
+
+def test_the_version_is_written_once() -> None:
+    """pyproject takes it from the package, so the installed metadata, ``--version``
+    and a release tag (the release workflow checks ``v<version>``) cannot disagree."""
+    from importlib import metadata
+
+    import changelog_tool
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    dynamic = project["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "changelog_tool.__version__"}
+    assert metadata.version("perf-changelog") == changelog_tool.__version__
+
+
+def test_no_home_page_is_claimed() -> None:
+    """The project names no URL it has not verified (none is published)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "urls" not in project
