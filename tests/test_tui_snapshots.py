@@ -1,5 +1,6 @@
 """What the add screen looks like: SVG snapshots of the real app (pytest-textual-snapshot)
-on the demo repository, at 80x24 and 140x45, in both themes, while loading, with the
+on the demo repository: the first screen at 60x15, 80x24 and 200x60 in both themes;
+an entry beside its previous entries at 140x45; and at 80x24 while loading, with the
 help open, with an error, asking to leave, and with nothing changed.
 
 The demo repository is built with pinned dates and identities, so its commits (shown on
@@ -24,7 +25,7 @@ from textual.widgets import Input, TextArea
 from changelog_tool.tui import app as app_module
 from changelog_tool.tui.app import AddApp
 
-SMALL, LARGE = (80, 24), (140, 45)
+TINY, SMALL, LARGE, HUGE = (60, 15), (80, 24), (140, 45), (200, 60)
 Compare = Callable[..., bool]
 
 
@@ -56,7 +57,7 @@ def loaded(theme: str = "textual-dark") -> Callable[[Pilot[Any]], Awaitable[None
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
-@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "140x45"])
+@pytest.mark.parametrize("size", [TINY, SMALL, HUGE], ids=["60x15", "80x24", "200x60"])
 def test_the_first_screen(
     snap_compare: Compare, root: Path, theme: str, size: tuple[int, int]
 ) -> None:

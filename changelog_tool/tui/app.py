@@ -12,6 +12,7 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
@@ -53,9 +54,14 @@ class AddScreen(Screen[None]):
     """The add screen: the description has the focus from the start. Textual's own
     first focus (the first focusable widget: the key filter) would light the keys
     panel and then unlight it when the description takes the focus, restyling it
-    twice before the first frame."""
+    twice before the first frame. Narrower than 80 columns, the form's rows take two
+    lines each (class ``-narrow``, see app.tcss), so no field is pushed off the edge."""
 
     AUTO_FOCUS = "#description"
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-narrow"),  # the form's rows, two lines each
+        (80, "-wide"),
+    ]
 
 
 class AddApp(LeavingApp):
@@ -94,9 +100,10 @@ class AddApp(LeavingApp):
         return AddScreen(id="_default")
 
     def compose(self) -> ComposeResult:
-        yield KeyPicker(id="picker")
-        yield EntryForm(self.session.scenario_types, id="form")
-        yield Pane(id="pane")
+        with Vertical(id="panels"):  # scrolls when the screen is too small for them
+            yield KeyPicker(id="picker")
+            yield EntryForm(self.session.scenario_types, id="form")
+            yield Pane(id="pane")
         yield Label("", id="status")
         yield Footer()
 

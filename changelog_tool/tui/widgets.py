@@ -46,18 +46,24 @@ class EntryForm(Panel):
             "(one bullet per line)",
         )
         yield Label("", id="form-problem", classes="problem")
+        # each row is two groups, side by side on a wide screen, one under the other
+        # on a narrow one (see app.tcss)
         with Horizontal(classes="row"):
-            yield Label("Scenario ", classes="field-label")
-            for name in self.scenarios:
-                yield Tick(name, id=f"scenario-{name}", compact=True)
-            yield Label("  pr-link ", classes="field-label")
-            yield Input(id="pr-link", compact=True)
+            with Horizontal(classes="group"):
+                yield Label("Scenario ", classes="field-label")
+                for name in self.scenarios:
+                    yield Tick(name, id=f"scenario-{name}", compact=True)
+            with Horizontal(classes="group field"):
+                yield Label("  pr-link ", classes="field-label")
+                yield Input(id="pr-link", compact=True)
         with Horizontal(classes="row"):
-            yield Label("Flags    ", classes="field-label")
-            for name in FLAGS:
-                yield Tick(name, id=f"flag-{name}", compact=True)
-            yield Label(" eval-min-prefill-ep ", classes="field-label")
-            yield Input(id="eval-min-prefill-ep", compact=True, type="integer")
+            with Horizontal(classes="group"):
+                yield Label("Flags    ", classes="field-label")
+                for name in FLAGS:
+                    yield Tick(name, id=f"flag-{name}", compact=True)
+            with Horizontal(classes="group field"):
+                yield Label(" eval-min-prefill-ep ", classes="field-label")
+                yield Input(id="eval-min-prefill-ep", compact=True, type="integer")
 
     def load(self, draft: Draft, placeholder: str) -> None:
         self.set_description(draft.description)
