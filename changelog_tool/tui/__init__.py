@@ -16,7 +16,8 @@ def run_add(
 ) -> int:
     """Open the add screen; returns the exit code: 0 saved, 1 left without saving, 130
     left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
-    the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`)."""
+    the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`).
+    An exception the app did not handle is raised once the terminal is restored."""
     from changelog_tool.authoring.ahead import Ahead
 
     ahead = Ahead(settings, base)
@@ -48,6 +49,8 @@ def _run(
     gc.freeze()
     gc.enable()
     outcome = app.run()
+    if app.crashed is not None:  # a bug: for the CLI's error boundary (exit 2)
+        raise app.crashed
     if outcome is None:  # the app stopped without an answer (e.g. killed)
         print(f"changelog: nothing was written to {path}", file=sys.stderr)
         return 1

@@ -7,6 +7,7 @@ import signal
 
 from textual.app import App
 from textual.css.query import NoMatches
+from textual.worker import WorkerFailed
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.session import AddSession
@@ -30,6 +31,22 @@ class LeavingApp(App[Outcome]):
 
     session: AddSession
     baseline: Draft
+    crashed: BaseException | None = None
+    """The first exception the app did not handle (see :meth:`_handle_exception`)."""
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's handler of an exception the app did not catch (in a handler or a
+        worker): it ends the app, prints its own traceback and lets ``run()`` return
+        as if the app had simply ended, so the command exited 0 (``demo``) or 1. The
+        error is kept instead, for :func:`changelog_tool.tui.run_add` to raise once the
+        terminal is restored: the CLI's error boundary then says it in one line and
+        exits 2 (the traceback with ``--debug``). Textual's printed traceback is
+        dropped; a worker's exception is the one its code raised, not Textual's
+        wrapper."""
+        if self.crashed is None:
+            self.crashed = error.error if isinstance(error, WorkerFailed) else error
+        super()._handle_exception(error)
+        self._exit_renderables.clear()
 
     def current_draft(self) -> Draft:
         raise NotImplementedError
