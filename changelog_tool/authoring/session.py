@@ -284,11 +284,18 @@ class AddSession:
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
+        from changelog_tool.gate.held import lazy_held_lines
+
         path = self.path
+        held = lazy_held_lines(path, self.settings.protected_ref)
+
+        def check(old: bytes) -> None:  # main's flawed last entry is its warning, not a wall
+            check_appendable(old, str(path), held)
+
         return writer.append(
             path,
             [emit(self.entry(draft))],
-            check=lambda old: check_appendable(old, str(path)),
+            check=check,
             expected=self.old,
             create=self.init,
             bounds=writer.Bounds.of(self.settings),

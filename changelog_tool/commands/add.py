@@ -12,6 +12,8 @@ from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.ledger.document import regular_file
 
 if TYPE_CHECKING:
+    from changelog_tool.findings import Finding
+    from changelog_tool.ledger.filecheck import HeldLines
     from changelog_tool.ledger.writer import Bounds
 
 ANSWER_FLAGS = (
@@ -208,6 +210,8 @@ def run(
     from changelog_tool.ledger.entry import normalize
     from changelog_tool.ledger.writer import Bounds
 
+    from changelog_tool.gate.held import lazy_held_lines
+
     entries = [normalize(entry) for entry in raw]
     refuse(entries, work_tree_rules(settings, _tail(path)))
     return append_entries(
@@ -217,6 +221,7 @@ def run(
         init=init,
         as_json=from_json,
         bounds=Bounds.of(settings),
+        held=lazy_held_lines(path, settings.protected_ref),
     )
 
 
@@ -241,17 +246,29 @@ def append_entries(
     init: bool,
     as_json: bool,
     bounds: Bounds | None = None,
+    held: HeldLines | None = None,
 ) -> int:
+    from changelog_tool.findings import format_text
     from changelog_tool.ledger import writer
     from changelog_tool.ledger.emitter import emit
     from changelog_tool.ledger.filecheck import check_appendable, check_appendable_file
 
     blocks = [emit(e) for e in entries]
     bounds = bounds or writer.Bounds()
+    warnings: list[Finding] = []
 
     def check(file: Path) -> tuple[int, int, bytes]:  # a piece at a time, never whole
-        found = check_appendable_file(file, str(path), bounds.limit)
+        found = check_appendable_file(file, str(path), bounds.limit, held)
+        warnings[:] = found.warnings
         return found.size, found.lines, found.end
+
+    def check_bytes(old: bytes) -> None:
+        warnings[:] = check_appendable(old, str(path), held)
+
+    def warn() -> None:
+        if warnings and not as_json:
+            for line in format_text(warnings).splitlines():
+                print(f"changelog: warning: {line}", file=sys.stderr)
 
     if dry_run:
         if not path.exists() and not init:
@@ -261,6 +278,7 @@ def append_entries(
             size, lines, end = check(path)
         first_line = lines - end.count(b"\n") + 1
         planned = writer.plan_append(end, blocks, first_line=first_line, path=path)
+        warn()
         if as_json:
             print(
                 json.dumps(
@@ -270,6 +288,7 @@ def append_entries(
                         "path": str(path),
                         "appended": planned.decode("utf-8"),
                         "bytes": [size, size + len(planned)],
+                        "warnings": [f.to_json() for f in warnings],
                     },
                     ensure_ascii=False,
                 )
@@ -284,10 +303,11 @@ def append_entries(
         result = writer.append(
             path,
             blocks,
-            check=lambda old: check_appendable(old, str(path)),
+            check=check_bytes,
             create=init,
             bounds=bounds,
         )
+    warn()
     if as_json:
         print(
             json.dumps(
@@ -297,6 +317,7 @@ def append_entries(
                     "path": str(path),
                     "lines": list(result.entry_lines),
                     "bytes": [result.old_size, result.new_size],
+                    "warnings": [f.to_json() for f in warnings],
                 }
             )
         )

@@ -120,8 +120,11 @@ def _verify_file(path: Path, fmt: str) -> int:
     from changelog_tool.findings import has_errors
     from changelog_tool.ledger.filecheck import check_path
 
-    limit = settings_module.load(path.parent if path.parent.is_dir() else None).max_bytes
-    report = check_path(path, str(path), limit)
+    from changelog_tool.gate.held import lazy_held_lines
+
+    settings = settings_module.load(path.parent if path.parent.is_dir() else None)
+    held = lazy_held_lines(path, settings.protected_ref)
+    report = check_path(path, str(path), settings.max_bytes, held)
     ok = not has_errors(report.findings)
     document: dict[str, Any] = {
         "ok": ok,

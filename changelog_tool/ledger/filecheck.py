@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
-from changelog_tool.findings import WARNING, Finding, format_text
+from changelog_tool.findings import ERROR, WARNING, Finding, format_text, has_errors
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.document import (
     ENTRY_HEAD,
@@ -81,6 +81,37 @@ def _field_line(item: Item, field_path: str) -> int:
 # --- a file in memory ------------------------------------------------------------
 
 
+ENTRY_FLAWS = frozenset({"schema", "entry-count", "separator"})
+"""Flaws of one entry of its own (its fields, its first line, its separator), as
+against damage to the file (encoding, YAML, the final newline), which would make
+the next appended bytes misread and refuses whoever's it is."""
+
+HeldLines = Callable[[], int]
+"""How many of the file's leading lines the protected branch already holds (asked
+only when there is a flaw to place; :mod:`changelog_tool.gate.held`)."""
+
+
+def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]:
+    """Main's past is never the next pull request's fault: an entry flaw on a line
+    the protected branch already holds is a warning that says how to correct it; the
+    same flaw in an entry the branch adds stays an error. Without ``held`` (no
+    repository, no protected ref) every entry is judged as new."""
+    if held is None or not any(f.code in ENTRY_FLAWS and f.severity == ERROR for f in findings):
+        return findings
+    lines = held()
+    return [
+        replace(
+            f,
+            severity=WARNING,
+            message=f"{f.message} (an entry the protected branch already holds: correct "
+            "it in a pull request of its own; a pr-link-only change is allowed)",
+        )
+        if f.code in ENTRY_FLAWS and f.severity == ERROR and f.line is not None and f.line <= lines
+        else f
+        for f in findings
+    ]
+
+
 def check_file(data: bytes, path: str) -> FileReport:
     """Every file-level check, collecting all findings (never raises); the parsed
     entries are kept in the report."""
@@ -96,12 +127,18 @@ def read_items(data: bytes) -> list[Item] | None:
     return report.items if report is not None and report.parsed else None
 
 
-def check_path(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES) -> FileReport:
+def check_path(
+    file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
+) -> FileReport:
     """:func:`check_file` on a file read a piece at a time; the report holds no
     entries. A file that needs the whole-file reading (see :func:`_check_stream`)
-    is then read whole. Errors as :func:`read_file` (``limit``: ``max-bytes``)."""
+    is then read whole. Errors as :func:`read_file` (``limit``: ``max-bytes``).
+    ``held``: the lines the protected branch holds (:func:`as_history`)."""
     report = _check_stream(read_chunks(file, limit=limit), path, keep_items=False)
-    return report if report is not None else _check_whole(read_file(file, limit=limit), path)
+    if report is None:
+        report = _check_whole(read_file(file, limit=limit), path)
+    report.findings = as_history(report.findings, held)
+    return report
 
 
 def _check_whole(data: bytes, path: str) -> FileReport:
@@ -118,6 +155,8 @@ def _check_whole(data: bytes, path: str) -> FileReport:
         _check_blocks_one_by_one(ledger, path, report, skip_line=problem.line)
         return report
     report.parsed = True
+    if root is None:  # nothing but empty lines and comments: a history of no entries
+        return report
     if not isinstance(root, list):
         kind = "empty" if root is None else type(root).__name__
         report.findings.append(
@@ -286,13 +325,16 @@ _NO_FINAL_NEWLINE = (
 )
 
 
-def check_appendable(data: bytes, path: str = "perf-changelog.yaml") -> None:
+def check_appendable(
+    data: bytes, path: str = "perf-changelog.yaml", held: HeldLines | None = None
+) -> list[Finding]:
     """The writer's gate: refuse a file we must not append to, because the result
     would fail the repository's CI whatever is appended: bad bytes, no final
-    newline, a last entry that does not parse or that the schema rejects. Reads
-    bytes over the whole file but parses only the last entry, so it stays fast on
-    long histories."""
-    _refuse_append(Ledger(data).byte_problems(), data, 0, path)
+    newline, a last entry that does not parse or that the schema rejects, unless the
+    protected branch already holds that entry (``held``: :func:`as_history`), which
+    is then a warning, returned. Reads bytes over the whole file but parses only the
+    last entry, so it stays fast on long histories."""
+    return _refuse_append(Ledger(data).byte_problems(), data, 0, path, held)
 
 
 @record(frozen=True)
@@ -303,9 +345,12 @@ class Appendable:
     size: int
     lines: int
     end: bytes
+    warnings: tuple[Finding, ...] = ()
 
 
-def check_appendable_file(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES) -> Appendable:
+def check_appendable_file(
+    file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
+) -> Appendable:
     """:func:`check_appendable` on a file read a piece at a time (a long history is
     never held): its bytes scanned in the chunks they are read in (the scan's
     findings do not depend on where the pieces are cut), its last entry read from
@@ -319,11 +364,17 @@ def check_appendable_file(file: Path, path: str, limit: int = DEFAULT_MAX_BYTES)
     else:
         window = read_from(file, start)
         before = scan.newlines - window.count(b"\n")
-    _refuse_append(scan.problems(), window, before, path)
-    return Appendable(scan.size, scan.newlines, window)
+    warnings = _refuse_append(scan.problems(), window, before, path, held)
+    return Appendable(scan.size, scan.newlines, window, tuple(warnings))
 
 
-def _refuse_append(bytes_found: list[ByteProblem], window: bytes, before: int, path: str) -> None:
+def _refuse_append(
+    bytes_found: list[ByteProblem],
+    window: bytes,
+    before: int,
+    path: str,
+    held: HeldLines | None = None,
+) -> list[Finding]:
     """The refusal of :func:`check_appendable`: the file's byte problems, then the
     checks of its last entry, read in ``window`` (the file's end, from a line
     start; ``before`` line breaks precede it)."""
@@ -368,8 +419,10 @@ def _refuse_append(bytes_found: list[ByteProblem], window: bytes, before: int, p
                         line,
                     )
                 )
-    if problems:
+    problems = as_history(problems, held)
+    if has_errors(problems):
         raise ChangelogError(
             f"refusing to append to {path}; fix these first (nothing was written):\n"
             + format_text(problems)
         )
+    return problems
