@@ -4,7 +4,7 @@ list; the changed keys stay on top and what is ticked stays ticked while filtere
 from __future__ import annotations
 
 from conftest import GitRepo
-from test_tui_helpers import SIZE, app_for, settle, synchronous
+from test_tui_helpers import SIZE, app_for, screen_text, settle, synchronous
 from test_tui_reach import repository
 from textual.widgets import Input
 
@@ -59,3 +59,24 @@ async def test_a_small_repository_has_no_filter(repo: GitRepo) -> None:
         await settle(pilot)
         assert not app.query_one("#filter", Input).display
         assert app.query_one(KeyList).option_count == FILTER_FROM - 1
+
+
+@synchronous
+async def test_a_filter_that_hides_every_key_says_so_instead_of_a_blank_list(
+    repo: GitRepo,
+) -> None:
+    repository(repo, many_keys(FILTER_FROM))
+    app = app_for(repo.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        keys = app.query_one(KeyList)
+        filter_box = app.query_one("#filter", Input)
+        filter_box.focus()
+        await pilot.press(*"K-1-Sglang")
+        await pilot.pause()
+        assert keys.option_count == 0
+        assert 'No key name contains "K-1-Sglang": change or shorten the filter' in screen_text(app)
+        await pilot.press(*["backspace"] * len("-Sglang"))
+        await pilot.pause()
+        assert keys.option_count > 0
+        assert "No key name contains" not in screen_text(app)

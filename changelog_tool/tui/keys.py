@@ -99,6 +99,7 @@ class KeyPicker(Panel):
             compact=True,
             placeholder="filter: type part of a key name",
         )
+        yield Label("", id="no-match")
         yield KeyList(id="keys")
         with Horizontal(id="pattern-row", classes="row"):
             yield Label("Add key/pattern ", classes="field-label")
@@ -139,7 +140,8 @@ class KeyPicker(Panel):
     def _show(self, highlight: str | None = None) -> None:
         """Put the rows the filter lets through in the list, ticked as chosen."""
         keys = self.query_one(KeyList)
-        text = self.query_one("#filter", Input).value.strip().lower()
+        typed = self.query_one("#filter", Input).value.strip()
+        text = typed.lower()
         shown = [r for r in self.rows if text in r.key.lower()]
         if highlight is None and keys.highlighted is not None and keys.option_count:
             highlight = keys.get_option_at_index(keys.highlighted).value
@@ -151,6 +153,10 @@ class KeyPicker(Panel):
         if where is not None:
             keys.highlighted = where
             keys.scroll_to_highlight()
+        no_match = self.query_one("#no-match", Label)  # rather than a blank list
+        no_match.display = bool(text) and not shown
+        if no_match.display:
+            no_match.update(f'No key name contains "{typed}": change or shorten the filter')
 
     def add_key(self, row: KeyRow, match_count: int | None) -> None:
         """Tick ``row``'s key, adding it after the changed and hand-added rows when the
