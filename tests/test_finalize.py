@@ -104,3 +104,20 @@ def test_the_pr_gate_passes_a_placeholder_with_a_warning_naming_the_link_and_fin
     assert len(warnings) == 2 and all(f["severity"] == "warning" for f in warnings)
     assert f"it must be {LINK}/7" in warnings[0]["message"]
     assert "`changelog finalize --pr-number 7`" in warnings[0]["message"]
+
+
+def test_a_merge_that_stops_on_another_file_is_said_in_text_with_what_to_do(
+    repo: GitRepo,
+) -> None:
+    branch_with_placeholders(repo)
+    repo.commit("branch notes", **{"notes.txt": "branch\n"})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main moves", **{LOG: HISTORY + "\n" + entry("b-vllm", "Main", f"{LINK}/6")})
+    repo.commit("main notes", **{"notes.txt": "main\n"})
+    repo.git("checkout", "-q", "feature")
+    done = run(repo, "finalize", "--pr-number", "7", "--onto", "main", "--commit")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "still in progress, nothing is committed" in done.stdout
+    assert "(notes.txt)" in done.stdout and "git commit" in done.stdout
+    assert "committed " not in done.stdout.replace("nothing is committed", "")
+    assert (repo.root / ".git" / "MERGE_HEAD").exists()

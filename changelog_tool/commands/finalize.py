@@ -141,6 +141,14 @@ def _report(extra: dict[str, Any], fmt: str, code: int) -> int:
     )
     if extra["commit"]:
         print(f"finalize: committed {extra['commit'][:12]}")
+    if extra.get("unmerged"):  # the merge of --onto stopped on other files
+        files = ", ".join(extra["unmerged"])
+        print(
+            f"finalize: the merge of {extra['ref']} is still in progress, nothing is "
+            f"committed: it stopped on other files ({files}); {extra['path']} is resolved "
+            "and staged. Resolve those files, `git add` them and run `git commit` (or "
+            "`git merge --abort` to leave the merge)"
+        )
     return code
 
 
