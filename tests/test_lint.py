@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from changelog_tool.lint import keystyle
 from changelog_tool.lint.review import Changed, review
 from tests.conftest import GitRepo
 from tests.projects import key_block, make_project, run
@@ -158,33 +159,44 @@ def test_a_snake_case_field_in_an_added_master_key_is_flagged_at_its_line(repo: 
     assert "write 'max-seq-len'" in slip["message"]
 
 
-def test_a_master_key_in_a_file_without_a_convention_is_judged_by_its_own_keys() -> None:
-    """The whole file's key lines tie (or hold none): the key's own mappings decide,
-    and the whole file's convention is asked only for a key against its siblings."""
-    from changelog_tool.lint.keystyle import file_style
+def test_a_master_keys_whole_file_decides_only_a_key_without_styled_siblings() -> None:
+    """A changed master key is read alone: the whole file's key lines are counted
+    only for a key with no styled sibling (or an even split), and flag it only
+    when the file is at least 90% the other style."""
+    from changelog_tool.lint.keystyle import file_votes
     from changelog_tool.lint.review import MasterKey
 
-    head = b"k1:\n  max-num-seqs: 8\n  block-size: 4\n  kv-role: x\n  new_key: 1\n"
-    tie = b"a:\n  a_b: 1\n  c_d: 1\n  e_f: 1\n  g_h: 1\n  p-q: 1\n" + head.replace(
-        b"new_key", b"zz"
-    )
-    assert file_style(tie) is None
+    kebab = b"".join(b"a%d:\n  max-num-seqs: 8\n" % n for n in range(9))
     asked: list[bytes] = []
 
-    def whole(data: bytes) -> str | None:
-        asked.append(data)
-        return file_style(data)
+    def lint(chunk: bytes, whole: bytes) -> list[str]:
+        def votes() -> keystyle.Votes:
+            asked.append(whole)
+            return file_votes(whole)
 
-    def lint(chunk: bytes) -> list[str]:
-        key = MasterKey("m.yaml", chunk, None, 1, lambda: whole(tie))
+        key = MasterKey("m.yaml", chunk, None, 1, votes)
         return [f.message for f in review(Changed(master_keys=[key]), lambda p: True, str)]
 
-    [message] = lint(head)
-    assert "'new_key' is snake_case among kebab-case keys" in message
-    assert asked == [tie]
+    alone = b"k1:\n  image: x\n  new_key: 1\n"
+    [message] = lint(alone, kebab + alone)  # 9 of 10 styled keys are kebab-case
+    assert "'new_key' is snake_case in a file whose keys are 90% kebab-case" in message
+    assert len(asked) == 1
+    assert lint(alone, kebab[: kebab.index(b"a8:")] + alone) == []  # 8 of 9: below 90%
+    split = b"k1:\n  max_seq_len: 8\n  search-space: 1\n"
+    [message] = lint(split, kebab + split)  # each is the other's only sibling
+    assert message.startswith("'max_seq_len' is snake_case in a file whose keys are")
     asked.clear()
-    assert lint(head.replace(b"new_key", b"new-key")) == []
-    assert asked == []  # no key against its siblings: the whole file is not scanned
+    siblings = b"k1:\n  max-num-seqs: 8\n  block-size: 4\n  new_key: 1\n"
+    [message] = lint(siblings, siblings)
+    assert "among kebab-case keys (2 of its 2 sibling keys with a style)" in message
+    assert asked == []  # judged by its siblings: the whole file is not scanned
+
+
+def test_upper_case_names_neither_vote_nor_are_flagged_in_the_file_scan() -> None:
+    from changelog_tool.lint.keystyle import Votes, file_votes
+
+    text = b"env:\n  NCCL_IB_HCA: x\n  VLLM-FLAG: y\n  max-num-seqs: 1\n  tp_size: 2\n"
+    assert file_votes(text) == Votes(snake=1, kebab=1)
 
 
 def test_changelog_lint_reports_a_master_config_the_branch_broke(repo: GitRepo) -> None:

@@ -26,7 +26,7 @@ def lint_findings(
     from changelog_tool.diff.keychange import ADDED, MODIFIED
     from changelog_tool.diff.masters import MasterFile, MasterProblem
     from changelog_tool.diff.recipes import references, target
-    from changelog_tool.lint.keystyle import file_style
+    from changelog_tool.lint.keystyle import Votes, file_votes
     from changelog_tool.lint.review import Changed, MasterKey, review
 
     changes = snap.changes
@@ -38,7 +38,7 @@ def lint_findings(
             found.recipes[path] = (now, repo.read(base, path, limit))
     heads = {file.path: file for file in snap.masters.files}
     bases = {file.path: file for file in snap.base_masters.files}
-    files: dict[str, tuple[bytes, MasterFile | None, Callable[[], str | None]]] = {}
+    files: dict[str, tuple[bytes, MasterFile | None, Callable[[], Votes]]] = {}
     for change in changes.keys:
         if change.kind not in (ADDED, MODIFIED) or change.path is None:
             continue
@@ -48,7 +48,7 @@ def lint_findings(
             files[change.path] = (
                 now,
                 bases.get(change.path),
-                functools.cache(partial(file_style, now)),
+                functools.cache(partial(file_votes, now)),
             )
         data, older, style = files[change.path]
         chunk = snap.masters.chunk(change.key)

@@ -1,23 +1,47 @@
 """``key-style``: a mapping key spelled snake_case among kebab-case siblings (or the
-reverse), in a file whose own convention agrees with the siblings (pure).
+reverse), judged by its siblings, not by its file (pure).
 
-Only keys that carry a separator vote (``image`` is neither style). A key is
-reported when its style differs from the majority of its sibling keys and from
-the majority of the file's keys, so a file that is snake_case throughout is
-never flagged. Only keys the branch added are reported: ``new_paths`` holds the
-key paths that are not at the base.
+Recipe files mix conventions by section: vLLM flags are kebab-case, srt-slurm's own
+fields snake_case, environment variables UPPER_CASE. So the unit is the mapping:
+
+- a key slips when a strict majority of its styled sibling keys (keys a merge key
+  brings in included) use the other style;
+- only a key with no styled sibling is judged by its file, and only in a file whose
+  styled keys are at least :data:`FILE_SHARE` the other style; so is a key of a
+  mapping split evenly between the styles, where each side's keys would otherwise
+  call the other side's the slip;
+- a name with no lower-case letter (``NCCL_IB_HCA``) never votes and is never
+  flagged, nor a name with no separator (``image``) or with both.
+
+Only keys the branch added (or renamed) are reported: ``new_paths`` holds the key
+paths that are not at the base. Each mapping's votes are counted once, so the work
+is linear in the number of keys.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from changelog_tool.lint.tree import Mapping
 from changelog_tool.records import record
 
 SNAKE, KEBAB = "snake_case", "kebab-case"
+FILE_SHARE = 0.9
+"""The share of a file's styled keys that must be the other style for a key with no
+styled sibling to be flagged."""
+
+
+@record(frozen=True)
+class Votes:
+    """How many styled keys use each style."""
+
+    snake: int = 0
+    kebab: int = 0
+
+    def of(self, style: str) -> int:
+        return self.snake if style == SNAKE else self.kebab
 
 
 @record(frozen=True)
@@ -27,20 +51,24 @@ class StyleSlip:
     style: str
     expected: str
     fix: str
+    backing: int
+    """How many styled siblings (or, when ``by_file``, the file's styled keys) use
+    the expected style..."""
+    voters: int
+    """... out of how many."""
+    by_file: bool = False
 
 
 def style(name: str) -> str | None:
+    """``snake_case`` or ``kebab-case``; ``None`` for a name that does not vote."""
     has_snake, has_kebab = "_" in name, "-" in name
-    if has_snake == has_kebab:
+    if has_snake == has_kebab or not any(c.islower() for c in name):
         return None
     return SNAKE if has_snake else KEBAB
 
 
-def _majority(names: Iterable[str]) -> str | None:
-    votes = Counter(s for s in map(style, names) if s is not None)
-    if not votes or votes[SNAKE] == votes[KEBAB]:
-        return None
-    return SNAKE if votes[SNAKE] > votes[KEBAB] else KEBAB
+def _other(style: str) -> str:
+    return KEBAB if style == SNAKE else SNAKE
 
 
 def _key_line(name: bytes) -> re.Pattern[bytes]:
@@ -48,51 +76,83 @@ def _key_line(name: bytes) -> re.Pattern[bytes]:
     return re.compile(rb"\n[ \t]*(?:- +)?" + name + rb"[ \t]*:(?=[ \t\n])")
 
 
-# one way to match each name (no backtracking): the first separator ends the first run
+# one way to match each name (no backtracking): the first separator ends the first run;
+# the upper-case names the first two count are counted again, to take them out
 _SNAKE_LINE = _key_line(rb"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*")
 _KEBAB_LINE = _key_line(rb"[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*")
+_UPPER_SNAKE_LINE = _key_line(rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
+_UPPER_KEBAB_LINE = _key_line(rb"[A-Z][A-Z0-9]*-[A-Z0-9-]*")
 
 
-def file_style(data: bytes) -> str | None:
-    """The convention of a whole file's mapping keys, by a byte scan of its key lines
-    that counts each style's votes in C (a 400 KB master config in about a
-    millisecond; a key in a flow mapping is missed)."""
+def file_votes(data: bytes) -> Votes:
+    """The styled keys of a whole file, by a byte scan of its key lines that counts
+    in C (a 400 KB master config in about a millisecond; a key in a flow mapping
+    is missed). For a file read only in part: a changed master key."""
     lines = b"\n" + data + b"\n"
-    snake, kebab = len(_SNAKE_LINE.findall(lines)), len(_KEBAB_LINE.findall(lines))
-    if snake == kebab:
-        return None
-    return SNAKE if snake > kebab else KEBAB
+
+    def count(pattern: re.Pattern[bytes]) -> int:
+        return len(pattern.findall(lines))
+
+    return Votes(
+        count(_SNAKE_LINE) - count(_UPPER_SNAKE_LINE),
+        count(_KEBAB_LINE) - count(_UPPER_KEBAB_LINE),
+    )
+
+
+def _votes(names: list[str]) -> Votes:
+    counts = Counter(map(style, names))
+    return Votes(counts[SNAKE], counts[KEBAB])
 
 
 def slips(
     maps: list[Mapping],
     new_paths: Callable[[], set[tuple[str, ...]]],
-    whole_file: Callable[[], str | None] | None = None,
+    whole_file: Callable[[], Votes] | None = None,
 ) -> list[StyleSlip]:
-    """The added keys whose style goes against their siblings and their file
-    (``whole_file``: the file's convention when ``maps`` are only a part of it).
-    ``new_paths`` and ``whole_file`` are asked only for a key that goes against its
-    siblings, the rare case: the base's keys and the whole file's are not read
-    for a change that has none."""
-    file_style: list[str | None] = []
+    """The added keys whose style goes against their siblings (or, with no styled
+    sibling, against a file that is nearly all the other style). ``whole_file``:
+    the file's votes when ``maps`` are only a part of it. ``new_paths`` and
+    ``whole_file`` are asked only for a key that goes against, the rare case: the
+    base's keys and the whole file's are not read for a change that has none."""
+    in_file: list[Votes] = []
+
+    def file() -> Votes:
+        if not in_file:
+            in_file.append(
+                whole_file()
+                if whole_file is not None
+                else _votes([k.name for m in maps for k in m.keys])
+            )
+        return in_file[0]
+
     out = []
     for mapping in maps:
+        own = {k.name for k in mapping.keys}
+        votes = _votes([*own, *(name for name in mapping.merged if name not in own)])
+        if (not votes.snake or not votes.kebab) and votes.snake + votes.kebab != 1:
+            continue  # none, or all agree: no key goes against its siblings or has none
         for key in mapping.keys:
             mine = style(key.name)
             if mine is None:
                 continue
-            siblings = _majority(k.name for k in mapping.keys if k is not key)
-            if siblings is None or siblings == mine:
+            expected = _other(mine)
+            same, against = votes.of(mine) - 1, votes.of(expected)
+            if same + against == 0 or against == same + 1:
+                # no styled sibling, or a mapping split evenly (each side would call the
+                # other the slip): the file decides, if it is nearly all one style
+                whole = file()
+                voters = whole.snake + whole.kebab
+                backing, by_file = whole.of(expected), True
+                if not voters or backing < FILE_SHARE * voters:
+                    continue
+            elif against > same:
+                backing, voters, by_file = against, same + against, False
+            else:
                 continue
             if normal((*mapping.path, key.name)) not in new_paths():
                 continue
-            if not file_style:  # the whole file's, else (a tie, none found) these maps'
-                whole = whole_file() if whole_file is not None else None
-                file_style.append(whole or _majority(k.name for m in maps for k in m.keys))
-            if file_style[0] != siblings:
-                continue
-            fix = key.name.replace("_", "-") if siblings == KEBAB else key.name.replace("-", "_")
-            out.append(StyleSlip(key.name, key.line, mine, siblings, fix))
+            fix = key.name.replace("_", "-") if expected == KEBAB else key.name.replace("-", "_")
+            out.append(StyleSlip(key.name, key.line, mine, expected, fix, backing, voters, by_file))
     return out
 
 

@@ -1,56 +1,201 @@
-"""``repeated-block``: two sibling mappings written out in full that are equal in
-all but a few fields, where an anchor and a merge key would say it once (pure).
+"""``repeated-block``: the same settings written out more than once, where an anchor
+and a merge key would say them once (pure).
 
-Typical: a recipe's ``prefill`` and ``decode`` blocks repeating a dozen fields and
-a long connector setting, so that a later edit to one copy silently makes them
-disagree. Blocks that already use a merge key (``<<``) are never reported, nor
-items of one list (a sweep's entries are meant to look alike).
-Thresholds: a block needs at least ``min_fields`` leaf fields, and the pair may
-differ in at most ``max_different`` of them.
+Two shapes, both notices:
+
+- **Sibling blocks** that are near copies: a recipe's ``prefill`` and ``decode``
+  sharing a dozen fields and a long connector setting, so that a later edit to
+  one copy silently makes them disagree. Two sibling mappings repeat when they
+  share at least :data:`MIN_SHARED` identical fields and at least
+  :data:`MIN_SHARE` of the union of their fields. Blocks that already use a
+  merge key (``<<``) are never reported, nor items of one list (a sweep's
+  entries are meant to look alike).
+- **A large block written again**: the same mapping of at least
+  :data:`MIN_SHARED` fields, or the same scalar of at least :data:`LONG_SCALAR`
+  characters, written twice in one of the files the branch changed, named with
+  every place it is written in those files, at least one place new. Only the
+  largest repeated block is named, not each part of it.
+
+A field is a mapping's direct key; its value is compared whole (through the
+value numbers of :mod:`changelog_tool.lint.tree`, so no block is walked twice).
+Comparing sibling pairs is bounded by :data:`MAX_PAIRS` per review: past it,
+siblings are grouped only when identical.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+
 from changelog_tool.lint.tree import Mapping
 from changelog_tool.records import record
 
-MIN_FIELDS = 8
-MAX_DIFFERENT = 3
+MIN_SHARED = 8
+MIN_SHARE = 0.75
+LONG_SCALAR = 200
+MAX_PAIRS = 200_000
+
+
+@record(frozen=True)
+class Place:
+    """One copy: its file, its path of keys and its line."""
+
+    path: str
+    keys: tuple[str, ...]
+    line: int
+
+    def name(self) -> str:
+        return ".".join(self.keys) or "(the document)"
+
+
+@record(frozen=True)
+class Merge:
+    """An anchor a file already defines and a mapping that merges it."""
+
+    anchor: str
+    defined: Mapping
+    used: Mapping
 
 
 @record(frozen=True)
 class Repeat:
     """Sibling blocks that repeat each other: the first is where the notice goes."""
 
+    path: str
     blocks: tuple[Mapping, ...]
     different: tuple[str, ...]
     shared: int
+    example: Merge | None = None
 
     @property
-    def first(self) -> Mapping:
-        return self.blocks[0]
+    def line(self) -> int:
+        return self.blocks[0].line
+
+    def places(self) -> tuple[Place, ...]:
+        return tuple(Place(self.path, b.path, b.line) for b in self.blocks)
 
     def message(self) -> str:
         names = [b.path[-1] for b in self.blocks]
         where = ", ".join(f"{n} (line {b.line})" for n, b in zip(names, self.blocks, strict=True))
         how = f"differ only in {', '.join(self.different)}" if self.different else "are identical"
-        a = names[0]
+        a, anchor = names[0], _anchor_name(names[0])
         return (
-            f"{where} repeat {self.shared} fields and {how}; write the shared fields "
-            f"once: `{a}: &{a}-common {{...}}` and `{names[1]}: {{<<: *{a}-common, ...}}`, "
-            "so an edit to one cannot silently leave the others behind"
+            f"{where} repeat {self.shared} fields and {how}; write the shared fields once: "
+            f"`{a}: &{anchor}` and, in {', '.join(names[1:])}, `<<: *{anchor}` followed by "
+            f"only the fields that differ{_as_already(self.example)}, so an edit to one "
+            "copy cannot silently leave the others behind"
         )
 
 
+@record(frozen=True)
+class Copies:
+    """The same large block (a mapping, or a long scalar) in several places."""
+
+    places: tuple[Place, ...]
+    scalar: bool
+    size: int
+    """Characters of the scalar, or fields of the mapping."""
+    example: Merge | None = None
+
+    @property
+    def first(self) -> Place:
+        return self.places[0]
+
+    def message(self) -> str:
+        what = (
+            f"the same {self.size}-character value"
+            if self.scalar
+            else f"the same mapping of {self.size} fields"
+        )
+        where = ", ".join(f"{p.name()} ({p.path}:{p.line})" for p in self.places)
+        key = self.first.keys[-1] if self.first.keys else "block"
+        anchor = _anchor_name(key)
+        files = len({p.path for p in self.places})
+        across = (
+            f"; an anchor reaches only within its file, so across these {files} files "
+            "each file can hold it once"
+            if files > 1
+            else ""
+        )
+        how = (
+            f"`{key}: &{anchor} ...` the first time, `{key}: *{anchor}` after"
+            if self.scalar
+            else f"`{key}: &{anchor}` the first time, `*{anchor}` after (or `<<: *{anchor}` "
+            "and what differs)"
+        )
+        return (
+            f"{what} is written {len(self.places)} times: {where}; write it once per file: "
+            f"{how}{_as_already(self.example)}{across}"
+        )
+
+
+def _anchor_name(name: str) -> str:
+    cleaned = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-")
+    return f"{cleaned or 'block'}-common"
+
+
+def _as_already(example: Merge | None) -> str:
+    if example is None:
+        return ""
+    defined, used = example.defined, example.used
+    return (
+        f", as this file already does with `{defined.path[-1] if defined.path else '...'}: "
+        f"&{example.anchor}` (line {defined.line}) and `<<: *{example.anchor}` "
+        f"(line {used.line})"
+    )
+
+
+MAX_EXAMPLES = 100
+
+
+def merges(maps: Sequence[Mapping]) -> list[Merge]:
+    """The file's own anchor-and-merge-key pairs, in order (the first
+    :data:`MAX_EXAMPLES`: a few show the form)."""
+    anchored = {m.anchor: m for m in maps if m.anchor is not None}
+    out: list[Merge] = []
+    for mapping in maps:
+        for name in mapping.merged_from:
+            defined = anchored.get(name)
+            if defined is not None and len(out) < MAX_EXAMPLES:
+                out.append(Merge(name, defined, mapping))
+    return out
+
+
+def nearest(examples: Sequence[Merge], near: tuple[str, ...]) -> Merge | None:
+    """The pair whose merging mapping shares the longest path with ``near`` (the
+    first written on a tie), to show the form the file already uses."""
+    best: tuple[int, Merge] | None = None
+    for example in examples:
+        score = _common(example.used.path, near)
+        if best is None or score > best[0]:
+            best = (score, example)
+    return best[1] if best is not None else None
+
+
+def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+class Budget:
+    """Pairs of siblings left to compare field by field, over one review."""
+
+    def __init__(self, pairs: int = MAX_PAIRS) -> None:
+        self.pairs = pairs
+
+
 def repeats(
+    path: str,
     maps: list[Mapping],
     changed: set[tuple[str, ...]] | None = None,
-    *,
-    min_fields: int = MIN_FIELDS,
-    max_different: int = MAX_DIFFERENT,
+    budget: Budget | None = None,
 ) -> list[Repeat]:
     """Groups of sibling blocks that repeat each other (one notice per group); with
     ``changed``, only groups where at least one block is among the changed paths."""
+    budget = budget if budget is not None else Budget()
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -59,34 +204,165 @@ def repeats(
             and not mapping.path[-1].startswith("[")  # list items are meant to be alike
             and not mapping.merges
             and mapping.path[:-1] not in merged_parents
-            and len(mapping.leaves) >= min_fields
+            and len(mapping.fields) >= MIN_SHARED
         ):
             groups.setdefault(mapping.path[:-1], []).append(mapping)
     out = []
+    examples: list[Merge] | None = None
     for siblings in groups.values():
-        taken: set[int] = set()
-        for i, first in enumerate(siblings):
-            if i in taken:
-                continue
-            members, different = [first], set()
-            for j in range(i + 1, len(siblings)):
-                second = siblings[j]
-                fields = first.leaves.keys() | second.leaves.keys()
-                differ = {f for f in fields if first.leaves.get(f) != second.leaves.get(f)}
-                if len(differ) <= max_different and len(fields) - len(differ) >= min_fields:
-                    members.append(second)
-                    different |= differ
-                    taken.add(j)
-            if len(members) < 2:
-                continue
+        for members in _near_copies(siblings, budget):
             if changed is not None and not any(m.path in changed for m in members):
                 continue
-            every = set().union(*(m.leaves.keys() for m in members))
-            out.append(Repeat(tuple(members), tuple(sorted(different)), len(every - different)))
+            first = members[0]
+            different = {
+                f
+                for m in members[1:]
+                for f in first.fields.keys() | m.fields.keys()
+                if first.fields.get(f) != m.fields.get(f)
+            }
+            every = set().union(*(m.fields.keys() for m in members))
+            if examples is None:
+                examples = merges(maps)
+            example = nearest(examples, first.path[:-1])
+            out.append(
+                Repeat(
+                    path, tuple(members), tuple(sorted(different)), len(every - different), example
+                )
+            )
     return out
 
 
+def _near_copies(siblings: list[Mapping], budget: Budget) -> Iterable[list[Mapping]]:
+    """Siblings grouped around the first of each group: identical ones by their value
+    number, near copies by comparing fields while the budget lasts."""
+    leaders: list[tuple[Mapping, set[tuple[str, int]], list[Mapping]]] = []
+    by_value: dict[int, list[Mapping]] = {}
+    for block in siblings:
+        same = by_value.get(block.value)
+        if same is not None:
+            same.append(block)
+            continue
+        items = set(block.fields.items())
+        group = None
+        for leader, leader_items, members in leaders:
+            if budget.pairs <= 0:
+                break
+            budget.pairs -= 1
+            shared = len(items & leader_items)
+            union = len(block.fields.keys() | leader.fields.keys())
+            if shared >= MIN_SHARED and shared >= MIN_SHARE * union:
+                group = members
+                break
+        if group is None:
+            group = []
+            leaders.append((block, items, group))
+            by_value[block.value] = group
+        group.append(block)
+    return [members for _, _, members in leaders if len(members) > 1]
+
+
+def copies(
+    files: dict[str, list[Mapping]],
+    new: Callable[[str], set[Place]],
+    reported: Iterable[Place] = (),
+) -> list[Copies]:
+    """The large blocks written more than once in one of ``files`` (path ->
+    mappings), with every place they are written across ``files``, where at least
+    one place is new (``new(path)``: a file's new places, asked only for a block
+    written more than once). A block held at most once per file is not reported:
+    an anchor reaches only within its file, and recipes of one sweep are meant to
+    look alike. Not named again: a block of one file whose places are all inside
+    sibling blocks already ``reported``, and a block inside a larger repeated one."""
+    found: dict[tuple[bool, int], list[Place]] = {}
+    sizes: dict[tuple[bool, int], int] = {}
+    for path, maps in files.items():
+        for mapping in maps:
+            if any(part.startswith("[") for part in mapping.path):
+                continue  # items of one list are meant to be alike
+            fields = len(mapping.fields) - ("<<" in mapping.fields)
+            if mapping.path and fields >= MIN_SHARED:
+                found.setdefault((False, mapping.value), []).append(
+                    Place(path, mapping.path, mapping.line)
+                )
+                sizes[(False, mapping.value)] = fields
+            for key in mapping.keys:
+                length = mapping.lengths.get(key.name, 0)
+                if length >= LONG_SCALAR:
+                    number = (True, mapping.fields[key.name])
+                    found.setdefault(number, []).append(
+                        Place(path, (*mapping.path, key.name), key.line)
+                    )
+                    sizes[number] = length
+
+    def twice_in_a_file(places: list[Place]) -> bool:
+        return len({p.path for p in places}) < len(places)
+
+    # the largest first: mappings before scalars, then by size
+    order = sorted(
+        (
+            k
+            for k, places in found.items()
+            if twice_in_a_file(places) and any(p in new(p.path) for p in places)
+        ),
+        key=lambda k: (k[0], -sizes[k], min((p.path, p.line) for p in found[k])),
+    )
+    siblings, covered = _Covered(reported), _Covered()
+    out = []
+    examples: dict[str, list[Merge]] = {}
+    for number in order:
+        places = sorted(found[number], key=lambda p: (p.path, p.line))
+        if all(map(covered.holds, places)):
+            continue
+        if len({p.path for p in places}) == 1 and all(map(siblings.holds, places)):
+            continue
+        first = next(p for p in places if p in new(p.path))
+        places.remove(first)
+        places.insert(0, first)
+        if first.path not in examples:
+            examples[first.path] = merges(files[first.path])
+        example = nearest(examples[first.path], first.keys[:-1])
+        out.append(Copies(tuple(places), number[0], sizes[number], example))
+        for place in places:
+            covered.add(place)
+    return out
+
+
+class _Covered:
+    """Places already named: is a place one of them, or inside one (a lookup per
+    level of its path)."""
+
+    def __init__(self, places: Iterable[Place] = ()) -> None:
+        self._keys: set[tuple[str, tuple[str, ...]]] = set()
+        for place in places:
+            self.add(place)
+
+    def add(self, place: Place) -> None:
+        self._keys.add((place.path, place.keys))
+
+    def holds(self, place: Place) -> bool:
+        keys = place.keys
+        return any((place.path, keys[:n]) in self._keys for n in range(len(keys) + 1))
+
+
 def changed_blocks(head: list[Mapping], base: list[Mapping]) -> set[tuple[str, ...]]:
-    """Paths of the mappings that are new at head or whose leaves changed."""
-    before = {m.path: m.leaves for m in base}
-    return {m.path for m in head if before.get(m.path) != m.leaves}
+    """Paths of the mappings that are new at head or whose value changed."""
+    before = {m.path: m.value for m in base}
+    return {m.path for m in head if before.get(m.path) != m.value}
+
+
+def new_places(path: str, head: list[Mapping], base: list[Mapping]) -> set[Place]:
+    """The places of ``path`` whose value is new at head: mappings whose value
+    changed, and scalar fields whose value changed."""
+    before = {m.path: m for m in base}
+    out = set()
+    for mapping in head:
+        old = before.get(mapping.path)
+        if old is not None and old.value == mapping.value:
+            continue
+        out.add(Place(path, mapping.path, mapping.line))
+        for key in mapping.keys:
+            if key.name in mapping.lengths and (
+                old is None or old.fields.get(key.name) != mapping.fields[key.name]
+            ):
+                out.add(Place(path, (*mapping.path, key.name), key.line))
+    return out

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping as MappingType
-from typing import Any
 
 from changelog_tool.findings import Finding
 from changelog_tool.lint import keystyle, repeated
-from changelog_tool.lint.tree import Mapping, Unreadable, mappings
+from changelog_tool.lint.tree import Mapping, Unreadable, Values, mappings
 from changelog_tool.records import field, record
 
 DEFAULT_SEVERITY = {
@@ -29,14 +28,14 @@ CODES = tuple(DEFAULT_SEVERITY)
 @record(frozen=True)
 class MasterKey:
     """One changed master key: its file, its bytes at head and base (``None`` when
-    added), the line it starts on, and its whole file's key convention."""
+    added), the line it starts on, and its whole file's styled keys."""
 
     path: str
     head: bytes
     base: bytes | None
     line: int
-    style: Callable[[], str | None]
-    """The whole file's key convention (computed when a key goes against its siblings)."""
+    style: Callable[[], keystyle.Votes]
+    """The whole file's styled keys (counted when a key has no styled sibling)."""
 
 
 @record
@@ -59,15 +58,21 @@ def review(
     severity: MappingType[str, str] | None = None,
 ) -> list[Finding]:
     levels = {**DEFAULT_SEVERITY, **(severity or {})}
+    styles, repeats = levels["key-style"] != "off", levels["repeated-block"] != "off"
+    values = Values()
     out: list[Finding] = []
+    recipes = []
     for path, (head, base) in sorted(changed.recipes.items()):
-        out += _file_lints(path, head, base, repeats=True)
+        file = _File(path, head, base, values if repeats else None)
+        out += file.lints(styles, repeats)
+        recipes.append(file)
     for path, (head, base) in sorted(changed.masters.items()):
-        out += _file_lints(path, head, base, repeats=False)
+        out += _File(path, head, base).lints(styles, repeats=False)
     for part in changed.master_keys:
-        out += _file_lints(
-            part.path, part.head, part.base, repeats=False, line=part.line, style=part.style
-        )
+        file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
+        out += file.lints(styles, repeats=False)
+    if repeats:
+        out += _copies(recipes)
     for path, key, ref, line in changed.references:
         where = target(ref)
         if where is not None and not exists(where):
@@ -89,53 +94,94 @@ def review(
     ]
 
 
-def _file_lints(
-    path: str,
-    head: bytes,
-    base: bytes | None,
-    *,
-    repeats: bool,
-    line: int = 1,
-    style: Callable[[], str | None] | None = None,
-) -> list[Finding]:
-    """The lints of one file (or one key's part of it). The base's bytes are parsed
-    only when a lint needs them; either side unreadable gives no lint (the YAML
-    checks of verify say why)."""
-    try:
-        now = mappings(head, line - 1, leaves=repeats)
-    except Unreadable:
-        return []
-    found: dict[str, Any] = {}
+class _File:
+    """One file (or one key's part of it) and what the lints ask of it. The base's
+    bytes are parsed only when a lint needs them; either side unreadable gives no
+    lint (the YAML checks of verify say why)."""
 
-    def before() -> list[Mapping]:
-        if "before" not in found:
-            found["before"] = mappings(base, leaves=repeats) if base is not None else []
-        result: list[Mapping] = found["before"]
-        return result
+    def __init__(
+        self,
+        path: str,
+        head: bytes,
+        base: bytes | None,
+        values: Values | None = None,
+        *,
+        line: int = 1,
+        style: Callable[[], keystyle.Votes] | None = None,
+    ) -> None:
+        self.path = path
+        self.base = base
+        self.values = values
+        self.style = style
+        self.repeats: list[repeated.Repeat] = []
+        try:
+            self.now: list[Mapping] | None = mappings(head, line - 1, values=values)
+        except Unreadable:
+            self.now = None
+        self._before: list[Mapping] | None = None
+        self._new_paths: set[tuple[str, ...]] | None = None
+        self._new_places: set[repeated.Place] | None = None
 
-    def new_paths() -> set[tuple[str, ...]]:
-        if "new" not in found:
-            found["new"] = keystyle.key_paths(now) - keystyle.key_paths(before())
-        result: set[tuple[str, ...]] = found["new"]
-        return result
+    def before(self) -> list[Mapping]:
+        if self._before is None:
+            base = self.base
+            self._before = mappings(base, values=self.values) if base is not None else []
+        return self._before
 
-    out = []
-    try:
-        for slip in keystyle.slips(now, new_paths, style):
-            out.append(
-                Finding(
-                    "key-style",
-                    f"{slip.key!r} is {slip.style} among {slip.expected} keys (and a "
-                    f"{slip.expected} file); write {slip.fix!r}, or the loader may not honour it",
-                    path,
-                    slip.line,
-                    key=slip.key,
+    def new_paths(self) -> set[tuple[str, ...]]:
+        if self._new_paths is None:
+            self._new_paths = keystyle.key_paths(self.now or []) - keystyle.key_paths(self.before())
+        return self._new_paths
+
+    def new_places(self) -> set[repeated.Place]:
+        if self._new_places is None:
+            self._new_places = repeated.new_places(self.path, self.now or [], self.before())
+        return self._new_places
+
+    def lints(self, styles: bool, repeats: bool) -> list[Finding]:
+        now = self.now
+        if now is None:
+            return []
+        out = []
+        try:
+            for slip in keystyle.slips(now, self.new_paths, self.style) if styles else []:
+                out.append(
+                    Finding("key-style", _style_message(slip), self.path, slip.line, key=slip.key)
                 )
-            )
-        if repeats:
-            changed = repeated.changed_blocks(now, before())
-            for repeat in repeated.repeats(now, changed):
-                out.append(Finding("repeated-block", repeat.message(), path, repeat.first.line))
+            if repeats:
+                changed = repeated.changed_blocks(now, self.before())
+                self.repeats = repeated.repeats(self.path, now, changed)
+                for repeat in self.repeats:
+                    out.append(Finding("repeated-block", repeat.message(), self.path, repeat.line))
+        except Unreadable:
+            self.now = None
+            return []
+        return out
+
+
+def _style_message(slip: keystyle.StyleSlip) -> str:
+    if slip.by_file:
+        why = (
+            f"in a file whose keys are {100 * slip.backing // slip.voters}% {slip.expected} "
+            "(it has no sibling key with a style to go by)"
+        )
+    else:
+        why = (
+            f"among {slip.expected} keys ({slip.backing} of its {slip.voters} sibling keys "
+            "with a style)"
+        )
+    return f"{slip.key!r} is {slip.style} {why}; write {slip.fix!r}, as they are written"
+
+
+def _copies(files: list[_File]) -> list[Finding]:
+    """The large blocks repeated across the changed recipe files (beyond the sibling
+    repeats already reported)."""
+    readable = [f for f in files if f.now is not None]
+    maps = {f.path: f.now or [] for f in readable}
+    by_path = {f.path: f for f in readable}
+    places = [p for f in readable for r in f.repeats for p in r.places()]
+    try:
+        found = repeated.copies(maps, lambda path: by_path[path].new_places(), places)
     except Unreadable:
         return []
-    return out
+    return [Finding("repeated-block", c.message(), c.first.path, c.first.line) for c in found]

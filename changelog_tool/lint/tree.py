@@ -2,11 +2,14 @@
 
 A file is read as a tree of nodes from libyaml's events (bounded by the limits of
 :mod:`changelog_tool.diff.limits`, and not constructed: no scalar is resolved), so
-every mapping keeps its line, its keys keep theirs, and a merge key (``<<``) stays
-visible.
-Anchored nodes that aliases share are visited once, and nesting is bounded, so
-a hostile file costs bounded work. Keys inside strings (a JSON blob, a
-``KEY=value`` setting) are not mapping keys and never appear here.
+every mapping keeps its line, its keys keep theirs, and a merge key (``<<``) and
+an anchor (``&name``) stay visible.
+Every node is visited once (anchored nodes that aliases share too), and each
+value gets a number in one pass from its children's numbers: equal numbers are
+equal values, so comparing two blocks, here or in another file read with the same
+:class:`Values`, never walks them again. A hostile file costs bounded work. Keys
+inside strings (a JSON blob, a ``KEY=value`` setting) are not mapping keys and
+never appear here.
 """
 
 from __future__ import annotations
@@ -29,14 +32,37 @@ class Key:
 @record
 class Mapping:
     """One YAML mapping: where it is (its path of keys from the root), its line,
-    its keys in order, whether it uses a merge key, and its leaves flattened
-    (``a.b`` -> a comparable value) for comparing sibling blocks."""
+    its keys in order, the keys a merge key brings in (``merged``), the anchor it
+    defines and the anchors it merges, and, when values are read, the number of
+    each field's value (``fields``), its own number (``value``) and the length of
+    each scalar field's text (``lengths``)."""
 
     path: tuple[str, ...]
     line: int
     keys: list[Key] = field(default_factory=list)
     merges: bool = False
-    leaves: dict[str, Any] = field(default_factory=dict)
+    merged: list[str] = field(default_factory=list)
+    anchor: str | None = None
+    merged_from: list[str] = field(default_factory=list)
+    fields: dict[str, int] = field(default_factory=dict)
+    lengths: dict[str, int] = field(default_factory=dict)
+    value: int = -1
+
+
+class Values:
+    """Numbers for values: the same number for equal values, across every file read
+    with the same instance (a scalar by its text, a collection by its children's
+    numbers, a mapping whatever its key order)."""
+
+    def __init__(self) -> None:
+        self._known: dict[Any, int] = {}
+
+    def number(self, shape: Any) -> int:
+        return self._known.setdefault(shape, len(self._known))
+
+    def unique(self) -> int:
+        """A number equal to no other value's (a node too deep to compare)."""
+        return self.number(object())
 
 
 class Unreadable(Exception):
@@ -49,23 +75,25 @@ _MERGE = "tag:yaml.org,2002:merge"
 class _Node:
     """A node as the lints see it: ``kind`` scalar, mapping or sequence; a scalar's
     text, or a collection's nodes (a mapping's keys and values alternate); its
-    0-based line; whether a key is a merge key."""
+    0-based line; whether a key is a merge key; the anchor it defines."""
 
-    __slots__ = ("kind", "line", "merge", "value")
+    __slots__ = ("anchor", "kind", "line", "merge", "value")
 
     def __init__(self, kind: str, value: Any, line: int, merge: bool = False) -> None:
         self.kind = kind
         self.value = value
         self.line = line
         self.merge = merge
+        self.anchor: str | None = None
 
     def pairs(self) -> Iterator[tuple[_Node, _Node]]:
         return zip(self.value[::2], self.value[1::2], strict=True)
 
 
-def mappings(data: bytes, line_offset: int = 0, *, leaves: bool = True) -> list[Mapping]:
-    """Every mapping in ``data`` (a single document), outermost first; ``leaves``:
-    also flatten each mapping's leaves (only the repeated-block lint needs them)."""
+def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None) -> list[Mapping]:
+    """Every mapping in ``data`` (a single document), outermost first; with
+    ``values``, also each mapping's value numbers (only the repeated-block lint
+    needs them)."""
     from ruamel.yaml.error import YAMLError
 
     from changelog_tool.diff.limits import YamlRefused
@@ -78,11 +106,9 @@ def mappings(data: bytes, line_offset: int = 0, *, leaves: bool = True) -> list[
         raise Unreadable(str(exc).splitlines()[0] if str(exc) else "invalid YAML") from None
     if root is None:
         return []
-    out: list[Mapping] = []
-    seen: set[int] = set()
-    budget = [MAX_NODES]
-    _walk(root, (), out, seen, budget, line_offset, 0, None, leaves)
-    return out
+    walk = _Walk(line_offset, values)
+    walk.node(root, (), 0, None)
+    return walk.out
 
 
 def _compose(data: bytes) -> _Node | None:
@@ -128,6 +154,7 @@ def _compose(data: bytes) -> _Node | None:
             continue
         if not isinstance(event, AliasEvent) and event.anchor is not None:
             anchors[event.anchor] = node
+            node.anchor = event.anchor
         if open_:
             open_[-1].value.append(node)
         else:
@@ -137,57 +164,78 @@ def _compose(data: bytes) -> _Node | None:
     return root
 
 
-def _walk(
-    node: _Node,
-    path: tuple[str, ...],
-    out: list[Mapping],
-    seen: set[int],
-    budget: list[int],
-    offset: int,
-    depth: int,
-    at: int | None = None,
-    flatten: bool = True,
-) -> None:
-    """``at``: the line of the key that names this node (a block is where it is named)."""
-    if id(node) in seen or depth > MAX_DEPTH:
-        return
-    seen.add(id(node))
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise Unreadable(f"more than {MAX_NODES} YAML nodes")
-    if node.kind == "mapping":
-        found = Mapping(path, at if at is not None else node.line + 1 + offset)
-        out.append(found)
+class _Walk:
+    """One pass over the tree: each node once (an alias gives the number its node
+    got), the mappings in the order they start, and the node budget."""
+
+    def __init__(self, offset: int, values: Values | None) -> None:
+        self.offset = offset
+        self.values = values
+        self.out: list[Mapping] = []
+        self.numbers: dict[int, int] = {}
+        self.budget = MAX_NODES
+
+    def node(self, node: _Node, path: tuple[str, ...], depth: int, at: int | None) -> int:
+        """``node``'s value number (-1 without ``values``); ``at``: the line of the
+        key that names it (a block is where it is named)."""
+        known = self.numbers.get(id(node))
+        if known is not None:
+            return known
+        if depth > MAX_DEPTH:
+            return self.values.unique() if self.values is not None else -1
+        self.numbers[id(node)] = -1  # visited: an alias met again gives no second walk
+        self._spend(1)
+        values = self.values
+        if node.kind == "mapping":
+            number = self._mapping(node, path, depth, at)
+        elif node.kind == "sequence":
+            items = tuple(
+                self.node(item, (*path, f"[{index}]"), depth + 1, None)
+                for index, item in enumerate(node.value)
+            )
+            number = values.number(("q", items)) if values is not None else -1
+        else:
+            number = values.number(("s", node.value)) if values is not None else -1
+        self.numbers[id(node)] = number
+        return number
+
+    def _spend(self, nodes: int) -> None:
+        self.budget -= nodes
+        if self.budget < 0:
+            raise Unreadable(f"more than {MAX_NODES} YAML nodes")
+
+    def _mapping(self, node: _Node, path: tuple[str, ...], depth: int, at: int | None) -> int:
+        found = Mapping(path, at if at is not None else node.line + 1 + self.offset)
+        found.anchor = node.anchor
+        self.out.append(found)
+        values = self.values
         for key, value in node.pairs():
             if key.merge:
                 found.merges = True
+                for source in value.value if value.kind == "sequence" else [value]:
+                    if source.anchor is not None:
+                        found.merged_from.append(source.anchor)
+                    if source.kind == "mapping":  # its names are counted against the budget
+                        found.merged += [_name(k) for k, _ in source.pairs() if not k.merge]
+                        self._spend(len(source.value) // 2)
+                number = self.node(value, (*path, "<<"), depth + 1, None)
+                if values is not None:
+                    found.fields["<<"] = number
                 continue
-            name = str(key.value) if key.kind == "scalar" else "?"
-            key_line = key.line + 1 + offset
+            name = _name(key)
+            key_line = key.line + 1 + self.offset
             found.keys.append(Key(name, key_line))
-            if flatten:
-                for leaf, leaf_value in _leaves(value, name, depth, budget):
-                    found.leaves[leaf] = leaf_value
-            _walk(value, (*path, name), out, seen, budget, offset, depth + 1, key_line, flatten)
-    elif node.kind == "sequence":
-        for index, item in enumerate(node.value):
-            _walk(item, (*path, f"[{index}]"), out, seen, budget, offset, depth + 1, None, flatten)
+            alias = id(value) in self.numbers  # met before: this is an alias of it
+            number = self.node(value, (*path, name), depth + 1, key_line)
+            if values is not None:
+                found.fields[name] = number
+                if value.kind == "scalar" and not alias:
+                    found.lengths[name] = len(value.value)
+        if values is None:
+            return -1
+        found.value = values.number(("m", frozenset(found.fields.items())))
+        return found.value
 
 
-def _leaves(node: _Node, prefix: str, depth: int, budget: list[int]) -> Iterator[tuple[str, Any]]:
-    """Scalar leaves under ``node`` as ``prefix.sub.key`` -> value text (counted
-    against the same node budget: shared aliases cannot multiply the work)."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise Unreadable(f"more than {MAX_NODES} YAML nodes")
-    if depth > MAX_DEPTH:
-        return
-    if node.kind == "scalar":
-        yield prefix, node.value
-    elif node.kind == "mapping":
-        for key, value in node.pairs():
-            name = "<<" if key.merge else str(key.value) if key.kind == "scalar" else "?"
-            yield from _leaves(value, f"{prefix}.{name}", depth + 1, budget)
-    elif node.kind == "sequence":
-        for index, item in enumerate(node.value):
-            yield from _leaves(item, f"{prefix}[{index}]", depth + 1, budget)
+def _name(key: _Node) -> str:
+    return str(key.value) if key.kind == "scalar" else "?"
