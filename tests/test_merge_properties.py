@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from test_merge_helpers import differs_only_in_carried_pr_links, entry, sep
 
 from changelog_tool.findings import ERROR
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.strictyaml import load_value
 from changelog_tool.merge.threeway import Merged, Refused, merge
@@ -199,6 +201,15 @@ def test_any_edit_to_an_old_published_entry_on_the_other_side_is_refused(
     edited = h.other[:begin] + span + h.other[end:]
     assert edited != h.other
     result = merge(h.base, h.protected, edited, "ours")
+    removed = entries(h.base) - entries(edited)
+    if not removed & entries(h.protected):
+        # The edit took away no entry the protected side holds: the edited entry has
+        # an equal copy among the other side's own (the file is also the base with
+        # one entry more), or the protected side removed or changed it too. Merged,
+        # nothing may be lost or doubled; two edits of one entry may be refused.
+        if isinstance(result, Merged):
+            assert_nothing_lost_or_doubled(result, h.base, h.protected, edited)
+        return
     if edit == "pr-link" and isinstance(result, Merged):
         # a canonical pr-link correction of an entry the protected side left as it was
         # is carried onto the protected bytes: only that line changes
@@ -207,6 +218,25 @@ def test_any_edit_to_an_old_published_entry_on_the_other_side_is_refused(
         return
     assert isinstance(result, Refused)
     assert any(p.code == "history-modified" for p in result.problems)
+
+
+def entries(data: bytes) -> Counter[bytes]:
+    """The file's entries (their own lines) as a multiset."""
+    ledger = Ledger(data)
+    return Counter(content(ledger, block) for block in ledger.blocks)
+
+
+def assert_nothing_lost_or_doubled(
+    result: Merged | Refused, base: bytes, protected: bytes, other: bytes
+) -> None:
+    """Merged: the protected bytes, then each of the other side's own entries once,
+    unless the protected side appended it too (reported as a duplicate)."""
+    assert isinstance(result, Merged), result
+    assert result.data.startswith(protected)
+    own = entries(other) - entries(base)
+    added = entries(result.data) - entries(protected)
+    assert added <= own and sum(added.values()) == len(result.report.kept)
+    assert len(result.report.kept) + len(result.report.duplicates) == sum(own.values())
 
 
 @st.composite

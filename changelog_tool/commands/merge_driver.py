@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from changelog_tool.merge.outcome import Outcome
     from changelog_tool.merge.protected import Decision
+    from changelog_tool.merge.replay import Mainline
     from changelog_tool.merge.threeway import Side
     from changelog_tool.merge.window import Windows
     from changelog_tool.settings import Settings
@@ -107,7 +108,7 @@ def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
                     scratch=_is_gits(ours),
                 )
             return 0
-    return _merge_whole(base, ours, theirs, path, settings, decision)
+    return _merge_whole(base, ours, theirs, path, settings, decision, directory)
 
 
 GIT_TEMP = ".merge_file_"
@@ -122,10 +123,17 @@ def _is_gits(path: Path) -> bool:
 
 
 def _merge_whole(
-    base: Path, ours: Path, theirs: Path, path: str, settings: Settings, decision: Decision
+    base: Path,
+    ours: Path,
+    theirs: Path,
+    path: str,
+    settings: Settings,
+    decision: Decision,
+    directory: _GitDir,
 ) -> int:
     """The merge of the whole files, held in memory: a side that is more than an
-    append, a refusal (its messages name whole-file lines), or no shared history."""
+    append, a refusal (its messages name whole-file lines), or no shared history.
+    Git's record of main's bytes is read only if the merge asks for it."""
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import merge_sides
     from changelog_tool.merge.threeway import Merged
@@ -139,6 +147,9 @@ def _merge_whole(
         upstream=None,
         decision=decision,
         placeholders=settings.placeholders,
+        mainline=lambda: recorded_mainline(
+            directory.root, directory.folder(), path, settings.protected_ref
+        ),
     )
     _report(outcome)
     if isinstance(outcome.result, Merged):
@@ -149,6 +160,27 @@ def _merge_whole(
     other = theirs_bytes if decision.side == "ours" else ours_bytes
     advice = _advice(decision, path, base_bytes, other)
     return _leave_conflict(base, ours, theirs, path, outcome.decision.side, advice)
+
+
+def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
+    """What git records of main's bytes on the protected side: the file of the
+    commit a rebase or a series of picks builds on (one git process); that no replay
+    runs (a merge, one pick: the protected side is main's, all of it); only when a
+    replay runs that records nothing (``rebase --apply``), the protected ref's file
+    (``refs``) as a hint, and the guess after it."""
+    from changelog_tool.gitrepo.process import protected_blob, read_first_blob, replay_start
+    from changelog_tool.merge.replay import Mainline
+
+    start = replay_start(folder) if folder is not None else None
+    if start is None:
+        return Mainline(replaying=False)
+    if isinstance(start, tuple):
+        sha, name = start
+        found = read_first_blob(root, [f"{sha}:{path}"])
+        if found is not None:
+            return Mainline(found[1], f"{sha[:12]}'s file (git's {name})")
+    ref = protected_blob(root, refs, path)
+    return Mainline(ref=ref[1], ref_name=ref[0]) if ref is not None else Mainline()
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:

@@ -156,6 +156,7 @@ class Sync:
     def of(self, data: bytes) -> Outcome:
         from changelog_tool.merge.outcome import Upstream, merge_sides
         from changelog_tool.merge.protected import Decision
+        from changelog_tool.merge.replay import Mainline
 
         # a file that already begins with REF's bytes was synced before: only what
         # follows them is the branch's own (the merge-base would see REF's removals
@@ -170,6 +171,7 @@ class Sync:
             decision=Decision(
                 "theirs", f"sync: {self.ref} leads, this branch's own entries follow"
             ),
+            mainline=Mainline(replaying=False),  # REF's file is main's, all of it
         )
 
 

@@ -263,6 +263,27 @@ def operation_in_progress(git_directory: Path) -> str | None:
     return _sequencer_command(git_directory / "sequencer" / "todo")
 
 
+REPLAY_UNRECORDED = "unrecorded"
+
+
+def replay_start(git_directory: Path) -> tuple[str, str] | str | None:
+    """The commit a replay in progress builds on, and the file that records it: a
+    rebase's ``rebase-merge/onto``, a series of picks' ``sequencer/head`` (the HEAD
+    it started from). :data:`REPLAY_UNRECORDED` when a replay runs that records
+    none while it merges (``rebase --apply``, ``am``); ``None`` when none runs (a
+    merge, one cherry-pick or revert, a stash)."""
+    for name in ("rebase-merge/onto", "sequencer/head"):
+        try:
+            sha = (git_directory / name).read_text("ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if sha:
+            return sha, name
+    if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
+        return REPLAY_UNRECORDED
+    return None
+
+
 def _sequencer_command(todo: Path) -> str | None:
     """``revert`` or ``cherry-pick`` from the first command of the sequencer's todo."""
     try:

@@ -28,7 +28,7 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
-from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
+from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS, Mainline
 from changelog_tool.merge.side_changes import history_end
 from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
 from changelog_tool.records import record
@@ -96,7 +96,7 @@ class Outcome:
             kept += (
                 f" up to its last {report.replayed} entr"
                 f"{'y' if report.replayed == 1 else 'ies'}, this branch's own being replayed"
-                f" (placeholder pr-links; taken from {other}, with its edits)"
+                f" ({report.replayed_why}; taken from {other}, with its edits)"
             )
         if report.kept:
             where = ", ".join(str(n.line) for n in report.kept)
@@ -159,6 +159,7 @@ def merge_sides(
     branches: Collection[str] = DEFAULT_BRANCHES,
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
     current_branch: Callable[[], str | None] | None = None,
+    mainline: Mainline | Callable[[], Mainline] | None = None,
 ) -> Outcome:
     """Decide the protected side (unless given) and merge. ``branches`` are the
     protected branches' names, ``placeholders`` the placeholder pr-links,
@@ -172,7 +173,9 @@ def merge_sides(
             hint=hint,
             current_branch=current_branch,
         )
-    result = merge(base, ours, theirs, decision.side, placeholders)
+    if mainline is None and upstream is not None:  # no record given: the ref as a hint
+        mainline = Mainline(ref=upstream.data, ref_name=upstream.ref)
+    result = merge(base, ours, theirs, decision.side, placeholders, mainline)
     if isinstance(result, Merged) and not decision.certain:
         other = theirs if decision.side == "ours" else ours
         result = _nothing_dropped_on_a_guess(result, decision, other)

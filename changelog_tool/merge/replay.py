@@ -5,10 +5,7 @@ rebase replaying a commit that edits (or drops) an entry an earlier commit of
 the same branch appended, e.g. turning its ``XXX`` pr-link into the real link.
 At that step the base (O) is the commit's parent, which ends with the entry, and
 the protected side (the rebased HEAD) ends with the copy the rebase already
-replayed. That copy may be rewritten only when it is *proven* the branch's own,
-from the three inputs alone (a protected ref is never consulted: a fork's
-``origin/main`` is often stale, and a stale ref can prove nothing). The run of
-entries the other side rewrites is proven the branch's own when all of this holds:
+replayed. The run of entries the other side rewrites is a candidate when:
 
 1. the other side holds the base's entries unchanged up to some entry; the run
    is the base's entries from the first one it changes, drops or inserts
@@ -16,30 +13,54 @@ entries the other side rewrites is proven the branch's own when all of this hold
 2. the run lies after the place where the protected side's history departs from
    the base (the entries both begin with): the protected side does not hold
    these entries where the base does;
-3. the protected side ends with the run, entry for entry, byte for byte;
-4. every entry of the run carries a placeholder pr-link (``XXX`` or
-   ``.../pull/XXX``). The protected branch never publishes a placeholder (its
-   gate refuses one), so such an entry at the protected side's end was put
-   there by the operation itself, replaying this branch.
+3. the protected side ends with the run, entry for entry, byte for byte.
 
-Anything else is refused, even a real replay: an entry with a real pr-link at
-the end of both the base and the protected side cannot be told, from O, A and
-B alone, from the protected branch's newest entry (the same bytes reach main
-when the branch is squash-merged, or when main reverts an entry and lands it
-again), so it stays as the protected side has it and a human decides.
+Which of the protected side's entries are main's is then taken from git's own
+record (:class:`Mainline`), in this order:
+
+- the operation's record: a rebase's ``onto`` commit, or the first commit of a
+  series of picks (``sequencer/head``), holds main's exact file; the run must lie
+  wholly after main's entries. When no replay is running at all (a merge, one
+  cherry-pick), the whole protected side is main's and nothing is replayed;
+- where git records nothing (``rebase --apply``), the protected ref as a hint: an
+  entry it holds, even a stale ref, is main's, never the branch's own;
+- and only then a guess, said as one: every entry of the run carries a
+  placeholder pr-link (``XXX`` or ``.../pull/XXX``), as main's gate refuses one.
+  Real main has held placeholder entries in about half of its states, which is
+  why the guess comes last.
+
+Anything else is refused, and the entries stay as the protected side has them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, label, parse
-from changelog_tool.merge.edits import Problem
+from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.records import record
 from changelog_tool.settings import is_placeholder
 
 DEFAULT_PLACEHOLDERS = ("XXX",)
+
+
+@record(frozen=True)
+class Mainline:
+    """What is known of which of the protected side's entries are main's.
+
+    ``replaying``: false when git records that no replay runs (a merge, one pick):
+    the protected side is then main's, all of it. ``main``: a file git records as
+    main's exact bytes (a rebase's ``onto``, the start of a series of picks),
+    ``source`` saying which; ``None`` when git records nothing. ``ref``: the
+    protected ref's file (``ref_name``), a hint used only without a record."""
+
+    main: bytes | None = None
+    source: str = ""
+    ref: bytes | None = None
+    ref_name: str = ""
+    replaying: bool = True
 
 
 @record(frozen=True)
@@ -53,6 +74,7 @@ class Split:
     protected: bytes
     entries: tuple[bytes, ...]
     lines: tuple[int, ...]
+    why: str = ""  # what proved the run the branch's own
 
     @property
     def count(self) -> int:
@@ -72,10 +94,13 @@ def replayed_run(
     other: bytes,
     names: tuple[str, str],
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
+    mainline: Mainline | Callable[[], Mainline] | None = None,
 ) -> Split | Problem | None:
     """The proven run (a :class:`Split`); a :class:`Problem` saying why the run the
-    other side rewrote is not proven the branch's own (conditions 1 to 3 hold, 4
-    does not); ``None`` when the other side did not rewrite the protected side's end."""
+    other side rewrote is not the branch's own (conditions 1 to 3 hold, the record,
+    the ref or the guess says main's); ``None`` when the other side did not rewrite
+    the protected side's end. ``mainline`` (or a function giving it, asked only
+    here) is git's record; without one, the guess alone."""
     prot_name, other_name = names
     base_l, prot_l, other_l = Ledger(base), Ledger(protected), Ledger(other)
     o = [content(base_l, b) for b in base_l.blocks]
@@ -85,25 +110,83 @@ def replayed_run(
     shared = _common_prefix(o, p)
     if count == 0 or first < shared or len(p) - count < shared or o[first:] != p[-count:]:
         return None
+    known = mainline() if callable(mainline) else mainline or Mainline()
     run = prot_l.blocks[-count:]
-    for block in run:
-        value = parse(content(prot_l, block), block.line)
-        link = value.get("pr-link") if isinstance(value, dict) else None
-        if not is_placeholder(link, placeholders):
+    intro = (
+        f"{other_name} changed or dropped entries that {prot_name} also ends with "
+        f"(from line {run[0].line} of {prot_name})"
+    )
+    if not known.replaying or known.main is not None:
+        why = (
+            _beyond_main(known, protected, len(p) - count)
+            if known.replaying
+            else "no rebase or series of picks is running, so nothing on it is being replayed"
+        )
+        if why is not None:
+            value = parse(content(prot_l, run[0]), run[0].line)
+            return Problem(
+                "history-modified",
+                prot_name,
+                run[0].line,
+                f"{intro}; {label(value, content(prot_l, run[0]))} at line {run[0].line} of "
+                f"{prot_name} is main's own entry ({why}): it is kept as {prot_name} has it",
+            )
+        reason = f"after main's entries in {known.source}"
+    else:
+        held = _held(known.ref)
+        for block in run:
+            raw = content(prot_l, block)
+            value = parse(raw, block.line)
+            link = value.get("pr-link") if isinstance(value, dict) else None
+            if held[raw] > 0:
+                because = f"{known.ref_name} holds it, so it is main's entry"
+            elif not is_placeholder(link, placeholders):
+                because = (
+                    f"it has pr-link {link!r}, not a placeholder, so it may be the protected "
+                    "branch's own published entry"
+                )
+            else:
+                continue
             return Problem(
                 "history-modified",
                 prot_name,
                 block.line,
-                f"{other_name} changed or dropped entries that {prot_name} also ends with "
-                f"(from line {run[0].line} of {prot_name}); {label(value, content(prot_l, block))} "
-                f"at line {block.line} of {prot_name} has pr-link {link!r}, not a placeholder, "
-                f"so it may be the protected branch's own published entry: it is kept as "
-                f"{prot_name} has it",
+                f"{intro}; {label(value, raw)} at line {block.line} of {prot_name}: {because}; "
+                f"it is kept as {prot_name} has it (git recorded no commit this operation "
+                "builds on)",
             )
+        reason = "a guess, as git recorded no commit this operation builds on: placeholder pr-links"
+        if known.ref is not None:
+            reason += f" that {known.ref_name} does not hold"
     before = prot_l.blocks[-count - 1].end if count < len(p) else prot_l.preamble_end
     return Split(
         base[: base_l.blocks[first].start],
         protected[:before],
         tuple(o[first:]),
         tuple(block.line for block in run),
+        reason,
     )
+
+
+def _beyond_main(known: Mainline, protected: bytes, first: int) -> str | None:
+    """Why the run (from the protected side's entry ``first``) is not wholly after
+    main's entries; ``None`` when it is."""
+    assert known.main is not None
+    main = Ledger(known.main)
+    last = main.last_block()
+    if last is None:
+        return None
+    if protected[: last.end] != known.main[: last.end]:
+        return (
+            f"the file does not begin with {possessive(known.source)} entries, so nothing is proven"
+        )
+    if first < len(main.blocks):
+        return f"{known.source} holds it"
+    return None
+
+
+def _held(ref: bytes | None) -> Counter[bytes]:
+    if ref is None:
+        return Counter()
+    ledger = Ledger(ref)
+    return Counter(content(ledger, b) for b in ledger.blocks)

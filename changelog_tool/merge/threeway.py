@@ -22,7 +22,7 @@ appended ones read back as the values they had on the other side.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from changelog_tool import records
@@ -32,7 +32,7 @@ from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.corrections import carry
 from changelog_tool.merge.edits import Problem
 from changelog_tool.merge.proof import parses_whole, verify
-from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS, Split, replayed_run
+from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS, Mainline, Split, replayed_run
 from changelog_tool.merge.side_changes import (
     Entry,
     own_entries,
@@ -77,6 +77,7 @@ class Report:
     duplicates: tuple[Note, ...] = ()
     removed: tuple[Note, ...] = ()
     replayed: int = 0
+    replayed_why: str = ""  # what proved the replayed entries the branch's own
     rewritten: tuple[Note, ...] = ()  # replayed own entries the other side changed or dropped
     corrected: tuple[Note, ...] = ()  # the other side's pr-link corrections carried over
     reappended: tuple[
@@ -108,6 +109,7 @@ class Report:
             "duplicates": [n.to_json() for n in self.duplicates],
             "removed_by_protected": [n.to_json() for n in self.removed],
             "replayed": self.replayed,
+            "replayed_why": self.replayed_why or None,
             "replayed_rewritten": [n.to_json() for n in self.rewritten],
             "pr_link_corrections": [n.to_json() for n in self.corrected],
             "reappended_from_history": [n.to_json() for n in self.reappended],
@@ -132,14 +134,16 @@ def merge(
     theirs: bytes,
     protected: Side,
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
+    mainline: Mainline | Callable[[], Mainline] | None = None,
 ) -> Merged | Refused:
     """Merge three versions of the changelog; ``protected`` says whose bytes lead.
 
-    When the other side rewrote entries the protected side ends with, and the
-    three inputs prove them the branch's own being replayed
-    (:func:`~changelog_tool.merge.replay.replayed_run`, ``placeholders`` being
-    the placeholder pr-links), they are merged as the other side has them;
-    otherwise the merge is refused, and says why.
+    When the other side rewrote entries the protected side ends with, and git's
+    record (``mainline``, or a function giving it, asked only then) proves them the
+    branch's own being replayed (:func:`~changelog_tool.merge.replay.replayed_run`;
+    without a record, the guess from ``placeholders``, the placeholder pr-links),
+    they are merged as the other side has them; otherwise the merge is refused, and
+    says why.
     """
     sides = {"ours": ours, "theirs": theirs}
     prot, other = sides[protected], sides[other_side(protected)]
@@ -150,7 +154,7 @@ def merge(
     if isinstance(result, Merged):
         return result
     names = (protected, other_side(protected))
-    run = replayed_run(base, prot, other, names, placeholders)
+    run = replayed_run(base, prot, other, names, placeholders, mainline)
     if isinstance(run, Problem):
         return Refused(protected, (*result.problems, run))
     if run is not None:
@@ -216,6 +220,7 @@ def _merge(
         duplicates=tuple(duplicates),
         removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in changes.removed),
         replayed=replay.count if replay else 0,
+        replayed_why=replay.why if replay else "",
         rewritten=_rewritten(replay, own.entries, protected) if replay else (),
     )
     return Merged(data, report)
