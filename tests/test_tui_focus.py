@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from test_tui_helpers import SIZE, app_for, build, settle, synchronous
+from textual.color import Color
 from textual.widget import Widget
 
 from changelog_tool.demo.sandbox import Sandbox
@@ -125,3 +126,38 @@ async def test_the_description_is_the_first_widget_to_get_the_focus(box: Sandbox
         first = next(w for w in screen.query(selector) if w.focusable)
         assert first is app.query_one("#description")
         assert [p.id for p in panels(app) if p.has_class("-focus")] == ["form"]
+
+
+def luminance(colour: Color) -> float:
+    """WCAG 2 relative luminance of an opaque colour."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = colour.rgb
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast(one: Color, other: Color) -> float:
+    """WCAG 2 contrast ratio, 1 to 21 (3 is the minimum for a focus indicator)."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@synchronous
+async def test_the_focus_border_stands_out_three_to_one_in_both_themes(box: Sandbox) -> None:
+    app = app_for(box.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            for panel in panels(app):
+                next(w for w in panel.query("*") if w.focusable).focus()
+                await pilot.pause()
+                assert panel.has_class("-focus")
+                _, border = panel.styles.border_top
+                behind = panel.background_colors[1]
+                ratio = contrast(behind + border, behind)
+                assert ratio >= 3, f"{panel.id} in {theme}: focus border {ratio:.2f}:1"
