@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from changelog_tool import __version__, batch_process, finish
 from changelog_tool.errors import ChangelogError, cut_short
@@ -53,12 +54,30 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.HelpFormatter(prog, width=(columns if columns > 0 else 80) - 2)
 
 
+class UsageExit(SystemExit):
+    """argparse's exit on a wrong command line (code 2), with what it said."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(2)
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """As argparse says it (the usage, then the error, on stderr), and kept for
+        the JSON refusal that ``--format json`` asks for."""
+        self.print_usage(sys.stderr)
+        said = f"{self.prog}: error: {message}"
+        print(said, file=sys.stderr)
+        raise UsageExit(said)
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's parser is made and its module imported
     (start-up matters inside `git rebase` and CI), all of them when none is chosen."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="changelog", description="Keep perf-changelog.yaml honest.", formatter_class=_formatter
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -93,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for w, nxt in zip(words, [*words[1:], ""], strict=False)
         )
         if exc.code and wants_json:
-            _json_refusal(ChangelogError("usage error: see the message on stderr"), "UsageError", 2)
+            said = exc.message if isinstance(exc, UsageExit) else "usage error"
+            _json_refusal(ChangelogError(said), "UsageError", 2)
         return int(exc.code or 0)
     args.pop("debug", None)
     module = _module(args.pop("command"))

@@ -285,3 +285,10 @@ def test_a_tracked_link_out_of_the_repository_is_refused_before_anything_is_writ
     assert done.returncode == 2, done.stdout
     assert "symbolic link that leads outside the repository" in done.stderr
     assert snapshot(repo.root) == before and snapshot(outside) == outside_before
+
+
+@pytest.mark.parametrize("command", ["init", "install"])
+def test_outside_a_repository_it_says_so_in_one_line(tmp_path: Path, command: str) -> None:
+    done = run(tmp_path, command)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "is not inside a git repository" in done.stderr

@@ -60,3 +60,46 @@ def test_a_dry_run_is_json_with_the_exact_bytes(project: GitRepo) -> None:
         written["ok"] is True
         and project.read("perf-changelog.yaml") == before + document["appended"].encode()
     )
+
+
+def booleans_are_booleans(document: object) -> None:
+    """Every ``ok`` in the document, at any depth, is a JSON boolean."""
+    if isinstance(document, dict):
+        for name, value in document.items():
+            if name == "ok":
+                assert isinstance(value, bool), (name, value)
+            booleans_are_booleans(value)
+    elif isinstance(document, list):
+        for value in document:
+            booleans_are_booleans(value)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "--base", "main", "--format", "json"],
+        ["verify", "--file", "perf-changelog.yaml", "--format", "json"],
+        ["keys", "--base", "main", "--format", "json"],
+        ["lint", "--base", "main", "--format", "json"],
+        ["log", "a-vllm", "--format", "json"],
+        ["install", "--check", "--format", "json"],
+        ["install", "--format", "json"],
+        ["init", "--dry-run", "--source", "https://github.com/acme/tool@v1", "--format", "json"],
+        ["sync", "--onto", "main", "--format", "json"],
+        ["keys", "--format", "json", "--no-such-flag"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_every_json_document_says_ok_as_a_boolean(project: GitRepo, args: list[str]) -> None:
+    done = run(project, *args)
+    document = json.loads(done.stdout)
+    assert isinstance(document.get("ok"), bool), document
+    assert document["ok"] == (done.returncode == 0), (done.returncode, document)
+    booleans_are_booleans(document)
+
+
+def test_a_usage_error_in_json_carries_argparses_message(project: GitRepo) -> None:
+    done = run(project, "keys", "--format", "json", "--no-such-flag")
+    assert done.returncode == 2
+    message = json.loads(done.stdout)["error"]["message"]
+    assert "unrecognized arguments: --no-such-flag" in message

@@ -65,12 +65,13 @@ UNKNOWN_SOURCE = (
 def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     from changelog_tool.commands.install import attribute_line
     from changelog_tool.errors import EnvironmentProblem
-    from changelog_tool.gitrepo import run_git
+    from changelog_tool.gitrepo import Repo
     from changelog_tool.provenance import installed_source, parse_source
     from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
 
     origin = parse_source(source) if source is not None else installed_source()
-    top = Path(run_git(Path.cwd(), "rev-parse", "--show-toplevel"))
+    with Repo.open(Path.cwd()) as repo:  # outside a repository: the one message for it
+        top = repo.root
     files = _tracked_or_present(top)
     changelog = _changelog(top, files)
     masters = [f for f in files if fnmatch.fnmatch(f, "*-master.yaml")]

@@ -84,12 +84,12 @@ def attribute_line(changelog: str) -> str:
 
 def run(*, uninstall: bool, check: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.gitrepo import run_git
+    from changelog_tool.gitrepo import Repo
     from changelog_tool.merge.outcome import repo_path
 
     cwd = Path.cwd()
-    top = Path(run_git(cwd, "rev-parse", "--show-toplevel"))
-    common = Path(run_git(cwd, "rev-parse", "--path-format=absolute", "--git-common-dir"))
+    with Repo.open(cwd) as repo:  # outside a repository: the one message that says so
+        top, common = repo.root, repo.common_directory
     settings = settings_module.load(cwd)
     changelog = repo_path(settings.changelog_path, top)
     from changelog_tool.confinement import confined

@@ -111,6 +111,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         print(
             json.dumps(
                 {
+                    "ok": code == 0,
                     "keys": key,
                     "matched-keys": expansion,
                     "path": str(file),
