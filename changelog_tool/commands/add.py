@@ -207,10 +207,9 @@ def run(
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
     from changelog_tool.gate.acceptance import refuse, work_tree_rules
+    from changelog_tool.gate.held import lazy_held_lines
     from changelog_tool.ledger.entry import normalize
     from changelog_tool.ledger.writer import Bounds
-
-    from changelog_tool.gate.held import lazy_held_lines
 
     entries = [normalize(entry) for entry in raw]
     refuse(entries, work_tree_rules(settings, _tail(path)))

@@ -118,9 +118,8 @@ def _verify_file(path: Path, fmt: str) -> int:
     ``max-bytes``)."""
     from changelog_tool import settings as settings_module
     from changelog_tool.findings import has_errors
-    from changelog_tool.ledger.filecheck import check_path
-
     from changelog_tool.gate.held import lazy_held_lines
+    from changelog_tool.ledger.filecheck import check_path
 
     settings = settings_module.load(path.parent if path.parent.is_dir() else None)
     held = lazy_held_lines(path, settings.protected_ref)
