@@ -8,8 +8,8 @@ import pytest
 from test_tui_helpers import SIZE, app_for, build, settle, synchronous
 from textual.widgets import Input, TextArea
 
-from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS
 from changelog_tool.demo.sandbox import Sandbox
+from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS
 from changelog_tool.tui.help import HelpScreen
 
 

@@ -9,8 +9,9 @@ from textual.widgets import Checkbox, Input, Static
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS, KeyReach, Reach, broad
+from changelog_tool.authoring.reach import KeyReach, Reach
 from changelog_tool.authoring.session import AddSession, Preview
+from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS, broad
 from changelog_tool.tui.keys import KeyPicker
 from changelog_tool.tui.texts import SHOWN_KEYS, runs
 from tests.projects import key_block

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from changelog_tool.gate.acceptance import broad
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.records import record
-
-BROAD_PATTERN_EXTRA_KEYS = 10
-"""A pattern is *broad* when it matches more than this many keys that the branch did
-not change: each of them re-runs its whole sweep for nothing the change needs."""
 
 
 @record(frozen=True)
@@ -78,19 +75,6 @@ def plural(count: int, noun: str) -> str:
 PENDING = "pending"
 """What ``points_of`` answers for a key whose points it has not counted yet (a pattern
 can reach thousands of keys: the rest are counted in the background)."""
-
-
-def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str | None:
-    """The warning for a pattern that reaches far more keys than the branch changed
-    (see :data:`BROAD_PATTERN_EXTRA_KEYS`), or ``None``."""
-    needed = set(matched) & set(changed)
-    extra = len(matched) - len(needed)
-    if "*" not in pattern or extra <= BROAD_PATTERN_EXTRA_KEYS:
-        return None
-    return (
-        f"{pattern!r} matches {len(matched)} keys; {extra} of them did not change on this "
-        f"branch and would run their sweeps again (narrow the pattern, or name the keys)"
-    )
 
 
 def reach(

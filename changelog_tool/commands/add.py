@@ -212,7 +212,9 @@ def run(
     from changelog_tool.ledger.writer import Bounds
 
     entries = [normalize(entry) for entry in raw]
-    refuse(entries, work_tree_rules(settings, _tail(path)))
+    rules = work_tree_rules(settings, _tail(path), changed=lambda: _changed_keys(settings))
+    for warning in refuse(entries, rules):
+        print(f"changelog: warning: {warning}", file=sys.stderr)
     return append_entries(
         entries,
         path=path,
@@ -222,6 +224,15 @@ def run(
         bounds=Bounds.of(settings),
         held=lazy_held_lines(path, settings.protected_ref),
     )
+
+
+def _changed_keys(settings: Any) -> list[str] | None:
+    """The keys this branch changed that need an entry, as the TUI lists them (against
+    the protected branch's merge-base); ``None`` when there is no base to diff with."""
+    from changelog_tool.authoring.ahead import diff_answer
+
+    changes = diff_answer(settings, None)
+    return None if isinstance(changes, str) else [c.key for c in changes.needing_entry()]
 
 
 def _tail(path: Path, size: int = 1 << 16) -> bytes | None:

@@ -11,7 +11,7 @@ off the protected branch).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import ChangelogError
@@ -23,6 +23,25 @@ from changelog_tool.settings import Settings
 
 if TYPE_CHECKING:
     from changelog_tool.diff.masters import MasterSet
+
+
+BROAD_PATTERN_EXTRA_KEYS = 10
+"""A pattern is *broad* when it matches more than this many keys that the branch did
+not change: each of them re-runs its whole sweep for nothing the change needs."""
+
+
+def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str | None:
+    """The warning for a pattern that reaches far more keys than the branch changed
+    (see :data:`BROAD_PATTERN_EXTRA_KEYS`), or ``None``: the TUI's preview, ``add``
+    and ``verify`` all say it."""
+    needed = set(matched) & set(changed)
+    extra = len(matched) - len(needed)
+    if "*" not in pattern or extra <= BROAD_PATTERN_EXTRA_KEYS:
+        return None
+    return (
+        f"{pattern!r} matches {len(matched)} keys; {extra} of them did not change on this "
+        f"branch and would run their sweeps again (narrow the pattern, or name the keys)"
+    )
 
 
 @record(frozen=True)
@@ -51,10 +70,16 @@ class Rules:
     slug: str | None
     protected: str | None = None
     pr_number: int | None = None
+    changed: Callable[[], Collection[str] | None] | None = None
+    """The keys the branch changed that need an entry (``None``: unknown), asked only
+    for a pattern that could be broad."""
 
 
 def work_tree_rules(
-    settings: Settings, changelog_tail: bytes | None, masters: MasterSet | None = None
+    settings: Settings,
+    changelog_tail: bytes | None,
+    masters: MasterSet | None = None,
+    changed: Callable[[], Collection[str] | None] | None = None,
 ) -> Rules:
     """The rules for an entry written to the work tree's changelog now: its master
     configs (``masters``, or read here; an error when there are none), the repository
@@ -66,7 +91,8 @@ def work_tree_rules(
         masters = work_tree_masters_or_error(settings)
     state = head_state(settings.root, settings.protected_ref)
     protected = prlinks.protected_head(settings, state) if state is not None else None
-    return Rules(settings, masters, prlinks.repository_slug(settings, changelog_tail), protected)
+    slug = prlinks.repository_slug(settings, changelog_tail)
+    return Rules(settings, masters, slug, protected, changed=changed)
 
 
 def work_tree_masters_or_error(settings: Settings) -> MasterSet:
@@ -135,6 +161,11 @@ def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
                     pattern,
                 )
             )
+        elif rules.changed is not None and "*" in pattern and len(found) > BROAD_PATTERN_EXTRA_KEYS:
+            changed = rules.changed()
+            warning = broad(pattern, found, changed) if changed is not None else None
+            if warning is not None:
+                out.append(Rejection("broad-pattern", "config-keys", warning, pattern, "warning"))
         matched.update(found)
     kinds = entry.get("scenario-type")
     for kind in kinds if isinstance(kinds, list) and matched else []:
@@ -156,14 +187,19 @@ def refusals(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
     return [r for r in rejections(entry, rules) if r.severity == "error"]
 
 
-def refuse(entries: Sequence[Mapping[str, Any]], rules: Rules) -> None:
-    """Raise, naming every rejection of every entry, unless all are acceptable."""
-    lines = []
+def refuse(entries: Sequence[Mapping[str, Any]], rules: Rules) -> list[str]:
+    """Raise, naming every rejection of every entry, unless all are acceptable; the
+    warnings otherwise (said, never refused)."""
+    lines: list[str] = []
+    warnings: list[str] = []
     for number, entry in enumerate(entries, 1):
         label = f"entry {number}: " if len(entries) > 1 else ""
-        lines += [f"{label}{r}" for r in refusals(entry, rules)]
+        for rejection in rejections(entry, rules):
+            said = lines if rejection.severity == "error" else warnings
+            said.append(f"{label}{rejection}")
     if lines:
         raise ChangelogError(
             "refused: `changelog verify` would fail this entry (nothing was written):\n  "
             + "\n  ".join(lines)
         )
+    return warnings

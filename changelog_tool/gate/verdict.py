@@ -72,7 +72,15 @@ def check(
     )
     state = snapshot.head_state
     protected = prlinks.protected_head(settings, state) if state is not None else None
-    rules = Rules(settings, snapshot.masters, slug, protected=protected, pr_number=pr_number)
+    needing = frozenset(c.key for c in changes.needing_entry())
+    rules = Rules(
+        settings,
+        snapshot.masters,
+        slug,
+        protected=protected,
+        pr_number=pr_number,
+        changed=lambda: needing,
+    )
     for number, entry in enumerate(appended, 1):
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
     verdict.findings.extend(_duplicates(snapshot, appended, settings))

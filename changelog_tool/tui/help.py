@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-from changelog_tool.authoring.reach import BROAD_PATTERN_EXTRA_KEYS
+from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS
 from changelog_tool.tui.keys import FILTER_FROM
 
 HELP = f"""\
@@ -28,6 +28,7 @@ HELP = f"""\
 | ctrl+t | light or dark theme |
 | esc / ctrl+q / ctrl+c | leave without writing (typed answers are kept as a draft) |
 | f1 / ? | this help (esc closes it) |
+| ctrl+p | the command palette: the actions above, by name |
 
 ## How an entry is built
 
