@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -65,18 +66,35 @@ class AddScreen(Screen[None]):
 class AddApp(LeavingApp):
     CSS_PATH = "app.tcss"
     TITLE = "changelog add"
-    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "leave", "Leave", key_display="esc/^c"),
+        # a binding with a tooltip is a command of the palette too (get_system_commands)
+        Binding("ctrl+s", "save", "Save", priority=True, tooltip="Save: append the entry"),
+        Binding(
+            "escape",
+            "leave",
+            "Leave",
+            key_display="esc/^c",
+            tooltip="Leave without writing (typed answers are kept as a draft)",
+        ),
         Binding("ctrl+q", "leave", "Leave", show=False, priority=True),
         # Textual's own ctrl+c copies a selection, else only hints at a "quit" binding
         # this app does not have (so it did nothing); people press it to get out.
         Binding("ctrl+c", "interrupt", "Leave", show=False, priority=True),
-        Binding("f2", "toggle_pane", "Preview/History"),
-        Binding("ctrl+e", "edit_description", "$EDITOR", priority=True),  # over line end
-        Binding("ctrl+t", "toggle_theme", "Light/Dark"),
-        Binding("f1", "help", "Help"),
+        Binding(
+            "f2",
+            "toggle_pane",
+            "Preview/History",
+            tooltip="Show the preview or the previous entries for the keys",
+        ),
+        Binding(
+            "ctrl+e",
+            "edit_description",
+            "$EDITOR",
+            priority=True,  # over the text area's line end
+            tooltip="Write the description in $VISUAL / $EDITOR",
+        ),
+        Binding("ctrl+t", "toggle_theme", "Light/Dark", tooltip="Switch the light or dark theme"),
+        Binding("f1", "help", "Help", tooltip="Help: every key, and how an entry is built"),
         Binding("question_mark", "help_key", "Help", show=False),
     ]
 
@@ -94,6 +112,19 @@ class AddApp(LeavingApp):
         self.toasted: set[str] = set()  # the problems the "Not saved" toast reports
 
     # --- building ---------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """What the command palette (ctrl+p) offers: the app's own actions, one per
+        binding with a tooltip (so the keys and the palette cannot drift apart), named
+        by it, with the key in the help line. Not Textual's own: its Quit would skip
+        the leave question and the draft, its themes the two this screen is made for."""
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.tooltip:
+                yield SystemCommand(
+                    binding.tooltip,
+                    f"key: {binding.key_display or binding.key}",
+                    partial(self.run_action, binding.action),
+                )
+
     def get_default_screen(self) -> Screen[None]:
         return AddScreen(id="_default")
 
@@ -103,7 +134,7 @@ class AddApp(LeavingApp):
             yield EntryForm(self.session.scenario_types, id="form")
             yield Pane(id="pane")
         yield Label("", id="status")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # f1 Help would not fit in 80 columns
 
     def on_load(self) -> None:
         # before the terminal enters application mode, so a signal always restores it
