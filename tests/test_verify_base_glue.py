@@ -287,7 +287,7 @@ def test_the_pre_commit_hooks_run_as_declared(repo) -> None:
     assert done.returncode == 1 and "uncovered-key" in done.stdout
     file_hook = hooks["perf-changelog-file"]
     done = subprocess.run(
-        [*file_hook["entry"].split(), "perf-changelog.yaml"],
+        file_hook["entry"].split(),
         cwd=repo.root,
         env=env_with_tools(),
         capture_output=True,
@@ -295,3 +295,31 @@ def test_the_pre_commit_hooks_run_as_declared(repo) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout
+
+
+def test_the_hooks_follow_the_configured_layout_and_name_their_pre_commit(repo) -> None:
+    """No hook filters files by InferenceX's paths: a repository whose changelog and
+    configs live elsewhere is checked too (the settings say where)."""
+    hooks = load(".pre-commit-hooks.yaml")
+    for hook in hooks:
+        assert "files" not in hook and hook["always_run"] is True, hook["id"]
+        assert hook["minimum_pre_commit_version"] == "3.2.0"  # stage names as git's hooks
+    repo.commit(
+        "base",
+        **{
+            "bench/x-master.yaml": KEY.format(key="a-vllm", tag="v1"),
+            "logs/perf.yaml": ENTRY.format(key="a-vllm", n=1),
+            ".perf-changelog.toml": 'changelog = "logs/perf.yaml"\nmaster-configs = ["bench/*-master.yaml"]\n',
+        },
+    )
+    (file_hook,) = [h for h in hooks if h["id"] == "perf-changelog-file"]
+    (repo.root / "logs" / "perf.yaml").write_text("- config-keys: [unclosed\n")
+    done = subprocess.run(
+        file_hook["entry"].split(),
+        cwd=repo.root,
+        env=env_with_tools(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and "logs/perf.yaml" in done.stdout

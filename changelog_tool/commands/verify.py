@@ -12,8 +12,19 @@ from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.errors import EnvironmentProblem, UsageError
 
 
+CONFIGURED = Path()
+"""``--file`` with no path: the changelog the settings name."""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--file", type=Path, metavar="PATH", help="check this file (no git)")
+    parser.add_argument(
+        "--file",
+        type=Path,
+        nargs="?",
+        const=CONFIGURED,
+        metavar="PATH",
+        help="check this file, without git (no PATH: the changelog the settings name)",
+    )
     parser.add_argument("--base", metavar="REF", help="compare with REF's merge-base")
     parser.add_argument("--head", metavar="REF", help="head commit (default: the work tree)")
     parser.add_argument(
@@ -115,15 +126,23 @@ def run(
 
 def _verify_file(path: Path, fmt: str) -> int:
     """The file judged alone, with the settings of the folder that holds it (its
-    ``max-bytes``)."""
+    ``max-bytes``, its protected ref); :data:`CONFIGURED`: the settings' changelog."""
     from changelog_tool import settings as settings_module
     from changelog_tool.findings import has_errors
     from changelog_tool.gate.held import lazy_held_lines
     from changelog_tool.ledger.filecheck import check_path
 
-    settings = settings_module.load(path.parent if path.parent.is_dir() else None)
+    if path == CONFIGURED:  # the settings' changelog, never through a link out of the checkout
+        from changelog_tool.confinement import confined
+
+        settings = settings_module.load()
+        path = confined(settings.root, settings.changelog)
+        shown = settings.changelog
+    else:
+        settings = settings_module.load(path.parent if path.parent.is_dir() else None)
+        shown = str(path)
     held = lazy_held_lines(path, settings.protected_ref)
-    report = check_path(path, str(path), settings.max_bytes, held)
+    report = check_path(path, shown, settings.max_bytes, held)
     ok = not has_errors(report.findings)
     document: dict[str, Any] = {
         "ok": ok,
