@@ -2,13 +2,16 @@
 decided, then merged), with the protected ref absent, fresh or stale (behind main,
 holding an entry main has since removed, or a fork's own diverged main).
 
-Generated: a published history (real pr-links only), a base (the branch's fork
+Generated: a published history (real pr-links, and main's own placeholder entries:
+real main held one in about half of its states), a base (the branch's fork
 point, sometimes with the branch's own entries already there: a rebase replaying
 a later commit), a main that removed, corrected and appended entries since, and a
-branch side that appended entries and often changed, dropped or inserted entries,
-main's newest ones included. For every case the merge is refused, or its result
-begins with the protected side's bytes (only the proven-own replayed entries at
-its end excepted), and no entry of either side is lost without being reported.
+branch side that appended entries and often changed, dropped or inserted entries
+(its own entries interleaved with main's), main's newest ones included. Git's
+record is given as the driver reads it: a rebase's onto file, or no replay running.
+For every case the merge is refused, or its result begins with the protected
+side's bytes (only the replayed entries after the onto file's excepted), and no
+entry of either side is lost without being reported.
 """
 
 from __future__ import annotations
@@ -20,14 +23,14 @@ from dataclasses import dataclass
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from test_merge_helpers import differs_only_in_carried_pr_links
-from test_merge_properties import SEPARATORS, Item, items, published, render
+from test_merge_properties import SEPARATORS, Item, items, items_with, published, render
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse
 from changelog_tool.ledger.entry import without_pr_link
 from changelog_tool.merge.outcome import Outcome, Upstream, merge_sides
+from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.threeway import Merged
-from changelog_tool.settings import is_placeholder
 
 EXAMPLES = int(os.environ.get("MERGE_PROPERTY_EXAMPLES", "300"))
 ACTIONS = ["rebase (pick)", "merge main", None]
@@ -42,7 +45,15 @@ class Case:
     ref_kind: str
     action: str | None
     main_is_ours: bool  # where main sits (the action says so, when there is one)
+    onto: bytes  # main's file before a rebase replayed the branch's entries on it
     edits: tuple[str, ...] = ()  # what the branch did to the base's entries
+
+    def mainline(self) -> Mainline:
+        """Git's record, as the driver reads it: a rebase's onto commit; else no
+        replay is running."""
+        if self.action is not None and self.action.startswith("rebase"):
+            return Mainline(self.onto, "the onto commit's file")
+        return Mainline(replaying=False)
 
     @property
     def sides(self) -> tuple[bytes, bytes]:
@@ -55,7 +66,8 @@ def own_item(n: int, link: str | int) -> Item:
 
 @st.composite
 def cases(draw: st.DrawFn) -> Case:
-    history = draw(st.lists(st.tuples(published, st.sampled_from(SEPARATORS)), max_size=6))
+    mains = st.one_of(published, published, items_with(["XXX"]))  # main's own, placeholders too
+    history = draw(st.lists(st.tuples(mains, st.sampled_from(SEPARATORS)), max_size=6))
     replayed = [
         (own_item(n, draw(st.sampled_from(["XXX", "XXX", 5000 + n]))), b"\n")
         for n in range(draw(st.sampled_from([0, 0, 1, 2])))
@@ -68,7 +80,8 @@ def cases(draw: st.DrawFn) -> Case:
         if fate != "drop":
             link = 999 if fate == "relink" else item.link
             main_entries.append((Item(item.key, item.description, link, item.indent), separator))
-    appended = draw(st.lists(st.tuples(published, st.sampled_from(SEPARATORS)), max_size=3))
+    appended = draw(st.lists(st.tuples(mains, st.sampled_from(SEPARATORS)), max_size=3))
+    onto = render(main_entries + appended, b"")
     main_entries += appended + replayed  # a rebase has replayed the branch's entries
     # the branch: edits anywhere (main's newest included), then appends
     branch_entries = list(base_entries)
@@ -108,7 +121,7 @@ def cases(draw: st.DrawFn) -> Case:
     action = draw(st.sampled_from(ACTIONS))
     main_is_ours = action == "rebase (pick)" if action else draw(st.booleans())
     ref = stale.get(ref_kind)
-    return Case(base, main, branch, ref, ref_kind, action, main_is_ours, tuple(edits))
+    return Case(base, main, branch, ref, ref_kind, action, main_is_ours, onto, tuple(edits))
 
 
 def entries(data: bytes) -> list[bytes]:
@@ -142,7 +155,7 @@ def check(case: Case, outcome: Outcome) -> None:
         assert decision.certain
         run = prot_entries[head:]
         assert entries(case.base)[-count:] == run  # the base ends with them too
-        assert all(is_placeholder(parse(raw, 1).get("pr-link"), ("XXX",)) for raw in run)
+        assert head >= len(entries(case.onto))  # all after main's own entries
         ledger = Ledger(prot)
         cut = ledger.blocks[head - 1].end if head else ledger.preamble_end
         assert data.startswith(prot[:cut])
@@ -188,7 +201,13 @@ def test_a_merge_keeps_the_protected_bytes_and_every_entry_whatever_the_ref_hold
     ours, theirs = case.sides
     upstream = Upstream("origin/main", case.ref) if case.ref is not None else None
     outcome = merge_sides(
-        "perf-changelog.yaml", case.base, ours, theirs, upstream=upstream, action=case.action
+        "perf-changelog.yaml",
+        case.base,
+        ours,
+        theirs,
+        upstream=upstream,
+        action=case.action,
+        mainline=case.mainline(),
     )
     check(case, outcome)
     if case.action is not None and isinstance(outcome.result, Merged):
@@ -213,8 +232,8 @@ def _without_replayed(main: bytes, outcome: Outcome) -> bytes:
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(cases())
 def test_main_s_newest_entries_survive_any_branch_edit_in_a_rebase(case: Case) -> None:
-    """The fork scenario: whatever the ref, main's own entries (real pr-links) are
-    in the result, byte for byte, or the rebase stops."""
+    """The fork scenario: whatever the ref, main's own entries (its placeholder ones
+    included) are in the result, byte for byte, or the rebase stops."""
     rebase = Case(**{**case.__dict__, "action": "rebase (pick)", "main_is_ours": True})
     upstream = Upstream("origin/main", rebase.ref) if rebase.ref is not None else None
     outcome = merge_sides(
@@ -224,12 +243,13 @@ def test_main_s_newest_entries_survive_any_branch_edit_in_a_rebase(case: Case) -
         rebase.branch,
         upstream=upstream,
         action=rebase.action,
+        mainline=rebase.mainline(),
     )
     for edit in case.edits:
         event(f"branch: {edit}")
     check(rebase, outcome)
     if isinstance(outcome.result, Merged):
-        published_main = [raw for raw in entries(rebase.main) if b"pull/" in raw]
+        published_main = entries(rebase.onto)  # main's own, placeholder ones included
         result = Counter(entries(outcome.result.data))
         if outcome.result.report.corrected:
             # a pr-link the branch corrected on an old entry (unchanged on main since
