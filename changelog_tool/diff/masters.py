@@ -24,9 +24,15 @@ from changelog_tool.ledger.conversions import BOM
 from changelog_tool.records import field, record
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
+# A plain key runs to the first colon that ends it (one before a space, a tab or the
+# line's end); its trailing blanks are dropped by ``_unquote``. Each part is possessive
+# and no two parts can match the same byte, so a line that never reaches such a colon
+# costs one pass: a lazy ``[^\n]*?`` before ``[ \t]*:`` retried the blanks at every
+# byte (a 200 KB line of spaces took minutes).
 _TOP_KEY = re.compile(
-    rb"""^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\s#\-?:%!&*\[\]{},|>@`"'][^\n]*?))"""
-    rb"""[ \t]*:(?=[ \t]|\r?$)""",
+    rb"""^(?:"((?:[^"\\\n]|\\.)*+)"|'((?:[^'\n]|'')*+)'"""
+    rb"""|([^\s#\-?:%!&*\[\]{},|>@`"'](?:[^:\n]|:(?![ \t]|\r?$))*+))"""
+    rb"""[ \t]*+:(?=[ \t]|\r?$)""",
     re.MULTILINE,
 )
 # Where a top-level key may begin: after a newline, at a character a key can start with.
@@ -175,7 +181,7 @@ def _unquote(raw: re.Match[bytes]) -> str | None:
     (a bad escape): the line is then left to the whole-file parse, which says why."""
     double, single, plain = raw.groups()
     if plain is not None:
-        return plain.decode("utf-8", "replace")
+        return plain.rstrip(b" \t").decode("utf-8", "replace")
     if single is not None:
         return single.decode("utf-8", "replace").replace("''", "'")
     try:

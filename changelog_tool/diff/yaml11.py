@@ -21,7 +21,7 @@ import re
 from functools import cache
 from typing import Any
 
-from changelog_tool.diff.limits import events
+from changelog_tool.diff.limits import build_error, clipped, events
 
 _BOOL = {
     **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
@@ -78,7 +78,20 @@ def _sexagesimal(text: str) -> float:
     return value
 
 
+MAX_SEXAGESIMAL_PARTS = 1000
+"""The most ``:``-separated parts of a base-60 integer this reader builds. Each part
+multiplies a number that grows with every part, so the work grows with the square of
+the length (500,000 parts, a 1 MB line, took 55 s); 1,000 take a fraction of a
+millisecond, and a value past them has over 1,700 digits, no benchmark setting."""
+
+
 def _sexagesimal_int(text: str) -> int:
+    parts = text.count(":") + 1
+    if parts > MAX_SEXAGESIMAL_PARTS:
+        raise ValueError(
+            f"a base-60 integer of {parts} parts (over {MAX_SEXAGESIMAL_PARTS}), whose "
+            "value costs time growing with the square of its length; quote it"
+        )
     value = 0
     for part in text.split(":"):
         value = value * 60 + int(part)
@@ -118,7 +131,7 @@ def _float(text: str) -> float:
 def _timestamp(text: str) -> datetime.date:
     found = _numbers()[2].fullmatch(text)
     if found is None:
-        raise Unreadable(f"{text!r} is not a timestamp")
+        raise Unreadable(f"{clipped(text)} is not a timestamp")
     year, month, day = (int(found[name]) for name in ("year", "month", "day"))
     if found["hour"] is None:
         return datetime.date(year, month, day)
@@ -162,7 +175,7 @@ def plain(text: str) -> Any:
             if found is not None and (date_only.fullmatch(text) or found["hour"] is not None):
                 return _timestamp(text)
     except (ValueError, OverflowError) as exc:
-        raise Unreadable(f"{text!r}: {exc}") from None
+        raise Unreadable(f"{clipped(text)}: {build_error(exc)}") from None
     if text == "=":
         raise Unreadable("'=' is YAML 1.1's value tag, which a safe reader cannot build")
     return text
@@ -187,7 +200,7 @@ def _tagged(tag: str, text: str) -> Any:
         if kind == "binary":
             return base64.decodebytes(text.encode("ascii"))
     except (ValueError, KeyError, OverflowError, binascii.Error, UnicodeEncodeError) as exc:
-        raise Unreadable(f"{text!r} is not a {kind}: {exc}") from None
+        raise Unreadable(f"{clipped(text)} is not a {kind}: {build_error(exc)}") from None
     raise Unreadable(f"the tag {tag!r} is not one a safe YAML 1.1 reader builds")
 
 
