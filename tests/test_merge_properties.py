@@ -171,6 +171,29 @@ def test_the_merge_is_deterministic_and_the_same_from_either_side(h: History) ->
     assert rebase.data == merge_main.data
 
 
+@settings(max_examples=150, deadline=None)
+@given(histories(), st.data())
+def test_own_entries_interleaved_with_the_bases_are_re_appended_in_their_order(
+    h: History, data: st.DataObject
+) -> None:
+    # an earlier hand merge left the other side's own entries among the base's
+    # entries (its separators plain ones): the result is the same as when it appended
+    old = {i.bytes() for i in h.base_items}
+    own = [i for i in h.own if i.bytes() not in old]  # (a re-append is placed by its copy)
+    assume(own and h.base_items)
+    placed: list[Item] = list(h.base_items)
+    low = data.draw(st.integers(0, len(placed) - 1))  # the first one stands mid-history
+    for item in own:  # the own entries keep their order
+        placed.insert(low, item)
+        low = data.draw(st.integers(low + 1, len(placed)))
+    other = render([(i, b"\n") for i in placed], b"")
+    result = merge(h.base, h.protected, other, "ours")
+    assert isinstance(result, Merged), result
+    appending = History(h.base, h.protected, other, h.base_items, h.protected_items, own)
+    assert result.data == expected(appending)
+    assert set(result.report.reappended) <= set(result.report.kept)
+
+
 @settings(max_examples=100, deadline=None)
 @given(histories(published), st.data())
 def test_any_edit_to_an_old_published_entry_on_the_other_side_is_refused(
