@@ -37,3 +37,9 @@ def test_no_home_page_is_claimed() -> None:
     """The project names no URL it has not verified (none is published)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert "urls" not in project
+
+
+def test_the_readme_is_read_in_one_sitting_and_names_no_made_up_home() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 200
+    assert "github.com/perf-changelog" not in readme and "@v0.1.0" not in readme
