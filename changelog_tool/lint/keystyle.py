@@ -61,10 +61,9 @@ class StyleSlip:
 
 def style(name: str) -> str | None:
     """``snake_case`` or ``kebab-case``; ``None`` for a name that does not vote."""
-    has_snake, has_kebab = "_" in name, "-" in name
-    if has_snake == has_kebab or not any(c.islower() for c in name):
-        return None
-    return SNAKE if has_snake else KEBAB
+    if "_" in name:
+        return None if "-" in name or name.upper() == name else SNAKE
+    return KEBAB if "-" in name and name.upper() != name else None
 
 
 def _other(style: str) -> str:
@@ -127,12 +126,16 @@ def slips(
 
     out = []
     for mapping in maps:
-        own = {k.name for k in mapping.keys}
-        votes = _votes([*own, *(name for name in mapping.merged if name not in own)])
+        names = [k.name for k in mapping.keys]
+        styles = list(map(style, names))
+        counts = Counter(styles)
+        if mapping.merged:
+            own = set(names)
+            counts.update(style(name) for name in mapping.merged if name not in own)
+        votes = Votes(counts[SNAKE], counts[KEBAB])
         if (not votes.snake or not votes.kebab) and votes.snake + votes.kebab != 1:
             continue  # none, or all agree: no key goes against its siblings or has none
-        for key in mapping.keys:
-            mine = style(key.name)
+        for key, mine in zip(mapping.keys, styles, strict=True):
             if mine is None:
                 continue
             expected = _other(mine)

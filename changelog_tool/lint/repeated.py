@@ -32,7 +32,7 @@ from changelog_tool.records import record
 MIN_SHARED = 8
 MIN_SHARE = 0.75
 LONG_SCALAR = 200
-MAX_PAIRS = 200_000
+MAX_PAIRS = 50_000
 
 
 @record(frozen=True)

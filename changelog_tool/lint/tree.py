@@ -115,10 +115,11 @@ def _compose(data: bytes) -> _Node | None:
     """The document's root node; aliases share the node they name."""
     from ruamel.yaml.events import (
         AliasEvent,
-        CollectionEndEvent,
         DocumentStartEvent,
+        MappingEndEvent,
         MappingStartEvent,
         ScalarEvent,
+        SequenceEndEvent,
         SequenceStartEvent,
     )
 
@@ -129,37 +130,42 @@ def _compose(data: bytes) -> _Node | None:
     root: _Node | None = None
     documents = 0
     for event in events(data):
-        if isinstance(event, ScalarEvent):
-            merge = event.tag == _MERGE or (
-                event.tag is None and event.implicit[0] and event.value == "<<"
-            )
-            node = _Node("scalar", event.value, event.start_mark.line, merge)
-        elif isinstance(event, MappingStartEvent | SequenceStartEvent):
-            kind = "mapping" if isinstance(event, MappingStartEvent) else "sequence"
-            node = _Node(kind, [], event.start_mark.line)
-        elif isinstance(event, AliasEvent):
+        kind = type(event)  # libyaml's event classes are not subclassed
+        if kind is ScalarEvent:
+            value, tag = event.value, event.tag
+            merge = tag == _MERGE if tag is not None else value == "<<" and event.implicit[0]
+            node = _Node("scalar", value, event.start_mark.line, merge)
+        elif kind is MappingStartEvent:
+            node = _Node("mapping", [], event.start_mark.line)
+        elif kind is SequenceStartEvent:
+            node = _Node("sequence", [], event.start_mark.line)
+        elif kind is AliasEvent:
             found = anchors.get(event.anchor)
             if found is None:
                 raise Unreadable(f"found undefined alias {event.anchor!r}")
-            node = found
-        elif isinstance(event, CollectionEndEvent):
+            if open_:
+                open_[-1].value.append(found)
+            else:
+                root = found
+            continue
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
             open_.pop()
             continue
-        elif isinstance(event, DocumentStartEvent):
+        elif kind is DocumentStartEvent:
             documents += 1
             if documents > 1:
                 raise Unreadable("expected a single document in the stream")
             continue
         else:
             continue
-        if not isinstance(event, AliasEvent) and event.anchor is not None:
+        if event.anchor is not None:
             anchors[event.anchor] = node
             node.anchor = event.anchor
         if open_:
             open_[-1].value.append(node)
         else:
             root = node
-        if node.kind != "scalar" and not isinstance(event, AliasEvent):
+        if kind is not ScalarEvent:
             open_.append(node)
     return root
 
@@ -208,7 +214,7 @@ class _Walk:
         found = Mapping(path, at if at is not None else node.line + 1 + self.offset)
         found.anchor = node.anchor
         self.out.append(found)
-        values = self.values
+        values, numbers = self.values, self.numbers
         for key, value in node.pairs():
             if key.merge:
                 found.merges = True
@@ -225,12 +231,19 @@ class _Walk:
             name = _name(key)
             key_line = key.line + 1 + self.offset
             found.keys.append(Key(name, key_line))
-            alias = id(value) in self.numbers  # met before: this is an alias of it
-            number = self.node(value, (*path, name), depth + 1, key_line)
+            if value.kind != "scalar":
+                number = self.node(value, (*path, name), depth + 1, key_line)
+            elif id(value) in numbers:  # an alias of a scalar met before
+                number = numbers[id(value)]
+            else:  # the common case, without a call
+                self._spend(1)
+                number = numbers[id(value)] = (
+                    values.number(("s", value.value)) if values is not None else -1
+                )
+                if values is not None:
+                    found.lengths[name] = len(value.value)
             if values is not None:
                 found.fields[name] = number
-                if value.kind == "scalar" and not alias:
-                    found.lengths[name] = len(value.value)
         if values is None:
             return -1
         found.value = values.number(("m", frozenset(found.fields.items())))
