@@ -259,3 +259,54 @@ def test_every_hint_sync_prints_succeeds_when_run_as_printed(
     trunk = "trunk" if explicit_ref else "main"
     assert repo.git("rev-parse", trunk) in repo.git("rev-list", "--parents", "-n", "1", "HEAD")
     assert repo.read(LOG) == appended(MAIN, *OWN)
+
+
+def test_after_history_modified_the_hinted_sync_rebuilds_main_plus_the_branchs_entries(
+    repo: GitRepo,
+) -> None:
+    keys = "".join(f"{k}:\n  image: i\n" for k in ("a", "dup", "m1", "m2", "own-1"))
+    repo.commit("base", **{LOG: BASE, "configs/nvidia-master.yaml": keys})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("own 1", **{LOG: appended(BASE, OWN[0])})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: MAIN})
+    repo.git("checkout", "-q", "feature")
+    # a hand merge of main left the branch's entry before main's newer one
+    repo.git("merge", "-q", "--no-commit", "-s", "ours", "main")
+    kept = changelog(entry("a", link=1), entry("dup", link=2))
+    repo.commit("Merge main by hand", **{LOG: appended(kept, OWN[0], entry("m1", link=3))})
+    repo.git("checkout", "-q", "main")
+    main = appended(MAIN, entry("m2", link=4))
+    repo.commit("main 2", **{LOG: main})
+    repo.git("checkout", "-q", "feature")
+    judged = tool(repo.root, "verify", "--base", "main")
+    assert judged.returncode == 1 and "history-modified" in judged.stdout
+    assert "(`changelog sync` rebuilds it" in judged.stdout
+    synced = tool(repo.root, "sync")  # the hint, followed
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    assert repo.read(LOG) == appended(main, OWN[0])
+    assert "with `changelog sync --commit`" in synced.stdout
+    committed = tool(repo.root, "sync", "--commit")  # its own hint, followed
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    judged = tool(repo.root, "verify", "--base", "main")
+    assert judged.returncode == 0, judged.stdout
+
+
+def test_a_refused_sync_says_what_to_put_back_and_running_it_again_works(
+    repo: GitRepo,
+) -> None:
+    repo.commit("base", **{LOG: BASE})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("edit", **{LOG: appended(BASE.replace(b"Update a", b"Edit a"), OWN[0])})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: MAIN})
+    repo.git("checkout", "-q", "feature")
+    refused = tool(repo.root, "sync")
+    assert refused.returncode == 1
+    assert "`git show main:perf-changelog.yaml` prints its file" in refused.stdout
+    assert "then run `changelog sync` again" in refused.stdout
+    # put back what is named (entry 1, as main has it), then run it again
+    repo.write(LOG, repo.read(LOG).replace(b"Edit a", b"Update a"))
+    again = tool(repo.root, "sync")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert repo.read(LOG) == appended(MAIN, OWN[0])

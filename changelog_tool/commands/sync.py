@@ -90,7 +90,16 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
         "commit": None,
     }
     if not isinstance(outcome.result, Merged):
-        emit(outcome, format, extra, f"{path} was not changed")
+        rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
+        shown = shlex.quote(f"{ref}:{path}")
+        emit(
+            outcome,
+            format,
+            extra,
+            f"{path} was not changed: an entry {ref} holds must read as {ref} has it "
+            f"(`git show {shown}` prints its file); put back what is named above, "
+            f"then run `{rerun}` again",
+        )
         return 1
     data = outcome.result.data
     merged_already = base_sha == ref_sha
