@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -56,11 +56,28 @@ class AddScreen(Screen[None]):
     first focus (the first focusable widget: the key filter) would light the keys
     panel and then unlight it when the description takes the focus, restyling it
     twice before the first frame. Narrower than 80 columns, the form's rows take two
-    lines each (class ``-narrow``, see app.tcss), so no field is pushed off the edge."""
+    lines each (class ``-narrow``, see app.tcss), so no field is pushed off the edge;
+    the key list is as high as :func:`key_rows` says."""
 
     AUTO_FOCUS = "#description"
     # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(KeyList).styles.height = key_rows(event.size.height)
+
+
+KEY_ROWS = 3
+"""The key list's rows at 80x24, where the preview then has six rows."""
+
+
+def key_rows(height: int) -> int:
+    """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24
+    rows and 3 of every 7 rows beyond (the preview, the panel that takes the rest, gets
+    the other 4), never fewer. A rule of rows, not a share of the panels' box: the key
+    panel grows with what it must show under the list (a problem can take three
+    lines), which a fixed share would cut off."""
+    return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 
 class AddApp(LeavingApp):
