@@ -56,6 +56,23 @@ def test_only_keys_the_branch_added_are_reported() -> None:
     assert [c for c, _, _ in lint_recipe(old + "  new_key: 2\n", old)] == ["key-style"]
 
 
+def test_keys_a_merge_key_brings_in_are_siblings_that_vote() -> None:
+    head = (
+        "prefill: &p\n  max-num-seqs: 8\n  block-size: 64\n  kv-cache-dtype: fp8\n"
+        "decode:\n  <<: *p\n  max_model_len: 1\n"
+    )
+    [(code, line, message)] = lint_recipe(head)
+    assert (code, line) == ("key-style", 7)
+    assert "among kebab-case keys (3 of its 3 sibling keys with a style)" in message
+
+
+def test_a_key_renamed_to_the_other_style_is_reported() -> None:
+    old = block("prefill", tp=4)
+    renamed = old.replace("  block-size: 64\n", "  block_size: 64\n")
+    [(code, line, _)] = lint_recipe(renamed, old)
+    assert (code, line) == ("key-style", 5)
+
+
 def test_prefill_and_decode_written_out_twice_get_a_notice_naming_what_differs() -> None:
     head = block("prefill", tp=4) + block("decode", tp=8)
     [(code, line, message)] = lint_recipe(head)
