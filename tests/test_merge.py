@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_merge_helpers import appended, changelog, entry
 
@@ -365,3 +367,60 @@ def test_a_correction_of_an_entry_the_base_holds_twice_is_not_guessed() -> None:
     main = changelog(entry("d-sglang", link=1), twin)  # main dropped the first copy
     fixed = base.replace(b"pull/1\n", b"pull/999\n")  # the branch relinks both copies
     refused(base, main, fixed)
+
+
+GATE_LINKS = [
+    "https://github.com/acme/bench/pull/7",
+    "https://github.com/acme/bench/pull/0",
+    "https://github.com/acme/bench/pull/007",
+    "https://github.com/ACME/Bench/pull/7",
+    "https://github.com/someone/else/pull/7",
+    "https://github.com/acme/bench/pull/99999999999",
+    "https://github.com/acme/bench/pull/7/changes",
+]
+
+
+@pytest.mark.parametrize("link", GATE_LINKS)
+def test_a_correction_is_carried_exactly_when_the_gate_accepts_its_link(link: str) -> None:
+    from changelog_tool.gate import prlinks
+    from changelog_tool.settings import Settings
+
+    fixed = LINKED.replace(b"XXXX", link.encode())
+    result = merge(LINKED, appended(LINKED, M1), fixed, "ours", slug="acme/bench")
+    gate = prlinks.problem(link, Settings(Path(".")), "acme/bench", allow_placeholder=False)
+    assert isinstance(result, Merged) == (gate is None), (link, gate)
+
+
+def test_a_correction_to_another_repositorys_link_is_not_carried() -> None:
+    fixed = LINKED.replace(b"XXXX", b"https://github.com/someone/else/pull/7")
+    assert isinstance(
+        merge(LINKED, appended(LINKED, M1), fixed, "ours", slug="acme/bench"), Refused
+    )
+    asked: list[bool] = []
+
+    def slug() -> str:  # asked only when a correction is weighed
+        asked.append(True)
+        return "someone/else"
+
+    assert isinstance(merge(LINKED, appended(LINKED, M1), fixed, "ours", slug=slug), Merged)
+    assert asked == [True]
+
+
+@pytest.mark.parametrize(("main_value", "branch_value"), [(b"1", b"1.0"), (b"true", b"1")])
+def test_entries_equal_by_the_gates_rule_are_one_entry_to_the_merge(
+    main_value: bytes, branch_value: bytes
+) -> None:
+    from changelog_tool.ledger.edits import parse
+    from changelog_tool.ledger.entry import same_entry
+
+    def spelled(value: bytes) -> bytes:
+        return entry("pr-one", link=201).replace(
+            b"  pr-link", b"  eval-min-prefill-ep: " + value + b"\n  pr-link"
+        )
+
+    mains, branchs = spelled(main_value), spelled(branch_value)
+    assert same_entry(parse(mains, 1), parse(branchs, 1))  # the gate: the same entry
+    main = appended(BASE, mains)
+    result = merged(BASE, main, appended(BASE, branchs))
+    assert result.data == main  # kept once, as main has it
+    assert len(result.report.duplicates) == 1

@@ -134,6 +134,7 @@ def _merge_whole(
     """The merge of the whole files, held in memory: a side that is more than an
     append, a refusal (its messages name whole-file lines), or no shared history.
     Git's record of main's bytes is read only if the merge asks for it."""
+    from changelog_tool.gate.prlinks import repository_slug
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import merge_sides
     from changelog_tool.merge.threeway import Merged
@@ -150,6 +151,7 @@ def _merge_whole(
         mainline=lambda: recorded_mainline(
             directory.root, directory.folder(), path, settings.protected_ref
         ),
+        slug=lambda: repository_slug(settings, base_bytes),
     )
     _report(outcome)
     if isinstance(outcome.result, Merged):

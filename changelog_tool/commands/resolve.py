@@ -38,6 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
     from changelog_tool.commands.merge_driver import recorded_mainline
+    from changelog_tool.gate.prlinks import repository_slug
     from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress, protected_blob
     from changelog_tool.gitrepo.process import current_branch
     from changelog_tool.ledger import writer
@@ -75,6 +76,7 @@ def run(*, protected: str | None, format: str) -> int:
         placeholders=settings.placeholders,
         current_branch=lambda: current_branch(repo.git_dir()),
         mainline=lambda: recorded_mainline(repo.root, repo.git_dir(), path, settings.protected_ref),
+        slug=lambda: repository_slug(settings, stages.get(1)),
     )
     if not isinstance(outcome.result, Merged):
         emit(

@@ -163,6 +163,8 @@ class Sync:
     upstream: bytes
 
     def of(self, data: bytes) -> Outcome:
+        from changelog_tool import settings as settings_module
+        from changelog_tool.gate.prlinks import repository_slug
         from changelog_tool.merge.outcome import Upstream, merge_sides
         from changelog_tool.merge.protected import Decision
         from changelog_tool.merge.replay import Mainline
@@ -181,6 +183,7 @@ class Sync:
                 "theirs", f"sync: {self.ref} leads, this branch's own entries follow"
             ),
             mainline=Mainline(replaying=False),  # REF's file is main's, all of it
+            slug=lambda: repository_slug(settings_module.load(Path.cwd()), self.upstream),
         )
 
 

@@ -6,11 +6,8 @@ import re
 from collections.abc import Callable
 
 from changelog_tool.gitrepo import HeadState
-from changelog_tool.ledger.entry import pr_number_problem
+from changelog_tool.ledger.entry import PULL_LINK, pull_link_problem
 from changelog_tool.settings import SLUG, Settings
-
-_PULL = re.compile(rf"^https://github\.com/({SLUG})/pull/([0-9]+)$")
-
 
 _GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$")
 
@@ -38,18 +35,16 @@ def problem(
         if allow_placeholder:
             return None
         return f"placeholder pr-link {link!r} is not allowed here; use the pull request's link"
-    match = _PULL.match(link)
+    match = PULL_LINK.match(link)
     if match is None:
         example = canonical(slug or "<owner>/<repo>", pr_number or 123)
         return (
             f"{link!r} is neither a pull-request link ({example}) nor a placeholder "
             f"({', '.join(settings.placeholders)})"
         )
-    number = pr_number_problem(match.group(2))
-    if number is not None:
-        return f"{link!r} is not a pull-request link: its number {number}"
-    if slug is not None and match.group(1).lower() != slug.lower():
-        return f"{link!r} points at {match.group(1)}, not this repository ({slug})"
+    why = pull_link_problem(link, slug)
+    if why is not None:
+        return why
     if pr_number is not None and int(match.group(2)) != pr_number:
         return f"{link!r} is not this pull request's link ({canonical(slug or match.group(1), pr_number)})"
     return None

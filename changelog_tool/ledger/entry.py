@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from changelog_tool.settings import SLUG
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -311,6 +313,27 @@ MAX_PR_NUMBER = 2**31 - 1
 GraphQL ``Int``, a signed 32-bit integer."""
 
 
+PULL_LINK = re.compile(rf"^https://github\.com/({SLUG})/pull/([0-9]+)$")
+"""A pull-request link: the repository (``owner/name``) and the number as written."""
+
+
+def pull_link_problem(link: str, slug: str | None) -> str | None:
+    """Why ``link`` is not a pull request's canonical link (a clause), or ``None``
+    when it is: the one rule for the gate's pr-links (which adds placeholders and
+    the pull request's own number) and for the pr-link corrections a merge carries.
+    The number obeys :func:`pr_number_problem`; with a ``slug``, the link must point
+    at that repository (``owner/name``, compared without case)."""
+    match = PULL_LINK.match(link)
+    if match is None:
+        return f"{link!r} is not a pull-request link"
+    number = pr_number_problem(match.group(2))
+    if number is not None:
+        return f"{link!r} is not a pull-request link: its number {number}"
+    if slug is not None and match.group(1).lower() != slug.lower():
+        return f"{link!r} points at {match.group(1)}, not this repository ({slug})"
+    return None
+
+
 def pr_number_problem(text: str) -> str | None:
     """Why ``text`` is not a pull-request number (a clause: ``'012' has a leading
     zero (write 12)``), or ``None`` when it is: the one rule for the number of a
@@ -357,8 +380,25 @@ def without_pr_link(entry: Mapping[str, Any]) -> Entry:
 
 
 def same_entry(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Equal, or equal but for ``pr-link``."""
+    """Equal, or equal but for ``pr-link``: Python's ``==`` on the values (``1``,
+    ``1.0`` and ``True`` are equal), the one rule of "the same entry" for the gate's
+    duplicates and the merge's (which counts them by :func:`entry_identity`)."""
     return without_pr_link(a) == without_pr_link(b)
+
+
+def entry_identity(value: Any) -> Hashable:
+    """A hashable form of an entry (or any YAML value) without its ``pr-link``: two
+    entries have equal identities exactly when :func:`same_entry` holds (``==`` on
+    mappings, lists and scalars, which hash alike when equal)."""
+    return _frozen(without_pr_link(value) if isinstance(value, Mapping) else value)
+
+
+def _frozen(value: Any) -> Hashable:
+    if isinstance(value, Mapping):
+        return frozenset((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    return cast(Hashable, value)
 
 
 def matches(pattern: str, key: str) -> bool:

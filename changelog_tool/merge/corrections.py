@@ -5,7 +5,9 @@ A branch may fix an old entry's pr-link (a wrong or non-canonical link to the
 repository's canonical pull-request link) and nothing else in history. Once the
 protected side appended entries, that is no longer an append, so the merge would
 refuse it. It is carried over when it is provably safe: the other side changed
-only ``pr-link:`` lines of the base, each to a canonical link, and each of those
+only ``pr-link:`` lines of the base, each to a canonical link (the gate's own rule,
+:func:`~changelog_tool.ledger.entry.pull_link_problem`: a number from 1 without a
+leading zero, and the repository's, when it is known), and each of those
 entries appears byte for byte, exactly once, in the base and in the protected side (which thus
 left it unchanged since the base). Only those lines change; every other
 protected byte stays. Anything else is left to the refusal.
@@ -14,20 +16,34 @@ protected byte stays. Anything else is left to the refusal.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.entry import pull_link_problem
 
-_CANONICAL = re.compile(
-    rb"^ *pr-link: *[\"']?https://github\.com/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+/pull/[0-9]+[\"']? *$"
-)
+_PR_LINK_LINE = re.compile(rb"^ *pr-link: *(?P<q>[\"']?)(?P<link>[^\"' ]*)(?P=q) *$")
+"""A ``pr-link:`` line holding one link, bare or quoted (only its syntax: whether
+the link is canonical is :func:`pull_link_problem`'s to say)."""
+
+
+def _canonical(line: bytes, slug: str | None) -> bool:
+    match = _PR_LINK_LINE.match(line)
+    if match is None:
+        return False
+    link = match.group("link").decode("utf-8", "replace")
+    return pull_link_problem(link, slug) is None
 
 
 def carry(
-    base: bytes, protected: bytes, other: bytes
+    base: bytes,
+    protected: bytes,
+    other: bytes,
+    slug: str | Callable[[], str | None] | None = None,
 ) -> tuple[bytes, bytes, tuple[int, ...]] | None:
     """``(corrected base, corrected protected side, lines corrected in it)`` when the
     other side's only history change is canonical pr-link corrections the protected
-    side can take; else ``None``."""
+    side can take; else ``None``. ``slug`` (or a function giving it, asked only
+    here) is the repository the links must point at, as the gate knows it."""
     from changelog_tool.ledger.compare import pr_link_corrections  # only once a merge is refused
 
     found = pr_link_corrections(base, other)
@@ -35,11 +51,12 @@ def carry(
         return None
     length, corrected = found
     lines = other.split(b"\n")
+    repository = slug() if callable(slug) else slug
     ledger = Ledger(base)
     edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
     for number, _ in corrected:
         new_line = lines[number - 1]
-        if not _CANONICAL.match(new_line):
+        if not _canonical(new_line, repository):
             return None
         block = next((b for b in reversed(ledger.blocks) if b.line <= number), None)
         if block is None:

@@ -160,10 +160,13 @@ def merge_sides(
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
     current_branch: Callable[[], str | None] | None = None,
     mainline: Mainline | Callable[[], Mainline] | None = None,
+    slug: str | Callable[[], str | None] | None = None,
 ) -> Outcome:
     """Decide the protected side (unless given) and merge. ``branches`` are the
     protected branches' names, ``placeholders`` the placeholder pr-links,
-    ``current_branch`` the branch HEAD is on (see :func:`decide`)."""
+    ``current_branch`` the branch HEAD is on (see :func:`decide`); ``mainline`` is
+    git's record of main's bytes and ``slug`` the repository of pr-links (see
+    :func:`~changelog_tool.merge.threeway.merge`)."""
     if decision is None:
         hint = partial(by_upstream, ours, theirs, upstream.data, upstream.ref) if upstream else None
         decision = decide(
@@ -175,7 +178,7 @@ def merge_sides(
         )
     if mainline is None and upstream is not None:  # no record given: the ref as a hint
         mainline = Mainline(ref=upstream.data, ref_name=upstream.ref)
-    result = merge(base, ours, theirs, decision.side, placeholders, mainline)
+    result = merge(base, ours, theirs, decision.side, placeholders, mainline, slug)
     if isinstance(result, Merged) and not decision.certain:
         other = theirs if decision.side == "ours" else ours
         result = _nothing_dropped_on_a_guess(result, decision, other)

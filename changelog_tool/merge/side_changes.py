@@ -14,14 +14,13 @@ splitting the whole file; the entry-by-entry comparison (with
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from changelog_tool.ledger.document import ENTRY_START, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
-from changelog_tool.ledger.entry import without_pr_link
+from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.ledger.items import YamlProblem
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.records import record
@@ -38,13 +37,13 @@ class Entry:
     raw: bytes
     value: Any
 
-    def key(self) -> str:
-        """Identity for duplicate detection: the entry without its pr-link."""
+    def key(self) -> Hashable:
+        """Identity for duplicate detection: the entry without its pr-link, equal
+        exactly when the gate's :func:`~changelog_tool.ledger.entry.same_entry` says
+        so (Python's ``==``); an entry that does not parse, by its bytes."""
         if self.value is UNPARSED:
-            return "raw:" + self.raw.decode("utf-8", "replace")
-        if isinstance(self.value, dict):
-            return json.dumps(without_pr_link(self.value), sort_keys=True, ensure_ascii=False)
-        return json.dumps(self.value, sort_keys=True, ensure_ascii=False)
+            return ("raw", self.raw)
+        return entry_identity(self.value)
 
 
 def count_entries(data: bytes) -> int:
@@ -233,14 +232,14 @@ def protected_changes(base: bytes, protected: bytes) -> ProtectedChanges:
     )
 
 
-def _counts(entries: Sequence[Entry]) -> dict[str, int]:
-    counts: dict[str, int] = {}
+def _counts(entries: Sequence[Entry]) -> dict[Hashable, int]:
+    counts: dict[Hashable, int] = {}
     for entry in entries:
         counts[entry.key()] = counts.get(entry.key(), 0) + 1
     return counts
 
 
-def _minus(entries: Sequence[Entry], counts: dict[str, int]) -> list[Entry]:
+def _minus(entries: Sequence[Entry], counts: dict[Hashable, int]) -> list[Entry]:
     left = dict(counts)
     out = []
     for entry in entries:

@@ -22,7 +22,7 @@ appended ones read back as the values they had on the other side.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal
 
 from changelog_tool import records
@@ -135,6 +135,7 @@ def merge(
     protected: Side,
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
     mainline: Mainline | Callable[[], Mainline] | None = None,
+    slug: str | Callable[[], str | None] | None = None,
 ) -> Merged | Refused:
     """Merge three versions of the changelog; ``protected`` says whose bytes lead.
 
@@ -143,7 +144,8 @@ def merge(
     branch's own being replayed (:func:`~changelog_tool.merge.replay.replayed_run`;
     without a record, the guess from ``placeholders``, the placeholder pr-links),
     they are merged as the other side has them; otherwise the merge is refused, and
-    says why.
+    says why. ``slug`` (or a function giving it) is the repository the other side's
+    pr-link corrections must point at (:mod:`~changelog_tool.merge.corrections`).
     """
     sides = {"ours": ours, "theirs": theirs}
     prot, other = sides[protected], sides[other_side(protected)]
@@ -162,7 +164,7 @@ def merge(
         if isinstance(retry, Merged) and retry.data.startswith(run.protected):
             return retry
         return result
-    carried = carry(base, prot, other)
+    carried = carry(base, prot, other, slug)
     if carried is not None:
         fixed_base, fixed_prot, lines = carried
         retry = _merge(fixed_base, fixed_prot, other, protected)
@@ -190,7 +192,7 @@ def _merge(
     if own.problems:
         return Refused(protected, tuple(own.problems))
     changes = protected_changes(base, prot)
-    pending: dict[str, list[Entry]] = {}
+    pending: dict[Hashable, list[Entry]] = {}
     for entry in changes.appended:
         pending.setdefault(entry.key(), []).append(entry)
     kept: list[Entry] = []
