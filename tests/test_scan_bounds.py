@@ -106,3 +106,27 @@ def test_recipe_references_in_a_1_mb_value_are_found_in_one_pass() -> None:
         data,
     )
     assert out.strip() == "['recipes/a.yaml']"
+
+
+@pytest.mark.parametrize(
+    ("document", "refused"),
+    [
+        (b'k: "' + b"\t" * MB + b'"\n', False),  # a search per tab: 49 s for 50,000
+        (b"k: 1 #" + b"\t" * MB + b"\n", False),
+        (b"k: |\n  " + b"x\t" * (MB // 2) + b"\n", False),
+        (b"k: 'a" + b"\t'' " * (MB // 4) + b"'\n", False),
+        (b"k: a" + b" \t" * (MB // 2) + b"\n", True),
+    ],
+    ids=["double-quoted", "comment", "block", "single-quoted", "plain"],
+)
+def test_the_yaml_1_1_tab_check_of_a_1_mb_line_is_one_pass(document: bytes, refused: bool) -> None:
+    out = within_two_seconds(
+        "from changelog_tool.diff import yaml11\n"
+        "try:\n"
+        "    yaml11.load(data)\n"
+        "    print('read')\n"
+        "except yaml11.Unreadable as exc:\n"
+        "    print(exc)\n",
+        document,
+    )
+    assert out.startswith("a tab at line 1") if refused else out == "read\n"
