@@ -4,13 +4,18 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from test_merge_helpers import Scenario, clone_bundle, scenarios
 
 from changelog_tool.findings import ERROR
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.threeway import Merged, Refused, merge
 
 
@@ -105,3 +110,49 @@ def test_the_reverted_duplicate_stays_removed_and_is_reported(
     assert isinstance(result, Merged)
     assert len(result.report.removed) == 1
     assert "qwen3.5-fp8-mi355x-atom" in result.report.removed[0].label
+
+
+def own_entries_of(s: Scenario) -> Counter[bytes]:
+    """The pull request's own entries: what it holds that the base does not."""
+    return entries(s.pr) - entries(s.base)
+
+
+def entries(data: bytes) -> Counter[bytes]:
+    ledger = Ledger(data)
+    return Counter(content(ledger, block) for block in ledger.blocks)
+
+
+def test_the_corpus_replay_as_the_driver_runs_it_loses_and_doubles_no_entry(
+    corpus: Path, all_scenarios: list[Scenario]
+) -> None:
+    """Every scenario, rebased (ours is main, git's record: the onto file) and merged
+    (theirs is main, no replay running), through the driver's own path: resolved, or
+    refused with a reason; never an entry of main or of the branch lost or doubled.
+    Run with ``-s`` for the tally."""
+    tally: Counter[str] = Counter()
+    for s in all_scenarios:
+        for action in ("rebase (pick)", "merge main"):
+            rebasing = action.startswith("rebase")
+            sides = (s.main, s.pr) if rebasing else (s.pr, s.main)
+            record = Mainline(s.main, "onto") if rebasing else Mainline(replaying=False)
+            outcome = merge_sides(
+                "perf-changelog.yaml", s.base, *sides, upstream=None, action=action, mainline=record
+            )
+            if not isinstance(outcome.result, Merged):
+                codes = sorted({p.code for p in outcome.result.problems})
+                tally[f"refused ({', '.join(codes)})"] += 1
+                continue
+            tally["resolved"] += 1
+            report, result = outcome.result.report, entries(outcome.result.data)
+            own = own_entries_of(s)
+            added = result - entries(s.main)
+            lost = entries(s.main) - result  # main's: none may go
+            dropped = own - added  # the branch's: only as reported duplicates
+            doubled = added - own
+            tally["lost or doubled"] += sum((lost + doubled).values())
+            tally["lost or doubled"] += sum(dropped.values()) - len(report.duplicates)
+    print(f"\ncorpus replay ({len(all_scenarios)} scenarios x rebase and merge): {dict(tally)}")
+    assert tally["lost or doubled"] == 0
+    assert tally["resolved"] + sum(v for k, v in tally.items() if k.startswith("refused")) == (
+        2 * len(all_scenarios)
+    )
