@@ -201,7 +201,10 @@ def test_a_master_keys_whole_file_decides_only_a_key_without_styled_siblings() -
     assert lint(alone, kebab[: kebab.index(b"a8:")] + alone) == []  # 8 of 9: below 90%
     split = b"k1:\n  max_seq_len: 8\n  search-space: 1\n"
     [message] = lint(split, kebab + split)  # each is the other's only sibling
-    assert message.startswith("'max_seq_len' is snake_case in a file whose keys are")
+    assert message == (
+        "'max_seq_len' is snake_case in a file whose keys are 90% kebab-case (its sibling "
+        "keys are split evenly between the styles); write 'max-seq-len', as they are written"
+    )
     asked.clear()
     siblings = b"k1:\n  max-num-seqs: 8\n  block-size: 4\n  new_key: 1\n"
     [message] = lint(siblings, siblings)

@@ -57,6 +57,8 @@ class StyleSlip:
     voters: int
     """... out of how many."""
     by_file: bool = False
+    split: bool = False
+    """The file decided because the key's mapping is split evenly between the styles."""
 
 
 def style(name: str) -> str | None:
@@ -140,7 +142,8 @@ def slips(
                 continue
             expected = _other(mine)
             same, against = votes.of(mine) - 1, votes.of(expected)
-            if same + against == 0 or against == same + 1:
+            split = same + against > 0
+            if not split or against == same + 1:
                 # no styled sibling, or a mapping split evenly (each side would call the
                 # other the slip): the file decides, if it is nearly all one style
                 whole = file()
@@ -155,7 +158,19 @@ def slips(
             if normal((*mapping.path, key.name)) not in new_paths():
                 continue
             fix = key.name.replace("_", "-") if expected == KEBAB else key.name.replace("-", "_")
-            out.append(StyleSlip(key.name, key.line, mine, expected, fix, backing, voters, by_file))
+            out.append(
+                StyleSlip(
+                    key.name,
+                    key.line,
+                    mine,
+                    expected,
+                    fix,
+                    backing,
+                    voters,
+                    by_file=by_file,
+                    split=by_file and split,
+                )
+            )
     return out
 
 

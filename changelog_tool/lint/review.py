@@ -135,7 +135,11 @@ class _File:
 
     def new_places(self) -> set[repeated.Place]:
         if self._new_places is None:
-            self._new_places = repeated.new_places(self.path, self.now or [], self.before())
+            try:
+                before = self.before()
+            except Unreadable:  # a base no lint can read: nothing here counts as new
+                return set()
+            self._new_places = repeated.new_places(self.path, self.now or [], before)
         return self._new_places
 
     def lints(self, styles: bool, repeats: bool) -> list[Finding]:
@@ -161,9 +165,14 @@ class _File:
 
 def _style_message(slip: keystyle.StyleSlip) -> str:
     if slip.by_file:
+        siblings = (
+            "its sibling keys are split evenly between the styles"
+            if slip.split
+            else "it has no sibling key with a style to go by"
+        )
         why = (
             f"in a file whose keys are {100 * slip.backing // slip.voters}% {slip.expected} "
-            "(it has no sibling key with a style to go by)"
+            f"({siblings})"
         )
     else:
         why = (
@@ -180,8 +189,5 @@ def _copies(files: list[_File]) -> list[Finding]:
     maps = {f.path: f.now or [] for f in readable}
     by_path = {f.path: f for f in readable}
     places = [p for f in readable for r in f.repeats for p in r.places()]
-    try:
-        found = repeated.copies(maps, lambda path: by_path[path].new_places(), places)
-    except Unreadable:
-        return []
+    found = repeated.copies(maps, lambda path: by_path[path].new_places(), places)
     return [Finding("repeated-block", c.message(), c.first.path, c.first.line) for c in found]
