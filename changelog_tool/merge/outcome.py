@@ -111,8 +111,7 @@ class Outcome:
             where = ", ".join(str(n.line) for n in report.reappended)
             lines.append(
                 f"{self.path}: re-appended {count} entr{'y' if count == 1 else 'ies'} of this "
-                f"branch that stood before main's newer entries (now line {where}); {other}'s "
-                "other differences in history were blank lines or moves, not edits"
+                f"branch that stood before main's newer entries (now at line {where})"
             )
         for n in report.rewritten:
             lines.append(

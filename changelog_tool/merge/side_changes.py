@@ -1,8 +1,9 @@
 """What each side of a merge did to the changelog since the base, entry by entry.
 
-Pure functions over bytes. The other (unprotected) side may only append:
-:func:`own_entries` returns the entries it appended, or names exactly which
-historical entry it touched. The protected side may do anything:
+Pure functions over bytes. The other (unprotected) side may add entries
+anywhere but change none the protected side holds: :func:`own_entries` returns
+the entries it added, or names exactly which historical entry it touched (see
+:mod:`~changelog_tool.merge.scattered`). The protected side may do anything:
 :func:`protected_changes` lists what it appended and removed, so that
 concurrent duplicates can be dropped.
 

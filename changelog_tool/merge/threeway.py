@@ -1,18 +1,20 @@
 """The pure three-way merge of the changelog: no git, no files, bytes in and out.
 
 The result is the protected side's bytes, unchanged, then the other side's own
-new entries (those it appended since the base), each after exactly one empty
-line, ending in one newline. An entry of the other side that the protected
-side also appended since the base (equal, or equal but for pr-link) is
-dropped and reported; one that merely repeats an older entry is kept. What
-the protected side removed or corrected stays as the protected side has it.
-If the other side edited, removed or inserted historical entries, the merge
-is refused with the entry and line named: nothing is guessed.
+entries (those it holds that the base lacks, wherever they stand in its file:
+:mod:`~changelog_tool.merge.scattered`), in their order, each after exactly one
+empty line, ending in one newline. An entry of the other side that the
+protected side also appended since the base (equal, or equal but for pr-link,
+by the gate's rule) is dropped and reported; one that merely repeats an older
+entry is kept. What the protected side removed or corrected stays as the
+protected side has it. If the other side changed or removed an entry the
+protected side holds, the merge is refused with the entry and line named:
+nothing is guessed.
 
-The merge trusts its three inputs only. The one exception to "the protected
-bytes, unchanged" is the branch's own entries being replayed by a rebase, and
-only when the three inputs prove them the branch's own (see
-:mod:`changelog_tool.merge.replay`); no ref outside them takes part.
+The one exception to "the protected bytes, unchanged" is the branch's own
+entries being replayed by a rebase, told from main's by git's own record (a
+rebase's onto file; see :mod:`changelog_tool.merge.replay`), given as bytes:
+the merge itself reads no git.
 
 The result is verified before it is returned (see :func:`changelog_tool.merge.proof.verify`): it parses
 as a whole, the protected side's entries read back unchanged and the
