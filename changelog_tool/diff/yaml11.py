@@ -392,3 +392,62 @@ def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
                     "quoted text or a comment; use spaces"
                 )
         at = text.find("\t", at + 1)
+
+
+READER = "PyYAML (YAML 1.1, which benchmark CI reads the changelog with)"
+
+
+def disagreements(block: bytes, read: Any) -> list[tuple[str, str]]:
+    """Where a YAML 1.1 reader (PyYAML) reads ``block`` otherwise than ``read``, its
+    YAML 1.2 reading: ``(field path, message)`` naming both readings (``010`` is 10
+    to YAML 1.2 and 8 to PyYAML; ``0o10`` is 8 and a string; ``yes`` a string and
+    True). ``block`` is one changelog entry (a list of one mapping) or several."""
+    from ruamel.yaml.error import YAMLError
+
+    from changelog_tool.diff.fields import same
+    from changelog_tool.diff.limits import YamlRefused
+
+    try:
+        other = load(block)
+    except (Unreadable, YAMLError, YamlRefused) as exc:
+        why = exc.message if isinstance(exc, YamlRefused) else str(exc).strip().splitlines()[0]
+        return [("(entry)", f"{READER} cannot read this entry: {why}")]
+    if isinstance(read, list) and isinstance(other, list) and len(read) == len(other) == 1:
+        read, other = read[0], other[0]
+    out: list[tuple[str, str]] = []
+
+    def walk(path: str, mine: Any, theirs: Any) -> None:
+        if same(mine, theirs):
+            return
+        if isinstance(mine, dict) and isinstance(theirs, dict) and mine.keys() == theirs.keys():
+            for key, value in mine.items():
+                walk(f"{path}/{key}" if path else str(key), value, theirs[key])
+        elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+            for index, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+                walk(f"{path}/{index}" if path else str(index), a, b)
+        else:
+            out.append(
+                (
+                    path or "(entry)",
+                    f"reads as {_shown(mine)} here (YAML 1.2) but as {_shown(theirs)} to "
+                    f"{READER}; {_advice(mine)}",
+                )
+            )
+
+    walk("", read, other)
+    return out
+
+
+def _advice(value: Any) -> str:
+    """How to write ``value`` so that both readings agree."""
+    if isinstance(value, str):
+        return 'quote it ("...") so that both read text'
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "write it in plain decimal digits, without a leading zero"
+    return "write it so that both read the same value"
+
+
+def _shown(value: Any) -> str:
+    kind = "null" if value is None else type(value).__name__
+    text = clipped(value) if isinstance(value, str) else clipped(repr(value))[1:-1]
+    return f"{text} ({kind})"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate import prlinks
 from changelog_tool.hints import did_you_mean
-from changelog_tool.ledger.entry import matching_keys, repeated_items, schema_errors
+from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
 from changelog_tool.records import record
 from changelog_tool.settings import Settings
 
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from changelog_tool.diff.masters import MasterSet
 
 
+YAML_1_1 = "yaml-1-1"
+"""The finding code of a value YAML 1.1 (PyYAML) and YAML 1.2 read differently."""
 BROAD_PATTERN_EXTRA_KEYS = 10
 """A pattern is *broad* when it matches more than this many keys that the branch did
 not change: each of them re-runs its whole sweep for nothing the change needs."""
@@ -110,9 +112,17 @@ def unmatched(pattern: str, keys: Sequence[str], files: Sequence[str]) -> str:
     return f"{pattern!r} matches no key in {', '.join(files)}{did_you_mean(pattern, keys)}"
 
 
-def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
-    """Every reason ``entry`` would fail the gate; empty when it is acceptable."""
+def rejections(
+    entry: Mapping[str, Any], rules: Rules, block: bytes | None = None
+) -> list[Rejection]:
+    """Every reason ``entry`` would fail the gate; empty when it is acceptable.
+    ``block`` is the entry's bytes as appended (``verify``); without it, the bytes
+    ``add`` would write. Both YAML readings of those bytes must agree."""
     out = [Rejection("schema", path, message) for path, message in schema_errors(entry)]
+    if block is not None:
+        out += _readings(entry, block)
+    elif not out:
+        out += _readings(normalize(entry), _emitted(entry))
     out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
@@ -179,6 +189,32 @@ def rejections(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
                     kind,
                 )
             )
+    return out
+
+
+def _emitted(entry: Mapping[str, Any]) -> bytes | None:
+    from changelog_tool.ledger.emitter import emit
+
+    try:
+        return emit(entry)
+    except ChangelogError:  # what the emitter refuses, the schema names
+        return None
+
+
+def _readings(entry: Mapping[str, Any], block: bytes | None) -> list[Rejection]:
+    """Where PyYAML (YAML 1.1, benchmark CI's reader) reads the entry's bytes
+    otherwise than this tool (YAML 1.2)."""
+    if block is None:
+        return []
+    from changelog_tool.diff.yaml11 import disagreements
+
+    out = []
+    for path, message in disagreements(block, [dict(entry)]):
+        value: Any = entry
+        for part in path.split("/") if path != "(entry)" else []:
+            value = value[int(part)] if isinstance(value, list) else value.get(part)
+        text = value if isinstance(value, str) else None
+        out.append(Rejection(YAML_1_1, path, message, text))
     return out
 
 

@@ -115,7 +115,7 @@ def check(
 def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Finding]:
     """The acceptance rule's rejections of one appended entry, at their lines."""
     out = []
-    for rejection in rejections(entry.value or {}, rules):
+    for rejection in rejections(entry.value or {}, rules, entry.text):
         if rejection.code == "schema":
             line = entry.field_line(rejection.field.split("/")[0])
             message = (
