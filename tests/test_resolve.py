@@ -117,3 +117,56 @@ def test_the_protected_side_can_be_chosen_on_the_command_line(repo: GitRepo) -> 
     assert result.returncode == 0, result.stdout
     assert "chosen with --protected" in result.stdout
     assert repo.read(LOG) == appended(BASE, OWN[0], entry("m1", link=3))
+
+
+DRAFT = entry("main-draft", "Published by main with a placeholder")  # pr-link: XXX
+
+
+def placeholder_edited(repo: GitRepo) -> bytes:
+    """main publishes a placeholder entry; the branch fills in its pr-link and
+    appends its own; main then drops an old duplicate, so it still ends with it.
+    git's text merge would take both edits without a word, so a driver that always
+    fails stands in for a conflict on the changelog (git stops, the stages kept)."""
+    published = appended(BASE, DRAFT)
+    repo.commit("base", **{LOG: published, ".gitattributes": f"{LOG} merge=stop\n"})
+    repo.git("config", "merge.stop.driver", "false")
+    repo.git("checkout", "-q", "-b", "feature")
+    filled = DRAFT.replace(b"pr-link: XXX", b"pr-link: https://github.com/o/r/pull/77")
+    repo.commit("fill in main's pr-link", **{LOG: appended(BASE, filled, OWN[0])})
+    repo.git("checkout", "-q", "main")
+    main = appended(changelog(entry("a", link=1), entry("b", link=2)), DRAFT)
+    repo.commit("main drops the duplicate", **{LOG: main})
+    repo.git("checkout", "-q", "feature")
+    return main
+
+
+def test_resolve_in_a_stopped_rebase_keeps_mains_own_placeholder_entry(repo: GitRepo) -> None:
+    placeholder_edited(repo)
+    assert git(repo, "rebase", "main").returncode != 0
+    resolved = tool(repo.root, "resolve")
+    assert resolved.returncode == 1, resolved.stdout
+    assert "is main's own entry" in resolved.stdout
+    assert repo.git("rev-parse", "main") in (repo.root / ".git/rebase-merge/onto").read_text()
+    assert LOG in repo.git("diff", "--name-only", "--diff-filter=U")
+
+
+def test_resolve_in_a_stopped_merge_keeps_mains_own_placeholder_entry(repo: GitRepo) -> None:
+    placeholder_edited(repo)
+    assert git(repo, "merge", "main").returncode != 0
+    resolved = tool(repo.root, "resolve")
+    assert resolved.returncode == 1, resolved.stdout
+    assert "nothing on it is being replayed" in resolved.stdout
+
+
+def test_resolve_re_appends_an_entry_the_branch_inserted_mid_history(repo: GitRepo) -> None:
+    repo.commit("base", **{LOG: BASE})
+    repo.git("checkout", "-q", "-b", "feature")
+    inserted = changelog(entry("a", link=1), entry("b", link=2), OWN[0], entry("b", link=2))
+    repo.commit("own entries: one before the last, one after", **{LOG: appended(inserted, OWN[1])})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: appended(BASE, entry("m1", link=3))})
+    repo.git("checkout", "-q", "feature")
+    assert git(repo, "rebase", "main").returncode != 0
+    resolved = tool(repo.root, "resolve")
+    assert resolved.returncode == 0, resolved.stdout
+    assert repo.read(LOG) == appended(BASE, entry("m1", link=3), OWN[0], OWN[1])

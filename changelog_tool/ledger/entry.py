@@ -380,16 +380,19 @@ def without_pr_link(entry: Mapping[str, Any]) -> Entry:
 
 
 def same_entry(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Equal, or equal but for ``pr-link``: Python's ``==`` on the values (``1``,
-    ``1.0`` and ``True`` are equal), the one rule of "the same entry" for the gate's
-    duplicates and the merge's (which counts them by :func:`entry_identity`)."""
-    return without_pr_link(a) == without_pr_link(b)
+    """Equal, or equal but for ``pr-link``: the one rule of "the same entry", for the
+    gate's duplicates and the merge's (see :func:`entry_identity`)."""
+    return entry_identity(a) == entry_identity(b)
+
+
+_NAN = ("float", "nan")  # a .nan in old history is the same value read twice
 
 
 def entry_identity(value: Any) -> Hashable:
-    """A hashable form of an entry (or any YAML value) without its ``pr-link``: two
-    entries have equal identities exactly when :func:`same_entry` holds (``==`` on
-    mappings, lists and scalars, which hash alike when equal)."""
+    """A hashable form of an entry (or any YAML value) without its ``pr-link``, equal
+    for two entries exactly when they are the same entry: Python's ``==`` on
+    mappings, lists and scalars (``1``, ``1.0`` and ``True`` are equal, and hash
+    alike), except that a NaN equals a NaN."""
     return _frozen(without_pr_link(value) if isinstance(value, Mapping) else value)
 
 
@@ -398,6 +401,8 @@ def _frozen(value: Any) -> Hashable:
         return frozenset((key, _frozen(item)) for key, item in value.items())
     if isinstance(value, list | tuple):
         return tuple(_frozen(item) for item in value)
+    if isinstance(value, float) and value != value:
+        return _NAN
     return cast(Hashable, value)
 
 
