@@ -81,6 +81,22 @@ def test_prefill_and_decode_written_out_twice_get_a_notice_naming_what_differs()
     assert "differ only in tensor-parallel-size" in message and "<<: *prefill-common" in message
 
 
+def test_nested_settings_are_compared_field_by_field() -> None:
+    """Blocks of few keys holding nested settings (``models.yaml``'s model entries)
+    repeat when their leaves do: the notice names the nested field that differs."""
+
+    def model(name: str, chunk: int) -> str:
+        nested = "".join(f"      opt-{n}: {n}\n" for n in range(4))
+        return (
+            f"{name}:\n  base-flags: '--trust-remote-code'\n  prefill:\n    dp:\n"
+            f"      chunked-prefill-size: {chunk}\n{nested}    no-dp:\n{nested}"
+        )
+
+    [(code, line, message)] = lint_recipe(model("DeepSeek-V3", 16384) + model("DeepSeek-R1", 8192))
+    assert (code, line) == ("repeated-block", 1)
+    assert "repeat 9 fields and differ only in prefill.dp.chunked-prefill-size" in message
+
+
 def test_the_same_blocks_written_with_a_merge_key_get_no_notice() -> None:
     head = block("prefill", tp=4).replace("prefill:", "prefill: &common", 1) + (
         "decode:\n  <<: *common\n  tensor-parallel-size: 8\n"

@@ -16,23 +16,26 @@ Two shapes, both notices:
   every place it is written in those files, at least one place new. Only the
   largest repeated block is named, not each part of it.
 
-A field is a mapping's direct key; its value is compared whole (through the
-value numbers of :mod:`changelog_tool.lint.tree`, so no block is walked twice).
-Comparing sibling pairs is bounded by :data:`MAX_PAIRS` per review: past it,
-siblings are grouped only when identical.
+A sibling block's fields are its leaves (``prefill.dp.chunked_prefill_size``),
+compared through the value numbers of :mod:`changelog_tool.lint.tree` (each value
+flattened once); a large block's size is its direct keys.
+Comparing sibling pairs is bounded by :data:`MAX_PAIRS` per review (past it,
+siblings are grouped only when identical), and flattening nested fields by
+:data:`MAX_LEAVES` (past it, a block's fields are its direct keys).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from changelog_tool.lint.tree import Mapping
+from changelog_tool.lint.tree import Mapping, Values
 from changelog_tool.records import record
 
 MIN_SHARED = 8
 MIN_SHARE = 0.75
 LONG_SCALAR = 200
 MAX_PAIRS = 50_000
+MAX_LEAVES = 500_000
 
 
 @record(frozen=True)
@@ -181,21 +184,66 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
 
 
 class Budget:
-    """Pairs of siblings left to compare field by field, over one review."""
+    """Work left over one review: pairs of siblings to compare, and leaf fields to
+    flatten."""
 
-    def __init__(self, pairs: int = MAX_PAIRS) -> None:
+    def __init__(self, pairs: int = MAX_PAIRS, leaves: int = MAX_LEAVES) -> None:
         self.pairs = pairs
+        self.leaves = leaves
+
+
+class Leaves:
+    """A block's fields as leaf paths (``prefill.dp.chunked_prefill_size``) and their
+    value numbers: nested settings compare field by field. Each value is flattened
+    once (equal values share it), within the budget; past it, a block's fields are
+    its direct keys."""
+
+    def __init__(self, values: Values, budget: Budget) -> None:
+        self.values = values
+        self.budget = budget
+        self._done: dict[int, dict[str, int] | None] = {}
+
+    def of(self, mapping: Mapping) -> dict[str, int]:
+        out = self._join(mapping.fields.items())
+        return dict(mapping.fields) if out is None else out
+
+    def _flat(self, number: int) -> dict[str, int] | None:
+        if number in self._done:
+            return self._done[number]
+        shape = self.values.shape(number)
+        kind = shape[0] if isinstance(shape, tuple) else None
+        if kind == "m":
+            out = self._join(shape[1])
+        elif kind == "q":
+            out = self._join((f"[{i}]", n) for i, n in enumerate(shape[1]))
+        else:
+            out = {"": number}
+        self._done[number] = out
+        return out
+
+    def _join(self, fields: Iterable[tuple[str, int]]) -> dict[str, int] | None:
+        out: dict[str, int] = {}
+        for name, number in fields:
+            below = self._flat(number)
+            if below is None:
+                return None
+            if not below or "" in below:  # a scalar, or an empty collection
+                out[name] = number
+                continue
+            for path, value in below.items():
+                out[f"{name}{'' if path.startswith('[') else '.'}{path}"] = value
+        self.budget.leaves -= len(out)
+        return out if self.budget.leaves >= 0 else None
 
 
 def repeats(
     path: str,
     maps: list[Mapping],
+    leaves: Leaves,
     changed: set[tuple[str, ...]] | None = None,
-    budget: Budget | None = None,
 ) -> list[Repeat]:
     """Groups of sibling blocks that repeat each other (one notice per group); with
     ``changed``, only groups where at least one block is among the changed paths."""
-    budget = budget if budget is not None else Budget()
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -204,59 +252,70 @@ def repeats(
             and not mapping.path[-1].startswith("[")  # list items are meant to be alike
             and not mapping.merges
             and mapping.path[:-1] not in merged_parents
-            and len(mapping.fields) >= MIN_SHARED
         ):
             groups.setdefault(mapping.path[:-1], []).append(mapping)
     out = []
     examples: list[Merge] | None = None
     for siblings in groups.values():
-        for members in _near_copies(siblings, budget):
-            if changed is not None and not any(m.path in changed for m in members):
+        if len(siblings) < 2:
+            continue
+        blocks = [(m, leaves.of(m)) for m in siblings]
+        blocks = [(m, fields) for m, fields in blocks if len(fields) >= MIN_SHARED]
+        for members in _near_copies(blocks, leaves.budget):
+            if changed is not None and not any(m.path in changed for m, _ in members):
                 continue
-            first = members[0]
+            first, firsts = members[0]
             different = {
                 f
-                for m in members[1:]
-                for f in first.fields.keys() | m.fields.keys()
-                if first.fields.get(f) != m.fields.get(f)
+                for _, fields in members[1:]
+                for f in firsts.keys() | fields.keys()
+                if firsts.get(f) != fields.get(f)
             }
-            every = set().union(*(m.fields.keys() for m in members))
+            every = set().union(*(fields.keys() for _, fields in members))
             if examples is None:
                 examples = merges(maps)
             example = nearest(examples, first.path[:-1])
             out.append(
                 Repeat(
-                    path, tuple(members), tuple(sorted(different)), len(every - different), example
+                    path,
+                    tuple(m for m, _ in members),
+                    tuple(sorted(different)),
+                    len(every - different),
+                    example,
                 )
             )
     return out
 
 
-def _near_copies(siblings: list[Mapping], budget: Budget) -> Iterable[list[Mapping]]:
+Block = tuple[Mapping, dict[str, int]]
+
+
+def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]:
     """Siblings grouped around the first of each group: identical ones by their value
     number, near copies by comparing fields while the budget lasts."""
-    leaders: list[tuple[Mapping, set[tuple[str, int]], list[Mapping]]] = []
-    by_value: dict[int, list[Mapping]] = {}
+    leaders: list[tuple[Block, set[tuple[str, int]], list[Block]]] = []
+    by_value: dict[int, list[Block]] = {}
     for block in siblings:
-        same = by_value.get(block.value)
+        mapping, fields = block
+        same = by_value.get(mapping.value)
         if same is not None:
             same.append(block)
             continue
-        items = set(block.fields.items())
+        items = set(fields.items())
         group = None
-        for leader, leader_items, members in leaders:
+        for (_, leader), leader_items, members in leaders:
             if budget.pairs <= 0:
                 break
             budget.pairs -= 1
             shared = len(items & leader_items)
-            union = len(block.fields.keys() | leader.fields.keys())
+            union = len(fields.keys() | leader.keys())
             if shared >= MIN_SHARED and shared >= MIN_SHARE * union:
                 group = members
                 break
         if group is None:
             group = []
             leaders.append((block, items, group))
-            by_value[block.value] = group
+            by_value[mapping.value] = group
         group.append(block)
     return [members for _, _, members in leaders if len(members) > 1]
 

@@ -60,17 +60,18 @@ def review(
     levels = {**DEFAULT_SEVERITY, **(severity or {})}
     styles, repeats = levels["key-style"] != "off", levels["repeated-block"] != "off"
     values = Values()
+    leaves = repeated.Leaves(values, repeated.Budget()) if repeats else None
     out: list[Finding] = []
     recipes = []
     for path, (head, base) in sorted(changed.recipes.items()):
         file = _File(path, head, base, values if repeats else None)
-        out += file.lints(styles, repeats)
+        out += file.lints(styles, leaves)
         recipes.append(file)
     for path, (head, base) in sorted(changed.masters.items()):
-        out += _File(path, head, base).lints(styles, repeats=False)
+        out += _File(path, head, base).lints(styles, None)
     for part in changed.master_keys:
         file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
-        out += file.lints(styles, repeats=False)
+        out += file.lints(styles, None)
     if repeats:
         out += _copies(recipes)
     for path, key, ref, line in changed.references:
@@ -142,7 +143,8 @@ class _File:
             self._new_places = repeated.new_places(self.path, self.now or [], before)
         return self._new_places
 
-    def lints(self, styles: bool, repeats: bool) -> list[Finding]:
+    def lints(self, styles: bool, leaves: repeated.Leaves | None) -> list[Finding]:
+        """``leaves``: look for repeated blocks too (recipes)."""
         now = self.now
         if now is None:
             return []
@@ -152,9 +154,9 @@ class _File:
                 out.append(
                     Finding("key-style", _style_message(slip), self.path, slip.line, key=slip.key)
                 )
-            if repeats:
+            if leaves is not None:
                 changed = repeated.changed_blocks(now, self.before())
-                self.repeats = repeated.repeats(self.path, now, changed)
+                self.repeats = repeated.repeats(self.path, now, leaves, changed)
                 for repeat in self.repeats:
                     out.append(Finding("repeated-block", repeat.message(), self.path, repeat.line))
         except Unreadable:

@@ -56,9 +56,20 @@ class Values:
 
     def __init__(self) -> None:
         self._known: dict[Any, int] = {}
+        self._shapes: list[Any] = []
 
     def number(self, shape: Any) -> int:
-        return self._known.setdefault(shape, len(self._known))
+        """The number of ``("s", text)``, ``("q", item numbers)`` or ``("m",
+        frozenset of (key, number))``."""
+        found = self._known.get(shape)
+        if found is None:
+            found = self._known[shape] = len(self._shapes)
+            self._shapes.append(shape)
+        return found
+
+    def shape(self, number: int) -> Any:
+        """What :meth:`number` was given for ``number``."""
+        return self._shapes[number]
 
     def unique(self) -> int:
         """A number equal to no other value's (a node too deep to compare)."""
