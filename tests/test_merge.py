@@ -9,6 +9,7 @@ from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import has_errors
 from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.threeway import Merged, Refused, merge
 
 A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
@@ -279,6 +280,43 @@ def test_a_rebase_may_rewrite_the_branchs_own_placeholder_entry_being_replayed()
     assert result.report.replayed == 1
     [note] = result.report.rewritten
     assert (note.where, note.line, note.label) == ("ours", main.count(b"\n") + 2, "config-keys own")
+
+
+def test_with_the_onto_file_recorded_a_replayed_entry_with_a_real_link_may_be_rewritten() -> None:
+    main = appended(BASE, M1)
+    own = entry("own", link=2391)  # finalized before the rebase: a real link
+    head, parent = appended(main, own), appended(BASE, own)
+    commit = appended(BASE, entry("own", "Reworded", 2391))
+    assert isinstance(merge(parent, head, commit, "ours"), Refused)  # no record: refused
+    onto = Mainline(main, "the onto commit's file")
+    result = merge(parent, head, commit, "ours", mainline=onto)
+    assert isinstance(result, Merged), result
+    assert result.data == appended(main, entry("own", "Reworded", 2391))
+    assert result.report.replayed_why == "after main's entries in the onto commit's file"
+
+
+def test_with_no_replay_running_mains_placeholder_entry_at_its_end_is_kept() -> None:
+    fork = appended(BASE, M1, OWN_DRAFT)  # main published a placeholder entry
+    main = appended(changelog(A, C), M1, OWN_DRAFT)  # then removed an old entry
+    commit = appended(BASE, M1, entry("own", "Reworded"))
+    assert isinstance(merge(fork, main, commit, "ours"), Merged)  # the old guess
+    result = merge(fork, main, commit, "ours", mainline=Mainline(replaying=False))
+    assert isinstance(result, Refused)
+    assert "nothing on it is being replayed" in result.problems[-1].message
+
+
+def test_without_a_record_the_ref_holding_an_entry_makes_it_mains_and_else_it_is_a_guess() -> None:
+    main = appended(BASE, M1)
+    head, parent = appended(main, OWN_DRAFT), appended(BASE, OWN_DRAFT)
+    commit = appended(BASE, entry("own", link=300))
+    held = Mainline(ref=head, ref_name="origin/main")  # a ref that holds the entry
+    refused_ = merge(parent, head, commit, "ours", mainline=held)
+    assert isinstance(refused_, Refused)
+    assert "origin/main holds it, so it is main's entry" in refused_.problems[-1].message
+    stale = Mainline(ref=BASE, ref_name="origin/main")
+    guessed = merge(parent, head, commit, "ours", mainline=stale)
+    assert isinstance(guessed, Merged), guessed
+    assert guessed.report.replayed_why.startswith("a guess, as git recorded no commit")
 
 
 def test_a_replayed_placeholder_entry_the_commit_drops_leaves_mains_bytes_exactly() -> None:
