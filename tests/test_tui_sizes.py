@@ -12,7 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Label
 
 from changelog_tool.demo.sandbox import Sandbox
-from changelog_tool.tui.app import AddApp
+from changelog_tool.tui.app import AddApp, key_rows
 from changelog_tool.tui.keys import KeyList
 
 SIZES = [(60, 15), SIZE, (120, 40), (200, 60)]
@@ -70,3 +70,20 @@ async def test_rows_beyond_80x24_go_to_the_key_list_and_the_preview_alike(box: S
     extra = LARGE[1] - SIZE[1]
     assert large_keys - small_keys >= extra / 3, (small_keys, large_keys)
     assert large_pane - small_pane >= extra / 3, (small_pane, large_pane)
+
+
+@synchronous
+async def test_a_resize_while_the_help_is_open_fits_the_key_list_when_it_closes(
+    box: Sandbox,
+) -> None:
+    app = app_for(box.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        small = app.query_one(KeyList).size.height
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.resize_terminal(*LARGE)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.query_one(KeyList).size.height == key_rows(LARGE[1]) > small
