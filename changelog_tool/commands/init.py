@@ -63,9 +63,9 @@ UNKNOWN_SOURCE = (
 
 
 def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
-    from changelog_tool.merge.setup import attribute_line
     from changelog_tool.errors import EnvironmentProblem
     from changelog_tool.gitrepo import Repo
+    from changelog_tool.merge.setup import attribute_line
     from changelog_tool.provenance import installed_source, parse_source
     from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
 

@@ -11,7 +11,6 @@ from typing import Any
 from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.errors import EnvironmentProblem, UsageError
 
-
 CONFIGURED = Path()
 """``--file`` with no path: the changelog the settings name."""
 
