@@ -56,6 +56,7 @@ def main() -> int:
         per_code: Counter[str] = Counter()
         commits_with: dict[str, set[str]] = defaultdict(set)
         examples: dict[str, list[str]] = defaultdict(list)
+        linted = 0
         for sha in commits[1:]:
             rows = git(root, "diff", "--name-status", "--no-renames", f"{sha}^", sha).splitlines()
             changed = Changed()
@@ -72,6 +73,7 @@ def main() -> int:
                     changed.masters[path] = (head, show(root, f"{sha}^", path))
             if not changed.recipes and not changed.masters:
                 continue
+            linted += 1
             for finding in review(changed, lambda p: True, _where):
                 per_code[finding.code] += 1
                 commits_with[finding.code].add(sha)
@@ -79,7 +81,9 @@ def main() -> int:
                     examples[finding.code].append(
                         f"{sha[:9]} {finding.path}:{finding.line}: {finding.message[:160]}"
                     )
-        print(f"commits replayed: {len(commits) - 1}")
+        print(
+            f"commits replayed: {len(commits) - 1}, linted (a recipe or master changed): {linted}"
+        )
         for code in ("key-style", "repeated-block"):
             print(f"{code}: {len(commits_with[code])} commits, {per_code[code]} findings")
             for line in examples[code]:
