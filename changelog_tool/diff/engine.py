@@ -27,7 +27,7 @@ from changelog_tool.diff.points import points
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.findings import Finding
+from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
 from changelog_tool.ledger.revision import History
 from changelog_tool.records import field, record
@@ -282,16 +282,30 @@ def _linked(path: str, what: str) -> Finding:
 def _head_problems(
     found: list[tuple[str, MasterProblem]], base: MasterSet, head: MasterSet
 ) -> list[Finding]:
-    """Master-config problems the branch introduced (not those already at base)."""
+    """Master-config problems the branch introduced (not those already at base); a
+    top-level key the base already defines twice in that file is said as a warning
+    (its last definition is the one that counts), never left unsaid."""
     old = {(path, p.message) for path, p in base.problems()}
+    doubled = {(path, p.key) for path, p in base.problems() if _defined_twice(p)}
     seen = set()
     out = []
     for path, problem in [*found, *head.problems()]:
-        if (path, problem.message) in old or (path, problem.line) in seen:
+        if (path, problem.line) in seen:
+            continue
+        at_base = _defined_twice(problem) and (path, problem.key) in doubled
+        if (path, problem.message) in old and not at_base:
             continue
         seen.add((path, problem.line))
-        out.append(Finding(problem.code, problem.message, path, problem.line, key=problem.key))
+        severity = WARNING if at_base else ERROR
+        out.append(
+            Finding(problem.code, problem.message, path, problem.line, severity, problem.key)
+        )
     return out
+
+
+def _defined_twice(problem: MasterProblem) -> bool:
+    """A top-level key defined twice in one file (not a field twice in one value)."""
+    return problem.code == "duplicate-yaml-key" and problem.key is not None
 
 
 def _head_state(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> HeadState | None:

@@ -168,6 +168,18 @@ def _last_line(data: bytes, line: int | None) -> int:
     return min(line, last) if line is not None else 1
 
 
+def duplicate_key(key: str, first: int | None, line: int | None) -> MasterProblem:
+    """The ``duplicate-yaml-key`` problem of a top-level key defined again at ``line``."""
+    return MasterProblem(
+        f"top-level key {key!r} is defined twice, on lines {first} and {line}: {PYYAML} "
+        f"keeps the last definition, so line {line}'s is the one benchmark jobs run and "
+        "the one changes are judged by; remove the other",
+        line,
+        "duplicate-yaml-key",
+        key,
+    )
+
+
 @record(frozen=True)
 class Span:
     key: str
@@ -271,16 +283,8 @@ class MasterFile:
             line += data.count(b"\n", last, start)
             last = start
             end = found[index + 1][1] if index + 1 < len(found) else len(data)
-            if key in spans:
-                self.problems.append(
-                    MasterProblem(
-                        f"duplicate top-level key {key!r} (first on line {spans[key].line}); "
-                        "keep only one",
-                        line,
-                        "duplicate-yaml-key",
-                    )
-                )
-                continue
+            if key in spans:  # the last definition is the key: what PyYAML keeps
+                self.problems.append(duplicate_key(key, spans[key].line, line))
             spans[key] = Span(key, start, end, line)
         return spans
 
@@ -302,7 +306,7 @@ class MasterFile:
     @cached_property
     def whole(self) -> bool:
         """True when values must come from one parse of the whole file."""
-        first = min((s.start for s in self.spans.values()), default=len(self.data))
+        first = self._found[0][1] if self._found else len(self.data)
         preamble = self.data[self._first : first]
         return bool(
             _has_anchor_or_alias(self.data)
@@ -371,7 +375,8 @@ class MasterFile:
                     event, ScalarEvent | AliasEvent | CollectionStartEvent
                 ):
                     if nodes % 2 == 0 and isinstance(event, ScalarEvent):
-                        lines.setdefault(event.value, line_at(self.data, event.start_mark.index))
+                        # the last definition: what PyYAML keeps
+                        lines[event.value] = line_at(self.data, event.start_mark.index)
                     nodes += 1
                 if isinstance(event, CollectionStartEvent):
                     depth += 1
