@@ -43,3 +43,12 @@ def test_the_readme_is_read_in_one_sitting_and_names_no_made_up_home() -> None:
     readme = (ROOT / "README.md").read_text()
     assert len(readme.splitlines()) <= 200
     assert "github.com/perf-changelog" not in readme and "@v0.1.0" not in readme
+
+
+def test_the_snapshot_textual_is_the_one_the_test_extra_pins() -> None:
+    from test_tui_snapshots import SNAPSHOT_TEXTUAL
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert f"textual=={SNAPSHOT_TEXTUAL}" in [
+        r.split(";")[0].split("#")[0].strip() for r in extra["optional-dependencies"]["test"]
+    ]

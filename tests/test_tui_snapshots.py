@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Awaitable, Callable
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,14 @@ from textual.widgets import Input, TextArea
 
 from changelog_tool.tui import app as app_module
 from changelog_tool.tui.app import AddApp
+
+SNAPSHOT_TEXTUAL = "8.2.8"
+"""The Textual the SVGs are drawn with (pinned in the test extra): another version draws
+other pixels, so under it (CI's lowest-versions job) these tests skip."""
+pytestmark = pytest.mark.skipif(
+    metadata.version("textual") != SNAPSHOT_TEXTUAL,
+    reason=f"the snapshots are drawn with Textual {SNAPSHOT_TEXTUAL}",
+)
 
 TINY, SMALL, LARGE, HUGE = (60, 15), (80, 24), (140, 45), (200, 60)
 Compare = Callable[..., bool]
