@@ -257,3 +257,58 @@ def test_changelog_lint_reports_a_master_config_the_branch_broke(repo: GitRepo) 
     done = run(repo, "lint", "--base", "main")
     assert done.returncode == 1, done.stdout
     assert "duplicate-master-key" in done.stdout
+
+
+def keyed(key: str, image: str, refs: list[str]) -> str:
+    """A master key whose scenario references recipes (``CONFIG_FILE=...``)."""
+    args = "".join(f"\n        - CONFIG_FILE={ref}" for ref in refs)
+    return (
+        f"{key}:\n  image: {image}\n  model: m\n  runner: b200\n  precision: fp4\n"
+        f"  framework: dynamo-trt\n  multinode: true\n  scenarios:\n    fixed-seq-len:\n"
+        f"    - isl: 1024\n      osl: 1024\n      search-space:\n      - tp: 8\n"
+        f"        conc-list: [4]\n        extra-args:{args}\n"
+    )
+
+
+def reference_codes(repo: GitRepo) -> list[str]:
+    done = run(repo, "lint", "--base", "main", "--format", "json")
+    return [
+        f["message"] for f in json.loads(done.stdout)["findings"] if f["code"] == "recipe-reference"
+    ]
+
+
+def test_a_reference_main_already_left_dangling_is_not_the_branchs_doing(repo: GitRepo) -> None:
+    """An image bump on a key whose old references point at recipes kept elsewhere
+    names none of them; a reference the branch adds, or one whose recipe the branch
+    removes, is still named."""
+    old, kept, gone = (
+        "recipes/trt/old.yaml",
+        "recipes/trt/kept.yaml",
+        "recipes/trt/gone.yaml",
+    )
+    folder = "benchmarks/multi_node/srt-slurm-recipes/trt/"
+    repo.commit(
+        "main",
+        **{
+            "configs/nvidia-master.yaml": keyed("k-trt", "img:v1", [old, kept, gone]),
+            "perf-changelog.yaml": "",
+            folder + "kept.yaml": "a: 1\n",
+            folder + "gone.yaml": "a: 1\n",
+        },
+    )
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit(
+        "bump", **{"configs/nvidia-master.yaml": keyed("k-trt", "img:v2", [old, kept, gone])}
+    )
+    assert reference_codes(repo) == []
+    repo.git("rm", "-q", folder + "gone.yaml")
+    repo.commit(
+        "add a ref, drop a recipe",
+        **{
+            "configs/nvidia-master.yaml": keyed(
+                "k-trt", "img:v2", [old, kept, gone, "recipes/trt/new.yaml"]
+            )
+        },
+    )
+    found = reference_codes(repo)
+    assert len(found) == 2 and "'recipes/trt/gone.yaml'" in found[0] and "new.yaml" in found[1]

@@ -32,6 +32,17 @@ def lint_findings(
     changes = snap.changes
     base, head = changes.base or "", changes.head
     found = Changed()
+
+    def where(ref: str) -> str | None:
+        path = target(ref, layout.prefixes)
+        return path if "/" in path else None  # a bare name may live in any recipe folder
+
+    def _existed_at_base(ref: str) -> bool:
+        """A reference the base's value already held is reported only when the file
+        it names existed at the base (the branch removed it)."""
+        path = where(ref)
+        return path is None or repo.exists(base, path)
+
     for path in changes.recipes:
         now = repo.read(head, path, limit)
         if now is not None:
@@ -63,7 +74,10 @@ def lint_findings(
             refs = references(snap.masters.value(change.key))
         except MasterProblem:
             continue
+        old_refs = _base_references(snap, change.key) if change.kind == MODIFIED else set()
         for ref in refs:
+            if ref in old_refs and not _existed_at_base(ref):
+                continue  # dangling on main already: main's past, not this branch's doing
             found.references.append(
                 (change.path, change.key, ref, _line_of(data, ref, change.line or 1))
             )
@@ -74,11 +88,18 @@ def lint_findings(
             cache[path] = repo.exists(head, path)
         return cache[path]
 
-    def where(ref: str) -> str | None:
-        path = target(ref, layout.prefixes)
-        return path if "/" in path else None  # a bare name may live in any recipe folder
-
     return review(found, exists, where, severity)
+
+
+def _base_references(snap: Snapshot, key: str) -> set[str]:
+    """The recipe references the base's value of ``key`` holds (none if unreadable)."""
+    from changelog_tool.diff.masters import MasterProblem
+    from changelog_tool.diff.recipes import references
+
+    try:
+        return set(references(snap.base_masters.value(key)))
+    except (MasterProblem, KeyError):
+        return set()
 
 
 def _line_of(data: bytes, text: str, start: int) -> int:
