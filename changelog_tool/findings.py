@@ -10,6 +10,7 @@ with GitHub's command processing stopped (docs/usage.md, docs/security.md).
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -51,21 +52,40 @@ _BIDI = {*range(0x202A, 0x202F), *range(0x2066, 0x206A)}
 
 def _control(char: str) -> bool:
     """A character that breaks or rewrites a line: C0/C1 controls (newline, carriage
-    return, escape sequences), line and paragraph separators, bidi overrides."""
-    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or ord(char) in _BIDI
+    return, escape sequences), line and paragraph separators, bidi overrides; or one
+    that cannot be printed at all: a lone surrogate, which is how a file name's byte
+    that is not UTF-8 reaches here from git (decoded with ``surrogateescape``)."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs") or ord(char) in _BIDI
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte a file name holds that is not UTF-8
+        return f"\\x{code - 0xDC00:02x}"
+    return repr(char)[1:-1]
 
 
 def escape_controls(text: str) -> str:
-    """``text`` with every control character as a visible escape (``\\n``, ``\\x1b``)."""
+    """``text`` with every control character as a visible escape (``\\n``, ``\\x1b``,
+    ``\\xff`` for a byte of a file name that is not UTF-8)."""
     if not any(_control(c) for c in text):
         return text
-    return "".join(repr(c)[1:-1] if _control(c) else c for c in text)
+    return "".join(_escape(c) if _control(c) else c for c in text)
 
 
 def shown(name: str) -> str:
     """A name from the branch for one line of output: as is, or, when it holds a
     control character, quoted with the characters escaped (``'a\\nb'``)."""
-    return repr(name) if any(_control(c) for c in name) else name
+    if not any(_control(c) for c in name):
+        return name
+    quote = "'" if "'" not in name or '"' in name else '"'  # as repr() picks it
+
+    def one(char: str) -> str:  # as repr() writes it, but a file name's byte as \xff
+        if char in (quote, "\\"):
+            return "\\" + char
+        return _escape(char)
+
+    return quote + "".join(one(c) for c in name) + quote
 
 
 def not_a_command(line: str) -> str:
@@ -89,7 +109,8 @@ def format_text(findings: Sequence[Finding]) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return escape_controls(text) if any(_control(c) for c in text) else text
 
 
 def _escape_property(text: str) -> str:
@@ -124,5 +145,11 @@ def github_log(lines: Sequence[str], token: str | None = None) -> str:
     return f"::stop-commands::{token}\n{text_log(lines)}\n::{token}::"
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dump_json(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    """The document as JSON, valid UTF-8: a lone surrogate (a file name's byte that is
+    not UTF-8) is written as its ``\\udcXX`` escape, which JSON readers take back."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

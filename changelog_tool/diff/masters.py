@@ -505,7 +505,7 @@ class MasterSet:
         """Keys whose values may hold ``needle`` (a cheap pre-filter before parsing):
         their bytes contain it, or a backslash (a double-quoted escape, ``\\x61``
         for ``a``, or an escaped line break, spells text its bytes do not hold)."""
-        raw = needle.encode("utf-8")
+        raw = needle.encode("utf-8", "surrogateescape")  # a file name git gave as bytes
         out = []
         for key, file in self.owner.items():
             text = file.data if file.whole else file.chunk(key)

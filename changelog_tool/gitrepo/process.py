@@ -137,7 +137,12 @@ def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | Non
     one ``git cat-file --batch`` (no GitPython: the merge driver must start fast)."""
     wanted = list(specs)
     try:
-        result = git(root, "cat-file", "--batch", stdin="".join(f"{s}\n" for s in wanted).encode())
+        result = git(
+            root,
+            "cat-file",
+            "--batch",
+            stdin="".join(f"{s}\n" for s in wanted).encode("utf-8", "surrogateescape"),
+        )
     except EnvironmentProblem:
         return None
     out, pos = result.stdout, 0
@@ -216,7 +221,10 @@ def protected_blob_id(root: Path, refs: Sequence[str], path: str) -> tuple[str, 
     specs = [f"{ref}:{path}" for ref in refs]
     try:
         result = git(
-            root, "cat-file", "--batch-check", stdin="".join(f"{s}\n" for s in specs).encode()
+            root,
+            "cat-file",
+            "--batch-check",
+            stdin="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape"),
         )
     except EnvironmentProblem:
         return None
