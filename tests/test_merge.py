@@ -462,3 +462,9 @@ def test_entries_equal_by_the_gates_rule_are_one_entry_to_the_merge(
     result = merged(BASE, main, appended(BASE, branchs))
     assert result.data == main  # kept once, as main has it
     assert len(result.report.duplicates) == 1
+
+
+def test_a_removal_is_named_at_the_entry_that_now_follows_it() -> None:
+    branch = appended(changelog(A, C), P1)
+    [problem] = refused(BASE, appended(BASE, M1), branch).problems
+    assert problem.line == branch[: branch.index(C)].count(b"\n") + 1

@@ -59,6 +59,7 @@ def scattered_own(
     lost: list[int] = []  # base entries the other side does not hold where the base has them
     extra: list[int] = []  # other-side entries the base does not have there
     paired: dict[int, int] = {}  # a base entry replaced in place -> the entry replacing it
+    follows: dict[int, int] = {}  # a base entry not held there -> the other side's next entry
     last_old = -1  # the other side's last entry that is one of the base's
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
@@ -66,22 +67,12 @@ def scattered_own(
             continue
         lost += range(i1, i2)
         extra += range(j1, j2)
+        follows.update(dict.fromkeys(range(i1, i2), j2))
         if tag == "replace":
             paired.update(zip(range(i1, i2), range(j1, j2), strict=False))
+    # an old entry placed elsewhere is neither lost nor the other side's own
     moved = Counter(old[i] for i in lost) & Counter(new[j] for j in extra)
-    own: list[int] = []
-    for j in extra:  # an old entry placed elsewhere is not the other side's own
-        if moved[new[j]] > 0:
-            moved[new[j]] -= 1
-        else:
-            own.append(j)
-    moved = Counter(old[i] for i in lost) & Counter(new[j] for j in extra)
-    gone: list[int] = []
-    for i in lost:
-        if moved[old[i]] > 0:
-            moved[old[i]] -= 1
-        else:
-            gone.append(i)
+    own, gone = _unmoved(extra, new, moved), _unmoved(lost, old, moved)
     held = Counter(content(protected, b) for b in protected.blocks)
     owned = set(own)
     problems: list[Problem] = []
@@ -110,12 +101,14 @@ def scattered_own(
             why = f"which {prot_name} changed or removed too"
         else:
             continue  # removed on both sides: it stays removed
-        at = (
-            other.blocks[partner].line + first_line_difference(old[i], new[partner])
-            if changed and partner is not None
-            else None
-        )
-        where = f", at its line {at}" if at is not None else ""
+        if changed and partner is not None:
+            at = other.blocks[partner].line + first_line_difference(old[i], new[partner])
+            where = f", at its line {at}"
+        else:  # where it was: at the entry that now follows it, or the file's last line
+            after = follows[i]
+            end = len(other.data.rstrip(b"\n"))
+            at = other.blocks[after].line if after < len(new) else other.line_of(end)
+            where = ""
         problems.append(
             Problem(
                 "history-modified",
@@ -135,6 +128,18 @@ def scattered_own(
     blocks = [(other.blocks[j].line, new[j]) for j in own]
     inserted = frozenset(other.blocks[j].line for j in own if j < last_old)
     return Scattered(blocks, inserted, [])
+
+
+def _unmoved(indexes: list[int], texts: list[bytes], moved: Counter[bytes]) -> list[int]:
+    """``indexes`` but for those whose text ``moved`` counts (each count used once)."""
+    left = Counter(moved)
+    out = []
+    for k in indexes:
+        if left[texts[k]] > 0:
+            left[texts[k]] -= 1
+        else:
+            out.append(k)
+    return out
 
 
 def _relinked(old: bytes, new: bytes, line: int) -> bool:
