@@ -19,19 +19,8 @@ import re
 from collections.abc import Callable
 
 from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.entry import pull_link_problem
-
-_PR_LINK_LINE = re.compile(rb"^ *pr-link: *(?P<q>[\"']?)(?P<link>[^\"' ]*)(?P=q) *$")
-"""A ``pr-link:`` line holding one link, bare or quoted (only its syntax: whether
-the link is canonical is :func:`pull_link_problem`'s to say)."""
-
-
-def _canonical(line: bytes, slug: str | None) -> bool:
-    match = _PR_LINK_LINE.match(line)
-    if match is None:
-        return False
-    link = match.group("link").decode("utf-8", "replace")
-    return pull_link_problem(link, slug) is None
 
 
 def carry(
@@ -56,12 +45,12 @@ def carry(
     edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
     for number, _ in corrected:
         new_line = lines[number - 1]
-        if not _canonical(new_line, repository):
-            return None
         block = next((b for b in reversed(ledger.blocks) if b.line <= number), None)
         if block is None:
             return None
         text = base[block.start : block.end]
+        if not _canonical(text, number - block.line, new_line, repository):
+            return None
         at = _only_block_at(protected, text)
         if at is None or _only_block_at(base, text) is None:
             return None  # not exactly once on both sides: which copy is meant is a guess
@@ -74,6 +63,16 @@ def carry(
         result = result[:start] + new_line + result[end:]
     protected_lines = tuple(protected.count(b"\n", 0, start) + 1 for start, _, _ in edits)
     return other[:length], result, protected_lines
+
+
+def _canonical(text: bytes, index: int, new_line: bytes, slug: str | None) -> bool:
+    """The entry ``text`` with its line ``index`` (0-based) replaced by ``new_line``
+    reads as an entry whose pr-link is a canonical link, by the gate's rule."""
+    entry_lines = text.split(b"\n")
+    entry_lines[index] = new_line
+    value = parse(b"\n".join(entry_lines).rstrip(b"\n"), 1)
+    link = value.get("pr-link") if isinstance(value, dict) else None
+    return isinstance(link, str) and pull_link_problem(link, slug) is None
 
 
 def _only_block_at(data: bytes, text: bytes) -> int | None:
