@@ -310,3 +310,20 @@ def test_a_refused_sync_says_what_to_put_back_and_running_it_again_works(
     again = tool(repo.root, "sync")
     assert again.returncode == 0, again.stdout + again.stderr
     assert repo.read(LOG) == appended(MAIN, OWN[0])
+
+
+def test_a_sync_refused_for_an_entry_that_does_not_parse_says_to_fix_it(repo: GitRepo) -> None:
+    repo.commit("base", **{LOG: BASE})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("broken entry", **{LOG: appended(BASE, b"- config-keys: [unclosed\n")})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main", **{LOG: MAIN})
+    repo.git("checkout", "-q", "feature")
+    refused = tool(repo.root, "sync")
+    assert refused.returncode == 1
+    assert "was not changed: fix what is named above, then run `changelog sync` again" in (
+        refused.stdout
+    )
+    repo.write(LOG, appended(BASE, OWN[0]))  # fixed
+    assert tool(repo.root, "sync").returncode == 0
+    assert repo.read(LOG) == appended(MAIN, OWN[0])

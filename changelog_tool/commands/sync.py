@@ -91,15 +91,14 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
     }
     if not isinstance(outcome.result, Merged):
         rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
-        shown = shlex.quote(f"{ref}:{path}")
-        emit(
-            outcome,
-            format,
-            extra,
-            f"{path} was not changed: an entry {ref} holds must read as {ref} has it "
-            f"(`git show {shown}` prints its file); put back what is named above, "
-            f"then run `{rerun}` again",
-        )
+        fix = "fix what is named above"
+        if any(p.code == "history-modified" for p in outcome.result.problems):
+            shown = shlex.quote(f"{ref}:{path}")
+            fix = (
+                f"an entry {ref} holds must read as {ref} has it (`git show {shown}` "
+                "prints its file); put back what is named above"
+            )
+        emit(outcome, format, extra, f"{path} was not changed: {fix}, then run `{rerun}` again")
         return 1
     data = outcome.result.data
     merged_already = base_sha == ref_sha
