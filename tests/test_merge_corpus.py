@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_merge_helpers import Scenario, clone_bundle, scenarios
+from test_merge_helpers import Scenario, clone_bundle, read_blobs, scenarios, sep
 
 from changelog_tool.findings import ERROR
 from changelog_tool.ledger.document import Ledger
@@ -20,12 +20,18 @@ from changelog_tool.merge.threeway import Merged, Refused, merge
 
 
 @pytest.fixture(scope="module")
-def all_scenarios(tmp_path_factory: pytest.TempPathFactory) -> list[Scenario]:
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from conftest import CORPUS
 
     if not (CORPUS / "inferencex-data.bundle").is_file():
         pytest.skip("../shared/corpus is absent")
-    clone = clone_bundle(CORPUS, tmp_path_factory.mktemp("corpus") / "ix")
+    return clone_bundle(CORPUS, tmp_path_factory.mktemp("corpus") / "ix")
+
+
+@pytest.fixture(scope="module")
+def all_scenarios(clone: Path) -> list[Scenario]:
+    from conftest import CORPUS
+
     return scenarios(CORPUS, clone)
 
 
@@ -156,3 +162,54 @@ def test_the_corpus_replay_as_the_driver_runs_it_loses_and_doubles_no_entry(
     assert tally["resolved"] + sum(v for k, v in tally.items() if k.startswith("refused")) == (
         2 * len(all_scenarios)
     )
+
+
+def test_hand_merged_corpus_branches_resolve_to_the_expected_bytes(
+    corpus: Path, clone: Path, all_scenarios: list[Scenario]
+) -> None:
+    """Each regular scenario whose main appended in more than one step, as the branch
+    a contributor's earlier hand merge left: main's first new state merged in with
+    the pull request's entry *before* main's new entries. Merging main again (and
+    rebasing) gives main's bytes, then the entry, re-appended. Run with ``-s`` for
+    the tally."""
+    stepped = [
+        s
+        for s in all_scenarios
+        if s.record["kind"] == "regular"
+        and s.record.get("first_main_appender_replay_sha") not in (None, s.record["main_sha"])
+    ]
+    spec = "{}:perf-changelog.yaml"
+    blobs = read_blobs(
+        clone, [spec.format(s.record["first_main_appender_replay_sha"]) for s in stepped]
+    )
+    tally: Counter[str] = Counter()
+    for s in stepped:
+        first = blobs[spec.format(s.record["first_main_appender_replay_sha"])]
+        if not first.startswith(s.base) or first == s.main:
+            tally["skipped (main's first step is not an append)"] += 1
+            continue
+        hand_merged = s.base + sep(s.base) + s.record["pr_blocks"].encode() + first[len(s.base) :]
+        for action in ("merge main", "rebase (pick)"):
+            sides = (hand_merged, s.main) if action == "merge main" else (s.main, hand_merged)
+            outcome = merge_sides(
+                "perf-changelog.yaml",
+                first,
+                *sides,
+                upstream=None,
+                action=action,
+                mainline=Mainline(replaying=False),
+            )
+            if not isinstance(outcome.result, Merged):
+                tally["refused"] += 1
+                continue
+            if s.record.get("expect_flag") == "duplicate-entry":
+                # main appended the entry's twin in its first step: with that step as
+                # the base, the branch's copy repeats an old entry and is kept
+                wanted = sha(s.main + sep(s.main) + s.record["pr_blocks"].encode())
+            else:
+                wanted = s.record["expected_sha256"]
+            assert sha(outcome.result.data) == wanted, s.id
+            assert outcome.result.report.reappended, s.id
+            tally["resolved, re-appended"] += 1
+    print(f"\nhand-merged variants: {dict(tally)}")
+    assert tally["refused"] == 0 and tally["resolved, re-appended"] >= 2

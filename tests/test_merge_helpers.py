@@ -87,7 +87,7 @@ def scenarios(corpus: Path, clone: Path) -> list[Scenario]:
         if line
     ]
     shas = sorted({r[k] for r in records for k in ("base_sha", "main_sha")})
-    blobs = _read_blobs(clone, [f"{sha}:perf-changelog.yaml" for sha in shas])
+    blobs = read_blobs(clone, [f"{sha}:perf-changelog.yaml" for sha in shas])
     out = []
     for record in records:
         base = blobs[f"{record['base_sha']}:perf-changelog.yaml"]
@@ -101,7 +101,8 @@ def scenarios(corpus: Path, clone: Path) -> list[Scenario]:
     return out
 
 
-def _read_blobs(clone: Path, specs: list[str]) -> dict[str, bytes]:
+def read_blobs(clone: Path, specs: list[str]) -> dict[str, bytes]:
+    """``rev:path`` -> bytes, through one ``git cat-file --batch``."""
     done = subprocess.run(
         ["git", "cat-file", "--batch"],
         cwd=clone,
