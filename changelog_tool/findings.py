@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -47,15 +46,13 @@ def has_errors(findings: Iterable[Finding]) -> bool:
     return any(f.severity == ERROR for f in findings)
 
 
-_BIDI = {*range(0x202A, 0x202F), *range(0x2066, 0x206A)}
-
-
-def _control(char: str) -> bool:
-    """A character that breaks or rewrites a line: C0/C1 controls (newline, carriage
-    return, escape sequences), line and paragraph separators, bidi overrides; or one
-    that cannot be printed at all: a lone surrogate, which is how a file name's byte
-    that is not UTF-8 reaches here from git (decoded with ``surrogateescape``)."""
-    return unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs") or ord(char) in _BIDI
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""A character that breaks or rewrites a line: C0/C1 controls (Cc: newline, carriage
+return, escape sequences), the line and paragraph separators (Zl, Zp), bidi
+overrides; or one that cannot be printed at all: a lone surrogate (Cs), which is how
+a file name's byte that is not UTF-8 reaches here from git (``surrogateescape``).
+One class searched in C: a test per character took 2.4 s over the lines of 44,000
+changed keys."""
 
 
 def _escape(char: str) -> str:
@@ -68,15 +65,15 @@ def _escape(char: str) -> str:
 def escape_controls(text: str) -> str:
     """``text`` with every control character as a visible escape (``\\n``, ``\\x1b``,
     ``\\xff`` for a byte of a file name that is not UTF-8)."""
-    if not any(_control(c) for c in text):
+    if _CONTROL.search(text) is None:
         return text
-    return "".join(_escape(c) if _control(c) else c for c in text)
+    return _CONTROL.sub(lambda found: _escape(found.group()), text)
 
 
 def shown(name: str) -> str:
     """A name from the branch for one line of output: as is, or, when it holds a
     control character, quoted with the characters escaped (``'a\\nb'``)."""
-    if not any(_control(c) for c in name):
+    if _CONTROL.search(name) is None:
         return name
     quote = "'" if "'" not in name or '"' in name else '"'  # as repr() picks it
 
@@ -110,7 +107,7 @@ def format_text(findings: Sequence[Finding]) -> str:
 
 def _escape_data(text: str) -> str:
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return escape_controls(text) if any(_control(c) for c in text) else text
+    return escape_controls(text)
 
 
 def _escape_property(text: str) -> str:

@@ -235,6 +235,8 @@ def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
     text: str = event.value
     if text[:1] not in tools.first_chars and text:
         return text
+    if text.isdigit() and text.isascii() and text[0] != "0" and len(text) < 19:
+        return int(text)  # a plain decimal: what the resolver and constructor make of it
     found = tools.resolved.get(text, _NO_KEY)
     if found is not _NO_KEY:
         return found
