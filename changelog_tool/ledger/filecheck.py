@@ -155,8 +155,8 @@ def _check_whole(data: bytes, path: str) -> FileReport:
         _check_blocks_one_by_one(ledger, path, report, skip_line=problem.line)
         return report
     report.parsed = True
-    if root is None:  # nothing but empty lines and comments: a history of no entries
-        return report
+    if root is None and _BLANK_OR_COMMENT.fullmatch(data):
+        return report  # nothing but empty lines and comments: a history of no entries
     if not isinstance(root, list):
         kind = "empty" if root is None else type(root).__name__
         report.findings.append(
