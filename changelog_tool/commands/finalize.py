@@ -45,12 +45,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.commands.sync import Sync, commit_merge
     from changelog_tool.gate import prlinks
     from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import repo_path
     from changelog_tool.merge.threeway import Merged
+    from changelog_tool.resolution.sync import Sync, commit_merge
 
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())

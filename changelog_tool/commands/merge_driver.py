@@ -29,11 +29,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
     from changelog_tool.merge.outcome import Outcome
     from changelog_tool.merge.protected import Decision
-    from changelog_tool.merge.replay import Mainline
     from changelog_tool.merge.threeway import Side
     from changelog_tool.merge.window import Windows
     from changelog_tool.settings import Settings
@@ -138,6 +137,7 @@ def _merge_whole(
     from changelog_tool.ledger import writer
     from changelog_tool.merge.outcome import merge_sides
     from changelog_tool.merge.threeway import Merged
+    from changelog_tool.resolution.recorded import recorded_mainline
 
     ours_bytes, base_bytes, theirs_bytes = ours.read_bytes(), base.read_bytes(), theirs.read_bytes()
     outcome = merge_sides(
@@ -162,27 +162,6 @@ def _merge_whole(
     other = theirs_bytes if decision.side == "ours" else ours_bytes
     advice = _advice(decision, path, base_bytes, other)
     return _leave_conflict(base, ours, theirs, path, outcome.decision.side, advice)
-
-
-def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
-    """What git records of main's bytes on the protected side: the file of the
-    commit a rebase or a series of picks builds on (one git process); that no replay
-    runs (a merge, one pick: the protected side is main's, all of it); only when a
-    replay runs that records nothing (``rebase --apply``), the protected ref's file
-    (``refs``) as a hint, and the guess after it."""
-    from changelog_tool.gitrepo.process import protected_blob, read_first_blob, replay_start
-    from changelog_tool.merge.replay import Mainline
-
-    start = replay_start(folder) if folder is not None else None
-    if start is None:
-        return Mainline(replaying=False)
-    if isinstance(start, tuple):
-        sha, name = start
-        found = read_first_blob(root, [f"{sha}:{path}"])
-        if found is not None:
-            return Mainline(found[1], f"{sha[:12]}'s file (git's {name})")
-    ref = protected_blob(root, refs, path)
-    return Mainline(ref=ref[1], ref_name=ref[0]) if ref is not None else Mainline()
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:

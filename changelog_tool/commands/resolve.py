@@ -37,7 +37,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.commands.merge_driver import recorded_mainline
     from changelog_tool.gate.prlinks import repository_slug
     from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress, protected_blob
     from changelog_tool.gitrepo.process import current_branch
@@ -45,6 +44,7 @@ def run(*, protected: str | None, format: str) -> int:
     from changelog_tool.merge.outcome import Upstream, emit, merge_sides, repo_path
     from changelog_tool.merge.protected import Decision, branch_names
     from changelog_tool.merge.threeway import SIDES, Merged
+    from changelog_tool.resolution.recorded import recorded_mainline
 
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())

@@ -1,0 +1,185 @@
+"""Rebuilding the branch's changelog on the protected ref: REF's bytes, then the
+branch's own entries (the merge ``sync`` and ``finalize --onto`` compute), and
+committing it as a merge of REF when the pull request's base must move. One
+service for both commands; they keep their arguments and their output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.records import record
+
+if TYPE_CHECKING:
+    from changelog_tool.ledger.writer import Bounds
+    from changelog_tool.merge.outcome import Outcome
+
+
+@record(frozen=True)
+class Sync:
+    """The merge ``sync`` computes: REF leads, the branch's own entries follow."""
+
+    path: str
+    ref: str
+    base: bytes
+    upstream: bytes
+
+    def of(self, data: bytes) -> Outcome:
+        from changelog_tool import settings as settings_module
+        from changelog_tool.gate.prlinks import repository_slug
+        from changelog_tool.merge.outcome import Upstream, merge_sides
+        from changelog_tool.merge.protected import Decision
+        from changelog_tool.merge.replay import Mainline
+
+        # a file that already begins with REF's bytes was synced before: only what
+        # follows them is the branch's own (the merge-base would see REF's removals
+        # and corrections as the branch's edits to history)
+        base = self.upstream if data.startswith(self.upstream) else self.base
+        return merge_sides(
+            self.path,
+            base,
+            data,
+            self.upstream,
+            upstream=Upstream(self.ref, self.upstream),
+            decision=Decision(
+                "theirs", f"sync: {self.ref} leads, this branch's own entries follow"
+            ),
+            mainline=Mainline(replaying=False),  # REF's file is main's, all of it
+            slug=lambda: repository_slug(settings_module.load(Path.cwd()), self.upstream),
+        )
+
+
+def commit_merge(
+    repo: Any,
+    ref: str,
+    merged_already: bool,
+    path: str,
+    data: bytes,
+    head: bytes | None,
+    work: bytes,
+    outcome: Any,
+    fmt: str,
+    extra: dict[str, Any],
+    *,
+    bounds: Bounds,
+    quiet: bool = False,
+    again: str | None = None,
+) -> int:
+    """Commit ``data`` as the changelog: a merge of REF when the base must move.
+    ``quiet``: the caller reports (``finalize``); ``extra`` gets the commit;
+    ``bounds``: the settings' (:meth:`Bounds.of`); ``again``: the command to run
+    once the work tree lets the merge start."""
+    from changelog_tool.gitrepo import WORKTREE, run_git, try_git
+    from changelog_tool.ledger import writer
+    from changelog_tool.merge.outcome import emit
+
+    root: Path = repo.root
+    if not merged_already:
+        rerun = f"run `{again}` again" if again else "run it again"
+        blocking = _uncommitted_in_the_way(root, ref, path)
+        if blocking:
+            shown = ", ".join(blocking[:5]) + (
+                f" and {len(blocking) - 5} more" if blocking[5:] else ""
+            )
+            raise ChangelogError(
+                f"the merge of {ref} would change files that have uncommitted changes here "
+                f"({shown}), so git would refuse to start it; nothing was changed. Commit "
+                f"them, or stash them (`git stash`, later `git stash pop`), then {rerun}"
+            )
+        # the work-tree file may hold sync's own rewrite: git would refuse to merge
+        # over it, so put HEAD's bytes back first (the rewrite is recomputed below)
+        _restore(root / path, head, work, bounds)
+        started = try_git(root, "merge", "--no-ff", "--no-commit", ref)
+        if not (repo.git_dir() / "MERGE_HEAD").is_file():
+            _restore(root / path, work, head, bounds)
+            raise EnvironmentProblem(
+                f"`git merge --no-commit {ref}` did not start (nothing was changed): "
+                f"{_gits_own_words(started.stderr or started.stdout)}"
+            )
+    writer.replace(root / path, data, expected=repo.read(WORKTREE, path), bounds=bounds)
+    repo.add(path)
+    extra["written"] = True
+    unmerged = [
+        p
+        for p in run_git(root, "diff", "--name-only", "--diff-filter=U").splitlines()
+        if p and p != path
+    ]
+    if unmerged:
+        extra["unmerged"] = unmerged
+        if quiet:
+            return 1
+        emit(
+            outcome,
+            fmt,
+            extra,
+            f"{path} is resolved and staged, but the merge of {ref} stopped on other files "
+            f"({', '.join(unmerged)}): resolve them, then `git commit`",
+        )
+        return 1
+    if merged_already:
+        message = f"Sync {path} with {ref}: its bytes plus this branch's own entries"
+        run_git(root, "commit", "-q", "-m", message, "--", path)
+    else:
+        message = f"Merge {ref}: {path} as {ref}'s bytes plus this branch's own entries"
+        run_git(root, "commit", "-q", "-m", message)
+    extra["commit"] = run_git(root, "rev-parse", "HEAD")
+    if not quiet:
+        emit(outcome, fmt, extra, f"committed {extra['commit'][:12]}: {message}")
+    return 0
+
+
+def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:
+    """Files other than the changelog (which ``sync`` puts back itself) that hold
+    uncommitted changes, or are untracked, and that the merge of ``ref`` would
+    write (changed by ``ref`` since its merge-base with HEAD, and not the same on
+    HEAD): git refuses to merge over them."""
+    from changelog_tool.gitrepo import git
+
+    def names(*args: str) -> list[str]:  # NUL-separated, not stripped (" M path")
+        done = git(root, *args)
+        if done.returncode != 0:
+            return []
+        return done.stdout.decode("utf-8", "surrogateescape").split("\0")
+
+    # changed by REF since the merge-base, and not already as REF has it on HEAD
+    touched = set(names("diff", "--name-only", "-z", f"HEAD...{ref}"))
+    touched &= set(names("diff", "--name-only", "-z", "HEAD", ref))
+    records = names("status", "--porcelain", "-z", "--untracked-files=all")
+    dirty: list[str] = []
+    renamed = False
+    for record_ in records:
+        if renamed:  # the original path of a rename or copy
+            renamed = False
+            name = record_
+        else:
+            if len(record_) < 4:
+                continue
+            renamed = record_[0] in "RC" or record_[1] in "RC"
+            name = record_[3:]
+        if name and name != path and name in touched and name not in dirty:
+            dirty.append(name)
+    return dirty
+
+
+def _gits_own_words(output: str) -> str:
+    """Git's message without what the merge driver said on the way (a merge that
+    did not start merged nothing) and without tabs, one line after another."""
+    lines = [
+        line.strip()
+        for line in output.splitlines()
+        if line.strip() and not line.startswith("changelog merge-driver:")
+    ]
+    return " ".join(lines)
+
+
+def _restore(file: Path, data: bytes | None, current: bytes | None, bounds: Bounds) -> None:
+    """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
+    from changelog_tool.ledger import writer
+
+    if data == current:
+        return
+    if data is None:
+        file.unlink(missing_ok=True)
+    else:
+        writer.replace(file, data, expected=current, bounds=bounds)
