@@ -21,6 +21,14 @@ from changelog_tool.records import field, record
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
 DEFAULT_RECIPE_DIRS = ("benchmarks/multi_node/",)
+DEFAULT_PLACEHOLDERS = ("XXX",)
+"""The pr-link placeholders accepted off the protected branch; the first is add's."""
+DEFAULT_SEVERITY = {
+    "key-style": "warning",
+    "repeated-block": "notice",
+    "recipe-reference": "warning",
+}
+"""Each review lint's severity unless the settings' ``[severity]`` says otherwise."""
 DOTFILE = ".perf-changelog.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "[tool.perf-changelog]"
@@ -51,7 +59,7 @@ class Settings:
     recipe_dirs: tuple[str, ...] = DEFAULT_RECIPE_DIRS
     protected_ref: tuple[str, ...] = ("origin/main", "main")
     repository: str | None = None
-    placeholders: tuple[str, ...] = ("XXX",)
+    placeholders: tuple[str, ...] = DEFAULT_PLACEHOLDERS
     duplicate_entry: str = "warning"
     severity: dict[str, str] = field(default_factory=dict)
     """Per lint code (``key-style``, ``repeated-block``, ``recipe-reference``): error,
@@ -87,7 +95,7 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "lock-timeout": ("lock_timeout", float),
     "max-bytes": ("max_bytes", int),
 }
-LINT_CODES = ("key-style", "repeated-block", "recipe-reference")
+LINT_CODES = tuple(DEFAULT_SEVERITY)
 LEVELS = ("error", "warning", "notice", "off")
 _PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes")
 _DRIVE = re.compile(r"^[A-Za-z]:")
@@ -227,7 +235,7 @@ def parse(found: Found, origin: str = "") -> Settings:
             )
     if values.get("duplicate_entry", "warning") not in ("warning", "error"):
         raise UsageError(f"setting 'duplicate-entry' in {source} must be 'warning' or 'error'")
-    placeholders = values.get("placeholders", ("XXX",))
+    placeholders = values.get("placeholders", DEFAULT_PLACEHOLDERS)
     if not placeholders or not all(p.strip() for p in placeholders):
         raise UsageError(
             f"setting 'placeholders' in {source} needs at least one placeholder, none empty"

@@ -16,13 +16,7 @@ from changelog_tool.findings import Finding
 from changelog_tool.lint import keystyle, repeated
 from changelog_tool.lint.tree import Mapping, Unreadable, Values, mappings
 from changelog_tool.records import field, record
-
-DEFAULT_SEVERITY = {
-    "key-style": "warning",
-    "repeated-block": "notice",
-    "recipe-reference": "warning",
-}
-CODES = tuple(DEFAULT_SEVERITY)
+from changelog_tool.settings import DEFAULT_SEVERITY
 
 
 @record(frozen=True)

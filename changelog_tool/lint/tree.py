@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from changelog_tool.ledger.items import MAX_DEPTH
 from changelog_tool.records import field, record
 
-MAX_DEPTH = 100
 MAX_NODES = 200_000
 
 

@@ -28,10 +28,11 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
-from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS, Mainline
+from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.side_changes import history_end
 from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
 from changelog_tool.records import record
+from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 
 @record(frozen=True)

@@ -41,9 +41,7 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.records import record
-from changelog_tool.settings import is_placeholder
-
-DEFAULT_PLACEHOLDERS = ("XXX",)
+from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
 @record(frozen=True)

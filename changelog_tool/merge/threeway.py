@@ -34,13 +34,14 @@ from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.corrections import carry
 from changelog_tool.merge.edits import Problem
 from changelog_tool.merge.proof import parses_whole, verify
-from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS, Mainline, Split, replayed_run
+from changelog_tool.merge.replay import Mainline, Split, replayed_run
 from changelog_tool.merge.side_changes import (
     Entry,
     own_entries,
     protected_changes,
 )
 from changelog_tool.records import field, record
+from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 Side = Literal["ours", "theirs"]
 SIDES: tuple[Side, Side] = ("ours", "theirs")

@@ -34,10 +34,10 @@ from typing import Literal
 
 from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Decision, by_beginning
-from changelog_tool.merge.replay import DEFAULT_PLACEHOLDERS
 from changelog_tool.merge.side_changes import after_history, history_end
 from changelog_tool.merge.threeway import SIDES, Merged, Side
 from changelog_tool.records import record
+from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 UNKNOWN: Literal["unknown"] = "unknown"
 
