@@ -13,6 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
+from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
 from changelog_tool.diff import limits
@@ -125,11 +126,32 @@ def test_ordinary_master_configs_are_built_in_the_limits_pass(data: bytes) -> No
     assert _same(load(data), YAML(typ="safe", pure=False).load(data))
 
 
-@pytest.mark.parametrize(
-    "data", [b"a: &x 1\nb: *x\n", b"a: !!str 1\n", b"%YAML 1.1\n---\na: 1\n", b"a: 1\na: 2\n"]
-)
+@pytest.mark.parametrize("data", [b"a: &x 1\nb: *x\n", b"a: !!str 1\n", b"%YAML 1.1\n---\na: 1\n"])
 def test_what_the_pass_does_not_build_goes_to_ruamels_loader(data: bytes) -> None:
     assert limits._build(data) is limits._DEFER
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"a: 1\na: 2\n",
+        b"k:\n  x: {b: [1, {c: 1, c: 2}], b: 1}\n  y: {1: a, true: b}\n",  # the upper level first
+        b"k: [[{1: {true: b, 1: ~}, 1: []}], {a: {}, a: ~}]\n",  # a replaced value's mapping
+    ],
+)
+def test_a_repeated_key_is_the_loaders_own_error_without_the_loader(data: bytes) -> None:
+    """The pass raises what ruamel's loader raises for the mapping that loader reports
+    (it fills mappings level by level): a 1 MB flow mapping of one repeated key was
+    left to it and took 10 s."""
+    with pytest.raises(DuplicateKeyError) as ours:
+        limits._build(data)
+    with pytest.raises(DuplicateKeyError) as theirs:
+        YAML(typ="safe", pure=False).load(data)
+    for exc in (ours.value, theirs.value):
+        assert exc.problem_mark is not None and exc.context_mark is not None
+    assert ours.value.problem == theirs.value.problem
+    assert ours.value.problem_mark.index == theirs.value.problem_mark.index
+    assert ours.value.context_mark.index == theirs.value.context_mark.index
 
 
 def test_a_date_that_is_no_date_names_its_line_instead_of_crashing() -> None:

@@ -268,9 +268,13 @@ def _build(data: bytes) -> Any:
     loader would. :data:`_DEFER` (the events still read to the end, so the limits
     hold) for what this pass leaves to that loader: anchors and aliases (merge keys
     come with them), explicit tags, ``%YAML``/``%TAG`` directives, a second document,
-    a collection or repeated value as a mapping key, and plain scalars of other
-    tags. The loader then builds the value or raises its own error, so both ways
-    agree on every document."""
+    a collection as a mapping key, and plain scalars of other tags. The loader then
+    builds the value or raises its own error, so both ways agree on every document.
+
+    A key repeated in one mapping is the loader's ``DuplicateKeyError``, raised here
+    for the mapping it would report: it fills mappings level by level (a document's
+    top level first), each in document order (leaving a 1 MB flow mapping of one
+    repeated key to the loader took 10 s)."""
     from ruamel.yaml.events import (
         AliasEvent,
         CollectionEndEvent,
@@ -283,7 +287,10 @@ def _build(data: bytes) -> Any:
     tools: _Tools | None = _tools()
     result: Any = None
     documents = 0
-    open_: list[list[Any]] = []  # [collection, the key that waits for its value]
+    opened = 0  # collections so far, in document order
+    # [collection, the key that waits for its value, depth, order, start mark]
+    open_: list[list[Any]] = []
+    repeated: dict[int, list[Any]] = {}  # id(mapping) -> its first repeated key
     for event in events(data):
         if tools is None:
             continue
@@ -303,30 +310,75 @@ def _build(data: bytes) -> Any:
                 continue
         elif not isinstance(event, AliasEvent):
             continue  # the stream's start and end, a document's end
-        if value is _DEFER or not _add(open_, value):
+        if value is _DEFER:
             tools = None
             continue
+        added = _add(open_, value)
+        if added is _REPEATED:
+            into = open_[-1]
+            if id(into[0]) not in repeated:
+                original = _as_constructing(into[0][value])
+                # (the mapping itself is kept too: its id must not be reused by another
+                # when a later value replaces the one that held it)
+                found = [*into[2:5], event.start_mark, value, original, into[0], None]
+                repeated[id(into[0])] = found
+        elif not added:
+            tools = None
+            continue
+        elif open_ and open_[-1][1] is _NO_KEY and id(open_[-1][0]) in repeated:
+            found = repeated[id(open_[-1][0])]
+            if found[-1] is None:  # the value of the repeated key
+                found[-1] = _as_constructing(value)
         if not open_:
             result = value
         if isinstance(value, dict | list):
-            open_.append([value, _NO_KEY])
+            opened += 1
+            open_.append([value, _NO_KEY, len(open_) + 1, opened, event.start_mark])
+    if tools is not None and repeated:
+        raise _repeated_key(min(repeated.values(), key=lambda found: found[:2]))
     return result if tools is not None else _DEFER
 
 
-def _add(open_: list[list[Any]], value: Any) -> bool:
+_REPEATED: Any = object()
+"""What :func:`_add` returns for a key its mapping already holds."""
+
+
+def _as_constructing(value: Any) -> str:
+    """A value as the safe loader shows it in a duplicate-key error: a mapping or
+    sequence is still empty there (it is filled a level later)."""
+    return "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else str(value)
+
+
+def _repeated_key(found: list[Any]) -> Exception:
+    """The safe loader's error for a key repeated in one mapping."""
+    from ruamel.yaml.constructor import DuplicateKeyError
+
+    _depth, _order, mapping_mark, key_mark, key, original, _mapping, value = found
+    return DuplicateKeyError(
+        "while constructing a mapping",
+        mapping_mark,
+        f'found duplicate key "{key}" with value "{value}" (original value: "{original}")',
+        key_mark,
+    )
+
+
+def _add(open_: list[list[Any]], value: Any) -> Any:
     """Put ``value`` where the open collection takes its next node; False where the
     safe loader would do more than this pass does (a collection as a key, which it
-    turns into a tuple or refuses, or a key it already holds, which it refuses)."""
+    turns into a tuple or refuses); :data:`_REPEATED` for a key the mapping already
+    holds (the next value replaces its value: the document is refused anyway)."""
     if not open_:
         return True
     into = open_[-1]
-    collection, key = into
+    collection, key = into[0], into[1]
     if isinstance(collection, list):
         collection.append(value)
     elif key is _NO_KEY:
-        if isinstance(value, dict | list) or value in collection:
+        if isinstance(value, dict | list):
             return False
         into[1] = value
+        if value in collection:
+            return _REPEATED
     else:
         collection[key] = value
         into[1] = _NO_KEY
