@@ -119,6 +119,13 @@ def events(data: bytes) -> Iterator[Any]:
     try:
         while parser.check_event():
             event = parser.get_event()
+            if type(event) is ScalarEvent and event.anchor is None:
+                # most events: one node, one level below an open collection (whose
+                # depth was checked and whose deepest level is at least this one)
+                written += 1
+                expanded += 1
+                yield event
+                continue
             if isinstance(event, ScalarEvent | AliasEvent):
                 size, height = (1, 0)
                 if isinstance(event, AliasEvent):
