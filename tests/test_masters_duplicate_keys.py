@@ -103,3 +103,23 @@ def test_a_branch_that_defines_a_key_twice_fails(repo) -> None:
     (found,) = [f for f in document["findings"] if f["code"] == "duplicate-yaml-key"]
     assert found["severity"] == "error"
     assert document["changed"]["modified"] == {"a-vllm": ["image"]}
+
+
+def test_in_a_file_read_whole_the_last_definition_is_the_key_too(repo) -> None:
+    # an anchor makes the file be parsed whole, and that parse refuses a repeated key:
+    # the earlier copy is set aside, its anchor kept for the alias after it
+    anchored = NVIDIA_TEXT.replace("b-vllm:\n", "b-vllm: &b\n", 1) + "c-vllm: *b\n"
+    doubled = anchored + "\n" + LATER
+    make_project(repo)
+    repo.git("checkout", "-q", "main")
+    repo.commit("a-vllm twice, with an alias", **{NVIDIA: doubled})
+    repo.git("checkout", "-q", "-B", "feature")
+    text = doubled.replace("vllm/vllm-openai:v9", "vllm/vllm-openai:v10")
+    assert yaml.safe_load(text)["a-vllm"]["image"] == "vllm/vllm-openai:v10"
+    repo.commit("edit the copy CI reads", **{NVIDIA: text})
+    code, document = verify(repo)
+    assert code == 1
+    assert document["changed"]["modified"] == {"a-vllm": ["image"]}
+    assert [f["severity"] for f in document["findings"] if f["code"] == "duplicate-yaml-key"] == [
+        "warning"
+    ]

@@ -326,8 +326,9 @@ class MasterFile:
 
     @cached_property
     def _whole_values(self) -> dict[Any, Any]:
+        data, shadowed = self._last_definitions()
         try:
-            value = _parse(self.data)
+            value = _parse(data)
         except MasterProblem as problem:
             self.problems.append(
                 MasterProblem(problem.message, _last_line(self.data, problem.line), problem.code)
@@ -340,13 +341,42 @@ class MasterFile:
             self.problems.append(MasterProblem("a master config must be a mapping of keys", 1))
             self.broken = True
             return {}
+        for name in shadowed:
+            value.pop(name, None)
         return value
 
+    def _last_definitions(self) -> tuple[bytes, list[str]]:
+        """The file with each earlier definition of a top-level key the scan found
+        twice renamed to a key no file uses (its anchors kept: a later alias may name
+        them), and those names: so the whole-file parse, which refuses a repeated
+        key, reads each key's last definition, as PyYAML does."""
+        seen: dict[str, int] = {}
+        for key, _ in self._found:
+            seen[key] = seen.get(key, 0) + 1
+        if all(count == 1 for count in seen.values()):
+            return self.data, []
+        out: list[bytes] = []
+        names: list[str] = []
+        last = 0
+        for key, start in self._found:
+            seen[key] -= 1
+            if seen[key] == 0:
+                continue  # the last definition: kept
+            end = self.data.find(b"\n", start)
+            match = _TOP_KEY.match(self.data[start : end if end >= 0 else len(self.data)])
+            assert match is not None  # the scan found a key line here
+            out += [self.data[last:start], b'"\\0shadowed %d"' % len(names)]
+            names.append(f"\x00shadowed {len(names)}")
+            last = start + match.end() - 1  # the colon
+        out.append(self.data[last:])
+        return b"".join(out), names
+
     def key_names(self) -> list[str]:
+        spans = self.spans  # (a key defined twice is a problem of the file, read whole too)
         if self.whole:
             values = self._whole_values
-            return list(self.spans) if self.broken else [str(k) for k in values]
-        return list(self.spans)
+            return list(spans) if self.broken else [str(k) for k in values]
+        return list(spans)
 
     def line(self, key: str) -> int | None:
         span = self.spans.get(key)
