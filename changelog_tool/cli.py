@@ -43,7 +43,7 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's help formatter, as wide as the terminal (as argparse finds it:
     ``COLUMNS``, then standard output's terminal, else 80), without importing
     ``shutil``: argparse makes a formatter for every argument added, and ``shutil``
-    (with ``bz2`` and ``lzma``) cost every command's start ~4 ms."""
+    (with ``bz2`` and ``lzma``) slowed every command's start (docs/performance.md)."""
     text = os.environ.get("COLUMNS", "")
     columns = int(text) if text.isascii() and text.isdigit() else 0
     if columns <= 0:
@@ -87,7 +87,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         help="show the traceback of an internal error (or CHANGELOG_DEBUG=1)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    # A chosen command needs only its own parser (each costs ~0.6 ms to make); none
+    # A chosen command needs only its own parser (each has a cost to make); none
     # or an unknown one needs them all, for the help and the list of choices.
     for name, (_, help_text) in COMMANDS.items():
         if chosen not in COMMANDS or name == chosen:

@@ -3,16 +3,11 @@ small part of the start-up cost.
 
 Every command starts a fresh interpreter (the merge driver on every rebase step,
 ``verify`` on every CI run), and defining a class is part of that start.
-``dataclasses`` compiles each generated method on its own (``__init__``,
-``__repr__``, ``__eq__``, ``__hash__``, and for a frozen class ``__setattr__``
-and ``__delattr__``: six compilations) and imports ``inspect`` (with ``ast``,
-``dis`` and ``tokenize``) on the way: 1.4-1.7 ms per frozen class and 17-19 ms
-for the import on the 2-core machine of ``docs/performance.md``. Here only
-``__init__`` is compiled (its signature is the fields'); the other methods are
-shared functions over the fields' names, which read the values in C
-(``attrgetter``). Compiling all six methods in one ``exec`` still cost about
-1 ms per class there, 33-44 ms of a ``verify --base`` run (35 classes; the merge
-driver defines 24).
+``dataclasses`` compiles each generated method on its own and imports ``inspect``
+on the way; here only ``__init__`` is compiled (its signature is the fields'), and
+the other methods are shared functions over the fields' names, which read the
+values in C (``attrgetter``). It pays more than 5 ms of a real command's start
+(docs/performance.md, "Start-up tricks").
 
 What a record does is what ``@dataclass`` and ``@dataclass(frozen=True)`` do
 with the features this package uses, and nothing more: fields from the class's

@@ -1,9 +1,9 @@
 """The TUI's changed keys, found by a child process while this one imports Textual.
 
-`changelog add` spends its first ~0.2 s importing Textual and building the first
-frame, all on one core, and only then can it run the diff engine (~0.1 s alone,
-more on the app's thread because it shares the interpreter lock with Textual's
-first refreshes). A child forked before that import runs the same diff on
+`changelog add` spends its first moments importing Textual and building the first
+frame, all on one core, and only then can it run the diff engine (slower on the
+app's thread, which shares the interpreter lock with Textual's first refreshes;
+figures in docs/performance.md). A child forked before that import runs the same diff on
 another core, so the keys are ready by the first frame.
 
 The child is a copy of this process made with ``os.fork``, only where that is

@@ -56,9 +56,9 @@ class Loaded:
 
 
 POINTS_BUDGET = 0.03
-"""Seconds a preview spends counting benchmark points it has not counted before (a key
-takes ~1 ms; a pattern reaching thousands of keys would hold the screen for seconds):
-the rest are counted in the background."""
+"""Seconds a preview spends counting benchmark points it has not counted before (a
+pattern reaching thousands of keys would hold the screen for seconds): the rest are
+counted in the background."""
 
 
 def known_scenario_types() -> list[str]:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> object:
     """``Repo`` and ``WORKTREE`` load :mod:`.repository` on first use: the merge
-    driver's questions of git (:mod:`.process`) never need it (~4 ms of its start)."""
+    driver's questions of git (:mod:`.process`) never need it (docs/performance.md)."""
     if name in ("Repo", "WORKTREE"):
         from changelog_tool.gitrepo import repository
 

@@ -196,7 +196,7 @@ def _widen(pipe: IO[bytes] | None) -> None:
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
     """End a ``cat-file`` process now: it only reads, so nothing of git's is lost,
-    and a wait with a timeout would poll in sleeps (~1 ms a process)."""
+    and a wait with a timeout would poll in sleeps."""
     for pipe in (process.stdin, process.stdout):
         if pipe is not None:
             pipe.close()

@@ -193,9 +193,9 @@ SMALL_BLOB = 256 << 10
 def blob_hasher(size: int, width: int) -> hashlib._Hash:
     """A hash primed as git hashes a blob of ``size`` bytes: feed it those bytes and
     its hex digest is their object id, SHA-1 or (ids ``width`` 64 hex digits wide)
-    SHA-256. ``hashlib`` loads OpenSSL (~5 ms of a run's start), whose hashing is
-    ~10x faster than Python's own modules (~170 MB/s here): those hash a small blob
-    sooner than OpenSSL loads, so a small blob does without it. The threshold is
+    SHA-256. ``hashlib`` loads OpenSSL, whose hashing is much faster than Python's
+    own modules but whose load costs more than they take to hash a small blob, so a
+    small blob does without it (docs/performance.md). The threshold is
     where two such hashes (the merge driver's two sides, the work tree's prefix and
     whole file) cost what the load does."""
     import importlib

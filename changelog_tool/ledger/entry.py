@@ -71,7 +71,7 @@ def _is_integer(_checker: object, value: object) -> bool:
 
 @cache
 def _entry_validator() -> Validator:
-    import jsonschema  # 40-60 ms: paid only by a run that validates an entry
+    import jsonschema  # a slow import (docs/performance.md): only a run that validates
 
     base = jsonschema.Draft202012Validator
     checker = base.TYPE_CHECKER.redefine("integer", _is_integer)

@@ -1,7 +1,7 @@
 """What the strict loader builds, and the rules it builds them by, without the YAML
 parser: a changelog entry read another way (:mod:`changelog_tool.ledger.quickread`)
 is the same :class:`Item`, and code that only handles items or problems does not
-load ruamel.yaml (~40 ms of the merge driver's start on a 2-core machine).
+load ruamel.yaml (most of the merge driver's start: docs/performance.md).
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ HEAD = ENTRY_HEAD + b"\n"
 _FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
 # Every character libyaml prints, minus what needs care here: no control character,
 # line break or BOM. As a class of what is allowed it would list U+00A0 to U+10FFFF in
-# five ranges, which Python's regex compiler fills in one code point at a time (~20
-# ms); so a class for text that is not ASCII is written as what it refuses: the ASCII
+# five ranges, which Python's regex compiler fills in one code point at a time
+# (slowly: docs/performance.md); so a class for text that is not ASCII is written as what it refuses: the ASCII
 # characters the class does not take, then every other character libyaml does not
 # print (C1 controls, U+2028/9, surrogates, the BOM, U+FFFE/F). The tests check both
 # spellings take the same code points, all 1,114,112 of them.

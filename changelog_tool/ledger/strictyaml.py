@@ -44,8 +44,8 @@ from changelog_tool.ledger.items import MAX_DEPTH, Item, YamlProblem, resolve_pl
 
 
 def _events(data: bytes | str) -> Iterator[Event]:
-    """The C parser's events (a ``YAML`` object costs ~0.5 ms to make, many times the
-    parse of one entry: it searches the disk for plug-ins)."""
+    """The C parser's events (a ``YAML`` object costs many times the parse of one
+    entry to make: it searches the disk for plug-ins)."""
     try:
         from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
     except ImportError:  # pragma: no cover - ruamel.yaml.clib is a dependency

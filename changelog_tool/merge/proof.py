@@ -13,9 +13,9 @@ from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.side_changes import Entry, block_list_events, count_entries
 
 QUICK_PROOF_BYTES = 256 << 10
-"""Up to this size a result is first read by the quick reader (~10 MB/s), which
-costs less than loading the YAML parser (~40 ms on a 2-core machine): the merge
-driver's windows are a few entries, so a rebase step never loads it."""
+"""Up to this size a result is first read by the quick reader, which costs less than
+loading the YAML parser (docs/performance.md): the merge driver's windows are a few
+entries, so a rebase step never loads it."""
 
 
 def verify(

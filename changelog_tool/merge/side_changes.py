@@ -50,7 +50,7 @@ class Entry:
 def count_entries(data: bytes) -> int:
     """Entries in a file: lines that begin a top-level list item (``ENTRY_START``:
     a ``-`` at column 0 followed by a space, a newline or the end), counted with
-    ``bytes.count``: 1 ms for 400 KB where the regular expression takes 2.5."""
+    ``bytes.count``, faster than the regular expression."""
     first = data.startswith((b"- ", b"-\n")) or data == b"-"
     return _item_lines(data) + data.endswith(b"\n-") + first
 
@@ -80,7 +80,7 @@ def block_list_events(data: bytes) -> int | None:
     """How many YAML events ``data`` parses into, when it is one document whose
     root is a block sequence at column 0; ``None`` when it is not (or does not
     parse, or the C parser is missing). Only syntax is read: libyaml's own loop,
-    no Python object per event, ~4 ms for 400 KB (building values takes ~30)."""
+    no Python object per event (building values costs several times more)."""
     try:
         from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
     except ImportError:

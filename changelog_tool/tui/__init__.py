@@ -44,8 +44,8 @@ def _run(
     # An event loop makes cyclic garbage as it goes, so the collector runs again
     # (changelog_tool.batch_process turned it off); what exists now (Textual's
     # modules, the session) lives as long as the app, so it is moved out of the
-    # collector's reach first: scanning it on every full collection cost ~50 ms
-    # before the first frame.
+    # collector's reach first: scanning it on every full collection delayed the
+    # first frame (docs/performance.md).
     gc.freeze()
     gc.enable()
     outcome = app.run()

@@ -221,7 +221,7 @@ class AddApp(LeavingApp):
     @work(thread=True, group="history")
     def parse_history(self) -> None:
         """The history pane's entries, parsed once the keys are on screen (not before:
-        800 entries are ~25 ms the keys would wait for)."""
+        the keys would wait for them)."""
         self.session.history()
 
     def _list_other_keys(self) -> None:
