@@ -302,9 +302,16 @@ def _build(data: bytes) -> Any:
         if tools is None:
             continue
         value: Any = _DEFER
-        if isinstance(event, ScalarEvent):
+        if type(event) is ScalarEvent:  # most events (libyaml's parser makes no subclass)
             if not (event.anchor or event.tag):
                 value = _plain(data, event, tools) if event.implicit[0] else event.value
+            if value is not _DEFER and open_ and open_[-1][1] is not _NO_KEY:
+                into = open_[-1]  # a scalar value of a key: no check to make
+                into[0][into[1]] = value
+                into[1] = _NO_KEY
+                if id(into[0]) in repeated and repeated[id(into[0])][-1] is None:
+                    repeated[id(into[0])][-1] = _as_constructing(value)
+                continue
         elif isinstance(event, MappingStartEvent | SequenceStartEvent):
             if not (event.anchor or event.tag):
                 value = {} if isinstance(event, MappingStartEvent) else []
