@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from changelog_tool.confinement import confined
+from changelog_tool.confinement import confined, top_of
 from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.gitrepo.worktree import read_file, walk_dir
@@ -44,8 +44,11 @@ def master_paths(root: Path, globs: Sequence[str]) -> list[Path]:
     links: set[str] = set()
     for glob in globs:
         walk_dir(root, "", [part for part in glob.split("/") if part], found, links)
-    if links:
-        raise EnvironmentProblem(linked(sorted(links)[0], "master config"))
+    if links:  # one that leads out of the checkout is refused as such, as verify does
+        top = top_of(root)
+        first = sorted(links)[0]
+        confined(top, (root / first).relative_to(top).as_posix())
+        raise EnvironmentProblem(linked(first, "master config"))
     return [root / path for path in sorted(found)]
 
 
