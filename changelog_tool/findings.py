@@ -147,5 +147,5 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 def dump_json(document: dict[str, Any]) -> str:
     """The document as JSON, valid UTF-8: a lone surrogate (a file name's byte that is
     not UTF-8) is written as its ``\\udcXX`` escape, which JSON readers take back."""
-    text = json.dumps(document, indent=2, ensure_ascii=False)
+    text = json.dumps(document, ensure_ascii=False)
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -312,3 +312,20 @@ def test_a_reference_main_already_left_dangling_is_not_the_branchs_doing(repo: G
     )
     found = reference_codes(repo)
     assert len(found) == 2 and "'recipes/trt/gone.yaml'" in found[0] and "new.yaml" in found[1]
+
+
+def test_a_change_past_the_review_budget_is_left_with_one_notice() -> None:
+    from changelog_tool.lint.review import REVIEW_BYTES, MasterKey
+
+    small = b"a-vllm:\n  image: x\n  model_name: m\n  max-model-len: 8\n  block-size: 4\n"
+    big = b"b-vllm:\n  image: " + b"x" * REVIEW_BYTES + b"\n"
+    changed = Changed(
+        master_keys=[
+            MasterKey("configs/nvidia-master.yaml", small, None, 1, None),
+            MasterKey("configs/amd-master.yaml", big, None, 1, None),
+        ]
+    )
+    found = review(changed, lambda p: True, lambda r: None)
+    codes = [(f.code, f.severity, f.path) for f in found]
+    assert ("review-skipped", "notice", "configs/amd-master.yaml") in codes
+    assert any(code == "key-style" for code, _, _ in codes)  # the small key was reviewed

@@ -5,6 +5,7 @@ changed keys, handed to the pure :func:`changelog_tool.lint.review.review`."""
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -24,7 +25,7 @@ def lint_findings(
     """The lint findings for a snapshot the diff engine took (git reads here, each
     file refused before reading when over ``limit`` bytes)."""
     from changelog_tool.diff.keychange import ADDED, MODIFIED
-    from changelog_tool.diff.masters import MasterFile, MasterProblem
+    from changelog_tool.diff.masters import BATCH, MasterFile, MasterProblem
     from changelog_tool.diff.recipes import references, target
     from changelog_tool.lint.keystyle import Votes, file_votes
     from changelog_tool.lint.review import Changed, MasterKey, review
@@ -50,6 +51,9 @@ def lint_findings(
     heads = {file.path: file for file in snap.masters.files}
     bases = {file.path: file for file in snap.base_masters.files}
     files: dict[str, tuple[bytes, MasterFile | None, Callable[[], Votes]]] = {}
+    per_file = Counter(
+        c.path for c in changes.keys if c.kind in (ADDED, MODIFIED) and c.path is not None
+    )
     for change in changes.keys:
         if change.kind not in (ADDED, MODIFIED) or change.path is None:
             continue
@@ -62,8 +66,10 @@ def lint_findings(
                 functools.cache(partial(file_votes, now)),
             )
         data, older, style = files[change.path]
-        chunk = snap.masters.chunk(change.key)
-        if chunk is None:  # a file parsed whole (anchors): lint it whole
+        # a file parsed whole (anchors), or one with more changed keys than are read
+        # one by one (BATCH, as the diff engine reads values): lint it whole, once
+        chunk = snap.masters.chunk(change.key) if per_file[change.path] <= BATCH else None
+        if chunk is None:
             found.masters[change.path] = (data, older.data if older is not None else None)
         else:
             old_chunk = older.chunk(change.key) if older is not None else None

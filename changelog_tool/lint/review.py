@@ -57,15 +57,20 @@ def review(
     leaves = repeated.Leaves(values, repeated.Budget()) if repeats else None
     out: list[Finding] = []
     recipes = []
+    budget = _Budget()
     for path, (head, base) in sorted(changed.recipes.items()):
-        file = _File(path, head, base, values if repeats else None)
-        out += file.lints(styles, leaves)
-        recipes.append(file)
+        if budget.takes(path, head):
+            file = _File(path, head, base, values if repeats else None)
+            out += file.lints(styles, leaves)
+            recipes.append(file)
     for path, (head, base) in sorted(changed.masters.items()):
-        out += _File(path, head, base).lints(styles, None)
+        if budget.takes(path, head):
+            out += _File(path, head, base).lints(styles, None)
     for part in changed.master_keys:
-        file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
-        out += file.lints(styles, None)
+        if budget.takes(part.path, part.head):
+            file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
+            out += file.lints(styles, None)
+    out += budget.notice()
     if repeats:
         out += _copies(recipes)
     for path, key, ref, line in changed.references:
@@ -83,10 +88,49 @@ def review(
                 )
             )
     return [
-        Finding(f.code, f.message, f.path, f.line, levels[f.code], f.key)
+        Finding(f.code, f.message, f.path, f.line, levels.get(f.code, f.severity), f.key)
         for f in out
-        if levels.get(f.code, "warning") != "off"
+        if levels.get(f.code, f.severity) != "off"
     ]
+
+
+REVIEW_BYTES = 512 << 10
+"""The changed YAML key-style and repeated-block read in one run: a real change is a
+few recipes and keys (kilobytes); past this, what is left is not reviewed, and one
+notice says so, so that a branch of a 1 MB file of new keys costs bounded work."""
+
+
+class _Budget:
+    """What the review has read so far, and what it left for :data:`REVIEW_BYTES`."""
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.skipped: dict[str, int] = {}
+
+    def takes(self, path: str, head: bytes) -> bool:
+        if self.read + len(head) > REVIEW_BYTES:
+            self.skipped[path] = self.skipped.get(path, 0) + len(head)
+            return False
+        self.read += len(head)
+        return True
+
+    def notice(self) -> list[Finding]:
+        if not self.skipped:
+            return []
+        total = sum(self.skipped.values())
+        first = min(self.skipped)
+        return [
+            Finding(
+                "review-skipped",
+                f"key-style and repeated-block reviewed {self.read:,} bytes of changed YAML "
+                f"and left {total:,} bytes unread (in {', '.join(sorted(self.skipped))}): "
+                f"a change this large is reviewed by hand; the gate's other checks ran on "
+                "all of it",
+                first,
+                None,
+                "notice",
+            )
+        ]
 
 
 class _File:
