@@ -1,7 +1,7 @@
-"""Every command finishes within 2 s of CPU on each 1 MB hostile input of
+"""Every command finishes within bounded CPU time on each 1 MB hostile input of
 ``hostile_inputs.py``, committed on a branch of a real repository: the command runs
-as the installed tool does, in a child the kernel ends past 2 s of CPU (a hard limit,
-interpreter start included). ``benchmarks/bench_hostile.py`` times the same runs and
+as the installed tool does, in a child the kernel ends past :data:`LIMIT` seconds of
+CPU (a hard limit, interpreter start included). ``benchmarks/bench_hostile.py`` times the same runs and
 reports the slowest."""
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ import pytest
 from hostile_inputs import COMMANDS, INPUTS
 from projects import make_project
 
-LIMIT = 2
+LIMIT = 3
 """Seconds of CPU a command may spend, as a hard limit: the kernel ends the child
-(SIGXCPU) past it. CPU time, not the wall clock: a test run shares two cores with
-others, which stretches the wall clock but not the work a command does."""
+(SIGXCPU) past it. CPU time, not the wall clock, and half again the 2 s target: a
+test run shares two logical cores with other tests, which stretches the wall clock
+and, on cores that share a physical one, the CPU time too. Every hostile class this
+guards against took minutes; the 2 s target itself is judged on a quiet machine by
+``benchmarks/bench_hostile.py`` (its slowest pair: docs/performance.md)."""
 BACKSTOP = 30.0
 """Seconds of wall clock after which a child that waits on something is killed."""
 
