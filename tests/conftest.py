@@ -78,6 +78,15 @@ def repo(tmp_path: Path) -> GitRepo:
 
 
 @pytest.fixture
+def project(repo: GitRepo) -> GitRepo:
+    """The shared project (:func:`projects.make_project`): on main both master files
+    and a two-entry history; checked out, the branch ``feature``."""
+    from projects import make_project
+
+    return make_project(repo)
+
+
+@pytest.fixture
 def corpus() -> Path:
     if not (CORPUS / "inferencex-data.bundle").is_file():
         pytest.skip("../shared/corpus is absent")

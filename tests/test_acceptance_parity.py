@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import GitRepo
+from projects import run
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
@@ -15,8 +17,6 @@ from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import normalize
-from tests.conftest import GitRepo
-from tests.projects import run
 
 LINK = "https://github.com/acme/bench/pull"
 MASTER = (
@@ -51,7 +51,7 @@ CANDIDATES = {
 
 
 @pytest.fixture
-def project(repo: GitRepo) -> GitRepo:
+def parity_project(repo: GitRepo) -> GitRepo:
     repo.commit(
         "base",
         **{
@@ -74,8 +74,8 @@ def flag_args(draft: Draft) -> list[str]:
     return args
 
 
-def verdicts(project: GitRepo, draft: Draft) -> dict[str, bool]:
-    root, path = project.root, project.root / "perf-changelog.yaml"
+def verdicts(parity_project: GitRepo, draft: Draft) -> dict[str, bool]:
+    root, path = parity_project.root, parity_project.root / "perf-changelog.yaml"
     found: dict[str, bool] = {}
     done = run(root, "add", "--no-input", *flag_args(draft))
     assert done.returncode in (0, 1), done.stderr
@@ -104,10 +104,10 @@ def verdicts(project: GitRepo, draft: Draft) -> dict[str, bool]:
 
 @pytest.mark.parametrize("name", sorted(CANDIDATES))
 def test_every_path_gives_the_same_verdict(
-    project: GitRepo, name: str, monkeypatch: pytest.MonkeyPatch
+    parity_project: GitRepo, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     draft, branch, accepted = CANDIDATES[name]
-    project.git("checkout", "-q", branch)
-    monkeypatch.chdir(project.root)
-    found = verdicts(project, draft)
+    parity_project.git("checkout", "-q", branch)
+    monkeypatch.chdir(parity_project.root)
+    found = verdicts(parity_project, draft)
     assert found == dict.fromkeys(found, accepted), found

@@ -9,10 +9,11 @@ import os
 import subprocess
 import sys
 
+from conftest import GitRepo
+from projects import HISTORY, LOG, make_project
+
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.strictyaml import load_value
-from tests.conftest import GitRepo
-from tests.projects import HISTORY, LOG, make_project
 
 RUNS = 10
 

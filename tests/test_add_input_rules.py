@@ -9,13 +9,13 @@ import json
 import os
 
 import pytest
+from conftest import GitRepo
+from projects import HISTORY, LOG, codes, entry, make_project, run, verify
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.session import AddSession
 from changelog_tool.ledger.entry import MAX_PR_NUMBER, pr_number_problem
-from tests.conftest import GitRepo
-from tests.projects import HISTORY, LOG, codes, entry, make_project, run, verify
 
 SLUG_LINK = "https://github.com/acme/bench/pull"
 

@@ -1,6 +1,6 @@
 """`changelog add --json` refuses a value the changelog cannot hold, naming the field,
 with exit 1 (never exit 2, "internal error"), and writes nothing; a whole number is
-appended as a YAML integer. Runs the installed command in a real project directory."""
+appended as a YAML integer. Runs the installed command in a real checkout directory."""
 
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 from test_add_command import OLD, write_masters
-
-from tests.yaml_oracles import assert_both_read
+from yaml_oracles import assert_both_read
 
 COMMAND = Path(sys.executable).with_name("changelog")
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def checkout(tmp_path: Path) -> Path:
     root = tmp_path / "checkout"
     root.mkdir()
     (root / "perf-changelog.yaml").write_bytes(OLD.encode())
@@ -57,19 +56,19 @@ def add_stdin(root: Path, stdin: str) -> subprocess.CompletedProcess[str]:
     ],
 )
 def test_a_value_that_is_not_a_whole_number_from_one_is_refused_naming_the_field(
-    project: Path, ep: str, says: str
+    checkout: Path, ep: str, says: str
 ) -> None:
-    result = add_json(project, ep)
+    result = add_json(checkout, ep)
     assert result.returncode == 1, result.stderr
     assert "refused" in result.stderr and f"eval-min-prefill-ep: {says}" in result.stderr
     assert "internal error" not in result.stderr
-    assert (project / "perf-changelog.yaml").read_bytes() == OLD.encode()
+    assert (checkout / "perf-changelog.yaml").read_bytes() == OLD.encode()
 
 
-def test_a_whole_number_is_appended_as_an_integer(project: Path) -> None:
-    result = add_json(project, "2")
+def test_a_whole_number_is_appended_as_an_integer(checkout: Path) -> None:
+    result = add_json(checkout, "2")
     assert result.returncode == 0, result.stderr
-    data = (project / "perf-changelog.yaml").read_bytes()
+    data = (checkout / "perf-changelog.yaml").read_bytes()
     assert data.startswith(OLD.encode()) and data.endswith(b"\n  eval-min-prefill-ep: 2\n")
     assert_both_read(
         data[len(OLD) + 1 :],
@@ -77,8 +76,8 @@ def test_a_whole_number_is_appended_as_an_integer(project: Path) -> None:
     )
 
 
-def test_a_field_given_twice_in_one_object_is_refused_not_overwritten(project: Path) -> None:
+def test_a_field_given_twice_in_one_object_is_refused_not_overwritten(checkout: Path) -> None:
     stdin = '{"config-keys": ["a"], "description": ["first"], "description": ["second"]}'
-    result = add_stdin(project, stdin)
+    result = add_stdin(checkout, stdin)
     assert result.returncode != 0 and "'description' is given twice" in result.stderr
-    assert (project / "perf-changelog.yaml").read_bytes() == OLD.encode()
+    assert (checkout / "perf-changelog.yaml").read_bytes() == OLD.encode()

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from projects import LOG, codes, make_project, run, verify
 from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool import settings as settings_module
@@ -17,7 +18,6 @@ from changelog_tool.authoring.session import AddSession
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.strictyaml import load_items
 from changelog_tool.merge.threeway import Merged, Refused, merge
-from tests.projects import LOG, codes, make_project, run, verify
 
 KEEP = (
     "- config-keys:\n    - a-vllm\n  pr-link: https://github.com/acme/bench/pull/3\n"

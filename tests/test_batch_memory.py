@@ -30,7 +30,7 @@ def history(entries: int) -> str:
     )
 
 
-def project(root: Path, entries: int) -> Path:
+def batch_project(root: Path, entries: int) -> Path:
     """main: the masters and ``entries`` entries; branch feature: one changed key and
     its entry appended, committed, and one more entry in the work tree."""
     from conftest import GitRepo
@@ -86,7 +86,7 @@ def test_no_cyclic_garbage_grows_with_the_history(
 ) -> None:
     found = []
     for entries in (SMALL, LARGE):
-        root = project(tmp_path / f"h{entries}", entries)
+        root = batch_project(tmp_path / f"h{entries}", entries)
         monkeypatch.chdir(root)
         main(COMMANDS[name])  # first use: imports and caches
         found.append(unreachable_after(lambda: main(COMMANDS[name])))
@@ -138,7 +138,7 @@ def test_the_tui_runs_with_the_collector_on_and_what_it_started_with_frozen(
     from changelog_tool.tui import run_add
     from changelog_tool.tui.app import AddApp
 
-    root = project(tmp_path / "tui", SMALL)
+    root = batch_project(tmp_path / "tui", SMALL)
     seen: dict[str, object] = {}
 
     def run(self: AddApp) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import GitRepo
-from tests.projects import HISTORY, LOG, NVIDIA, entry, key_block, run
+from conftest import GitRepo
+from projects import HISTORY, LOG, NVIDIA, entry, key_block, run
 
 KEYS = [f"dsr1-fp8-h{n:02d}-vllm" for n in range(15)]
 

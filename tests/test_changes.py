@@ -31,7 +31,7 @@ def entry(key: str, link: str = "XXX") -> str:
 
 
 @pytest.fixture
-def project(repo):
+def changes_project(repo):
     repo.commit(
         "base",
         **{
@@ -56,8 +56,8 @@ def by_key(changes):
     return {k.key: k for k in changes.keys}
 
 
-def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
-    project.commit(
+def test_defaults_compare_the_merge_base_with_the_work_tree(changes_project) -> None:
+    changes_project.commit(
         "feature: bump a",
         **{
             "configs/nvidia-master.yaml": master(
@@ -67,8 +67,8 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
             )
         },
     )
-    project.git("checkout", "-q", "main")
-    project.commit(
+    changes_project.git("checkout", "-q", "main")
+    changes_project.commit(
         "main moves on",
         **{
             "configs/nvidia-master.yaml": master(
@@ -79,18 +79,18 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
             )
         },
     )
-    project.git("checkout", "-q", "feature")
+    changes_project.git("checkout", "-q", "feature")
     text = master(
         key_block("a-vllm", image="vllm/vllm-openai:v2"),
         key_block("b-vllm", image="other"),
         key_block("c-vllm", recipe="recipes/vllm/c.yaml"),
         key_block("d-new"),
     )
-    project.write("configs/nvidia-master.yaml", text)
-    found_at_head = gather(load(project))
+    changes_project.write("configs/nvidia-master.yaml", text)
+    found_at_head = gather(load(changes_project))
     changes = found_at_head.changes
     assert changes.head == "WORKTREE"
-    assert changes.base == project.git("merge-base", "main", "HEAD")
+    assert changes.base == changes_project.git("merge-base", "main", "HEAD")
     found = by_key(changes)
     assert sorted(found) == ["a-vllm", "b-vllm", "d-new"]  # z-main-only is not "removed"
     assert found["a-vllm"].fields == ("image",) and found["d-new"].kind == ADDED
@@ -99,8 +99,8 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(project) -> None:
     assert found_at_head.masters.key_files()["d-new"] == "configs/nvidia-master.yaml"
 
 
-def test_explicit_refs_ignore_the_work_tree(project) -> None:
-    head = project.commit(
+def test_explicit_refs_ignore_the_work_tree(changes_project) -> None:
+    head = changes_project.commit(
         "feature: bump a",
         **{
             "configs/nvidia-master.yaml": master(
@@ -110,30 +110,30 @@ def test_explicit_refs_ignore_the_work_tree(project) -> None:
             )
         },
     )
-    project.write("configs/nvidia-master.yaml", "uncommitted: {}\n")
-    changes = collect(load(project), base="main", head=head)
+    changes_project.write("configs/nvidia-master.yaml", "uncommitted: {}\n")
+    changes = collect(load(changes_project), base="main", head=head)
     assert changes.head == head
     assert [(k.key, k.kind) for k in changes.keys] == [("a-vllm", MODIFIED)]
 
 
-def test_a_master_file_moved_to_another_directory_adds_no_key(project) -> None:
-    (project.root / ".github" / "configs").mkdir(parents=True)
-    project.git("mv", "configs/nvidia-master.yaml", ".github/configs/nvidia-master.yaml")
-    project.commit("move the configs")
-    found_at_head = gather(load(project), base="main", head="HEAD")
+def test_a_master_file_moved_to_another_directory_adds_no_key(changes_project) -> None:
+    (changes_project.root / ".github" / "configs").mkdir(parents=True)
+    changes_project.git("mv", "configs/nvidia-master.yaml", ".github/configs/nvidia-master.yaml")
+    changes_project.commit("move the configs")
+    found_at_head = gather(load(changes_project), base="main", head="HEAD")
     assert found_at_head.changes.keys == []
     assert found_at_head.masters.key_files()["a-vllm"] == ".github/configs/nvidia-master.yaml"
 
 
-def test_a_changed_recipe_marks_the_keys_that_reference_it(project) -> None:
-    project.commit(
+def test_a_changed_recipe_marks_the_keys_that_reference_it(changes_project) -> None:
+    changes_project.commit(
         "tune recipe",
         **{
             f"{RECIPES}/vllm/c.yaml": "name: c\ntuned: true\n",
             f"{RECIPES}/vllm/unused.yaml": "name: nobody\n",
         },
     )
-    changes = collect(load(project), base="main", head="HEAD")
+    changes = collect(load(changes_project), base="main", head="HEAD")
     found = by_key(changes)
     assert found["c-vllm"].kind == RECIPE
     assert found["c-vllm"].recipes == (f"{RECIPES}/vllm/c.yaml",)
@@ -145,8 +145,8 @@ def test_a_changed_recipe_marks_the_keys_that_reference_it(project) -> None:
     assert changes.orphan_recipes == [f"{RECIPES}/vllm/unused.yaml"]
 
 
-def test_a_bare_recipe_name_and_a_deleted_recipe(project) -> None:
-    project.commit(
+def test_a_bare_recipe_name_and_a_deleted_recipe(changes_project) -> None:
+    changes_project.commit(
         "llm-d recipe",
         **{
             "benchmarks/multi_node/llm-d-recipes/d-mi355x.yaml": "name: d\n",
@@ -158,9 +158,9 @@ def test_a_bare_recipe_name_and_a_deleted_recipe(project) -> None:
             ),
         },
     )
-    project.git("rm", "-q", f"{RECIPES}/vllm/c.yaml")
-    project.commit("drop recipe c")
-    changes = collect(load(project), base="main", head="HEAD")
+    changes_project.git("rm", "-q", f"{RECIPES}/vllm/c.yaml")
+    changes_project.commit("drop recipe c")
+    changes = collect(load(changes_project), base="main", head="HEAD")
     found = by_key(changes)
     assert found["d-vllm"].kind == ADDED
     assert found["d-vllm"].recipes == ("benchmarks/multi_node/llm-d-recipes/d-mi355x.yaml",)
@@ -176,17 +176,17 @@ def test_a_bare_recipe_name_and_a_deleted_recipe(project) -> None:
     assert "deletes" in missing.message
 
 
-def test_uncommitted_and_untracked_recipes_count_in_the_work_tree(project) -> None:
-    project.write(f"{RECIPES}/vllm/c.yaml", "name: c\nedited: yes\n")
-    project.write(f"{RECIPES}/vllm/new.yaml", "name: new\n")
-    changes = collect(load(project))
+def test_uncommitted_and_untracked_recipes_count_in_the_work_tree(changes_project) -> None:
+    changes_project.write(f"{RECIPES}/vllm/c.yaml", "name: c\nedited: yes\n")
+    changes_project.write(f"{RECIPES}/vllm/new.yaml", "name: new\n")
+    changes = collect(load(changes_project))
     assert sorted(changes.recipes) == [f"{RECIPES}/vllm/c.yaml", f"{RECIPES}/vllm/new.yaml"]
     assert changes.orphan_recipes == [f"{RECIPES}/vllm/new.yaml"]
 
 
-def test_removed_and_reduced_keys_need_no_entry(project) -> None:
+def test_removed_and_reduced_keys_need_no_entry(changes_project) -> None:
     fewer = key_block("a-vllm").replace("[4, 8, 16]", "[4, 8]")
-    project.commit(
+    changes_project.commit(
         "drop b, fewer points for a",
         **{
             "configs/nvidia-master.yaml": master(
@@ -194,7 +194,7 @@ def test_removed_and_reduced_keys_need_no_entry(project) -> None:
             )
         },
     )
-    changes = collect(load(project), base="main", head="HEAD")
+    changes = collect(load(changes_project), base="main", head="HEAD")
     found = by_key(changes)
     assert found["b-vllm"].kind == REMOVED and found["b-vllm"].line == 17
     assert found["a-vllm"].reduced
@@ -202,8 +202,8 @@ def test_removed_and_reduced_keys_need_no_entry(project) -> None:
     assert changes.to_json()["reduced"] == ["a-vllm"]
 
 
-def test_appended_entries_come_with_their_lines(project) -> None:
-    project.commit(
+def test_appended_entries_come_with_their_lines(changes_project) -> None:
+    changes_project.commit(
         "entry",
         **{
             "perf-changelog.yaml": entry("a-vllm", "https://github.com/o/r/pull/1")
@@ -211,16 +211,16 @@ def test_appended_entries_come_with_their_lines(project) -> None:
             + entry("b-vllm")
         },
     )
-    changes = collect(load(project), base="main", head="HEAD")
+    changes = collect(load(changes_project), base="main", head="HEAD")
     assert changes.appended == [
         {"config-keys": ["b-vllm"], "description": ["Change b-vllm"], "pr-link": "XXX", "line": 7}
     ]
 
 
-def test_without_a_protected_ref_the_base_must_be_named(project) -> None:
-    project.git("branch", "-q", "-m", "main", "trunk")
+def test_without_a_protected_ref_the_base_must_be_named(changes_project) -> None:
+    changes_project.git("branch", "-q", "-m", "main", "trunk")
     with pytest.raises(EnvironmentProblem, match="pass --base"):
-        collect(load(project))
+        collect(load(changes_project))
 
 
 def test_settings_in_a_subdirectory_scope_every_path_to_it(repo) -> None:
@@ -254,15 +254,15 @@ REWRITTEN = (
 )
 
 
-def test_a_recipe_edit_that_keeps_its_data_changes_nothing(project) -> None:
+def test_a_recipe_edit_that_keeps_its_data_changes_nothing(changes_project) -> None:
     path = f"{RECIPES}/vllm/c.yaml"
-    base = project.commit("recipe with data", **{path: TUNED})
-    project.commit("comments, order, quoting and layout only", **{path: REWRITTEN})
-    changes = collect(load(project), base=base, head="HEAD")
+    base = changes_project.commit("recipe with data", **{path: TUNED})
+    changes_project.commit("comments, order, quoting and layout only", **{path: REWRITTEN})
+    changes = collect(load(changes_project), base=base, head="HEAD")
     assert changes.keys == [] and changes.recipes == {} and changes.orphan_recipes == []
     assert changes.needing_entry() == []
-    project.write(path, REWRITTEN + "# and an uncommitted comment\n")
-    assert collect(load(project), base=base).recipes == {}  # the work tree as head
+    changes_project.write(path, REWRITTEN + "# and an uncommitted comment\n")
+    assert collect(load(changes_project), base=base).recipes == {}  # the work tree as head
 
 
 @pytest.mark.parametrize(
@@ -274,18 +274,18 @@ def test_a_recipe_edit_that_keeps_its_data_changes_nothing(project) -> None:
         REWRITTEN + "extra: [\n",  # does not parse
     ],
 )
-def test_a_recipe_edit_that_changes_its_data_still_counts(project, edited) -> None:
+def test_a_recipe_edit_that_changes_its_data_still_counts(changes_project, edited) -> None:
     path = f"{RECIPES}/vllm/c.yaml"
-    base = project.commit("recipe with data", **{path: TUNED})
-    project.commit("a real change", **{path: edited})
-    changes = collect(load(project), base=base, head="HEAD")
+    base = changes_project.commit("recipe with data", **{path: TUNED})
+    changes_project.commit("a real change", **{path: edited})
+    changes = collect(load(changes_project), base=base, head="HEAD")
     assert by_key(changes)["c-vllm"].kind == RECIPE
     assert changes.recipes == {path: ["c-vllm"]}
     assert [k.key for k in changes.needing_entry()] == ["c-vllm"]
 
 
-def test_a_recipe_that_does_not_parse_counts_as_changed(project) -> None:
+def test_a_recipe_that_does_not_parse_counts_as_changed(changes_project) -> None:
     path = f"{RECIPES}/vllm/c.yaml"
-    base = project.commit("broken recipe", **{path: "name: [c\n"})
-    project.commit("still broken, and a comment more", **{path: "# fixed\nname: [c\n"})
-    assert collect(load(project), base=base, head="HEAD").recipes == {path: ["c-vllm"]}
+    base = changes_project.commit("broken recipe", **{path: "name: [c\n"})
+    changes_project.commit("still broken, and a comment more", **{path: "# fixed\nname: [c\n"})
+    assert collect(load(changes_project), base=base, head="HEAD").recipes == {path: ["c-vllm"]}

@@ -53,7 +53,7 @@ REFUSED_APPENDS = 23
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.conftest import CORPUS
+    from conftest import CORPUS
 
     bundle = CORPUS / "inferencex-data.bundle"
     if not bundle.is_file():
@@ -124,7 +124,7 @@ def test_every_historical_version_passes_verify_file_unless_really_broken(
 def test_every_real_append_replayed_with_add_meets_the_contract(
     clone: Path, blobs: Blobs, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.conftest import CORPUS
+    from conftest import CORPUS
 
     settings = settings_module.load(tmp_path)
     replayed = refused = 0

@@ -8,14 +8,14 @@ import os
 import subprocess
 from functools import partial
 
+from conftest import GitRepo
+from projects import LOG, NVIDIA, NVIDIA_TEXT, codes, verify
 from test_driver_git import changelog_tool
 from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import history_edits
 from changelog_tool.merge.threeway import Refused, merge
-from tests.conftest import GitRepo
-from tests.projects import LOG, NVIDIA, NVIDIA_TEXT, codes, verify
 
 ONLY = entry("a-vllm", "Add a", "https://github.com/acme/bench/pull/1")
 EDITED = ONLY.replace(b"Add a", b"Add a (reworded)")

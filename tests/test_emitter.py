@@ -5,13 +5,13 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from yaml_oracles import TRICKY, assert_both_read
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.emitter import emit, emit_many
 from changelog_tool.ledger.entry import scenario_types
 from changelog_tool.ledger.strictyaml import load_value
-from tests.yaml_oracles import TRICKY, assert_both_read
 
 # Anything a person can type: every code point UTF-8 can store (no lone surrogates).
 typed_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=300)

@@ -8,11 +8,11 @@ from typing import Any
 
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
+from yaml_oracles import TRICKY, assert_both_read
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import FIELD_ORDER, normalize, scenario_types, schema_errors
-from tests.yaml_oracles import TRICKY, assert_both_read
 
 # What JSON on stdin can hold (json.loads also takes NaN and Infinity), and what a
 # YAML file can: any scalar, lists and mappings of them, lone surrogates included.

@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from filecheck_cases import cases, entries, join
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_entry_agreement import json_entries, json_values
+from yaml_oracles import TRICKY
 
 from changelog_tool.ledger import quickread
 from changelog_tool.ledger.document import Ledger, last_entry_offset
@@ -30,9 +33,6 @@ from changelog_tool.ledger.filecheck import (
 from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_item, quick_items
 from changelog_tool.ledger.strictyaml import load_items
-from tests.filecheck_cases import cases, entries, join
-from tests.test_entry_agreement import json_entries, json_values
-from tests.yaml_oracles import TRICKY
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "filecheck-findings.json"
 EXPECTED: dict[str, Any] = json.loads(SNAPSHOT.read_text(encoding="utf-8"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import GitRepo
-from tests.projects import HISTORY, LOG, entry, make_project, run
+from conftest import GitRepo
+from projects import HISTORY, LOG, entry, make_project, run
 
 LINK = "https://github.com/acme/bench/pull"
 

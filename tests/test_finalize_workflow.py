@@ -10,10 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import GitRepo
+from projects import HISTORY, LOG, entry, make_project, run
 from ruamel.yaml import YAML
-
-from tests.conftest import GitRepo
-from tests.projects import HISTORY, LOG, entry, make_project, run
 
 RECIPE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "perf-changelog-finalize.yml"
 LINK = "https://github.com/acme/bench/pull"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import GitRepo
-from tests.projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, run
+from conftest import GitRepo
+from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, run
 
 FLAWED = entry("a-vllm", "Re-run a", "https://github.com/acme/bench/pull/2305/changes")
 """An entry whose pr-link is not a bare pull-request link (what main once accepted)."""
@@ -95,11 +95,11 @@ def test_no_real_main_state_is_refused_for_an_entry_flaw(tmp_path: Path) -> None
     import subprocess
 
     import pytest
+    from conftest import CORPUS
 
     from changelog_tool.errors import ChangelogError
     from changelog_tool.findings import has_errors
     from changelog_tool.ledger.filecheck import as_history, check_appendable, check_file
-    from tests.conftest import CORPUS
 
     bundle = CORPUS / "inferencex-data.bundle"
     if not bundle.is_file():

@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import GitRepo
-from tests.projects import AMD, AMD_TEXT, HISTORY, NVIDIA, NVIDIA_TEXT, run
+from conftest import GitRepo
+from projects import AMD, AMD_TEXT, HISTORY, NVIDIA, NVIDIA_TEXT, run
 
 SOURCE = "https://github.com/acme/perf-changelog@v1.2.3"
 """Where the generated workflow and hook take the tool from (``init --source``)."""

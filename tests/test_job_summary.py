@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import GitRepo
-from tests.projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, make_project
+from conftest import GitRepo
+from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, make_project
 
 
 def verify_with_summary(repo: GitRepo, tmp_path: Path, *args: str) -> tuple[int, str]:

@@ -6,15 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from tests.conftest import GitRepo
-from tests.projects import make_project, run
-
-
-@pytest.fixture
-def project(repo: GitRepo) -> GitRepo:
-    return make_project(repo)
-
+from conftest import GitRepo
+from projects import run
 
 ENTRY = json.dumps({"config-keys": ["a-vllm"], "description": ["Bump"]})
 

@@ -22,7 +22,7 @@ def key_block(key: str, image: str = "rocm/vllm:v1", points: str = "[4, 8]") -> 
 
 
 @pytest.fixture
-def project(repo):
+def keys_project(repo):
     repo.commit(
         "base",
         **{
@@ -46,12 +46,12 @@ def keys(repo, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_keys_lists_committed_and_uncommitted_changes(project) -> None:
-    project.commit(
+def test_keys_lists_committed_and_uncommitted_changes(keys_project) -> None:
+    keys_project.commit(
         "bump a",
         **{MASTER: key_block("a-mi355x", image="rocm/vllm:v2") + "\n" + key_block("b-mi355x")},
     )
-    project.write(
+    keys_project.write(
         MASTER,
         key_block("a-mi355x", image="rocm/vllm:v2")
         + "\n"
@@ -59,7 +59,7 @@ def test_keys_lists_committed_and_uncommitted_changes(project) -> None:
         + "\n"
         + key_block("c-mi355x"),
     )
-    done = keys(project)
+    done = keys(keys_project)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("changes from ") and lines[0].endswith(" to work tree:")
@@ -70,11 +70,11 @@ def test_keys_lists_committed_and_uncommitted_changes(project) -> None:
     ]
 
 
-def test_keys_json_carries_every_change_in_full(project) -> None:
-    head = project.commit("drop b", **{MASTER: key_block("a-mi355x")})
-    done = keys(project, "--base", "main", "--head", head, "--format", "json")
+def test_keys_json_carries_every_change_in_full(keys_project) -> None:
+    head = keys_project.commit("drop b", **{MASTER: key_block("a-mi355x")})
+    done = keys(keys_project, "--base", "main", "--head", head, "--format", "json")
     document = json.loads(done.stdout)
-    assert document["base"] == project.git("rev-parse", "main")
+    assert document["base"] == keys_project.git("rev-parse", "main")
     assert document["head"] == head
     assert document["changed"]["removed"] == ["b-mi355x"]
     assert document["keys"] == [
@@ -94,9 +94,9 @@ def test_keys_json_carries_every_change_in_full(project) -> None:
     assert document["appended"] == [] and document["findings"] == []
 
 
-def test_keys_reports_a_master_config_that_does_not_parse(project) -> None:
-    project.write(MASTER, key_block("a-mi355x", points="[4, 8") + "\n" + key_block("b-mi355x"))
-    done = keys(project, "--format", "json")
+def test_keys_reports_a_master_config_that_does_not_parse(keys_project) -> None:
+    keys_project.write(MASTER, key_block("a-mi355x", points="[4, 8") + "\n" + key_block("b-mi355x"))
+    done = keys(keys_project, "--format", "json")
     document = json.loads(done.stdout)
     assert [p["code"] for p in document["findings"]] == ["yaml-syntax"]
     assert document["findings"][0]["path"] == MASTER

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from tests.projects import (
+from projects import (
     AMD,
     AMD_TEXT,
     NVIDIA,
@@ -15,16 +13,10 @@ from tests.projects import (
     codes,
     key_block,
     line_of,
-    make_project,
     run,
 )
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-
-
-@pytest.fixture
-def project(repo):
-    return make_project(repo)
 
 
 # --- the output contract of keys ------------------------------------------------------------

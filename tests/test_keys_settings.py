@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.projects import NVIDIA, NVIDIA_TEXT, make_project, run
+from projects import NVIDIA, NVIDIA_TEXT, make_project, run
 
 
 def test_keys_with_a_base_ignores_settings_the_branch_adds(repo) -> None:

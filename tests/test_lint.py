@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 
+from conftest import GitRepo
+from projects import key_block, make_project, run
+
 from changelog_tool.lint import keystyle
 from changelog_tool.lint.review import Changed, review
-from tests.conftest import GitRepo
-from tests.projects import key_block, make_project, run
 
 CONNECTOR = '{"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_buffer_size": 5e9}'
 
@@ -175,7 +176,7 @@ def test_hostile_nesting_or_aliases_in_a_changed_file_cost_bounded_work() -> Non
 
 
 def test_a_snake_case_field_in_an_added_master_key_is_flagged_at_its_line(repo: GitRepo) -> None:
-    from tests.projects import NVIDIA, NVIDIA_TEXT, key_block
+    from projects import NVIDIA, NVIDIA_TEXT, key_block
 
     make_project(repo)
     added = key_block("x1-vllm").replace(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 
+from conftest import GitRepo
+from projects import line_of, make_project, run
+
 from changelog_tool.lint.review import Changed, review
-from tests.conftest import GitRepo
-from tests.projects import line_of, make_project, run
 
 FOLDER = "benchmarks/multi_node/srt-slurm-recipes/vllm/kimi-k3/8k1k"
 CONNECTOR = (

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import GitRepo
-from tests.projects import make_project, run
+from conftest import GitRepo
+from projects import make_project, run
 
 RECIPE = "benchmarks/multi_node/srt-slurm-recipes/vllm/x.yaml"
 SLIP = "prefill:\n  max-num-seqs: 8\n  block-size: 64\n  max_num_batched_tokens: 8\n"

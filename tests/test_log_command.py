@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from projects import key_block
 
 from changelog_tool.cli import main
 from changelog_tool.ledger.lookup import applying, entries
-from tests.projects import key_block
 
 CHANGELOG = """\
 - config-keys:
@@ -185,7 +185,7 @@ WITH_MASTERS = """\
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def bench_tree(tmp_path: Path) -> Path:
     """A work tree with a master config (three dsr1-fp8-b300 keys and one other)."""
     root = tmp_path / "bench"
     (root / "configs").mkdir(parents=True)
@@ -215,8 +215,8 @@ def run_log(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_star_argument_is_expanded_against_the_master_keys(project: Path) -> None:
-    done = run_log(project, "dsr1-fp8-b300*")
+def test_a_star_argument_is_expanded_against_the_master_keys(bench_tree: Path) -> None:
+    done = run_log(bench_tree, "dsr1-fp8-b300*")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert re.findall(r"perf-changelog\.yaml:(\d+):", out) == ["14", "7", "1"]
@@ -228,9 +228,9 @@ def test_a_star_argument_is_expanded_against_the_master_keys(project: Path) -> N
 
 
 def test_a_star_argument_in_json_lists_the_matched_keys_per_argument_and_entry(
-    project: Path,
+    bench_tree: Path,
 ) -> None:
-    done = run_log(project, "dsr1-fp8-b300*", "gptoss-fp4-b200-vllm", "--format", "json")
+    done = run_log(bench_tree, "dsr1-fp8-b300*", "gptoss-fp4-b200-vllm", "--format", "json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["matched-keys"] == {
@@ -246,38 +246,40 @@ def test_a_star_argument_in_json_lists_the_matched_keys_per_argument_and_entry(
     ]
 
 
-def test_a_mistyped_key_is_named_with_a_hint_and_fails_when_nothing_is_found(project: Path) -> None:
-    done = run_log(project, "dsr1-fp8-b300-sglan")
+def test_a_mistyped_key_is_named_with_a_hint_and_fails_when_nothing_is_found(
+    bench_tree: Path,
+) -> None:
+    done = run_log(bench_tree, "dsr1-fp8-b300-sglan")
     assert done.returncode == 1
     assert "All dsr1" not in done.stdout
     assert "'dsr1-fp8-b300-sglan' matches no key in configs/nvidia-master.yaml" in done.stderr
     assert "(did you mean dsr1-fp8-b300-sglang?)" in done.stderr
 
 
-def test_a_pattern_matching_no_key_is_named_too(project: Path) -> None:
-    done = run_log(project, "dsr2-fp8*", "--format", "json")
+def test_a_pattern_matching_no_key_is_named_too(bench_tree: Path) -> None:
+    done = run_log(bench_tree, "dsr2-fp8*", "--format", "json")
     assert done.returncode == 1
     assert "'dsr2-fp8*' matches no key" in done.stderr
     assert json.loads(done.stdout)["matched-keys"] == {"dsr2-fp8*": []}
 
 
-def test_an_unknown_argument_beside_a_known_one_warns_and_keeps_going(project: Path) -> None:
-    done = run_log(project, "dsr1-fp8-b300-sglan", "gptoss-fp4-b200-vllm")
+def test_an_unknown_argument_beside_a_known_one_warns_and_keeps_going(bench_tree: Path) -> None:
+    done = run_log(bench_tree, "dsr1-fp8-b300-sglan", "gptoss-fp4-b200-vllm")
     assert done.returncode == 0
     assert "matches no key" in done.stderr and "Unrelated" in done.stdout
 
 
-def test_a_key_gone_from_the_masters_still_finds_the_entries_naming_it(project: Path) -> None:
-    done = run_log(project, "dsr1-fp8-b300-retired")
+def test_a_key_gone_from_the_masters_still_finds_the_entries_naming_it(bench_tree: Path) -> None:
+    done = run_log(bench_tree, "dsr1-fp8-b300-retired")
     assert done.returncode == 0
     assert "matches no key" in done.stderr
     assert "A key no longer in the masters" in done.stdout and "All dsr1" not in done.stdout
 
 
 def test_with_file_the_masters_come_from_that_file_s_work_tree(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    bench_tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["log", "dsr1-fp8-b300-t*", "--file", str(project / "perf-changelog.yaml")]) == 0
+    assert main(["log", "dsr1-fp8-b300-t*", "--file", str(bench_tree / "perf-changelog.yaml")]) == 0
     out = capsys.readouterr().out
     assert "All dsr1" in out and "Exact" not in out
     assert "applies to: dsr1-fp8-b300-trt" in out

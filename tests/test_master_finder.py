@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import GitRepo
-from tests.projects import AMD, AMD_TEXT, HISTORY, LOG, NVIDIA, NVIDIA_TEXT, run
+from conftest import GitRepo
+from projects import AMD, AMD_TEXT, HISTORY, LOG, NVIDIA, NVIDIA_TEXT, run
 
 
 def test_a_symlinked_master_config_is_refused_by_add_and_verify_alike(

@@ -8,8 +8,7 @@ import subprocess
 import sys
 
 import pytest
-
-from tests.conftest import GitRepo
+from conftest import GitRepo
 
 OLD = '- config-keys:\n    - k\n  description:\n    - "old"\n  pr-link: XXX\n'
 

@@ -12,9 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
+from yaml_oracles import assert_both_read
 
 from changelog_tool.ledger.emitter import plain_is_safe, scalar
-from tests.yaml_oracles import assert_both_read
 
 # The characters that make numbers, dates, times, booleans and nulls in some YAML.
 LOOKALIKE = "0123456789._:+-/*~=<eExXoObBaAfFyYnNlLuUsStTrRiI"

@@ -46,7 +46,7 @@ def test_odd_shapes_count_one_point_each_and_never_fail() -> None:
 def test_keys_json_gives_the_points_of_each_changed_key(repo) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from tests.projects import NVIDIA, NVIDIA_TEXT, make_project, run
+    from projects import NVIDIA, NVIDIA_TEXT, make_project, run
 
     make_project(repo)
     repo.commit("key", **{NVIDIA: NVIDIA_TEXT + "\n" + MASTER.decode().split("k2:")[0]})

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import GitRepo
+from conftest import GitRepo
 
 UPSTREAM = "https://github.com/SemiAnalysisAI/InferenceX/pull"
 MASTER = "k-vllm:\n  image: a\n  scenarios:\n    fixed-seq-len:\n    - {isl: 1024, osl: 1024}\n"

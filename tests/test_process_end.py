@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from projects import make_project
 
 BUFFERED = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
 """The environment, with stdout buffered as it is for a user (some set it unbuffered)."""
@@ -37,11 +36,6 @@ def verify(
         check=False,
         **popen,  # type: ignore[call-overload]
     )
-
-
-@pytest.fixture
-def project(repo: GitRepo) -> GitRepo:
-    return make_project(repo)
 
 
 @pytest.mark.parametrize("how", COMMANDS)

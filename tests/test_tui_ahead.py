@@ -41,7 +41,7 @@ def reaped(pid: int | None) -> bool:
     return False
 
 
-def project(repo: GitRepo) -> Settings:
+def tui_settings(repo: GitRepo) -> Settings:
     make_project(repo)
     repo.write(NVIDIA, NVIDIA_TEXT + "\n" + key_block("c-new"))
     return settings_module.load(repo.root)
@@ -59,7 +59,7 @@ def slow(settings: Settings, base: str | None) -> str:
 
 
 def test_the_childs_answer_is_the_diff_run_here(repo: GitRepo) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     child = started(settings)
     answer = child.take()
     assert isinstance(answer, ChangeSet)
@@ -71,7 +71,7 @@ def test_the_childs_answer_is_the_diff_run_here(repo: GitRepo) -> None:
 
 
 def test_an_error_is_answered_in_the_same_words(repo: GitRepo) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     answer = started(settings, "no-such-ref").take()
     assert isinstance(answer, str) and "no-such-ref" in answer
     assert answer == diff_answer(settings, "no-such-ref")
@@ -86,7 +86,7 @@ def test_the_child_reads_nothing_from_and_writes_nothing_to_the_terminal(
         os.write(2, b"raw err\n")
         return f"stdin gave {os.read(0, 10)!r}"
 
-    settings = project(repo)
+    settings = tui_settings(repo)
     monkeypatch.setattr(ahead_module, "diff_answer", noisy)
     assert started(settings).take() == "stdin gave b''"
     assert capfd.readouterr() == ("", "")
@@ -98,7 +98,7 @@ def test_a_crashed_child_leaves_the_diff_to_the_session(
     def crash(settings: Settings, base: str | None) -> str:
         raise RuntimeError("boom")
 
-    settings = project(repo)
+    settings = tui_settings(repo)
     monkeypatch.setattr(ahead_module, "diff_answer", crash)
     child = started(settings)
     monkeypatch.undo()
@@ -111,7 +111,7 @@ def test_a_crashed_child_leaves_the_diff_to_the_session(
 def test_the_session_takes_the_childs_answer_first_and_runs_the_diff_after(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     monkeypatch.setattr(ahead_module, "diff_answer", lambda settings, base: "from the child")
     child = started(settings)
     monkeypatch.undo()
@@ -122,7 +122,7 @@ def test_the_session_takes_the_childs_answer_first_and_runs_the_diff_after(
 
 
 def test_without_a_child_the_session_runs_the_diff(repo: GitRepo) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     child = Ahead(settings, None)  # never started
     session = AddSession(settings, settings.changelog_path, ahead=child)
     assert session.load().changes == diff_answer(settings, None)
@@ -132,7 +132,7 @@ def test_without_a_child_the_session_runs_the_diff(repo: GitRepo) -> None:
 def test_a_close_stops_a_child_nobody_waits_for(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     monkeypatch.setattr(ahead_module, "diff_answer", slow)
     child = started(settings)
     begun = time.monotonic()
@@ -144,7 +144,7 @@ def test_a_close_stops_a_child_nobody_waits_for(
 
 
 def test_a_close_ends_the_wait_of_a_worker(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     monkeypatch.setattr(ahead_module, "diff_answer", slow)
     child = started(settings)
     answers: list[object] = []
@@ -166,7 +166,7 @@ def test_ctrl_c_ends_the_child_without_running_this_processs_handlers(
 ) -> None:
     """SIGINT's default action in the child: it dies of the signal, where Python's
     handler would have raised KeyboardInterrupt into the code the fork returned to."""
-    settings = project(repo)
+    settings = tui_settings(repo)
     monkeypatch.setattr(ahead_module, "diff_answer", slow)
     child = started(settings)
     assert child.pid is not None
@@ -178,7 +178,7 @@ def test_ctrl_c_ends_the_child_without_running_this_processs_handlers(
 
 
 def test_no_child_while_another_thread_runs(repo: GitRepo) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     release = threading.Event()
     other = threading.Thread(target=release.wait)
     other.start()
@@ -205,7 +205,7 @@ def test_no_child_when_children_cannot_be_waited_for(
 ) -> None:
     """With SIGCHLD ignored (a launcher can leave it so), the system reaps children
     itself: a child could be neither waited for nor safely killed."""
-    settings = project(repo)
+    settings = tui_settings(repo)
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     try:
         assert not Ahead(settings, None).start()
@@ -216,7 +216,7 @@ def test_no_child_when_children_cannot_be_waited_for(
 def test_run_add_stops_the_child_when_the_app_cannot_start(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = project(repo)
+    settings = tui_settings(repo)
     children: list[Ahead] = []
     start = Ahead.start
 

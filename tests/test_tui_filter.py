@@ -4,12 +4,12 @@ list; the changed keys stay on top and what is ticked stays ticked while filtere
 from __future__ import annotations
 
 from conftest import GitRepo
+from projects import key_block
 from test_tui_helpers import SIZE, app_for, screen_text, settle, synchronous
 from test_tui_reach import repository
 from textual.widgets import Input
 
 from changelog_tool.tui.keys import FILTER_FROM, KeyList, KeyPicker
-from tests.projects import key_block
 
 
 def many_keys(count: int) -> str:

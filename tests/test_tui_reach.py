@@ -4,6 +4,7 @@ master config, the total, and a warning for a pattern far broader than the chang
 from __future__ import annotations
 
 from conftest import GitRepo
+from projects import key_block
 from test_tui_helpers import app_for, screen_text, settle, synchronous
 from textual.widgets import Checkbox, Input, Static
 
@@ -14,7 +15,6 @@ from changelog_tool.authoring.session import AddSession, Preview
 from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS, broad
 from changelog_tool.tui.keys import KeyPicker
 from changelog_tool.tui.texts import SHOWN_KEYS, runs
-from tests.projects import key_block
 
 # Hand-counted: a point is one concurrency of one search-space entry of one scenario item.
 MASTER = """\

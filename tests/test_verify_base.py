@@ -61,7 +61,7 @@ HISTORY = (
 
 
 @pytest.fixture
-def project(repo):
+def verify_project(repo):
     repo.commit(
         "base",
         **{
@@ -125,11 +125,11 @@ def process(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 # --- the headline case: keys added without an entry ------------------------------------
-def test_three_new_keys_without_an_entry_fail_with_one_annotation_each(project) -> None:
+def test_three_new_keys_without_an_entry_fail_with_one_annotation_each(verify_project) -> None:
     added = [key_block("x1-vllm"), key_block("x2-vllm"), key_block("x3-vllm")]
     text = master(*BASE_KEYS, *added)
-    project.commit("three keys", **{MASTER: text})
-    done = process(project.root, "verify", "--base", "main", "--format", "github")
+    verify_project.commit("three keys", **{MASTER: text})
+    done = process(verify_project.root, "verify", "--base", "main", "--format", "github")
     assert done.returncode == 1
     annotations = [line for line in done.stdout.splitlines() if line.startswith("::error")]
     lines = [text.split("\n").index(f"{k}:") + 1 for k in ("x1-vllm", "x2-vllm", "x3-vllm")]
@@ -142,9 +142,9 @@ def test_three_new_keys_without_an_entry_fail_with_one_annotation_each(project) 
     assert "- config-keys:\n    - x1-vllm\n    - x2-vllm\n    - x3-vllm\n" in done.stdout
 
 
-def test_the_suggested_entry_appended_as_is_makes_the_branch_pass(project, capsys) -> None:
-    project.commit("keys", **{MASTER: master(*BASE_KEYS, key_block("x1-vllm"))})
-    code, document = verify_json(project, capsys)
+def test_the_suggested_entry_appended_as_is_makes_the_branch_pass(verify_project, capsys) -> None:
+    verify_project.commit("keys", **{MASTER: master(*BASE_KEYS, key_block("x1-vllm"))})
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and document["ok"] is False
     suggested = document["suggested_entry"]
     assert suggested == (
@@ -152,17 +152,17 @@ def test_the_suggested_entry_appended_as_is_makes_the_branch_pass(project, capsy
         "    - fixed-seq-len\n  description:\n"
         '    - "Add x1-vllm"\n  pr-link: XXX\n'
     )
-    append(project, suggested)
-    code, document = verify_json(project, capsys)
+    append(verify_project, suggested)
+    code, document = verify_json(verify_project, capsys)
     assert (code, codes(document)) == (0, [])
     assert "suggested_entry" not in document
 
 
-def test_the_json_document_follows_the_contract(project, capsys) -> None:
-    head = project.commit(
+def test_the_json_document_follows_the_contract(verify_project, capsys) -> None:
+    head = verify_project.commit(
         "bump", **{MASTER: master(key_block("a-vllm", image="v2"), *BASE_KEYS[1:])}
     )
-    code, document = verify_json(project, capsys, "--head", head)
+    code, document = verify_json(verify_project, capsys, "--head", head)
     assert code == 1
     assert set(document) == {
         "ok",
@@ -174,7 +174,7 @@ def test_the_json_document_follows_the_contract(project, capsys) -> None:
         "suggested_entry",
         "opt_out",
     }
-    assert document["base"] == project.git("rev-parse", "main") and document["head"] == head
+    assert document["base"] == verify_project.git("rev-parse", "main") and document["head"] == head
     assert document["changed"] == {
         "added": [],
         "modified": {"a-vllm": ["image"]},
@@ -197,84 +197,86 @@ def test_the_json_document_follows_the_contract(project, capsys) -> None:
 
 
 # --- what passes ---------------------------------------------------------------------------
-def test_reformatting_comments_in_a_master_config_passes(project, capsys) -> None:
+def test_reformatting_comments_in_a_master_config_passes(verify_project, capsys) -> None:
     restyled = (
         master(*BASE_KEYS)
         .replace("# NVIDIA configs", "# NVIDIA configs (sorted)")
         .replace("  # pinned", "")
         .replace("conc-list: [4, 8, 16]", "conc-list:\n        - 4\n        - 8\n        - 16")
     )
-    project.commit("comments", **{MASTER: restyled})
-    code, out, _ = verify(project, capsys)
+    verify_project.commit("comments", **{MASTER: restyled})
+    code, out, _ = verify(verify_project, capsys)
     assert code == 0
     assert "no master-config key changed" in out and "verify: ok (0 error(s)" in out
 
 
-def test_uncommitted_edits_are_checked_without_head(project, capsys) -> None:
-    project.write(MASTER, master(key_block("a-vllm", image="v3"), *BASE_KEYS[1:]))
-    code, document = verify_json(project, capsys)
+def test_uncommitted_edits_are_checked_without_head(verify_project, capsys) -> None:
+    verify_project.write(MASTER, master(key_block("a-vllm", image="v3"), *BASE_KEYS[1:]))
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and document["head"] == "WORKTREE"
-    project.write(LOG, HISTORY + "\n" + entry(["a-vllm"], text="Bump a"))
-    code, document = verify_json(project, capsys)
+    verify_project.write(LOG, HISTORY + "\n" + entry(["a-vllm"], text="Bump a"))
+    code, document = verify_json(verify_project, capsys)
     assert (code, codes(document)) == (0, [])
     assert document["appended"] == [
         {"config-keys": ["a-vllm"], "description": ["Bump a"], "pr-link": "XXX", "line": 13}
     ]
 
 
-def test_removed_and_reduced_keys_are_listed_but_need_no_entry(project, capsys) -> None:
+def test_removed_and_reduced_keys_are_listed_but_need_no_entry(verify_project, capsys) -> None:
     no_agentic = key_block("b-vllm")
-    project.commit("drop", **{MASTER: master(BASE_KEYS[0], no_agentic)})
-    code, out, _ = verify(project, capsys)
+    verify_project.commit("drop", **{MASTER: master(BASE_KEYS[0], no_agentic)})
+    code, out, _ = verify(verify_project, capsys)
     assert code == 0
     assert "reduced  b-vllm  (scenarios.agentic-coding; no entry needed)" in out
     assert "removed  c-vllm  (no entry needed)" in out
 
 
 # --- history ---------------------------------------------------------------------------------
-def test_an_edited_historical_byte_fails(project, capsys) -> None:
-    project.commit("edit", **{LOG: HISTORY.replace("Add a", "Add A")})
-    code, document = verify_json(project, capsys)
+def test_an_edited_historical_byte_fails(verify_project, capsys) -> None:
+    verify_project.commit("edit", **{LOG: HISTORY.replace("Add a", "Add A")})
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and codes(document) == [("history-modified", "error")]
     assert document["findings"][0]["line"] == 4
 
 
-def test_pr_link_corrections_pass_alone_and_fail_mixed_with_entries(project, capsys) -> None:
+def test_pr_link_corrections_pass_alone_and_fail_mixed_with_entries(verify_project, capsys) -> None:
     fixed = HISTORY.replace("pull/2", "pull/22")
-    project.commit("fix link", **{LOG: fixed})
-    code, document = verify_json(project, capsys)
+    verify_project.commit("fix link", **{LOG: fixed})
+    code, document = verify_json(verify_project, capsys)
     assert (code, codes(document)) == (0, [])
-    project.commit("and an entry", **{LOG: fixed + "\n" + entry(["a-vllm"])})
-    code, document = verify_json(project, capsys)
+    verify_project.commit("and an entry", **{LOG: fixed + "\n" + entry(["a-vllm"])})
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and ("mixed-correction", "error") in codes(document)
 
 
-def test_a_duplicate_entry_is_a_warning_unless_settings_make_it_an_error(project, capsys) -> None:
-    append(project, entry(["a-vllm"], "XXX", "Add a"))
-    code, document = verify_json(project, capsys)
+def test_a_duplicate_entry_is_a_warning_unless_settings_make_it_an_error(
+    verify_project, capsys
+) -> None:
+    append(verify_project, entry(["a-vllm"], "XXX", "Add a"))
+    code, document = verify_json(verify_project, capsys)
     assert (code, codes(document)) == (0, [("duplicate-entry", "warning")])
     assert "line 1" in document["findings"][0]["message"]
     on_main(
-        project,
+        verify_project,
         "strict",
         **{".perf-changelog.toml": 'repository = "acme/bench"\nduplicate-entry = "error"\n'},
     )
-    code, document = verify_json(project, capsys)
+    code, document = verify_json(verify_project, capsys)
     assert (code, codes(document)) == (1, [("duplicate-entry", "error")])
 
 
-def test_a_pattern_that_matches_no_key_dangles(project, capsys) -> None:
-    append(project, entry(["a-vllm", "zz-*"]))
-    code, document = verify_json(project, capsys)
+def test_a_pattern_that_matches_no_key_dangles(verify_project, capsys) -> None:
+    append(verify_project, entry(["a-vllm", "zz-*"]))
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and codes(document) == [("dangling-pattern", "error")]
     assert document["findings"][0]["line"] == 15
 
 
 def test_a_schema_violation_in_an_appended_entry_is_reported_once_at_its_field(
-    project, capsys
+    verify_project, capsys
 ) -> None:
-    append(project, entry(["a-vllm"]) + "  flavour: spicy\n")
-    code, document = verify_json(project, capsys)
+    append(verify_project, entry(["a-vllm"]) + "  flavour: spicy\n")
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and codes(document) == [("schema", "error")]
     assert document["findings"][0]["line"] == 13
     assert (
@@ -283,58 +285,62 @@ def test_a_schema_violation_in_an_appended_entry_is_reported_once_at_its_field(
     )
 
 
-def test_a_scenario_type_that_no_matched_key_has_is_a_mismatch(project, capsys) -> None:
-    append(project, entry(["a-vllm"], scenarios="  scenario-type:\n    - agentic-coding\n"))
-    code, document = verify_json(project, capsys)
+def test_a_scenario_type_that_no_matched_key_has_is_a_mismatch(verify_project, capsys) -> None:
+    append(verify_project, entry(["a-vllm"], scenarios="  scenario-type:\n    - agentic-coding\n"))
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and codes(document) == [("scenario-mismatch", "error")]
     assert document["findings"][0]["line"] == 16
-    append(project, entry(['"*-vllm"'], scenarios="  scenario-type:\n    - agentic-coding\n"))
-    code, document = verify_json(project, capsys)
+    append(
+        verify_project, entry(['"*-vllm"'], scenarios="  scenario-type:\n    - agentic-coding\n")
+    )
+    code, document = verify_json(verify_project, capsys)
     assert (code, codes(document)) == (0, [])
 
 
-def test_pr_links_follow_the_repository_and_the_pull_request(project, capsys) -> None:
-    append(project, entry(["a-vllm"], "https://github.com/other/repo/pull/5"))
-    code, document = verify_json(project, capsys)
+def test_pr_links_follow_the_repository_and_the_pull_request(verify_project, capsys) -> None:
+    append(verify_project, entry(["a-vllm"], "https://github.com/other/repo/pull/5"))
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and codes(document) == [("pr-link", "error")]
-    append(project, entry(["a-vllm"], "https://github.com/acme/bench/pull/5"))
-    assert verify_json(project, capsys, "--pr-number", "5")[0] == 0
-    code, document = verify_json(project, capsys, "--pr-number", "6")
+    append(verify_project, entry(["a-vllm"], "https://github.com/acme/bench/pull/5"))
+    assert verify_json(verify_project, capsys, "--pr-number", "5")[0] == 0
+    code, document = verify_json(verify_project, capsys, "--pr-number", "6")
     assert code == 1 and codes(document) == [("pr-link", "error")]
-    append(project, entry(["a-vllm"], "https://github.com/acme/bench/pull/XXX"))
-    assert verify_json(project, capsys, "--pr-number", "6")[0] == 0
+    append(verify_project, entry(["a-vllm"], "https://github.com/acme/bench/pull/XXX"))
+    assert verify_json(verify_project, capsys, "--pr-number", "6")[0] == 0
 
 
-def test_without_a_setting_the_origin_remote_names_the_repository(project, capsys) -> None:
-    on_main(project, "no settings", **{".perf-changelog.toml": ""})
-    project.git("remote", "add", "origin", "git@github.com:acme/bench.git")
-    append(project, entry(["a-vllm"], "https://github.com/acme/bench/pull/5"))
-    assert verify_json(project, capsys)[0] == 0
-    append(project, entry(["a-vllm"], "https://github.com/fork/bench/pull/5"))
-    code, document = verify_json(project, capsys)
+def test_without_a_setting_the_origin_remote_names_the_repository(verify_project, capsys) -> None:
+    on_main(verify_project, "no settings", **{".perf-changelog.toml": ""})
+    verify_project.git("remote", "add", "origin", "git@github.com:acme/bench.git")
+    append(verify_project, entry(["a-vllm"], "https://github.com/acme/bench/pull/5"))
+    assert verify_json(verify_project, capsys)[0] == 0
+    append(verify_project, entry(["a-vllm"], "https://github.com/fork/bench/pull/5"))
+    code, document = verify_json(verify_project, capsys)
     assert code == 1 and "not this repository (acme/bench)" in document["findings"][0]["message"]
 
 
-def test_a_placeholder_is_refused_on_the_protected_branch(project, capsys) -> None:
-    project.git("checkout", "-q", "main")
-    project.commit("straight to main", **{LOG: HISTORY + "\n" + entry(["a-vllm"])})
-    assert verify_json(project, capsys, "--head", "HEAD")[0] == 0  # main vs itself: nothing
-    code, out, _ = cli(project, capsys, "verify", "--base", "HEAD~1", "--head", "HEAD")
+def test_a_placeholder_is_refused_on_the_protected_branch(verify_project, capsys) -> None:
+    verify_project.git("checkout", "-q", "main")
+    verify_project.commit("straight to main", **{LOG: HISTORY + "\n" + entry(["a-vllm"])})
+    assert verify_json(verify_project, capsys, "--head", "HEAD")[0] == 0  # main vs itself: nothing
+    code, out, _ = cli(verify_project, capsys, "verify", "--base", "HEAD~1", "--head", "HEAD")
     assert code == 1 and "pr-link: placeholder pr-link 'XXX' is not allowed here" in out
-    code, out, _ = cli(project, capsys, "verify", "--base", "HEAD~1")  # work tree on main
+    code, out, _ = cli(verify_project, capsys, "verify", "--base", "HEAD~1")  # work tree on main
     assert code == 1 and "(main is the protected branch" in out
 
 
 # --- recipes ---------------------------------------------------------------------------------
-def test_a_changed_recipe_needs_an_entry_for_its_keys_and_an_orphan_warns(project, capsys) -> None:
-    project.commit(
+def test_a_changed_recipe_needs_an_entry_for_its_keys_and_an_orphan_warns(
+    verify_project, capsys
+) -> None:
+    verify_project.commit(
         "recipes",
         **{
             f"{RECIPES}/vllm/c.yaml": "name: c\ntuned: 1\n",
             f"{RECIPES}/vllm/orphan.yaml": "name: o\n",
         },
     )
-    code, document = verify_json(project, capsys)
+    code, document = verify_json(verify_project, capsys)
     assert code == 1
     assert codes(document) == [("uncovered-key", "error"), ("orphan-recipe", "warning")]
     assert document["findings"][0]["key"] == "c-vllm"
@@ -346,12 +352,12 @@ def test_a_changed_recipe_needs_an_entry_for_its_keys_and_an_orphan_warns(projec
 
 
 # --- the opt-out -----------------------------------------------------------------------------
-def test_a_commit_trailer_opts_out_with_its_reason(project, capsys) -> None:
-    project.commit(
+def test_a_commit_trailer_opts_out_with_its_reason(verify_project, capsys) -> None:
+    verify_project.commit(
         "Rename runner label\n\nNo-Perf-Change: runner label rename only",
         **{MASTER: master(key_block("a-vllm").replace("b200", "b200-dgxc"), *BASE_KEYS[1:])},
     )
-    code, document = verify_json(project, capsys)
+    code, document = verify_json(verify_project, capsys)
     assert code == 0 and codes(document) == [("uncovered-key", "warning")]
     assert (
         "opted out: runner label rename only (No-Perf-Change trailer of commit"
@@ -360,19 +366,21 @@ def test_a_commit_trailer_opts_out_with_its_reason(project, capsys) -> None:
     assert document["opt_out"]["reason"] == "runner label rename only"
 
 
-def test_a_flag_from_a_pr_label_opts_out_and_shows_in_the_log(project, capsys) -> None:
-    project.commit("bump", **{MASTER: master(key_block("a-vllm", image="v2"), *BASE_KEYS[1:])})
-    code, out, _ = verify(project, capsys, "--skip-reason", "label no-perf-change: revert")
+def test_a_flag_from_a_pr_label_opts_out_and_shows_in_the_log(verify_project, capsys) -> None:
+    verify_project.commit(
+        "bump", **{MASTER: master(key_block("a-vllm", image="v2"), *BASE_KEYS[1:])}
+    )
+    code, out, _ = verify(verify_project, capsys, "--skip-reason", "label no-perf-change: revert")
     assert code == 0
     assert "opt-out: label no-perf-change: revert (--skip-reason)" in out
 
 
-def test_the_repositorys_skip_sweep_subject_tag_opts_out(project, capsys) -> None:
-    project.commit(
+def test_the_repositorys_skip_sweep_subject_tag_opts_out(verify_project, capsys) -> None:
+    verify_project.commit(
         'Revert "bump" [skip-sweep] (#12)',
         **{MASTER: master(key_block("a-vllm", image="v0"), *BASE_KEYS[1:])},
     )
-    code, document = verify_json(project, capsys)
+    code, document = verify_json(verify_project, capsys)
     assert code == 0 and document["opt_out"]["source"].startswith("subject tag of commit")
 
 
@@ -391,16 +399,18 @@ def git_commands(repo, monkeypatch, tmp_path: Path, *args: str) -> tuple[list[st
 
 
 def test_the_commits_are_read_for_an_opt_out_only_when_a_key_is_uncovered(
-    project, monkeypatch, tmp_path
+    verify_project, monkeypatch, tmp_path
 ) -> None:
     bump = master(key_block("a-vllm", image="v2"), *BASE_KEYS[1:])
-    project.commit("bump [skip-sweep]", **{MASTER: bump, LOG: HISTORY + "\n" + entry(["a-vllm"])})
-    ran, document = git_commands(project, monkeypatch, tmp_path)
+    verify_project.commit(
+        "bump [skip-sweep]", **{MASTER: bump, LOG: HISTORY + "\n" + entry(["a-vllm"])}
+    )
+    ran, document = git_commands(verify_project, monkeypatch, tmp_path)
     assert document["ok"] and document["opt_out"] is None
     assert "log" not in ran and "cat-file" in ran
-    ran, document = git_commands(project, monkeypatch, tmp_path, "--skip-reason", "a rename")
+    ran, document = git_commands(verify_project, monkeypatch, tmp_path, "--skip-reason", "a rename")
     assert document["opt_out"] == {"reason": "a rename", "source": "--skip-reason"}
-    project.commit(
+    verify_project.commit(
         "bump b [skip-sweep]",
         **{
             MASTER: master(
@@ -410,14 +420,14 @@ def test_the_commits_are_read_for_an_opt_out_only_when_a_key_is_uncovered(
             )
         },
     )
-    ran, document = git_commands(project, monkeypatch, tmp_path)
+    ran, document = git_commands(verify_project, monkeypatch, tmp_path)
     assert "log" in ran
     assert document["ok"] and document["opt_out"]["source"].startswith("subject tag of commit")
 
 
-def test_an_opt_out_never_excuses_edited_history(project, capsys) -> None:
-    project.commit("edit [skip-sweep]", **{LOG: HISTORY.replace("Add b", "Add B")})
-    assert verify_json(project, capsys)[0] == 1
+def test_an_opt_out_never_excuses_edited_history(verify_project, capsys) -> None:
+    verify_project.commit("edit [skip-sweep]", **{LOG: HISTORY.replace("Add b", "Add B")})
+    assert verify_json(verify_project, capsys)[0] == 1
 
 
 # --- the environment ---------------------------------------------------------------------------
@@ -427,22 +437,22 @@ def test_outside_a_git_repository_the_error_says_so(tmp_path) -> None:
     assert "is not inside a git repository" in done.stderr
 
 
-def test_an_unknown_ref_names_the_fetch_to_run(project, capsys) -> None:
-    code, _, err = cli(project, capsys, "verify", "--base", "origin/release")
+def test_an_unknown_ref_names_the_fetch_to_run(verify_project, capsys) -> None:
+    code, _, err = cli(verify_project, capsys, "verify", "--base", "origin/release")
     assert code == 2 and "this clone has no remote named 'origin' yet" in err
-    project.git("remote", "add", "origin", "https://github.com/acme/bench.git")
-    code, _, err = cli(project, capsys, "verify", "--base", "origin/release")
+    verify_project.git("remote", "add", "origin", "https://github.com/acme/bench.git")
+    code, _, err = cli(verify_project, capsys, "verify", "--base", "origin/release")
     assert code == 2 and "run `git fetch origin release:refs/remotes/origin/release`" in err
-    code, _, err = cli(project, capsys, "verify", "--base", "main", "--head", "nope")
+    code, _, err = cli(verify_project, capsys, "verify", "--base", "main", "--head", "nope")
     assert code == 2 and "unknown ref 'nope'" in err
 
 
 def test_a_shallow_clone_without_the_merge_base_says_which_fetch_brings_it(
-    project, tmp_path
+    verify_project, tmp_path
 ) -> None:
-    project.commit("feature work", **{MASTER: master(*BASE_KEYS, key_block("x-vllm"))})
-    project.git("checkout", "-q", "main")
-    project.commit(
+    verify_project.commit("feature work", **{MASTER: master(*BASE_KEYS, key_block("x-vllm"))})
+    verify_project.git("checkout", "-q", "main")
+    verify_project.commit(
         "main moves",
         **{LOG: HISTORY + "\n" + entry(["a-vllm"], "https://github.com/acme/bench/pull/3")},
     )
@@ -456,7 +466,7 @@ def test_a_shallow_clone_without_the_merge_base_says_which_fetch_brings_it(
             "1",
             "--branch",
             "feature",
-            f"file://{project.root}",
+            f"file://{verify_project.root}",
             str(clone),
         ],
         check=True,

@@ -5,23 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from tests.projects import (
+from projects import (
     HISTORY,
     LOG,
     codes,
     entry,
-    make_project,
     verify,
 )
 
 README = Path(__file__).resolve().parents[1] / "docs" / "usage.md"
-
-
-@pytest.fixture
-def project(repo):
-    return make_project(repo)
 
 
 # --- CRLF, BOM and other encodings -------------------------------------------------------

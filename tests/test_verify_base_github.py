@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from projects import NVIDIA, NVIDIA_TEXT, key_block, make_project, run
 
 from changelog_tool.findings import Finding, format_github, format_text, github_log
-from tests.projects import NVIDIA, NVIDIA_TEXT, key_block, make_project, run
 
 RECIPE = "benchmarks/multi_node/srt-slurm-recipes/vllm/r\n::error::from-a-file-name.yaml"
 FIELD = '  "x\\n::error title=pwned::from-a-field": 1\n'

@@ -3,9 +3,7 @@ fields, a file that no longer parses, a key defined in two master files (real gi
 
 from __future__ import annotations
 
-import pytest
-
-from tests.projects import (
+from projects import (
     AMD,
     AMD_TEXT,
     HISTORY,
@@ -16,15 +14,9 @@ from tests.projects import (
     entry,
     key_block,
     line_of,
-    make_project,
     run,
     verify,
 )
-
-
-@pytest.fixture
-def project(repo):
-    return make_project(repo)
 
 
 # --- master keys that do not parse ---------------------------------------------------

@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from tests.projects import (
-    make_project,
+from projects import (
     run,
 )
-
-
-@pytest.fixture
-def project(repo):
-    return make_project(repo)
 
 
 # --- unknown refs say what to run -------------------------------------------------------------

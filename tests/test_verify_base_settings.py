@@ -9,9 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, codes, make_project, run, verify
+
 from changelog_tool.settings import DEFAULT_MAX_BYTES as MAX_BYTES
 from changelog_tool.settings import MAX_SETTINGS_BYTES
-from tests.projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, codes, make_project, run, verify
 
 EDITED = HISTORY.replace('"Add a"', '"Add A"')
 

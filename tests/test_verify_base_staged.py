@@ -4,7 +4,7 @@ the work tree's file is fine."""
 
 from __future__ import annotations
 
-from tests.projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, codes, entry, make_project, verify
+from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, codes, entry, make_project, verify
 
 
 def test_a_staged_deletion_of_the_changelog_is_history_modified(repo) -> None:

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from projects import with_file_size_limit
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import check_appendable, check_file
 from changelog_tool.ledger.strictyaml import load_value
-from tests.projects import with_file_size_limit
 
 OLD = (
     '- config-keys:\n    - a\n  description:\n    - "old"\n'
