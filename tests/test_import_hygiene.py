@@ -154,3 +154,27 @@ def test_a_columns_value_that_is_no_width_falls_back_as_argparse_does(
     monkeypatch.setenv("COLUMNS", columns)
     text = build_parser(["verify"]).format_help()  # no terminal here: 80 columns
     assert text.startswith("usage: changelog") and max(map(len, text.splitlines())) <= 78
+
+
+def test_plain_pytest_and_python_m_pytest_collect_the_same_tests() -> None:
+    """One import style: the bare name of a helper module (``from projects import``),
+    which both ways of running pytest resolve."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    plain = Path(sys.executable).with_name("pytest")
+    runs = [
+        subprocess.run(
+            [*command, "--collect-only", "-q", "-p", "no:cacheprovider", "tests"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        for command in ([str(plain)], [sys.executable, "-m", "pytest"])
+    ]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stdout[-2000:]
+    counts = [r.stdout.strip().splitlines()[-1].split(" tests collected")[0] for r in runs]
+    assert counts[0] == counts[1]
