@@ -37,7 +37,7 @@ SPOOL_IN_MEMORY = 8 << 20
 HASH_BESIDE = 8 << 20
 """From this size the work tree's file is hashed whole (head's blob id) by a second
 thread while the proof streams its prefix: hashlib lets go of the interpreter lock,
-so the two hashes run side by side on two cores (40 MB: ~20 ms less)."""
+so the two hashes run side by side on two cores (docs/performance.md)."""
 
 
 @record
@@ -159,7 +159,7 @@ def _append_proof(
     if whole is not None and head.reread is not None and head.size >= HASH_BESIDE:
         beside, whole = _Beside(head.reread, head.size, whole), None
     spool: IO[bytes] | None = None
-    if head.reread is None:  # in memory when small (tempfile, with random: ~4 ms)
+    if head.reread is None:  # in memory when small (tempfile imports random)
         if base_size <= SPOOL_IN_MEMORY:
             spool = io.BytesIO()
         else:

@@ -280,8 +280,8 @@ def _build(data: bytes) -> Any:
 
     A key repeated in one mapping is the loader's ``DuplicateKeyError``, raised here
     for the mapping it would report: it fills mappings level by level (a document's
-    top level first), each in document order (leaving a 1 MB flow mapping of one
-    repeated key to the loader took 10 s)."""
+    top level first), each in document order (the loader's own search for it is slow
+    on a large mapping: docs/performance.md)."""
     from ruamel.yaml.events import (
         AliasEvent,
         CollectionEndEvent,

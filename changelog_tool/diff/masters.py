@@ -40,7 +40,7 @@ _LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 # A line with text at column 0: a top-level key, a sequence item (``- x`` under the
 # key before it), or something the scan cannot split by (a tag, an anchor, ``?``,
 # ``-key:``, ``:key:``, a document marker, a directive, a flow collection).
-_COLUMN_ZERO = re.compile(rb"\n[^\s#]")  # (``^`` with MULTILINE tries every byte: 8x slower)
+_COLUMN_ZERO = re.compile(rb"\n[^\s#]")  # (``^`` with MULTILINE tries every byte: slower)
 _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 
 
@@ -489,8 +489,8 @@ class MasterFile:
     def _read_all(self) -> None:
         """Every key's value from one parse of the whole file, when it parses to the
         keys the scan found (else each key is still parsed alone): past :data:`BATCH`
-        keys, the parse of each key's own document costs more than its bytes (44,000
-        new keys of a 1 MB file: 4 s, one parse of the file 0.5 s)."""
+        keys, the parse of each key's own document costs more than its bytes
+        (docs/performance.md)."""
         try:
             values = _parse(self.data)
         except MasterProblem:

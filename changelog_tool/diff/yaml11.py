@@ -36,8 +36,8 @@ any other plain scalar is a boolean, null, ``=`` or a string."""
 
 @cache
 def _numbers() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """PyYAML's float, int, timestamp and date patterns, compiled on first use (~2 ms
-    of every gate run's start otherwise, which plain names never need)."""
+    """PyYAML's float, int, timestamp and date patterns, compiled on first use (a
+    cost of every gate run's start otherwise, which plain names never need)."""
     number = re.compile(
         r"""[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
         |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
@@ -81,8 +81,8 @@ def _sexagesimal(text: str) -> float:
 MAX_SEXAGESIMAL_PARTS = 1000
 """The most ``:``-separated parts of a base-60 integer this reader builds. Each part
 multiplies a number that grows with every part, so the work grows with the square of
-the length (500,000 parts, a 1 MB line, took 55 s); 1,000 take a fraction of a
-millisecond, and a value past them has over 1,700 digits, no benchmark setting."""
+the length; 1,000 parts cost next to nothing, and a value past them has over 1,700
+digits, no benchmark setting."""
 
 
 def _sexagesimal_int(text: str) -> int:
@@ -367,7 +367,7 @@ def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
 
     One pass: the tabs, the quoted spans (in order, as the events found them) and
     each line's first comment and first text are visited once (a search per tab over
-    the text before it took 49 s for 50,000 tabs in one quoted line)."""
+    the text before it grew with the square of the line)."""
     spans = iter(quoted)
     span = next(spans, None)
     line_end = -1  # the line of the last tab seen outside quotes: where it ends,
