@@ -77,27 +77,17 @@ def _key_line(name: bytes) -> re.Pattern[bytes]:
     return re.compile(rb"\n[ \t]*(?:- +)?" + name + rb"[ \t]*:(?=[ \t\n])")
 
 
-# one way to match each name (no backtracking): the first separator ends the first run;
-# the upper-case names the first two count are counted again, to take them out
-_SNAKE_LINE = _key_line(rb"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*")
-_KEBAB_LINE = _key_line(rb"[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*")
-_UPPER_SNAKE_LINE = _key_line(rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
-_UPPER_KEBAB_LINE = _key_line(rb"[A-Z][A-Z0-9]*-[A-Z0-9-]*")
+_KEY_LINE = _key_line(rb"([A-Za-z][A-Za-z0-9_-]*)")
+"""A key line's name (no backtracking: the name's class and what may follow it do not
+overlap)."""
 
 
 def file_votes(data: bytes) -> Votes:
-    """The styled keys of a whole file, by a byte scan of its key lines that counts
-    in C (a 400 KB master config in about a millisecond; a key in a flow mapping
-    is missed). For a file read only in part: a changed master key."""
-    lines = b"\n" + data + b"\n"
-
-    def count(pattern: re.Pattern[bytes]) -> int:
-        return len(pattern.findall(lines))
-
-    return Votes(
-        count(_SNAKE_LINE) - count(_UPPER_SNAKE_LINE),
-        count(_KEBAB_LINE) - count(_UPPER_KEBAB_LINE),
-    )
+    """The styled keys of a whole file, by one byte scan of its key lines (a key in a
+    flow mapping is missed), each name then judged by :func:`style`. For a file read
+    only in part: a changed master key."""
+    names = _KEY_LINE.findall(b"\n" + data + b"\n")
+    return _votes([name.decode("ascii") for name in names])
 
 
 def _votes(names: list[str]) -> Votes:
@@ -145,7 +135,10 @@ def slips(
             split = same + against > 0
             if not split or against == same + 1:
                 # no styled sibling, or a mapping split evenly (each side would call the
-                # other the slip): the file decides, if it is nearly all one style
+                # other the slip): the file decides, if it is nearly all one style; only
+                # for a key the branch added (the whole file is read for no other)
+                if normal((*mapping.path, key.name)) not in new_paths():
+                    continue
                 whole = file()
                 voters = whole.snake + whole.kebab
                 backing, by_file = whole.of(expected), True
