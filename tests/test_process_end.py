@@ -177,8 +177,20 @@ def started(script: str) -> subprocess.Popen[bytes]:
         "batch_process()\n" + script
     )
     return subprocess.Popen(
-        [sys.executable, "-c", code], env=BUFFERED, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, "-c", code],
+        env=BUFFERED,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_delivered,
     )
+
+
+def ctrl_c_delivered() -> None:
+    """In the child, before it starts: SIGINT at its default, as in a terminal. A test
+    run started in the background by a shell without job control inherits SIGINT
+    ignored, and Python then installs no handler for it (the child would never see
+    the ctrl+c under test)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def interrupted(process: subprocess.Popen[bytes]) -> tuple[int, bytes]:
