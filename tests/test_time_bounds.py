@@ -16,13 +16,14 @@ import pytest
 from hostile_inputs import COMMANDS, INPUTS
 from projects import make_project
 
-LIMIT = 3
+LIMIT = 6
 """Seconds of CPU a command may spend, as a hard limit: the kernel ends the child
-(SIGXCPU) past it. CPU time, not the wall clock, and half again the 2 s target: a
-test run shares two logical cores with other tests, which stretches the wall clock
-and, on cores that share a physical one, the CPU time too. Every hostile class this
-guards against took minutes; the 2 s target itself is judged on a quiet machine by
-``benchmarks/bench_hostile.py`` (its slowest pair: docs/performance.md)."""
+(SIGXCPU) past it. CPU time, not the wall clock, and three times the 2 s target: on
+this project's two-core virtual machines a loaded test run stretched the CPU time of
+a 1.4 s command past 3 s (time the host takes from the guest is counted as the
+guest's). Every class this guards against took 10 s to minutes on these inputs; the
+2 s target itself is judged on a quiet machine by ``benchmarks/bench_hostile.py``
+(its slowest pair: docs/performance.md)."""
 BACKSTOP = 30.0
 """Seconds of wall clock after which a child that waits on something is killed."""
 
