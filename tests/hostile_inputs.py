@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from projects import AMD, HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry
 
 MB = 1 << 20
@@ -72,3 +74,20 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "log": ("log", "a-vllm"),
     "add": ("add", "--no-input", "--key", "a-vllm", "--description", "x", "--dry-run"),
 }
+
+
+HOSTILE_MODULES = (
+    "changelog_tool/__init__.py",
+    "json.py",
+    "typing.py",
+    "os.py",
+    "sitecustomize.py",
+)
+
+
+def hostile_modules(marks: Path) -> dict[str, str]:
+    """Modules at the top of a checkout that leave a mark in ``marks`` if imported."""
+    return {
+        name: f"import _io\n_io.open({str(marks / name.replace('/', '.'))!r}, 'w').close()\n"
+        for name in HOSTILE_MODULES
+    }

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from conftest import GitRepo
+from hostile_inputs import hostile_modules
 from projects import run as tool
 from test_merge_helpers import appended, changelog, entry
 
@@ -175,18 +176,6 @@ def test_a_gitattributes_that_is_a_directory_is_refused_with_a_message(repo: Git
     result = tool(repo.root, "install")
     assert result.returncode == 2 and "is a directory, not a file" in result.stderr
     assert "Traceback" not in result.stderr
-
-
-HOSTILE = ("changelog_tool/__init__.py", "json.py", "typing.py", "os.py", "sitecustomize.py")
-
-
-def hostile_modules(marks: Path) -> dict[str, str]:
-    """Files at the top of a work tree that would each leave a mark in ``marks`` if a
-    Python process the tool starts imported them (``_io`` is built in)."""
-    return {
-        name: f"import _io\n_io.open({str(marks / name.replace('/', '.'))!r}, 'w').close()\n"
-        for name in HOSTILE
-    }
 
 
 def test_the_driver_never_imports_the_work_trees_modules(repo: GitRepo, tmp_path: Path) -> None:

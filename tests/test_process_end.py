@@ -194,10 +194,15 @@ def ctrl_c_delivered() -> None:
 
 
 def interrupted(process: subprocess.Popen[bytes]) -> tuple[int, bytes]:
-    """SIGINT now: the exit code and everything said on stderr after it (within 10 s,
-    which an interrupted run takes a few milliseconds of)."""
-    assert process.stdout is not None and process.stderr is not None
+    """SIGINT now, then :func:`ended`."""
     process.send_signal(signal.SIGINT)
+    return ended(process)
+
+
+def ended(process: subprocess.Popen[bytes]) -> tuple[int, bytes]:
+    """The exit code and everything said on stderr, within 10 s (which an interrupted
+    run takes a few milliseconds of)."""
+    assert process.stdout is not None and process.stderr is not None
     try:
         code = process.wait(timeout=10)
     finally:
@@ -250,13 +255,7 @@ def test_an_interrupt_that_escapes_every_handler_is_one_line_and_130() -> None:
     (here raised where the signal could have landed) would have ended in a traceback
     and a teardown that flushed into the full pipe for ever."""
     process = started(FILL_THE_PIPE + "raise KeyboardInterrupt\n")
-    assert process.stdout is not None and process.stderr is not None
-    try:
-        code = process.wait(timeout=10)
-    finally:
-        process.kill()
-        process.stdout.close()
-    assert (code, process.stderr.read()) == (130, b"changelog: interrupted\n")
+    assert ended(process) == (130, b"changelog: interrupted\n")
 
 
 def test_a_ctrl_c_swallowed_on_the_way_still_ends_the_run_and_never_a_hang() -> None:
@@ -272,13 +271,7 @@ def test_a_ctrl_c_swallowed_on_the_way_still_ends_the_run_and_never_a_hang() -> 
         "    pass\n"
     )
     process = started(FILL_THE_PIPE + swallowed + "finish(0)\n")
-    assert process.stdout is not None and process.stderr is not None
-    try:
-        code = process.wait(timeout=10)
-    finally:
-        process.kill()
-        process.stdout.close()
-    assert (code, process.stderr.read()) == (130, b"changelog: interrupted\n")
+    assert ended(process) == (130, b"changelog: interrupted\n")
 
 
 def test_an_interrupted_run_drops_its_buffered_output() -> None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile_inputs import hostile_modules
 from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,17 +82,6 @@ def action_step(name: str) -> dict:
     steps = load("action.yml")["runs"]["steps"]
     (step,) = [s for s in steps if s.get("id") == name]
     return step
-
-
-HOSTILE = ("changelog_tool/__init__.py", "json.py", "typing.py", "os.py", "sitecustomize.py")
-
-
-def hostile_modules(marks: Path) -> dict[str, str]:
-    """Modules at the top of a checkout that leave a mark in ``marks`` if imported."""
-    return {
-        name: f"import _io\n_io.open({str(marks / name.replace('/', '.'))!r}, 'w').close()\n"
-        for name in HOSTILE
-    }
 
 
 def run_step(
