@@ -1,7 +1,8 @@
-"""``add`` never holds a long changelog: the writer's gate read a piece at a time
-(:func:`check_appendable_file`) must refuse exactly what the whole-bytes gate
-refuses, with the same words and lines, and an append through the kernel copy
-must give the bytes the in-memory append gives."""
+"""The writer's gate (:func:`check_appendable`), one algorithm over a byte source: a
+file read a piece at a time (``add`` never holds a long changelog) and bytes in
+memory get the same verdict, with the same words and lines; the cases say which
+files it refuses; and the one append gives the file's bytes, one empty line and
+the entry."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from hypothesis import strategies as st
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.filecheck import check_appendable, check_appendable_file
+from changelog_tool.ledger.filecheck import check_appendable
+from changelog_tool.ledger.streams import FileSource, MemorySource
 
 CASES = {
     **cases(),
@@ -38,9 +40,14 @@ def verdict(run: object) -> str | None:
 def test_the_streamed_gate_refuses_what_the_whole_gate_refuses(tmp_path: Path, name: str) -> None:
     file = tmp_path / "perf-changelog.yaml"
     file.write_bytes(CASES[name])
-    whole = verdict(lambda: check_appendable(CASES[name], "perf-changelog.yaml"))
-    streamed = verdict(lambda: check_appendable_file(file, "perf-changelog.yaml"))
+    whole = verdict(lambda: check_appendable(MemorySource(CASES[name]), "perf-changelog.yaml"))
+    streamed = verdict(lambda: check_appendable(FileSource(file), "perf-changelog.yaml"))
     assert streamed == whole
+    refused = {"no final newline", "last entry broken", "last entry fails the schema"}
+    if name in refused:
+        assert streamed is not None and "refusing to append" in streamed
+    elif name in {"empty", "one entry"}:
+        assert streamed is None
 
 
 @settings(max_examples=60, deadline=None)
@@ -57,28 +64,19 @@ def test_the_streamed_gate_agrees_on_damaged_files(
     data = data[:at] + junk + data[at:]
     file = tmp_path_factory.mktemp("f") / "perf-changelog.yaml"
     file.write_bytes(data)
-    assert verdict(lambda: check_appendable_file(file, "p")) == verdict(
-        lambda: check_appendable(data, "p")
+    assert verdict(lambda: check_appendable(FileSource(file), "p")) == verdict(
+        lambda: check_appendable(MemorySource(data), "p")
     )
 
 
-def test_an_append_through_the_copy_gives_the_in_memory_bytes(tmp_path: Path) -> None:
+def test_the_one_append_gives_the_bytes_and_lines_it_says(tmp_path: Path) -> None:
     old = join(entries(200))
     blocks = [b'- config-keys:\n    - k\n  description:\n    - "x"\n  pr-link: XXX\n']
-    streamed, whole = tmp_path / "a.yaml", tmp_path / "b.yaml"
-    streamed.write_bytes(old)
-    whole.write_bytes(old)
-
-    def check(file: Path) -> tuple[int, int, bytes]:
-        found = check_appendable_file(file, "a.yaml")
-        return found.size, found.lines, found.end
-
-    one = writer.append_checked(streamed, blocks, check=check)
-    two = writer.append(whole, blocks, check=lambda data: check_appendable(data, "b.yaml"))
-    assert streamed.read_bytes() == whole.read_bytes() == old + b"\n" + blocks[0]
-    assert (one.old_size, one.new_size, one.entry_lines, one.last_line) == (
-        two.old_size,
-        two.new_size,
-        two.entry_lines,
-        two.last_line,
-    )
+    path = tmp_path / "a.yaml"
+    path.write_bytes(old)
+    done = writer.append(path, blocks)
+    assert path.read_bytes() == old + b"\n" + blocks[0]
+    lines = old.count(b"\n")
+    assert (done.old_size, done.new_size) == (len(old), len(old) + 1 + len(blocks[0]))
+    assert done.entry_lines == (lines + 2,)
+    assert done.last_line == lines + 1 + blocks[0].count(b"\n")

@@ -21,9 +21,20 @@ from test_merge_helpers import appended, changelog, entry
 from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gitrepo.process import git_dir
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.document import Ledger, last_entry_offset
-from changelog_tool.ledger.streams import last_entry_start, share_prefix
-from changelog_tool.merge.side_changes import count_entries
+from changelog_tool.ledger.boundaries import count_entries, last_entry, last_entry_offset
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.streams import FileSource, MemorySource, share_prefix
+
+
+def last_entry_start(path: Path, *, tail: int = 1 << 16) -> int | None:
+    """The one end reader on the file, checked against the same reader on its bytes
+    in memory: the offset, and the bytes from there to the end."""
+    start, end = last_entry(FileSource(path), tail=tail)
+    data = path.read_bytes()
+    assert last_entry(MemorySource(data), tail=tail) == (start, end)
+    assert end == data[start or 0 :]
+    return start
+
 
 DATA = changelog(*(entry(f"key-{n}", link=n) for n in range(40)))
 

@@ -13,6 +13,7 @@ from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.rows import KeyRow, preselected, rows_for, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, preview_lines
 from changelog_tool.diff.keychange import ChangeSet, KeyChange
+from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gate.acceptance import rejections
 from changelog_tool.settings import Settings
 
@@ -160,3 +161,36 @@ def test_the_session_starts_without_git_and_asks_it_for_the_first_preview(
     assert not trace.exists() or "git" not in trace.read_text()
     session.preview(Draft(keys=["a-vllm"], description=["d"]))
     assert " git " in trace.read_text() or "git-" in trace.read_text()
+
+
+def _session_on(tmp_path: Path, init: bool = False) -> AddSession:
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "nvidia-master.yaml").write_text("k:\n  image: i\n")
+    return AddSession(Settings(root=tmp_path), tmp_path / "perf-changelog.yaml", init=init)
+
+
+def test_a_save_after_the_file_changed_since_the_preview_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_text('- config-keys:\n    - k\n  description:\n    - "d"\n  pr-link: XXX\n')
+    session = _session_on(tmp_path)
+    changed = (
+        path.read_bytes()
+        + b'\n- config-keys:\n    - k\n  description:\n    - "e"\n  pr-link: XXX\n'
+    )
+    path.write_bytes(changed)
+    with pytest.raises(ConcurrentChange, match="changed since it was read"):
+        session.save(Draft(keys=["k"], description=["d2"]))
+    assert path.read_bytes() == changed
+
+
+def test_init_creates_the_file_but_never_appends_to_one_made_meanwhile(tmp_path: Path) -> None:
+    session = _session_on(tmp_path, init=True)
+    path = tmp_path / "perf-changelog.yaml"
+    made = b'- config-keys:\n    - k\n  description:\n    - "other"\n  pr-link: XXX\n'
+    path.write_bytes(made)
+    with pytest.raises(ConcurrentChange):
+        session.save(Draft(keys=["k"], description=["d2"]))
+    assert path.read_bytes() == made
+    path.unlink()
+    done = session.save(Draft(keys=["k"], description=["d2"]))
+    assert path.read_bytes().startswith(b"- config-keys:\n    - k\n") and done.entry_lines == (1,)

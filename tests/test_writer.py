@@ -13,7 +13,7 @@ from projects import with_file_size_limit
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.filecheck import check_appendable, check_file
+from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.strictyaml import load_value
 
 OLD = (
@@ -27,7 +27,7 @@ def block(n: int) -> bytes:
 
 
 def append(path: Path, *blocks: bytes) -> writer.Appended:
-    return writer.append(path, list(blocks), check=check_appendable)
+    return writer.append(path, list(blocks))
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_a_missing_file_is_created_only_when_asked(tmp_path: Path) -> None:
     with pytest.raises(ChangelogError, match="--init"):
         append(path, block(1))
     assert not path.exists()
-    writer.append(path, [block(1)], check=check_appendable, create=True)
+    writer.append(path, [block(1)], create=True)
     assert path.read_bytes() == block(1)
 
 
@@ -123,7 +123,7 @@ def test_a_file_changed_since_the_preview_is_not_written(tmp_path: Path) -> None
     path = tmp_path / "perf-changelog.yaml"
     path.write_bytes(OLD.encode())
     with pytest.raises(ConcurrentChange, match="changed since it was read"):
-        writer.append(path, [block(1)], check=check_appendable, expected=b"something else")
+        writer.append(path, [block(1)], expected=writer.Stamp(1, 2, 3))
     assert path.read_bytes() == OLD.encode()
 
 
@@ -132,10 +132,9 @@ def test_a_failed_write_leaves_the_file_and_no_temp_file(tmp_path: Path) -> None
     path.write_bytes(OLD.encode())
     result = with_file_size_limit(
         100,
-        "from changelog_tool.ledger.filecheck import check_appendable\n"
         "try:\n"
         "    writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'],"
-        " check=check_appendable)\n"
+        ")\n"
         "except OSError as exc:\n"
         "    sys.exit(f'failed: {exc}')\n",
         str(path),
@@ -149,9 +148,8 @@ CRASH = (  # a writer killed between its temp write and the rename
     "import os, sys\n"
     "from pathlib import Path\n"
     "from changelog_tool.ledger import writer\n"
-    "from changelog_tool.ledger.filecheck import check_appendable\n"
     "os.replace = lambda *a: os._exit(9)\n"
-    "writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'], check=check_appendable)\n"
+    "writer.append(Path(sys.argv[1]), [b'- config-keys:\\n    - z\\n'])\n"
 )
 
 
@@ -168,11 +166,10 @@ import sys
 from pathlib import Path
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.filecheck import check_appendable
 path, worker = Path(sys.argv[1]), sys.argv[2]
 for n in range(15):
     entry = {"config-keys": [f"w{worker}-{n}"], "description": [f"{worker} {n}"], "pr-link": "XXX"}
-    writer.append(path, [emit(entry)], check=check_appendable)
+    writer.append(path, [emit(entry)])
 """
 
 
@@ -262,9 +259,7 @@ def test_a_writer_waiting_on_a_lock_says_so_and_gives_up_after_the_timeout(
     fcntl.flock(holder, fcntl.LOCK_EX)
     try:
         with pytest.raises(ConcurrentChange, match="locked by another process"):
-            writer.append(
-                path, [block(1)], check=check_appendable, bounds=writer.Bounds(timeout=1.5)
-            )
+            writer.append(path, [block(1)], bounds=writer.Bounds(timeout=1.5))
     finally:
         os.close(holder)
     assert "waiting for another process writing" in capsys.readouterr().err

@@ -4,7 +4,7 @@ The app only displays this module's answers: the changed keys (from the diff
 engine, as rows of :mod:`.rows`), what an entry runs (:mod:`.reach`),
 pattern counts and completions, the previous entries for the chosen keys, the
 preview of the exact bytes to append, validation problems, and the save
-itself (through :func:`changelog_tool.ledger.writer.append` with ``expected=``).
+itself (through :func:`changelog_tool.authoring.append.append` with ``expected=``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from changelog_tool.authoring.ahead import Ahead
     from changelog_tool.authoring.reach import Reach
     from changelog_tool.gate.acceptance import Rules
+    from changelog_tool.ledger.writer import Appended
 
 
 @record
@@ -105,6 +106,11 @@ class AddSession:
 
     # --- reading --------------------------------------------------------------------
     def read(self) -> bytes:
+        """The changelog's bytes now, and its :attr:`stamp` (taken first: a change
+        made while it is read then refuses the save)."""
+        from changelog_tool.ledger.writer import Stamp
+
+        self.stamp = Stamp.missing()
         if not self.path.exists():
             if not self.init:
                 raise ChangelogError(
@@ -114,6 +120,7 @@ class AddSession:
             return b""
         from changelog_tool.ledger.document import read_file
 
+        self.stamp = Stamp.of(self.path)
         return read_file(self.path, limit=self.settings.max_bytes)
 
     def reload(self) -> bytes:
@@ -274,31 +281,24 @@ class AddSession:
         return result
 
     # --- saving -------------------------------------------------------------------
-    def save(self, draft: Draft) -> Any:
-        """Append the draft's entry; raises ConcurrentChange if the file changed since
-        it was read (the preview was built from ``self.old``)."""
+    def save(self, draft: Draft) -> Appended:
+        """Append the draft's entry (:func:`changelog_tool.authoring.append.append`, as
+        ``add`` with flags does); raises ConcurrentChange if the file changed since it
+        was read (the preview was built from ``self.old``)."""
+        from changelog_tool.authoring import append
+        from changelog_tool.gate.held import lazy_held_lines
         from changelog_tool.ledger import writer
-        from changelog_tool.ledger.emitter import emit
-        from changelog_tool.ledger.filecheck import check_appendable
 
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
-        from changelog_tool.gate.held import lazy_held_lines
-
-        path = self.path
-        held = lazy_held_lines(path, self.settings.protected_ref)
-
-        def check(old: bytes) -> None:  # main's flawed last entry is its warning, not a wall
-            check_appendable(old, str(path), held)
-
-        return writer.append(
-            path,
-            [emit(self.entry(draft))],
-            check=check,
-            expected=self.old,
-            create=self.init,
+        return append.append(
+            [self.entry(draft)],
+            self.path,
+            init=self.init,
             bounds=writer.Bounds.of(self.settings),
+            held=lazy_held_lines(self.path, self.settings.protected_ref),
+            expected=self.stamp,
         )
 
 

@@ -258,37 +258,21 @@ def append_entries(
     bounds: Bounds | None = None,
     held: HeldLines | None = None,
 ) -> int:
+    from changelog_tool.authoring import append
     from changelog_tool.findings import format_text
     from changelog_tool.ledger import writer
-    from changelog_tool.ledger.emitter import emit
-    from changelog_tool.ledger.filecheck import check_appendable, check_appendable_file
 
-    blocks = [emit(e) for e in entries]
     bounds = bounds or writer.Bounds()
-    warnings: list[Finding] = []
 
-    def check(file: Path) -> tuple[int, int, bytes]:  # a piece at a time, never whole
-        found = check_appendable_file(file, str(path), bounds.limit, held)
-        warnings[:] = found.warnings
-        return found.size, found.lines, found.end
-
-    def check_bytes(old: bytes) -> None:
-        warnings[:] = check_appendable(old, str(path), held)
-
-    def warn() -> None:
+    def warn(warnings: tuple[Finding, ...]) -> None:
         if warnings and not as_json:
-            for line in format_text(warnings).splitlines():
+            for line in format_text(list(warnings)).splitlines():
                 print(f"changelog: warning: {line}", file=sys.stderr)
 
     if dry_run:
-        if not path.exists() and not init:
-            raise UsageError(f"{path} does not exist; pass --init to create it")
-        size, lines, end = 0, 0, b""
-        if path.exists():
-            size, lines, end = check(path)
-        first_line = lines - end.count(b"\n") + 1
-        planned = writer.plan_append(end, blocks, first_line=first_line, path=path)
-        warn()
+        planned = append.plan(entries, path, init=init, bounds=bounds, held=held)
+        warn(planned.warnings)
+        size = planned.size
         if as_json:
             print(
                 json.dumps(
@@ -296,28 +280,20 @@ def append_entries(
                         "ok": True,
                         "dry_run": True,
                         "path": str(path),
-                        "appended": planned.decode("utf-8"),
-                        "bytes": [size, size + len(planned)],
-                        "warnings": [f.to_json() for f in warnings],
+                        "appended": planned.appended.decode("utf-8"),
+                        "bytes": [size, size + len(planned.appended)],
+                        "warnings": [f.to_json() for f in planned.warnings],
                     },
                     ensure_ascii=False,
                 )
             )
         else:
-            sys.stdout.buffer.write(planned)
+            sys.stdout.buffer.write(planned.appended)
             sys.stdout.flush()
         return 0
-    if regular_file(path, missing_ok=True) is not None:
-        result = writer.append_checked(path, blocks, check=check, bounds=bounds)
-    else:
-        result = writer.append(
-            path,
-            blocks,
-            check=check_bytes,
-            create=init,
-            bounds=bounds,
-        )
-    warn()
+    result = append.append(entries, path, init=init, bounds=bounds, held=held)
+    warnings = result.warnings
+    warn(warnings)
     if as_json:
         print(
             json.dumps(
@@ -333,9 +309,9 @@ def append_entries(
         )
     else:
         where = ", ".join(str(line) for line in result.entry_lines)
-        noun = "entry" if len(blocks) == 1 else "entries"
+        noun = "entry" if len(entries) == 1 else "entries"
         print(
-            f"appended {len(blocks)} {noun} to {path} at line {where} "
+            f"appended {len(entries)} {noun} to {path} at line {where} "
             f"(bytes {result.old_size}..{result.new_size})"
         )
     return 0

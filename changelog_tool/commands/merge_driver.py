@@ -172,8 +172,9 @@ def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | N
     when it reverts one commit)."""
     import shlex
 
+    from changelog_tool.ledger.boundaries import count_entries
     from changelog_tool.merge.edits import possessive
-    from changelog_tool.merge.side_changes import count_entries, history_end
+    from changelog_tool.merge.side_changes import history_end
     from changelog_tool.merge.threeway import other_side
 
     side = decision.side
@@ -223,9 +224,10 @@ class _Shared:
     def cut(self) -> int | None:
         """Where the base's last entry begins (``None``: no entry, no windows)."""
         if self._cut == -1:
-            from changelog_tool.ledger.streams import last_entry_start
+            from changelog_tool.ledger.boundaries import last_entry
+            from changelog_tool.ledger.streams import FileSource
 
-            self._cut = last_entry_start(self.files["base"])
+            self._cut = last_entry(FileSource(self.files["base"]))[0]
         return self._cut
 
     def windows(

@@ -19,45 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from changelog_tool.errors import UsageError, too_large
+from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
+from changelog_tool.ledger.streams import FileSource
 from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes needs none
     from changelog_tool.ledger.items import Item, YamlProblem
-
-ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
-"""A line that begins an entry: ``-`` at column 0, then a space, a line break or the
-end of the file (``-x`` begins none, nor ``-`` then a tab or a carriage return)."""
-# the same starts after the first line: a literal line break first lets the regex
-# engine skip from one to the next in C (``^`` in multiline mode tries every byte)
-_LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
-ENTRY_HEAD = b"- config-keys:"
-
-
-def last_entry_offset(data: bytes, *, complete: bool = True) -> int | None:
-    """Where the last entry in ``data`` begins: the offset of the last line that
-    :data:`ENTRY_START` matches (``data`` itself begins at a line start), found from
-    the end without scanning the rest; ``None`` when no line begins an entry.
-
-    The one rule for where the last entry begins: :meth:`Ledger.last_block`, the
-    reader of a file's end (:func:`changelog_tool.ledger.streams.last_entry_start`)
-    and the cutting of a file into entry-sized pieces all call it.
-
-    ``complete=False``: ``data`` is a piece of a longer file and more bytes may
-    follow it, so a ``-`` that is its very last byte is not known to begin an entry
-    (the next byte decides: ``-x`` does not) and is passed over. In a whole file it
-    does (a last line ``-`` is an empty entry, as :attr:`Ledger.blocks` cuts it)."""
-    known = len(data) if complete else len(data) - 1  # the '-' must lie before this
-    pos = len(data)
-    while pos > 0:
-        hit = data.rfind(b"\n-", 0, pos)
-        start = hit + 1  # 0 when no line after the first begins with '-'
-        if start < known and ENTRY_START.match(data, start):
-            return start
-        if hit < 0:
-            return None
-        pos = hit
-    return None
 
 
 @record(frozen=True)
@@ -124,6 +92,17 @@ def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> byt
         return real.read_bytes()
     except PermissionError:
         raise _unreadable(path) from None
+
+
+def file_source(path: Path, limit: int = DEFAULT_MAX_BYTES) -> FileSource:
+    """The file ``path`` names, to be read a range at a time, after the checks of
+    :func:`read_file` (``limit``: ``max-bytes``)."""
+    real = _readable(path, "", limit)
+    try:
+        os.close(os.open(real, os.O_RDONLY))
+    except PermissionError:
+        raise _unreadable(path) from None
+    return FileSource(real)
 
 
 def read_chunks(path: Path, size: int = 1 << 20, limit: int = DEFAULT_MAX_BYTES) -> Iterator[bytes]:
@@ -319,8 +298,7 @@ class Ledger:
     @cached_property
     def blocks(self) -> list[Block]:
         data = self.data
-        starts = [0] if ENTRY_START.match(data) else []
-        starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
+        starts = entry_starts(data)
         blocks = []
         line, counted = 1, 0  # lines counted from one start to the next, in C
         for i, start in enumerate(starts):

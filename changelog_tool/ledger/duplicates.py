@@ -13,32 +13,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from changelog_tool.ledger.boundaries import entry_after, entry_before
 from changelog_tool.ledger.edits import parse_entry
 from changelog_tool.ledger.entry import same_entry
 from changelog_tool.ledger.items import YamlProblem
 from changelog_tool.ledger.revision import REGION, Kept
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
-
-
-def _block_start(data: bytes, pos: int, lo: int) -> int:
-    while True:
-        index = data.rfind(b"\n-", lo, pos)
-        if index < 0:
-            return lo
-        if data[index + 2 : index + 3] in (b" ", b"\n", b""):
-            return index + 1
-        pos = index
-
-
-def _block_end(data: bytes, pos: int) -> int:
-    while True:
-        index = data.find(b"\n-", pos)
-        if index < 0:
-            return len(data)
-        if data[index + 2 : index + 3] in (b" ", b"\n", b""):
-            return index + 1
-        pos = index + 2
 
 
 def needles(entry: Mapping[str, Any]) -> list[bytes]:
@@ -87,9 +68,9 @@ def duplicate_at(
         hit = data.rfind(first, lo, pos)
         if hit < 0:
             return None
-        start = _block_start(data, hit, lo)
+        start = entry_before(data, hit, lo)
         pos = start
-        end = _block_end(data, hit + len(first))
+        end = entry_after(data, hit + len(first))
         for word in rest:  # looked up in place: most look-alikes fail here
             if find(word, start, end) < 0:
                 break

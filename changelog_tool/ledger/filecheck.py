@@ -8,20 +8,13 @@ from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import ERROR, WARNING, Finding, format_text, has_errors
+from changelog_tool.ledger.boundaries import ENTRY_HEAD, Source, last_entry, last_entry_offset
 from changelog_tool.ledger.conversions import BOM
-from changelog_tool.ledger.document import (
-    ENTRY_HEAD,
-    ByteProblem,
-    ByteScan,
-    Ledger,
-    last_entry_offset,
-    read_chunks,
-    read_file,
-)
+from changelog_tool.ledger.document import ByteProblem, ByteScan, Ledger, read_chunks, read_file
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_item
-from changelog_tool.ledger.streams import last_entry_start, read_from
+from changelog_tool.ledger.streams import CHUNK
 from changelog_tool.records import field, record, replace
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
@@ -325,22 +318,11 @@ _NO_FINAL_NEWLINE = (
 )
 
 
-def check_appendable(
-    data: bytes, path: str = "perf-changelog.yaml", held: HeldLines | None = None
-) -> list[Finding]:
-    """The writer's gate: refuse a file we must not append to, because the result
-    would fail the repository's CI whatever is appended: bad bytes, no final
-    newline, a last entry that does not parse or that the schema rejects, unless the
-    protected branch already holds that entry (``held``: :func:`as_history`), which
-    is then a warning, returned. Reads bytes over the whole file but parses only the
-    last entry, so it stays fast on long histories."""
-    return _refuse_append(Ledger(data).byte_problems(), data, 0, path, held)
-
-
 @record(frozen=True)
 class Appendable:
-    """A changelog file :func:`check_appendable_file` accepted: its size, its line
-    breaks and its last bytes (from its last entry on: all an append needs)."""
+    """A changelog :func:`check_appendable` accepted: its size, its line breaks, its
+    last bytes (from its last entry on: all an append needs) and the warnings about
+    main's own last entry."""
 
     size: int
     lines: int
@@ -348,22 +330,21 @@ class Appendable:
     warnings: tuple[Finding, ...] = ()
 
 
-def check_appendable_file(
-    file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
+def check_appendable(
+    source: Source, path: str = "perf-changelog.yaml", held: HeldLines | None = None
 ) -> Appendable:
-    """:func:`check_appendable` on a file read a piece at a time (a long history is
-    never held): its bytes scanned in the chunks they are read in (the scan's
-    findings do not depend on where the pieces are cut), its last entry read from
-    the end."""
+    """The writer's gate: refuse a file we must not append to, because the result
+    would fail the repository's CI whatever is appended: bad bytes, no final
+    newline, a last entry that does not parse or that the schema rejects, unless the
+    protected branch already holds that entry (``held``: :func:`as_history`), which
+    is then a warning. A file is read a piece at a time (a long history is never
+    held): its bytes scanned in chunks (the scan's findings do not depend on where
+    the pieces are cut), its last entry read from the end and parsed alone."""
     scan = ByteScan()
-    for chunk in read_chunks(file, limit=limit):
-        scan.feed(chunk)
-    start = last_entry_start(file)
-    if start is None:  # no entry: the whole (short) file is what there is
-        window, before = read_file(file, limit=limit), 0
-    else:
-        window = read_from(file, start)
-        before = scan.newlines - window.count(b"\n")
+    for offset in range(0, source.size, CHUNK):
+        scan.feed(source.read(offset, min(source.size, offset + CHUNK)))
+    last, window = last_entry(source)
+    before = 0 if last is None else scan.newlines - window.count(b"\n")
     warnings = _refuse_append(scan.problems(), window, before, path, held)
     return Appendable(scan.size, scan.newlines, window, tuple(warnings))
 

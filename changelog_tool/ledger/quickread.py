@@ -27,7 +27,8 @@ import re
 from functools import cache
 from typing import Any
 
-from changelog_tool.ledger.document import ENTRY_HEAD, Ledger
+from changelog_tool.ledger.boundaries import ENTRY_HEAD
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import FIELD_ORDER
 from changelog_tool.ledger.items import Item, resolve_plain
 

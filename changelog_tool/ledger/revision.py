@@ -10,14 +10,9 @@ from typing import Any
 
 from changelog_tool.findings import Finding
 from changelog_tool.ledger.appending import append_break
+from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START, last_entry, next_entry
 from changelog_tool.ledger.conversions import OFFSET, readable
-from changelog_tool.ledger.document import (
-    ENTRY_HEAD,
-    ENTRY_START,
-    Ledger,
-    last_entry_offset,
-    separator_before_append,
-)
+from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.strictyaml import load_items
 from changelog_tool.records import field, record
@@ -88,7 +83,7 @@ class Kept:
             data = self.read(start, end)
             lo = 0
             while start > 0:
-                cut = _first_entry(data)
+                cut = next_entry(data)
                 if cut is not None:
                     lo = cut
                     break
@@ -99,20 +94,13 @@ class Kept:
 
     def from_last_entry(self) -> tuple[bytes, int]:
         """The kept bytes from their last entry's first line to their end, and that
-        line (:func:`last_entry_offset`, read from the end: :attr:`tail` first, then
-        four times more each time); all of them, from line 1, when no line begins an
-        entry. What an append may change (:func:`append_break`)."""
-        want = len(self.tail)
-        while True:
-            start = max(0, self.size - want)
-            data = self.tail if want == len(self.tail) else self.read(start, self.size)
-            found = last_entry_offset(data)
-            # a window that begins mid-line proves no entry at its first byte
-            if found is not None and (found > 0 or start == 0):
-                return data[found:], self.lines - data.count(b"\n", found) + 1
-            if start == 0:
-                return data, 1
-            want = max(want * 4, 1)
+        line (:func:`~changelog_tool.ledger.boundaries.last_entry`); all of them, from
+        line 1, when no line begins an entry. What an append may change
+        (:func:`append_break`)."""
+        start, data = last_entry(self, tail=len(self.tail))
+        if start is None:
+            return data, 1
+        return data, self.lines - data.count(b"\n") + 1
 
     def line_at(self, offset: int, size: int = REGION) -> int:
         """The 1-based line that holds byte ``offset``: :attr:`lines` less the line
@@ -124,18 +112,6 @@ class Kept:
             lines -= self.read(start, stop).count(b"\n")
             stop = start
         return lines + 1
-
-
-def _first_entry(data: bytes) -> int | None:
-    """The offset of the first column-0 ``-`` item after a line break in ``data``."""
-    pos = 0
-    while True:
-        index = data.find(b"\n-", pos)
-        if index < 0:
-            return None
-        if data[index + 2 : index + 3] in (b" ", b"\n", b""):
-            return index + 1
-        pos = index + 2
 
 
 EMPTY = Kept.of(b"")

@@ -10,12 +10,33 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from changelog_tool.ledger.document import last_entry_offset
-
 CHUNK = 1 << 20
 """Bytes read from each file at a time."""
 
-_TAIL = 1 << 16
+
+class FileSource:
+    """A file read a range at a time (:class:`~changelog_tool.ledger.boundaries.Source`):
+    its size as found when made."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.size = os.path.getsize(path)
+
+    def read(self, start: int, end: int) -> bytes:
+        with open(self.path, "rb") as file:
+            file.seek(start)
+            return file.read(end - start)
+
+
+class MemorySource:
+    """Bytes in memory, read a range at a time (the same algorithms as a file)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.size = len(data)
+
+    def read(self, start: int, end: int) -> bytes:
+        return self.data[start:end]
 
 
 def read_from(path: Path, offset: int) -> bytes:
@@ -23,31 +44,6 @@ def read_from(path: Path, offset: int) -> bytes:
     with open(path, "rb") as file:
         file.seek(offset)
         return file.read()
-
-
-def last_entry_start(path: Path, *, tail: int = _TAIL) -> int | None:
-    """Where the file's last entry begins (:func:`last_entry_offset`, the rule
-    :meth:`Ledger.last_block` uses), read backwards from the end in windows of
-    ``tail`` bytes, then four times more each time, until one holds an entry;
-    ``None`` when the file holds none. A window that begins mid-line is read from its
-    first line start: the rule needs to know where lines begin."""
-    size = os.path.getsize(path)
-    want = max(1, tail)
-    with open(path, "rb") as file:
-        while True:
-            start = max(0, size - want)
-            file.seek(start)
-            data = file.read(size - start)
-            skip = 0
-            if start > 0:  # begin at a line start: after the first newline in the window
-                skip = data.find(b"\n") + 1
-            if start == 0 or skip > 0:
-                found = last_entry_offset(data[skip:])
-                if found is not None:
-                    return start + skip + found
-            if start == 0:
-                return None
-            want *= 4
 
 
 def share_prefix(

@@ -1,12 +1,12 @@
 """The one file writer: every file the tool writes goes through :func:`_rewrite`,
-or :func:`replace_with_copy` for the merge driver and ``add`` (:func:`append_checked`):
-the same steps, the kept bytes copied by the kernel instead of held.
+or, with the kept bytes copied by the kernel instead of held, through
+:func:`replace_with_copy` (the merge driver) and :func:`append` (``add``, the TUI):
+the same steps.
 
 Under an exclusive lock on the target, it reads the current bytes, computes the
 new ones, writes them to a temp file in the same directory, fsyncs, keeps the
 mode, renames it over the target and reads the result back. :func:`append`
-(the TUI, and ``add --init``) and :func:`append_checked` (``add``) only ever add
-bytes after exactly one empty line;
+only ever adds bytes after exactly one empty line;
 :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
 writes bytes a caller has verified, and refuses when the file changed since the
 caller read it, so a concurrent ``add`` is never silently overwritten. The merge
@@ -34,16 +34,19 @@ from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
 from changelog_tool.ledger.appending import append_break
+from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import (
+    file_source,
     first_appended_line,
-    last_entry_offset,
     regular_file,
     separator_before_append,
 )
+from changelog_tool.ledger.filecheck import HeldLines, check_appendable
 from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
+    from changelog_tool.findings import Finding
     from changelog_tool.settings import Settings
 
 TEMP_SUFFIX = ".perf-changelog.tmp"
@@ -73,6 +76,7 @@ class Appended:
     first_line: int
     last_line: int
     entry_lines: tuple[int, ...]
+    warnings: tuple[Finding, ...] = ()
 
 
 def plan_append(
@@ -203,6 +207,18 @@ def _replace_with(path: Path, mode: int, fill: Callable[[int], None], sync: bool
     return fd
 
 
+def _create_empty(path: Path) -> Path:
+    """Create ``path``'s file, empty (unless another process just did), and its
+    folders; its real path."""
+    real = Path(os.path.realpath(path))
+    real.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    found = regular_file(real)
+    assert found is not None  # without missing_ok, a missing file raises
+    return found
+
+
 def _rewrite(
     path: Path,
     make: Callable[[bytes], bytes],
@@ -216,11 +232,7 @@ def _rewrite(
     ``(old, new)``."""
     real = regular_file(path, missing_ok=create)
     if real is None:
-        real = Path(os.path.realpath(path))
-        real.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileExistsError):
-            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-        regular_file(real)
+        real = _create_empty(path)
     _remove_stale_temps(real)
     with _locked(real, bounds.timeout) as fd:
         refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
@@ -238,40 +250,6 @@ def _rewrite(
                 f"read-back of {path} does not match what was written; check the disk and the file"
             )
     return old, new
-
-
-def append(
-    path: Path,
-    blocks: list[bytes],
-    *,
-    check: Callable[[bytes], None],
-    expected: bytes | None = None,
-    create: bool = False,
-    bounds: Bounds = Bounds(),
-) -> Appended:
-    """Append ``blocks`` (emitted entries) to the changelog at ``path``.
-
-    ``check`` refuses a malformed existing file (it raises). ``expected``, when
-    given, is the content the caller previewed against: if the file differs,
-    :class:`ConcurrentChange` is raised and nothing is written.
-    """
-    if not create and regular_file(path, missing_ok=True) is None:
-        raise UsageError(
-            f"{path} does not exist; pass --init to create it, or --file to name another"
-        )
-
-    def make(old: bytes) -> bytes:
-        if expected is not None and old != expected:
-            raise ConcurrentChange(
-                f"{path} changed since it was read ({len(expected)} -> {len(old)} bytes); "
-                "nothing was written: re-check and save again"
-            )
-        check(old)
-        return old + plan_append(old, blocks, path=path)
-
-    old, new = _rewrite(path, make, create=create, bounds=bounds)
-    entry_lines = _entry_lines(old.count(b"\n"), old, blocks)
-    return Appended(path, len(old), len(new), entry_lines[0], new.count(b"\n"), entry_lines)
 
 
 def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]:
@@ -324,6 +302,16 @@ class Stamp:
     @classmethod
     def of_stat(cls, found: os.stat_result) -> Stamp:
         return cls(found.st_size, found.st_mtime_ns, found.st_ino)
+
+    @classmethod
+    def missing(cls) -> Stamp:
+        """A file read as missing (the TUI's ``--init``)."""
+        return cls(0, -1, -1)
+
+    def allows(self, now: Stamp) -> bool:
+        """Whether the file found ``now`` is the file as read: the same, or, for a
+        file read as missing, an empty one (the append's own creation)."""
+        return now == self or (self.inode == -1 and now.size == 0)
 
 
 def replace_with_copy(
@@ -456,30 +444,48 @@ def _copy(src: int, out: int, length: int) -> None:
     os.lseek(out, length, os.SEEK_SET)
 
 
-def append_checked(
+def append(
     path: Path,
     blocks: list[bytes],
     *,
-    check: Callable[[Path], tuple[int, int, bytes]],
+    held: HeldLines | None = None,
+    expected: Stamp | None = None,
+    create: bool = False,
     bounds: Bounds = Bounds(),
 ) -> Appended:
-    """:func:`append` to an existing changelog without holding it: under the lock,
-    ``check(file)`` refuses a malformed file (it raises) reading it a piece at a time,
-    and returns its size, line breaks and last bytes (from its last entry on); the
-    append is planned from those (:func:`plan_append`) and the kept bytes are copied
-    by the kernel from the locked file. A concurrent ``add`` waits on the lock (up to
-    ``bounds.timeout``), then checks and plans against the file as the other left
-    it, so none is refused or lost; only a change made meanwhile without the lock
-    (another program writing in place) refuses it."""
-    real = regular_file(path)
-    assert real is not None  # without missing_ok, a missing file raises
+    """Append ``blocks`` (emitted entries) to the changelog at ``path``: the one append,
+    for ``add``'s flags, ``--json`` and the TUI alike, at any history length.
+
+    Under the lock, the file is checked a piece at a time
+    (:func:`~changelog_tool.ledger.filecheck.check_appendable`: it refuses a file
+    whose end no append can fix; a flaw in an entry the protected branch already
+    holds, ``held``, is a warning, returned), the append is planned from its end
+    (:func:`plan_append`) and the kept bytes are copied by the kernel from the locked
+    file. ``expected``: the file as the caller read it to preview the append (the
+    TUI); if it changed since, :class:`ConcurrentChange` and nothing is written.
+    Without it, a concurrent ``add`` waits on the lock (up to ``bounds.timeout``),
+    then checks and plans against the file as the other left it, so none is refused
+    or lost; only a change made meanwhile without the lock (another program writing
+    in place) refuses it. ``create``: a missing file is created empty first."""
+    real = regular_file(path, missing_ok=True)
+    if real is None:
+        if not create:
+            raise UsageError(
+                f"{path} does not exist; pass --init to create it, or --file to name another"
+            )
+        real = _create_empty(path)
     _remove_stale_temps(real)
     with _locked(real, bounds.timeout) as fd:
         stamp = Stamp.of_stat(os.fstat(fd))
-        size, lines, end = check(real)  # by its path: the file locked (its inode checked)
+        if expected is not None and not expected.allows(stamp):
+            raise ConcurrentChange(
+                f"{path} changed since it was read ({expected.size} -> {stamp.size} bytes); "
+                "nothing was written: re-check and save again"
+            )
+        found = check_appendable(file_source(real, bounds.limit), str(path), held)
         now = os.stat(real)
         if (
-            size != stamp.size
+            found.size != stamp.size
             or Stamp.of_stat(now) != stamp
             or Stamp.of_stat(os.fstat(fd)) != stamp
         ):
@@ -487,9 +493,16 @@ def append_checked(
                 f"{path} changed while it was checked (written by a program that does not "
                 "take the lock); nothing was written: run the command again"
             )
+        end, lines = found.end, found.lines
         planned = plan_append(end, blocks, first_line=lines - end.count(b"\n") + 1, path=path)
-        _copy_locked(path, real, fd, fd, size, planned, stamp)
+        _copy_locked(path, real, fd, fd, found.size, planned, stamp)
     entry_lines = _entry_lines(lines, end, blocks)
     return Appended(
-        path, size, size + len(planned), entry_lines[0], lines + planned.count(b"\n"), entry_lines
+        path,
+        found.size,
+        found.size + len(planned),
+        entry_lines[0],
+        lines + planned.count(b"\n"),
+        entry_lines,
+        found.warnings,
     )

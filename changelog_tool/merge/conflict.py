@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from changelog_tool.ledger.document import ENTRY_START
+from changelog_tool.ledger.boundaries import begins_entry
 
 Side = Literal["ours", "theirs"]
 _NEXT = {b"|||||||": "base", b"=======": "theirs", b">>>>>>>": None}
@@ -57,7 +57,7 @@ def whole_conflict(ours: bytes, theirs: bytes) -> bytes:
     k = 0
     while k < min(len(a), len(b)) and a[k] == b[k]:
         k += 1
-    while k > 0 and k < len(a) and not ENTRY_START.match(a[k]):
+    while k > 0 and k < len(a) and not begins_entry(a[k], 0):
         k -= 1
     return (
         b"".join(a[:k])

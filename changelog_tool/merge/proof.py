@@ -5,12 +5,13 @@ bytes as they were. A result that fails the proof is refused, never written."""
 from __future__ import annotations
 
 from changelog_tool.ledger.appending import same_reading
+from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_items
 from changelog_tool.merge.edits import Problem, possessive
-from changelog_tool.merge.side_changes import Entry, block_list_events, count_entries
+from changelog_tool.merge.side_changes import Entry, block_list_events
 
 QUICK_PROOF_BYTES = 256 << 10
 """Up to this size a result is first read by the quick reader, which costs less than

@@ -19,7 +19,8 @@ import re
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from changelog_tool.ledger.document import ENTRY_START, Ledger
+from changelog_tool.ledger.boundaries import begins_entry
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.ledger.items import YamlProblem
@@ -45,25 +46,6 @@ class Entry:
         if self.value is UNPARSED:
             return ("raw", self.raw)
         return entry_identity(self.value)
-
-
-def count_entries(data: bytes) -> int:
-    """Entries in a file: lines that begin a top-level list item (``ENTRY_START``:
-    a ``-`` at column 0 followed by a space, a newline or the end), counted with
-    ``bytes.count``, faster than the regular expression."""
-    first = data.startswith((b"- ", b"-\n")) or data == b"-"
-    return _item_lines(data) + data.endswith(b"\n-") + first
-
-
-_ITEM_LINE = re.compile(rb"\n-(?=[ \n])")
-
-
-def _item_lines(data: bytes) -> int:
-    """Occurrences of a newline, ``-``, then a space or a newline (overlapping)."""
-    alone = data.count(b"\n-\n")
-    if alone and b"-\n-" in data:  # lines holding only "-" overlap in bytes.count: rare
-        return sum(1 for _ in _ITEM_LINE.finditer(data))
-    return data.count(b"\n- ") + alone
 
 
 # --- a syntax-only read of a whole file, in C ---------------------------------
@@ -124,7 +106,7 @@ def after_history(base: bytes, side: bytes, end: int | None) -> int | None:
         pos += 1
     match = _BLANK_LINES.match(side, pos)
     after = match.end() if match else pos
-    if after == len(side) or (side[after - 1 : after] == b"\n" and ENTRY_START.match(side, after)):
+    if after == len(side) or (side[after - 1 : after] == b"\n" and begins_entry(side, after)):
         return pos
     return None
 

@@ -29,7 +29,8 @@ from typing import Any, Literal
 
 from changelog_tool import records
 from changelog_tool.ledger.appending import append_break
-from changelog_tool.ledger.document import Ledger, last_entry_offset, separator_before_append
+from changelog_tool.ledger.boundaries import last_entry_offset
+from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.corrections import carry
 from changelog_tool.merge.edits import Problem

@@ -1,0 +1,65 @@
+"""Appending entries: the one operation behind ``add``'s flags, ``--json``,
+``--dry-run`` and the TUI's save. Each emits the entries, checks the file (main's
+own flawed last entry is a warning, not a wall) and plans the exact bytes the
+same way; only the output differs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from changelog_tool.errors import UsageError
+from changelog_tool.findings import Finding
+from changelog_tool.ledger import writer
+from changelog_tool.ledger.document import file_source, regular_file
+from changelog_tool.ledger.emitter import emit
+from changelog_tool.ledger.filecheck import Appendable, HeldLines, check_appendable
+from changelog_tool.records import record
+
+
+@record(frozen=True)
+class Planned:
+    """What an append would write: after the file's ``size`` bytes, ``appended``."""
+
+    path: Path
+    size: int
+    appended: bytes
+    warnings: tuple[Finding, ...] = ()
+
+
+def plan(
+    entries: Sequence[Mapping[str, Any]],
+    path: Path,
+    *,
+    init: bool,
+    bounds: writer.Bounds,
+    held: HeldLines | None = None,
+) -> Planned:
+    """The bytes :func:`append` would write now (nothing is written)."""
+    real = regular_file(path, missing_ok=True)
+    if real is None:
+        if not init:
+            raise UsageError(f"{path} does not exist; pass --init to create it")
+        found = Appendable(0, 0, b"")
+    else:
+        found = check_appendable(file_source(real, bounds.limit), str(path), held)
+    first_line = found.lines - found.end.count(b"\n") + 1
+    blocks = [emit(entry) for entry in entries]
+    appended = writer.plan_append(found.end, blocks, first_line=first_line, path=path)
+    return Planned(path, found.size, appended, found.warnings)
+
+
+def append(
+    entries: Sequence[Mapping[str, Any]],
+    path: Path,
+    *,
+    init: bool,
+    bounds: writer.Bounds,
+    held: HeldLines | None = None,
+    expected: writer.Stamp | None = None,
+) -> writer.Appended:
+    """Append the entries (:func:`changelog_tool.ledger.writer.append`). ``expected``:
+    the file as the caller previewed it (see there)."""
+    blocks = [emit(entry) for entry in entries]
+    return writer.append(path, blocks, held=held, expected=expected, create=init, bounds=bounds)
