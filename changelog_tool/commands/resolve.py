@@ -37,14 +37,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(*, protected: str | None, format: str) -> int:
     from changelog_tool import settings as settings_module
-    from changelog_tool.gate.prlinks import repository_slug
-    from changelog_tool.gitrepo import WORKTREE, Repo, operation_in_progress, protected_blob
-    from changelog_tool.gitrepo.process import current_branch
+    from changelog_tool.gitrepo import WORKTREE, GitDirectory, Repo, protected_blob
     from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import Upstream, emit, merge_sides, repo_path
-    from changelog_tool.merge.protected import Decision, branch_names
+    from changelog_tool.merge.outcome import Upstream, emit, repo_path
+    from changelog_tool.merge.protected import Decision
     from changelog_tool.merge.threeway import SIDES, Merged
-    from changelog_tool.resolution.recorded import recorded_mainline
+    from changelog_tool.resolution.recorded import merge_recorded
 
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
@@ -58,25 +56,23 @@ def run(*, protected: str | None, format: str) -> int:
         )
     if 2 not in stages or 3 not in stages:
         raise ChangelogError(_deleted(path, "ours" if 2 not in stages else "theirs"))
-    operation = operation_in_progress(repo.git_dir())
+    directory = GitDirectory(repo.root)
+    operation = directory.operation()
     if operation == "merge":  # which branch: the merge message names it
         operation = _merge_with_names(repo.git_dir())
     conflicted = repo.read(WORKTREE, path)
     side = next((s for s in SIDES if s == protected), None)
     chosen = Decision(side, "chosen with --protected") if side else None
-    outcome = merge_sides(
+    outcome = merge_recorded(
         path,
         stages.get(1, b""),
         stages[2],
         stages[3],
-        upstream=Upstream.of(protected_blob(repo.root, settings.protected_ref, path)),
-        operation=lambda: operation,
+        settings=settings,
+        directory=directory,
         decision=chosen,
-        branches=branch_names(settings.protected_ref),
-        placeholders=settings.placeholders,
-        current_branch=lambda: current_branch(repo.git_dir()),
-        mainline=lambda: recorded_mainline(repo.root, repo.git_dir(), path, settings.protected_ref),
-        slug=lambda: repository_slug(settings, stages.get(1)),
+        operation=lambda: operation,
+        upstream=Upstream.of(protected_blob(repo.root, settings.protected_ref, path)),
     )
     if not isinstance(outcome.result, Merged):
         emit(

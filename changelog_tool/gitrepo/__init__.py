@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from changelog_tool.gitrepo.process import (
     BlobId,
+    GitDirectory,
     HeadState,
     git,
     git_dir,
@@ -46,6 +47,7 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "WORKTREE",
     "BlobId",
+    "GitDirectory",
     "HeadState",
     "Repo",
     "git",

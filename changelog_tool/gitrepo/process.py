@@ -323,6 +323,41 @@ def current_branch(git_directory: Path) -> str | None:
         return None
 
 
+class GitDirectory:
+    """The git directory of the work tree at ``root``, found once, and what it says
+    of HEAD: the branch it is on and the operation in progress (the merge driver,
+    ``resolve`` and the gate's :func:`head_state` alike). ``GIT_DIR`` (valid from
+    ``root``: git exports it so to a merge driver it runs there) when it names a git
+    directory, else ``root/.git``, else git is asked; reading HEAD runs no git."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._found: Path | None = None
+        self._looked = False
+
+    def folder(self) -> Path | None:
+        """The absolute git directory; ``None`` outside a repository."""
+        if not self._looked:
+            self._looked = True
+            given = os.environ.get("GIT_DIR")
+            folder = Path(os.path.abspath(self.root / given)) if given else None
+            if folder is not None and (folder / "HEAD").is_file():
+                self._found = folder
+            else:
+                self._found = git_dir(self.root)
+        return self._found
+
+    def operation(self) -> str | None:
+        """:func:`operation_in_progress`."""
+        folder = self.folder()
+        return operation_in_progress(folder) if folder else None
+
+    def branch(self) -> str | None:
+        """:func:`current_branch`."""
+        folder = self.folder()
+        return current_branch(folder) if folder else None
+
+
 @record(frozen=True)
 class HeadState:
     """What is checked out: the commit, the branch (``None`` when detached), an
@@ -337,16 +372,16 @@ class HeadState:
 
 def head_state(root: Path, protected_refs: Iterable[str]) -> HeadState | None:
     """The work tree's :class:`HeadState`, ``None`` outside a repository."""
-    found = git(root, "rev-parse", "--absolute-git-dir", "--verify", "-q", "HEAD")
-    lines = found.stdout.decode("utf-8", "replace").split()
-    if not lines:
+    directory = GitDirectory(root)
+    if directory.folder() is None:
         return None
-    folder, sha = Path(lines[0]), (lines[1] if len(lines) > 1 else None)
-    branch = git(root, "symbolic-ref", "--short", "-q", "HEAD").stdout.decode().strip() or None
+    found = git(root, "rev-parse", "--verify", "-q", "HEAD")
+    sha = found.stdout.decode("utf-8", "replace").strip() or None
+    branch = directory.branch()
     commits: dict[str, str] = {}
     if branch is None:
         for ref in protected_refs:
             out = git(root, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}")
             if out.returncode == 0:
                 commits[ref] = out.stdout.decode().strip()
-    return HeadState(sha, branch, operation_in_progress(folder), commits)
+    return HeadState(sha, branch, directory.operation(), commits)

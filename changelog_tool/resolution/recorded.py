@@ -1,12 +1,58 @@
-"""What git records of main's bytes while a rebase, merge or pick runs (the merge
-driver and ``resolve`` alike)."""
+"""A merge of the changelog's three sides in a repository, as git records the
+operation: the merge driver and ``resolve`` alike."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from changelog_tool.gate.prlinks import repository_slug
+from changelog_tool.gitrepo.process import (
+    GitDirectory,
+    protected_blob,
+    read_first_blob,
+    replay_start,
+)
+from changelog_tool.merge.outcome import Outcome, Upstream, merge_sides
+from changelog_tool.merge.protected import Decision, branch_names
 from changelog_tool.merge.replay import Mainline
+from changelog_tool.settings import Settings
+
+
+def merge_recorded(
+    path: str,
+    base: bytes,
+    ours: bytes,
+    theirs: bytes,
+    *,
+    settings: Settings,
+    directory: GitDirectory,
+    decision: Decision | None = None,
+    operation: Callable[[], str | None] | None = None,
+    upstream: Upstream | None = None,
+) -> Outcome:
+    """Merge the three sides (:func:`~changelog_tool.merge.outcome.merge_sides`) with
+    what the repository says: the protected side from ``decision`` when given, else
+    from the operation in progress (``operation``, else the git directory's) and the
+    branch HEAD is on, ``upstream`` (the protected ref's file) only a hint; main's
+    bytes from git's record (:func:`recorded_mainline`); the settings' protected
+    branches and placeholders; pr-links judged against the base's repository."""
+    return merge_sides(
+        path,
+        base,
+        ours,
+        theirs,
+        upstream=upstream,
+        operation=operation or directory.operation,
+        decision=decision,
+        branches=branch_names(settings.protected_ref),
+        placeholders=settings.placeholders,
+        current_branch=directory.branch,
+        mainline=lambda: recorded_mainline(
+            directory.root, directory.folder(), path, settings.protected_ref
+        ),
+        slug=lambda: repository_slug(settings, base),
+    )
 
 
 def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
@@ -15,8 +61,6 @@ def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence
     runs (a merge, one pick: the protected side is main's, all of it); only when a
     replay runs that records nothing (``rebase --apply``), the protected ref's file
     (``refs``) as a hint, and the guess after it."""
-    from changelog_tool.gitrepo.process import protected_blob, read_first_blob, replay_start
-
     start = replay_start(folder) if folder is not None else None
     if start is None:
         return Mainline(replaying=False)

@@ -36,6 +36,7 @@ class Sync:
         # follows them is the branch's own (the merge-base would see REF's removals
         # and corrections as the branch's edits to history)
         base = self.upstream if data.startswith(self.upstream) else self.base
+        settings = settings_module.load(Path.cwd())
         return merge_sides(
             self.path,
             base,
@@ -45,8 +46,9 @@ class Sync:
             decision=Decision(
                 "theirs", f"sync: {self.ref} leads, this branch's own entries follow"
             ),
+            placeholders=settings.placeholders,
             mainline=Mainline(replaying=False),  # REF's file is main's, all of it
-            slug=lambda: repository_slug(settings_module.load(Path.cwd()), self.upstream),
+            slug=lambda: repository_slug(settings, self.upstream),
         )
 
 
