@@ -9,7 +9,7 @@ import pytest
 
 from changelog_tool.cli import main
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.yaml.strict import load_value
 
 OLD = (
     '- config-keys:\n    - dsr1-fp4-b200-sglang\n  description:\n    - "old"\n'

@@ -13,7 +13,7 @@ from conftest import GitRepo
 from projects import HISTORY, LOG, make_project
 
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.yaml.strict import load_value
 
 RUNS = 10
 

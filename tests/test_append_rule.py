@@ -16,8 +16,8 @@ from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.session import AddSession
 from changelog_tool.ledger.appending import append_break
-from changelog_tool.ledger.strictyaml import load_items
 from changelog_tool.merge.threeway import Merged, Refused, merge
+from changelog_tool.yaml.strict import load_items
 
 KEEP = (
     "- config-keys:\n    - a-vllm\n  pr-link: https://github.com/acme/bench/pull/3\n"

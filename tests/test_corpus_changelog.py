@@ -21,7 +21,7 @@ from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import normalize
 from changelog_tool.ledger.filecheck import _check_stream, _check_whole, check_file
-from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.yaml.strict import load_value
 
 # Versions of the real file that really are broken, by first 9 hex digits of the
 # replayed commit, with the error codes `verify --file` gives them:

@@ -11,7 +11,7 @@ from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.emitter import emit, emit_many
 from changelog_tool.ledger.entry import scenario_types
-from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.yaml.strict import load_value
 
 # Anything a person can type: every code point UTF-8 can store (no lone surrogates).
 typed_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=300)

@@ -12,8 +12,8 @@ from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, line_of, make_project, v
 from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.strictyaml import load_value
 from changelog_tool.settings import Settings
+from changelog_tool.yaml.strict import load_value
 
 CHANGED = NVIDIA_TEXT.replace("vllm/vllm-openai:v1", "vllm/vllm-openai:v2", 1)
 

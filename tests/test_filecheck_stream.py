@@ -30,9 +30,9 @@ from changelog_tool.ledger.filecheck import (
     check_file,
     check_path,
 )
-from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_item, quick_items
-from changelog_tool.ledger.strictyaml import load_items
+from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "filecheck-findings.json"
 EXPECTED: dict[str, Any] = json.loads(SNAPSHOT.read_text(encoding="utf-8"))

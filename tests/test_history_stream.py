@@ -22,9 +22,9 @@ from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.duplicates import duplicate_at, duplicate_in
-from changelog_tool.ledger.items import Item
 from changelog_tool.ledger.revision import APPEND, UNCHANGED, History, Kept
-from changelog_tool.ledger.strictyaml import load_items
+from changelog_tool.yaml.items import Item
+from changelog_tool.yaml.strict import load_items
 
 LOG = "perf-changelog.yaml"
 LIMIT = 1 << 30

@@ -158,7 +158,7 @@ def test_look_alike_master_keys_are_key_name_findings_naming_the_character(repo)
 
 def test_a_look_alike_key_gets_no_suggested_entry_the_schema_rejects(repo) -> None:
     from changelog_tool.ledger.entry import schema_errors
-    from changelog_tool.ledger.strictyaml import load_value
+    from changelog_tool.yaml.strict import load_value
 
     make_project(repo)
     repo.commit("look-alike", **{NVIDIA: NVIDIA_TEXT + key_block("k1\u200b") + key_block("c")})

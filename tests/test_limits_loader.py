@@ -16,9 +16,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
-from changelog_tool.diff import limits
-from changelog_tool.diff.limits import YamlRefused, load
 from changelog_tool.diff.masters import MasterFile
+from changelog_tool.yaml import limits
+from changelog_tool.yaml.limits import YamlRefused, load
 
 # Plain scalars of every tag the 1.2 resolver knows, and near misses of each.
 SCALARS = [

@@ -7,10 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from changelog_tool.diff.fields import changed_fields, is_reduction, same
+from changelog_tool.diff.fields import changed_fields, is_reduction
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.yaml.values import same
 
 MASTER = b"""\
 # benchmark configs

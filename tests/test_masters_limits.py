@@ -12,10 +12,10 @@ import pytest
 
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.keynames import key_name_problem
-from changelog_tool.diff.limits import MAX_ALIAS_NODES, MAX_DEPTH, YamlRefused, scan
 from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
 from changelog_tool.diff.recipes import same_data
 from changelog_tool.ledger.entry import schema_errors
+from changelog_tool.yaml.limits import MAX_ALIAS_NODES, MAX_DEPTH, YamlRefused, scan
 
 HEAD = b"a-vllm:\n  image: v1\n  model: m\n"
 

@@ -18,8 +18,8 @@ from changelog_tool.findings import ERROR
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.ledger.strictyaml import load_value
 from changelog_tool.merge.threeway import Merged, Refused, merge
+from changelog_tool.yaml.strict import load_value
 
 KEYS = [
     "dsr1-fp8-b200-sglang",

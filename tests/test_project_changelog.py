@@ -6,7 +6,7 @@ from pathlib import Path
 
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.yaml.strict import load_value
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,7 @@ from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.yaml.strict import load_value
 
 OLD = (
     '- config-keys:\n    - a\n  description:\n    - "old"\n'

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from yaml_oracles import TRICKY
 
-from changelog_tool.diff import yaml11
+from changelog_tool.yaml import yaml11
 
 
 def same(a: Any, b: Any) -> bool:

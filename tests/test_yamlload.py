@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from changelog_tool.ledger.items import MAX_DEPTH, Item, YamlProblem
-from changelog_tool.ledger.strictyaml import load_items, load_value
+from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.limits import MAX_DEPTH
+from changelog_tool.yaml.strict import load_items, load_value
 
 
 def problem(text: str) -> YamlProblem:
@@ -96,7 +97,7 @@ def test_lines_count_lf_only_as_the_ledger_does() -> None:
 def test_nan_and_infinity_in_every_spelling_resolve_as_yaml_1_2_says() -> None:
     import math
 
-    from changelog_tool.ledger.items import resolve_plain
+    from changelog_tool.yaml.items import resolve_plain
 
     assert all(math.isnan(resolve_plain(t)) for t in (".nan", ".NaN", ".NAN"))
     assert [resolve_plain(t) for t in (".inf", "-.Inf", "+.INF")] == [math.inf, -math.inf, math.inf]

@@ -129,7 +129,7 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
     """The entries of ``add --json``'s stdin. Nesting is bounded as in the changelog's
     own loader; a refusal is a message, never a traceback."""
-    from changelog_tool.ledger.items import MAX_DEPTH
+    from changelog_tool.yaml.limits import MAX_DEPTH
 
     too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:

@@ -163,7 +163,7 @@ def fill_placeholders(
     history and an appended entry that links another pull request."""
     from changelog_tool.ledger.compare import compare
     from changelog_tool.ledger.revision import APPEND, NEW, UNCHANGED
-    from changelog_tool.ledger.strictyaml import load_value
+    from changelog_tool.yaml.strict import load_value
 
     history = compare(base, data, path)
     if history.kind not in (APPEND, NEW, UNCHANGED):

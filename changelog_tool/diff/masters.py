@@ -19,9 +19,9 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, build_error, line_at, load
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.records import field, record
+from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused, build_error, line_at, load
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 # A plain key runs to the first colon that ends it (one before a space, a tab or the
@@ -119,11 +119,11 @@ PYYAML = "a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with)
 
 @lru_cache(maxsize=256)
 def _parse_1_1(data: bytes) -> Any:
-    """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.diff.yaml11`), or
+    """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.yaml.yaml11`), or
     the :class:`MasterProblem` that says why it cannot (returned: cached too)."""
     from ruamel.yaml.error import YAMLError
 
-    from changelog_tool.diff import yaml11
+    from changelog_tool.yaml import yaml11
 
     try:
         return yaml11.load(data)
@@ -397,7 +397,7 @@ class MasterFile:
             ScalarEvent,
         )
 
-        from changelog_tool.diff.limits import events
+        from changelog_tool.yaml.limits import events
 
         lines: dict[str, int] = {}
         depth, nodes = 0, 0  # nodes of the root mapping so far: keys and values in turn
@@ -426,7 +426,7 @@ class MasterFile:
     def yaml_1_1_name_problem(self, key: str) -> str | None:
         """Why a YAML 1.1 reader (PyYAML) reads this plain top-level key as no name
         (``on`` is true, ``1_000`` is 1000, ``010`` is 8), or ``None``."""
-        from changelog_tool.diff import yaml11
+        from changelog_tool.yaml import yaml11
 
         span = self.spans.get(key)
         if span is None or self.data[span.start : span.start + 1] in (b'"', b"'"):
@@ -441,7 +441,7 @@ class MasterFile:
 
     def value_yaml_1_1(self, key: str) -> Any:
         """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
-        jobs use) builds it (:mod:`changelog_tool.diff.yaml11`); raises
+        jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`); raises
         :class:`MasterProblem` where that reader refuses the bytes."""
         parsed = _parse_1_1(self.data if self.whole else self.chunk(key))
         if isinstance(parsed, MasterProblem):

@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from changelog_tool.diff.fields import same
-from changelog_tool.diff.limits import BUILD_ERRORS, YamlRefused, load
+from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused, load
+from changelog_tool.yaml.values import same
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")
 RECIPE_SUFFIXES = (".yaml", ".yml")

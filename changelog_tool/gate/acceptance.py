@@ -206,7 +206,7 @@ def _readings(entry: Mapping[str, Any], block: bytes | None) -> list[Rejection]:
     otherwise than this tool (YAML 1.2)."""
     if block is None:
         return []
-    from changelog_tool.diff.yaml11 import disagreements
+    from changelog_tool.yaml.yaml11 import disagreements
 
     out = []
     for path, message in disagreements(block, [dict(entry)]):

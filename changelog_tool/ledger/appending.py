@@ -30,9 +30,9 @@ from typing import Any
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse_entry
-from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_items
 from changelog_tool.records import record
+from changelog_tool.yaml.items import Item, YamlProblem
 
 _MARKER = re.compile(rb"^(?:---|\.\.\.)(?=[ \t\n]|$)|^%", re.MULTILINE)
 _KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
@@ -72,7 +72,7 @@ def append_break(
     whole = end + appended
     if end.startswith(b"-") and quick_items(whole) is not None:
         return None  # all in the emitter's layout: each block reads as it does alone
-    from changelog_tool.ledger.strictyaml import load_items
+    from changelog_tool.yaml.strict import load_items
 
     first = line + end.count(b"\n")  # the line the appended bytes begin on
     own: list[Any] = []

@@ -18,7 +18,6 @@ from changelog_tool.ledger.conversions import (
 )
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import Edit, history_edits
-from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.revision import (
     ABSENT,
     APPEND,
@@ -31,6 +30,7 @@ from changelog_tool.ledger.revision import (
     Kept,
     check_tail,
 )
+from changelog_tool.yaml.items import Item, YamlProblem
 
 _PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 _MAX_HISTORY_FINDINGS = 10

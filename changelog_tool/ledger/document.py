@@ -25,7 +25,7 @@ from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:  # the YAML parser loads on the first parse: reading bytes needs none
-    from changelog_tool.ledger.items import Item, YamlProblem
+    from changelog_tool.yaml.items import Item, YamlProblem
 
 
 @record(frozen=True)
@@ -358,13 +358,13 @@ class Ledger:
     # --- parsing -------------------------------------------------------------
     def parse(self) -> list[Item] | Any:
         """Parse the whole file (raises :class:`YamlProblem`)."""
-        from changelog_tool.ledger.strictyaml import load_items
+        from changelog_tool.yaml.strict import load_items
 
         return load_items(self.data)
 
     def parse_block(self, block: Block) -> Item:
-        from changelog_tool.ledger.items import Item, YamlProblem
-        from changelog_tool.ledger.strictyaml import load_items
+        from changelog_tool.yaml.items import Item, YamlProblem
+        from changelog_tool.yaml.strict import load_items
 
         items = load_items(self.text(block), line_offset=block.line - 1)
         if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
@@ -372,7 +372,7 @@ class Ledger:
         return items[0]
 
     def parse_blocks(self, blocks: Sequence[Block]) -> list[Item | YamlProblem]:
-        from changelog_tool.ledger.items import YamlProblem
+        from changelog_tool.yaml.items import YamlProblem
 
         out: list[Item | YamlProblem] = []
         for block in blocks:

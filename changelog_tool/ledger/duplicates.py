@@ -16,8 +16,8 @@ from typing import Any
 from changelog_tool.ledger.boundaries import entry_after, entry_before
 from changelog_tool.ledger.edits import parse_entry
 from changelog_tool.ledger.entry import same_entry
-from changelog_tool.ledger.items import YamlProblem
 from changelog_tool.ledger.revision import REGION, Kept
+from changelog_tool.yaml.items import YamlProblem
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.entry import same_entry
-from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.records import record
+from changelog_tool.yaml.items import Item, YamlProblem
 
 UNPARSED: Any = object()
 
@@ -46,7 +46,7 @@ def parse_entry(raw: bytes, line: int) -> Any:
     quick = quick_item(raw + b"\n", line, lines=False)
     if quick is not None:
         return quick.value
-    from changelog_tool.ledger.strictyaml import load_items
+    from changelog_tool.yaml.strict import load_items
 
     items = load_items(raw + b"\n", line_offset=line - 1)
     if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):

@@ -28,8 +28,8 @@ from changelog_tool.ledger.entry import (
     normalize,
     not_an_integer,
 )
-from changelog_tool.ledger.items import YamlProblem, resolve_plain
-from changelog_tool.ledger.strictyaml import load_value
+from changelog_tool.yaml.items import YamlProblem, resolve_plain
+from changelog_tool.yaml.strict import load_value
 
 # Characters a plain scalar may hold: no indicator can start it, no ": " or " #" can
 # occur inside it, nothing needs an escape. (A trailing ":" is checked apart.)

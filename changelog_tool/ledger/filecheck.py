@@ -12,11 +12,11 @@ from changelog_tool.ledger.boundaries import ENTRY_HEAD, Source, last_entry, las
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.document import ByteProblem, ByteScan, Ledger, read_chunks, read_file
 from changelog_tool.ledger.entry import schema_errors
-from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.ledger.streams import CHUNK
 from changelog_tool.records import field, record, replace
 from changelog_tool.settings import DEFAULT_MAX_BYTES
+from changelog_tool.yaml.items import Item, YamlProblem
 
 
 @record

@@ -10,8 +10,8 @@ from typing import Any
 from changelog_tool.findings import escape_controls
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
-from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.records import record
+from changelog_tool.yaml.items import Item, YamlProblem
 
 
 @record(frozen=True)

@@ -30,7 +30,7 @@ from typing import Any
 from changelog_tool.ledger.boundaries import ENTRY_HEAD
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import FIELD_ORDER
-from changelog_tool.ledger.items import Item, resolve_plain
+from changelog_tool.yaml.items import Item, resolve_plain
 
 HEAD = ENTRY_HEAD + b"\n"
 _FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)

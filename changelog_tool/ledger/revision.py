@@ -13,9 +13,9 @@ from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START, last_entry, next_entry
 from changelog_tool.ledger.conversions import OFFSET, readable
 from changelog_tool.ledger.document import Ledger, separator_before_append
-from changelog_tool.ledger.items import Item, YamlProblem
-from changelog_tool.ledger.strictyaml import load_items
 from changelog_tool.records import field, record
+from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
     "new",

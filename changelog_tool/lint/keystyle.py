@@ -24,8 +24,8 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from changelog_tool.lint.tree import Mapping
 from changelog_tool.records import record
+from changelog_tool.yaml.tree import Mapping
 
 SNAKE, KEBAB = "snake_case", "kebab-case"
 FILE_SHARE = 0.9

@@ -17,7 +17,7 @@ Two shapes, both notices:
   largest repeated block is named, not each part of it.
 
 A sibling block's fields are its leaves (``prefill.dp.chunked_prefill_size``),
-compared through the value numbers of :mod:`changelog_tool.lint.tree` (each value
+compared through the value numbers of :mod:`changelog_tool.yaml.tree` (each value
 flattened once); a large block's size is its direct keys.
 Comparing sibling pairs is bounded by :data:`MAX_PAIRS` per review (past it,
 siblings are grouped only when identical), and flattening nested fields by
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from changelog_tool.lint.tree import Mapping, Values
 from changelog_tool.records import record
+from changelog_tool.yaml.tree import Mapping, Values
 
 MIN_SHARED = 8
 MIN_SHARE = 0.75

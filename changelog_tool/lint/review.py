@@ -14,9 +14,9 @@ from collections.abc import Mapping as MappingType
 
 from changelog_tool.findings import Finding
 from changelog_tool.lint import keystyle, repeated
-from changelog_tool.lint.tree import Mapping, Unreadable, Values, mappings
 from changelog_tool.records import field, record
 from changelog_tool.settings import DEFAULT_SEVERITY
+from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
 
 
 @record(frozen=True)

@@ -8,10 +8,10 @@ from changelog_tool.ledger.appending import same_reading
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import content, label, parse
-from changelog_tool.ledger.items import Item, YamlProblem
 from changelog_tool.ledger.quickread import quick_items
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.side_changes import Entry, block_list_events
+from changelog_tool.yaml.items import Item, YamlProblem
 
 QUICK_PROOF_BYTES = 256 << 10
 """Up to this size a result is first read by the quick reader, which costs less than
@@ -104,7 +104,7 @@ def _verify_from_last_entry(
     head_events = block_list_events(head)
     if head_events is None:
         return None
-    from changelog_tool.ledger.strictyaml import load_items
+    from changelog_tool.yaml.strict import load_items
 
     try:
         root = load_items(window, line_offset=last.line - 1)
@@ -130,7 +130,7 @@ def _verify_whole(
 ) -> list[Problem]:
     """The proof by one strict parse of the whole result (the protected side has
     at most one entry, or its history is not a plain block list)."""
-    from changelog_tool.ledger.strictyaml import load_items
+    from changelog_tool.yaml.strict import load_items
 
     try:
         root = load_items(data)
@@ -217,7 +217,7 @@ def _last_entry_changed(prot_name: str, line: int) -> Problem:
 def parses_whole(data: bytes, name: str) -> list[Problem]:
     """The other side's history is not the protected side's bytes (the protected
     side rewrote it), so the whole-result parse did not cover it: parse it."""
-    from changelog_tool.ledger.strictyaml import load_items
+    from changelog_tool.yaml.strict import load_items
 
     try:
         load_items(data)

@@ -23,9 +23,9 @@ from changelog_tool.ledger.boundaries import begins_entry
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import entry_identity
-from changelog_tool.ledger.items import YamlProblem
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.records import record
+from changelog_tool.yaml.items import YamlProblem
 
 _BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
 

@@ -99,10 +99,14 @@ def scan(data: bytes) -> None:
         pass
 
 
-def events(data: bytes) -> Iterator[Any]:
+MASTER_NEEDS = "a master config needs about 10: flatten it"
+
+
+def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Any]:
     """libyaml's events for ``data``, raising :class:`YamlRefused` at the first node
     past a limit (before any event of that node is given), and ruamel's own
-    ``YAMLError`` at a syntax error."""
+    ``YAMLError`` at a syntax error. ``needs``: what a document of this kind needs,
+    said when one is too deep. The one event source of every YAML reader here."""
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]  # libyaml's, untyped
     from ruamel.yaml.events import (
         AliasEvent,
@@ -155,11 +159,11 @@ def events(data: bytes) -> Iterator[Any]:
                         line_at(data, event.start_mark.index),
                     )
                 if reach > MAX_DEPTH:
-                    raise _too_deep(data, event)
+                    raise _too_deep(data, event, needs)
             elif isinstance(event, CollectionStartEvent):
                 depth = len(stack) + 1
                 if depth > MAX_DEPTH:
-                    raise _too_deep(data, event)
+                    raise _too_deep(data, event, needs)
                 stack.append(_Open(event.anchor, expanded, depth, depth))
                 if event.anchor is not None:
                     unclosed.add(event.anchor)
@@ -399,11 +403,10 @@ def _add(open_: list[list[Any]], value: Any) -> Any:
     return True
 
 
-def _too_deep(data: bytes, event: object) -> YamlRefused:
+def _too_deep(data: bytes | str, event: object, needs: str) -> YamlRefused:
     mark = getattr(event, "start_mark", None)
     return YamlRefused(
         "yaml-syntax",
-        f"nested deeper than {MAX_DEPTH} levels of mappings and lists (aliases "
-        "included); a master config needs about 10: flatten it",
+        f"nested deeper than {MAX_DEPTH} levels of mappings and lists (aliases included); {needs}",
         line_at(data, mark.index if mark is not None else 0),
     )

@@ -1,7 +1,7 @@
 """The mappings of a YAML file as the lints see them (pure).
 
 A file is read as a tree of nodes from libyaml's events (bounded by the limits of
-:mod:`changelog_tool.diff.limits`, and not constructed: no scalar is resolved), so
+:mod:`changelog_tool.yaml.limits`, and not constructed: no scalar is resolved), so
 every mapping keeps its line, its keys keep theirs, and a merge key (``<<``) and
 an anchor (``&name``) stay visible.
 Every node is visited once (anchored nodes that aliases share too), and each
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from changelog_tool.ledger.items import MAX_DEPTH
 from changelog_tool.records import field, record
+from changelog_tool.yaml.limits import MAX_DEPTH
 
 MAX_NODES = 200_000
 
@@ -107,7 +107,7 @@ def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None)
     needs them)."""
     from ruamel.yaml.error import YAMLError
 
-    from changelog_tool.diff.limits import YamlRefused
+    from changelog_tool.yaml.limits import YamlRefused
 
     try:
         root = _compose(data)
@@ -134,7 +134,7 @@ def _compose(data: bytes) -> _Node | None:
         SequenceStartEvent,
     )
 
-    from changelog_tool.diff.limits import events
+    from changelog_tool.yaml.limits import events
 
     anchors: dict[str, _Node] = {}
     open_: list[_Node] = []

@@ -5,12 +5,13 @@ what the changelog must never contain: anchors, aliases, explicit tags and
 duplicate mapping keys. Plain scalars are resolved with the YAML 1.2 core
 schema (the one ruamel.yaml uses by default).
 
-Bounded work: a document nested deeper than :data:`MAX_DEPTH` mappings and lists is
-refused at the line where it gets too deep, before the rest is read (1,000 nested
-``[`` would overflow Python's recursion here and in every later walk). 100 is far
-above what the changelog needs: 3 levels (the list of entries, an entry, a list
-field), the deepest in all 581 versions of the InferenceX changelog. ``add --json``
-holds its input to the same limit. Aliases need no limit: the changelog refuses them.
+Bounded work: the events come from the one bounded event source
+(:func:`changelog_tool.yaml.limits.events`), so a document nested deeper than
+:data:`~changelog_tool.yaml.limits.MAX_DEPTH` mappings and lists is refused at the
+line where it gets too deep, before the rest is read (1,000 nested ``[`` would
+overflow Python's recursion here and in every later walk). The changelog needs 3
+levels (the list of entries, an entry, a list field). ``add --json`` holds its
+input to the same limit. Aliases need no limit: the changelog refuses them.
 
 Lines are counted as the :class:`~changelog_tool.ledger.document.Ledger` counts
 them, by LF: libyaml also breaks lines at a lone CR, U+0085, U+2028 and U+2029, and
@@ -24,7 +25,6 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
@@ -40,30 +40,14 @@ from ruamel.yaml.events import (
     StreamStartEvent,
 )
 
-from changelog_tool.ledger.items import MAX_DEPTH, Item, YamlProblem, resolve_plain
-
-
-def _events(data: bytes | str) -> Iterator[Event]:
-    """The C parser's events (a ``YAML`` object costs many times the parse of one
-    entry to make: it searches the disk for plug-ins)."""
-    try:
-        from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - ruamel.yaml.clib is a dependency
-        yield from YAML(typ="safe", pure=False).parse(data)
-        return
-    parser = CParser(data)
-    try:
-        while parser.check_event():
-            yield parser.get_event()
-    finally:
-        parser.dispose()
+from changelog_tool.yaml.items import Item, YamlProblem, resolve_plain
+from changelog_tool.yaml.limits import YamlRefused, events
 
 
 class _Builder:
     def __init__(self, data: bytes | str, events: Iterator[Event], line_offset: int) -> None:
         self.events = events
         self.offset = line_offset
-        self.depth = 0
         text = data if isinstance(data, str) else data.decode("utf-8", "replace")
         self.breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
 
@@ -74,19 +58,6 @@ class _Builder:
 
     def line(self, event: Event) -> int:
         return self.mark_line(event.start_mark)
-
-    def enter(self, event: Event) -> None:
-        """One level deeper; refused past :data:`MAX_DEPTH` (left by :meth:`leave`)."""
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise YamlProblem(
-                "yaml-syntax",
-                f"nested deeper than {MAX_DEPTH} levels of lists and mappings; an entry needs 3",
-                self.line(event),
-            )
-
-    def leave(self) -> None:
-        self.depth -= 1
 
     def check(self, event: Event) -> None:
         anchor = getattr(event, "anchor", None)
@@ -116,11 +87,9 @@ class _Builder:
             plain = event.style in (None, "") and event.implicit[0]
             return resolve_plain(event.value) if plain else event.value
         if isinstance(event, SequenceStartEvent):
-            self.enter(event)
             items: list[Any] = []
             for child in self.events:
                 if isinstance(child, SequenceEndEvent):
-                    self.leave()
                     return items
                 items.append(self.value(child))
         if isinstance(event, MappingStartEvent):
@@ -128,12 +97,10 @@ class _Builder:
         raise YamlProblem("yaml-syntax", f"unexpected YAML event {event!r}", self.line(event))
 
     def mapping(self, start: Event) -> tuple[dict[Any, Any], dict[str, int]]:
-        self.enter(start)
         result: dict[Any, Any] = {}
         lines: dict[str, int] = {}
         for key_event in self.events:
             if isinstance(key_event, MappingEndEvent):
-                self.leave()
                 return result, lines
             key = self.value(key_event)
             if isinstance(key, list | dict):
@@ -150,11 +117,9 @@ class _Builder:
             value_event = next(self.events)
             if isinstance(value_event, SequenceStartEvent):
                 self.check(value_event)
-                self.enter(value_event)
                 items: list[Any] = []
                 for child in self.events:
                     if isinstance(child, SequenceEndEvent):
-                        self.leave()
                         break
                     lines[f"{key}/{len(items)}"] = self.line(child)
                     items.append(self.value(child))
@@ -171,7 +136,7 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
     value itself. ``line_offset`` shifts every reported line (for parsing a
     slice of a larger file). Raises :class:`YamlProblem`.
     """
-    builder = _Builder(data, _events(data), line_offset)
+    builder = _Builder(data, events(data, needs="an entry needs 3"), line_offset)
     root: Any = None
     try:
         for event in builder.events:
@@ -185,11 +150,9 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
                 continue
             if isinstance(event, SequenceStartEvent):
                 builder.check(event)
-                builder.enter(event)
                 root = []
                 for child in builder.events:
                     if isinstance(child, SequenceEndEvent):
-                        builder.leave()
                         break
                     line = builder.line(child)
                     if isinstance(child, MappingStartEvent):
@@ -200,6 +163,8 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
                         root.append(Item(builder.value(child), line, {}))
             else:
                 root = builder.value(event)
+    except YamlRefused as exc:
+        raise YamlProblem(exc.code, exc.message, exc.line + line_offset) from None
     except MarkedYAMLError as exc:
         line = builder.mark_line(exc.problem_mark or exc.context_mark)
         problem = exc.problem or exc.context or "invalid YAML"

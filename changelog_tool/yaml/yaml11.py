@@ -7,7 +7,7 @@ YAML 1.1 reads plain scalars otherwise than YAML 1.2 (ruamel's reading): ``on``,
 ``y`` is a string. In a mapping, a repeated key keeps its last value and ``<<``
 merges mappings in order (a later one, then the mapping's own keys, win). This
 module builds those values from libyaml's bounded events
-(:func:`changelog_tool.diff.limits.events`), so the gate can also compare what
+(:func:`changelog_tool.yaml.limits.events`), so the gate can also compare what
 the benchmark jobs see. What such a reader refuses (a tag it does not know, a
 collection as a key, a merge of a non-mapping) raises :class:`Unreadable`.
 """
@@ -21,7 +21,7 @@ import re
 from functools import cache
 from typing import Any
 
-from changelog_tool.diff.limits import build_error, clipped, events
+from changelog_tool.yaml.limits import build_error, clipped, events
 
 _BOOL = {
     **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
@@ -273,7 +273,7 @@ def _identity(text: str) -> object:
 
 def load(data: bytes) -> Any:
     """The document's value as a YAML 1.1 safe reader (PyYAML's) builds it, within the
-    limits of :func:`~changelog_tool.diff.limits.events` (which raises their
+    limits of :func:`~changelog_tool.yaml.limits.events` (which raises their
     errors, and ruamel's ``YAMLError`` for what libyaml cannot parse);
     :class:`Unreadable` for what such a reader refuses, a tab outside quoted text
     included."""
@@ -404,8 +404,8 @@ def disagreements(block: bytes, read: Any) -> list[tuple[str, str]]:
     True). ``block`` is one changelog entry (a list of one mapping) or several."""
     from ruamel.yaml.error import YAMLError
 
-    from changelog_tool.diff.fields import same
-    from changelog_tool.diff.limits import YamlRefused
+    from changelog_tool.yaml.limits import YamlRefused
+    from changelog_tool.yaml.values import same
 
     try:
         other = load(block)

@@ -12,9 +12,6 @@ from typing import Any
 
 from changelog_tool.records import record
 
-MAX_DEPTH = 100
-"""Nested mappings and lists in one document (the root counting 1)."""
-
 
 @record(frozen=True)
 class YamlProblem(Exception):

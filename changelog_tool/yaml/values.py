@@ -1,0 +1,28 @@
+"""YAML data equality: what "the same value" means for a config a job reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_MISSING = object()
+
+
+def same(a: Any, b: Any) -> bool:
+    """The same YAML data: equal values of equal types (``1``, ``1.0`` and ``true``
+    differ, as they do in YAML, though Python's ``==`` says they are equal), mappings
+    with the same keys in any order, and a ``.nan`` equal to a ``.nan`` (which ``==``
+    says it never is: a comment edited beside one would read as a change). A mapping
+    with a NaN key is never the same as another (no lookup finds such a key)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        if len(a) != len(b):
+            return False
+        for key, value in a.items():
+            other = b.get(key, _MISSING)
+            if other is _MISSING or not same(value, other):
+                return False
+        return {(type(k), k) for k in a} == {(type(k), k) for k in b}
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b) or (a != a and b != b)
