@@ -33,9 +33,9 @@ DOTFILE = ".perf-changelog.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "[tool.perf-changelog]"
 MAX_SETTINGS_BYTES = 1024 * 1024
+"""A settings file larger than this is refused before it is parsed."""
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """The default of ``max-bytes``: the largest changelog, master config or recipe read."""
-"""A settings file larger than this is refused before it is parsed."""
 
 Reader = Callable[[Path], bytes | None]
 """Reads a settings file by its path in the work tree: its bytes, or ``None``."""

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from changelog_tool.errors import EnvironmentProblem, too_large
-from changelog_tool.gitrepo.process import spawn
+from changelog_tool.gitrepo.process import object_header, spawn
 from changelog_tool.records import record
 
 CHUNK = 1 << 20
@@ -92,10 +92,7 @@ class Objects:
         if not line.endswith(b"\n"):
             self.close()
             raise EnvironmentProblem("git cat-file stopped unexpectedly; is the repository intact?")
-        if line.endswith((b" missing\n", b" ambiguous\n")):
-            return None
-        sha, kind, size = line.split()
-        return sha.decode(), kind.decode(), int(size)
+        return object_header(line[:-1])
 
     def content(self, size: int) -> bytes:
         """The pending bytes of the object just asked for (``size`` from its header)."""

@@ -132,6 +132,17 @@ def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def object_header(line: bytes) -> tuple[str, str, int] | None:
+    """``git cat-file --batch`` / ``--batch-check``'s line for one object, without its
+    line break: ``(object id, type, size)``, or ``None`` for an object git does not
+    have (``missing``, ``ambiguous``) or a line that is not a header. The one parser of
+    it (:class:`~changelog_tool.gitrepo.objects.Objects`, the one-shot reads below)."""
+    words = line.split()
+    if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
+        return None
+    return words[0].decode("ascii", "replace"), words[1].decode("ascii", "replace"), int(words[2])
+
+
 def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
     """The first ``rev:path`` of ``specs`` that exists, with its bytes, read through
     one ``git cat-file --batch`` (no GitPython: the merge driver must start fast)."""
@@ -150,14 +161,14 @@ def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | Non
         end = out.find(b"\n", pos)
         if result.returncode != 0 or end < 0:
             return None
-        header = out[pos:end]
-        if header.endswith((b" missing", b" ambiguous")):
+        header = object_header(out[pos:end])
+        if header is None:
             pos = end + 1
             continue
-        _, kind, size = header.rsplit(b" ", 2)
-        pos = end + 1 + int(size) + 1
-        if kind == b"blob":
-            return spec, out[end + 1 : end + 1 + int(size)]
+        _, kind, size = header
+        pos = end + 1 + size + 1
+        if kind == "blob":
+            return spec, out[end + 1 : end + 1 + size]
     return None
 
 
@@ -230,12 +241,10 @@ def protected_blob_id(root: Path, refs: Sequence[str], path: str) -> tuple[str, 
         return None
     if result.returncode != 0:
         return None
-    for spec, line in zip(
-        specs, result.stdout.decode("utf-8", "replace").splitlines(), strict=False
-    ):
-        words = line.rsplit(" ", 2)
-        if len(words) == 3 and words[1] == "blob" and words[2].isdigit():
-            return spec[: -len(path) - 1], BlobId(spec, words[0], int(words[2]))
+    for spec, line in zip(specs, result.stdout.splitlines(), strict=False):
+        header = object_header(line)
+        if header is not None and header[1] == "blob":
+            return spec[: -len(path) - 1], BlobId(spec, header[0], header[2])
     return None
 
 

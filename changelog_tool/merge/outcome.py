@@ -29,7 +29,7 @@ from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
 from changelog_tool.merge.replay import Mainline
-from changelog_tool.merge.side_changes import history_end
+from changelog_tool.merge.side_changes import begins_with_history, history_end
 from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
 from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
@@ -245,10 +245,9 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
     """The line and name of the first entry of ``other`` that ``result`` does not
     keep where ``other`` has it (the bytes up to the end of ``other``'s last entry
     compared); ``None`` when ``result`` begins with them all."""
-    end = history_end(other)
-    if end is None or result[:end] == other[:end]:
+    if begins_with_history(result, other) is not False:
         return None
-    low, high = 0, min(end, len(result))  # result[:low] == other[:low]
+    low, high = 0, min(history_end(other) or 0, len(result))  # result[:low] == other[:low]
     while low < high:  # the first differing byte, by halves (memcmp, not a byte loop)
         middle = (low + high + 1) // 2
         if result[:middle] == other[:middle]:

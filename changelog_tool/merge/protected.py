@@ -35,7 +35,7 @@ from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
-from changelog_tool.merge.side_changes import history_end
+from changelog_tool.merge.side_changes import begins_with_history, history_end
 from changelog_tool.merge.threeway import Side
 from changelog_tool.records import record
 
@@ -102,16 +102,17 @@ def by_beginning(
     when the ref's window holds an entry; ``offset`` is then the windows' start, the
     bytes before them (for the reason's wording only: a count of the entries before
     would read the whole shared history once more)."""
-    end = history_end(upstream)
-    if end is None:
+    ours_begins = begins_with_history(ours, upstream)
+    if ours_begins is None:
         return "neither"
-    ours_begins = ours[:end] == upstream[:end]
-    theirs_begins = theirs[:end] == upstream[:end]
+    theirs_begins = begins_with_history(theirs, upstream)
     if ours_begins == theirs_begins:
         return "both" if ours_begins else "neither"
     side: Side = "ours" if ours_begins else "theirs"
     return Decision(
-        side, f"{side} begins with {name}'s file (every entry: its first {offset + end:,} bytes)"
+        side,
+        f"{side} begins with {name}'s file (every entry: its first "
+        f"{offset + (history_end(upstream) or 0):,} bytes)",
     )
 
 

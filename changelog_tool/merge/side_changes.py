@@ -92,6 +92,14 @@ def history_end(base: bytes) -> int | None:
     return last.end if last is not None else None
 
 
+def begins_with_history(data: bytes, of: bytes) -> bool | None:
+    """Whether ``data`` begins with ``of``'s bytes up to the end of its last entry (the
+    blank lines after it are not compared); ``None`` when ``of`` holds no entry. The
+    one rule for "this side keeps that file's history where it stands"."""
+    end = history_end(of)
+    return None if end is None else data[:end] == of[:end]
+
+
 def after_history(base: bytes, side: bytes, end: int | None) -> int | None:
     """If ``side`` is the base's bytes up to ``end`` followed only by blank lines and
     new entries, the offset where that tail begins; else ``None``."""

@@ -43,7 +43,7 @@ from changelog_tool.merge.conflict import keeps_protected, whole_conflict
 from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.outcome import Outcome
 from changelog_tool.merge.protected import Decision, branch_names, by_upstream, decide
-from changelog_tool.merge.side_changes import history_end
+from changelog_tool.merge.side_changes import begins_with_history
 from changelog_tool.merge.threeway import SIDES, Merged, Side, other_side
 from changelog_tool.merge.window import UNKNOWN, Windows, merge_after, upstream_hint
 from changelog_tool.resolution.recorded import merge_recorded
@@ -159,12 +159,7 @@ def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | N
             "`changelog resolve --protected ours` or `--protected theirs` to merge with "
             "the side you name leading, or edit the file by hand"
         )
-    end = history_end(other)
-    if (
-        end is not None
-        and base.startswith(other[:end])
-        and count_entries(other) < count_entries(base)
-    ):
+    if begins_with_history(base, other) and count_entries(other) < count_entries(base):
         quoted = shlex.quote(path)
         return (
             f"{other_side(side)} drops entries from the end of the base that {side} keeps, as "
