@@ -44,7 +44,7 @@ def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
 RUN_MODULE = """
 import atexit, runpy, sys
 sys.argv = ["changelog_tool", "merge-driver", "O", "A", "B", "perf-changelog.yaml"]
-names = {"git", "textual", "jsonschema", "argparse", "difflib", "tomllib", "subprocess",
+names = {"git", "textual", "jsonschema", "argparse", "tomllib", "subprocess",
          "dataclasses", "inspect", "ruamel"}
 # the process ends in the driver (changelog_tool.finish), running what is registered
 atexit.register(

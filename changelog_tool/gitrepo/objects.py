@@ -7,6 +7,7 @@ its header, before its bytes are read."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -181,10 +182,6 @@ def _widen(pipe: IO[bytes] | None) -> None:
     """Let git run a chunk ahead of the reader: a pipe of :data:`CHUNK` bytes (Linux;
     64 KiB by default) lets git inflate the next chunk while this one is hashed and
     searched. Where the system refuses, the pipe keeps its size."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on this platform
-        return
     resize = getattr(fcntl, "F_SETPIPE_SZ", None)
     if pipe is not None and resize is not None:
         with contextlib.suppress(OSError):

@@ -5,6 +5,7 @@ git directory, ``merge-file``, blobs of the protected ref for the merge driver).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.records import record
 
 if TYPE_CHECKING:
+    # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
     import hashlib
     import subprocess
 
@@ -23,7 +25,9 @@ def git(
 ) -> subprocess.CompletedProcess[bytes]:
     """One plain ``git`` process in ``root`` whose exit code the caller reads; only
     a missing git is an error. With :func:`spawn`, the one place that spawns git."""
-    import subprocess  # here: a rebase's merge driver, told the side by git, spawns none
+    # deferred: subprocess costs ~5 ms to import; a rebase's merge driver, told the side by
+    # git, spawns no git
+    import subprocess
 
     try:
         return subprocess.run(
@@ -209,7 +213,6 @@ def blob_hasher(size: int, width: int) -> hashlib._Hash:
     small blob does without it (docs/performance.md). The threshold is
     where two such hashes (the merge driver's two sides, the work tree's prefix and
     whole file) cost what the load does."""
-    import importlib
 
     name = "sha256" if width == 64 else "sha1"
     new: Callable[[], hashlib._Hash] | None = None
@@ -217,6 +220,7 @@ def blob_hasher(size: int, width: int) -> hashlib._Hash:
         with contextlib.suppress(ImportError):  # a Python built without its own hashes
             new = getattr(importlib.import_module(f"_{name}"), name)
     if new is None:
+        # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
         import hashlib
 
         new = getattr(hashlib, name)

@@ -79,6 +79,7 @@ class Repo:
     def handle(self) -> Any:
         """GitPython's view of the repository, opened (and imported) on first use."""
         if self._handle is None:
+            # deferred: GitPython costs ~130 ms to import; only conflict stages and ref names need it
             import git as gitpython
 
             self._handle = gitpython.Repo(self.root)

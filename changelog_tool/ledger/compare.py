@@ -9,6 +9,7 @@ corrections, edited history) compare lines or entry blocks.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from changelog_tool.findings import Finding
 from changelog_tool.ledger.conversions import (
@@ -18,6 +19,7 @@ from changelog_tool.ledger.conversions import (
 )
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import Edit, history_edits
+from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.revision import (
     ABSENT,
     APPEND,
@@ -108,7 +110,6 @@ def compare(
 def _new_file(head: bytes, path: str) -> History:
     """A changelog the branch creates: every entry is appended (the gate's acceptance
     rule judges their fields, so the schema findings are not repeated here)."""
-    from changelog_tool.ledger.filecheck import check_file  # a new file only
 
     report = check_file(head, path)
     nul = any(f.code == "encoding" and "NUL" in f.message for f in report.findings)
@@ -171,7 +172,6 @@ def _modified(base: bytes, head: bytes, path: str) -> History:
     old, new = Ledger(base), Ledger(head)
     old_texts = [_normal(old.text(b)) for b in old.blocks]
     new_texts = [_normal(new.text(b)) for b in new.blocks]
-    from difflib import SequenceMatcher  # only for a history that was edited
 
     matcher = SequenceMatcher(None, old_texts, new_texts, autojunk=False)
     opcodes = matcher.get_opcodes()

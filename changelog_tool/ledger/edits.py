@@ -9,6 +9,7 @@ config-keys and its lines, so a human can put it back.
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
@@ -46,6 +47,7 @@ def parse_entry(raw: bytes, line: int) -> Any:
     quick = quick_item(raw + b"\n", line, lines=False)
     if quick is not None:
         return quick.value
+    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
     from changelog_tool.yaml.strict import load_items
 
     items = load_items(raw + b"\n", line_offset=line - 1)
@@ -80,7 +82,6 @@ def history_edits(base: Ledger, new: Ledger) -> list[Edit]:
     edits: list[Edit] = []
     if base.data[: base.preamble_end].rstrip(b" \n") != new.data[: new.preamble_end].rstrip(b" \n"):
         edits.append(Edit(1, "changed the lines before the first entry"))
-    from difflib import SequenceMatcher  # only for a side that is more than an append
 
     matcher = SequenceMatcher(None, old_texts, new_texts, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():

@@ -13,6 +13,8 @@ import numbers
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from changelog_tool.settings import SLUG
@@ -41,8 +43,6 @@ TEXT_FIELDS = ("config-keys", "scenario-type", "description", "pr-link")
 def schema() -> dict[str, Any]:
     # beside the package's __init__ (importlib.resources would load zipfile's
     # readers, a few ms of every verify, for a package that is always a folder)
-    from importlib.util import find_spec
-    from pathlib import Path
 
     spec = find_spec("changelog_tool.schema")
     assert spec is not None and spec.origin is not None, "the schema package is installed"

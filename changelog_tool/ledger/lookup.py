@@ -10,6 +10,7 @@ from typing import Any
 from changelog_tool.findings import escape_controls
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
+from changelog_tool.ledger.filecheck import read_items
 from changelog_tool.records import record
 from changelog_tool.yaml.items import Item, YamlProblem
 
@@ -38,7 +39,6 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
 
     A file that does not parse as a whole is read entry by entry, so one broken
     entry does not hide the others."""
-    from changelog_tool.ledger.filecheck import read_items
 
     quick = read_items(data)  # most files: block by block, mostly without the parser
     if quick is not None:

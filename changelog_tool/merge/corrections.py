@@ -33,7 +33,9 @@ def carry(
     other side's only history change is canonical pr-link corrections the protected
     side can take; else ``None``. ``slug`` (or a function giving it, asked only
     here) is the repository the links must point at, as the gate knows it."""
-    from changelog_tool.ledger.compare import pr_link_corrections  # only once a merge is refused
+
+    # deferred: compare reads entries with ruamel.yaml (~16 ms), needed only once a merge is refused
+    from changelog_tool.ledger.compare import pr_link_corrections
 
     found = pr_link_corrections(base, other)
     if found is None:

@@ -18,12 +18,14 @@ Git is reached only through plain ``git`` subprocess helpers in ``repo.py``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from changelog_tool.findings import WARNING, Finding
+from changelog_tool.errors import UsageError
+from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.edits import Problem, possessive
@@ -266,9 +268,6 @@ def emit(
     outcome: Outcome, fmt: str, extra: dict[str, Any] | None = None, next_step: str | None = None
 ) -> None:
     """Print an outcome: findings plus summary lines (text), or one JSON document."""
-    import json
-
-    from changelog_tool.findings import format_text
 
     if fmt == "json":
         document = outcome.to_json()
@@ -288,7 +287,6 @@ def emit(
 
 def repo_path(changelog: Path, top: Path) -> str:
     """The changelog's path relative to the repository's top level (posix)."""
-    from changelog_tool.errors import UsageError
 
     try:
         return changelog.resolve().relative_to(top.resolve()).as_posix()

@@ -22,6 +22,7 @@ they have it).
 from __future__ import annotations
 
 from collections import Counter
+from difflib import SequenceMatcher
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, first_line_difference, label, parse
@@ -50,7 +51,6 @@ def scattered_own(
 ) -> Scattered:
     """The entries ``other`` holds that ``base`` lacks (``names``: the protected
     side's, then the other side's), or why the merge is refused."""
-    from difflib import SequenceMatcher  # only for a side that is more than an append
 
     prot_name, side = names
     old = [content(base, b) for b in base.blocks]

@@ -27,6 +27,7 @@ which ``-I`` would leave out: no current folder, no ``PYTHON*`` variables."""
 
 def isolation_flags() -> tuple[str, ...]:
     """The flags that run this installation's Python isolated (:data:`ISOLATED`)."""
+    # deferred: site costs ~15 ms, and the isolated driver starts without it
     import site
 
     here = Path(__file__).resolve()

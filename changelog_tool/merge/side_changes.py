@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 from changelog_tool.ledger.boundaries import begins_entry
@@ -24,6 +25,7 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.merge.edits import Problem, possessive
+from changelog_tool.merge.scattered import scattered_own
 from changelog_tool.records import record
 from changelog_tool.yaml.items import YamlProblem
 
@@ -147,8 +149,6 @@ def own_entries(base: bytes, other: bytes, side: str, protected: bytes, protecte
     if start is not None:
         blocks, history = tail_entries(other, start), other[:start]
     else:
-        from changelog_tool.merge.scattered import scattered_own
-
         found = scattered_own(
             Ledger(base), Ledger(other), Ledger(protected), (protected_name, side)
         )
@@ -200,7 +200,6 @@ def protected_changes(base: bytes, protected: bytes) -> ProtectedChanges:
         return ProtectedChanges(
             [Entry(line, raw, parse(raw, line)) for line, raw in tail_entries(protected, start)], []
         )
-    from difflib import SequenceMatcher
 
     base_ledger, prot_ledger = Ledger(base), Ledger(protected)
     old = [content(base_ledger, b) for b in base_ledger.blocks]

@@ -8,7 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from changelog_tool import settings as settings_module
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.gate.prlinks import repository_slug
+from changelog_tool.gitrepo import WORKTREE, git, run_git, try_git
+from changelog_tool.ledger import writer
+from changelog_tool.merge.outcome import Upstream, emit, merge_sides
+from changelog_tool.merge.protected import Decision
+from changelog_tool.merge.replay import Mainline
 from changelog_tool.records import record
 
 if TYPE_CHECKING:
@@ -26,11 +33,6 @@ class Sync:
     upstream: bytes
 
     def of(self, data: bytes) -> Outcome:
-        from changelog_tool import settings as settings_module
-        from changelog_tool.gate.prlinks import repository_slug
-        from changelog_tool.merge.outcome import Upstream, merge_sides
-        from changelog_tool.merge.protected import Decision
-        from changelog_tool.merge.replay import Mainline
 
         # a file that already begins with REF's bytes was synced before: only what
         # follows them is the branch's own (the merge-base would see REF's removals
@@ -72,9 +74,6 @@ def commit_merge(
     ``quiet``: the caller reports (``finalize``); ``extra`` gets the commit;
     ``bounds``: the settings' (:meth:`Bounds.of`); ``again``: the command to run
     once the work tree lets the merge start."""
-    from changelog_tool.gitrepo import WORKTREE, run_git, try_git
-    from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import emit
 
     root: Path = repo.root
     if not merged_already:
@@ -136,7 +135,6 @@ def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:
     uncommitted changes, or are untracked, and that the merge of ``ref`` would
     write (changed by ``ref`` since its merge-base with HEAD, and not the same on
     HEAD): git refuses to merge over them."""
-    from changelog_tool.gitrepo import git
 
     def names(*args: str) -> list[str]:  # NUL-separated, not stripped (" M path")
         done = git(root, *args)
@@ -177,7 +175,6 @@ def _gits_own_words(output: str) -> str:
 
 def _restore(file: Path, data: bytes | None, current: bytes | None, bounds: Bounds) -> None:
     """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
-    from changelog_tool.ledger import writer
 
     if data == current:
         return

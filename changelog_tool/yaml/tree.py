@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from changelog_tool.records import field, record
-from changelog_tool.yaml.limits import MAX_DEPTH
+from changelog_tool.yaml.limits import MAX_DEPTH, YamlRefused, events
 
 MAX_NODES = 200_000
 
@@ -105,9 +105,8 @@ def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None)
     """Every mapping in ``data`` (a single document), outermost first; with
     ``values``, also each mapping's value numbers (only the repeated-block lint
     needs them)."""
+    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
     from ruamel.yaml.error import YAMLError
-
-    from changelog_tool.yaml.limits import YamlRefused
 
     try:
         root = _compose(data)
@@ -133,8 +132,6 @@ def _compose(data: bytes) -> _Node | None:
         SequenceEndEvent,
         SequenceStartEvent,
     )
-
-    from changelog_tool.yaml.limits import events
 
     anchors: dict[str, _Node] = {}
     open_: list[_Node] = []

@@ -21,7 +21,8 @@ import re
 from functools import cache
 from typing import Any
 
-from changelog_tool.yaml.limits import build_error, clipped, events
+from changelog_tool.yaml.limits import YamlRefused, build_error, clipped, events
+from changelog_tool.yaml.values import same
 
 _BOOL = {
     **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
@@ -277,6 +278,7 @@ def load(data: bytes) -> Any:
     errors, and ruamel's ``YAMLError`` for what libyaml cannot parse);
     :class:`Unreadable` for what such a reader refuses, a tab outside quoted text
     included."""
+    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
     from ruamel.yaml.events import (
         AliasEvent,
         DocumentStartEvent,
@@ -403,9 +405,6 @@ def disagreements(block: bytes, read: Any) -> list[tuple[str, str]]:
     to YAML 1.2 and 8 to PyYAML; ``0o10`` is 8 and a string; ``yes`` a string and
     True). ``block`` is one changelog entry (a list of one mapping) or several."""
     from ruamel.yaml.error import YAMLError
-
-    from changelog_tool.yaml.limits import YamlRefused
-    from changelog_tool.yaml.values import same
 
     try:
         other = load(block)
