@@ -133,3 +133,24 @@ def test_no_real_main_state_is_refused_for_an_entry_flaw(tmp_path: Path) -> None
     assert len(shas) > 500
     assert all(codes - {"add"} <= STRUCTURAL and codes - {"add"} for codes in refused.values())
     assert len(refused) <= 7, sorted(refused)
+
+
+def test_held_lines_are_the_whole_lines_main_has_too(repo: GitRepo) -> None:
+    """Main's file read in chunks: lines equal to main's count, a line that differs
+    or is cut short does not, and a file that is only the start of main's (a
+    branch that dropped main's newest entries) is no error."""
+    from changelog_tool.gate import held
+
+    main = b"".join(b"- config-keys: [k%d]\n" % n for n in range(150_000))  # over 1 chunk
+    repo.commit("main", **{LOG: main.decode()})
+    path = repo.root / LOG
+    assert held.held_lines(path, ["main"]) == 150_000
+    cut = main.index(b"k140000]") + 3  # mid-line: the line is not held
+    path.write_bytes(main[:cut])
+    assert held.held_lines(path, ["main"]) == 140_000
+    path.write_bytes(main[:cut] + b"X" + main[cut + 1 :])
+    assert held.held_lines(path, ["main"]) == 140_000
+    path.write_bytes(main + b"- config-keys: [new]\n")
+    assert held.held_lines(path, ["main"]) == 150_000
+    assert held.held_lines(path, ["no-such-ref", "main"]) == 150_000
+    assert held.held_lines(path, ["no-such-ref"]) == 0

@@ -303,3 +303,15 @@ def test_the_git_directory_is_read_from_dot_git_as_git_says(tmp_path: Path) -> N
         expected = Path(run("rev-parse", "--absolute-git-dir", cwd=top))
         found = git_dir(top)
         assert found is not None and found.resolve() == expected.resolve()
+
+
+@given(st.binary(max_size=300), st.binary(max_size=300), st.binary(max_size=50))
+def test_the_first_difference_is_the_common_prefix_length(
+    a: bytes, b: bytes, shared: bytes
+) -> None:
+    from changelog_tool.ledger.streams import first_difference
+
+    x, y = shared + a, shared + b
+    found = first_difference(x, y)
+    assert x[:found] == y[:found]
+    assert found == min(len(x), len(y)) or x[found] != y[found]

@@ -6,18 +6,19 @@ is held and every entry is judged as new."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-CHUNK = 1 << 20
+from changelog_tool.gitrepo import git
+from changelog_tool.gitrepo.objects import Objects
+from changelog_tool.ledger.streams import first_difference
 
 
 def held_lines(file: Path, refs: Sequence[str]) -> int:
     """The number of ``file``'s leading whole lines that the first protected ref
     holding the file has too, byte for byte (the lines of their longest common
-    prefix); 0 when there is no repository, no such ref or no such file there."""
-    from changelog_tool.gitrepo import git, protected_blob
-
+    prefix); 0 when there is no repository, no such ref or no such file there. The
+    ref's file is read a chunk at a time, never whole."""
     folder = file.absolute().parent
     top = git(folder, "rev-parse", "--show-toplevel")
     if top.returncode != 0:
@@ -27,23 +28,31 @@ def held_lines(file: Path, refs: Sequence[str]) -> int:
         path = file.absolute().resolve().relative_to(root.resolve()).as_posix()
     except ValueError:  # outside the work tree
         return 0
-    found = protected_blob(root, list(refs), path)
-    if found is None:
+    objects = Objects(root)
+    try:
+        for ref in refs:
+            found = objects.header(f"{ref}:{path}")
+            if found is None:
+                continue
+            _, kind, size = found
+            if kind == "blob":
+                return _common_lines(objects.chunks(size), file)
+            objects.skip(size)
         return 0
-    _, held = found
+    finally:
+        objects.close()
+
+
+def _common_lines(held: Iterable[bytes], file: Path) -> int:
+    """The line breaks in the longest common prefix of the chunks ``held`` and
+    ``file``'s bytes, counting only whole lines."""
     lines = 0
-    offset = 0
     with file.open("rb") as handle:
-        while offset < len(held):
-            chunk = handle.read(CHUNK)
-            if not chunk:
-                break
-            other = held[offset : offset + len(chunk)]
-            if chunk[: len(other)] != other:
-                same = next(i for i, (a, b) in enumerate(zip(chunk, other, strict=False)) if a != b)
-                return lines + chunk.count(b"\n", 0, same)
-            lines += other.count(b"\n")
-            offset += len(other)
+        for chunk in held:
+            mine = handle.read(len(chunk))
+            if mine != chunk:
+                return lines + chunk.count(b"\n", 0, first_difference(mine, chunk))
+            lines += chunk.count(b"\n")
     return lines
 
 

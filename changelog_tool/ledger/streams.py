@@ -39,6 +39,22 @@ class MemorySource:
         return self.data[start:end]
 
 
+def first_difference(a: bytes, b: bytes) -> int:
+    """The offset of the first byte where ``a`` and ``b`` differ (the shorter one's
+    length when it begins the other), found by halves: each step one ``memcmp``, not
+    a loop over bytes."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while high - low > 1:  # a[:low] == b[:low], a[:high] != b[:high]
+        middle = (low + high) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
 def read_from(path: Path, offset: int) -> bytes:
     """The bytes of ``path`` from ``offset`` to its end."""
     with open(path, "rb") as file:

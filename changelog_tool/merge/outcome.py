@@ -28,6 +28,7 @@ from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import label, parse
+from changelog_tool.ledger.streams import first_difference
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
 from changelog_tool.merge.replay import Mainline
@@ -249,13 +250,7 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
     compared); ``None`` when ``result`` begins with them all."""
     if begins_with_history(result, other) is not False:
         return None
-    low, high = 0, min(history_end(other) or 0, len(result))  # result[:low] == other[:low]
-    while low < high:  # the first differing byte, by halves (memcmp, not a byte loop)
-        middle = (low + high + 1) // 2
-        if result[:middle] == other[:middle]:
-            low = middle
-        else:
-            high = middle - 1
+    low = first_difference(result, other[: history_end(other) or 0])
     blocks = [b for b in Ledger(other).blocks if b.start <= low]
     if not blocks:
         return other.count(b"\n", 0, low) + 1, "its preamble"
