@@ -64,6 +64,28 @@ def run(repo, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     )
 
 
+def sound(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    """``done``, after checking that it ended as every command must: exit 0, 1 or 2,
+    never a traceback or an internal error, and a refusal (2) said as ``changelog:``."""
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done
+    assert done.returncode in (0, 1, 2), done
+    if done.returncode == 2:
+        assert done.stderr.startswith("changelog: "), done
+    return done
+
+
+def run_checked(repo, *args: str) -> subprocess.CompletedProcess[str]:
+    """:func:`run`, ended soundly (:func:`sound`)."""
+    return sound(run(repo, *args))
+
+
+def findings(repo, *args: str) -> list[dict]:
+    """The findings of ``args`` (a command that takes ``--format json``) in ``repo``."""
+    done = run_checked(repo, *args, "--format", "json")
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)["findings"]
+
+
 def verify(repo, *args: str) -> tuple[int, dict]:
     done = run(repo, "verify", "--base", "main", "--format", "json", *args)
     assert done.returncode in (0, 1), done.stderr

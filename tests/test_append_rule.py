@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from merge_helpers import appended, changelog, entry
 from projects import LOG, codes, make_project, run, verify
-from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from test_merge_helpers import Scenario, clone_bundle, scenarios
+from merge_helpers import Scenario, clone_bundle, scenarios
 
 LOG = "perf-changelog.yaml"
 

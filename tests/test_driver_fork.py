@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from test_driver_git import LOG, changelog_tool, git
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, changelog_tool, entry
+from test_driver_git import LOG, git
 
 OLD = [
     entry("dsr1-fp8-b200-sglang", link=10),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, changelog_tool, entry
 
 LOG = "perf-changelog.yaml"
 DUP = entry("qwen3.5-fp8-mi355x-atom", "Add qwen3.5 atom", 1286)
@@ -20,21 +20,6 @@ BASE = changelog(*OLD)
 OWN = [entry(f"branch-key-{n}", f"Branch change {n}") for n in range(1, 6)]
 MAIN_NEW = [entry(f"main-key-{n}", link=2000 + n) for n in range(1, 4)]
 MAIN = appended(changelog(*OLD[:3]), *MAIN_NEW)  # the duplicate removed, three appended
-
-
-def changelog_tool(
-    root: Path,
-    *args: str,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
 
 
 def git(

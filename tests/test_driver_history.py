@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from test_merge_helpers import appended, changelog, entry, recording_git
+from merge_helpers import appended, changelog, entry, recording_git
 
 from changelog_tool.findings import format_text
 from changelog_tool.merge.outcome import merge_sides

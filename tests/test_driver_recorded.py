@@ -11,8 +11,8 @@ from subprocess import CompletedProcess
 
 import pytest
 from conftest import GitRepo
-from test_driver_git import BASE, LOG, OLD, OWN, changelog_tool, git
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, changelog_tool, entry
+from test_driver_git import BASE, LOG, OLD, OWN, git
 
 from changelog_tool.merge.conflict import resolved_to
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from conftest import GitRepo
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, entry
 
 PROBE = """
 import sys

@@ -9,9 +9,8 @@ import subprocess
 from functools import partial
 
 from conftest import GitRepo
+from merge_helpers import appended, changelog, changelog_tool, entry
 from projects import LOG, NVIDIA, NVIDIA_TEXT, codes, verify
-from test_driver_git import changelog_tool
-from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import history_edits

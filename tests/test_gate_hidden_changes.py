@@ -5,8 +5,7 @@ each is reported as the change it is (or refused with a finding), never passed."
 from __future__ import annotations
 
 import pytest
-from projects import NVIDIA, NVIDIA_TEXT, key_block, make_project
-from test_hostile_yaml import findings, run
+from projects import NVIDIA, NVIDIA_TEXT, findings, key_block, make_project, run_checked
 
 # (libyaml, and the YAML 1.1 readers benchmark CI uses, break lines at each of these)
 BREAKS = {"LS": "\u2028", "PS": "\u2029", "NEL": "\x85", "CR": "\r"}
@@ -25,7 +24,7 @@ def test_a_key_after_a_line_break_other_than_newline_is_a_changed_key(repo, name
     )
     found = findings(repo, "verify", "--base", "main")
     assert [(f["code"], f.get("key")) for f in found] == [("uncovered-key", "b-vllm")]
-    keys = run(repo, "keys", "--base", "main", "--format", "json")
+    keys = run_checked(repo, "keys", "--base", "main", "--format", "json")
     assert "b-vllm" in keys.stdout and '"removed": []' in keys.stdout.replace("\n", "")
 
 
@@ -46,7 +45,7 @@ def test_a_value_holding_itself_is_a_yaml_alias_finding(repo, value: str) -> Non
         alias = [f for f in found if f["code"] == "yaml-alias"]
         assert [(f["path"], f["line"]) for f in alias] == [(NVIDIA, text.count("\n"))], command
         assert "inside the collection it names" in alias[0]["message"]
-    linted = run(repo, "lint", "--base", "main")
+    linted = run_checked(repo, "lint", "--base", "main")
     assert linted.returncode == 1 and "holds itself" in linted.stdout  # (the hook reports it too)
 
 
@@ -103,7 +102,7 @@ def test_a_master_config_that_is_a_link_is_a_finding_at_a_commit_and_in_the_work
     found = findings(repo, "verify", "--base", "main", *head)
     links = [(f["code"], f["path"]) for f in found if f["code"] == "symbolic-link"]
     assert links == [("symbolic-link", NVIDIA)]
-    assert run(repo, "verify", "--base", "main", *head).returncode == 1
+    assert run_checked(repo, "verify", "--base", "main", *head).returncode == 1
 
 
 def test_a_master_folder_that_is_a_link_is_a_finding(repo) -> None:

@@ -3,8 +3,7 @@ terms of the config (never Python's own advice), through the installed command."
 
 from __future__ import annotations
 
-from projects import NVIDIA, NVIDIA_TEXT, key_block, make_project
-from test_hostile_yaml import findings, run
+from projects import NVIDIA, NVIDIA_TEXT, findings, key_block, make_project, run_checked
 
 
 def test_a_merge_key_at_the_top_level_merges_its_keys_in(repo) -> None:
@@ -35,7 +34,7 @@ def test_unrelated_histories_say_what_base_to_pass(repo) -> None:
     make_project(repo)
     repo.git("checkout", "-q", "--orphan", "alone")
     repo.commit("alone", **{NVIDIA: NVIDIA_TEXT})
-    done = run(repo, "verify", "--base", "main")
+    done = run_checked(repo, "verify", "--base", "main")
     assert done.returncode == 2
     assert (
         "no common ancestor" in done.stderr and "pass a --base that HEAD grew from" in done.stderr
@@ -45,7 +44,7 @@ def test_unrelated_histories_say_what_base_to_pass(repo) -> None:
 def test_a_tree_for_a_commit_is_named_a_tree(repo) -> None:
     make_project(repo)
     for args in (["--base", "main^{tree}"], ["--base", "main", "--head", "HEAD^{tree}"]):
-        done = run(repo, "verify", *args)
+        done = run_checked(repo, "verify", *args)
         assert done.returncode == 2
         assert "names a tree, not a commit" in done.stderr, args
 
@@ -56,7 +55,7 @@ def test_settings_nested_past_the_toml_reader_are_refused_settings_not_a_crash(r
     found = findings(repo, "verify", "--base", "main")
     assert [f["code"] for f in found] == ["settings-changed"]
     assert "nested too deep" in found[0]["message"]
-    done = run(repo, "keys")
+    done = run_checked(repo, "keys")
     assert done.returncode == 2 and "nested too deep" in done.stderr
 
 
@@ -67,6 +66,6 @@ def test_a_file_over_max_bytes_says_how_to_raise_the_limit(repo) -> None:
     repo.git("commit", "-qm", "limit")
     repo.git("branch", "-f", "main")
     repo.commit("grow", **{NVIDIA: NVIDIA_TEXT + "# " + "x" * 100_000 + "\n"})
-    done = run(repo, "verify", "--base", "main")
+    done = run_checked(repo, "verify", "--base", "main")
     assert done.returncode == 2
     assert "raise `max-bytes` in the settings" in done.stderr

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from conftest import GitRepo
 from hostile_inputs import hostile_modules
+from merge_helpers import appended, changelog, entry
 from projects import run as tool
-from test_merge_helpers import appended, changelog, entry
 
 LOG = "perf-changelog.yaml"
 LINE = "/perf-changelog.yaml merge=perf-changelog"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import has_errors
 from changelog_tool.ledger.filecheck import check_file

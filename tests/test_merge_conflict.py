@@ -3,7 +3,7 @@ and the one conflict that keeps both sides whole."""
 
 from __future__ import annotations
 
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, entry
 
 from changelog_tool.merge.conflict import keeps_protected, resolved_to, whole_conflict
 

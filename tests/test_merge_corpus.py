@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_merge_helpers import Scenario, clone_bundle, read_blobs, scenarios, sep
+from merge_helpers import Scenario, clone_bundle, read_blobs, scenarios, sep
 
 from changelog_tool.findings import ERROR
 from changelog_tool.ledger.document import Ledger

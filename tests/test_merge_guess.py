@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from conftest import GitRepo
-from test_driver_git import changelog_tool as tool
-from test_merge_helpers import appended, changelog, entry, recording_git
+from merge_helpers import appended, changelog, entry, recording_git
+from merge_helpers import changelog_tool as tool
 
 from changelog_tool.merge.outcome import merge_sides
 from changelog_tool.merge.protected import Decision, decide

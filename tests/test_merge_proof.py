@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, entry
 from test_merge_properties import History, histories, items_with
 
 from changelog_tool.ledger.document import Ledger

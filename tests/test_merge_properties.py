@@ -12,7 +12,7 @@ from itertools import pairwise
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_merge_helpers import differs_only_in_carried_pr_links, entry, sep
+from merge_helpers import differs_only_in_carried_pr_links, entry, sep
 
 from changelog_tool.findings import ERROR
 from changelog_tool.ledger.document import Ledger

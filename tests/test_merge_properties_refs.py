@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from test_merge_helpers import differs_only_in_carried_pr_links
+from merge_helpers import differs_only_in_carried_pr_links
 from test_merge_properties import SEPARATORS, Item, items, items_with, published, render
 
 from changelog_tool.ledger.document import Ledger

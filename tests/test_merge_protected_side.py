@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, entry
 
 from changelog_tool.merge.protected import Decision, by_upstream, decide, side_from_action
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import WARNING
 from changelog_tool.merge.outcome import Upstream, merge_sides

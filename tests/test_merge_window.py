@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_merge_helpers import appended, changelog, entry
+from merge_helpers import appended, changelog, entry
 from test_merge_properties import History, histories
 
 from changelog_tool.findings import format_text

@@ -46,7 +46,7 @@ def test_the_readme_is_read_in_one_sitting_and_names_no_made_up_home() -> None:
 
 
 def test_the_snapshot_textual_is_the_one_the_test_extra_pins() -> None:
-    from test_tui_snapshots import SNAPSHOT_TEXTUAL
+    from tui_helpers import SNAPSHOT_TEXTUAL
 
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert f"textual=={SNAPSHOT_TEXTUAL}" in [

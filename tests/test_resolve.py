@@ -8,8 +8,8 @@ import os
 import subprocess
 
 from conftest import GitRepo
+from merge_helpers import appended, changelog, entry
 from projects import run as tool
-from test_merge_helpers import appended, changelog, entry
 
 LOG = "perf-changelog.yaml"
 BASE = changelog(entry("a", link=1), entry("b", link=2), entry("b", link=2))

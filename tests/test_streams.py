@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from merge_helpers import appended, changelog, entry
 from projects import with_file_size_limit
-from test_merge_helpers import appended, changelog, entry
 
 from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gitrepo.process import git_dir

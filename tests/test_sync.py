@@ -9,8 +9,8 @@ import sys
 
 import pytest
 from conftest import GitRepo
+from merge_helpers import appended, changelog, entry
 from projects import run as tool
-from test_merge_helpers import appended, changelog, entry
 
 LOG = "perf-changelog.yaml"
 BASE = changelog(entry("a", link=1), entry("dup", link=2), entry("dup", link=2))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import GitRepo
 from projects import NVIDIA, NVIDIA_TEXT, key_block, make_project
-from test_tui_helpers import SIZE, build, screen_text, settle, synchronous
+from tui_helpers import SIZE, build, screen_text, settle, synchronous
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring import ahead as ahead_module

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_tui_helpers import SIZE, app_for, build, settle, synchronous
 from textual.widgets import TextArea
+from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft

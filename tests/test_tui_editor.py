@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 from textual.widgets import TextArea
+from tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 
 from changelog_tool.authoring.editor import EditorFailed, edit_description, editor_command
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from conftest import GitRepo
 from projects import key_block
-from test_tui_helpers import SIZE, app_for, screen_text, settle, synchronous
-from test_tui_reach import repository
 from textual.widgets import Input
+from tui_helpers import SIZE, app_for, repository, screen_text, settle, synchronous
 
 from changelog_tool.tui.keys import FILTER_FROM, KeyList, KeyPicker
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_tui_helpers import SIZE, app_for, build, settle, synchronous
 from textual.color import Color
 from textual.widget import Widget
+from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.tui.app import AddApp

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_tui_helpers import SIZE, app_for, build, settle, synchronous
 from textual.widgets import Input, TextArea
+from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS

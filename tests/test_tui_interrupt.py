@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 from textual.widgets import Input, TextArea
+from tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 
 from changelog_tool.authoring import drafts
 from changelog_tool.demo.sandbox import Sandbox

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_tui_helpers import SIZE, app_for, build, settle, synchronous
+from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.authoring import drafts
 from changelog_tool.demo.sandbox import Sandbox

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_tui_helpers import SIZE, app_for, build, settle, synchronous
 from textual.binding import Binding
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import TextArea
+from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.tui.app import AddApp

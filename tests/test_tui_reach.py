@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conftest import GitRepo
 from projects import key_block
-from test_tui_helpers import app_for, screen_text, settle, synchronous
 from textual.widgets import Checkbox, Input, Static
+from tui_helpers import app_for, repository, screen_text, settle, synchronous
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
@@ -58,20 +58,6 @@ c-mi355x-vllm:
 # c: fixed-seq-len 10 (1..512) + 9 = 19
 # a + b + c = 41 points in 2 scenario types
 DSR1 = "".join(key_block(f"dsr1-fp{4 + n % 2}-h{n:03d}-sglang") for n in range(15))
-HISTORY = '- config-keys:\n    - a-b200-vllm\n  description:\n    - "Add a"\n  pr-link: XXX\n'
-
-
-def repository(repo: GitRepo, master: str) -> GitRepo:
-    repo.commit(
-        "base",
-        **{
-            "configs/nvidia-master.yaml": master,
-            "perf-changelog.yaml": HISTORY,
-            ".perf-changelog.toml": 'repository = "acme/bench"\n',
-        },
-    )
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
 
 
 def note(app: object) -> str:

@@ -19,16 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_tui_helpers import app_for, build, settle
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
+from tui_helpers import SNAPSHOT_TEXTUAL, app_for, build, settle
 
 from changelog_tool.tui import app as app_module
 from changelog_tool.tui.app import AddApp
 
-SNAPSHOT_TEXTUAL = "8.2.8"
-"""The Textual the SVGs are drawn with (pinned in the test extra): another version draws
-other pixels, so under it (CI's lowest-versions job) these tests skip."""
 pytestmark = pytest.mark.skipif(
     metadata.version("textual") != SNAPSHOT_TEXTUAL,
     reason=f"the snapshots are drawn with Textual {SNAPSHOT_TEXTUAL}",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,22 @@ def recording_git(folder: Path) -> tuple[Path, Path]:
     (tools / "git").write_text(f'#!/bin/sh\necho "$1" >> {calls}\nexec {real} "$@"\n')
     (tools / "git").chmod(0o755)
     return tools, calls
+
+
+def changelog_tool(
+    root: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """The CLI in ``root`` (``env``: the whole environment, ``None`` for this one's)."""
+    return subprocess.run(
+        [sys.executable, "-m", "changelog_tool", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
 
 
 def sep(data: bytes) -> bytes:

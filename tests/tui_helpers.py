@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from conftest import GitRepo
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -20,6 +21,30 @@ from changelog_tool.tui.app import AddApp, make_app
 from changelog_tool.tui.keys import KeyPicker
 
 SIZE = (80, 24)
+
+SNAPSHOT_TEXTUAL = "8.2.8"
+"""The Textual the SVGs of ``test_tui_snapshots.py`` are drawn with (pinned in the test
+extra): another version draws other pixels, so under it (CI's lowest-versions job)
+those tests skip."""
+
+
+ONE_ENTRY = '- config-keys:\n    - a-b200-vllm\n  description:\n    - "Add a"\n  pr-link: XXX\n'
+"""The history of :func:`repository`: one entry, for ``a-b200-vllm``."""
+
+
+def repository(repo: GitRepo, master: str) -> GitRepo:
+    """``repo`` with ``master`` as its one master config and :data:`ONE_ENTRY` on main;
+    checked out, the branch ``feature``."""
+    repo.commit(
+        "base",
+        **{
+            "configs/nvidia-master.yaml": master,
+            "perf-changelog.yaml": ONE_ENTRY,
+            ".perf-changelog.toml": 'repository = "acme/bench"\n',
+        },
+    )
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
 
 
 def build(tmp_path: Path) -> sandbox.Sandbox:
