@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+ROOT = Path(__file__).resolve().parents[1]
+"""The project's checkout (``pyproject.toml``, ``docs/``, ``schema/``...): tests in any
+folder find its files from here."""
+CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(autouse=True)

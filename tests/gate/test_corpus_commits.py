@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CORPUS
 
 from changelog_tool import settings as settings_module
 from changelog_tool.diff.engine import snapshot
@@ -62,7 +63,7 @@ EXACT = {
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    bundle = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
+    bundle = CORPUS / "inferencex-data.bundle"
     if not bundle.is_file():
         pytest.skip("../shared/corpus is absent")
     target = tmp_path_factory.mktemp("corpus") / "inferencex"
@@ -76,7 +77,7 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def facts() -> list[dict[str, Any]]:
-    path = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "commits.jsonl"
+    path = CORPUS / "commits.jsonl"
     if not path.is_file():
         pytest.skip("../shared/corpus is absent")
     return [json.loads(line) for line in path.read_text().splitlines()]

@@ -6,7 +6,7 @@ help open, with an error, asking to leave, and with nothing changed.
 The demo repository is built with pinned dates and identities, so its commits (shown on
 screen) are the same on every run; the screen shows the changelog's name, never its
 temporary path. The cursor does not blink and the loading indicator does not animate.
-Regenerate after an intended change with ``pytest tests/test_tui_snapshots.py
+Regenerate after an intended change with ``pytest tests/tui/test_tui_snapshots.py
 --snapshot-update`` and look at the SVGs before committing them.
 """
 

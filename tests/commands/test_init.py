@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import GitRepo
+from conftest import ROOT, GitRepo
 from projects import AMD, AMD_TEXT, HISTORY, NVIDIA, NVIDIA_TEXT, run
 
 SOURCE = "https://github.com/acme/perf-changelog@v1.2.3"
@@ -83,7 +83,7 @@ def test_the_written_workflow_triggers_as_the_readme_shows() -> None:
     """The README's workflow and the one `init` writes run on the same events."""
     from changelog_tool.commands.init import _workflow
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
     shown = readme[readme.index("# .github/workflows/perf-changelog.yml") :]
     triggers = shown[shown.index("on:") : shown.index("jobs:")]
     assert triggers in _workflow("main", "acme/perf-changelog@v1.2.3")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CORPUS
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -173,7 +174,7 @@ def test_a_date_that_is_no_date_behind_an_anchor_is_a_problem_not_a_crash() -> N
     assert "month must be in 1..12" in problem.message
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "inferencex-data.bundle"
+BUNDLE = CORPUS / "inferencex-data.bundle"
 
 
 def test_every_master_config_and_recipe_of_the_corpus_reads_as_ruamel_reads_it(
@@ -181,10 +182,10 @@ def test_every_master_config_and_recipe_of_the_corpus_reads_as_ruamel_reads_it(
 ) -> None:
     """Every top-level key of every version of every YAML file in the corpus history
     (a file with anchors, or of one key, whole)."""
-    if not CORPUS.is_file():
+    if not BUNDLE.is_file():
         pytest.skip("../shared/corpus is absent")
     clone = tmp_path / "ix"
-    subprocess.run(["git", "clone", "-q", str(CORPUS), str(clone)], check=True)
+    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(clone)], check=True)
     blobs = subprocess.run(
         ["git", "rev-list", "--objects", "--all"],
         cwd=clone,

@@ -1,7 +1,7 @@
 """``verify --file`` reads a changelog entry by entry and reports exactly what reading
 it whole reported: the same codes, messages and lines, for files damaged in
 different places (tests/filecheck_cases.py). The expected findings in
-tests/snapshots/filecheck-findings.json were recorded from the whole-file check
+tests/ledger/snapshots/filecheck-findings.json were recorded from the whole-file check
 before the streaming one replaced it."""
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from hostile_inputs import hostile_modules
 from ruamel.yaml import YAML
 
-ROOT = Path(__file__).resolve().parents[1]
 MASTER = "configs/nvidia-master.yaml"
 KEY = (
     "{key}:\n  image: img:{tag}\n  model: m\n  runner: b200\n  precision: fp4\n"

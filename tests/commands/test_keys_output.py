@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
+from conftest import ROOT
 from projects import (
     AMD,
     AMD_TEXT,
@@ -16,7 +16,7 @@ from projects import (
     run,
 )
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = ROOT / "README.md"
 
 
 # --- the output contract of keys ------------------------------------------------------------

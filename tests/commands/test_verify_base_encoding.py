@@ -3,8 +3,7 @@ that was deleted (real git)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from conftest import ROOT
 from projects import (
     HISTORY,
     LOG,
@@ -13,7 +12,7 @@ from projects import (
     verify,
 )
 
-README = Path(__file__).resolve().parents[1] / "docs" / "usage.md"
+README = ROOT / "docs" / "usage.md"
 
 
 # --- CRLF, BOM and other encodings -------------------------------------------------------

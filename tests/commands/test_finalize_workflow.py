@@ -10,11 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import GitRepo
+from conftest import ROOT, GitRepo
 from projects import HISTORY, LOG, entry, make_project, run
 from ruamel.yaml import YAML
 
-RECIPE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "perf-changelog-finalize.yml"
+RECIPE = ROOT / "docs" / "examples" / "perf-changelog-finalize.yml"
 LINK = "https://github.com/acme/bench/pull"
 
 

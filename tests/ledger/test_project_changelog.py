@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from conftest import ROOT
 
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.strictyaml import load_value
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_projects_changelog_passes_verify_file() -> None:
