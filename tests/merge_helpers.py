@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,20 +36,12 @@ def recording_git(folder: Path) -> tuple[Path, Path]:
     return tools, calls
 
 
-def changelog_tool(
-    root: Path,
-    *args: str,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """The CLI in ``root`` (``env``: the whole environment, ``None`` for this one's)."""
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+def changelog_tool(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in ``root``, in this process (:func:`projects.run`); git's own runs of the
+    driver, in a rebase or a merge, are processes of their own."""
+    from projects import run
+
+    return run(root, *args)
 
 
 def sep(data: bytes) -> bytes:

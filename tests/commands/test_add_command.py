@@ -1,11 +1,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from projects import run
 
 from changelog_tool.cli import main
 from changelog_tool.ledger.filecheck import check_file
@@ -165,17 +164,6 @@ def test_schema_violations_are_refused_with_the_field(
     assert changelog(checkout) == OLD.encode()
 
 
-def run_cli(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def test_json_on_stdin_appends_a_list_of_entries_and_reports_lines(checkout: Path) -> None:
     entries = [
         {"config-keys": ["a"], "description": ["first ✓"]},
@@ -186,7 +174,7 @@ def test_json_on_stdin_appends_a_list_of_entries_and_reports_lines(checkout: Pat
             "pr-link": "https://github.com/SemiAnalysisAI/InferenceX/pull/9",
         },
     ]
-    result = run_cli(checkout, "add", "--json", stdin=json.dumps(entries))
+    result = run(checkout, "add", "--json", stdin=json.dumps(entries))
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["lines"] == [7, 13]
@@ -204,7 +192,7 @@ def test_json_on_stdin_appends_a_list_of_entries_and_reports_lines(checkout: Pat
 
 
 def test_bad_json_on_stdin_is_refused(checkout: Path) -> None:
-    result = run_cli(checkout, "add", "--json", stdin="{not json")
+    result = run(checkout, "add", "--json", stdin="{not json")
     assert result.returncode == 1 and "stdin is not JSON" in result.stderr
     assert changelog(checkout) == OLD.encode()
 
@@ -212,14 +200,14 @@ def test_bad_json_on_stdin_is_refused(checkout: Path) -> None:
 def test_init_creates_a_missing_changelog(tmp_path: Path) -> None:
     target = tmp_path / "new.yaml"
     write_masters(tmp_path)
-    refused = run_cli(tmp_path, "add", "--file", str(target), "--key", "a", "--description", "d")
+    refused = run(tmp_path, "add", "--file", str(target), "--key", "a", "--description", "d")
     assert refused.returncode == 2 and "--init" in refused.stderr and not target.exists()
-    created = run_cli(
+    created = run(
         tmp_path, "add", "--file", str(target), "--key", "a", "--description", "d", "--init"
     )
     assert created.returncode == 0, created.stderr
     assert check_file(target.read_bytes(), "p").findings == []
-    assert run_cli(tmp_path, "verify", "--file", str(target)).returncode == 0
+    assert run(tmp_path, "verify", "--file", str(target)).returncode == 0
 
 
 def test_without_settings_the_repository_comes_from_the_newest_pr_link(

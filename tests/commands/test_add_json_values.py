@@ -1,18 +1,16 @@
 """`changelog add --json` refuses a value the changelog cannot hold, naming the field,
 with exit 1 (never exit 2, "internal error"), and writes nothing; a whole number is
-appended as a YAML integer. Runs the installed command in a real checkout directory."""
+appended as a YAML integer. Runs the command in a real checkout directory."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from projects import run
 from test_add_command import OLD, write_masters
 from yaml_oracles import assert_both_read
-
-COMMAND = Path(sys.executable).with_name("changelog")
 
 
 @pytest.fixture
@@ -32,14 +30,7 @@ def add_json(root: Path, ep: str) -> subprocess.CompletedProcess[str]:
 
 
 def add_stdin(root: Path, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(COMMAND), "add", "--json"],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run(root, "add", "--json", stdin=stdin)
 
 
 @pytest.mark.parametrize(

@@ -5,22 +5,14 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from projects import run
 
 
 def demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "demo", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-        check=False,
-    )
+    return run(cwd, "demo", *args)  # (standard input is no terminal)
 
 
 def test_demo_without_a_terminal_prints_the_changed_keys_and_a_suggested_entry(
@@ -47,22 +39,14 @@ def test_demo_keep_leaves_a_repository_where_add_finds_the_same_keys(tmp_path: P
     result = demo("--keep", str(kept), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert f"cd {kept.resolve()} && changelog add" in result.stdout
-    add = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "changelog_tool",
-            "add",
-            "--no-input",
-            "--key",
-            "kimik3-fp4-b300-dynamo-vllm-agentic",
-            "--description",
-            "Tried the demo",
-        ],
-        cwd=kept,
-        capture_output=True,
-        text=True,
-        check=False,
+    add = run(
+        kept,
+        "add",
+        "--no-input",
+        "--key",
+        "kimik3-fp4-b300-dynamo-vllm-agentic",
+        "--description",
+        "Tried the demo",
     )
     assert add.returncode == 0, add.stderr
     assert (kept / "perf-changelog.yaml").read_text().endswith('"Tried the demo"\n  pr-link: XXX\n')

@@ -190,18 +190,9 @@ def test_a_missing_protected_ref_without_a_remote_suggests_no_fetch(repo: GitRep
     assert "run `git fetch origin main:refs/remotes/origin/main`" in done.stderr
 
 
-def test_help_names_every_command_in_a_whole_sentence() -> None:
-    import os
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "--help"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-        check=True,
-    )
+def test_help_names_every_command_in_a_whole_sentence(tmp_path: Path) -> None:
+    done = run(tmp_path, "--help", env={"COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
     [line] = [x for x in done.stdout.splitlines() if x.strip().startswith("finalize ")]
     assert line.endswith("before merge: point the branch's placeholder pr-links at PR N")
 

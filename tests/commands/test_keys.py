@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
+from projects import run
 
 MASTER = "configs/amd-master.yaml"
 
@@ -36,14 +35,7 @@ def keys_project(repo):
 
 
 def keys(repo, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "keys", *args],
-        cwd=repo.root,
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
+    return run(repo, "keys", *args)
 
 
 def test_keys_lists_committed_and_uncommitted_changes(keys_project) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from projects import key_block
+from projects import key_block, run
 
 from changelog_tool.cli import main
 from changelog_tool.ledger.lookup import applying, entries
@@ -126,13 +125,7 @@ def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
 def test_without_file_the_changelog_comes_from_the_settings(repo: object, tmp_path: Path) -> None:
     root = tmp_path / "repo"
     (root / "perf-changelog.yaml").write_text(CHANGELOG)
-    result = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "log", "llama70b-fp8-h100-vllm"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = run(root, "log", "llama70b-fp8-h100-vllm")
     assert result.returncode == 0, result.stderr
     assert "perf-changelog.yaml:15:" in result.stdout and "Third, another key" in result.stdout
 
@@ -206,13 +199,7 @@ def bench_tree(tmp_path: Path) -> Path:
 
 
 def run_log(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "log", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run(root, "log", *args)
 
 
 def test_a_star_argument_is_expanded_against_the_master_keys(bench_tree: Path) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from projects import run, run_process
 
 from changelog_tool.cli import main
 
@@ -113,23 +114,12 @@ def on_main(repo, message: str, **files: str) -> None:
     repo.git("rebase", "-q", "main")
 
 
-def process(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
-
-
 # --- the headline case: keys added without an entry ------------------------------------
 def test_three_new_keys_without_an_entry_fail_with_one_annotation_each(verify_project) -> None:
     added = [key_block("x1-vllm"), key_block("x2-vllm"), key_block("x3-vllm")]
     text = master(*BASE_KEYS, *added)
     verify_project.commit("three keys", **{MASTER: text})
-    done = process(verify_project.root, "verify", "--base", "main", "--format", "github")
+    done = run(verify_project.root, "verify", "--base", "main", "--format", "github")
     assert done.returncode == 1
     annotations = [line for line in done.stdout.splitlines() if line.startswith("::error")]
     lines = [text.split("\n").index(f"{k}:") + 1 for k in ("x1-vllm", "x2-vllm", "x3-vllm")]
@@ -387,9 +377,9 @@ def test_the_repositorys_skip_sweep_subject_tag_opts_out(verify_project, capsys)
 def git_commands(repo, monkeypatch, tmp_path: Path, *args: str) -> tuple[list[str], dict]:
     """The git commands `verify --base main --format json` runs (git's own trace)."""
     trace = tmp_path / "trace"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    done = process(repo.root, "verify", "--base", "main", "--format", "json", *args)
-    monkeypatch.delenv("GIT_TRACE")
+    # a process of its own: every git it runs is traced, its start-up's included
+    env = {"GIT_TRACE": str(trace)}
+    done = run_process(repo, "verify", "--base", "main", "--format", "json", *args, env=env)
     ran = [
         line.split("trace: built-in: git ", 1)[1].split()[0]
         for line in trace.read_text().splitlines()
@@ -432,7 +422,7 @@ def test_an_opt_out_never_excuses_edited_history(verify_project, capsys) -> None
 
 # --- the environment ---------------------------------------------------------------------------
 def test_outside_a_git_repository_the_error_says_so(tmp_path) -> None:
-    done = process(tmp_path, "verify", "--base", "main")
+    done = run(tmp_path, "verify", "--base", "main")
     assert done.returncode == 2
     assert "is not inside a git repository" in done.stderr
 
@@ -472,7 +462,7 @@ def test_a_shallow_clone_without_the_merge_base_says_which_fetch_brings_it(
         check=True,
         env=os.environ,
     )
-    done = process(clone, "verify", "--base", "origin/main")
+    done = run(clone, "verify", "--base", "origin/main")
     assert (
         done.returncode == 2
         and "run `git fetch origin main:refs/remotes/origin/main`" in done.stderr
@@ -483,7 +473,7 @@ def test_a_shallow_clone_without_the_merge_base_says_which_fetch_brings_it(
         check=True,
         env=os.environ,
     )
-    done = process(clone, "verify", "--base", "origin/main")
+    done = run(clone, "verify", "--base", "origin/main")
     assert done.returncode == 2
     assert "this clone is shallow" in done.stderr and "git fetch --unshallow" in done.stderr
 

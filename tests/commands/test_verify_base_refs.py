@@ -51,14 +51,7 @@ def test_refs_git_cannot_read_as_a_commit_get_a_message_not_a_traceback(
 
 def test_a_repository_without_a_commit_says_to_commit_first(tmp_path) -> None:
     import subprocess
-    import sys
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "verify", "--base", "HEAD"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run(tmp_path, "verify", "--base", "HEAD")
     assert done.returncode == 2 and "has no commit yet; commit first" in done.stderr

@@ -3,12 +3,9 @@ say which setting and globs found nothing (exit 2) and write nothing."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 from conftest import GitRepo
+from projects import run
 
 OLD = '- config-keys:\n    - k\n  description:\n    - "old"\n  pr-link: XXX\n'
 
@@ -24,14 +21,7 @@ OLD = '- config-keys:\n    - k\n  description:\n    - "old"\n  pr-link: XXX\n'
 def test_a_repository_without_master_configs_is_told_so(repo: GitRepo, command: list[str]) -> None:
     repo.commit("base", **{"perf-changelog.yaml": OLD, "configs/other.yaml": "k: {}\n"})
     repo.git("checkout", "-q", "-b", "feature")
-    done = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *command],
-        cwd=repo.root,
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
+    done = run(repo, *command)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "no master config found" in done.stderr
     assert "`master-configs` (configs/*-master.yaml, .github/configs/*-master.yaml" in done.stderr

@@ -1,6 +1,6 @@
 """One rule, every path: the same candidate entry gets the same verdict from `add`
 with flags, `add --json`, the TUI's session (preview and save) and `verify --base`
-on the entry appended by hand (real git, real processes)."""
+on the entry appended by hand (real git, the real CLI)."""
 
 from __future__ import annotations
 

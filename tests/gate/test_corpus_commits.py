@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import CORPUS
+from projects import run
 
 from changelog_tool import settings as settings_module
 from changelog_tool.diff.engine import snapshot
@@ -175,25 +175,7 @@ def test_reductions_are_listed_not_uncovered(results) -> None:
 
 @pytest.mark.parametrize("sha", ["9d7d8e90", "3c19245e", "5dc532d7", "8585f6e8", "c6968db3"])
 def test_the_real_command_reports_the_same_as_the_library(clone, results, sha) -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "changelog_tool",
-            "verify",
-            "--base",
-            f"{sha}~1",
-            "--head",
-            sha,
-            "--format",
-            "json",
-        ],
-        cwd=clone,
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
+    done = run(clone, "verify", "--base", f"{sha}~1", "--head", sha, "--format", "json")
     assert done.returncode in (0, 1), done.stderr
     document = json.loads(done.stdout)
     mine, theirs, _ = results[sha]

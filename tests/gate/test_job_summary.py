@@ -3,36 +3,24 @@ Markdown people read (real git, the real CLI)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from conftest import GitRepo
-from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, make_project
+from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, make_project, run
 
 
 def verify_with_summary(repo: GitRepo, tmp_path: Path, *args: str) -> tuple[int, str]:
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
-    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary)}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "changelog_tool",
-            "verify",
-            "--base",
-            "main",
-            "--format",
-            "github",
-            *args,
-        ],
-        cwd=repo.root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+    done = run(
+        repo,
+        "verify",
+        "--base",
+        "main",
+        "--format",
+        "github",
+        *args,
+        env={"GITHUB_STEP_SUMMARY": str(summary)},
     )
     return done.returncode, summary.read_text()
 

@@ -4,27 +4,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 from conftest import GitRepo
+from projects import run, run_process
 
 UPSTREAM = "https://github.com/SemiAnalysisAI/InferenceX/pull"
 MASTER = "k-vllm:\n  image: a\n  scenarios:\n    fixed-seq-len:\n    - {isl: 1024, osl: 1024}\n"
 OLD = f'- config-keys:\n    - k-vllm\n  description:\n    - "old"\n  pr-link: {UPSTREAM}/1\n'
-
-
-def run(repo: GitRepo, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", *args],
-        cwd=repo.root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
 
 
 def fork_clone(repo: GitRepo) -> GitRepo:
@@ -182,14 +168,8 @@ def test_add_reads_both_remotes_with_one_git_config(repo: GitRepo, tmp_path) -> 
     repo.git("remote", "add", "mirror", "https://github.com/other/mirror.git")
     trace = tmp_path / "trace"
     answers = ["--key", "k-vllm", "--description", "x", "--pr-link", f"{UPSTREAM}/7"]
-    done = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "add", *answers, "--dry-run"],
-        cwd=repo.root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "GIT_TRACE": str(trace)},
-        check=False,
-    )
+    # a process of its own: every git it runs is traced, its start-up's included
+    done = run_process(repo, "add", *answers, "--dry-run", env={"GIT_TRACE": str(trace)})
     assert done.returncode == 0, done.stderr
     configs = [line for line in trace.read_text().splitlines() if "built-in: git config" in line]
     assert len(configs) == 1 and "--get-regexp" in configs[0]

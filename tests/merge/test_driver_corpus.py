@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import GitRepo
 from merge_helpers import Scenario, clone_bundle, scenarios
+from projects import run
 
 LOG = "perf-changelog.yaml"
 
@@ -28,13 +28,8 @@ def special(tmp_path_factory: pytest.TempPathFactory) -> list[Scenario]:
 
 def rebase(repo: GitRepo, s: Scenario) -> subprocess.CompletedProcess[str]:
     repo.commit("base", **{LOG: s.base})
-    done = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "install"],
-        cwd=repo.root,
-        capture_output=True,
-        check=False,
-    )
-    assert done.returncode == 0
+    done = run(repo, "install")
+    assert done.returncode == 0, done.stderr
     repo.commit("attributes")
     repo.git("checkout", "-q", "-b", "pr")
     repo.commit("the pull request", **{LOG: s.pr})
@@ -73,11 +68,5 @@ def test_a_resolved_corpus_file_passes_verify_file(
 ) -> None:
     [s] = [s for s in special if s.record["kind"] == "reverted-duplicate"]
     assert rebase(repo, s).returncode == 0
-    verify = subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "verify", "--file", LOG],
-        cwd=repo.root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    verify = run(repo, "verify", "--file", LOG)
     assert verify.returncode == 0, verify.stdout

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from functools import partial
 from pathlib import Path
 
 import pytest
 from conftest import GitRepo
 from merge_helpers import appended, changelog, entry, recording_git
+from projects import run, run_process
 
 from changelog_tool.findings import format_text
 from changelog_tool.merge.outcome import merge_sides
@@ -43,20 +43,13 @@ def run_driver(
     repo: GitRepo, files: list[str], action: str | None = None, path: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``merge-driver O A B P`` on ``files``, with ``GIT_REFLOG_ACTION`` set to
-    ``action`` (unset when ``None``) and ``PATH`` to ``path`` when given."""
-    env = {k: v for k, v in os.environ.items() if k != "GIT_REFLOG_ACTION"}
-    if action is not None:
-        env["GIT_REFLOG_ACTION"] = action
-    if path is not None:
-        env["PATH"] = path
-    return subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "merge-driver", *files, LOG],
-        cwd=repo.root,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    ``action`` (unset when ``None``); in this process, or with ``PATH`` set to
+    ``path`` in a process of its own, as git starts it (the tests that count the
+    git processes the driver runs count its start-up's too)."""
+    if path is None:
+        return run(repo, "merge-driver", *files, LOG, env={"GIT_REFLOG_ACTION": action})
+    env = {"GIT_REFLOG_ACTION": action, "PATH": path}
+    return run_process(repo, "merge-driver", *files, LOG, env=env)
 
 
 def told(result: subprocess.CompletedProcess[str]) -> list[str]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from projects import run
 from textual.widgets import Checkbox, Input, Label, TextArea
 from tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 
@@ -30,12 +30,8 @@ def box(tmp_path: Path) -> Sandbox:
 
 
 def changelog_add(root: Path, *args: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "changelog_tool", "add", "--no-input", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-    )
+    done = run(root, "add", "--no-input", *args)
+    assert done.returncode == 0, done.stderr
 
 
 def status(app: object) -> str:
