@@ -43,12 +43,14 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's help formatter, as wide as the terminal (as argparse finds it:
     ``COLUMNS``, then standard output's terminal, else 80), without importing
     ``shutil``: argparse makes a formatter for every argument added, and ``shutil``
-    (with ``bz2`` and ``lzma``) slowed every command's start (docs/performance.md)."""
+    (with ``bz2`` and ``lzma``) slowed every command's start (docs/performance.md).
+    Standard output is ``sys.stdout``, where the help goes: the process's own, or the
+    stream a caller of :func:`main` in its own process put there."""
     text = os.environ.get("COLUMNS", "")
     columns = int(text) if text.isascii() and text.isdigit() else 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            columns = os.get_terminal_size(sys.stdout.fileno()).columns
         except (AttributeError, ValueError, OSError):
             columns = 0
     return argparse.HelpFormatter(prog, width=(columns if columns > 0 else 80) - 2)

@@ -1,4 +1,12 @@
-"""Shared fixtures: real git repositories in tmp_path, identity pinned by environment."""
+"""Shared fixtures: real git repositories in tmp_path, identity pinned by environment.
+
+The tests mirror the package: a test file sits in the folder of the part of
+``changelog_tool/`` it exercises (``ledger/``, ``merge/``, ``diff/``, ...), the end-to-end
+test of one command in ``commands/`` (the merge driver's, git-run or not, in
+``merge/``), and only the tests of the top-level modules here. Helper modules live
+here, next to this file (pytest puts its folder on ``sys.path``): every test imports
+them by their bare names (``from projects import run``). Test file names stay unique
+across the folders, which have no ``__init__.py``."""
 
 from __future__ import annotations
 
@@ -9,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+ROOT = Path(__file__).resolve().parents[1]
+"""The project's checkout (``pyproject.toml``, ``docs/``, ``schema/``...): tests in any
+folder find its files from here."""
+CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(autouse=True)

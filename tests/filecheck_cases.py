@@ -4,7 +4,7 @@ The entries mirror the InferenceX changelog's shapes (keys and patterns, double-
 and single-quoted descriptions, non-ASCII text, flags, scenario types); each case
 damages a file of a few hundred of them somewhere (near the start, in the middle,
 at the end) so that a check reading the file in pieces meets the damage at a
-piece's edge as well as inside one. ``tests/snapshots/filecheck-findings.json``
+piece's edge as well as inside one. ``tests/ledger/snapshots/filecheck-findings.json``
 holds what ``check_file`` reported for every case before it learnt to stream.
 """
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
 
 
 def test_every_subpackage_is_listed_for_the_wheel() -> None:
@@ -46,7 +45,7 @@ def test_the_readme_is_read_in_one_sitting_and_names_no_made_up_home() -> None:
 
 
 def test_the_snapshot_textual_is_the_one_the_test_extra_pins() -> None:
-    from test_tui_snapshots import SNAPSHOT_TEXTUAL
+    from tui_helpers import SNAPSHOT_TEXTUAL
 
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert f"textual=={SNAPSHOT_TEXTUAL}" in [

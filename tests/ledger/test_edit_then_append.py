@@ -1,0 +1,77 @@
+"""A branch that edits the base's last entry and appends after it: the edit is named,
+and the appended entry is an append, not an entry "inserted before the base's last
+entry" (verify --base and the merge driver in a real rebase alike)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from functools import partial
+
+from conftest import GitRepo
+from merge_helpers import appended, changelog, changelog_tool, entry
+from projects import LOG, NVIDIA, NVIDIA_TEXT, codes, verify
+
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import history_edits
+from changelog_tool.merge.threeway import Refused, merge
+
+ONLY = entry("a-vllm", "Add a", "https://github.com/acme/bench/pull/1")
+EDITED = ONLY.replace(b"Add a", b"Add a (reworded)")
+NEW = entry("b-vllm", "Add b")
+
+
+def one_entry_project(repo: GitRepo) -> GitRepo:
+    repo.commit(
+        "base",
+        **{NVIDIA: NVIDIA_TEXT, LOG: ONLY, ".perf-changelog.toml": 'repository = "acme/bench"\n'},
+    )
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def test_the_describer_names_the_edit_and_not_the_append() -> None:
+    edits = history_edits(Ledger(ONLY), Ledger(appended(EDITED, NEW)))
+    assert [e.what.split(" (")[0] for e in edits] == ["changed entry 1"]
+    # a real insertion before the last entry is still named
+    two = changelog(ONLY, entry("c-vllm"))
+    inserted = changelog(EDITED, NEW, entry("c-vllm"))
+    whats = [e.what for e in history_edits(Ledger(two), Ledger(inserted))]
+    assert any(
+        "inserted config-keys b-vllm" in w and "before the base's last entry" in w for w in whats
+    )
+
+
+def test_verify_base_reports_only_the_changed_entry(repo: GitRepo) -> None:
+    one_entry_project(repo)
+    repo.commit("edit and append", **{LOG: appended(EDITED, NEW)})
+    code, document = verify(repo)
+    assert code == 1
+    assert codes(document) == ["history-modified"], document["findings"]
+    [finding] = document["findings"]
+    assert "changed entry 1" in finding["message"]
+    assert "inserted" not in finding["message"]
+
+
+def test_the_merge_reports_only_the_changed_entry() -> None:
+    main = appended(ONLY, entry("m-rocm", link=7))
+    result = merge(ONLY, main, appended(EDITED, NEW), "ours")
+    assert isinstance(result, Refused)
+    assert [p.message.split(" (")[0] for p in result.problems] == ["theirs changed entry 1"]
+
+
+def test_a_rebase_through_the_driver_reports_only_the_changed_entry(repo: GitRepo) -> None:
+    one_entry_project(repo)
+    tool = partial(changelog_tool, repo.root)
+    assert tool("install").returncode == 0
+    repo.commit("edit and append", **{LOG: appended(EDITED, NEW)})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main appends", **{LOG: appended(ONLY, entry("m-rocm", link=7))})
+    repo.git("checkout", "-q", "feature")
+    done = subprocess.run(
+        ["git", "rebase", "main"], cwd=repo.root, capture_output=True, text=True, env=os.environ
+    )
+    assert done.returncode != 0
+    said = [line for line in done.stderr.splitlines() if "history-modified" in line]
+    assert len(said) == 1 and "theirs changed entry 1" in said[0], done.stderr
+    assert "inserted" not in done.stderr

@@ -1,0 +1,91 @@
+"""The merge driver starts fast: it loads neither GitPython, nor Textual, nor
+jsonschema (measured in a fresh interpreter, inside a real repository)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from conftest import GitRepo
+from merge_helpers import appended, changelog, entry
+
+PROBE = """
+import sys
+from changelog_tool.cli import main
+code = main(["merge-driver", "O", "A", "B", "perf-changelog.yaml"])
+heavy = sorted({m.split(".")[0] for m in sys.modules} & {"git", "textual", "jsonschema"})
+print(code, ",".join(heavy) or "none")
+"""
+
+
+def _three_sides(repo: GitRepo) -> bytes:
+    """main holds base + main's entry; O, A, B are git's three versions; the base."""
+    base = changelog(entry("a"), entry("b"))
+    repo.commit("base", **{"perf-changelog.yaml": appended(base, entry("main"))})
+    for name, data in (
+        ("O", base),
+        ("A", appended(base, entry("main"))),
+        ("B", appended(base, entry("own"))),
+    ):
+        repo.write(name, data)
+    return base
+
+
+def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
+    base = _three_sides(repo)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=repo.root, capture_output=True, text=True, check=False
+    )
+    assert result.stdout.split() == ["0", "none"], result.stderr
+    assert repo.read("A") == appended(base, entry("main"), entry("own"))
+
+
+RUN_MODULE = """
+import atexit, runpy, sys
+sys.argv = ["changelog_tool", "merge-driver", "O", "A", "B", "perf-changelog.yaml"]
+names = {"git", "textual", "jsonschema", "argparse", "tomllib", "subprocess",
+         "dataclasses", "inspect", "ruamel"}
+# the process ends in the driver (changelog_tool.finish), running what is registered
+atexit.register(
+    lambda: print(",".join(sorted({m.split(".")[0] for m in sys.modules} & names)) or "none")
+)
+runpy.run_module("changelog_tool", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_rebase(
+    repo: GitRepo,
+) -> None:
+    """``python -m changelog_tool merge-driver %O %A %B %P`` (what ``install`` sets up)
+    goes straight to the driver; told the operation by git, it runs no git at all. Its
+    classes are records, so ``dataclasses`` and ``inspect`` stay unloaded too; entries
+    in the emitter's layout are read and proved without the YAML parser (``ruamel``)."""
+    base = _three_sides(repo)
+    assert _run_in_a_rebase(repo) == ["0", "none"]
+    assert repo.read("A") == appended(base, entry("main"), entry("own"))
+
+
+def _run_in_a_rebase(repo: GitRepo) -> list[str]:
+    """Git's own call of the driver in a rebase step: its exit code and the listed
+    modules it loaded."""
+    result = subprocess.run(
+        [sys.executable, "-c", RUN_MODULE],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GIT_REFLOG_ACTION": "rebase"},
+        check=False,
+    )
+    assert result.stdout, result.stderr
+    return [str(result.returncode), *result.stdout.split()]
+
+
+def test_an_entry_in_another_layout_is_merged_with_the_yaml_parser(repo: GitRepo) -> None:
+    """A hand-written entry (list items at indent 2) is not the quick reader's: the
+    driver loads the parser for it, and merges as before."""
+    base = _three_sides(repo)
+    own = entry("own", indent=2)
+    repo.write("B", appended(base, own))
+    assert _run_in_a_rebase(repo) == ["0", "ruamel"]
+    assert repo.read("A") == appended(base, entry("main"), own)

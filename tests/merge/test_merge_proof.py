@@ -1,0 +1,175 @@
+"""How the merge proves its result without building the values of the whole history:
+the protected side before its last entry is read for syntax only (in C), the rest
+in full; anything unusual falls back to one strict parse of the whole result."""
+
+from __future__ import annotations
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from merge_helpers import appended, changelog, entry
+from test_merge_properties import History, histories, items_with
+
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import parse
+from changelog_tool.ledger.quickread import quick_items
+from changelog_tool.merge.proof import (
+    QUICK_PROOF_BYTES,
+    _verify_from_last_entry,
+    _verify_quick,
+    _verify_whole,
+    verify,
+)
+from changelog_tool.merge.side_changes import Entry, block_list_events
+from changelog_tool.merge.threeway import Merged, Refused, _assemble, merge
+
+A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
+M1, P1, P2 = entry("main-one", link=101), entry("pr-one", link=201), entry("pr-two")
+BASE = changelog(A, B, C)
+
+
+def test_a_block_list_counts_its_events() -> None:
+    # stream, document and list, opened and closed, plus one scalar
+    assert block_list_events(b"- a\n") == 7
+    assert block_list_events(BASE) == block_list_events(BASE + b"# a comment\n")
+
+
+def test_what_is_not_one_block_list_at_column_zero_has_no_count() -> None:
+    assert block_list_events(b"[a, b]\n") is None
+    assert block_list_events(b"a: 1\n") is None
+    assert block_list_events(b"- a\n---\n- b\n") is None
+    assert block_list_events(b"- a\n...\n") is None
+    assert block_list_events(b"%YAML 1.2\n---\n- a\n") is None
+    assert block_list_events(b'- "an open quote\n') is None
+    assert block_list_events(b"- [an open list\n") is None
+
+
+def test_the_usual_merge_is_proved_from_the_protected_sides_last_entry() -> None:
+    main = appended(BASE, M1)
+    data = appended(main, P1, P2)
+    ledger = Ledger(main)
+    last = ledger.last_block()
+    assert last is not None
+    kept = [Entry(0, raw, parse(raw, 1)) for raw in (P1.rstrip(b"\n"), P2.rstrip(b"\n"))]
+    first = main.count(b"\n") + 2
+    lines = [first, first + P1.count(b"\n") + 1]
+    assert _verify_from_last_entry(ledger, last, data, kept, lines, "ours") == []
+    # a wrong line or value is named, not waved through
+    [problem] = _verify_from_last_entry(ledger, last, data, kept[::-1], lines, "ours") or []
+    assert "does not read back as config-keys pr-two" in problem.message
+
+
+def test_a_last_entry_inside_a_quoted_string_of_the_history_is_refused() -> None:
+    # libyaml lets a double-quoted scalar run over lines at column 0, so a line
+    # "- config-keys:" may sit inside it: the entry count gives it away
+    quoted = b'- config-keys:\n    - q\n  description:\n    - "starts here\n'
+    inside = b'- config-keys:\n    - inside\n  description:\n    - closes"\n  pr-link: XXX\n'
+    main = appended(BASE, M1) + b"\n" + quoted + inside
+    result = merge(BASE, main, appended(BASE, P1), "ours")
+    assert isinstance(result, Refused), result
+    [problem] = result.problems
+    assert problem.code == "entry-count"
+
+
+def test_a_document_marker_in_the_protected_history_is_read_whole_and_refused() -> None:
+    main = appended(A + b"---\n" + changelog(B, C), M1)
+    result = merge(BASE, main, appended(BASE, P1), "ours")
+    assert isinstance(result, Refused)
+    assert "more than one YAML document" in result.problems[0].message
+
+
+def test_a_protected_side_with_one_entry_is_read_whole() -> None:
+    result = merge(A, A, appended(A, P1), "ours")
+    assert isinstance(result, Merged)
+    assert result.data == appended(A, P1)
+
+
+EDITS = [
+    b'"',
+    b"'",
+    b"[",
+    b"{",
+    b": x",
+    b"\n- ",
+    b"\n-",
+    b"\n",
+    b"  ",
+    b"# c",
+    b"&a ",
+    b"*a",
+    b"!t ",
+    b"\n---\n",
+    b"|\n",
+    b"",
+    b"\n  pr-link: XXX",
+]
+
+
+# entries in the emitter's layout only (list items at indent 4), which the quick
+# reader takes: the quick proof is then tried on most results
+LINKS = ["XXX", 1, 2, 3]
+emitted = items_with(LINKS, indents=[4])
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories() | histories(emitted, emitted), st.data())
+def test_the_proof_from_the_last_entry_agrees_with_reading_the_whole_result(
+    h: History, data: st.DataObject
+) -> None:
+    """Wherever the appended bytes are damaged, both proofs accept or both refuse
+    (the short one may also step aside, leaving it to the whole parse)."""
+    assume(h.own)  # with nothing appended, the result is the protected bytes as they are
+    kept = [Entry(0, i.bytes().rstrip(b"\n"), parse(i.bytes(), 1)) for i in h.own]
+    result, lines = _assemble(h.protected, [e.raw + b"\n" for e in kept])
+    ledger = Ledger(h.protected)
+    last = ledger.last_block()
+    read = quick_items(result)
+    if read is not None and last is not None:  # the merge's own result is proved
+        assert _verify_quick(ledger, last, read, kept, lines, "ours") == []
+    at = data.draw(st.integers(len(h.protected), len(result)))
+    edit = data.draw(st.sampled_from(EDITS))
+    damaged = result[:at] + edit + result[at + (0 if edit else 1) :]
+    if last is None or last.start <= ledger.preamble_end:
+        return
+    short = _verify_from_last_entry(ledger, last, damaged, kept, lines, "ours")
+    whole = _verify_whole(h.protected, damaged, kept, lines, "ours")
+    if short is not None:
+        assert (short == []) == (whole == []), (short, whole)
+    read = quick_items(damaged)
+    if read is not None:  # the quick reader's proof, taken first for a small result
+        quick = _verify_quick(ledger, last, read, kept, lines, "ours")
+        assert (quick == []) == (whole == []), (quick, whole)
+    if damaged == result:
+        assert short == [] and whole == []
+
+
+def test_a_small_result_in_the_emitters_layout_is_proved_without_the_yaml_parser() -> None:
+    main = appended(BASE, M1)
+    data = appended(main, P1, P2)
+    ledger = Ledger(main)
+    last = ledger.last_block()
+    assert last is not None and len(data) <= QUICK_PROOF_BYTES
+    read = quick_items(data)
+    assert read is not None
+    kept = [Entry(0, raw, parse(raw, 1)) for raw in (P1.rstrip(b"\n"), P2.rstrip(b"\n"))]
+    first = main.count(b"\n") + 2
+    lines = [first, first + P1.count(b"\n") + 1]
+    assert _verify_quick(ledger, last, read, kept, lines, "ours") == []
+    assert verify(main, data, kept, lines, ("ours", "theirs")) == []
+    # one entry too few, a wrong line, a wrong value: each is named, not waved through
+    [short] = _verify_quick(ledger, last, read[:-1], kept, lines, "ours")
+    assert short.code == "entry-count" and "expected 4 + 2" in short.message
+    [moved] = _verify_quick(ledger, last, read, kept, [lines[0], lines[1] + 1], "ours")
+    assert "does not read back as config-keys pr-two" in moved.message
+    [swapped] = verify(main, data, kept[::-1], lines, ("ours", "theirs"))
+    assert "does not read back" in swapped.message
+
+
+def test_a_nan_in_the_protected_sides_last_entry_is_the_same_value_read_twice() -> None:
+    """Old history may hold a `.nan` (the schema now refuses it): read alone and read
+    in the merged file it is the same value, though NaN is never == NaN."""
+    nan = b"- config-keys:\n    - a\n  description:\n    - .nan\n  pr-link: XXX\n"
+    alone = merge(b"", nan, nan, "ours")
+    assert isinstance(alone, Merged) and alone.data == nan
+    both = merge(A, appended(A, nan), appended(A, P1), "ours")
+    assert isinstance(both, Merged), both
+    assert both.data == appended(A, nan, P1)
