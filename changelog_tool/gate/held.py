@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from changelog_tool.gitrepo import git, protected_blob
+
 CHUNK = 1 << 20
 
 
@@ -16,8 +18,6 @@ def held_lines(file: Path, refs: Sequence[str]) -> int:
     """The number of ``file``'s leading whole lines that the first protected ref
     holding the file has too, byte for byte (the lines of their longest common
     prefix); 0 when there is no repository, no such ref or no such file there."""
-    from changelog_tool.gitrepo import git, protected_blob
-
     folder = file.absolute().parent
     top = git(folder, "rev-parse", "--show-toplevel")
     if top.returncode != 0:
