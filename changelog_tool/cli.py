@@ -14,7 +14,6 @@ import importlib
 import json
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
@@ -152,6 +151,8 @@ def failure(exc: BaseException, *, debug: bool = False, as_json: bool = False) -
         return code
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
+        import traceback  # deferred: ~3 ms of every command's start budget; for --debug only
+
         traceback.print_exception(exc)
     first = (str(exc).strip().splitlines() or [""])[0]
     print(

@@ -105,7 +105,7 @@ def emit_report(
 def step_outputs(path: str, **values: str) -> None:
     """Append the step's outputs to GitHub's ``$GITHUB_OUTPUT`` file, each in the
     ``name<<delimiter`` form that carries any text (a delimiter no value holds)."""
-    import secrets  # deferred: ~8 ms (hashlib, OpenSSL), for GitHub's step outputs only
+    import secrets  # deferred: 4-9 ms (hashlib, OpenSSL), for GitHub's step outputs only
 
     with open(path, "a", encoding="utf-8") as outputs:
         for name, value in values.items():

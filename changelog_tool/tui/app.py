@@ -306,7 +306,7 @@ class AddApp(LeavingApp):
         self.action_help()
 
     def action_help(self) -> None:
-        # deferred: its Markdown widget costs ~35 ms of CPU before the first frame, if imported
+        # deferred: the help's Markdown widget would cost ~35 ms of CPU before the first frame
         from changelog_tool.tui.help import HelpScreen
 
         self.push_screen(HelpScreen())
