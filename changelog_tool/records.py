@@ -24,9 +24,10 @@ Type checkers see records as dataclasses (``dataclass_transform``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
+from typing import Any, ClassVar, TypeVar, cast, dataclass_transform, overload
 
 T = TypeVar("T")
 
@@ -36,7 +37,7 @@ class _Missing:
         return "MISSING"
 
 
-MISSING: Any = _Missing()
+MISSING = _Missing()
 """No default (a field's ``default`` and ``default_factory`` unset)."""
 
 
@@ -52,8 +53,8 @@ class Field:
 
     def __init__(
         self,
-        default: Any = MISSING,
-        default_factory: Callable[[], Any] | Any = MISSING,
+        default: object = MISSING,
+        default_factory: Callable[[], object] | _Missing = MISSING,
         repr: bool = True,
         compare: bool = True,
     ) -> None:
@@ -71,12 +72,13 @@ class Field:
 
 def field(
     *,
-    default: Any = MISSING,
-    default_factory: Callable[[], Any] | Any = MISSING,
+    default: object = MISSING,
+    default_factory: Callable[[], object] | _Missing = MISSING,
     repr: bool = True,
     compare: bool = True,
 ) -> Any:
-    """A field's options, as ``dataclasses.field`` takes them."""
+    """A field's options, as ``dataclasses.field`` takes them (typed ``Any``, as
+    ``dataclasses.field`` is: it stands where a value of the field's type goes)."""
     return Field(default, default_factory, repr, compare)
 
 
@@ -89,7 +91,9 @@ def record(*, frozen: bool = False) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(field_specifiers=(field, Field))
-def record(cls: type[T] | None = None, /, *, frozen: bool = False) -> Any:
+def record(
+    cls: type[T] | None = None, /, *, frozen: bool = False
+) -> type[T] | Callable[[type[T]], type[T]]:
     """Make ``cls`` a record: ``@record`` or ``@record(frozen=True)``."""
 
     def wrap(cls: type[T]) -> type[T]:
@@ -98,7 +102,7 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False) -> Any:
     return wrap if cls is None else wrap(cls)
 
 
-def _is_classvar(annotation: Any) -> bool:
+def _is_classvar(annotation: object) -> bool:
     if isinstance(annotation, str):
         return annotation.startswith(("ClassVar", "typing.ClassVar"))
     return annotation is ClassVar or getattr(annotation, "__origin__", None) is ClassVar
@@ -141,7 +145,7 @@ def _make(cls: type[T], frozen: bool) -> type[T]:
         seen_default = seen_default or has_default
     names = tuple(spec.name for spec in specs)
     own = cls.__dict__
-    methods: dict[str, Callable[..., Any]] = {
+    methods: dict[str, Callable[..., object]] = {
         "__init__": _init(specs, frozen),
         "__repr__": _repr([s.name for s in specs if s.repr]),
         "__eq__": _eq(_values([s.name for s in specs if s.compare])),
@@ -168,7 +172,7 @@ def _make(cls: type[T], frozen: bool) -> type[T]:
 def _init(specs: list[Field], frozen: bool) -> Callable[..., None]:
     """``__init__``, the one compiled method (its signature is the fields'): the others
     are shared functions, so a class costs one small compilation at start-up."""
-    namespace: dict[str, Any] = {"MISSING": MISSING, "object_setattr": object.__setattr__}
+    namespace: dict[str, object] = {"MISSING": MISSING, "object_setattr": object.__setattr__}
     params, body = [], []
     for spec in specs:
         value = spec.name
@@ -189,31 +193,30 @@ def _init(specs: list[Field], frozen: bool) -> Callable[..., None]:
         body.append(f"  {set_it}")
     source = "\n".join([f"def __init__(self, {', '.join(params)}):", *(body or ["  pass"])])
     exec(source, namespace)
-    init: Callable[..., None] = namespace["__init__"]
-    return init
+    return cast("Callable[..., None]", namespace["__init__"])
 
 
-def _values(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+def _values(names: list[str]) -> Callable[[object], tuple[object, ...]]:
     """The fields' values as a tuple, read in C (``attrgetter``)."""
     if not names:
         return lambda obj: ()
     if len(names) == 1:
         one = attrgetter(names[0])
         return lambda obj: (one(obj),)
-    values: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+    values: Callable[[object], tuple[object, ...]] = attrgetter(*names)
     return values
 
 
-def _repr(names: list[str]) -> Callable[[Any], str]:
-    def __repr__(self: Any) -> str:
+def _repr(names: list[str]) -> Callable[[object], str]:
+    def __repr__(self: object) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
         return f"{self.__class__.__qualname__}({shown})"
 
     return __repr__
 
 
-def _eq(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
-    def __eq__(self: Any, other: Any) -> Any:
+def _eq(values: Callable[[object], tuple[object, ...]]) -> Callable[[object, object], bool]:
+    def __eq__(self: object, other: object) -> bool:
         if other.__class__ is self.__class__:
             return values(self) == values(other)
         return NotImplemented
@@ -221,20 +224,20 @@ def _eq(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
     return __eq__
 
 
-def _hash(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
-    def __hash__(self: Any) -> int:
+def _hash(values: Callable[[object], tuple[object, ...]]) -> Callable[[object], int]:
+    def __hash__(self: object) -> int:
         return hash(values(self))
 
     return __hash__
 
 
 def _frozen(cls: type, names: frozenset[str]) -> dict[str, Callable[..., None]]:
-    def __setattr__(self: Any, name: str, value: Any) -> None:
+    def __setattr__(self: object, name: str, value: object) -> None:
         if type(self) is cls or name in names:
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
 
-    def __delattr__(self: Any, name: str) -> None:
+    def __delattr__(self: object, name: str) -> None:
         if type(self) is cls or name in names:
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)  # type: ignore[arg-type]
@@ -242,7 +245,7 @@ def _frozen(cls: type, names: frozenset[str]) -> dict[str, Callable[..., None]]:
     return {"__setattr__": __setattr__, "__delattr__": __delattr__}
 
 
-def is_record(obj: Any) -> bool:
+def is_record(obj: object) -> bool:
     """``obj`` is a record or a record class."""
     return hasattr(obj, "__record_fields__")
 
@@ -256,7 +259,7 @@ def fields(obj: Any) -> tuple[Field, ...]:
     return found
 
 
-def replace(obj: T, /, **changes: Any) -> T:
+def replace(obj: T, /, **changes: object) -> T:
     """A new record like ``obj`` with ``changes`` to its fields."""
     for spec in fields(obj):
         if spec.name not in changes:
@@ -265,25 +268,23 @@ def replace(obj: T, /, **changes: Any) -> T:
     return made
 
 
-def astuple(obj: Any) -> tuple[Any, ...]:
+def astuple(obj: object) -> tuple[Any, ...]:
     """A record's field values, in order (nested records, lists, tuples and dicts
     copied as tuples and containers, as ``dataclasses.astuple`` does)."""
     return tuple(_copied(getattr(obj, spec.name), astuple) for spec in fields(obj))
 
 
-def asdict(obj: Any) -> dict[str, Any]:
+def asdict(obj: object) -> dict[str, Any]:
     """A record's fields as a dict (nested records as dicts; lists, tuples and dicts
     copied; other values deep-copied, as ``dataclasses.asdict`` does)."""
     return {spec.name: _copied(getattr(obj, spec.name), asdict) for spec in fields(obj)}
 
 
-def _copied(value: Any, inner: Callable[[Any], Any]) -> Any:
+def _copied(value: object, inner: Callable[[object], object]) -> object:
     if is_record(value) and not isinstance(value, type):
         return inner(value)
     if isinstance(value, list | tuple):
         return type(value)(_copied(v, inner) for v in value)
     if isinstance(value, dict):
         return type(value)((_copied(k, inner), _copied(v, inner)) for k, v in value.items())
-    import copy  # only asdict and astuple copy (no command start pays for it)
-
     return copy.deepcopy(value)

@@ -52,6 +52,7 @@ child, nor end this process before it knows the child's pid)."""
 def diff_answer(settings: Settings, base: str | None) -> ChangeSet | str:
     """The diff engine's changes against ``base``, or the message of the error that
     stopped it (what the key list says instead of keys)."""
+    # deferred: ~15 ms of CPU before the TUI's first frame; the child imports it beside Textual
     from changelog_tool.diff.engine import collect
 
     try:

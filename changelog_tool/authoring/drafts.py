@@ -13,12 +13,27 @@ import contextlib
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
+from changelog_tool.gitrepo import git_dir
+from changelog_tool.ledger import writer
 from changelog_tool.records import asdict, field, fields, record
 
 DRAFT_NAME = "perf-changelog-draft.json"
 VERSION = 1
+
+
+class Answers(TypedDict, total=False):
+    """``changelog add``'s answer flags as argparse gives them (``None``: not given)."""
+
+    key: list[str] | None
+    scenario_type: list[str] | None
+    description: list[str] | None
+    pr_link: str | None
+    evals_only: bool | None
+    all_evals: bool | None
+    append_only: bool | None
+    eval_min_prefill_ep: int | None
 
 
 @record
@@ -33,7 +48,7 @@ class Draft:
     eval_min_prefill_ep: int | None = None
 
     @classmethod
-    def from_flags(cls, answers: dict[str, Any]) -> Draft:
+    def from_flags(cls, answers: Answers) -> Draft:
         """From ``changelog add``'s answer flags (``key``, ``description``, ...)."""
         return cls(
             keys=list(answers.get("key") or []),
@@ -59,9 +74,9 @@ class Draft:
         """Something a person typed that would be lost on leaving."""
         return any(line.strip() for line in self.description)
 
-    def to_entry(self, placeholder: str) -> dict[str, Any]:
+    def to_entry(self, placeholder: str) -> dict[str, object]:
         """The entry mapping (unvalidated) in canonical field order."""
-        entry: dict[str, Any] = {"config-keys": list(self.keys)}
+        entry: dict[str, object] = {"config-keys": list(self.keys)}
         if self.scenario_types:
             entry["scenario-type"] = list(self.scenario_types)
         entry["description"] = [line.strip() for line in self.description if line.strip()]
@@ -73,11 +88,11 @@ class Draft:
             entry["eval-min-prefill-ep"] = self.eval_min_prefill_ep
         return entry
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: Any) -> Draft | None:
+    def from_json(cls, data: object) -> Draft | None:
         """A draft from stored JSON; ``None`` when it is not a draft we wrote."""
         if not isinstance(data, dict):
             return None
@@ -105,8 +120,6 @@ class Draft:
 def location(changelog: Path) -> Path:
     """Where the draft for ``changelog`` lives: in its repository's git directory,
     else beside the file."""
-    from changelog_tool.gitrepo import git_dir
-
     folder = changelog.resolve().parent
     found = git_dir(folder) if folder.is_dir() else None
     return (found or folder) / DRAFT_NAME
@@ -121,8 +134,6 @@ def save(changelog: Path, draft: Draft) -> Path:
         "saved": time.strftime("%Y-%m-%d %H:%M:%S"),
         "answers": draft.to_json(),
     }
-    from changelog_tool.ledger import writer
-
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     writer.replace(target, text.encode("utf-8"))
     return target

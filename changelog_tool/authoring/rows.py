@@ -5,10 +5,12 @@ gate suggests for them."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
+from changelog_tool.gate.suggest import scenario_types as affected
+from changelog_tool.gate.suggest import suggested_entry
+from changelog_tool.ledger.entry import Entry, matches, scenario_types
 from changelog_tool.records import record
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
@@ -59,9 +61,7 @@ class KeyRow:
         return text
 
 
-def covered(key: str, appended: list[dict[str, Any]]) -> bool:
-    from changelog_tool.ledger.entry import matches
-
+def covered(key: str, appended: list[Entry]) -> bool:
     return any(
         isinstance(p, str) and matches(p, key)
         for entry in appended
@@ -105,18 +105,12 @@ def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:
 
 def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
     """The scenario types an entry for the chosen keys should name (the gate's rule)."""
-    from changelog_tool.gate.suggest import scenario_types as affected
-    from changelog_tool.ledger.entry import scenario_types
-
     return affected(_changes(rows, keys), scenario_types())
 
 
 def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
     """What the TUI starts from: the preselected keys and the gate's suggested entry
     for them (scenario types, drafted description)."""
-    from changelog_tool.gate.suggest import suggested_entry
-    from changelog_tool.ledger.entry import scenario_types
-
     keys = preselected(rows)
     entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types())
     return Draft(

@@ -13,27 +13,36 @@ import threading
 import time
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from changelog_tool.authoring.ahead import Ahead, diff_answer
 from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.reach import PENDING, Reach
+from changelog_tool.authoring.reach import reach as reach_of
 from changelog_tool.authoring.rows import KeyRow, rows_for
 from changelog_tool.diff.keychange import ChangeSet
+from changelog_tool.diff.masters import MasterProblem
+from changelog_tool.diff.points import points as points_of
 from changelog_tool.errors import ChangelogError
+from changelog_tool.gate.acceptance import (
+    Rules,
+    refusals,
+    work_tree_masters_or_error,
+    work_tree_rules,
+)
+from changelog_tool.gate.held import lazy_held_lines
+from changelog_tool.ledger import writer
+from changelog_tool.ledger.document import read_file
+from changelog_tool.ledger.entry import Entry, matching_keys, normalize, scenario_types
+from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.records import field, record
 from changelog_tool.settings import Settings
-
-if TYPE_CHECKING:
-    from changelog_tool.authoring.ahead import Ahead
-    from changelog_tool.authoring.reach import Reach
-    from changelog_tool.gate.acceptance import Rules
-    from changelog_tool.ledger.writer import Appended
 
 
 @record
 class Preview:
     """The bytes an entry would append, and why it cannot be saved (if it cannot)."""
 
-    entry: dict[str, Any]
+    entry: Entry
     appended: bytes = b""
     problems: list[str] = field(default_factory=list)
     by_field: dict[str, list[str]] = field(default_factory=dict)
@@ -64,8 +73,6 @@ counted in the background."""
 
 def known_scenario_types() -> list[str]:
     """The scenario types the schema defines, in its order."""
-    from changelog_tool.ledger.entry import scenario_types
-
     return scenario_types()
 
 
@@ -94,14 +101,12 @@ class AddSession:
         self._points: dict[str, dict[str, int] | None] = {}
         self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
         self.points_budget = POINTS_BUDGET
-        self._history: list[tuple[int, dict[str, Any]]] | None = None
+        self._history: list[tuple[int, Entry]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
         self.scenario_types = known_scenario_types()
         # no master config is an error before anything is shown; the rest of the rules
         # (the branch and the remote, three git processes) waits for the first preview
-        from changelog_tool.gate.acceptance import work_tree_masters_or_error
-
         self._masters = work_tree_masters_or_error(settings)
 
     # --- reading --------------------------------------------------------------------
@@ -118,8 +123,6 @@ class AddSession:
                     "or --file to name another"
                 )
             return b""
-        from changelog_tool.ledger.document import read_file
-
         self.stamp = Stamp.of(self.path)
         return read_file(self.path, limit=self.settings.max_bytes)
 
@@ -132,8 +135,6 @@ class AddSession:
     def load(self) -> Loaded:
         """The diff engine's changes (slow: call from a worker): the child's answer the
         first time, if it gave one, else the engine run here."""
-        from changelog_tool.authoring.ahead import diff_answer
-
         answer = self.ahead.take() if self.ahead is not None else None
         if answer is None:
             answer = diff_answer(self.settings, self.base)
@@ -149,14 +150,12 @@ class AddSession:
         if self.ahead is not None:
             self.ahead.close()
 
-    def history(self) -> list[tuple[int, dict[str, Any]]]:
+    def history(self) -> list[tuple[int, Entry]]:
         """``(line, entry)`` for every entry of the file, parsed once, on first use: not
         before the changed keys are shown (it is the history pane's; the app parses it
         in a worker once they are), from any thread."""
         with self._history_lock:
             if self._history is None:
-                from changelog_tool.ledger.lookup import entries
-
                 self._history, _ = entries(self.old)
             return self._history
 
@@ -171,17 +170,13 @@ class AddSession:
         return sorted(self._masters.owner)  # the rules' own (see :meth:`rules`)
 
     def pattern_matches(self, pattern: str) -> list[str]:
-        from changelog_tool.ledger.entry import matching_keys
-
         return matching_keys(pattern, self.master_keys) if pattern else []
 
     def completions(self) -> list[str]:
         return self.master_keys
 
-    def history_for(self, keys: list[str]) -> list[Any]:
+    def history_for(self, keys: list[str]) -> list[Applied]:
         """Previous entries that apply to the chosen keys (patterns resolved)."""
-        from changelog_tool.ledger.lookup import applying
-
         if self.loaded is None:
             return []
         resolved = [k for k in keys if "*" not in k]
@@ -191,8 +186,6 @@ class AddSession:
 
     def rules(self) -> Rules:
         """The acceptance rules for this work tree (computed once per session)."""
-        from changelog_tool.gate.acceptance import work_tree_rules
-
         if self._rules is None:
             self._rules = work_tree_rules(self.settings, self.old[-65536:], self._masters)
         return self._rules
@@ -205,8 +198,6 @@ class AddSession:
         """``(field, message)`` for each reason this draft cannot be saved: the
         acceptance rule every other path uses, with the two empty answers said in words
         that name the field to fill in."""
-        from changelog_tool.gate.acceptance import refusals
-
         entry = self.entry(draft)
         out = []
         if not draft.keys:
@@ -226,8 +217,6 @@ class AddSession:
         the app counts them in a worker, then asks again). A complete reach is kept,
         as most answers (a description typed) change neither its keys nor its scenario
         types, and a pattern can reach thousands of keys."""
-        from changelog_tool.authoring.reach import PENDING, reach
-
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]
@@ -240,7 +229,7 @@ class AddSession:
                 return self.points(key)
             return PENDING
 
-        found = reach(draft.keys, draft.scenario_types, list(masters), points_now, changed)
+        found = reach_of(draft.keys, draft.scenario_types, list(masters), points_now, changed)
         if not found.pending:
             self._reach = (asked, found)
         return found
@@ -249,22 +238,17 @@ class AddSession:
         """A master key's benchmark points per scenario type (``None``: its value does
         not parse), computed once per session."""
         if key not in self._points:
-            from changelog_tool.diff.masters import MasterProblem
-            from changelog_tool.diff.points import points
-
             try:
-                self._points[key] = points(self._masters.value(key))
+                self._points[key] = points_of(self._masters.value(key))
             except MasterProblem:
                 self._points[key] = None
         return self._points[key]
 
-    def entry(self, draft: Draft) -> dict[str, Any]:
-        from changelog_tool.ledger.entry import normalize
-
+    def entry(self, draft: Draft) -> Entry:
         return normalize(draft.to_entry(self.settings.placeholder_link()))
 
     def preview(self, draft: Draft) -> Preview:
-        from changelog_tool.ledger import writer
+        # deferred: the emitter loads ruamel.yaml, ~25 ms of CPU before the TUI's first frame
         from changelog_tool.ledger.emitter import emit
 
         entry = self.entry(draft)
@@ -281,13 +265,11 @@ class AddSession:
         return result
 
     # --- saving -------------------------------------------------------------------
-    def save(self, draft: Draft) -> Appended:
+    def save(self, draft: Draft) -> writer.Appended:
         """Append the draft's entry (:func:`changelog_tool.authoring.append.append`, as
         ``add`` with flags does); raises ConcurrentChange if the file changed since it
         was read (the preview was built from ``self.old``)."""
-        from changelog_tool.authoring import append
-        from changelog_tool.gate.held import lazy_held_lines
-        from changelog_tool.ledger import writer
+        from changelog_tool.authoring import append  # deferred: see preview (the emitter)
 
         problems = self.problems(draft)
         if problems:

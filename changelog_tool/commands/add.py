@@ -6,15 +6,27 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Unpack
 
+from changelog_tool import settings as settings_module
+from changelog_tool.authoring.ahead import diff_answer
+from changelog_tool.authoring.drafts import Answers
+from changelog_tool.confinement import confined, confined_file
 from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.findings import Finding, format_text
+from changelog_tool.gate.acceptance import refuse, work_tree_rules
+from changelog_tool.gate.held import lazy_held_lines
+from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import regular_file
+from changelog_tool.ledger.entry import normalize
+from changelog_tool.ledger.writer import Bounds
+from changelog_tool.settings import Settings
+from changelog_tool.tui import run_add
+from changelog_tool.yaml.limits import MAX_DEPTH
 
 if TYPE_CHECKING:
-    from changelog_tool.findings import Finding
+    from changelog_tool.ledger.entry import Entry
     from changelog_tool.ledger.filecheck import HeldLines
-    from changelog_tool.ledger.writer import Bounds
 
 ANSWER_FLAGS = (
     "key",
@@ -96,29 +108,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _entry_from_flags(answers: dict[str, Any], placeholder: str) -> dict[str, Any]:
+def _entry_from_flags(answers: Answers, placeholder: str) -> dict[str, object]:
     if not answers["key"]:
         raise UsageError("no config key: pass --key KEY (repeatable; patterns allowed)")
     if not answers["description"]:
         raise UsageError("no description: pass --description TEXT (repeatable, one bullet each)")
-    entry: dict[str, Any] = {
+    entry: dict[str, object] = {
         "config-keys": answers["key"],
         "scenario-type": answers["scenario_type"],
         "description": answers["description"],
         "pr-link": answers["pr_link"] or placeholder,
     }
     for flag in ("evals_only", "all_evals", "append_only"):
-        if answers[flag]:
+        if answers.get(flag):
             entry[flag.replace("_", "-")] = True
     if answers["eval_min_prefill_ep"] is not None:
         entry["eval-min-prefill-ep"] = answers["eval_min_prefill_ep"]
     return entry
 
 
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """A JSON object, refused when it names a field twice (JSON keeps the last one
     silently; the changelog's YAML loader refuses a repeated key too)."""
-    found: dict[str, Any] = {}
+    found: dict[str, object] = {}
     for name, value in pairs:
         if name in found:
             raise ChangelogError(f"--json: the field {name!r} is given twice in one object")
@@ -126,11 +138,9 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def _entries_from_json(text: str, placeholder: str) -> list[dict[str, Any]]:
+def _entries_from_json(text: str, placeholder: str) -> list[dict[str, object]]:
     """The entries of ``add --json``'s stdin. Nesting is bounded as in the changelog's
     own loader; a refusal is a message, never a traceback."""
-    from changelog_tool.yaml.limits import MAX_DEPTH
-
     too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:
         document = json.loads(text, object_pairs_hook=_unique_pairs)
@@ -165,17 +175,14 @@ def run(
     init: bool,
     no_input: bool,
     base: str | None,
-    **answers: Any,
+    **answers: Unpack[Answers],
 ) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.confinement import confined, confined_file
-
     settings = settings_module.load()
     # the settings' file, or --file, never where a link leads out of the checkout or
     # into its git directory (one rule for both: a branch can commit such a link)
     path = confined_file(file) if file is not None else confined(settings.root, settings.changelog)
     regular_file(path, missing_ok=True)  # a FIFO or device is refused before anything waits
-    given = any(answers[name] for name in ANSWER_FLAGS)
+    given = any(answers.get(name) for name in ANSWER_FLAGS)
     interactive = (
         not no_input
         and not from_json
@@ -184,8 +191,6 @@ def run(
         and not (answers["key"] and answers["description"])
     )
     if interactive:
-        from changelog_tool.tui import run_add
-
         return run_add(settings=settings, path=path, base=base, prefill=answers, init=init)
     if base is not None:
         raise UsageError(
@@ -206,11 +211,6 @@ def run(
         raw = _entries_from_json(text, settings.placeholder_link())
     else:
         raw = [_entry_from_flags(answers, settings.placeholder_link())]
-    from changelog_tool.gate.acceptance import refuse, work_tree_rules
-    from changelog_tool.gate.held import lazy_held_lines
-    from changelog_tool.ledger.entry import normalize
-    from changelog_tool.ledger.writer import Bounds
-
     entries = [normalize(entry) for entry in raw]
     rules = work_tree_rules(settings, _tail(path), changed=lambda: _changed_keys(settings))
     for warning in refuse(entries, rules):
@@ -226,11 +226,9 @@ def run(
     )
 
 
-def _changed_keys(settings: Any) -> list[str] | None:
+def _changed_keys(settings: Settings) -> list[str] | None:
     """The keys this branch changed that need an entry, as the TUI lists them (against
     the protected branch's merge-base); ``None`` when there is no base to diff with."""
-    from changelog_tool.authoring.ahead import diff_answer
-
     changes = diff_answer(settings, None)
     return None if isinstance(changes, str) else [c.key for c in changes.needing_entry()]
 
@@ -249,7 +247,7 @@ def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
 
 
 def append_entries(
-    entries: list[dict[str, Any]],
+    entries: list[Entry],
     *,
     path: Path,
     dry_run: bool,
@@ -258,9 +256,9 @@ def append_entries(
     bounds: Bounds | None = None,
     held: HeldLines | None = None,
 ) -> int:
+    # deferred: authoring.append loads the emitter (ruamel.yaml), ~25 ms of CPU before the
+    # TUI's first frame
     from changelog_tool.authoring import append
-    from changelog_tool.findings import format_text
-    from changelog_tool.ledger import writer
 
     bounds = bounds or writer.Bounds()
 

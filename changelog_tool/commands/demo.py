@@ -12,7 +12,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+from changelog_tool import settings as settings_module
+from changelog_tool.authoring import drafts
+from changelog_tool.authoring.rows import suggestion
+from changelog_tool.authoring.session import AddSession
+from changelog_tool.demo import sandbox
+from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.errors import UsageError
+from changelog_tool.ledger.emitter import emit
+from changelog_tool.tui import run_add
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,8 +36,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, keep: Path | None, no_input: bool) -> int:
-    from changelog_tool.demo import sandbox
-
     if keep is not None and keep.exists() and not keep.is_dir():
         raise UsageError(f"{keep} is a file; name a new or empty directory for --keep")
     folder = keep if keep is not None else Path(tempfile.mkdtemp(prefix="changelog-demo-"))
@@ -45,8 +51,6 @@ def run(*, keep: Path | None, no_input: bool) -> int:
 def clean_up(folder: Path) -> bool:
     """Delete a temporary demo repository, unless it holds a draft the TUI just said
     it kept there (then say where it stays). Returns whether it was deleted."""
-    from changelog_tool.authoring import drafts
-
     changelog = folder / "perf-changelog.yaml"
     if changelog.is_file() and drafts.load(changelog) is not None:
         print(
@@ -58,12 +62,7 @@ def clean_up(folder: Path) -> bool:
     return True
 
 
-def _open(box: object, kept: bool) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.demo.sandbox import Sandbox
-    from changelog_tool.tui import run_add
-
-    assert isinstance(box, Sandbox)
+def _open(box: Sandbox, kept: bool) -> int:
     settings = settings_module.load(box.root)
     code = run_add(
         settings=settings, path=settings.changelog_path, base=None, prefill={}, init=False
@@ -82,14 +81,7 @@ def _open(box: object, kept: bool) -> int:
     return code if code > 128 else 0  # a signal's code (130, 143, 129) stays
 
 
-def _describe(box: object, kept: bool) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.authoring.rows import suggestion
-    from changelog_tool.authoring.session import AddSession
-    from changelog_tool.demo.sandbox import Sandbox
-    from changelog_tool.ledger.emitter import emit
-
-    assert isinstance(box, Sandbox)
+def _describe(box: Sandbox, kept: bool) -> int:
     settings = settings_module.load(box.root)
     session = AddSession(settings, settings.changelog_path)
     loaded = session.load()

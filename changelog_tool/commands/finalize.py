@@ -14,12 +14,24 @@ history, a repository whose pull-request links cannot be known.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 from typing import Any
 
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.gate import prlinks
+from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
+from changelog_tool.ledger import writer
+from changelog_tool.ledger.compare import compare
+from changelog_tool.ledger.revision import APPEND, NEW, UNCHANGED
+from changelog_tool.merge.outcome import repo_path
+from changelog_tool.merge.threeway import Merged
+from changelog_tool.resolution.sync import Sync, commit_merge
+from changelog_tool.settings import Settings
+from changelog_tool.yaml.strict import load_value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,14 +56,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.gate import prlinks
-    from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
-    from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import repo_path
-    from changelog_tool.merge.threeway import Merged
-    from changelog_tool.resolution.sync import Sync, commit_merge
-
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
     repo.limit = settings.max_bytes
@@ -125,8 +129,6 @@ def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
 
 def _report(extra: dict[str, Any], fmt: str, code: int) -> int:
     if fmt == "json":
-        import json
-
         extra["ok"] = code == 0
         print(json.dumps(extra, indent=2))
         return code
@@ -156,15 +158,11 @@ _PR_LINK = re.compile(rb"^(  pr-link:) *(\S.*?) *$")
 
 
 def fill_placeholders(
-    base: bytes, data: bytes, path: str, settings: Any, link: str
+    base: bytes, data: bytes, path: str, settings: Settings, link: str
 ) -> tuple[bytes, list[int]]:
     """``data`` with the placeholder pr-link of each entry appended since ``base``
     set to ``link`` (only those lines), and the lines rewritten. Refuses edited
     history and an appended entry that links another pull request."""
-    from changelog_tool.ledger.compare import compare
-    from changelog_tool.ledger.revision import APPEND, NEW, UNCHANGED
-    from changelog_tool.yaml.strict import load_value
-
     history = compare(base, data, path)
     if history.kind not in (APPEND, NEW, UNCHANGED):
         raise ChangelogError(

@@ -17,13 +17,21 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from changelog_tool.commands import add_format
-from changelog_tool.errors import ChangelogError
-from changelog_tool.provenance import Source
+from changelog_tool.confinement import confined
+from changelog_tool.diff.local import master_paths
+from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
+from changelog_tool.gitrepo import Repo, git
+from changelog_tool.ledger import writer
+from changelog_tool.merge.setup import attribute_line
+from changelog_tool.provenance import Source, installed_source, parse_source
 from changelog_tool.records import record
+from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
@@ -63,12 +71,6 @@ UNKNOWN_SOURCE = (
 
 
 def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
-    from changelog_tool.errors import EnvironmentProblem
-    from changelog_tool.gitrepo import Repo
-    from changelog_tool.merge.setup import attribute_line
-    from changelog_tool.provenance import installed_source, parse_source
-    from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
-
     origin = parse_source(source) if source is not None else installed_source()
     with Repo.open(Path.cwd()) as repo:  # outside a repository: the one message for it
         top = repo.root
@@ -132,8 +134,6 @@ def _target(top: Path, path: str) -> Path:
     """Where ``path`` is read and written: inside the repository, never through a
     symbolic link that leads out of it or into its git directory (the one
     confinement rule), and never a directory."""
-    from changelog_tool.confinement import confined
-
     target = confined(top, path)
     if target.is_dir():
         raise ChangelogError(f"{path} is a directory; init writes a file there: move it away")
@@ -143,9 +143,6 @@ def _target(top: Path, path: str) -> Path:
 def _write(top: Path, steps: list[Step]) -> None:
     """Every planned file written, each whole (a temp file renamed); planning checked
     them all first. A write that fails says which files were already written."""
-    from changelog_tool.errors import os_error
-    from changelog_tool.ledger import writer
-
     done: list[str] = []
     for step in steps:
         if step.action == "keep":
@@ -175,8 +172,6 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
     them here, the protected branch is the one ``origin/HEAD`` names, else
     ``master``, else the current branch; the setting names it on the remote first,
     as the default does (a CI checkout has only ``origin/...``)."""
-    from changelog_tool.errors import EnvironmentProblem
-    from changelog_tool.gitrepo import git
 
     def exists(ref: str) -> bool:
         return git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0
@@ -216,8 +211,6 @@ def _branch_of(ref: str, remotes: Sequence[str]) -> str:
 
 def _matching(top: Path, globs: Sequence[str]) -> list[str]:
     """The files the tool reads as master configs under these globs."""
-    from changelog_tool.diff.local import master_paths
-
     return [path.relative_to(top).as_posix() for path in master_paths(top, globs)]
 
 
@@ -299,17 +292,12 @@ def _workflow(branch: str, action: str) -> str:
 def _flow(name: str) -> str:
     """A branch name as a YAML flow-sequence item, quoted where YAML (1.1, as GitHub
     reads workflows) would read something else: a number, a boolean, a flow marker."""
-    import json
-    import re
-
     plain = re.fullmatch(r"[A-Za-z][A-Za-z0-9_./-]*", name) and name.lower() not in YAML_WORDS
     return name if plain else json.dumps(name)
 
 
 def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters: list[str]) -> None:
     if fmt == "json":
-        import json
-
         print(
             json.dumps(
                 {

@@ -16,11 +16,19 @@ Nothing is called done before ``git check-attr`` confirms git applies it.
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
+import subprocess
 from pathlib import Path
 
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
+from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.gitrepo import Repo, run_git, try_git
+from changelog_tool.ledger import writer
+from changelog_tool.ledger.document import regular_file
+from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.setup import (
     DRIVER,
     NAME,
@@ -47,17 +55,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, uninstall: bool, check: bool, format: str) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.gitrepo import Repo
-    from changelog_tool.merge.outcome import repo_path
-
     cwd = Path.cwd()
     with Repo.open(cwd) as repo:  # outside a repository: the one message that says so
         top, common = repo.root, repo.common_directory
     settings = settings_module.load(cwd)
     changelog = repo_path(settings.changelog_path, top)
-    from changelog_tool.confinement import confined
-
     files = (common / "info" / "attributes", confined(top, ".gitattributes"))
     if check:
         steps, ok = _check(top, changelog)
@@ -91,8 +93,6 @@ def _report(
     changelog: str,
 ) -> None:
     if fmt == "json":
-        import json
-
         print(
             json.dumps(
                 {"ok": ok, "installed": not uninstall and not check, "steps": steps}, indent=2
@@ -123,8 +123,6 @@ def _report(
 
 
 def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
-    from changelog_tool.gitrepo import run_git, try_git
-
     current = try_git(top, "config", "--local", "--get", key)
     if current.returncode == 0 and current.stdout.rstrip("\n") == value:
         return {"what": f"git config {key}", "done": f"already {value!r}"}
@@ -136,8 +134,6 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
 def _lines(path: Path) -> list[str]:
     """The file's lines, each with its own line ending (none on a last line that lacks
     one), so that what is kept is written back byte for byte."""
-    from changelog_tool.ledger.document import regular_file
-
     real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
     if real is None:
         return []
@@ -163,8 +159,6 @@ def _is_driver_line(line: str) -> bool:
 def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
     """The attribute line in each file, replacing an older line for the driver; the
     other lines are kept as they are, and the new one ends as the file's lines do."""
-    from changelog_tool.ledger import writer
-
     steps: list[dict[str, object]] = []
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
@@ -183,8 +177,6 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
 
 
 def _remove(files: tuple[Path, ...]) -> list[dict[str, object]]:
-    from changelog_tool.ledger import writer
-
     steps: list[dict[str, object]] = []
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
@@ -201,8 +193,6 @@ def _remove(files: tuple[Path, ...]) -> list[dict[str, object]]:
 
 
 def _unset_config(top: Path) -> dict[str, object]:
-    from changelog_tool.gitrepo import try_git
-
     removed = try_git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
     done = "removed" if removed.returncode == 0 else "was not set"
     return {"what": f"git config merge.{DRIVER}", "done": done}
@@ -210,8 +200,6 @@ def _unset_config(top: Path) -> dict[str, object]:
 
 def _applied(top: Path, changelog: str) -> str | None:
     """The merge driver git applies to the changelog (``git check-attr``)."""
-    from changelog_tool.gitrepo import try_git
-
     out = try_git(top, "check-attr", "-z", "merge", "--", changelog).stdout.split("\0")
     value = out[2] if len(out) > 2 else ""
     return None if value in ("", "unspecified", "unset") else value
@@ -219,10 +207,6 @@ def _applied(top: Path, changelog: str) -> str | None:
 
 def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
     """Is the driver configured, applied to the changelog, and still runnable?"""
-    import subprocess
-
-    from changelog_tool.gitrepo import try_git
-
     steps: list[dict[str, object]] = []
     command = try_git(top, "config", "--get", f"merge.{DRIVER}.driver").stdout.strip()
     steps.append(

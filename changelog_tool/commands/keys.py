@@ -11,14 +11,28 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from changelog_tool import records
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
+from changelog_tool.diff.engine import collect
+from changelog_tool.diff.summary import change_lines, notices
+from changelog_tool.diff.trust import gather_from_base
+from changelog_tool.findings import (
+    WARNING,
+    Finding,
+    dump_json,
+    format_github,
+    format_text,
+    github_log,
+    has_errors,
+    text_log,
+)
+from changelog_tool.gitrepo import Repo
 
 if TYPE_CHECKING:
     from changelog_tool.diff.keychange import ChangeSet
-    from changelog_tool.findings import Finding
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,17 +50,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, base: str | None, head: str | None, format: str) -> int:
-    from changelog_tool.findings import WARNING, has_errors
-
     changes, settings_change = _changes(base, head)
     findings = changes.problems
     if settings_change is not None:
         findings = [records.replace(settings_change, severity=WARNING), *findings]
     ok = not has_errors(findings)
     if format == "json":
-        from changelog_tool.findings import dump_json
-
-        document: dict[str, Any] = {
+        document: dict[str, object] = {
             "ok": ok,
             "base": changes.base,
             "head": changes.head,
@@ -57,18 +67,12 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
         }
         print(dump_json(document))
         return 0 if ok else 1
-    from changelog_tool.diff.summary import change_lines, notices
-
     if format == "github":
-        from changelog_tool.findings import format_github, github_log
-
         annotations = format_github([*findings, *notices(changes)])
         if annotations:
             print(annotations)
         print(github_log(change_lines(changes)))
         return 0 if ok else 1
-    from changelog_tool.findings import format_text, text_log
-
     print(text_log(change_lines(changes)))
     if findings:
         print(format_text(findings))
@@ -81,13 +85,7 @@ def _changes(base: str | None, head: str | None) -> tuple[ChangeSet, Finding | N
     it, the work tree's settings, which also name the protected ref to compare with:
     that is the local question "what did I change", asked with the settings at hand."""
     if base is not None:
-        from changelog_tool.diff.trust import gather_from_base
-        from changelog_tool.gitrepo import Repo
-
         with Repo.open(Path.cwd()) as repo:
             _, found = gather_from_base(repo, Path.cwd(), base=base, head=head)
         return found.changes, found.settings_change
-    from changelog_tool import settings as settings_module
-    from changelog_tool.diff.engine import collect
-
     return collect(settings_module.load(), base=None, head=head), None

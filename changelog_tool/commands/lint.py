@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
-
-if TYPE_CHECKING:
-    from changelog_tool.diff.engine import Snapshot
-    from changelog_tool.gitrepo import Repo
-    from changelog_tool.settings import Settings
+from changelog_tool.diff.engine import Layout, Snapshot, snapshot
+from changelog_tool.diff.trust import gather_from_base
+from changelog_tool.findings import dump_json, format_github, format_text, has_errors
+from changelog_tool.gitrepo import Repo
+from changelog_tool.lint.gather import lint_findings
+from changelog_tool.settings import Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,14 +39,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, base: str | None, format: str, allow_settings_change: bool = False) -> int:
-    from changelog_tool.diff.engine import Layout
-    from changelog_tool.findings import dump_json, format_github, format_text, has_errors
-    from changelog_tool.lint.gather import lint_findings
-
     repo, settings, snap = _read(base)
     try:
         findings = [*snap.changes.problems]
-        if snap.settings_change is not None:  # the gate's modules only when needed
+        if snap.settings_change is not None:
+            # deferred: the gate's modules cost lint ~4 ms of its budget; for a settings change only
             from changelog_tool.gate.verdict import settings_change
 
             findings[:0] = filter(None, [settings_change(snap, allow_settings_change)])
@@ -74,13 +72,7 @@ def _read(base: str | None) -> tuple[Repo, Settings, Snapshot]:
     included) of the base, never the branch's, whose change is a finding. Without
     it, the work tree's settings, which name the protected ref: the local question
     "what does my change look like", asked as ``keys`` asks it."""
-    from changelog_tool import settings as settings_module
-    from changelog_tool.diff.engine import snapshot
-    from changelog_tool.gitrepo import Repo
-
     if base is not None:
-        from changelog_tool.diff.trust import gather_from_base
-
         repo = Repo.open(Path.cwd())
         try:
             settings, snap = gather_from_base(repo, Path.cwd(), base=base)

@@ -11,14 +11,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
+from changelog_tool.confinement import confined
+from changelog_tool.diff.local import work_tree_masters
 from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.gate.acceptance import unmatched
+from changelog_tool.ledger.document import Ledger, read_file
+from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.lookup import applying, entries, format_text
-
-if TYPE_CHECKING:
-    from changelog_tool.settings import Settings
+from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,8 +41,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
     """The work tree's master-config keys and the files holding them (as ``add`` checks
     them); None when the repository has no master configs."""
-    from changelog_tool.diff.local import work_tree_masters
-
     masters = work_tree_masters(settings)
     if masters is None:
         return None
@@ -51,9 +52,6 @@ def expand(
 ) -> tuple[dict[str, list[str]], list[str]]:
     """Each argument's matching master keys (sorted), and a warning for each argument
     that matches none, with the closest key as a hint."""
-    from changelog_tool.gate.acceptance import unmatched
-    from changelog_tool.ledger.entry import matching_keys
-
     expansion = {arg: sorted(matching_keys(arg, keys)) for arg in arguments}
     warnings = [unmatched(arg, keys, files) for arg, found in expansion.items() if not found]
     return expansion, warnings
@@ -62,17 +60,10 @@ def expand(
 def run(*, key: list[str], file: Path | None, limit: int | None, format: str) -> int:
     if limit is not None and limit < 1:
         raise UsageError("--limit must be at least 1")
-    from changelog_tool import settings as settings_module
-
     settings: Settings | None = None
     if file is None:
-        from changelog_tool.confinement import confined
-
         settings = settings_module.load()
         file = confined(settings.root, settings.changelog)
-    from changelog_tool.ledger.document import read_file
-    from changelog_tool.settings import DEFAULT_MAX_BYTES
-
     if settings is None:
         try:
             settings = settings_module.load(file.parent)
@@ -83,8 +74,6 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     items, problems = entries(data)
     if not items and problems:
         raise ChangelogError(f"cannot read {file}: {problems[0]}")
-    from changelog_tool.ledger.document import Ledger
-
     for byte_problem in Ledger(data).byte_problems():
         if byte_problem.code == "encoding":
             print(f"changelog: {file}:{byte_problem.line}: {byte_problem.message}", file=sys.stderr)

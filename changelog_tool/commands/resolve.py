@@ -12,10 +12,20 @@ the protected ref is only a hint when that does not say.
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 from pathlib import Path
 
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError
+from changelog_tool.gitrepo import WORKTREE, GitDirectory, Repo, protected_blob
+from changelog_tool.ledger import writer
+from changelog_tool.merge.edits import possessive
+from changelog_tool.merge.outcome import Upstream, emit, repo_path
+from changelog_tool.merge.protected import Decision
+from changelog_tool.merge.threeway import SIDES, Merged
+from changelog_tool.resolution.recorded import merge_recorded
 
 NEXT = {
     "rebase": "then run `git rebase --continue`",
@@ -36,14 +46,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, protected: str | None, format: str) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.gitrepo import WORKTREE, GitDirectory, Repo, protected_blob
-    from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import Upstream, emit, repo_path
-    from changelog_tool.merge.protected import Decision
-    from changelog_tool.merge.threeway import SIDES, Merged
-    from changelog_tool.resolution.recorded import merge_recorded
-
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
     repo.limit = settings.max_bytes
@@ -101,10 +103,6 @@ def run(*, protected: str | None, format: str) -> int:
 
 def _deleted(path: str, gone: str) -> str:
     """What to run when one side deleted the changelog and the other changed it."""
-    import shlex
-
-    from changelog_tool.merge.edits import possessive
-
     kept = "theirs" if gone == "ours" else "ours"
     quoted = shlex.quote(path)
     return (
@@ -118,8 +116,6 @@ def _deleted(path: str, gone: str) -> str:
 def _merge_with_names(git_dir: Path) -> str:
     """``merge`` and the branches the merge message names (``Merge branch 'main'``,
     ``Merge remote-tracking branch 'upstream/main' into feature``): ``merge main``."""
-    import re
-
     try:
         subject = (git_dir / "MERGE_MSG").read_text("utf-8", "replace").split("\n", 1)[0]
     except OSError:

@@ -20,13 +20,16 @@ from __future__ import annotations
 import argparse
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError
-
-if TYPE_CHECKING:
-    pass
+from changelog_tool.gitrepo import WORKTREE, Repo
+from changelog_tool.ledger import writer
+from changelog_tool.merge.outcome import emit, repo_path
+from changelog_tool.merge.threeway import Merged
+from changelog_tool.resolution.sync import Sync, commit_merge
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,13 +47,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, onto: str | None, commit: bool, format: str) -> int:
-    from changelog_tool import settings as settings_module
-    from changelog_tool.gitrepo import WORKTREE, Repo
-    from changelog_tool.ledger import writer
-    from changelog_tool.merge.outcome import emit, repo_path
-    from changelog_tool.merge.threeway import Merged
-    from changelog_tool.resolution.sync import Sync, commit_merge
-
     repo = Repo.open(Path.cwd())
     settings = settings_module.load(Path.cwd())
     repo.limit = settings.max_bytes

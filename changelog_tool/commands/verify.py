@@ -4,12 +4,32 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
+from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, UsageError
+from changelog_tool.findings import (
+    Finding,
+    dump_json,
+    format_github,
+    format_text,
+    github_log,
+    has_errors,
+    shown,
+    text_log,
+)
+from changelog_tool.gate.held import lazy_held_lines
+from changelog_tool.ledger.filecheck import check_path
+from changelog_tool.settings import Settings
+
+if TYPE_CHECKING:
+    from changelog_tool.diff.engine import Snapshot
+    from changelog_tool.gitrepo import Repo
 
 CONFIGURED = Path()
 """``--file`` with no path: the changelog the settings name."""
@@ -47,23 +67,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser, github=True)
 
 
-def empty_changes() -> dict[str, Any]:
+def empty_changes() -> dict[str, object]:
     return {"added": [], "modified": {}, "removed": [], "recipes": {}, "orphan_recipes": []}
 
 
 def emit_report(
-    document: dict[str, Any], findings: list[Any], fmt: str, log: list[str] | None = None
+    document: dict[str, object], findings: list[Finding], fmt: str, log: list[str] | None = None
 ) -> None:
     """Print findings in the chosen format; the JSON document per design.md.
     ``log`` lines (changes, the suggested entry) go with the text and github formats."""
-    from changelog_tool.findings import (
-        dump_json,
-        format_github,
-        format_text,
-        github_log,
-        text_log,
-    )
-
     if fmt == "json":
         document["findings"] = [f.to_json() for f in findings]
         print(dump_json(document))
@@ -86,14 +98,14 @@ def emit_report(
             verdict="fail" if errors else "pass",
             errors=str(errors),
             warnings=str(warnings),
-            **{"suggested-entry": document.get("suggested_entry") or ""},
+            **{"suggested-entry": str(document.get("suggested_entry") or "")},
         )
 
 
 def step_outputs(path: str, **values: str) -> None:
     """Append the step's outputs to GitHub's ``$GITHUB_OUTPUT`` file, each in the
     ``name<<delimiter`` form that carries any text (a delimiter no value holds)."""
-    import secrets
+    import secrets  # deferred: 4-9 ms (hashlib, OpenSSL), for GitHub's step outputs only
 
     with open(path, "a", encoding="utf-8") as outputs:
         for name, value in values.items():
@@ -126,14 +138,7 @@ def run(
 def _verify_file(path: Path, fmt: str) -> int:
     """The file judged alone, with the settings of the folder that holds it (its
     ``max-bytes``, its protected ref); :data:`CONFIGURED`: the settings' changelog."""
-    from changelog_tool import settings as settings_module
-    from changelog_tool.findings import has_errors
-    from changelog_tool.gate.held import lazy_held_lines
-    from changelog_tool.ledger.filecheck import check_path
-
     if path == CONFIGURED:  # the settings' changelog, never through a link out of the checkout
-        from changelog_tool.confinement import confined
-
         settings = settings_module.load()
         path = confined(settings.root, settings.changelog)
         shown = settings.changelog
@@ -143,7 +148,7 @@ def _verify_file(path: Path, fmt: str) -> int:
     held = lazy_held_lines(path, settings.protected_ref)
     report = check_path(path, shown, settings.max_bytes, held)
     ok = not has_errors(report.findings)
-    document: dict[str, Any] = {
+    document: dict[str, object] = {
         "ok": ok,
         "base": None,
         "head": None,
@@ -163,11 +168,10 @@ def _verify_base(
     fmt: str,
 ) -> int:
     """The branch judged with the base's settings (docs/security.md)."""
-    import shlex
-
+    # deferred: the diff engine, the gate and ruamel.yaml cost `verify --file` ~27 ms
     from changelog_tool.diff.summary import change_lines
     from changelog_tool.diff.trust import gather_from_base
-    from changelog_tool.findings import has_errors, shown
+    from changelog_tool.gate.summary import job_summary
     from changelog_tool.gate.verdict import check
     from changelog_tool.gitrepo import Repo
     from changelog_tool.ledger.revision import ABSENT
@@ -190,7 +194,7 @@ def _verify_base(
         verdict.findings.extend(_lints(repo, settings, snapshot))
     ok = not has_errors(verdict.findings)
     changes = snapshot.changes
-    document: dict[str, Any] = {
+    document: dict[str, object] = {
         "ok": ok,
         "base": changes.base,
         "head": changes.head,
@@ -215,18 +219,16 @@ def _verify_base(
         log.append(verdict.suggested_entry.rstrip("\n"))
     emit_report(document, verdict.findings, fmt, log)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
-        from changelog_tool.gate.summary import job_summary
-
         text = job_summary(changes, verdict, snapshot.changelog)
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
             summary.write(text)
     return 0 if ok else 1
 
 
-def _lints(repo: Any, settings: Any, snapshot: Any) -> list[Any]:
+def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:
     """The review lints (``changelog lint``) on what the branch changed, with the
     base's severities; nothing to read when no recipe or master key changed."""
-    from changelog_tool.diff.engine import Layout
+    from changelog_tool.diff.engine import Layout  # deferred: see _verify_base
     from changelog_tool.lint.gather import lint_findings
 
     changes = snapshot.changes

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING
@@ -163,6 +164,7 @@ def _append_proof(
         if base_size <= SPOOL_IN_MEMORY:
             spool = io.BytesIO()
         else:
+            # deferred: tempfile (shutil, bz2, lzma, random) costs ~8 ms of every `verify --base`
             import tempfile
 
             spool = tempfile.TemporaryFile()  # noqa: SIM115
@@ -215,8 +217,6 @@ class _Beside:
     """``hasher`` fed bytes ``[0, size)`` through ``read`` in a thread of its own."""
 
     def __init__(self, read: Callable[[int, int], bytes], size: int, hasher: hashlib._Hash) -> None:
-        import threading
-
         self._read, self._size, self._hasher = read, size, hasher
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, daemon=True)

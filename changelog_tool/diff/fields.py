@@ -4,7 +4,6 @@ scenario types, and whether the change only narrows what is benchmarked."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from changelog_tool.yaml.values import same
 
@@ -14,7 +13,7 @@ _POINT_LISTS = frozenset({"search-space", "conc-list", "seq-len-configs", "scena
 _MISSING = object()
 
 
-def changed_fields(old: Any, new: Any) -> list[str]:
+def changed_fields(old: object, new: object) -> list[str]:
     """Top-level fields that differ; ``scenarios`` per scenario type."""
     if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
         return [] if same(old, new) else ["value"]
@@ -34,7 +33,7 @@ def changed_fields(old: Any, new: Any) -> list[str]:
     return sorted(fields)
 
 
-def touched_scenarios(old: Any, new: Any) -> list[str]:
+def touched_scenarios(old: object, new: object) -> list[str]:
     """Scenario types present at ``new`` that were added or changed."""
     after = new.get(SCENARIOS) if isinstance(new, Mapping) else None
     if not isinstance(after, Mapping):
@@ -45,7 +44,7 @@ def touched_scenarios(old: Any, new: Any) -> list[str]:
     return sorted(str(k) for k in after if not same(before.get(k, _MISSING), after[k]))
 
 
-def scenarios_mentioning(value: Any, names: list[str]) -> list[str]:
+def scenarios_mentioning(value: object, names: list[str]) -> list[str]:
     """Scenario types whose settings mention any of ``names`` (e.g. a recipe file name)."""
     scenarios = value.get(SCENARIOS) if isinstance(value, Mapping) else None
     if not isinstance(scenarios, Mapping):
@@ -53,7 +52,7 @@ def scenarios_mentioning(value: Any, names: list[str]) -> list[str]:
     return sorted(str(k) for k, space in scenarios.items() if any(n in str(space) for n in names))
 
 
-def _points_reduced(old: list[Any], new: list[Any]) -> bool:
+def _points_reduced(old: list[object], new: list[object]) -> bool:
     """Each new item keeps or narrows a distinct old item, in order."""
     index = 0
     for item in new:
@@ -65,7 +64,7 @@ def _points_reduced(old: list[Any], new: list[Any]) -> bool:
     return True
 
 
-def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
+def _narrows(old: object, new: object, name: str | None = None) -> bool:
     if same(old, new):
         return True
     if isinstance(old, list) and isinstance(new, list):
@@ -88,7 +87,7 @@ def _narrows(old: Any, new: Any, name: str | None = None) -> bool:
 _SWEEP = frozenset({"conc-start", "conc-end"})
 
 
-def sweep(entry: Mapping[Any, Any]) -> frozenset[int] | None:
+def sweep(entry: Mapping[object, object]) -> frozenset[int] | None:
     """The concurrencies of a search-space entry's ``conc-start``/``conc-end`` sweep
     (doubling from the start while at most the end: 4..64 is 4, 8, 16, 32, 64);
     ``None`` unless both are positive integers in order. Raising the start to 5
@@ -103,7 +102,7 @@ def sweep(entry: Mapping[Any, Any]) -> frozenset[int] | None:
     return frozenset(found)
 
 
-def is_reduction(old: Any, new: Any) -> bool:
+def is_reduction(old: object, new: object) -> bool:
     """True when ``new`` only drops scenarios or search-space points of ``old``:
     nothing new would be benchmarked, so no changelog entry is needed."""
     if same(old, new) or not (isinstance(old, Mapping) and isinstance(new, Mapping)):

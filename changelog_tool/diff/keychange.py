@@ -6,10 +6,13 @@ Produced by the diff engine (``changes.collect``), consumed by ``keys``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from changelog_tool.findings import Finding
 from changelog_tool.records import field, record
+
+if TYPE_CHECKING:
+    from changelog_tool.ledger.entry import Entry
 
 ADDED = "added"
 MODIFIED = "modified"
@@ -55,7 +58,7 @@ class ChangeSet:
     recipes: dict[str, list[str]] = field(default_factory=dict)
     orphan_recipes: list[str] = field(default_factory=list)
     deleted_recipes: list[str] = field(default_factory=list)
-    appended: list[dict[str, Any]] = field(default_factory=list)
+    appended: list[Entry] = field(default_factory=list)
     points: dict[str, dict[str, int]] = field(default_factory=dict)
     """Benchmark points per scenario type of each changed key at head."""
     problems: list[Finding] = field(default_factory=list)
@@ -68,7 +71,7 @@ class ChangeSet:
     def of_kind(self, kind: str) -> list[KeyChange]:
         return [k for k in self.keys if k.kind == kind]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, list[str] | dict[str, list[str]]]:
         """The ``changed`` section of the JSON output contract."""
         return {
             "added": sorted(k.key for k in self.of_kind(ADDED)),
@@ -81,7 +84,7 @@ class ChangeSet:
             "reduced": sorted(k.key for k in self.keys if k.reduced),
         }
 
-    def keys_json(self) -> list[dict[str, Any]]:
+    def keys_json(self) -> list[dict[str, object]]:
         """Every key change in full (``changelog keys --format json``)."""
         return [
             {

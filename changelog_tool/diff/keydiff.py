@@ -4,8 +4,6 @@ keys defined twice at head, and added or modified keys that no entry can name.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from changelog_tool.diff.fields import (
     changed_fields,
     is_reduction,
@@ -100,7 +98,7 @@ def diff(
     return changes, problems
 
 
-def _read_1_1(masters: MasterSet, key: str) -> Any:
+def _read_1_1(masters: MasterSet, key: str) -> object:
     """The key's value as YAML 1.1 readers build it, or the problem they have."""
     try:
         return masters.value_yaml_1_1(key)

@@ -13,6 +13,8 @@ import re
 import unicodedata
 from functools import cache
 
+from changelog_tool.ledger.entry import schema
+
 _SHOWN = 3
 _UNNAMED = {
     "Cc": "a control character",
@@ -23,8 +25,6 @@ _UNNAMED = {
 
 @cache
 def _pattern() -> re.Pattern[str]:
-    from changelog_tool.ledger.entry import schema
-
     return re.compile(schema()["$defs"]["config-key"]["pattern"])
 
 

@@ -16,12 +16,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.records import field, record
-from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused, build_error, line_at, load
+from changelog_tool.yaml import yaml11
+from changelog_tool.yaml.limits import (
+    BUILD_ERRORS,
+    YamlRefused,
+    build_error,
+    events,
+    line_at,
+    load,
+)
+
+if TYPE_CHECKING:
+    from ruamel.yaml.error import StreamMark
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 # A plain key runs to the first colon that ends it (one before a space, a tab or the
@@ -63,8 +74,9 @@ class MasterProblem(Exception):
 
 
 @lru_cache(maxsize=8192)
-def _parse(data: bytes) -> Any:
+def _parse(data: bytes) -> object:
     """Parse YAML bytes within the limits (cached: the same key bytes recur across versions)."""
+    # deferred (and below): ruamel.yaml costs ~11 ms of `log`, which reads master keys without it
     from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -118,12 +130,10 @@ PYYAML = "a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with)
 
 
 @lru_cache(maxsize=256)
-def _parse_1_1(data: bytes) -> Any:
+def _parse_1_1(data: bytes) -> object:
     """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.yaml.yaml11`), or
     the :class:`MasterProblem` that says why it cannot (returned: cached too)."""
-    from ruamel.yaml.error import YAMLError
-
-    from changelog_tool.yaml import yaml11
+    from ruamel.yaml.error import YAMLError  # deferred: see _parse
 
     try:
         return yaml11.load(data)
@@ -132,7 +142,7 @@ def _parse_1_1(data: bytes) -> Any:
         return MasterProblem(f"{PYYAML} cannot read this: {why}", None)
 
 
-def _mark_line(data: bytes, mark: Any) -> int | None:
+def _mark_line(data: bytes, mark: StreamMark | None) -> int | None:
     return line_at(data, mark.index) if mark is not None else None
 
 
@@ -208,7 +218,7 @@ def _unquote(raw: re.Match[bytes]) -> str | None:
     return str(next(iter(parsed))) if isinstance(parsed, dict) else double.decode()
 
 
-def _names(read: Any, key: str) -> bool:
+def _names(read: object, key: str) -> bool:
     """``read`` is what YAML made of the key line ``key``: not a string (``123``,
     ``true``, ``2025-01-01``, ``~``, ``0x10``, ``1_000``)."""
     if isinstance(read, str):
@@ -218,9 +228,9 @@ def _names(read: Any, key: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _key_reads_as(key: str) -> Any:
+def _key_reads_as(key: str) -> object:
     """What YAML 1.2 makes of ``key`` written as a plain top-level key."""
-    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.error import YAMLError  # deferred: see _parse
 
     try:
         parsed = load(key.encode("utf-8") + b": 0\n")
@@ -231,7 +241,7 @@ def _key_reads_as(key: str) -> Any:
     return next(iter(parsed)) if isinstance(parsed, dict) and len(parsed) == 1 else key
 
 
-def _not_a_name_1_1(key: str, read: Any) -> str:
+def _not_a_name_1_1(key: str, read: object) -> str:
     """The ``key-name`` message for a top-level key YAML 1.1 reads as ``read``."""
     return (
         f"the top-level key {key!r} reads as {read!r} to {PYYAML}, not as a name; "
@@ -239,7 +249,7 @@ def _not_a_name_1_1(key: str, read: Any) -> str:
     )
 
 
-def _not_a_name(read: Any, key: str, line: int | None) -> MasterProblem:
+def _not_a_name(read: object, key: str, line: int | None) -> MasterProblem:
     kind = "null" if read is None else type(read).__name__
     return MasterProblem(
         f"the top-level key {key!r} reads as a YAML {kind}, not a name; quote it "
@@ -325,7 +335,7 @@ class MasterFile:
         )
 
     @cached_property
-    def _whole_values(self) -> dict[Any, Any]:
+    def _whole_values(self) -> dict[object, object]:
         data, shadowed = self._last_definitions()
         try:
             value = _parse(data)
@@ -389,15 +399,13 @@ class MasterFile:
         """The lines of the top-level keys of a file parsed whole, from libyaml's
         events (a key the scan cannot read: ``!!str key:``, ``? key``); a key whose
         text is not its name (``0x10:`` is 16) has none."""
-        from ruamel.yaml.error import YAMLError
+        from ruamel.yaml.error import YAMLError  # deferred: see _parse
         from ruamel.yaml.events import (
             AliasEvent,
             CollectionEndEvent,
             CollectionStartEvent,
             ScalarEvent,
         )
-
-        from changelog_tool.yaml.limits import events
 
         lines: dict[str, int] = {}
         depth, nodes = 0, 0  # nodes of the root mapping so far: keys and values in turn
@@ -426,8 +434,6 @@ class MasterFile:
     def yaml_1_1_name_problem(self, key: str) -> str | None:
         """Why a YAML 1.1 reader (PyYAML) reads this plain top-level key as no name
         (``on`` is true, ``1_000`` is 1000, ``010`` is 8), or ``None``."""
-        from changelog_tool.yaml import yaml11
-
         span = self.spans.get(key)
         if span is None or self.data[span.start : span.start + 1] in (b'"', b"'"):
             return None
@@ -439,7 +445,7 @@ class MasterFile:
             return None
         return _not_a_name_1_1(key, read)
 
-    def value_yaml_1_1(self, key: str) -> Any:
+    def value_yaml_1_1(self, key: str) -> object:
         """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
         jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`); raises
         :class:`MasterProblem` where that reader refuses the bytes."""
@@ -451,7 +457,7 @@ class MasterFile:
             raise MasterProblem(_not_a_name_1_1(key, found), self.line(key), "key-name", key)
         return parsed[key]
 
-    def value(self, key: str) -> Any:
+    def value(self, key: str) -> object:
         """The key's value; raises :class:`MasterProblem` when it does not parse."""
         if self.whole:
             if key not in self._whole_values:
@@ -475,8 +481,8 @@ class MasterFile:
             parsed = _parse(chunk)
         except MasterProblem as problem:  # kept: ``_parse``'s cache keeps no refusal
             line = span.line + _last_line(chunk, problem.line) - 1
-            self._values[key] = MasterProblem(problem.message, line, problem.code)
-            raise self._values[key] from None
+            refused = self._values[key] = MasterProblem(problem.message, line, problem.code)
+            raise refused from None
         if isinstance(parsed, dict) and len(parsed) == 1 and _names(next(iter(parsed)), key):
             raise _not_a_name(next(iter(parsed)), key, span.line)
         if not isinstance(parsed, dict) or list(parsed) != [key]:
@@ -500,7 +506,7 @@ class MasterFile:
                 self._values.setdefault(key, value)
 
     @cached_property
-    def _values(self) -> dict[str, Any]:
+    def _values(self) -> dict[str, object]:
         """The values read so far, or why a key's value cannot be read: one parse per
         key (``_parse``'s own cache holds 8,192 chunks, and no refusal: a file of
         44,000 new keys parsed each twice, a refused 1 MB key three times)."""
@@ -523,10 +529,10 @@ class MasterSet:
         """Every key -> the path of the file that defines it."""
         return {key: file.path for key, file in sorted(self.owner.items())}
 
-    def value(self, key: str) -> Any:
+    def value(self, key: str) -> object:
         return self.owner[key].value(key)
 
-    def value_yaml_1_1(self, key: str) -> Any:
+    def value_yaml_1_1(self, key: str) -> object:
         return self.owner[key].value_yaml_1_1(key)
 
     def chunk(self, key: str) -> bytes | None:

@@ -10,12 +10,11 @@ a point) or ``conc-start``/``conc-end`` (the sweep doubles from start to end:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from changelog_tool.diff.fields import SCENARIOS, sweep
 
 
-def _concurrencies(entry: Any) -> int:
+def _concurrencies(entry: object) -> int:
     if not isinstance(entry, Mapping):
         return 1
     listed = entry.get("conc-list")
@@ -25,7 +24,7 @@ def _concurrencies(entry: Any) -> int:
     return len(swept) if swept is not None else 1
 
 
-def points(value: Any) -> dict[str, int]:
+def points(value: object) -> dict[str, int]:
     """Benchmark points per scenario type of one master key's value."""
     scenarios = value.get(SCENARIOS) if isinstance(value, Mapping) else None
     if not isinstance(scenarios, Mapping):

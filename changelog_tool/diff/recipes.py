@@ -15,7 +15,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+
+from ruamel.yaml.error import YAMLError
 
 from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused, load
 from changelog_tool.yaml.values import same
@@ -24,7 +25,7 @@ _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml
 RECIPE_SUFFIXES = (".yaml", ".yml")
 
 
-def _strings(value: Any) -> Iterator[str]:
+def _strings(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, Mapping):
@@ -35,7 +36,7 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def references(value: Any) -> list[str]:
+def references(value: object) -> list[str]:
     """Every recipe reference (the part after ``NAME=``) inside a key's value."""
     found: list[str] = []
     for text in _strings(value):
@@ -81,8 +82,6 @@ def same_data(old: bytes, new: bytes) -> bool:
     never does: the recipe counts as changed."""
     if old == new:
         return True
-    from ruamel.yaml.error import YAMLError
-
     try:
         return same(load(old), load(new))
     except (YAMLError, YamlRefused):

@@ -12,18 +12,18 @@ off the protected branch).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from changelog_tool.diff.local import no_master_configs, work_tree_masters
+from changelog_tool.diff.masters import MasterSet
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate import prlinks
+from changelog_tool.gitrepo import head_state
 from changelog_tool.hints import did_you_mean
 from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
 from changelog_tool.records import record
 from changelog_tool.settings import Settings
-
-if TYPE_CHECKING:
-    from changelog_tool.diff.masters import MasterSet
-
+from changelog_tool.yaml.yaml11 import disagreements
 
 YAML_1_1 = "yaml-1-1"
 """The finding code of a value YAML 1.1 (PyYAML) and YAML 1.2 read differently."""
@@ -87,8 +87,6 @@ def work_tree_rules(
     configs (``masters``, or read here; an error when there are none), the repository
     (``changelog_tail`` lets the newest entry name it), and the protected branch if
     that is checked out."""
-    from changelog_tool.gitrepo import head_state
-
     if masters is None:
         masters = work_tree_masters_or_error(settings)
     state = head_state(settings.root, settings.protected_ref)
@@ -99,8 +97,6 @@ def work_tree_rules(
 
 def work_tree_masters_or_error(settings: Settings) -> MasterSet:
     """The work tree's master configs; an error when the globs match no file."""
-    from changelog_tool.diff.local import no_master_configs, work_tree_masters
-
     masters = work_tree_masters(settings)
     if masters is None:
         raise no_master_configs(settings)
@@ -113,7 +109,7 @@ def unmatched(pattern: str, keys: Sequence[str], files: Sequence[str]) -> str:
 
 
 def rejections(
-    entry: Mapping[str, Any], rules: Rules, block: bytes | None = None
+    entry: Mapping[str, object], rules: Rules, block: bytes | None = None
 ) -> list[Rejection]:
     """Every reason ``entry`` would fail the gate; empty when it is acceptable.
     ``block`` is the entry's bytes as appended (``verify``); without it, the bytes
@@ -192,7 +188,8 @@ def rejections(
     return out
 
 
-def _emitted(entry: Mapping[str, Any]) -> bytes | None:
+def _emitted(entry: Mapping[str, object]) -> bytes | None:
+    # deferred: the emitter loads ruamel.yaml, ~11 ms of `log`, which needs only unmatched()
     from changelog_tool.ledger.emitter import emit
 
     try:
@@ -201,13 +198,11 @@ def _emitted(entry: Mapping[str, Any]) -> bytes | None:
         return None
 
 
-def _readings(entry: Mapping[str, Any], block: bytes | None) -> list[Rejection]:
+def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejection]:
     """Where PyYAML (YAML 1.1, benchmark CI's reader) reads the entry's bytes
     otherwise than this tool (YAML 1.2)."""
     if block is None:
         return []
-    from changelog_tool.yaml.yaml11 import disagreements
-
     out = []
     for path, message in disagreements(block, [dict(entry)]):
         value: Any = entry
@@ -218,12 +213,12 @@ def _readings(entry: Mapping[str, Any], block: bytes | None) -> list[Rejection]:
     return out
 
 
-def refusals(entry: Mapping[str, Any], rules: Rules) -> list[Rejection]:
+def refusals(entry: Mapping[str, object], rules: Rules) -> list[Rejection]:
     """The rejections that refuse ``entry`` (errors; a warning lets it through)."""
     return [r for r in rejections(entry, rules) if r.severity == "error"]
 
 
-def refuse(entries: Sequence[Mapping[str, Any]], rules: Rules) -> list[str]:
+def refuse(entries: Sequence[Mapping[str, object]], rules: Rules) -> list[str]:
     """Raise, naming every rejection of every entry, unless all are acceptable; the
     warnings otherwise (said, never refused)."""
     lines: list[str] = []

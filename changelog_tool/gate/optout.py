@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from changelog_tool.records import record
 
@@ -29,7 +28,7 @@ class OptOut:
     reason: str
     source: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, str]:
         return {"reason": self.reason, "source": self.source}
 
     def describe(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from changelog_tool.gitrepo import HeadState
+from changelog_tool.gitrepo import HeadState, remote_url_reader
 from changelog_tool.ledger.entry import PULL_LINK, pull_link_problem
 from changelog_tool.settings import SLUG, Settings
 
@@ -72,8 +72,6 @@ def repository_slug(
     if settings.repository:
         return settings.repository
     if remote_url is None:
-        from changelog_tool.gitrepo import remote_url_reader
-
         remote_url = remote_url_reader(settings.root)
 
     def remote(name: str) -> str | None:

@@ -4,7 +4,7 @@ TUI's starting point, the demo)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, UNREAD, KeyChange
@@ -58,15 +58,31 @@ def description(changes: Sequence[KeyChange]) -> list[str]:
     return lines
 
 
+Suggested = TypedDict(
+    "Suggested",
+    {
+        "config-keys": list[str],
+        "scenario-type": NotRequired[list[str]],
+        "description": list[str],
+        "pr-link": str,
+    },
+)
+"""A suggested entry, in the changelog's field order."""
+
+
 def suggested_entry(
     changes: Sequence[KeyChange], pr_link: str, known_scenarios: Sequence[str]
-) -> dict[str, Any]:
+) -> Suggested:
     """The entry that covers ``changes``: their keys, the scenario types they
     affect, a drafted description and ``pr_link``."""
-    entry: dict[str, Any] = {"config-keys": sorted({c.key for c in changes})}
     kinds = scenario_types(changes, known_scenarios)
+    keys = sorted({c.key for c in changes})
+    lines = description(changes)
     if kinds:
-        entry["scenario-type"] = kinds
-    entry["description"] = description(changes)
-    entry["pr-link"] = pr_link
-    return entry
+        return {
+            "config-keys": keys,
+            "scenario-type": kinds,
+            "description": lines,
+            "pr-link": pr_link,
+        }
+    return {"config-keys": keys, "description": lines, "pr-link": pr_link}

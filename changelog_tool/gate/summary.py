@@ -11,10 +11,13 @@ open a fence or inject HTML.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from changelog_tool.diff.keychange import REMOVED, ChangeSet
 from changelog_tool.ledger.entry import matches
+
+if TYPE_CHECKING:
+    from changelog_tool.gate.verdict import Verdict
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~-])")
 
@@ -25,7 +28,7 @@ def md(text: object) -> str:
     return _SPECIAL.sub(r"\\\1", flat).replace("&", "&amp;")
 
 
-def job_summary(changes: ChangeSet, verdict: Any, changelog: str) -> str:
+def job_summary(changes: ChangeSet, verdict: Verdict, changelog: str) -> str:
     patterns = [
         p
         for entry in changes.appended

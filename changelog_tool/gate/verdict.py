@@ -15,6 +15,7 @@ from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.optout import OptOut, find
 from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.ledger.duplicates import duplicate_in
+from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matches, same_entry, scenario_types
 from changelog_tool.ledger.revision import Appended
 from changelog_tool.records import field, record, replace
@@ -105,8 +106,6 @@ def check(
             if pr_number is not None and slug
             else settings.placeholder_link()
         )
-        from changelog_tool.ledger.emitter import emit  # only when keys are uncovered
-
         suggestion = suggested_entry(suggestable, link, scenario_types())
         verdict.suggested_entry = emit(suggestion).decode("utf-8")
     return verdict

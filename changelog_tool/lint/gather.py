@@ -8,11 +8,15 @@ import functools
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from changelog_tool.diff.engine import Layout, Snapshot
+from changelog_tool.diff.keychange import ADDED, MODIFIED
+from changelog_tool.diff.masters import BATCH, MasterFile, MasterProblem
+from changelog_tool.diff.recipes import references, target
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import Repo
+from changelog_tool.lint.keystyle import Votes, file_votes
+from changelog_tool.lint.review import Changed, MasterKey, review
 
 
 def lint_findings(
@@ -24,12 +28,6 @@ def lint_findings(
 ) -> list[Finding]:
     """The lint findings for a snapshot the diff engine took (git reads here, each
     file refused before reading when over ``limit`` bytes)."""
-    from changelog_tool.diff.keychange import ADDED, MODIFIED
-    from changelog_tool.diff.masters import BATCH, MasterFile, MasterProblem
-    from changelog_tool.diff.recipes import references, target
-    from changelog_tool.lint.keystyle import Votes, file_votes
-    from changelog_tool.lint.review import Changed, MasterKey, review
-
     changes = snap.changes
     base, head = changes.base or "", changes.head
     found = Changed()
@@ -99,9 +97,6 @@ def lint_findings(
 
 def _base_references(snap: Snapshot, key: str) -> set[str]:
     """The recipe references the base's value of ``key`` holds (none if unreadable)."""
-    from changelog_tool.diff.masters import MasterProblem
-    from changelog_tool.diff.recipes import references
-
     try:
         return set(references(snap.base_masters.value(key)))
     except (MasterProblem, KeyError):
@@ -110,7 +105,7 @@ def _base_references(snap: Snapshot, key: str) -> set[str]:
 
 def _line_of(data: bytes, text: str, start: int) -> int:
     """The first line at or after ``start`` that holds ``text``."""
-    lines: list[Any] = data.split(b"\n")
+    lines = data.split(b"\n")
     needle = text.encode("utf-8")
     for number in range(start - 1, len(lines)):
         if needle in lines[number]:

@@ -211,11 +211,11 @@ class Leaves:
         if number in self._done:
             return self._done[number]
         shape = self.values.shape(number)
-        kind = shape[0] if isinstance(shape, tuple) else None
+        kind, inner = shape if isinstance(shape, tuple) else (None, ())
         if kind == "m":
-            out = self._join(shape[1])
+            out = self._join(inner)
         elif kind == "q":
-            out = self._join((f"[{i}]", n) for i, n in enumerate(shape[1]))
+            out = self._join((f"[{i}]", n) for i, n in enumerate(inner))
         else:
             out = {"": number}
         self._done[number] = out

@@ -3,23 +3,25 @@ package does not load Textual, so the core can name ``run_add`` for free)."""
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from changelog_tool.authoring.ahead import Ahead
 
 if TYPE_CHECKING:
-    from changelog_tool.authoring.ahead import Ahead
+    from changelog_tool.authoring.drafts import Answers
+    from changelog_tool.settings import Settings
 
 
 def run_add(
-    *, settings: Any, path: Path, base: str | None, prefill: dict[str, Any], init: bool
+    *, settings: Settings, path: Path, base: str | None, prefill: Answers, init: bool
 ) -> int:
     """Open the add screen; returns the exit code: 0 saved, 1 left without saving, 130
     left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
     the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`).
     An exception the app did not handle is raised once the terminal is restored."""
-    from changelog_tool.authoring.ahead import Ahead
-
     ahead = Ahead(settings, base)
     try:
         ahead.start()  # before Textual's import: the changed keys are found meanwhile
@@ -29,15 +31,14 @@ def run_add(
 
 
 def _run(
-    settings: Any,
+    settings: Settings,
     path: Path,
     base: str | None,
-    prefill: dict[str, Any],
+    prefill: Answers,
     init: bool,
     ahead: Ahead,
 ) -> int:
-    import gc
-
+    # deferred: Textual costs ~180 ms, and add with flags never opens the TUI (docs/performance.md)
     from changelog_tool.tui.app import make_app
 
     app = make_app(settings, path, base=base, prefill=prefill, init=init, ahead=ahead)

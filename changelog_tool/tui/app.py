@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
@@ -20,7 +20,8 @@ from textual.worker import get_current_worker
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.ahead import Ahead
-from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.drafts import Answers, Draft
+from changelog_tool.authoring.editor import EditorFailed, edit_description
 from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.errors import ChangelogError, ConcurrentChange
@@ -129,7 +130,7 @@ class AddApp(LeavingApp):
         self.toasted: set[str] = set()  # the problems the "Not saved" toast reports
 
     # --- building ---------------------------------------------------------------------
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """What the command palette (ctrl+p) offers: the app's own actions, one per
         binding with a tooltip (so the keys and the palette cannot drift apart), named
         by it, with the key in the help line. Not Textual's own: its Quit would skip
@@ -305,14 +306,13 @@ class AddApp(LeavingApp):
         self.action_help()
 
     def action_help(self) -> None:
+        # deferred: the help's Markdown widget would cost ~35 ms of CPU before the first frame
         from changelog_tool.tui.help import HelpScreen
 
         self.push_screen(HelpScreen())
 
     def action_edit_description(self) -> None:
         """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`)."""
-        from changelog_tool.authoring.editor import EditorFailed, edit_description
-
         form = self.query_one(EntryForm)
         try:
             with self.suspend():
@@ -375,14 +375,14 @@ def make_app(
     path: Path,
     *,
     base: str | None = None,
-    prefill: dict[str, object] | None = None,
+    prefill: Answers | None = None,
     init: bool = False,
     ahead: Ahead | None = None,
 ) -> AddApp:
     """The app for one `changelog add` run: flags prefill the answers, over a kept draft
     (``ahead``: the child already looking for the changed keys)."""
     session = AddSession(settings, path, base=base, init=init, ahead=ahead)
-    flags = Draft.from_flags(dict(prefill or {}))
+    flags = Draft.from_flags(prefill or {})
     kept = drafts.load(path)
     note = ""
     initial = flags

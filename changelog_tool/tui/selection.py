@@ -3,15 +3,17 @@ ctrl+c to copy. Taking it clears the selection, so a second ctrl+c leaves."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from textual.app import App
 from textual.widgets import Input, TextArea
 from textual.widgets.input import Selection as InputSelection
 from textual.widgets.text_area import Selection as AreaSelection
 
+Result = TypeVar("Result")
 
-def take_selection(app: App[Any]) -> str:
+
+def take_selection(app: App[Result]) -> str:
     """The selected text ("" when nothing is selected), leaving nothing selected."""
     focused = app.focused
     if isinstance(focused, TextArea) and focused.selected_text:

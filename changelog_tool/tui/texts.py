@@ -10,6 +10,7 @@ from changelog_tool.authoring.reach import plural
 from changelog_tool.authoring.rows import preselected
 from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
 from changelog_tool.ledger.document import first_appended_line
+from changelog_tool.ledger.lookup import format_text
 
 
 def keys_title(loaded: Loaded) -> str:
@@ -141,8 +142,6 @@ def waiting_pane(session: AddSession) -> tuple[str, Content, Content, str, bool]
 def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content, Content, str, bool]:
     """The history pane's title, note, body and subtitle: the previous entries for the
     chosen keys."""
-    from changelog_tool.ledger.lookup import format_text
-
     found = session.history_for(keys)
     title = f"Previous entries for the chosen keys: {len(found)}, newest first"
     body = (

@@ -35,9 +35,15 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from changelog_tool.records import field, record
+
+if TYPE_CHECKING:
+    from ruamel.yaml.constructor import SafeConstructor
+    from ruamel.yaml.events import Event, ScalarEvent
+    from ruamel.yaml.main import YAML
+    from ruamel.yaml.resolver import VersionedResolver
 
 MAX_DEPTH = 100
 """Nested collections (mappings and sequences) in one document, the root counting 1."""
@@ -71,7 +77,7 @@ class _Open:
 _local = threading.local()
 
 
-def load(data: bytes) -> Any:
+def load(data: bytes) -> object:
     """The document's value: one pass over libyaml's events that enforces the limits
     and builds the value, or, for a document that pass leaves to it (see
     :func:`_build`), the limits' pass and then ruamel's C-backed safe loader (one per
@@ -102,11 +108,12 @@ def scan(data: bytes) -> None:
 MASTER_NEEDS = "a master config needs about 10: flatten it"
 
 
-def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Any]:
+def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Event]:
     """libyaml's events for ``data``, raising :class:`YamlRefused` at the first node
     past a limit (before any event of that node is given), and ruamel's own
     ``YAMLError`` at a syntax error. ``needs``: what a document of this kind needs,
     said when one is too deep. The one event source of every YAML reader here."""
+    # deferred (and below): ruamel.yaml costs ~11 ms of `log`, which imports this without parsing
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]  # libyaml's, untyped
     from ruamel.yaml.events import (
         AliasEvent,
@@ -200,9 +207,9 @@ def clipped(text: str, width: int = 60) -> str:
     return shown if len(shown) <= width else f"{shown[: width - 20]}... ({len(text):,} characters)"
 
 
-_DEFER: Any = object()
+_DEFER = object()
 """What :func:`_build` returns for a document it leaves to ruamel's loader."""
-_NO_KEY: Any = object()
+_NO_KEY = object()
 _STR_TAG = "tag:yaml.org,2002:str"
 _SCALAR_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "timestamp")
@@ -214,19 +221,19 @@ _PLAIN_CACHE_SIZE = 4096
 class _Tools:
     """ruamel's safe loader, and its resolver and constructor for single scalars."""
 
-    loader: Any
-    resolver: Any
-    constructor: Any
+    loader: YAML
+    resolver: VersionedResolver
+    constructor: SafeConstructor
     first_chars: frozenset[str]
     """The first characters of a plain scalar that the resolver may read as other
     than a string (all others are strings, by the resolver's own index)."""
-    resolved: dict[str, Any]
+    resolved: dict[str, object]
 
 
 def _tools() -> _Tools:
     tools: _Tools | None = getattr(_local, "tools", None)
     if tools is None:
-        from ruamel.yaml import YAML
+        from ruamel.yaml import YAML  # deferred: see events
 
         loader = YAML(typ="safe", pure=False)
         resolver = loader.resolver
@@ -237,7 +244,7 @@ def _tools() -> _Tools:
     return tools
 
 
-def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
+def _plain(data: bytes, event: ScalarEvent, tools: _Tools) -> object:
     """A plain scalar's value, as ruamel's safe loader builds it: its own resolver
     names the tag and its own constructor builds the value (cached: ``8`` and
     ``true`` recur). :data:`_DEFER` for a tag beyond null, bool, int, float and
@@ -251,11 +258,11 @@ def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
     found = tools.resolved.get(text, _NO_KEY)
     if found is not _NO_KEY:
         return found
-    from ruamel.yaml.nodes import ScalarNode
+    from ruamel.yaml.nodes import ScalarNode  # deferred: see events
 
     tag = str(tools.resolver.resolve(ScalarNode, text, (True, False)))
     if tag == _STR_TAG:
-        value: Any = text
+        value: object = text
     elif tag in _SCALAR_TAGS:
         try:
             value = tools.constructor.construct_non_recursive_object(ScalarNode(tag, text))
@@ -274,7 +281,7 @@ def _plain(data: bytes, event: Any, tools: _Tools) -> Any:
     return value
 
 
-def _build(data: bytes) -> Any:
+def _build(data: bytes) -> object:
     """Read the bounded :func:`events` once and build the value as ruamel's safe
     loader would. :data:`_DEFER` (the events still read to the end, so the limits
     hold) for what this pass leaves to that loader: anchors and aliases (merge keys
@@ -286,7 +293,7 @@ def _build(data: bytes) -> Any:
     for the mapping it would report: it fills mappings level by level (a document's
     top level first), each in document order (the loader's own search for it is slow
     on a large mapping: docs/performance.md)."""
-    from ruamel.yaml.events import (
+    from ruamel.yaml.events import (  # deferred: see events
         AliasEvent,
         CollectionEndEvent,
         DocumentStartEvent,
@@ -296,7 +303,7 @@ def _build(data: bytes) -> Any:
     )
 
     tools: _Tools | None = _tools()
-    result: Any = None
+    result: object = None
     documents = 0
     opened = 0  # collections so far, in document order
     # [collection, the key that waits for its value, depth, order, start mark]
@@ -305,7 +312,7 @@ def _build(data: bytes) -> Any:
     for event in events(data):
         if tools is None:
             continue
-        value: Any = _DEFER
+        value: object = _DEFER
         if type(event) is ScalarEvent:  # most events (libyaml's parser makes no subclass)
             if not (event.anchor or event.tag):
                 value = _plain(data, event, tools) if event.implicit[0] else event.value
@@ -357,11 +364,11 @@ def _build(data: bytes) -> Any:
     return result if tools is not None else _DEFER
 
 
-_REPEATED: Any = object()
+_REPEATED = object()
 """What :func:`_add` returns for a key its mapping already holds."""
 
 
-def _as_constructing(value: Any) -> str:
+def _as_constructing(value: object) -> str:
     """A value as the safe loader shows it in a duplicate-key error: a mapping or
     sequence is still empty there (it is filled a level later)."""
     return "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else str(value)
@@ -369,7 +376,7 @@ def _as_constructing(value: Any) -> str:
 
 def _repeated_key(found: list[Any]) -> Exception:
     """The safe loader's error for a key repeated in one mapping."""
-    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.constructor import DuplicateKeyError  # deferred: see events
 
     _depth, _order, mapping_mark, key_mark, key, original, _mapping, value = found
     return DuplicateKeyError(
@@ -380,7 +387,7 @@ def _repeated_key(found: list[Any]) -> Exception:
     )
 
 
-def _add(open_: list[list[Any]], value: Any) -> Any:
+def _add(open_: list[list[Any]], value: object) -> object:
     """Put ``value`` where the open collection takes its next node; False where the
     safe loader would do more than this pass does (a collection as a key, which it
     turns into a tuple or refuses); :data:`_REPEATED` for a key the mapping already

@@ -14,8 +14,19 @@ never appear here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
+
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 
 from changelog_tool.records import field, record
 from changelog_tool.yaml.limits import MAX_DEPTH, YamlRefused, events
@@ -55,10 +66,10 @@ class Values:
     numbers, a mapping whatever its key order)."""
 
     def __init__(self) -> None:
-        self._known: dict[Any, int] = {}
-        self._shapes: list[Any] = []
+        self._known: dict[Hashable, int] = {}
+        self._shapes: list[Hashable] = []
 
-    def number(self, shape: Any) -> int:
+    def number(self, shape: Hashable) -> int:
         """The number of ``("s", text)``, ``("q", item numbers)`` or ``("m",
         frozenset of (key, number))``."""
         found = self._known.get(shape)
@@ -67,7 +78,7 @@ class Values:
             self._shapes.append(shape)
         return found
 
-    def shape(self, number: int) -> Any:
+    def shape(self, number: int) -> Hashable:
         """What :meth:`number` was given for ``number``."""
         return self._shapes[number]
 
@@ -91,6 +102,7 @@ class _Node:
     __slots__ = ("anchor", "kind", "line", "merge", "value")
 
     def __init__(self, kind: str, value: Any, line: int, merge: bool = False) -> None:
+        # ``value``: a scalar's text or a collection's nodes, told apart by ``kind``
         self.kind = kind
         self.value = value
         self.line = line
@@ -105,9 +117,6 @@ def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None)
     """Every mapping in ``data`` (a single document), outermost first; with
     ``values``, also each mapping's value numbers (only the repeated-block lint
     needs them)."""
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-    from ruamel.yaml.error import YAMLError
-
     try:
         root = _compose(data)
     except YamlRefused as exc:
@@ -123,20 +132,11 @@ def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None)
 
 def _compose(data: bytes) -> _Node | None:
     """The document's root node; aliases share the node they name."""
-    from ruamel.yaml.events import (
-        AliasEvent,
-        DocumentStartEvent,
-        MappingEndEvent,
-        MappingStartEvent,
-        ScalarEvent,
-        SequenceEndEvent,
-        SequenceStartEvent,
-    )
-
     anchors: dict[str, _Node] = {}
     open_: list[_Node] = []
     root: _Node | None = None
     documents = 0
+    event: Any  # told apart by ``kind``, once per event (mypy follows only ``type(event)``)
     for event in events(data):
         kind = type(event)  # libyaml's event classes are not subclassed
         if kind is ScalarEvent:

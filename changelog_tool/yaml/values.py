@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 _MISSING = object()
 
 
-def same(a: Any, b: Any) -> bool:
+def same(a: object, b: object) -> bool:
     """The same YAML data: equal values of equal types (``1``, ``1.0`` and ``true``
     differ, as they do in YAML, though Python's ``==`` says they are equal), mappings
     with the same keys in any order, and a ``.nan`` equal to a ``.nan`` (which ``==``
@@ -15,7 +13,7 @@ def same(a: Any, b: Any) -> bool:
     with a NaN key is never the same as another (no lookup finds such a key)."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, dict):
+    if isinstance(a, dict) and isinstance(b, dict):  # (b is: its type is a's)
         if len(a) != len(b):
             return False
         for key, value in a.items():
@@ -23,6 +21,6 @@ def same(a: Any, b: Any) -> bool:
             if other is _MISSING or not same(value, other):
                 return False
         return {(type(k), k) for k in a} == {(type(k), k) for k in b}
-    if isinstance(a, list):
+    if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b) or (a != a and b != b)

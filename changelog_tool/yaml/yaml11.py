@@ -157,7 +157,7 @@ def _timestamp(text: str) -> datetime.date:
     )
 
 
-def plain(text: str) -> Any:
+def plain(text: str) -> object:
     """A plain scalar's value as YAML 1.1 resolves and builds it (``on`` -> True,
     ``010`` -> 8, ``1e3`` -> ``'1e3'``); :class:`Unreadable` for ``=`` (1.1's value
     tag, which no safe reader builds) and for what its type cannot build."""
@@ -182,7 +182,7 @@ def plain(text: str) -> Any:
     return text
 
 
-def _tagged(tag: str, text: str) -> Any:
+def _tagged(tag: str, text: str) -> object:
     """A scalar with an explicit tag, as a safe 1.1 reader builds it."""
     kind = tag.removeprefix(_TAG) if tag.startswith(_TAG) else None
     try:
@@ -213,14 +213,14 @@ class _Mapping:
     character, which Python keeps as one shared object (so ``a`` merged twice keeps
     its first value, ``tp`` its last). Each pair carries that identity."""
 
-    def __init__(self, pairs_of: dict[int, tuple[Any, list[_Pair]]]):
+    def __init__(self, pairs_of: dict[int, tuple[dict[object, object], list[_Pair]]]):
         self.pairs_of = pairs_of
         self.merged: list[_Pair] = []
         self.own: list[_Pair] = []
         self.key: _Pair | None = None
         self.merging = False
 
-    def value(self) -> dict[Any, Any]:
+    def value(self) -> dict[object, object]:
         pairs = self.merged + self.own
         built = {key: value for key, _, value in pairs}  # in order: the later pair wins
         self.pairs_of[id(built)] = (built, pairs)
@@ -260,7 +260,7 @@ class _Mapping:
         return self.key is None and not self.merging
 
 
-_Pair = tuple[Any, object, Any]
+_Pair = tuple[object, object, object]
 """A mapping pair: the key, the key's identity (see :class:`_Mapping`), the value."""
 _QUOTED_OR_BLOCK = frozenset("\"'|>")
 
@@ -272,13 +272,13 @@ def _identity(text: str) -> object:
     return text if len(text) == 0 or (len(text) == 1 and ord(text) < 256) else object()
 
 
-def load(data: bytes) -> Any:
+def load(data: bytes) -> object:
     """The document's value as a YAML 1.1 safe reader (PyYAML's) builds it, within the
     limits of :func:`~changelog_tool.yaml.limits.events` (which raises their
     errors, and ruamel's ``YAMLError`` for what libyaml cannot parse);
     :class:`Unreadable` for what such a reader refuses, a tab outside quoted text
     included."""
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
+    # deferred (and below): ruamel.yaml costs ~11 ms of `log`, which imports this through masters
     from ruamel.yaml.events import (
         AliasEvent,
         DocumentStartEvent,
@@ -289,14 +289,14 @@ def load(data: bytes) -> Any:
         SequenceStartEvent,
     )
 
-    anchors: dict[str, tuple[Any, object]] = {}
-    pairs_of: dict[int, tuple[Any, list[_Pair]]] = {}
-    stack: list[tuple[Any, str | None]] = []  # an open _Mapping or list, and its anchor
-    result: Any = None
+    anchors: dict[str, tuple[object, object]] = {}
+    pairs_of: dict[int, tuple[dict[object, object], list[_Pair]]] = {}
+    stack: list[tuple[_Mapping | list[object], str | None]] = []  # and its anchor
+    result: object = None
     documents = 0
     quoted: list[tuple[int, int]] = []  # where quoted and block scalars lie (characters)
 
-    def put(node: Any, identity: object = None, merge_key: bool = False) -> None:
+    def put(node: object, identity: object = None, merge_key: bool = False) -> None:
         nonlocal result
         if not stack:
             result = node
@@ -347,7 +347,7 @@ def load(data: bytes) -> Any:
             if isinstance(open_, _Mapping):
                 if not open_.wants_key:
                     raise Unreadable("a mapping ends after a key with no value")
-                built: Any = open_.value()
+                built: object = open_.value()
             else:
                 built = open_
             if anchor is not None:
@@ -399,12 +399,12 @@ def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
 READER = "PyYAML (YAML 1.1, which benchmark CI reads the changelog with)"
 
 
-def disagreements(block: bytes, read: Any) -> list[tuple[str, str]]:
+def disagreements(block: bytes, read: object) -> list[tuple[str, str]]:
     """Where a YAML 1.1 reader (PyYAML) reads ``block`` otherwise than ``read``, its
     YAML 1.2 reading: ``(field path, message)`` naming both readings (``010`` is 10
     to YAML 1.2 and 8 to PyYAML; ``0o10`` is 8 and a string; ``yes`` a string and
     True). ``block`` is one changelog entry (a list of one mapping) or several."""
-    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.error import YAMLError  # deferred: see load
 
     try:
         other = load(block)
@@ -415,7 +415,7 @@ def disagreements(block: bytes, read: Any) -> list[tuple[str, str]]:
         read, other = read[0], other[0]
     out: list[tuple[str, str]] = []
 
-    def walk(path: str, mine: Any, theirs: Any) -> None:
+    def walk(path: str, mine: object, theirs: object) -> None:
         if same(mine, theirs):
             return
         if isinstance(mine, dict) and isinstance(theirs, dict) and mine.keys() == theirs.keys():
@@ -437,7 +437,7 @@ def disagreements(block: bytes, read: Any) -> list[tuple[str, str]]:
     return out
 
 
-def _advice(value: Any) -> str:
+def _advice(value: object) -> str:
     """How to write ``value`` so that both readings agree."""
     if isinstance(value, str):
         return 'quote it ("...") so that both read text'
@@ -446,7 +446,7 @@ def _advice(value: Any) -> str:
     return "write it so that both read the same value"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     kind = "null" if value is None else type(value).__name__
     text = clipped(value) if isinstance(value, str) else clipped(repr(value))[1:-1]
     return f"{text} ({kind})"
