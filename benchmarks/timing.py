@@ -187,13 +187,13 @@ runpy.run_module("changelog_tool", run_name="__main__", alter_sys=True)
 """
 
 
-def peak_rss_mb(args: list[str], cwd: Path) -> float:
+def peak_rss_mb(args: list[str], cwd: Path, python: str | None = None) -> float:
     """Peak resident memory of ``changelog ARGS`` itself, in MB: the tool's own
     process (its ``VmHWM``), not the git processes it talks to (``git cat-file``
     holds a blob it serves) nor the benchmark that started it."""
     with tempfile.NamedTemporaryFile(suffix=".rss") as out:
         subprocess.run(
-            [installed_python(), "-c", _PEAK, out.name, *args],
+            [python or installed_python(), "-c", _PEAK, out.name, *args],
             cwd=cwd,
             capture_output=True,
             check=False,
