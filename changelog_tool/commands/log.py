@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
@@ -18,9 +19,8 @@ from changelog_tool.confinement import confined
 from changelog_tool.diff.local import work_tree_masters
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.gate.acceptance import unmatched
-from changelog_tool.ledger.document import Ledger, read_file
 from changelog_tool.ledger.entry import matching_keys
-from changelog_tool.ledger.lookup import applying, entries, format_text
+from changelog_tool.ledger.lookup import applying, file_entries, format_text
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 
 
@@ -70,28 +70,29 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         except ChangelogError:
             settings = None  # unreadable settings: no master keys, literal matching
     max_bytes = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
-    data = read_file(file, "; pass --file PATH", max_bytes)
-    items, problems = entries(data)
-    if not items and problems:
-        raise ChangelogError(f"cannot read {file}: {problems[0]}")
-    for byte_problem in Ledger(data).byte_problems():
-        if byte_problem.code == "encoding":
-            print(f"changelog: {file}:{byte_problem.line}: {byte_problem.message}", file=sys.stderr)
-    for problem in problems:
-        print(f"changelog: {file}: {problem}", file=sys.stderr)
     masters = master_keys(settings) if settings is not None else None
     expansion: dict[str, list[str]] | None = None
-    if masters is None:
-        searched = key
-        found = applying(items, key)
-    else:
+    searched, gone = key, []
+    if masters is not None:
         expansion, warnings = expand(key, *masters)
         for warning in warnings:
             print(f"changelog: {warning}", file=sys.stderr)
         searched = sorted({k for keys in expansion.values() for k in keys})
         # a key gone from the masters still finds the entries naming it, not patterns
         gone = [arg for arg, keys in expansion.items() if not keys and "*" not in arg]
-        found = applying(items, searched, verbatim=gone)
+
+    def applies(entry: dict[str, Any]) -> bool:  # the one rule, one entry at a time
+        return bool(applying([(0, entry)], searched, verbatim=gone))
+
+    items, problems, byte_problems = file_entries(file, max_bytes, applies, "; pass --file PATH")
+    if not items and problems:
+        raise ChangelogError(f"cannot read {file}: {problems[0]}")
+    for byte_problem in byte_problems:
+        if byte_problem.code == "encoding":
+            print(f"changelog: {file}:{byte_problem.line}: {byte_problem.message}", file=sys.stderr)
+    for problem in problems:
+        print(f"changelog: {file}: {problem}", file=sys.stderr)
+    found = applying(items, searched, verbatim=gone)
     total = len(found)
     code = 1 if expansion is not None and not total and not all(expansion.values()) else 0
     if limit is not None:

@@ -103,10 +103,12 @@ def file_source(path: Path, limit: int = DEFAULT_MAX_BYTES) -> FileSource:
     return FileSource(real)
 
 
-def read_chunks(path: Path, size: int = 1 << 20, limit: int = DEFAULT_MAX_BYTES) -> Iterator[bytes]:
-    """The bytes of :func:`read_file`, ``size`` at a time (the same checks first), so
-    that a long file is never held whole."""
-    real = _readable(path, "", limit)
+def read_chunks(
+    path: Path, size: int = 1 << 20, limit: int = DEFAULT_MAX_BYTES, hint: str = ""
+) -> Iterator[bytes]:
+    """The bytes of :func:`read_file`, ``size`` at a time (the same checks first, and
+    the same ``hint``), so that a long file is never held whole."""
+    real = _readable(path, hint, limit)
     try:
         stream = real.open("rb")
     except PermissionError:

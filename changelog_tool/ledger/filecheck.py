@@ -120,6 +120,28 @@ def read_items(data: bytes) -> list[Item] | None:
     return report.items if report is not None and report.parsed else None
 
 
+def read_file_items(
+    file: Path,
+    limit: int = DEFAULT_MAX_BYTES,
+    keep: Callable[[Item], bool] | None = None,
+    hint: str = "",
+) -> tuple[list[Item], list[ByteProblem]] | None:
+    """:func:`read_items` on a file read a piece at a time, keeping only the items
+    ``keep`` takes (a long history is never held, nor its entries), and the file's
+    byte problems; ``None`` when only a whole-file parse can say what it holds."""
+    scan = ByteScan()
+
+    def chunks() -> Iterator[bytes]:
+        for chunk in read_chunks(file, limit=limit, hint=hint):
+            scan.feed(chunk)
+            yield chunk
+
+    report = _check_stream(chunks(), "", keep_items=True, keep=keep)
+    if report is None or not report.parsed:
+        return None
+    return report.items, scan.problems()
+
+
 def check_path(
     file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
 ) -> FileReport:
@@ -246,7 +268,13 @@ def _pieces(chunks: Iterable[bytes]) -> Iterator[bytes]:
         yield carry
 
 
-def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> FileReport | None:
+def _check_stream(
+    chunks: Iterable[bytes],
+    path: str,
+    *,
+    keep_items: bool,
+    keep: Callable[[Item], bool] | None = None,
+) -> FileReport | None:
     """The file's findings, reading one entry at a time: each block of lines that
     starts with ``-`` at column 0 is read on its own (by the quick reader, or the
     strict loader), so only one piece of the file and the findings are held.
@@ -296,7 +324,7 @@ def _check_stream(chunks: Iterable[bytes], path: str, *, keep_items: bool) -> Fi
             if unseparated:
                 separators.append(_no_separator(line, path))
             unseparated = block.end == block.sep_end
-            if keep_items:
+            if keep_items and (keep is None or keep(item)):
                 items.append(item)
     problems = scan.problems()
     findings = [Finding(p.code, p.message, path, p.line) for p in problems]

@@ -4,13 +4,14 @@ skipped, not fatal), and the entries that apply to some keys, newest first, as
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from changelog_tool.findings import escape_controls
-from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.document import ByteProblem, Ledger, read_file
 from changelog_tool.ledger.entry import matching_keys
-from changelog_tool.ledger.filecheck import read_items
+from changelog_tool.ledger.filecheck import read_file_items, read_items
 from changelog_tool.records import record
 from changelog_tool.yaml.items import Item, YamlProblem
 
@@ -60,6 +61,29 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     return [
         (i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)
     ], []
+
+
+def file_entries(
+    file: Path,
+    limit: int,
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+    hint: str = "",
+) -> tuple[list[tuple[int, dict[str, Any]]], list[str], list[ByteProblem]]:
+    """:func:`entries` of a file, keeping only the entries ``keep`` takes, and the
+    file's byte problems: read a piece at a time when it reads entry by entry (its
+    entries are never all held), else read whole."""
+
+    def wanted(item: Item) -> bool:
+        return isinstance(item.value, dict) and (keep is None or keep(item.value))
+
+    streamed = read_file_items(file, limit, wanted, hint)
+    if streamed is not None:
+        items, byte_problems = streamed
+        return [(i.line, i.value) for i in items], [], byte_problems
+    data = read_file(file, hint, limit)
+    found, problems = entries(data)
+    kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]
+    return kept, problems, Ledger(data).byte_problems()
 
 
 def applying(
