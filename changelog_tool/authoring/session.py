@@ -113,9 +113,7 @@ class AddSession:
     def read(self) -> bytes:
         """The changelog's bytes now, and its :attr:`stamp` (taken first: a change
         made while it is read then refuses the save)."""
-        from changelog_tool.ledger.writer import Stamp
-
-        self.stamp = Stamp.missing()
+        self.stamp = writer.Stamp.missing()
         if not self.path.exists():
             if not self.init:
                 raise ChangelogError(
@@ -123,7 +121,7 @@ class AddSession:
                     "or --file to name another"
                 )
             return b""
-        self.stamp = Stamp.of(self.path)
+        self.stamp = writer.Stamp.of(self.path)
         return read_file(self.path, limit=self.settings.max_bytes)
 
     def reload(self) -> bytes:

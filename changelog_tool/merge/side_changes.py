@@ -65,7 +65,7 @@ def block_list_events(data: bytes) -> int | None:
     root is a block sequence at column 0; ``None`` when it is not (or does not
     parse, or the C parser is missing). Only syntax is read: libyaml's own loop,
     no Python object per event (building values costs several times more)."""
-    try:
+    try:  # deferred (and below): ruamel.yaml costs ~16 ms; a rebase's driver never reads this
         from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
     except ImportError:
         return None
