@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable
 
 from changelog_tool.gitrepo import HeadState, remote_url_reader
-from changelog_tool.ledger.entry import PULL_LINK, pull_link_problem
-from changelog_tool.settings import SLUG, Settings
+from changelog_tool.ledger.entry import PULL_LINK, PULL_LINK_SHAPE, pull_link_problem
+from changelog_tool.settings import Settings
 
 _GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$")
 
@@ -50,9 +50,7 @@ def problem(
     return None
 
 
-_RECENT_LINK = re.compile(
-    rb"pr-link: *[\"']?https://github\.com/(" + SLUG.encode() + rb")/pull/[0-9]+"
-)
+_RECENT_LINK = re.compile(rb"pr-link: *[\"']?" + PULL_LINK_SHAPE.encode())
 
 
 def repository_slug(
@@ -81,7 +79,7 @@ def repository_slug(
     upstream = remote("upstream")
     if upstream is not None:
         return upstream
-    found = _RECENT_LINK.findall(changelog) if changelog else []
+    found = [m.group(1) for m in _RECENT_LINK.finditer(changelog)] if changelog else []
     linked = found[-1].decode("ascii") if found else None
     origin = remote("origin")
     if origin is None or linked is None:

@@ -313,8 +313,10 @@ MAX_PR_NUMBER = 2**31 - 1
 GraphQL ``Int``, a signed 32-bit integer."""
 
 
-PULL_LINK = re.compile(rf"^https://github\.com/({SLUG})/pull/([0-9]+)$")
-"""A pull-request link: the repository (``owner/name``) and the number as written."""
+PULL_LINK_SHAPE = rf"https://github\.com/({SLUG})/pull/([0-9]+)"
+"""How a pull-request link is written: the repository (``owner/name``), the number."""
+PULL_LINK = re.compile(rf"^{PULL_LINK_SHAPE}$")
+"""A value that is a pull-request link (the one rule of its shape)."""
 
 
 def pull_link_problem(link: str, slug: str | None) -> str | None:
