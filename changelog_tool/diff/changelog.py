@@ -24,8 +24,7 @@ from typing import IO, TYPE_CHECKING
 
 from changelog_tool.errors import ConcurrentChange, EnvironmentProblem, too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
-from changelog_tool.gitrepo.objects import CHUNK
-from changelog_tool.gitrepo.process import blob_hasher
+from changelog_tool.gitrepo.objects import CHUNK, blob_hasher
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail

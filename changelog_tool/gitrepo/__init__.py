@@ -1,8 +1,9 @@
 """Git at the edge: every git call of the tool goes through this module.
 
-Two mechanisms, each for what it does best. A :class:`Repo` reads refs, trees and
-blobs through one persistent ``git cat-file --batch`` process (:mod:`objects`),
-which is what the diff engine needs when it reads dozens of blobs; GitPython is
+Two mechanisms, each for what it does best. Objects (refs, trees, blobs) are read
+through ``git cat-file --batch`` (:mod:`objects`, the one batch reader, persistent
+for a :class:`Repo` that reads dozens of blobs, and for the merge driver's one
+question of the protected ref); GitPython is
 imported only for what it does well beyond that (the index's conflict stages,
 ref names for "did you mean"). Short one-off questions (config, the state of
 the git directory, ``merge-file``, building the demo repository) are one plain
@@ -13,8 +14,13 @@ git failures become :class:`EnvironmentProblem` messages that say what to run.
 
 from typing import TYPE_CHECKING
 
-from changelog_tool.gitrepo.process import (
+from changelog_tool.gitrepo.objects import (
     BlobId,
+    protected_blob,
+    protected_blob_id,
+    read_first_blob,
+)
+from changelog_tool.gitrepo.process import (
     GitDirectory,
     HeadState,
     git,
@@ -22,9 +28,6 @@ from changelog_tool.gitrepo.process import (
     head_state,
     merge_file,
     operation_in_progress,
-    protected_blob,
-    protected_blob_id,
-    read_first_blob,
     remote_url_reader,
     run_git,
     try_git,

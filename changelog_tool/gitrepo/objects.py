@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import subprocess
-from collections.abc import Callable, Iterator
+import importlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.process import object_header, spawn
 from changelog_tool.records import record
+
+if TYPE_CHECKING:
+    import hashlib
+    import subprocess
 
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
@@ -196,3 +200,90 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
             pipe.close()
     process.kill()
     process.wait()
+
+
+def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
+    """The first ``rev:path`` of ``specs`` that exists, with its bytes, read through
+    one :class:`Objects` (no GitPython: the merge driver must start fast); ``None``
+    when none does or git cannot be asked."""
+    objects = Objects(root)
+    try:
+        for spec in specs:
+            found = objects.read(spec)
+            if found is not None and found[1] == "blob":
+                return spec, found[2]
+        return None
+    except EnvironmentProblem:
+        return None
+    finally:
+        objects.close()
+
+
+def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
+    """``path`` at the first protected ref that has it, with that ref's name."""
+    found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
+    if found is None:
+        return None
+    spec, data = found
+    return spec[: -len(path) - 1], data
+
+
+@record(frozen=True)
+class BlobId:
+    """A blob named by ``spec`` (``ref:path``): its object id and size, read without
+    its content."""
+
+    spec: str
+    oid: str
+    size: int
+
+    def hasher(self) -> hashlib._Hash:
+        """A hash fed the blob header, so that feeding it ``size`` bytes and comparing
+        its hex digest with ``oid`` tells whether those bytes are this blob."""
+        return blob_hasher(self.size, len(self.oid))
+
+
+SMALL_BLOB = 256 << 10
+"""Below this size a blob is hashed by Python's own SHA code, above it by OpenSSL's."""
+
+
+def blob_hasher(size: int, width: int) -> hashlib._Hash:
+    """A hash primed as git hashes a blob of ``size`` bytes: feed it those bytes and
+    its hex digest is their object id, SHA-1 or (ids ``width`` 64 hex digits wide)
+    SHA-256. ``hashlib`` loads OpenSSL, whose hashing is much faster than Python's
+    own modules but whose load costs more than they take to hash a small blob, so a
+    small blob does without it (docs/performance.md). The threshold is
+    where two such hashes (the merge driver's two sides, the work tree's prefix and
+    whole file) cost what the load does."""
+
+    name = "sha256" if width == 64 else "sha1"
+    new: Callable[[], hashlib._Hash] | None = None
+    if size <= SMALL_BLOB:
+        with contextlib.suppress(ImportError):  # a Python built without its own hashes
+            new = getattr(importlib.import_module(f"_{name}"), name)
+    if new is None:
+        # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
+        import hashlib
+
+        new = getattr(hashlib, name)
+    hasher = new()
+    hasher.update(b"blob %d\0" % size)
+    return hasher
+
+
+def protected_blob_id(root: Path, refs: Sequence[str], path: str) -> tuple[str, BlobId] | None:
+    """``path``'s blob at the first protected ref that has it, with that ref's name:
+    object id and size only, through ``--batch-check`` (however long the file, git
+    inflates nothing)."""
+    objects = Objects(root)
+    try:
+        for ref in refs:
+            spec = f"{ref}:{path}"
+            found = objects.info(spec)
+            if found is not None and found[1] == "blob":
+                return ref, BlobId(spec, found[0], found[2])
+        return None
+    except EnvironmentProblem:
+        return None
+    finally:
+        objects.close()

@@ -4,10 +4,8 @@ git directory, ``merge-file``, blobs of the protected ref for the merge driver).
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +14,6 @@ from changelog_tool.records import record
 
 if TYPE_CHECKING:
     # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
-    import hashlib
     import subprocess
 
 
@@ -145,111 +142,6 @@ def object_header(line: bytes) -> tuple[str, str, int] | None:
     if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
         return None
     return words[0].decode("ascii", "replace"), words[1].decode("ascii", "replace"), int(words[2])
-
-
-def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
-    """The first ``rev:path`` of ``specs`` that exists, with its bytes, read through
-    one ``git cat-file --batch`` (no GitPython: the merge driver must start fast)."""
-    wanted = list(specs)
-    try:
-        result = git(
-            root,
-            "cat-file",
-            "--batch",
-            stdin="".join(f"{s}\n" for s in wanted).encode("utf-8", "surrogateescape"),
-        )
-    except EnvironmentProblem:
-        return None
-    out, pos = result.stdout, 0
-    for spec in wanted:
-        end = out.find(b"\n", pos)
-        if result.returncode != 0 or end < 0:
-            return None
-        header = object_header(out[pos:end])
-        if header is None:
-            pos = end + 1
-            continue
-        _, kind, size = header
-        pos = end + 1 + size + 1
-        if kind == "blob":
-            return spec, out[end + 1 : end + 1 + size]
-    return None
-
-
-def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
-    """``path`` at the first protected ref that has it, with that ref's name, read
-    through one ``git cat-file`` process (the merge driver's fast path)."""
-    found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
-    if found is None:
-        return None
-    spec, data = found
-    return spec[: -len(path) - 1], data
-
-
-@record(frozen=True)
-class BlobId:
-    """A blob named by ``spec`` (``ref:path``): its object id and size, read without
-    its content."""
-
-    spec: str
-    oid: str
-    size: int
-
-    def hasher(self) -> hashlib._Hash:
-        """A hash fed the blob header, so that feeding it ``size`` bytes and comparing
-        its hex digest with ``oid`` tells whether those bytes are this blob."""
-        return blob_hasher(self.size, len(self.oid))
-
-
-SMALL_BLOB = 256 << 10
-"""Below this size a blob is hashed by Python's own SHA code, above it by OpenSSL's."""
-
-
-def blob_hasher(size: int, width: int) -> hashlib._Hash:
-    """A hash primed as git hashes a blob of ``size`` bytes: feed it those bytes and
-    its hex digest is their object id, SHA-1 or (ids ``width`` 64 hex digits wide)
-    SHA-256. ``hashlib`` loads OpenSSL, whose hashing is much faster than Python's
-    own modules but whose load costs more than they take to hash a small blob, so a
-    small blob does without it (docs/performance.md). The threshold is
-    where two such hashes (the merge driver's two sides, the work tree's prefix and
-    whole file) cost what the load does."""
-
-    name = "sha256" if width == 64 else "sha1"
-    new: Callable[[], hashlib._Hash] | None = None
-    if size <= SMALL_BLOB:
-        with contextlib.suppress(ImportError):  # a Python built without its own hashes
-            new = getattr(importlib.import_module(f"_{name}"), name)
-    if new is None:
-        # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
-        import hashlib
-
-        new = getattr(hashlib, name)
-    hasher = new()
-    hasher.update(b"blob %d\0" % size)
-    return hasher
-
-
-def protected_blob_id(root: Path, refs: Sequence[str], path: str) -> tuple[str, BlobId] | None:
-    """``path``'s blob at the first protected ref that has it, with that ref's name:
-    object id and size only, through one ``git cat-file --batch-check`` (however long
-    the file, git inflates nothing)."""
-    specs = [f"{ref}:{path}" for ref in refs]
-    try:
-        result = git(
-            root,
-            "cat-file",
-            "--batch-check",
-            stdin="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape"),
-        )
-    except EnvironmentProblem:
-        return None
-    if result.returncode != 0:
-        return None
-    for spec, line in zip(specs, result.stdout.splitlines(), strict=False):
-        header = object_header(line)
-        if header is not None and header[1] == "blob":
-            return spec[: -len(path) - 1], BlobId(spec, header[0], header[2])
-    return None
 
 
 def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:

@@ -30,12 +30,8 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
-from changelog_tool.gitrepo.process import (
-    GitDirectory,
-    merge_file,
-    protected_blob,
-    protected_blob_id,
-)
+from changelog_tool.gitrepo.objects import protected_blob, protected_blob_id
+from changelog_tool.gitrepo.process import GitDirectory, merge_file
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries, last_entry
 from changelog_tool.ledger.streams import FileSource, read_from, share_prefix

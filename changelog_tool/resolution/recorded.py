@@ -7,12 +7,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from changelog_tool.gate.prlinks import repository_slug
-from changelog_tool.gitrepo.process import (
-    GitDirectory,
-    protected_blob,
-    read_first_blob,
-    replay_start,
-)
+from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
+from changelog_tool.gitrepo.process import GitDirectory, replay_start
 from changelog_tool.merge.outcome import Outcome, Upstream, merge_sides
 from changelog_tool.merge.protected import Decision, branch_names
 from changelog_tool.merge.replay import Mainline

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from changelog_tool.gitrepo.process import SMALL_BLOB, blob_hasher
+from changelog_tool.gitrepo.objects import SMALL_BLOB, blob_hasher
 
 
 @pytest.mark.parametrize("object_format", ["sha1", "sha256"])
