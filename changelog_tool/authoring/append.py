@@ -40,7 +40,9 @@ def plan(
     real = regular_file(path, missing_ok=True)
     if real is None:
         if not init:
-            raise UsageError(f"{path} does not exist; pass --init to create it")
+            raise UsageError(
+                f"{path} does not exist; pass --init to create it, or --file to name another"
+            )
         found = Appendable(0, 0, b"")
     else:
         found = check_appendable(file_source(real, bounds.limit), str(path), held)

@@ -113,15 +113,16 @@ class AddSession:
     def read(self) -> bytes:
         """The changelog's bytes now, and its :attr:`stamp` (taken first: a change
         made while it is read then refuses the save)."""
-        self.stamp = writer.Stamp.missing()
-        if not self.path.exists():
+        try:
+            self.stamp = writer.Stamp.of(self.path)
+        except FileNotFoundError:
+            self.stamp = writer.Stamp.missing()
             if not self.init:
                 raise ChangelogError(
                     f"{self.path} does not exist; pass --init to create it, "
                     "or --file to name another"
-                )
+                ) from None
             return b""
-        self.stamp = writer.Stamp.of(self.path)
         return read_file(self.path, limit=self.settings.max_bytes)
 
     def reload(self) -> bytes:

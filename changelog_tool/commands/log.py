@@ -19,6 +19,7 @@ from changelog_tool.confinement import confined
 from changelog_tool.diff.local import work_tree_masters
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.gate.acceptance import unmatched
+from changelog_tool.ledger.document import file_source
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.lookup import applying, file_entries, format_text
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
@@ -70,6 +71,8 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         except ChangelogError:
             settings = None  # unreadable settings: no master keys, literal matching
     max_bytes = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
+    hint = "; pass --file PATH"
+    file_source(file, max_bytes, hint)  # a file that cannot be read is said first, alone
     masters = master_keys(settings) if settings is not None else None
     expansion: dict[str, list[str]] | None = None
     searched, gone = key, []
@@ -84,8 +87,8 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     def applies(entry: dict[str, Any]) -> bool:  # the one rule, one entry at a time
         return bool(applying([(0, entry)], searched, verbatim=gone))
 
-    items, problems, byte_problems = file_entries(file, max_bytes, applies, "; pass --file PATH")
-    if not items and problems:
+    items, problems, byte_problems, read_any = file_entries(file, max_bytes, applies, hint)
+    if not read_any and problems:
         raise ChangelogError(f"cannot read {file}: {problems[0]}")
     for byte_problem in byte_problems:
         if byte_problem.code == "encoding":

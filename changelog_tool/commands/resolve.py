@@ -46,59 +46,61 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, protected: str | None, format: str) -> int:
-    repo = Repo.open(Path.cwd())
-    settings = settings_module.load(Path.cwd())
-    repo.limit = settings.max_bytes
-    path = repo_path(settings.changelog_path, repo.root)
-    stages = repo.index_stages(path)
-    if not stages:
-        raise ChangelogError(
-            f"{path} has no conflict to resolve: the index holds no conflict stages for it "
-            "(nothing was written)"
+    with Repo.open(Path.cwd()) as repo:
+        settings = settings_module.load(Path.cwd())
+        repo.limit = settings.max_bytes
+        path = repo_path(settings.changelog_path, repo.root)
+        stages = repo.index_stages(path)
+        if not stages:
+            raise ChangelogError(
+                f"{path} has no conflict to resolve: the index holds no conflict stages for it "
+                "(nothing was written)"
+            )
+        if 2 not in stages or 3 not in stages:
+            raise ChangelogError(_deleted(path, "ours" if 2 not in stages else "theirs"))
+        directory = GitDirectory(repo.root)
+        operation = directory.operation()
+        if operation == "merge":  # which branch: the merge message names it
+            operation = _merge_with_names(repo.git_dir())
+        conflicted = repo.read(WORKTREE, path)
+        side = next((s for s in SIDES if s == protected), None)
+        chosen = Decision(side, "chosen with --protected") if side else None
+        outcome = merge_recorded(
+            path,
+            stages.get(1, b""),
+            stages[2],
+            stages[3],
+            settings=settings,
+            directory=directory,
+            decision=chosen,
+            operation=lambda: operation,
+            upstream=Upstream.of(protected_blob(repo.root, settings.protected_ref, path)),
         )
-    if 2 not in stages or 3 not in stages:
-        raise ChangelogError(_deleted(path, "ours" if 2 not in stages else "theirs"))
-    directory = GitDirectory(repo.root)
-    operation = directory.operation()
-    if operation == "merge":  # which branch: the merge message names it
-        operation = _merge_with_names(repo.git_dir())
-    conflicted = repo.read(WORKTREE, path)
-    side = next((s for s in SIDES if s == protected), None)
-    chosen = Decision(side, "chosen with --protected") if side else None
-    outcome = merge_recorded(
-        path,
-        stages.get(1, b""),
-        stages[2],
-        stages[3],
-        settings=settings,
-        directory=directory,
-        decision=chosen,
-        operation=lambda: operation,
-        upstream=Upstream.of(protected_blob(repo.root, settings.protected_ref, path)),
-    )
-    if not isinstance(outcome.result, Merged):
+        if not isinstance(outcome.result, Merged):
+            emit(
+                outcome,
+                format,
+                {"written": False},
+                f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`",
+            )
+            return 1
+        writer.replace(
+            repo.root / path,
+            outcome.result.data,
+            expected=conflicted,
+            bounds=writer.Bounds.of(settings),
+        )
+        repo.add(path)
+        hint = NEXT.get(
+            (operation or "").split(" ", 1)[0], "then finish the operation that stopped"
+        )
         emit(
             outcome,
             format,
-            {"written": False},
-            f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`",
+            {"written": True, "operation": (operation or "").split(" ", 1)[0] or None},
+            f"{path} is resolved and staged; {hint}",
         )
-        return 1
-    writer.replace(
-        repo.root / path,
-        outcome.result.data,
-        expected=conflicted,
-        bounds=writer.Bounds.of(settings),
-    )
-    repo.add(path)
-    hint = NEXT.get((operation or "").split(" ", 1)[0], "then finish the operation that stopped")
-    emit(
-        outcome,
-        format,
-        {"written": True, "operation": (operation or "").split(" ", 1)[0] or None},
-        f"{path} is resolved and staged; {hint}",
-    )
-    return 0
+        return 0
 
 
 def _deleted(path: str, gone: str) -> str:

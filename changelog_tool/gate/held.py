@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.gitrepo import git
 from changelog_tool.gitrepo.objects import Objects
 from changelog_tool.ledger.streams import first_difference
@@ -38,6 +39,8 @@ def held_lines(file: Path, refs: Sequence[str]) -> int:
             if kind == "blob":
                 return _common_lines(objects.chunks(size), file)
             objects.skip(size)
+        return 0
+    except EnvironmentProblem:  # git cannot say: no line is known to be held
         return 0
     finally:
         objects.close()

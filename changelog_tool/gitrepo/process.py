@@ -213,7 +213,9 @@ def _sequencer_command(todo: Path) -> str | None:
 
 def current_branch(git_directory: Path) -> str | None:
     """The branch HEAD is on (``main``), read from the git directory's ``HEAD`` file
-    without running git; ``None`` when HEAD is detached (a rebase) or unreadable."""
+    without running git; ``None`` when HEAD is detached (a rebase) or unreadable. A
+    repository whose refs are a reftable keeps a placeholder there
+    (``refs/heads/.invalid``): git itself is asked then."""
     try:
         with (git_directory / "HEAD").open("rb") as file:
             head = file.read(1024)
@@ -223,9 +225,24 @@ def current_branch(git_directory: Path) -> str | None:
     if not head.startswith(prefix):
         return None
     try:
-        return head[len(prefix) :].strip().decode("utf-8") or None
+        name = head[len(prefix) :].strip().decode("utf-8") or None
     except UnicodeDecodeError:
         return None
+    if name != _REFTABLE_HEAD:
+        return name
+    try:
+        asked = git(
+            git_directory, "--git-dir", str(git_directory), "symbolic-ref", "--short", "-q", "HEAD"
+        )
+    except EnvironmentProblem:
+        return None
+    return (
+        (asked.stdout.decode("utf-8", "replace").strip() or None) if asked.returncode == 0 else None
+    )
+
+
+_REFTABLE_HEAD = ".invalid"
+"""The branch a reftable repository's ``HEAD`` file names: not a branch, a marker."""
 
 
 class GitDirectory:

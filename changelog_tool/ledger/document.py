@@ -92,10 +92,11 @@ def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> byt
         raise _unreadable(path) from None
 
 
-def file_source(path: Path, limit: int = DEFAULT_MAX_BYTES) -> FileSource:
+def file_source(path: Path, limit: int = DEFAULT_MAX_BYTES, hint: str = "") -> FileSource:
     """The file ``path`` names, to be read a range at a time, after the checks of
-    :func:`read_file` (``limit``: ``max-bytes``)."""
-    real = _readable(path, "", limit)
+    :func:`read_file` (``limit``: ``max-bytes``; ``hint``: what a missing file's
+    message adds)."""
+    real = _readable(path, hint, limit)
     try:
         os.close(os.open(real, os.O_RDONLY))
     except PermissionError:

@@ -68,22 +68,23 @@ def file_entries(
     limit: int,
     keep: Callable[[dict[str, Any]], bool] | None = None,
     hint: str = "",
-) -> tuple[list[tuple[int, dict[str, Any]]], list[str], list[ByteProblem]]:
-    """:func:`entries` of a file, keeping only the entries ``keep`` takes, and the
-    file's byte problems: read a piece at a time when it reads entry by entry (its
-    entries are never all held), else read whole."""
+) -> tuple[list[tuple[int, dict[str, Any]]], list[str], list[ByteProblem], bool]:
+    """:func:`entries` of a file, keeping only the entries ``keep`` takes, the file's
+    byte problems, and whether any entry could be read at all (kept or not): read a
+    piece at a time when it reads entry by entry (its entries are never all held),
+    else read whole."""
 
     def wanted(item: Item) -> bool:
         return isinstance(item.value, dict) and (keep is None or keep(item.value))
 
     streamed = read_file_items(file, limit, wanted, hint)
-    if streamed is not None:
+    if streamed is not None:  # every entry was read
         items, byte_problems = streamed
-        return [(i.line, i.value) for i in items], [], byte_problems
+        return [(i.line, i.value) for i in items], [], byte_problems, True
     data = read_file(file, hint, limit)
     found, problems = entries(data)
     kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]
-    return kept, problems, Ledger(data).byte_problems()
+    return kept, problems, Ledger(data).byte_problems(), bool(found)
 
 
 def applying(

@@ -118,6 +118,27 @@ def test_a_broken_entry_is_skipped_and_named_while_the_others_are_still_read(
     assert "2 entries apply" in captured.out and "entry skipped" in captured.err
 
 
+def test_a_broken_entry_never_hides_that_no_readable_entry_applies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Readable entries exist but none applies to the key: the broken one is named and
+    the answer is "none applies", not "cannot read" (the filter keeps none of them)."""
+    path = tmp_path / "perf-changelog.yaml"
+    path.write_text(CHANGELOG.replace('    - "Third, another key"', '    - "Third: [broken'))
+    assert main(["log", "no-such-key", "--file", str(path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["total"] == 0 and "entry skipped" in captured.err
+    assert "cannot read" not in captured.err
+
+
+def test_a_missing_file_is_said_first_and_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["log", "k", "--file", str(tmp_path / "nope.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist; pass --file PATH" in err and err.count("changelog:") == 1
+
+
 def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     assert main(["log", "k", "--file", str(tmp_path / "nope.yaml")]) == 2
 
