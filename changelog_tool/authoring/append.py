@@ -46,9 +46,8 @@ def plan(
         found = Appendable(0, 0, b"")
     else:
         found = check_appendable(file_source(real, bounds.limit), str(path), held)
-    first_line = found.lines - found.end.count(b"\n") + 1
     blocks = [emit(entry) for entry in entries]
-    appended = writer.plan_append(found.end, blocks, first_line=first_line, path=path)
+    appended = writer.plan_append(found.end, blocks, first_line=found.end_line, path=path)
     return Planned(path, found.size, appended, found.warnings)
 
 

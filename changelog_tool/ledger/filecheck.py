@@ -357,6 +357,11 @@ class Appendable:
     end: bytes
     warnings: tuple[Finding, ...] = ()
 
+    @property
+    def end_line(self) -> int:
+        """The file line :attr:`end` begins on."""
+        return self.lines - self.end.count(b"\n") + 1
+
 
 def check_appendable(
     source: Source, path: str = "perf-changelog.yaml", held: HeldLines | None = None

@@ -57,9 +57,8 @@ def first_difference(a: bytes, b: bytes) -> int:
 
 def read_from(path: Path, offset: int) -> bytes:
     """The bytes of ``path`` from ``offset`` to its end."""
-    with open(path, "rb") as file:
-        file.seek(offset)
-        return file.read()
+    source = FileSource(path)
+    return source.read(offset, source.size)
 
 
 def share_prefix(

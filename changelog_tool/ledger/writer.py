@@ -494,7 +494,7 @@ def append(
                 "take the lock); nothing was written: run the command again"
             )
         end, lines = found.end, found.lines
-        planned = plan_append(end, blocks, first_line=lines - end.count(b"\n") + 1, path=path)
+        planned = plan_append(end, blocks, first_line=found.end_line, path=path)
         _copy_locked(path, real, fd, fd, found.size, planned, stamp)
     entry_lines = _entry_lines(lines, end, blocks)
     return Appended(
