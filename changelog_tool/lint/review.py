@@ -57,20 +57,20 @@ def review(
     leaves = repeated.Leaves(values, repeated.Budget()) if repeats else None
     out: list[Finding] = []
     recipes = []
-    budget = _Budget()
+    budget = _Budget(changed)
     for path, (head, base) in sorted(changed.recipes.items()):
-        if budget.takes(path, head):
+        if budget.takes(path):
             file = _File(path, head, base, values if repeats else None)
             out += file.lints(styles, leaves)
             recipes.append(file)
     for path, (head, base) in sorted(changed.masters.items()):
-        if budget.takes(path, head):
+        if budget.takes(path):
             out += _File(path, head, base).lints(styles, None)
     for part in changed.master_keys:
-        if budget.takes(part.path, part.head):
+        if budget.takes(part.path):
             file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
             out += file.lints(styles, None)
-    out += budget.notice()
+    out += budget.findings(levels)
     if repeats:
         out += _copies(recipes)
     for path, key, ref, line in changed.references:
@@ -96,41 +96,86 @@ def review(
 
 REVIEW_BYTES = 512 << 10
 """The changed YAML key-style and repeated-block read in one run: a real change is a
-few recipes and keys (kilobytes); past this, what is left is not reviewed, and one
-notice says so, so that a branch of a 1 MB file of new keys costs bounded work."""
+few recipes and keys (kilobytes); past this, what is left is not reviewed and a
+``review-skipped`` finding names it, so that a branch of a 1 MB file of new keys
+costs bounded work. A lint the settings make an error fails closed: its
+``review-skipped`` is an error, so a budget never lowers a severity."""
 
 
 class _Budget:
-    """What the review has read so far, and what it left for :data:`REVIEW_BYTES`."""
+    """Which changed files the review reads within :data:`REVIEW_BYTES`, decided
+    before any is read: the master configs first, then the recipes; within each, the
+    smallest first, so that no one large file (whatever its name sorts as) starves
+    the others: a file is left only when it is larger than what the smaller ones
+    left of the budget. A master file's keys share one decision."""
 
-    def __init__(self) -> None:
+    def __init__(self, changed: Changed) -> None:
+        sizes: dict[str, int] = {}
+        for path, (head, _) in changed.masters.items():
+            sizes[path] = sizes.get(path, 0) + len(head)
+        for part in changed.master_keys:
+            sizes[part.path] = sizes.get(part.path, 0) + len(part.head)
+        self.masters = set(sizes)
+        recipes = {path: len(head) for path, (head, _) in changed.recipes.items()}
         self.read = 0
+        self.taken: set[str] = set()
         self.skipped: dict[str, int] = {}
+        for group in (sizes, recipes):
+            for path, size in sorted(group.items(), key=lambda item: (item[1], item[0])):
+                if self.read + size <= REVIEW_BYTES:
+                    self.read += size
+                    self.taken.add(path)
+                else:
+                    self.skipped[path] = self.skipped.get(path, 0) + size
 
-    def takes(self, path: str, head: bytes) -> bool:
-        if self.read + len(head) > REVIEW_BYTES:
-            self.skipped[path] = self.skipped.get(path, 0) + len(head)
-            return False
-        self.read += len(head)
-        return True
+    def takes(self, path: str) -> bool:
+        return path in self.taken
 
-    def notice(self) -> list[Finding]:
-        if not self.skipped:
-            return []
-        total = sum(self.skipped.values())
-        first = min(self.skipped)
-        return [
-            Finding(
-                "review-skipped",
-                f"key-style and repeated-block reviewed {self.read:,} bytes of changed YAML "
-                f"and left {total:,} bytes unread (in {', '.join(sorted(self.skipped))}): "
-                f"a change this large is reviewed by hand; the gate's other checks ran on "
-                "all of it",
-                first,
-                None,
-                "notice",
+    def findings(self, levels: MappingType[str, str]) -> list[Finding]:
+        """One ``review-skipped`` error for each lint the settings make an error that
+        left a file unread, and one notice for the other lints that did."""
+        unread = {
+            "key-style": sorted(self.skipped),
+            "repeated-block": sorted(p for p in self.skipped if p not in self.masters),
+        }
+        out = []
+        lower = []
+        for code, paths in unread.items():
+            if not paths or levels[code] == "off":
+                continue
+            if levels[code] != "error":
+                lower.append(code)
+                continue
+            out.append(
+                Finding(
+                    "review-skipped",
+                    f"{code} is an error in the settings, and this change is too large for it "
+                    f"to review: it read {self.read:,} bytes of changed YAML and left "
+                    f"{self._size(paths):,} bytes unread, in {', '.join(paths)}; the review "
+                    "fails closed: split the change into smaller branches",
+                    paths[0],
+                    None,
+                    "error",
+                )
             )
-        ]
+        if lower:
+            paths = sorted({p for code in lower for p in unread[code]})
+            out.append(
+                Finding(
+                    "review-skipped",
+                    f"{' and '.join(lower)} reviewed {self.read:,} bytes of changed YAML "
+                    f"and left {self._size(paths):,} bytes unread (in {', '.join(paths)}): "
+                    "a change this large is reviewed by hand; the gate's other checks ran on "
+                    "all of it",
+                    paths[0],
+                    None,
+                    "notice",
+                )
+            )
+        return out
+
+    def _size(self, paths: list[str]) -> int:
+        return sum(self.skipped[path] for path in paths)
 
 
 class _File:
