@@ -114,42 +114,66 @@ class Found:
     data: bytes | None = None
 
     def table(self) -> dict[str, Any]:
-        """The ``[tool.perf-changelog]`` table (the whole dotfile), not yet validated."""
+        """The ``tool.perf-changelog`` table (the whole dotfile), not yet validated."""
         if self.file is None or self.data is None:
             return {}
         where = self.root / self.file
-        if len(self.data) > MAX_SETTINGS_BYTES:
-            raise UsageError(
-                f"{where} is {len(self.data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
-                "limit for a settings file"
-            )
-        # deferred: tomllib costs the merge driver ~6 ms where no settings file is to be read
-        import tomllib
-
-        if self.data.startswith(b"\xef\xbb\xbf"):
-            raise UsageError(
-                f"cannot read settings in {where}: it begins with a byte-order mark, which "
-                "TOML does not allow; save it as UTF-8 without one"
-            )
-        try:
-            data = tomllib.loads(self.data.decode("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read settings in {where}: {exc}") from None
-        except RecursionError:  # tomllib nests a frame per [ or {
-            raise UsageError(
-                f"cannot read settings in {where}: arrays or tables nested too deep for "
-                "the TOML reader; the settings need two levels at most"
-            ) from None
+        data = read_toml(where, self.data)
         if self.file == DOTFILE:
             return data
-        tool = data.get("tool", {})
-        table = tool.get("perf-changelog") if isinstance(tool, dict) else None
+        table = _tool_table(data)
         if table is not None and not isinstance(table, dict):
             raise UsageError(
                 f"{where}: tool.perf-changelog must be a table ([tool.perf-changelog]), "
                 f"found {type(table).__name__}"
             )
         return table if isinstance(table, dict) else {}
+
+
+def read_toml(where: Path, data: bytes) -> dict[str, Any]:
+    """A settings file's TOML document (refused, with what to do, when it is too large
+    or does not parse)."""
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise UsageError(
+            f"{where} is {len(data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
+            "limit for a settings file"
+        )
+    # deferred: tomllib costs the merge driver ~6 ms where no settings file is to be read
+    import tomllib
+
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise UsageError(
+            f"cannot read settings in {where}: it begins with a byte-order mark, which "
+            "TOML does not allow; save it as UTF-8 without one"
+        )
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read settings in {where}: {exc}") from None
+    except RecursionError:  # tomllib nests a frame per [ or {
+        raise UsageError(
+            f"cannot read settings in {where}: arrays or tables nested too deep for "
+            "the TOML reader; the settings need two levels at most"
+        ) from None
+
+
+def _tool_table(document: dict[str, Any]) -> object:
+    """``tool.perf-changelog`` of a parsed pyproject.toml (``None``: absent), however
+    the TOML spells it: a ``[tool.perf-changelog]`` header, only subtables
+    (``[tool.perf-changelog.severity]``), dotted or quoted keys, inline tables."""
+    tool = document.get("tool")
+    return tool.get("perf-changelog") if isinstance(tool, dict) else None
+
+
+def holds_settings(where: Path, data: bytes) -> bool:
+    """Does this pyproject.toml hold the settings? Read as TOML, never searched as
+    bytes. One that cannot be read (too large, not TOML) may hold them: it is taken as
+    holding them, so that :meth:`Found.table` refuses it with the reason, rather than
+    the defaults silently applying."""
+    try:
+        return _tool_table(read_toml(where, data)) is not None
+    except UsageError:
+        return True
 
 
 def read_work_tree(path: Path) -> bytes | None:
@@ -160,14 +184,14 @@ def read_work_tree(path: Path) -> bytes | None:
 
 def find(start: Path, read: Reader = read_work_tree) -> Found:
     """The nearest ancestor of ``start`` with settings (a dotfile, or a pyproject.toml
-    with the table), else the git top level, else ``start``; files read with ``read``."""
+    with a ``tool.perf-changelog`` table), else the git top level, else ``start``; files read with ``read``."""
     start = start.resolve()
     for folder in (start, *start.parents):
         dotfile = read(folder / DOTFILE)
         if dotfile is not None:
             return Found(folder, DOTFILE, dotfile)
         pyproject = read(folder / PYPROJECT)
-        if pyproject is not None and TABLE.encode() in pyproject:
+        if pyproject is not None and holds_settings(folder / PYPROJECT, pyproject):
             return Found(folder, PYPROJECT, pyproject)
         if (folder / ".git").exists():
             return Found(folder)
