@@ -9,7 +9,9 @@ text merge), and the local git config that defines the driver. Git never takes
 driver definitions from a repository (they run programs), so each clone runs
 ``changelog install`` once. The driver command is the absolute path of the
 running interpreter, so it works inside git without an activated virtualenv;
-``--check`` says whether that command still runs (a moved or deleted venv).
+``--check`` runs the configured command as git would, on a trial merge
+(:mod:`changelog_tool.commands.driver_trial`), and calls it ready only when git
+would get the merge (not after a moved venv, a missing ``%P``, swapped files).
 Nothing is called done before ``git check-attr`` confirms git applies it.
 """
 
@@ -18,11 +20,10 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import subprocess
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format
+from changelog_tool.commands import add_format, driver_trial
 from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gitrepo import Repo, run_git, try_git
@@ -32,7 +33,6 @@ from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.setup import (
     DRIVER,
     NAME,
-    USER_SITE_ISOLATED,
     attribute_line,
     driver_command,
     is_isolated,
@@ -224,7 +224,6 @@ def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
             "ok": applied == DRIVER,
         }
     )
-    runnable, why = False, "no command to run"
     if command:
         words = shlex.split(command)
         flags = words[1 : words.index("-m")] if "-m" in words else words[1:]
@@ -240,23 +239,13 @@ def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
                 "ok": isolated,
             }
         )
-        try:  # as git runs it, from the top of the work tree, and isolated even if it is not
-            probe = subprocess.run(
-                [
-                    words[0],
-                    *(flags if isolated else USER_SITE_ISOLATED),
-                    "-c",
-                    "import changelog_tool",
-                ],
-                cwd=top,
-                capture_output=True,
-                text=True,
-                timeout=30,
-                check=False,
-            )
-            runnable = probe.returncode == 0
-            why = "runs" if runnable else (probe.stderr.strip().splitlines() or ["fails"])[-1]
-        except OSError as exc:
-            why = f"{words[0]}: {exc.strerror or exc} (the virtualenv was moved or deleted?)"
-    steps.append({"what": "the driver command", "done": why, "ok": runnable})
+    trial = driver_trial.run(command) if command else None
+    steps.append(
+        {
+            "what": "a trial merge through the driver command, as git runs it",
+            "done": trial.said if trial is not None else "no command to run",
+            "ok": trial is not None and trial.ok,
+            "exit_code": trial.exit_code if trial is not None else None,
+        }
+    )
     return steps, all(step["ok"] is True for step in steps)
