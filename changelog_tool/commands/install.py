@@ -13,6 +13,8 @@ running interpreter, so it works inside git without an activated virtualenv;
 (:mod:`changelog_tool.commands.driver_trial`), and calls it ready only when git
 would get the merge (not after a moved venv, a missing ``%P``, swapped files).
 Nothing is called done before ``git check-attr`` confirms git applies it.
+``--uninstall`` touches this clone's state only: a tracked ``.gitattributes`` is
+everyone's, so it is left as it is and the line to remove by hand is named.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     what.add_argument(
         "--uninstall",
         action="store_true",
-        help="remove the attribute lines and the git config entries",
+        help="remove this clone's driver: its git config and attribute lines (a tracked "
+        ".gitattributes is left as it is, shared with every clone)",
     )
     what.add_argument(
         "--check",
@@ -64,7 +67,7 @@ def run(*, uninstall: bool, check: bool, format: str) -> int:
     if check:
         steps, ok = _check(top, changelog)
     elif uninstall:
-        steps, ok = [*_remove(files), _unset_config(top)], True
+        steps, ok = [*_remove(top, files), _unset_config(top)], True
     else:
         steps = _add(files, attribute_line(changelog))
         steps += [
@@ -108,9 +111,15 @@ def _report(
             else "install: the driver is not ready; run `changelog install` to set it up again"
         )
     elif uninstall:
+        kept = any(step.get("kept") for step in steps)
         print(
-            f"install: the merge driver is off; git merges {changelog} as plain text again "
-            "(commit the .gitattributes change to share it)"
+            f"install: the merge driver is off in this clone; git merges {changelog} as "
+            "plain text again"
+            + (
+                " (the tracked .gitattributes still names it for every clone: see above)"
+                if kept
+                else ""
+            )
         )
     else:
         print(
@@ -153,7 +162,24 @@ def _ending(lines: list[str]) -> str:
 
 
 def _is_driver_line(line: str) -> bool:
-    return f"merge={DRIVER}" in line
+    """Does this gitattributes line set ``merge=perf-changelog``? Read as git reads
+    it (a comment, or a pattern, C-quoted or not, then attributes separated by
+    whitespace), never searched: a comment naming the attribute is not a driver line."""
+    return f"merge={DRIVER}" in _attributes(line)
+
+
+def _attributes(line: str) -> list[str]:
+    """The attributes a gitattributes line sets (none for a comment or a blank)."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return []
+    if text.startswith('"'):  # a C-quoted pattern: its end is the first unescaped quote
+        at, escaped = 1, False
+        while at < len(text) and (escaped or text[at] != '"'):
+            escaped = not escaped and text[at] == "\\"
+            at += 1
+        return text[at + 1 :].split()
+    return text.split()[1:]
 
 
 def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
@@ -176,13 +202,28 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
     return steps
 
 
-def _remove(files: tuple[Path, ...]) -> list[dict[str, object]]:
+def _remove(top: Path, files: tuple[Path, ...]) -> list[dict[str, object]]:
+    """The driver's line out of this clone's own attribute files. A ``.gitattributes``
+    that git tracks is shared with everyone who clones: it is never changed here, and
+    the step says which line to remove by hand, and why."""
     steps: list[dict[str, object]] = []
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
         kept = [entry for entry in old if not _is_driver_line(entry)]
         if len(kept) == len(old):
             steps.append({"what": str(path), "done": "has no merge driver line"})
+        elif path.name == ".gitattributes" and _tracked(top, path):
+            lines = "; ".join(repr(e.rstrip("\r\n")) for e in old if _is_driver_line(e))
+            steps.append(
+                {
+                    "what": str(path),
+                    "done": f"left as it is: it is tracked, so shared with every clone; "
+                    f"to stop the driver for everyone, remove {lines} by hand and commit "
+                    "that (in this clone, without the driver's config, git merges the "
+                    "file as plain text)",
+                    "kept": True,
+                }
+            )
         elif any(entry.strip() for entry in kept) or path.name != ".gitattributes":
             writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
             steps.append({"what": str(path), "done": "removed the merge driver line"})
@@ -190,6 +231,12 @@ def _remove(files: tuple[Path, ...]) -> list[dict[str, object]]:
             path.unlink()
             steps.append({"what": str(path), "done": "removed (it held only that line)"})
     return steps
+
+
+def _tracked(top: Path, path: Path) -> bool:
+    """Is ``path`` in git's index (committed or staged)?"""
+    relative = path.relative_to(top).as_posix() if path.is_relative_to(top) else str(path)
+    return try_git(top, "ls-files", "--error-unmatch", "--", relative).returncode == 0
 
 
 def _unset_config(top: Path) -> dict[str, object]:

@@ -221,3 +221,36 @@ def test_check_reports_a_driver_that_is_not_isolated_without_running_the_work_tr
     assert list(marks.iterdir()) == []
     assert tool(repo.root, "install").returncode == 0
     assert tool(repo.root, "install", "--check").returncode == 0
+
+
+def test_uninstall_leaves_a_tracked_gitattributes_alone_and_names_the_line(
+    repo: GitRepo,
+) -> None:
+    """Uninstalling in one clone touches that clone's state only: the committed
+    .gitattributes is everyone's, so it is neither edited nor deleted; the output
+    names the line to remove by hand, and why."""
+    tool(repo.root, "install")
+    repo.commit("share the attribute", **{".gitattributes": LINE + "\n"})
+    info = repo.root / ".git" / "info" / "attributes"
+    assert LINE in info.read_text()
+    result = tool(repo.root, "install", "--uninstall")
+    assert result.returncode == 0, result.stderr
+    assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
+    assert repo.git("status", "--porcelain") == ""
+    assert LINE not in info.read_text()
+    assert repo.git("config", "--local", "--get-regexp", "merge", check=False) == ""
+    said = [line for line in result.stdout.splitlines() if ".gitattributes" in line]
+    assert any(repr(LINE) in line and "by hand" in line and "tracked" in line for line in said)
+    document = json.loads(tool(repo.root, "install", "--uninstall", "--format", "json").stdout)
+    [kept] = [s for s in document["steps"] if str(s["what"]).endswith(".gitattributes")]
+    assert kept["kept"] is True and repr(LINE) in kept["done"]
+
+
+def test_a_comment_naming_the_attribute_is_not_the_drivers_line(repo: GitRepo) -> None:
+    comment = "# merge=perf-changelog is set by `changelog install`"
+    other = '"/with space.yaml" merge=perf-changelog-other'
+    repo.write(".gitattributes", f"{comment}\n{other}\n")
+    tool(repo.root, "install")
+    assert (repo.root / ".gitattributes").read_text() == f"{comment}\n{other}\n{LINE}\n"
+    tool(repo.root, "install", "--uninstall")
+    assert (repo.root / ".gitattributes").read_text() == f"{comment}\n{other}\n"
