@@ -18,16 +18,16 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from changelog_tool.commands import add_format
+from changelog_tool.commands import add_format, init_edits
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
 from changelog_tool.gitrepo import Repo, git
 from changelog_tool.ledger import writer
+from changelog_tool.merge.attributes import attribute_lines, line_ending
 from changelog_tool.merge.setup import attribute_line
 from changelog_tool.provenance import Source, installed_source, parse_source
 from changelog_tool.records import record
@@ -36,7 +36,7 @@ from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
 SETTINGS = ".perf-changelog.toml"
-YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null"}
+PYPROJECT = "pyproject.toml"
 SKIP = {".git", ".venv", "node_modules", "__pycache__"}
 
 
@@ -82,36 +82,25 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
             f"no master config (*-master.yaml) found in {top}; add one, or write "
             f'{SETTINGS} with `master-configs = ["<glob>"]` by hand'
         )
-    settings = []
+    settings: dict[str, str | list[str]] = {}
     if changelog != "perf-changelog.yaml":
-        settings.append(f'changelog = "{changelog}"')
+        settings["changelog"] = changelog
     read = _matching(top, DEFAULT_MASTER_GLOBS)
     if not read:
         globs = sorted({str(Path(m).parent / "*-master.yaml") for m in masters})
-        settings.append("master-configs = [" + ", ".join(f'"{g}"' for g in globs) + "]")
+        settings["master-configs"] = globs
         read = _matching(top, globs)
     current = load(top)
     branch, refs = _protected(top, current.protected_ref)
     if refs:
-        settings.append("protected-ref = [" + ", ".join(f'"{r}"' for r in refs) + "]")
-    settings_step = (
-        _file(top, SETTINGS, "".join(f"{line}\n" for line in settings))
-        if settings
-        else Step(SETTINGS, "keep", "the defaults fit: no settings needed")
-    )
-    if settings and settings_step.action == "keep":
-        settings_step = Step(
-            SETTINGS,
-            "keep",
-            "exists; left as it is: set these in it by hand:\n"
-            + "".join(f"    {line}\n" for line in settings),
-        )
+        settings["protected-ref"] = refs
+    settings_step = _settings(top, settings, current.source)
     action = origin.action if origin is not None else None
     steps = [
         _file(top, changelog, ""),
         settings_step,
         _line(top, ".gitattributes", attribute_line(changelog)),
-        _file(top, WORKFLOW, _workflow(branch, action))
+        _workflow_step(top, branch, action)
         if action
         else Step(
             WORKFLOW,
@@ -240,38 +229,58 @@ def _file(top: Path, path: str, text: str) -> Step:
     )
 
 
+def _settings(top: Path, settings: dict[str, str | list[str]], source: str | None) -> Step:
+    """The settings file where the defaults do not fit. Settings already in
+    pyproject.toml are never shadowed by a new dotfile (which would win over them):
+    what to set there is said instead."""
+    if not settings:
+        return Step(SETTINGS, "keep", "the defaults fit: no settings needed")
+    text = init_edits.toml_settings(settings)
+    hand = "".join(f"    {line}\n" for line in text.splitlines())
+    if source is not None and PYPROJECT in Path(source.split(" ", 1)[0]).name:
+        return Step(
+            SETTINGS,
+            "keep",
+            f"not written: the settings are in {source}, which a {SETTINGS} would "
+            f"override; set these there by hand:\n{hand}",
+        )
+    step = _file(top, SETTINGS, text)
+    if step.action == "keep":
+        return Step(SETTINGS, "keep", f"exists; left as it is: set these in it by hand:\n{hand}")
+    return step
+
+
 def _line(top: Path, path: str, line: str) -> Step:
+    """The attribute line appended to ``.gitattributes``, read as ``install`` reads it
+    (the same lines, the same line ending)."""
     target = _target(top, path)
-    old = target.read_text(encoding="utf-8") if target.is_file() else ""
-    if line in old.splitlines():
+    old = attribute_lines(target)
+    if line in (entry.rstrip("\r\n") for entry in old):
         return Step(path, "keep", f"already has {line!r}")
     if not target.exists():
         return Step(path, "create", line + "\n")
-    return Step(path, "append", ("" if old.endswith("\n") or not old else "\n") + line + "\n")
+    ending = line_ending(old)
+    lead = "" if not old or old[-1].endswith(("\n", "\r")) else ending
+    return Step(path, "append", lead + line + ending)
 
 
 def _pre_commit(top: Path, origin: Source) -> Step:
-    hook = (
-        f"  - repo: {_flow(origin.url)}\n    rev: {_flow(origin.ref)}\n"
-        "    hooks:\n      - id: perf-changelog\n"
-    )
     target = _target(top, PRE_COMMIT)
-    if not target.is_file():
-        return Step(PRE_COMMIT, "create", "repos:\n" + hook)
-    old = target.read_text(encoding="utf-8")
-    if "id: perf-changelog" in old:
-        return Step(PRE_COMMIT, "keep", "already has the perf-changelog hook")
-    lines = old.rstrip("\n").splitlines()
-    top_keys = [
-        n
-        for n, line in enumerate(lines)
-        if line and not line[0].isspace() and not line.startswith("#")
-    ]
-    if top_keys and lines[top_keys[-1]].startswith("repos:"):
-        return Step(PRE_COMMIT, "append", ("" if old.endswith("\n") else "\n") + hook)
-    return Step(
-        PRE_COMMIT, "keep", "has `repos:` before other keys: add this entry to it by hand:\n" + hook
-    )
+    old = target.read_bytes() if target.is_file() else None
+    edit = init_edits.pre_commit(old, origin)
+    return Step(PRE_COMMIT, edit.action, edit.text)
+
+
+def _workflow_step(top: Path, branch: str, action: str) -> Step:
+    text = _workflow(branch, action)
+    if not init_edits.workflow_reads_back(text, branch, action):
+        return Step(
+            WORKFLOW,
+            "keep",
+            f"not written: the branch name {branch!r} does not read back from it; write "
+            "the workflow by hand (see the README)",
+        )
+    return _file(top, WORKFLOW, text)
 
 
 def _workflow(branch: str, action: str) -> str:
@@ -280,20 +289,13 @@ def _workflow(branch: str, action: str) -> str:
         "on:\n  pull_request:\n"
         # labeled/unlabeled: adding or removing the opt-out label re-runs the gate
         "    types: [opened, synchronize, reopened, labeled, unlabeled]\n"
-        f"  push:\n    branches: [{_flow(branch)}]\n"
+        f"  push:\n    branches: [{init_edits.flow(branch)}]\n"
         "  merge_group:\n"
         "permissions:\n  contents: read\n"
         "jobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n"
         "      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n"
         f"      - uses: {action}\n"
     )
-
-
-def _flow(name: str) -> str:
-    """A branch name as a YAML flow-sequence item, quoted where YAML (1.1, as GitHub
-    reads workflows) would read something else: a number, a boolean, a flow marker."""
-    plain = re.fullmatch(r"[A-Za-z][A-Za-z0-9_./-]*", name) and name.lower() not in YAML_WORDS
-    return name if plain else json.dumps(name)
 
 
 def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters: list[str]) -> None:

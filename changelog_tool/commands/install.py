@@ -27,10 +27,10 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, driver_trial
 from changelog_tool.confinement import confined
-from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.errors import ChangelogError
 from changelog_tool.gitrepo import Repo, run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.document import regular_file
+from changelog_tool.merge.attributes import attribute_lines, is_driver_line, line_ending
 from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.setup import (
     DRIVER,
@@ -140,59 +140,17 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
     return {"what": f"git config {key}", "done": f"set to {value!r}{was}"}
 
 
-def _lines(path: Path) -> list[str]:
-    """The file's lines, each with its own line ending (none on a last line that lacks
-    one), so that what is kept is written back byte for byte."""
-    real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
-    if real is None:
-        return []
-    try:
-        text = real.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise EnvironmentProblem(
-            f"{path} is not UTF-8 text (byte {exc.start}); git reads attribute files as "
-            "UTF-8: fix or remove that byte, then run `changelog install` again"
-        ) from None
-    return text.splitlines(keepends=True)
-
-
-def _ending(lines: list[str]) -> str:
-    """The line ending the file uses (its first line's: CRLF or LF), LF for a new file."""
-    return "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
-
-
-def _is_driver_line(line: str) -> bool:
-    """Does this gitattributes line set ``merge=perf-changelog``? Read as git reads
-    it (a comment, or a pattern, C-quoted or not, then attributes separated by
-    whitespace), never searched: a comment naming the attribute is not a driver line."""
-    return f"merge={DRIVER}" in _attributes(line)
-
-
-def _attributes(line: str) -> list[str]:
-    """The attributes a gitattributes line sets (none for a comment or a blank)."""
-    text = line.strip()
-    if not text or text.startswith("#"):
-        return []
-    if text.startswith('"'):  # a C-quoted pattern: its end is the first unescaped quote
-        at, escaped = 1, False
-        while at < len(text) and (escaped or text[at] != '"'):
-            escaped = not escaped and text[at] == "\\"
-            at += 1
-        return text[at + 1 :].split()
-    return text.split()[1:]
-
-
 def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
     """The attribute line in each file, replacing an older line for the driver; the
     other lines are kept as they are, and the new one ends as the file's lines do."""
     steps: list[dict[str, object]] = []
-    olds = [_lines(path) for path in files]  # all read (or refused) before any is written
+    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
         if line in (entry.rstrip("\r\n") for entry in old):
             steps.append({"what": str(path), "done": f"already has {line!r}"})
             continue
-        kept = [entry for entry in old if not _is_driver_line(entry)]
-        ending = _ending(old)
+        kept = [entry for entry in old if not is_driver_line(entry)]
+        ending = line_ending(old)
         if kept and not kept[-1].endswith(("\n", "\r")):
             kept[-1] += ending  # the last line lacked its ending: the new line follows it
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -207,13 +165,13 @@ def _remove(top: Path, files: tuple[Path, ...]) -> list[dict[str, object]]:
     that git tracks is shared with everyone who clones: it is never changed here, and
     the step says which line to remove by hand, and why."""
     steps: list[dict[str, object]] = []
-    olds = [_lines(path) for path in files]  # all read (or refused) before any is written
+    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
-        kept = [entry for entry in old if not _is_driver_line(entry)]
+        kept = [entry for entry in old if not is_driver_line(entry)]
         if len(kept) == len(old):
             steps.append({"what": str(path), "done": "has no merge driver line"})
         elif path.name == ".gitattributes" and _tracked(top, path):
-            lines = "; ".join(repr(e.rstrip("\r\n")) for e in old if _is_driver_line(e))
+            lines = "; ".join(repr(e.rstrip("\r\n")) for e in old if is_driver_line(e))
             steps.append(
                 {
                     "what": str(path),

@@ -1,0 +1,158 @@
+"""What ``changelog init`` writes into a file, proved by reading the result back.
+
+Every file init writes or appends to is read after the edit as its own tool reads
+it (YAML as a YAML 1.1 safe reader reads it, as pre-commit does; TOML with
+``tomllib``) and must hold exactly what it held before plus what init adds. An
+edit that does not (a ``repos: []`` flow list, ``repos:`` followed by other keys, a
+file that does not parse) is not made: the step writes nothing to that file and
+says what to add by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from changelog_tool.provenance import Source
+from changelog_tool.records import record
+from changelog_tool.yaml import yaml11
+from changelog_tool.yaml.limits import YamlRefused
+
+YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null", "~"}
+HOOK_ID = "perf-changelog"
+
+
+@record(frozen=True)
+class Edit:
+    """What to do to a file: ``create`` or ``append`` ``text``, or ``keep`` it (``text``
+    says why, and what to add by hand)."""
+
+    action: str
+    text: str
+
+
+def flow(name: str) -> str:
+    """A name as a YAML scalar, quoted where a YAML 1.1 reader (as GitHub and pre-commit
+    read these files) would read something else: a number, a boolean, a flow marker."""
+    plain = re.fullmatch(r"[A-Za-z][A-Za-z0-9_./-]*", name) and name.lower() not in YAML_WORDS
+    return name if plain else json.dumps(name, ensure_ascii=False)
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (every character TOML makes escape, escaped)."""
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def toml_settings(settings: dict[str, str | list[str]]) -> str:
+    """The settings file's text, proved to read back as ``settings``."""
+    # deferred: tomllib is read only here, where init has settings to write
+    import tomllib
+
+    lines = []
+    for name, value in settings.items():
+        shown = (
+            toml_string(value)
+            if isinstance(value, str)
+            else "[" + ", ".join(toml_string(v) for v in value) + "]"
+        )
+        lines.append(f"{name} = {shown}\n")
+    text = "".join(lines)
+    if tomllib.loads(text) != settings:  # every value is quoted: a failure is a bug here
+        raise AssertionError(f"the settings init writes do not read back: {text!r}")
+    return text
+
+
+def read_yaml(data: bytes) -> tuple[Any, str | None]:
+    """The document's value as a YAML 1.1 safe reader builds it, or why it cannot."""
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return yaml11.load(data), None
+    except (yaml11.Unreadable, YamlRefused, YAMLError, UnicodeDecodeError) as exc:
+        return None, " ".join(str(exc).split())
+
+
+def _hook(origin: Source, indent: int) -> str:
+    pad = " " * indent
+    return (
+        f"{pad}- repo: {flow(origin.url)}\n{pad}  rev: {flow(origin.ref)}\n"
+        f"{pad}  hooks:\n{pad}    - id: {HOOK_ID}\n"
+    )
+
+
+def _has_hook(repos: list[Any]) -> bool:
+    return any(
+        isinstance(repo, dict)
+        and isinstance(repo.get("hooks"), list)
+        and any(isinstance(h, dict) and h.get("id") == HOOK_ID for h in repo["hooks"])
+        for repo in repos
+    )
+
+
+def pre_commit(old: bytes | None, origin: Source) -> Edit:
+    """The perf-changelog hook added to a ``.pre-commit-config.yaml`` (``None``: there
+    is none), as a block item after what the file holds, proved by reading it back."""
+    alone, _ = read_yaml(("repos:\n" + _hook(origin, 2)).encode())
+    item = alone["repos"][0] if isinstance(alone, dict) else None
+    by_hand = "add this item to its `repos:` list by hand:\n" + _hook(origin, 2).rstrip("\n")
+    if old is None:
+        return _proved(b"", "repos:\n" + _hook(origin, 2), {"repos": [item]}, "create")
+    value, problem = read_yaml(old)
+    if problem is not None:
+        return Edit("keep", f"does not parse as YAML ({problem}); nothing written: {by_hand}")
+    if value is not None and not isinstance(value, dict):
+        return Edit("keep", f"is not a mapping of settings; nothing written: {by_hand}")
+    repos = (value or {}).get("repos")
+    if repos is not None and not isinstance(repos, list):
+        return Edit("keep", f"its `repos:` is not a list; nothing written: {by_hand}")
+    if repos is not None and _has_hook(repos):
+        return Edit("keep", "already has the perf-changelog hook")
+    wanted = {**(value or {}), "repos": [*(repos or []), item]}
+    ending = "\r\n" if b"\n" in old and old.split(b"\n", 1)[0].endswith(b"\r") else "\n"
+    lead = "" if not old or old.endswith(b"\n") else ending
+    candidates = (
+        [_hook(origin, indent) for indent in (2, 0, 4)]
+        if repos is not None
+        else ["repos:\n" + _hook(origin, 2)]
+    )
+    for text in candidates:
+        edit = _proved(old, lead + text.replace("\n", ending), wanted, "append")
+        if edit.action == "append":
+            return edit
+    return Edit(
+        "keep",
+        "cannot be appended to safely (its `repos:` list is written in flow style, such "
+        f"as `repos: []`, or is not the file's last block); nothing written: {by_hand}",
+    )
+
+
+def _proved(old: bytes, text: str, wanted: object, action: str) -> Edit:
+    """``action`` with ``text`` when the file then reads as ``wanted``, else keep."""
+    value, problem = read_yaml(old + text.encode())
+    if problem is None and value == wanted:
+        return Edit(action, text)
+    return Edit("keep", "not written: it would not read back as intended")
+
+
+def workflow_reads_back(text: str, branch: str, action: str) -> bool:
+    """Does the generated workflow read back with its branch and its Action?"""
+    value, problem = read_yaml(text.encode())
+    if problem is not None or not isinstance(value, dict):
+        return False
+    triggers: Any = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
+    try:
+        return bool(
+            triggers["push"]["branches"] == [branch]
+            and value["jobs"]["gate"]["steps"][-1]["uses"] == action
+        )
+    except (KeyError, IndexError, TypeError):
+        return False
