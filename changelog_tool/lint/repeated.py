@@ -190,6 +190,10 @@ class Budget:
     def __init__(self, pairs: int = MAX_PAIRS, leaves: int = MAX_LEAVES) -> None:
         self.pairs = pairs
         self.leaves = leaves
+        self.path = ""
+        """The file being reviewed."""
+        self.cut: set[str] = set()
+        """The files whose review the budget cut short (the review says so)."""
 
 
 class Leaves:
@@ -233,7 +237,10 @@ class Leaves:
             for path, value in below.items():
                 out[f"{name}{'' if path.startswith('[') else '.'}{path}"] = value
         self.budget.leaves -= len(out)
-        return out if self.budget.leaves >= 0 else None
+        if self.budget.leaves < 0:
+            self.budget.cut.add(self.budget.path)
+            return None
+        return out
 
 
 def repeats(
@@ -244,6 +251,7 @@ def repeats(
 ) -> list[Repeat]:
     """Groups of sibling blocks that repeat each other (one notice per group); with
     ``changed``, only groups where at least one block is among the changed paths."""
+    leaves.budget.path = path
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -305,6 +313,7 @@ def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]
         group = None
         for (_, leader), leader_items, members in leaders:
             if budget.pairs <= 0:
+                budget.cut.add(budget.path)
                 break
             budget.pairs -= 1
             shared = len(items & leader_items)

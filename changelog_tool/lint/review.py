@@ -71,6 +71,8 @@ def review(
             file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
             out += file.lints(styles, None)
     out += budget.findings(levels)
+    if leaves is not None and leaves.budget.cut:
+        out.append(_cut_short(sorted(leaves.budget.cut), levels["repeated-block"]))
     if repeats:
         out += _copies(recipes)
     for path, key, ref, line in changed.references:
@@ -176,6 +178,25 @@ class _Budget:
 
     def _size(self, paths: list[str]) -> int:
         return sum(self.skipped[path] for path in paths)
+
+
+def _cut_short(paths: list[str], level: str) -> Finding:
+    """repeated-block stopped comparing within its work budget: an error when the
+    settings make the lint one (it fails closed), else a notice."""
+    closed = level == "error"
+    return Finding(
+        "review-skipped",
+        f"repeated-block compared blocks until its work budget ({repeated.MAX_PAIRS:,} "
+        f"pairs, {repeated.MAX_LEAVES:,} fields) ran out, in {', '.join(paths)}: "
+        + (
+            "it is an error in the settings, so the review fails closed; split the change"
+            if closed
+            else "what it did not compare is reviewed by hand"
+        ),
+        paths[0],
+        None,
+        "error" if closed else "notice",
+    )
 
 
 class _File:

@@ -97,8 +97,10 @@ def test_a_new_key_with_22000_sub_keys_is_linted_in_linear_time(tmp_path: Path, 
 
 
 def test_thousands_of_sibling_blocks_are_compared_within_the_budget(tmp_path: Path) -> None:
+    """The comparisons stop at the budget, and one notice says so (an error where the
+    settings make repeated-block one: tests/lint/test_review_budget.py)."""
     seconds, codes = review_in_child(tmp_path, "recipe", many_blocks())
-    assert codes == []
+    assert codes == ["review-skipped"]
     assert seconds < 2.0
 
 

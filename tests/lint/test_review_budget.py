@@ -93,3 +93,20 @@ def test_the_smaller_files_are_reviewed_before_a_large_one_whatever_their_names(
         ("review-skipped", "error", "a.yaml"),  # repeated-block fails closed
         ("review-skipped", "notice", "a.yaml"),  # key-style, a warning, need not
     ]
+
+
+def test_repeated_block_cut_short_by_its_work_budget_fails_closed_when_an_error() -> None:
+    """Past its pair budget, repeated-block stops comparing siblings: a repeat may go
+    unseen, so a lint the settings make an error fails closed there too."""
+    from changelog_tool.lint import repeated
+
+    blocks = "".join(
+        f"  model-{n:04d}:\n" + "".join(f"    own-{i}: v{n}-{i}\n" for i in range(8))
+        for n in range(400)  # 400 siblings: about 80,000 pairs, over MAX_PAIRS
+    )
+    assert repeated.MAX_PAIRS < 400 * 399 // 2
+    changed = Changed(recipes={"r.yaml": (("models:\n" + blocks).encode(), None)})
+    strict = review(changed, lambda p: True, lambda r: None, {"repeated-block": "error"})
+    assert [(f.code, f.severity, f.path) for f in strict] == [("review-skipped", "error", "r.yaml")]
+    plain = review(changed, lambda p: True, lambda r: None)
+    assert [(f.code, f.severity) for f in plain] == [("review-skipped", "notice")]
