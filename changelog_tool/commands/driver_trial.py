@@ -145,11 +145,31 @@ def run(command: str) -> Trial:
         except OSError as exc:
             return Trial(None, False, f"cannot start: {exc.strerror or exc}")
         result = (top / names[1]).read_bytes()
+        if (top / IMPORTED).exists():
+            return Trial(
+                done.returncode,
+                False,
+                f"imports the work tree's own {WORK_TREE_MODULE}/ instead of the tool: its "
+                "Python is not isolated, so a branch's modules would run inside every merge",
+            )
     return _judge(done.returncode, result, done.stderr)
 
 
+WORK_TREE_MODULE = "changelog_tool"
+"""A package of that name at the top of the trial's work tree, as a branch could add:
+a driver that imports it (a Python not isolated) leaves :data:`IMPORTED` behind."""
+IMPORTED = "imported-from-the-work-tree"
+
+
 def _repository(top: Path, env: dict[str, str]) -> None:
-    """``main`` holding main's file, checked out, as the driver finds it in a merge."""
+    """``main`` holding main's file, checked out, as the driver finds it in a merge,
+    with a package of the tool's name in the work tree that only a driver not
+    isolated from it would import."""
+    package = top / WORK_TREE_MODULE
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        f"import sys\nopen({IMPORTED!r}, 'w').close()\nsys.exit(97)\n"
+    )
     run_git(top, "init", "-q", env=env)
     run_git(top, "symbolic-ref", "HEAD", "refs/heads/main", env=env)
     (top / PATH).write_bytes(MAIN)

@@ -210,6 +210,23 @@ def _applied(top: Path, changelog: str) -> str | None:
     return None if value in ("", "unspecified", "unset") else value
 
 
+def _python_flags(command: str) -> list[str] | None:
+    """The flags of the ``<python> [flags] -m changelog_tool`` the command runs, or
+    ``None`` when it runs something else (a wrapper: the trial merge still checks
+    that it does not import the work tree's modules)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    for at in range(1, len(words) - 1):
+        if words[at : at + 2] == ["-m", "changelog_tool"]:
+            start = at
+            while start > 0 and words[start - 1].startswith("-"):
+                start -= 1
+            return words[start:at] if start > 0 else None
+    return None
+
+
 def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
     """Is the driver configured, applied to the changelog, and still runnable?"""
     steps: list[dict[str, object]] = []
@@ -229,9 +246,8 @@ def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
             "ok": applied == DRIVER,
         }
     )
-    if command:
-        words = shlex.split(command)
-        flags = words[1 : words.index("-m")] if "-m" in words else words[1:]
+    flags = _python_flags(command) if command else None
+    if flags is not None:
         isolated = is_isolated(flags)
         steps.append(
             {

@@ -110,3 +110,16 @@ def test_the_path_is_quoted_for_the_shell_as_git_quotes_it() -> None:
     assert driver_trial.expand("d %O %A %B %P", "o", "a", "b", "it's!") == (
         "d o a b 'it'\\''s'\\!''"
     )
+
+
+def test_a_wrapped_command_is_judged_by_what_it_does(repo: GitRepo, tmp_path: Path) -> None:
+    """A command that is not ``<python> -m changelog_tool`` itself (here ``sh -c``
+    around it) is still run and judged: ready when isolated, not when its Python
+    would import the work tree's own ``changelog_tool/``."""
+    isolated = f"sh -c '{PYTHON} \"$@\"' driver %O %A %B %P"
+    code, _, document = check(repo, isolated)
+    assert code == 0 and document["ok"] is True
+    plain = isolated.replace(" -I ", " ")
+    code, _, document = check(repo, plain)
+    assert code == 1
+    assert "not isolated" in str(trial_step(document)["done"])
