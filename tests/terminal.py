@@ -24,16 +24,26 @@ needs_tmux = pytest.mark.skipif(
 
 
 class Terminal:
-    def __init__(self, socket: str) -> None:
+    """One tmux server whose socket lives in ``folder`` (the test's ``tmp_path``, as
+    ``TMUX_TMPDIR``): nothing is left in tmux's default socket folder."""
+
+    def __init__(self, folder: Path, socket: str = "t") -> None:
+        self.folder = folder
         self.socket = socket
 
-    def tmux(self, *args: str) -> str:
+    def tmux(self, *args: str, check: bool = True) -> str:
         return subprocess.run(
             ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
             capture_output=True,
             text=True,
-            check=True,
+            env={**os.environ, "TMUX_TMPDIR": str(self.folder)},
+            check=check,
         ).stdout
+
+    @property
+    def socket_path(self) -> Path:
+        """Where tmux puts the server's socket (``$TMUX_TMPDIR/tmux-UID/LABEL``)."""
+        return self.folder / f"tmux-{os.getuid()}" / self.socket
 
     def screen(self, joined: bool = False) -> str:
         """The window's text; ``joined``: lines the terminal wrapped as one line."""
@@ -56,12 +66,14 @@ class Terminal:
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+        self.tmux("kill-server", check=False)
+        self.socket_path.unlink(missing_ok=True)
 
 
 def open_terminal(tmp_path: Path) -> Iterator[Terminal]:
-    """The body of a ``terminal`` fixture: one tmux server per test, killed after it."""
-    term = Terminal(f"changelog-test-{os.getpid()}-{tmp_path.name}")
+    """The body of a ``terminal`` fixture: one tmux server per test, its socket in the
+    test's own folder, killed (and the socket removed) after it."""
+    term = Terminal(tmp_path)
     yield term
     term.close()
 

@@ -283,6 +283,11 @@ def _workflow_step(top: Path, branch: str, action: str) -> Step:
     return _file(top, WORKFLOW, text)
 
 
+CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
+"""The checkout the written workflow uses: the commit of the tag, the same pin as this
+repository's own workflows (a test holds every pin of the project to one)."""
+
+
 def _workflow(branch: str, action: str) -> str:
     return (
         "name: perf-changelog\n"
@@ -293,7 +298,10 @@ def _workflow(branch: str, action: str) -> str:
         "  merge_group:\n"
         "permissions:\n  contents: read\n"
         "jobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n"
-        "      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n"
+        # pinned by commit (the tag in the comment); a shallow checkout, because the
+        # Action fetches the base and deepens the history itself; the credentials stay
+        # for that fetch (a private repository's)
+        f"      - uses: {CHECKOUT}\n        with:\n          persist-credentials: true\n"
         f"      - uses: {action}\n"
     )
 

@@ -23,8 +23,6 @@ def steps() -> list[dict]:
 
 
 def test_the_recipe_asks_for_what_a_push_needs_and_stops_a_fork_early() -> None:
-    workflow = YAML(typ="safe").load(RECIPE.read_text())
-    assert workflow["permissions"] == {"contents": "write"}
     checkout = next(s for s in steps() if str(s.get("uses", "")).startswith("actions/checkout"))
     assert checkout["with"]["ref"] == "${{ github.event.pull_request.head.ref }}"
     assert checkout["with"]["fetch-depth"] == 0
@@ -33,6 +31,29 @@ def test_the_recipe_asks_for_what_a_push_needs_and_stops_a_fork_early() -> None:
     assert "exit 1" in fork["run"]
     install = next(s for s in steps() if s.get("name") == "Install perf-changelog")
     assert "pip install" in install["run"]
+
+
+def test_the_push_is_made_with_a_github_app_token_so_the_gate_runs_on_it() -> None:
+    """GitHub starts no workflow for a push made with the workflow's GITHUB_TOKEN: a
+    required gate would wait for ever on the finalized commit. The recipe mints an App
+    token before the checkout, checks out with it and keeps it for the push step's
+    ``git push origin``; the workflow's own token stays read-only."""
+    workflow = YAML(typ="safe").load(RECIPE.read_text())
+    assert workflow["permissions"] == {"contents": "read"}
+    names = [str(s.get("uses", "")).split("@")[0] or s.get("name") for s in steps()]
+    mint = names.index("actions/create-github-app-token")
+    checkout = names.index("actions/checkout")
+    push = names.index("Finalize the pr-links and push")
+    assert mint < checkout < push
+    app = steps()[mint]
+    assert app["with"]["permission-contents"] == "write"
+    assert set(app["with"]) >= {"app-id", "private-key"}
+    token = f"${{{{ steps.{app['id']}.outputs.token }}}}"
+    assert steps()[checkout]["with"]["token"] == token
+    assert steps()[checkout]["with"]["persist-credentials"] is True
+    assert "git push origin " in steps()[push]["run"]
+    assert "GITHUB_TOKEN" not in RECIPE.read_text().split("\nname:", 1)[1]
+    assert "github.token" not in RECIPE.read_text()
 
 
 def test_its_shell_step_finalizes_and_pushes_to_the_branch(repo: GitRepo, tmp_path: Path) -> None:

@@ -239,11 +239,17 @@ def test_the_action_runs_no_module_of_the_checkout(repo, tmp_path) -> None:
     assert list(marks.iterdir()) == []
 
 
-def test_the_cache_key_names_the_python_and_the_tools_sources(tmp_path) -> None:
-    done, outputs = run_step("venv", tmp_path, tmp_path, RUNNER_OS="Linux")
+def test_the_cache_key_names_the_system_architecture_python_and_sources(tmp_path) -> None:
+    """A virtualenv holds compiled wheels: an ARM64 runner must not restore an X64 one."""
+    step = action_step("venv")
+    assert step["env"]["OS"] == "${{ runner.os }}"
+    assert step["env"]["ARCH"] == "${{ runner.arch }}"
+    done, outputs = run_step("venv", tmp_path, tmp_path, OS="Linux", ARCH="ARM64")
     assert done.returncode == 0, done.stderr
     version = ".".join(map(str, sys.version_info[:3]))
-    assert outputs["key"].startswith(f"perf-changelog-Linux-{version}-")
+    assert outputs["key"].startswith(f"perf-changelog-Linux-ARM64-{version}-")
+    _, x64 = run_step("venv", tmp_path, tmp_path, OS="Linux", ARCH="X64")
+    assert x64["key"] != outputs["key"]
     assert outputs["path"] == str(tmp_path / "runner-temp" / "perf-changelog-venv")
 
 
@@ -313,3 +319,47 @@ def test_the_hooks_follow_the_configured_layout_and_name_their_pre_commit(repo) 
         check=False,
     )
     assert done.returncode == 1 and "logs/perf.yaml" in done.stdout
+
+
+def hooks_at(stage: str) -> list[dict]:
+    """The hooks pre-commit runs at ``stage`` when the config names them all and
+    overrides no ``stages`` (a hook without ``stages`` runs at every stage)."""
+    return [h for h in load(".pre-commit-hooks.yaml") if stage in h.get("stages", [stage])]
+
+
+def run_hook(hook: dict, root: Path) -> subprocess.CompletedProcess[str]:
+    command = [*hook["entry"].split(), *hook.get("args", [])]
+    if "--base" in command:
+        command[command.index("--base") + 1] = "main"  # this repository has no origin
+    return subprocess.run(
+        command, cwd=root, env=env_with_tools(), capture_output=True, text=True, check=False
+    )
+
+
+def test_a_commit_of_a_config_change_alone_passes_and_the_push_asks_for_its_entry(repo) -> None:
+    """The coverage check runs at pre-push: a config change may be committed before its
+    entry is written; the push is refused until the entry is there. The file check
+    runs at each commit."""
+    assert [h["id"] for h in hooks_at("pre-commit")] == ["perf-changelog-file"]
+    assert [h["id"] for h in hooks_at("pre-push")] == ["perf-changelog", "perf-changelog-lint"]
+    assert all("manual" in h["stages"] for h in load(".pre-commit-hooks.yaml"))
+    repo.commit(
+        "base",
+        **{
+            MASTER: KEY.format(key="a-vllm", tag="v1"),
+            "perf-changelog.yaml": ENTRY.format(key="a-vllm", n=1),
+        },
+    )
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("the config change first", **{MASTER: KEY.format(key="a-vllm", tag="v2")})
+    for hook in hooks_at("pre-commit"):
+        done = run_hook(hook, repo.root)
+        assert done.returncode == 0, hook["id"] + done.stdout + done.stderr
+    push = {h["id"]: run_hook(h, repo.root) for h in hooks_at("pre-push")}
+    assert push["perf-changelog"].returncode == 1
+    assert "uncovered-key" in push["perf-changelog"].stdout
+    own = ENTRY.format(key="a-vllm", n=2).replace("Add", "Bump")
+    repo.commit(
+        "then its entry", **{"perf-changelog.yaml": ENTRY.format(key="a-vllm", n=1) + "\n" + own}
+    )
+    assert run_hook(hooks_at("pre-push")[0], repo.root).returncode == 0
