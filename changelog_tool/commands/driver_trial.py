@@ -99,9 +99,9 @@ def expand(command: str, o: str, a: str, b: str, path: str) -> str:
     }
     out, at = [], 0
     while at < len(command):
-        char = command[at]
-        if char == "%" and command[at + 1 : at + 2] in values and at + 1 < len(command):
-            out.append(values[command[at + 1]])
+        char, after = command[at], command[at + 1 : at + 2]
+        if char == "%" and after and after in values:
+            out.append(values[after])
             at += 2
             continue
         out.append(char)

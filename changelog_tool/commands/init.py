@@ -31,12 +31,11 @@ from changelog_tool.merge.attributes import attribute_lines, line_ending
 from changelog_tool.merge.setup import attribute_line
 from changelog_tool.provenance import Source, installed_source, parse_source
 from changelog_tool.records import record
-from changelog_tool.settings import DEFAULT_MASTER_GLOBS, load
+from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
 SETTINGS = ".perf-changelog.toml"
-PYPROJECT = "pyproject.toml"
 SKIP = {".git", ".venv", "node_modules", "__pycache__"}
 
 
@@ -237,7 +236,7 @@ def _settings(top: Path, settings: dict[str, str | list[str]], source: str | Non
         return Step(SETTINGS, "keep", "the defaults fit: no settings needed")
     text = init_edits.toml_settings(settings)
     hand = "".join(f"    {line}\n" for line in text.splitlines())
-    if source is not None and PYPROJECT in Path(source.split(" ", 1)[0]).name:
+    if source is not None and find(top).file == PYPROJECT:
         return Step(
             SETTINGS,
             "keep",
