@@ -29,6 +29,7 @@ from changelog_tool.resolution.recorded import merge_recorded
 
 NEXT = {
     "rebase": "then run `git rebase --continue`",
+    "am": "then run `git am --continue`",
     "merge": "then run `git commit` to conclude the merge",
     "cherry-pick": "then run `git cherry-pick --continue`",
     "revert": "then run `git revert --continue`",

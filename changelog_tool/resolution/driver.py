@@ -13,11 +13,11 @@ sides apart when the operation does not. It never imports GitPython or Textual.
 However long the history, the usual merge reads it once, in chunks, to prove the
 three files share it, and merges only what follows it
 (:mod:`changelog_tool.merge.window`); the result is the protected side's file
-with the branch's entries appended: in place when that file is git's %A (a
-rebase), else a kernel copy (``writer.replace_with_copy(scratch=...)``: git's
-temp file, read back by git and deleted, needs no fsync). At most one git
-process runs (the protected ref's blob id, when the operation did not say which
-side is protected).
+with the branch's entries appended, a kernel copy renamed over %A
+(``writer.replace_with_copy(scratch=...)``: git's temp file, read back by git and
+deleted, needs no fsync; never written in place, so a driver killed at any point
+leaves %A as git gave it or whole). At most one git process runs (the protected
+ref's blob id, when the operation did not say which side is protected).
 """
 
 from __future__ import annotations
@@ -49,6 +49,11 @@ Say = Callable[[str], None]
 """Where the driver's messages go, as written (git shows the driver's stderr)."""
 NAME = "changelog merge-driver"
 """How each message of the driver's own begins."""
+CONFLICT = 1
+"""The driver's exit code when it has left the conflict in %A (git's markers)."""
+NOT_LEFT = 2
+"""Its exit code when it could not even leave the conflict (``git merge-file``
+failed): %A is as git gave it."""
 
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
@@ -302,7 +307,7 @@ def leave_conflict(
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
         say(f"{NAME}: {path}: git merge-file failed; ours is left as is")
-        return 1
+        return NOT_LEFT
     data, conflicts = result
     sides = {"ours": ours.read_bytes(), "theirs": theirs.read_bytes()} if protected else {}
     if protected and not keeps_protected(data, sides[protected], protected):
@@ -330,7 +335,7 @@ def leave_conflict(
         what += f"; {advice}"
     writer.replace(ours, data)
     say(f"{NAME}: {path}: not merged automatically; {what}, then `git add`.")
-    return 1
+    return CONFLICT
 
 
 def _capital(text: str) -> str:
