@@ -235,6 +235,29 @@ def _first_word(path: Path, index: int = 0) -> str | None:
     return word.decode("ascii") if word and all(c in b"0123456789abcdef" for c in word) else None
 
 
+def unmerged(path: Path) -> str | None:
+    """When the index holds conflict stages for the file ``path`` names (a rebase or
+    merge stopped on it): the operation in progress (``rebase``, ``am``, ``merge``,
+    ``cherry-pick``, ``revert``; ``a merge`` when the git directory names none);
+    ``None`` when it holds none, outside a repository, or without git. One plain git
+    process (``ls-files -u``)."""
+    folder = path.parent
+    if not folder.is_dir():
+        return None
+    try:
+        done = git(folder, "ls-files", "-u", "-z", "--", f":(literal){path.name}")
+    except EnvironmentProblem:
+        return None
+    if done.returncode != 0 or not done.stdout:
+        return None
+    return GitDirectory(folder).operation() or "a merge"
+
+
+def unmerged_problem(name: str, operation: str) -> str:
+    """What ``add`` and ``verify`` say of a changelog that :func:`unmerged` found."""
+    return f"{name} is unmerged ({operation} in progress): run `changelog resolve`"
+
+
 def _sequencer_command(todo: Path) -> str | None:
     """``revert`` or ``cherry-pick`` from the first command of the sequencer's todo."""
     try:
