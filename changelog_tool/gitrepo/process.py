@@ -156,6 +156,24 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
     return (done.stdout, done.returncode) if 0 <= done.returncode < 128 else None
 
 
+def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[bytes]:
+    """Git's own text merges of three versions of a file (``git merge-file``, in the
+    merge and the diff3 layouts: their clean hunks may differ), as git leaves them
+    when no merge driver runs; those that failed are left out."""
+    import tempfile
+
+    found: list[bytes] = []
+    with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
+        files = [Path(folder, name) for name in ("ours", "base", "theirs")]
+        for file, data in zip(files, (ours, base, theirs), strict=True):
+            file.write_bytes(data)
+        for style in ((), ("--diff3",)):
+            done = git(root, "merge-file", "-p", *style, *map(str, files))
+            if 0 <= done.returncode < 128:
+                found.append(done.stdout)
+    return found
+
+
 def operation_in_progress(git_directory: Path) -> str | None:
     """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped
     (or is running) in this git directory, read from its state files (``git am``

@@ -287,6 +287,16 @@ def replace(
     _rewrite(path, make, create=True, bounds=bounds)
 
 
+def replace_computed(
+    path: Path, make: Callable[[bytes], bytes], *, bounds: Bounds = Bounds()
+) -> tuple[bytes, bytes]:
+    """Write ``make(old)`` as the whole file, ``old`` being its bytes read under the
+    lock, which is held from that read to the write: the result is computed from
+    exactly the bytes it replaces, and no other writer (an ``add``) lands between.
+    ``make`` may raise to refuse; then nothing is written. Returns ``(old, new)``."""
+    return _rewrite(path, make, create=False, bounds=bounds)
+
+
 @record(frozen=True)
 class Stamp:
     """A file as a caller read it: its size, modification time and inode (for a file
