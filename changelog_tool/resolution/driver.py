@@ -123,27 +123,42 @@ def _merge_whole(
 ) -> int:
     """The merge of the whole files, held in memory: a side that is more than an
     append, a refusal (its messages name whole-file lines), or no shared history.
-    Git's record of main's bytes is read only if the merge asks for it."""
+    Ours is read under the writer's lock, held until the result computed from those
+    bytes is written. Git's record of main's bytes is read only if the merge asks
+    for it."""
 
-    ours_bytes, base_bytes, theirs_bytes = ours.read_bytes(), base.read_bytes(), theirs.read_bytes()
-    outcome = merge_recorded(
-        path,
-        base_bytes,
-        ours_bytes,
-        theirs_bytes,
-        settings=settings,
-        directory=directory,
-        decision=decision,
-    )
-    _report(outcome, say)
-    if isinstance(outcome.result, Merged):
-        writer.replace(
-            ours, outcome.result.data, expected=ours_bytes, bounds=writer.Bounds.of(settings)
+    base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
+    outcomes: list[tuple[Outcome, bytes]] = []
+
+    def merged(ours_bytes: bytes) -> bytes:
+        outcome = merge_recorded(
+            path,
+            base_bytes,
+            ours_bytes,
+            theirs_bytes,
+            settings=settings,
+            directory=directory,
+            decision=decision,
         )
-        return 0
-    other = theirs_bytes if decision.side == "ours" else ours_bytes
-    advice = _advice(decision, path, base_bytes, other)
-    return leave_conflict(base, ours, theirs, path, say, outcome.decision.side, advice)
+        outcomes.append((outcome, ours_bytes))
+        if not isinstance(outcome.result, Merged):
+            raise _Refused
+        return outcome.result.data
+
+    try:
+        writer.replace_computed(ours, merged, bounds=writer.Bounds.of(settings))
+    except _Refused:
+        outcome, ours_bytes = outcomes[-1]
+        _report(outcome, say)
+        other = theirs_bytes if decision.side == "ours" else ours_bytes
+        advice = _advice(decision, path, base_bytes, other)
+        return leave_conflict(base, ours, theirs, path, say, outcome.decision.side, advice)
+    _report(outcomes[-1][0], say)
+    return 0
+
+
+class _Refused(Exception):
+    """The merge of the whole files refused: the conflict is left instead."""
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:

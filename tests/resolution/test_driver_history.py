@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -207,3 +208,37 @@ def test_gits_temp_file_and_any_other_file_are_replaced_whole_never_written_in_p
     assert done.returncode == 0, done.stderr
     assert long_repo.read(name) == appended(ours, *OWN)
     assert (long_repo.root / name).stat().st_ino != inode
+
+
+def test_the_whole_file_merge_is_computed_from_ours_as_read_under_the_lock(
+    repo: GitRepo,
+) -> None:
+    """Another writer holds %A's lock and appends under it while the driver starts: the
+    driver waits, then merges from %A as that writer left it (the bytes it replaces),
+    rather than from what it read before. Theirs' entry inserted mid-history makes it
+    merge the whole files."""
+    base = changelog(*HISTORY[:3])
+    theirs = changelog(HISTORY[0], OWN[0], *HISTORY[1:3])  # inserted: not an append
+    ours = appended(base, MAIN_NEW[0])
+    for name, data in ((".merge_file_O", base), (".merge_file_A", ours), (".merge_file_B", theirs)):
+        repo.write(name, data)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time\n"
+            "f = open(sys.argv[1], 'ab')\n"
+            "fcntl.flock(f, fcntl.LOCK_EX)\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(1.5)\n"
+            "f.write(sys.argv[2].encode()); f.flush()\n",
+            str(repo.root / ".merge_file_A"),
+            "\n" + MAIN_NEW[1].decode(),
+        ],
+        stdout=subprocess.PIPE,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
+    done = run_driver(repo, [".merge_file_O", ".merge_file_A", ".merge_file_B"], "rebase")
+    holder.wait(timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert repo.read(".merge_file_A") == appended(ours, MAIN_NEW[1], OWN[0])
