@@ -15,7 +15,16 @@ from changelog_tool import batch_process, finish
 
 
 def _merge_driver_call(words: list[str]) -> int | None:
-    """The driver's exit code for git's own call; ``None`` for any other command line."""
+    """The driver's exit code for git's own call (``--conflict-exit N``, as ``install``
+    writes it, then the four words); ``None`` for any other command line."""
+    code = 1
+    if (
+        words[1:2] == ["--conflict-exit"]
+        and words[2:3]
+        and words[2].isascii()
+        and words[2].isdigit()
+    ):
+        code, words = int(words[2]), [words[0], *words[3:]]
     if len(words) != 5 or words[0] != "merge-driver" or any(w.startswith("-") for w in words):
         return None
     from pathlib import Path
@@ -24,7 +33,11 @@ def _merge_driver_call(words: list[str]) -> int | None:
 
     try:
         return merge_driver.run(
-            base=Path(words[1]), ours=Path(words[2]), theirs=Path(words[3]), path=words[4]
+            base=Path(words[1]),
+            ours=Path(words[2]),
+            theirs=Path(words[3]),
+            path=words[4],
+            conflict_exit=code,
         )
     except (Exception, KeyboardInterrupt) as exc:
         from changelog_tool.cli import debugging, failure

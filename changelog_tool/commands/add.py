@@ -16,6 +16,7 @@ from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.findings import Finding, format_text
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
+from changelog_tool.gitrepo.process import unmerged, unmerged_problem
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import normalize
@@ -182,6 +183,12 @@ def run(
     # into its git directory (one rule for both: a branch can commit such a link)
     path = confined_file(file) if file is not None else confined(settings.root, settings.changelog)
     regular_file(path, missing_ok=True)  # a FIFO or device is refused before anything waits
+    operation = unmerged(path)  # an append to a conflicted file is lost to `resolve`
+    if operation is not None:
+        raise ChangelogError(
+            f"{unmerged_problem(path.name, operation)} first, then add the entry (nothing "
+            "was written)"
+        )
     given = any(answers.get(name) for name in ANSWER_FLAGS)
     interactive = (
         not no_input

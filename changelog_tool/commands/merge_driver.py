@@ -20,6 +20,14 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--conflict-exit",
+        type=int,
+        default=1,
+        metavar="N",
+        help="exit with N when the conflict is left in %%A (default 1); the installed "
+        "command passes 3, so that any other failure falls back to git's own conflict",
+    )
     parser.add_argument("base", type=Path, metavar="O", help="the merge base (git's %%O)")
     parser.add_argument(
         "ours", type=Path, metavar="A", help="ours, rewritten with the result (git's %%A)"
@@ -28,7 +36,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="P", help="the path being merged (git's %%P)")
 
 
-def run(*, base: Path, ours: Path, theirs: Path, path: str) -> int:
+def run(
+    *, base: Path, ours: Path, theirs: Path, path: str, conflict_exit: int = driver.CONFLICT
+) -> int:
+    code = _merge(base, ours, theirs, path)
+    return conflict_exit if code == driver.CONFLICT else code
+
+
+def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     # The one place a command catches errors itself: inside git, an error must
     # still leave git's own conflict behind, never a half-merged or "ours" file.
     try:

@@ -19,16 +19,20 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError
-from changelog_tool.gitrepo import WORKTREE, GitDirectory, Repo, protected_blob
+from changelog_tool.gitrepo import GitDirectory, Repo, protected_blob
+from changelog_tool.gitrepo.process import text_merges
 from changelog_tool.ledger import writer
+from changelog_tool.ledger.edits import label, parse
+from changelog_tool.merge.conflict import unread_entries
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Upstream, emit, repo_path
+from changelog_tool.merge.outcome import Outcome, Upstream, emit, repo_path
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.threeway import SIDES, Merged
 from changelog_tool.resolution.recorded import merge_recorded
 
 NEXT = {
     "rebase": "then run `git rebase --continue`",
+    "am": "then run `git am --continue`",
     "merge": "then run `git commit` to conclude the merge",
     "cherry-pick": "then run `git cherry-pick --continue`",
     "revert": "then run `git revert --continue`",
@@ -62,34 +66,46 @@ def run(*, protected: str | None, format: str) -> int:
         operation = directory.operation()
         if operation == "merge":  # which branch: the merge message names it
             operation = _merge_with_names(repo.git_dir())
-        conflicted = repo.read(WORKTREE, path)
         side = next((s for s in SIDES if s == protected), None)
         chosen = Decision(side, "chosen with --protected") if side else None
-        outcome = merge_recorded(
-            path,
-            stages.get(1, b""),
-            stages[2],
-            stages[3],
-            settings=settings,
-            directory=directory,
-            decision=chosen,
-            operation=lambda: operation,
-            upstream=Upstream.of(protected_blob(repo.root, settings.protected_ref, path)),
-        )
-        if not isinstance(outcome.result, Merged):
+        upstream = Upstream.of(protected_blob(repo.root, settings.protected_ref, path))
+        outcomes: list[Outcome] = []
+        sides = (stages.get(1, b""), stages[2], stages[3])
+        merges = text_merges(repo.root, *sides)  # what git's own merge may have left
+
+        def merged(current: bytes) -> bytes:
+            """The result, computed under the writer's lock from the work tree's bytes
+            as read there (nothing it did not read from the stages is dropped)."""
+            unread = unread_entries(current, [*sides, *merges])
+            if unread:
+                raise ChangelogError(_unread(path, unread))
+            outcome = merge_recorded(
+                path,
+                stages.get(1, b""),
+                stages[2],
+                stages[3],
+                settings=settings,
+                directory=directory,
+                decision=chosen,
+                operation=lambda: operation,
+                upstream=upstream,
+            )
+            outcomes.append(outcome)
+            if not isinstance(outcome.result, Merged):
+                raise _NotMerged
+            return outcome.result.data
+
+        try:
+            writer.replace_computed(repo.root / path, merged, bounds=writer.Bounds.of(settings))
+        except _NotMerged:
             emit(
-                outcome,
+                outcomes[-1],
                 format,
                 {"written": False},
                 f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`",
             )
             return 1
-        writer.replace(
-            repo.root / path,
-            outcome.result.data,
-            expected=conflicted,
-            bounds=writer.Bounds.of(settings),
-        )
+        outcome = outcomes[-1]
         repo.add(path)
         hint = NEXT.get(
             (operation or "").split(" ", 1)[0], "then finish the operation that stopped"
@@ -101,6 +117,28 @@ def run(*, protected: str | None, format: str) -> int:
             f"{path} is resolved and staged; {hint}",
         )
         return 0
+
+
+class _NotMerged(Exception):
+    """The merge refused: nothing is written (its outcome says why)."""
+
+
+def _unread(path: str, unread: list[tuple[int, bytes]]) -> str:
+    """What to do with work-tree bytes that are in none of git's three sides."""
+    quoted = shlex.quote(path)
+    named = "; ".join(f"line {line} ({_name(raw, line)})" for line, raw in unread)
+    return (
+        f"{path} holds {len(unread)} entr{'y' if len(unread) == 1 else 'ies'} or text that "
+        f"none of git's three sides has ({named}): resolve rebuilds the file from those "
+        "sides and would drop it, so nothing was written. To keep it, copy it aside, run "
+        f"`git checkout --ours -- {quoted}` and `changelog resolve`, then append it again "
+        f"(`changelog add`); to drop it, run `git checkout --ours -- {quoted}` and "
+        "`changelog resolve`"
+    )
+
+
+def _name(raw: bytes, line: int) -> str:
+    return label(parse(raw, line), raw) if raw.startswith(b"- ") else "text before the first entry"
 
 
 def _deleted(path: str, gone: str) -> str:

@@ -24,6 +24,7 @@ from changelog_tool.findings import (
     text_log,
 )
 from changelog_tool.gate.held import lazy_held_lines
+from changelog_tool.gitrepo.process import unmerged, unmerged_problem
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.settings import Settings
 
@@ -178,6 +179,9 @@ def _verify_base(
 
     with Repo.open(Path.cwd()) as repo:
         settings, snapshot = gather_from_base(repo, Path.cwd(), base=base, head=head)
+        operation = unmerged(repo.root / snapshot.changelog) if head is None else None
+        if operation is not None:  # its markers and half-merged entries would mislead
+            return _unmerged(snapshot, operation, fmt)
         if snapshot.history.kind == ABSENT:
             where = settings.source or "the default settings"
             raise EnvironmentProblem(
@@ -223,6 +227,23 @@ def _verify_base(
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
             summary.write(text)
     return 0 if ok else 1
+
+
+def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
+    """The one finding while a rebase or merge that stopped on the changelog waits for
+    ``resolve``: judging its conflict markers or half-merged entries (history edited,
+    keys uncovered: "append one") would lead the wrong way, to doubled entries."""
+    changes = snapshot.changes
+    document: dict[str, object] = {
+        "ok": False,
+        "base": changes.base,
+        "head": changes.head,
+        "changed": changes.to_json(),
+        "appended": [],
+    }
+    message = unmerged_problem(snapshot.changelog, operation)
+    emit_report(document, [Finding("unmerged", message, snapshot.changelog)], fmt)
+    return 1
 
 
 def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:

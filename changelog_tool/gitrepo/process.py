@@ -156,14 +156,35 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
     return (done.stdout, done.returncode) if 0 <= done.returncode < 128 else None
 
 
+def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[bytes]:
+    """Git's own text merges of three versions of a file (``git merge-file``, in the
+    merge and the diff3 layouts: their clean hunks may differ), as git leaves them
+    when no merge driver runs; those that failed are left out."""
+    import tempfile
+
+    found: list[bytes] = []
+    with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
+        files = [Path(folder, name) for name in ("ours", "base", "theirs")]
+        for file, data in zip(files, (ours, base, theirs), strict=True):
+            file.write_bytes(data)
+        for style in ((), ("--diff3",)):
+            done = git(root, "merge-file", "-p", *style, *map(str, files))
+            if 0 <= done.returncode < 128:
+                found.append(done.stdout)
+    return found
+
+
 def operation_in_progress(git_directory: Path) -> str | None:
-    """``rebase``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped (or is
-    running) in this git directory, read from its state files.
+    """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped
+    (or is running) in this git directory, read from its state files (``git am``
+    keeps ``rebase-apply/applying``, a ``rebase --apply`` the same folder without it).
 
     ``REVERT_HEAD`` and ``CHERRY_PICK_HEAD`` are written only once a pick has
     stopped, so while git merges (the merge driver running) only a cherry-pick or
     revert of several commits shows, in the first command of ``sequencer/todo``
     (``revert <commit>``, ``pick <commit>``); one of a single commit leaves nothing."""
+    if (git_directory / "rebase-apply" / "applying").is_file():
+        return "am"
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
         return "rebase"
     for name, operation in (
@@ -180,21 +201,79 @@ REPLAY_UNRECORDED = "unrecorded"
 
 
 def replay_start(git_directory: Path) -> tuple[str, str] | str | None:
-    """The commit a replay in progress builds on, and the file that records it: a
-    rebase's ``rebase-merge/onto``, a series of picks' ``sequencer/head`` (the HEAD
-    it started from). :data:`REPLAY_UNRECORDED` when a replay runs that records
-    none while it merges (``rebase --apply``, ``am``); ``None`` when none runs (a
-    merge, one cherry-pick or revert, a stash)."""
-    for name in ("rebase-merge/onto", "sequencer/head"):
-        try:
-            sha = (git_directory / name).read_text("ascii").strip()
-        except (OSError, UnicodeDecodeError):
-            continue
+    """The commit a replay in progress builds on (a revision: a commit id, ``HEAD``
+    or ``<id>^``), and the record git keeps of it, read in this order:
+
+    - ``rebase-merge/onto`` (``git rebase``, ``pull --rebase``, ``rebase -i``), and
+      ``rebase-apply/onto`` (``rebase --apply``, written once it stops);
+    - a ``rebase --apply`` still running has no ``onto`` yet: the parent of the
+      first commit it wrote (``rebase-apply/rewritten``), or, before it wrote
+      one, ``HEAD`` itself;
+    - ``git am`` (``rebase-apply/applying``): ``ORIG_HEAD``, which it sets to the
+      commit it starts on;
+    - a series of picks: ``sequencer/head``, the HEAD it started from.
+
+    :data:`REPLAY_UNRECORDED` when a replay runs and none of these can be read;
+    ``None`` when none runs (a merge, ``MERGE_HEAD``; one cherry-pick or revert,
+    ``CHERRY_PICK_HEAD``/``REVERT_HEAD`` or nothing; a stash): the protected side is
+    then the commit HEAD is on, main's, all of it."""
+    apply = git_directory / "rebase-apply"
+    for name in ("rebase-merge/onto", "rebase-apply/onto"):
+        sha = _first_word(git_directory / name)
         if sha:
             return sha, name
-    if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
+    if (apply / "rebasing").is_file():
+        first = _first_word(apply / "rewritten", 1)
+        if first:
+            return f"{first}^", "rebase-apply/rewritten (the parent of the first commit written)"
+        if not (apply / "rewritten").exists():
+            return "HEAD", "rebase-apply (no commit written yet: HEAD is where it began)"
+    if (apply / "applying").is_file():
+        sha = _first_word(git_directory / "ORIG_HEAD")
+        if sha:
+            return sha, "ORIG_HEAD (where git am began)"
+    sha = _first_word(git_directory / "sequencer" / "head")
+    if sha:
+        return sha, "sequencer/head"
+    if (git_directory / "rebase-merge").is_dir() or apply.is_dir():
         return REPLAY_UNRECORDED
     return None
+
+
+def _first_word(path: Path, index: int = 0) -> str | None:
+    """The ``index``-th word of the first line of a small state file of git's (a
+    commit id), or ``None`` when it is missing, unreadable or not an id."""
+    try:
+        with path.open("rb") as file:
+            line = file.read(4096).split(b"\n", 1)[0]
+    except OSError:
+        return None
+    words = line.split()
+    word = words[index] if len(words) > index else b""
+    return word.decode("ascii") if word and all(c in b"0123456789abcdef" for c in word) else None
+
+
+def unmerged(path: Path) -> str | None:
+    """When the index holds conflict stages for the file ``path`` names (a rebase or
+    merge stopped on it): the operation in progress (``rebase``, ``am``, ``merge``,
+    ``cherry-pick``, ``revert``; ``a merge`` when the git directory names none);
+    ``None`` when it holds none, outside a repository, or without git. One plain git
+    process (``ls-files -u``)."""
+    folder = path.parent
+    if not folder.is_dir():
+        return None
+    try:
+        done = git(folder, "ls-files", "-u", "-z", "--", f":(literal){path.name}")
+    except EnvironmentProblem:
+        return None
+    if done.returncode != 0 or not done.stdout:
+        return None
+    return GitDirectory(folder).operation() or "a merge"
+
+
+def unmerged_problem(name: str, operation: str) -> str:
+    """What ``add`` and ``verify`` say of a changelog that :func:`unmerged` found."""
+    return f"{name} is unmerged ({operation} in progress): run `changelog resolve`"
 
 
 def _sequencer_command(todo: Path) -> str | None:

@@ -10,9 +10,10 @@ only ever adds bytes after exactly one empty line;
 :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
 writes bytes a caller has verified, and refuses when the file changed since the
 caller read it, so a concurrent ``add`` is never silently overwritten. The merge
-driver's target, git's own temp file, is the one file written without fsync,
-and appended in place when it already holds the kept bytes
-(:func:`replace_with_copy`'s ``scratch``).
+driver's target, git's own temp file, is the one file written without fsync
+(:func:`replace_with_copy`'s ``scratch``); it too is renamed over, never written
+in place, so a driver killed at any point leaves it whole: as git gave it, or the
+result.
 
 A symlink is followed and its target written in place of the link; anything
 that is not a regular file (a FIFO, a device, a directory) is refused before it
@@ -286,6 +287,16 @@ def replace(
     _rewrite(path, make, create=True, bounds=bounds)
 
 
+def replace_computed(
+    path: Path, make: Callable[[bytes], bytes], *, bounds: Bounds = Bounds()
+) -> tuple[bytes, bytes]:
+    """Write ``make(old)`` as the whole file, ``old`` being its bytes read under the
+    lock, which is held from that read to the write: the result is computed from
+    exactly the bytes it replaces, and no other writer (an ``add``) lands between.
+    ``make`` may raise to refuse; then nothing is written. Returns ``(old, new)``."""
+    return _rewrite(path, make, create=False, bounds=bounds)
+
+
 @record(frozen=True)
 class Stamp:
     """A file as a caller read it: its size, modification time and inode (for a file
@@ -337,12 +348,11 @@ def replace_with_copy(
     ``scratch``: ``path`` is a file git handed the merge driver (``%A``), which git
     reads back as the merge's result as soon as the driver exits, then deletes
     (the driver says so only for a file named as git names them). It is written
-    without fsync (git does not sync the work tree it writes from it either), and
-    when ``source`` is ``path`` itself and is kept whole, ``tail`` is appended in
-    place instead of copying the history: a failed write is cut back, so ``path``
-    is left as it was; a driver killed in the middle of that write leaves git a
-    failed merge whose file may end in part of an entry, while the index keeps
-    the three sides whole (``changelog resolve`` merges from them).
+    without fsync (git does not sync the work tree it writes from it either), but
+    still through a temp file renamed over it, never appended in place: a driver
+    killed in the middle of the write leaves ``path`` as git gave it, so the
+    installed driver command can fall back to git's own conflict on it
+    (:func:`changelog_tool.merge.setup.driver_command`).
     """
     real = regular_file(path)
     assert real is not None  # without missing_ok, a missing file raises
@@ -372,9 +382,6 @@ def _copy_locked(
             "bytes, another process wrote it); nothing was written: run the command again"
         )
     here = os.fstat(fd)
-    if scratch and (kept.st_dev, kept.st_ino) == (here.st_dev, here.st_ino):
-        _extend(real, here, length, tail)
-        return
 
     def fill(out: int) -> None:
         _copy(src, out, length)
@@ -385,31 +392,6 @@ def _copy_locked(
         _check_tail(path, new_fd, length, tail)
     finally:
         os.close(new_fd)
-
-
-def _extend(path: Path, locked: os.stat_result, length: int, tail: bytes) -> None:
-    """``tail`` written after the ``length`` bytes of ``path``, in place (a scratch
-    file: see :func:`replace_with_copy`), through a descriptor that must be the
-    file locked (``locked``, else :class:`ConcurrentChange`); on any failure the
-    file is cut back to ``length`` bytes."""
-    out = os.open(path, os.O_RDWR)
-    try:
-        now = os.fstat(out)
-        if (now.st_dev, now.st_ino) != (locked.st_dev, locked.st_ino):
-            raise ConcurrentChange(
-                f"{path} was replaced while this command ran; nothing was written: "
-                "run the command again"
-            )
-        try:
-            os.lseek(out, length, os.SEEK_SET)
-            _write_all(out, tail)
-            _check_tail(path, out, length, tail)
-        except BaseException:
-            with contextlib.suppress(OSError):  # (the first error is the one to tell)
-                os.ftruncate(out, length)
-            raise
-    finally:
-        os.close(out)
 
 
 def _check_tail(path: Path, fd: int, length: int, tail: bytes) -> None:

@@ -13,9 +13,12 @@ own section.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from changelog_tool.ledger.boundaries import begins_entry
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import content
 
 Side = Literal["ours", "theirs"]
 _NEXT = {b"|||||||": "base", b"=======": "theirs", b">>>>>>>": None}
@@ -72,3 +75,45 @@ def whole_conflict(ours: bytes, theirs: bytes) -> bytes:
 def _lines(lines: list[bytes]) -> bytes:
     text = b"".join(lines)
     return text if not text or text.endswith(b"\n") else text + b"\n"
+
+
+def unread_entries(text: bytes, sides: Sequence[bytes]) -> list[tuple[int, bytes]]:
+    """What the conflicted file ``text`` holds that none of ``sides`` does, which a
+    merge rebuilt from git's index stages would drop: each entry (its bytes) and the
+    text before the first entry, with the line it starts on in ``text``. ``sides``
+    are the stages (base, ours, theirs) and git's own text merges of them, whose
+    clean hunks may mix two sides' lines in one entry. Each conflict, in ``text`` and
+    in ``sides``, is read both ways (ours, then theirs), so a conflict's own sections
+    are never counted; what stands outside them (an entry appended to the unmerged
+    file, a hand edit) is."""
+    known: set[bytes] = set()
+    preambles: set[bytes] = set()
+    for stage in sides:
+        for view in _views(stage):
+            known.update(content(view, block) for block in view.blocks)
+            preambles.add(view.data[: view.preamble_end].strip())
+    found: dict[bytes, int] = {}
+    for view in _views(text):
+        head = view.data[: view.preamble_end].strip()
+        if head and head not in preambles:
+            found.setdefault(head, _line_in(text, head, 1))
+        for block in view.blocks:
+            raw = content(view, block)
+            if raw not in known:
+                found.setdefault(raw, _line_in(text, raw, block.line))
+    return sorted((line, raw) for raw, line in found.items())
+
+
+def _views(text: bytes) -> list[Ledger]:
+    """``text`` with each conflict resolved to ours, and to theirs (one view when it
+    has no conflict)."""
+    ours = resolved_to(text, "ours")
+    if ours == text:
+        return [Ledger(text)]
+    return [Ledger(ours), Ledger(resolved_to(text, "theirs"))]
+
+
+def _line_in(text: bytes, part: bytes, fallback: int) -> int:
+    """The line ``part`` starts on in ``text`` (``fallback`` when markers split it)."""
+    at = text.find(part)
+    return fallback if at < 0 else text.count(b"\n", 0, at) + 1

@@ -18,12 +18,14 @@ replayed. The run of entries the other side rewrites is a candidate when:
 Which of the protected side's entries are main's is then taken from git's own
 record (:class:`Mainline`), in this order:
 
-- the operation's record: a rebase's ``onto`` commit, or the first commit of a
-  series of picks (``sequencer/head``), holds main's exact file; the run must lie
-  wholly after main's entries. When no replay is running at all (a merge, one
-  cherry-pick), the whole protected side is main's and nothing is replayed;
-- where git records nothing (``rebase --apply``), the protected ref as a hint: an
-  entry it holds, even a stale ref, is main's, never the branch's own;
+- the operation's record: the commit a rebase (either backend) or ``git am``
+  builds on, or the first commit of a series of picks (``sequencer/head``), holds
+  main's exact file (:func:`~changelog_tool.gitrepo.process.replay_start`); the
+  run must lie wholly after main's entries. When no replay is running at all (a
+  merge, one cherry-pick), the whole protected side is main's and nothing is
+  replayed;
+- where that record cannot be read, the protected ref as a hint: an entry it
+  holds, even a stale ref, is main's, never the branch's own;
 - and only then a guess, said as one: every entry of the run carries a
   placeholder pr-link (``XXX`` or ``.../pull/XXX``), as main's gate refuses one.
   Real main has held placeholder entries in about half of its states, which is

@@ -13,11 +13,11 @@ sides apart when the operation does not. It never imports GitPython or Textual.
 However long the history, the usual merge reads it once, in chunks, to prove the
 three files share it, and merges only what follows it
 (:mod:`changelog_tool.merge.window`); the result is the protected side's file
-with the branch's entries appended: in place when that file is git's %A (a
-rebase), else a kernel copy (``writer.replace_with_copy(scratch=...)``: git's
-temp file, read back by git and deleted, needs no fsync). At most one git
-process runs (the protected ref's blob id, when the operation did not say which
-side is protected).
+with the branch's entries appended, a kernel copy renamed over %A
+(``writer.replace_with_copy(scratch=...)``: git's temp file, read back by git and
+deleted, needs no fsync; never written in place, so a driver killed at any point
+leaves %A as git gave it or whole). At most one git process runs (the protected
+ref's blob id, when the operation did not say which side is protected).
 """
 
 from __future__ import annotations
@@ -49,6 +49,11 @@ Say = Callable[[str], None]
 """Where the driver's messages go, as written (git shows the driver's stderr)."""
 NAME = "changelog merge-driver"
 """How each message of the driver's own begins."""
+CONFLICT = 1
+"""The driver's exit code when it has left the conflict in %A (git's markers)."""
+NOT_LEFT = 2
+"""Its exit code when it could not even leave the conflict (``git merge-file``
+failed): %A is as git gave it."""
 
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
@@ -118,27 +123,42 @@ def _merge_whole(
 ) -> int:
     """The merge of the whole files, held in memory: a side that is more than an
     append, a refusal (its messages name whole-file lines), or no shared history.
-    Git's record of main's bytes is read only if the merge asks for it."""
+    Ours is read under the writer's lock, held until the result computed from those
+    bytes is written. Git's record of main's bytes is read only if the merge asks
+    for it."""
 
-    ours_bytes, base_bytes, theirs_bytes = ours.read_bytes(), base.read_bytes(), theirs.read_bytes()
-    outcome = merge_recorded(
-        path,
-        base_bytes,
-        ours_bytes,
-        theirs_bytes,
-        settings=settings,
-        directory=directory,
-        decision=decision,
-    )
-    _report(outcome, say)
-    if isinstance(outcome.result, Merged):
-        writer.replace(
-            ours, outcome.result.data, expected=ours_bytes, bounds=writer.Bounds.of(settings)
+    base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
+    outcomes: list[tuple[Outcome, bytes]] = []
+
+    def merged(ours_bytes: bytes) -> bytes:
+        outcome = merge_recorded(
+            path,
+            base_bytes,
+            ours_bytes,
+            theirs_bytes,
+            settings=settings,
+            directory=directory,
+            decision=decision,
         )
-        return 0
-    other = theirs_bytes if decision.side == "ours" else ours_bytes
-    advice = _advice(decision, path, base_bytes, other)
-    return leave_conflict(base, ours, theirs, path, say, outcome.decision.side, advice)
+        outcomes.append((outcome, ours_bytes))
+        if not isinstance(outcome.result, Merged):
+            raise _Refused
+        return outcome.result.data
+
+    try:
+        writer.replace_computed(ours, merged, bounds=writer.Bounds.of(settings))
+    except _Refused:
+        outcome, ours_bytes = outcomes[-1]
+        _report(outcome, say)
+        other = theirs_bytes if decision.side == "ours" else ours_bytes
+        advice = _advice(decision, path, base_bytes, other)
+        return leave_conflict(base, ours, theirs, path, say, outcome.decision.side, advice)
+    _report(outcomes[-1][0], say)
+    return 0
+
+
+class _Refused(Exception):
+    """The merge of the whole files refused: the conflict is left instead."""
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:
@@ -302,7 +322,7 @@ def leave_conflict(
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
         say(f"{NAME}: {path}: git merge-file failed; ours is left as is")
-        return 1
+        return NOT_LEFT
     data, conflicts = result
     sides = {"ours": ours.read_bytes(), "theirs": theirs.read_bytes()} if protected else {}
     if protected and not keeps_protected(data, sides[protected], protected):
@@ -330,7 +350,7 @@ def leave_conflict(
         what += f"; {advice}"
     writer.replace(ours, data)
     say(f"{NAME}: {path}: not merged automatically; {what}, then `git add`.")
-    return 1
+    return CONFLICT
 
 
 def _capital(text: str) -> str:

@@ -15,6 +15,8 @@ from hostile_inputs import hostile_modules
 from merge_helpers import appended, changelog, entry
 from projects import run as tool
 
+from changelog_tool.merge.setup import driver_command
+
 LOG = "perf-changelog.yaml"
 LINE = "/perf-changelog.yaml merge=perf-changelog"
 
@@ -24,7 +26,10 @@ def test_install_adds_the_attribute_line_and_the_local_driver_config(repo: GitRe
     assert result.returncode == 0, result.stderr
     assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
     driver = repo.git("config", "--local", "--get", "merge.perf-changelog.driver")
-    assert driver == f"{sys.executable} -I -m changelog_tool merge-driver %O %A %B %P"
+    assert driver == driver_command()
+    assert driver.startswith(
+        f"{sys.executable} -I -m changelog_tool merge-driver --conflict-exit 3 %O %A %B %P; "
+    )
     assert repo.git("config", "--local", "--get", "merge.perf-changelog.name")
     assert repo.git("check-attr", "merge", "--", LOG) == f"{LOG}: merge: perf-changelog"
     assert "each" in result.stdout.lower() or "every other clone" in result.stdout

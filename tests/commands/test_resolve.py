@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 from conftest import GitRepo
 from merge_helpers import appended, changelog, entry
@@ -170,3 +171,67 @@ def test_resolve_re_appends_an_entry_the_branch_inserted_mid_history(repo: GitRe
     resolved = tool(repo.root, "resolve")
     assert resolved.returncode == 0, resolved.stdout
     assert repo.read(LOG) == appended(BASE, entry("m1", link=3), OWN[0], OWN[1])
+
+
+# --- bytes the index stages do not hold are never dropped ----------------------------
+ADDED = entry("added-meanwhile", "Appended while the file was unmerged")
+
+
+def test_an_entry_appended_to_the_conflicted_file_is_named_and_nothing_is_written(
+    repo: GitRepo,
+) -> None:
+    branch_and_main(repo)
+    assert git(repo, "rebase", "main").returncode != 0
+    conflicted = appended(repo.read(LOG), ADDED)  # as `add` once appended it
+    repo.write(LOG, conflicted)
+    resolved = tool(repo.root, "resolve")
+    assert resolved.returncode == 1
+    line = conflicted.count(b"\n") - ADDED.count(b"\n") + 1
+    assert f"line {line} (config-keys added-meanwhile)" in resolved.stderr
+    assert "nothing was written" in resolved.stderr
+    assert repo.read(LOG) == conflicted
+    assert LOG in repo.git("diff", "--name-only", "--diff-filter=U")
+
+
+def test_ours_left_without_markers_plus_an_entry_is_refused_too(repo: GitRepo) -> None:
+    """A driver killed under an older install left ours, no markers; then an entry
+    was appended: resolve names it instead of rebuilding the file without it."""
+    branch_and_main(repo)
+    assert git(repo, "rebase", "main").returncode != 0
+    ours = repo.git("show", f":2:{LOG}").encode() + b"\n"
+    repo.write(LOG, appended(ours, ADDED))
+    resolved = tool(repo.root, "resolve")
+    assert resolved.returncode == 1 and "config-keys added-meanwhile" in resolved.stderr
+    assert repo.read(LOG) == appended(ours, ADDED)
+    repo.write(LOG, ours)  # without it, the same file resolves
+    assert tool(repo.root, "resolve").returncode == 0
+
+
+def test_resolve_holds_the_lock_from_its_read_to_its_write(repo: GitRepo) -> None:
+    """Another writer holds the changelog's lock and appends under it: resolve waits,
+    then reads the file as that writer left it and names the entry (its result is
+    computed from the bytes it replaces), never overwriting it."""
+    branch_and_main(repo)
+    assert git(repo, "rebase", "main").returncode != 0
+    path = repo.root / LOG
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time\n"
+            "f = open(sys.argv[1], 'ab')\n"
+            "fcntl.flock(f, fcntl.LOCK_EX)\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(1.5)\n"
+            "f.write(sys.argv[2].encode()); f.flush()\n",
+            str(path),
+            "\n" + ADDED.decode(),
+        ],
+        stdout=subprocess.PIPE,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
+    resolved = tool(repo.root, "resolve")
+    holder.wait(timeout=30)
+    assert resolved.returncode == 1, resolved.stdout
+    assert "config-keys added-meanwhile" in resolved.stderr
+    assert path.read_bytes().endswith(ADDED)

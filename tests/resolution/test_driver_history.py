@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -193,12 +194,12 @@ def test_one_git_process_at_most_and_none_when_git_says_the_operation(
 
 
 @pytest.mark.parametrize("name", [".merge_file_A", "perf-changelog.mine.yaml"])
-def test_gits_temp_file_gets_the_entries_in_place_and_any_other_file_a_new_copy(
+def test_gits_temp_file_and_any_other_file_are_replaced_whole_never_written_in_place(
     long_repo: GitRepo, name: str
 ) -> None:
-    """In a rebase %A holds main's side: git's own temp file is appended to (its
-    inode stays); a file the driver is pointed at by hand is replaced whole, as
-    every file the tool writes is (temp file, fsync, rename)."""
+    """In a rebase %A holds main's side: the result is a new file renamed over it
+    (its inode changes), git's own temp file as much as a file the driver is pointed
+    at by hand, so a driver killed mid-write leaves %A as git gave it."""
     ours, theirs = appended(BASE, *MAIN_NEW), appended(BASE, *OWN)
     for file, data in ((".merge_file_O", BASE), (name, ours), (".merge_file_B", theirs)):
         long_repo.write(file, data)
@@ -206,4 +207,38 @@ def test_gits_temp_file_gets_the_entries_in_place_and_any_other_file_a_new_copy(
     done = run_driver(long_repo, [".merge_file_O", name, ".merge_file_B"], "rebase")
     assert done.returncode == 0, done.stderr
     assert long_repo.read(name) == appended(ours, *OWN)
-    assert ((long_repo.root / name).stat().st_ino == inode) == name.startswith(".merge_file_")
+    assert (long_repo.root / name).stat().st_ino != inode
+
+
+def test_the_whole_file_merge_is_computed_from_ours_as_read_under_the_lock(
+    repo: GitRepo,
+) -> None:
+    """Another writer holds %A's lock and appends under it while the driver starts: the
+    driver waits, then merges from %A as that writer left it (the bytes it replaces),
+    rather than from what it read before. Theirs' entry inserted mid-history makes it
+    merge the whole files."""
+    base = changelog(*HISTORY[:3])
+    theirs = changelog(HISTORY[0], OWN[0], *HISTORY[1:3])  # inserted: not an append
+    ours = appended(base, MAIN_NEW[0])
+    for name, data in ((".merge_file_O", base), (".merge_file_A", ours), (".merge_file_B", theirs)):
+        repo.write(name, data)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time\n"
+            "f = open(sys.argv[1], 'ab')\n"
+            "fcntl.flock(f, fcntl.LOCK_EX)\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(1.5)\n"
+            "f.write(sys.argv[2].encode()); f.flush()\n",
+            str(repo.root / ".merge_file_A"),
+            "\n" + MAIN_NEW[1].decode(),
+        ],
+        stdout=subprocess.PIPE,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
+    done = run_driver(repo, [".merge_file_O", ".merge_file_A", ".merge_file_B"], "rebase")
+    holder.wait(timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert repo.read(".merge_file_A") == appended(ours, MAIN_NEW[1], OWN[0])

@@ -43,7 +43,7 @@ def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
 
 RUN_MODULE = """
 import atexit, runpy, sys
-sys.argv = ["changelog_tool", "merge-driver", "O", "A", "B", "perf-changelog.yaml"]
+sys.argv = ["changelog_tool", "merge-driver", *sys.argv[1:], "O", "A", "B", "perf-changelog.yaml"]
 names = {"git", "textual", "jsonschema", "argparse", "tomllib", "subprocess",
          "dataclasses", "inspect", "ruamel"}
 # the process ends in the driver (changelog_tool.finish), running what is registered
@@ -66,11 +66,25 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
     assert repo.read("A") == appended(base, entry("main"), entry("own"))
 
 
-def _run_in_a_rebase(repo: GitRepo) -> list[str]:
+def test_the_installed_call_skips_the_parser_too_and_exits_with_its_conflict_code(
+    repo: GitRepo,
+) -> None:
+    """``merge-driver --conflict-exit 3 %O %A %B %P``, as ``install`` writes it: the same
+    fast path; a conflict it leaves exits 3, which the installed command tells apart
+    from a driver that did not finish."""
+    base = _three_sides(repo)
+    assert _run_in_a_rebase(repo, "--conflict-exit", "3") == ["0", "none"]
+    repo.write("A", appended(base, entry("main")))
+    repo.write("B", changelog(entry("a"), entry("b", "Edited by the branch")))  # history edited
+    code, _ = _run_in_a_rebase(repo, "--conflict-exit", "3")[:2]
+    assert code == "3" and b"<<<<<<< " in repo.read("A")
+
+
+def _run_in_a_rebase(repo: GitRepo, *options: str) -> list[str]:
     """Git's own call of the driver in a rebase step: its exit code and the listed
     modules it loaded."""
     result = subprocess.run(
-        [sys.executable, "-c", RUN_MODULE],
+        [sys.executable, "-c", RUN_MODULE, *options],
         cwd=repo.root,
         capture_output=True,
         text=True,
