@@ -9,8 +9,10 @@ mode, renames it over the target and reads the result back. :func:`append`
 only ever adds bytes after exactly one empty line;
 :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
 writes bytes a caller has verified, and refuses when the file changed since the
-caller read it, so a concurrent ``add`` is never silently overwritten. The merge
-driver's target, git's own temp file, is the one file written without fsync,
+caller read it, so a concurrent ``add`` is never silently overwritten. Every write
+holds the lock of the file's folder and of the file (:mod:`.locking`); a command
+that must keep its read and its write together holds it across both (:func:`hold`).
+The merge driver's target, git's own temp file, is the one file written without fsync,
 and appended in place when it already holds the kept bytes
 (:func:`replace_with_copy`'s ``scratch``).
 
@@ -26,13 +28,13 @@ import contextlib
 import fcntl
 import os
 import stat
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
+from changelog_tool.ledger import locking
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import (
@@ -100,36 +102,18 @@ def plan_append(
 
 
 @contextlib.contextmanager
-def _locked(path: Path, timeout: float) -> Iterator[int]:
-    """An exclusive lock on the file that ``path`` names *now* (retried after a
-    rename); says what it waits for after a second and gives up after ``timeout``."""
-    started, told = time.monotonic(), False
-    while True:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    waited = time.monotonic() - started
-                    if waited > timeout:
-                        raise ConcurrentChange(
-                            f"{path} is locked by another process writing it (waited "
-                            f"{waited:.0f} s); nothing was written: try again when it is done"
-                        ) from None
-                    if waited > 1 and not told:
-                        print(
-                            f"changelog: waiting for another process writing {path} ...",
-                            file=sys.stderr,
-                        )
-                        told = True
-                    time.sleep(0.05)
-            if os.fstat(fd).st_ino == os.stat(path).st_ino:
-                yield fd
-                return
-        finally:
-            os.close(fd)
+def hold(path: Path, bounds: Bounds = Bounds()) -> Iterator[None]:
+    """The lock every write of ``path`` takes (the folder's: see
+    :mod:`~changelog_tool.ledger.locking`), held for the block: a command that reads
+    the file, computes from those bytes and writes (``sync``, ``finalize``) holds it
+    from that read to that write, across whatever runs between (``git merge``); its
+    own writes inside go on, every other writer waits (``bounds.timeout``)."""
+    with locking.hold(path, bounds.timeout):
+        yield
+
+
+def _locked(path: Path, timeout: float) -> contextlib.AbstractContextManager[int]:
+    return locking.locked(path, timeout)
 
 
 def _read_fd(fd: int) -> bytes:
