@@ -216,7 +216,7 @@ def _rewrite(
     ``(old, new)``."""
     real = regular_file(path, missing_ok=create)
     if real is None:
-        real = _create_empty(path)
+        return _create_whole(path, make, bounds)
     _remove_stale_temps(real)
     with _locked(real, bounds.timeout) as fd:
         refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
@@ -234,6 +234,33 @@ def _rewrite(
                 f"read-back of {path} does not match what was written; check the disk and the file"
             )
     return old, new
+
+
+def _create_whole(
+    path: Path, make: Callable[[bytes], bytes], bounds: Bounds
+) -> tuple[bytes, bytes]:
+    """:func:`_rewrite` of a missing file: under the folder's lock, ``make(b"")``
+    written to a temp file and renamed into place, never an empty file first (a
+    write that fails, on a full disk, leaves no file at all)."""
+    real = Path(os.path.realpath(path))
+    real.parent.mkdir(parents=True, exist_ok=True)
+    with locking.hold(real, bounds.timeout, export=False):
+        if os.path.lexists(real):  # another process created it meanwhile
+            return _rewrite(path, make, create=True, bounds=bounds)
+        _remove_stale_temps(real)
+        new = make(b"")
+        mask = os.umask(0o022)
+        os.umask(mask)
+        new_fd = _replace(real, new, 0o644 & ~mask)
+        try:
+            written = _read_fd(new_fd)
+        finally:
+            os.close(new_fd)
+    if written != new:
+        raise ChangelogError(
+            f"read-back of {path} does not match what was written; check the disk and the file"
+        )
+    return b"", new
 
 
 def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]:
