@@ -9,6 +9,7 @@ itself (through :func:`changelog_tool.authoring.append.append` with ``expected=`
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from functools import cached_property
@@ -113,16 +114,18 @@ class AddSession:
         self._masters = work_tree_masters_or_error(settings)
 
     # --- reading --------------------------------------------------------------------
-    def confined(self) -> None:
-        """Refused (:class:`~changelog_tool.errors.EnvironmentProblem`) when a link on
-        the way to the changelog now leads outside the repository or into its git
-        directory: the rule ``add`` checks as it starts, checked again at every read
-        and every write (the file may become such a link while the screen is open)."""
+    def confined(self) -> Path:
+        """Where the changelog is (its real path, links followed), refused
+        (:class:`~changelog_tool.errors.EnvironmentProblem`) when a link on the way now
+        leads outside the repository or into its git directory: the rule ``add``
+        checks as it starts, checked again at every read and every write (the file
+        may become such a link while the screen is open)."""
         settings = self.settings
         if self.path == settings.root / settings.changelog:
-            confined(settings.root, settings.changelog)
+            file = confined(settings.root, settings.changelog)
         else:
-            confined_file(self.path)
+            file = confined_file(self.path)
+        return Path(os.path.realpath(file))
 
     def read(self) -> bytes:
         """The changelog's bytes now, and its :attr:`stamp` (taken first: a change
@@ -296,10 +299,9 @@ class AddSession:
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
-        self.confined()
         return append.append(
             [self.entry(draft)],
-            self.path,
+            self.confined(),  # the file checked, even if the link moves on meanwhile
             init=self.init,
             bounds=writer.Bounds.of(self.settings),
             held=lazy_held_lines(self.path, self.settings.protected_ref),
