@@ -1,7 +1,12 @@
 """The description in the user's editor: ``$VISUAL``, else ``$EDITOR``, else ``vi``,
 run on a temporary file that holds one bullet per line; what it leaves there comes
 back one bullet per line, without blank lines and ``#`` comment lines (as git's
-commit message does)."""
+commit message does).
+
+The editor runs off the app's loop (the app waits for it in a thread, the screen
+suspended), so a signal meanwhile is handled at once: :meth:`Editing.stop` ends the
+editor (SIGTERM, then SIGKILL after :data:`STOP_SECONDS`) and the app leaves as it
+does on any signal, keeping the answers as they were before the editor opened."""
 
 from __future__ import annotations
 
@@ -9,12 +14,15 @@ import os
 import shlex
 import subprocess
 import tempfile
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
 
 FALLBACK = "vi"
+STOP_SECONDS = 3.0
+"""How long a stopped editor has to end on SIGTERM before it is killed."""
 HELP = """\
 # The description of the changelog entry: one bullet per line.
 # Lines starting with '#' and empty lines are ignored; save and quit to use it.
@@ -40,10 +48,45 @@ def bullets(text: str) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def edit_description(lines: list[str], env: Mapping[str, str] | None = None) -> list[str]:
+class Editing:
+    """One run of the editor, which another thread may stop (:meth:`stop`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+        self.stopped = False
+
+    def started(self, process: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._process = process
+            if self.stopped:
+                process.terminate()
+
+    def stop(self) -> None:
+        """End the editor (SIGTERM; SIGKILL if it still runs :data:`STOP_SECONDS` later)."""
+        with self._lock:
+            self.stopped = True
+            process = self._process
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        timer = threading.Timer(STOP_SECONDS, _kill, (process,))
+        timer.daemon = True
+        timer.start()
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+
+
+def edit_description(
+    lines: list[str], env: Mapping[str, str] | None = None, editing: Editing | None = None
+) -> list[str]:
     """Run the editor on ``lines`` (and a comment saying how) and return the lines it
     leaves; raises :class:`EditorFailed` (the caller keeps ``lines``) when the editor
-    is missing or exits with an error."""
+    is missing, exits with an error or was stopped (``editing``: the run, for another
+    thread to stop)."""
     env = os.environ if env is None else env
     command = editor_command(env)
     handle, name = tempfile.mkstemp(prefix="perf-changelog-description-", suffix=".txt")
@@ -52,16 +95,21 @@ def edit_description(lines: list[str], env: Mapping[str, str] | None = None) -> 
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write("".join(f"{line}\n" for line in lines if line.strip()) + "\n" + HELP)
         try:
-            done = subprocess.run([*command, str(path)], env=dict(env), check=False)
+            process = subprocess.Popen([*command, str(path)], env=dict(env))
         except OSError as exc:
             raise EditorFailed(
                 f"could not run the editor {command[0]!r} ({exc.strerror or exc}); set "
                 "$VISUAL or $EDITOR to an editor that is installed. The description is "
                 "unchanged"
             ) from None
-        if done.returncode != 0:
+        if editing is not None:
+            editing.started(process)
+        code = process.wait()
+        if editing is not None and editing.stopped:
+            raise EditorFailed("the editor was stopped; the description is unchanged")
+        if code != 0:
             raise EditorFailed(
-                f"the editor {shlex.join(command)!r} exited with code {done.returncode}; "
+                f"the editor {shlex.join(command)!r} exited with code {code}; "
                 "the description is unchanged"
             )
         return bullets(path.read_text(encoding="utf-8", errors="replace"))

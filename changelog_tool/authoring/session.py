@@ -9,6 +9,7 @@ itself (through :func:`changelog_tool.authoring.append.append` with ``expected=`
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from functools import cached_property
@@ -19,6 +20,7 @@ from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.reach import PENDING, Reach
 from changelog_tool.authoring.reach import reach as reach_of
 from changelog_tool.authoring.rows import KeyRow, rows_for
+from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.diff.masters import MasterProblem
 from changelog_tool.diff.points import points as points_of
@@ -50,6 +52,8 @@ class Preview:
     ``scenario-type``, ``pr-link``, ...), without the field's name."""
     reach: Reach | None = None
     """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
+    refused: str = ""
+    """Why the file is not shown at all (a link that now leads outside the repository)."""
 
     @property
     def ok(self) -> bool:
@@ -110,9 +114,24 @@ class AddSession:
         self._masters = work_tree_masters_or_error(settings)
 
     # --- reading --------------------------------------------------------------------
+    def confined(self) -> Path:
+        """Where the changelog is (its real path, links followed), refused
+        (:class:`~changelog_tool.errors.EnvironmentProblem`) when a link on the way now
+        leads outside the repository or into its git directory: the rule ``add``
+        checks as it starts, checked again at every read and every write (the file
+        may become such a link while the screen is open)."""
+        settings = self.settings
+        if self.path == settings.root / settings.changelog:
+            file = confined(settings.root, settings.changelog)
+        else:
+            file = confined_file(self.path)
+        return Path(os.path.realpath(file))
+
     def read(self) -> bytes:
         """The changelog's bytes now, and its :attr:`stamp` (taken first: a change
-        made while it is read then refuses the save)."""
+        made while it is read then refuses the save); refused when it is no longer
+        confined (:meth:`confined`)."""
+        self.confined()
         try:
             self.stamp = writer.Stamp.of(self.path)
         except FileNotFoundError:
@@ -257,6 +276,13 @@ class AddSession:
             result.by_field.setdefault(name.split("/")[0], []).append(text)
         result.reach = self.reach(draft)
         try:
+            self.confined()
+        except ChangelogError as exc:
+            result.refused = str(exc)
+            result.problems.append(str(exc))
+            result.by_field.setdefault("(entry)", []).append(str(exc))
+            return result
+        try:
             result.appended = writer.plan_append(self.old, [emit(entry)], path=self.path)
         except ChangelogError as exc:
             result.problems.append(str(exc))
@@ -275,7 +301,7 @@ class AddSession:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
         return append.append(
             [self.entry(draft)],
-            self.path,
+            self.confined(),  # the file checked, even if the link moves on meanwhile
             init=self.init,
             bounds=writer.Bounds.of(self.settings),
             held=lazy_held_lines(self.path, self.settings.protected_ref),

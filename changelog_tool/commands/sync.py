@@ -30,6 +30,7 @@ from changelog_tool.ledger import writer
 from changelog_tool.merge.outcome import emit, repo_path
 from changelog_tool.merge.threeway import Merged
 from changelog_tool.resolution.sync import Sync, commit_merge
+from changelog_tool.settings import Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,97 +52,106 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
         settings = settings_module.load(Path.cwd())
         repo.limit = settings.max_bytes
         path = repo_path(settings.changelog_path, repo.root)
-        if repo.index_stages(path):
-            raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
-        ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
-        again = "changelog sync --commit" + (f" --onto {shlex.quote(ref)}" if onto else "")
-        ref_sha = repo.resolve(ref)
-        base_sha = repo.merge_base(ref_sha, "HEAD")
-        upstream = repo.read(ref_sha, path)
-        if upstream is None:
-            raise ChangelogError(f"{ref} has no {path}; nothing to sync with")
-        sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream)
-        head = repo.read("HEAD", path)
-        on_disk = repo.read(WORKTREE, path)
-        work = on_disk or b""
-        outcome = sync.of(head or b"")
-        # The work tree may hold what `changelog sync` wrote from HEAD's file (run
-        # before, without --commit): that is not a change of the user's own.
-        pending = work != (head or b"") and not (
-            isinstance(outcome.result, Merged) and outcome.result.data == work
-        )
-        if pending:
-            if commit:
-                raise ChangelogError(
-                    f"{path} has uncommitted changes besides what `changelog sync` writes; "
-                    f"commit them, then run `{again}` (or stash them first)"
-                )
-            outcome = sync.of(work)
-        extra: dict[str, Any] = {
-            "ref": ref,
-            "ref_sha": ref_sha,
-            "merge_base": base_sha,
-            "written": False,
-            "commit": None,
-        }
-        if not isinstance(outcome.result, Merged):
-            rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
-            fix = "fix what is named above"
-            if any(p.code == "history-modified" for p in outcome.result.problems):
-                shown = shlex.quote(f"{ref}:{path}")
-                fix = (
-                    f"an entry {ref} holds must read as {ref} has it (`git show {shown}` "
-                    "prints its file); put back what is named above"
-                )
-            emit(outcome, format, extra, f"{path} was not changed: {fix}, then run `{rerun}` again")
-            return 1
-        data = outcome.result.data
-        merged_already = base_sha == ref_sha
+        # held from the first read of the changelog to the last write and the commit,
+        # across `git merge`: an `add` meanwhile waits, then appends to the result
+        with writer.hold(repo.root / path, writer.Bounds.of(settings)):
+            return _sync(repo, settings, path, onto, commit, format)
+
+
+def _sync(
+    repo: Repo, settings: Settings, path: str, onto: str | None, commit: bool, format: str
+) -> int:
+    if repo.index_stages(path):
+        raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
+    ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
+    again = "changelog sync --commit" + (f" --onto {shlex.quote(ref)}" if onto else "")
+    ref_sha = repo.resolve(ref)
+    base_sha = repo.merge_base(ref_sha, "HEAD")
+    upstream = repo.read(ref_sha, path)
+    if upstream is None:
+        raise ChangelogError(f"{ref} has no {path}; nothing to sync with")
+    sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream)
+    head = repo.read("HEAD", path)
+    on_disk = repo.read(WORKTREE, path)
+    work = on_disk or b""
+    outcome = sync.of(head or b"")
+    # The work tree may hold what `changelog sync` wrote from HEAD's file (run
+    # before, without --commit): that is not a change of the user's own.
+    pending = work != (head or b"") and not (
+        isinstance(outcome.result, Merged) and outcome.result.data == work
+    )
+    if pending:
         if commit:
-            if data == head and merged_already:
-                emit(
-                    outcome,
-                    format,
-                    extra,
-                    f"{path} is already {ref}'s bytes plus this branch's entries, committed",
-                )
-                return 0
-            return commit_merge(
-                repo,
-                ref,
-                merged_already,
-                path,
-                data,
-                head,
-                work,
-                outcome,
-                format,
-                extra,
-                bounds=writer.Bounds.of(settings),
-                again=again,
+            raise ChangelogError(
+                f"{path} has uncommitted changes besides what `changelog sync` writes; "
+                f"commit them, then run `{again}` (or stash them first)"
             )
-        if pending:
-            step = (
-                f"it holds this work tree's uncommitted changes too: commit them, then run "
-                f"`{again}` to record a merge of {ref} "
-                "(a plain commit alone does not clear a pull request's conflict)"
+        outcome = sync.of(work)
+    extra: dict[str, Any] = {
+        "ref": ref,
+        "ref_sha": ref_sha,
+        "merge_base": base_sha,
+        "written": False,
+        "commit": None,
+    }
+    if not isinstance(outcome.result, Merged):
+        rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
+        fix = "fix what is named above"
+        if any(p.code == "history-modified" for p in outcome.result.problems):
+            shown = shlex.quote(f"{ref}:{path}")
+            fix = (
+                f"an entry {ref} holds must read as {ref} has it (`git show {shown}` "
+                "prints its file); put back what is named above"
             )
-        elif data != head or not merged_already:
-            step = (
-                f"commit it as a merge of {ref} with `{again}` "
-                "(a plain commit does not clear a pull request's conflict)"
-            )
-        else:
-            step = "nothing to commit"
-        if data == work:
+        emit(outcome, format, extra, f"{path} was not changed: {fix}, then run `{rerun}` again")
+        return 1
+    data = outcome.result.data
+    merged_already = base_sha == ref_sha
+    if commit:
+        if data == head and merged_already:
             emit(
                 outcome,
                 format,
                 extra,
-                f"{path} is already {ref}'s bytes plus this branch's entries; {step}",
+                f"{path} is already {ref}'s bytes plus this branch's entries, committed",
             )
             return 0
-        writer.replace(repo.root / path, data, expected=on_disk, bounds=writer.Bounds.of(settings))
-        extra["written"] = True
-        emit(outcome, format, extra, f"rewrote {path}; {step}")
+        return commit_merge(
+            repo,
+            ref,
+            merged_already,
+            path,
+            data,
+            head,
+            work,
+            outcome,
+            format,
+            extra,
+            bounds=writer.Bounds.of(settings),
+            again=again,
+        )
+    if pending:
+        step = (
+            f"it holds this work tree's uncommitted changes too: commit them, then run "
+            f"`{again}` to record a merge of {ref} "
+            "(a plain commit alone does not clear a pull request's conflict)"
+        )
+    elif data != head or not merged_already:
+        step = (
+            f"commit it as a merge of {ref} with `{again}` "
+            "(a plain commit does not clear a pull request's conflict)"
+        )
+    else:
+        step = "nothing to commit"
+    if data == work:
+        emit(
+            outcome,
+            format,
+            extra,
+            f"{path} is already {ref}'s bytes plus this branch's entries; {step}",
+        )
         return 0
+    writer.replace(repo.root / path, data, expected=on_disk, bounds=writer.Bounds.of(settings))
+    extra["written"] = True
+    emit(outcome, format, extra, f"rewrote {path}; {step}")
+    return 0

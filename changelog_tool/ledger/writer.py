@@ -9,11 +9,13 @@ mode, renames it over the target and reads the result back. :func:`append`
 only ever adds bytes after exactly one empty line;
 :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
 writes bytes a caller has verified, and refuses when the file changed since the
-caller read it, so a concurrent ``add`` is never silently overwritten. The merge
-driver's target, git's own temp file, is the one file written without fsync
-(:func:`replace_with_copy`'s ``scratch``); it too is renamed over, never written
-in place, so a driver killed at any point leaves it whole: as git gave it, or the
-result.
+caller read it, so a concurrent ``add`` is never silently overwritten. Every write
+holds the lock of the file's folder and of the file (:mod:`.locking`); a command
+that must keep its read and its write together holds it across both (:func:`hold`).
+The merge driver's target, git's own temp file, is the one file written without
+fsync (:func:`replace_with_copy`'s ``scratch``); it too is renamed over, never
+written in place, so a driver killed at any point leaves it whole: as git gave
+it, or the result.
 
 A symlink is followed and its target written in place of the link; anything
 that is not a regular file (a FIFO, a device, a directory) is refused before it
@@ -27,13 +29,13 @@ import contextlib
 import fcntl
 import os
 import stat
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
+from changelog_tool.ledger import locking
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import (
@@ -101,36 +103,18 @@ def plan_append(
 
 
 @contextlib.contextmanager
-def _locked(path: Path, timeout: float) -> Iterator[int]:
-    """An exclusive lock on the file that ``path`` names *now* (retried after a
-    rename); says what it waits for after a second and gives up after ``timeout``."""
-    started, told = time.monotonic(), False
-    while True:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    waited = time.monotonic() - started
-                    if waited > timeout:
-                        raise ConcurrentChange(
-                            f"{path} is locked by another process writing it (waited "
-                            f"{waited:.0f} s); nothing was written: try again when it is done"
-                        ) from None
-                    if waited > 1 and not told:
-                        print(
-                            f"changelog: waiting for another process writing {path} ...",
-                            file=sys.stderr,
-                        )
-                        told = True
-                    time.sleep(0.05)
-            if os.fstat(fd).st_ino == os.stat(path).st_ino:
-                yield fd
-                return
-        finally:
-            os.close(fd)
+def hold(path: Path, bounds: Bounds = Bounds()) -> Iterator[None]:
+    """The lock every write of ``path`` takes (the folder's: see
+    :mod:`~changelog_tool.ledger.locking`), held for the block: a command that reads
+    the file, computes from those bytes and writes (``sync``, ``finalize``) holds it
+    from that read to that write, across whatever runs between (``git merge``); its
+    own writes inside go on, every other writer waits (``bounds.timeout``)."""
+    with locking.hold(path, bounds.timeout):
+        yield
+
+
+def _locked(path: Path, timeout: float) -> contextlib.AbstractContextManager[int]:
+    return locking.locked(path, timeout)
 
 
 def _read_fd(fd: int) -> bytes:
@@ -233,7 +217,7 @@ def _rewrite(
     ``(old, new)``."""
     real = regular_file(path, missing_ok=create)
     if real is None:
-        real = _create_empty(path)
+        return _create_whole(path, make, bounds)
     _remove_stale_temps(real)
     with _locked(real, bounds.timeout) as fd:
         refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
@@ -251,6 +235,33 @@ def _rewrite(
                 f"read-back of {path} does not match what was written; check the disk and the file"
             )
     return old, new
+
+
+def _create_whole(
+    path: Path, make: Callable[[bytes], bytes], bounds: Bounds
+) -> tuple[bytes, bytes]:
+    """:func:`_rewrite` of a missing file: under the folder's lock, ``make(b"")``
+    written to a temp file and renamed into place, never an empty file first (a
+    write that fails, on a full disk, leaves no file at all)."""
+    real = Path(os.path.realpath(path))
+    real.parent.mkdir(parents=True, exist_ok=True)
+    with locking.hold(real, bounds.timeout, export=False):
+        if os.path.lexists(real):  # another process created it meanwhile
+            return _rewrite(path, make, create=True, bounds=bounds)
+        _remove_stale_temps(real)
+        new = make(b"")
+        mask = os.umask(0o022)
+        os.umask(mask)
+        new_fd = _replace(real, new, 0o644 & ~mask)
+        try:
+            written = _read_fd(new_fd)
+        finally:
+            os.close(new_fd)
+    if written != new:
+        raise ChangelogError(
+            f"read-back of {path} does not match what was written; check the disk and the file"
+        )
+    return b"", new
 
 
 def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]:

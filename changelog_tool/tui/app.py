@@ -21,18 +21,16 @@ from textual.worker import get_current_worker
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.ahead import Ahead
 from changelog_tool.authoring.drafts import Answers, Draft
-from changelog_tool.authoring.editor import EditorFailed, edit_description
+from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
 from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
-from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
-from changelog_tool.tui.exits import LeavingApp
 from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import (
-    Outcome,
     route_signals,
 )
+from changelog_tool.tui.saving import SavingApp
 from changelog_tool.tui.widgets import EntryForm, Pane
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
@@ -81,7 +79,7 @@ def key_rows(height: int) -> int:
     return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 
-class AddApp(LeavingApp):
+class AddApp(SavingApp):
     CSS_PATH = "app.tcss"
     TITLE = "changelog add"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -311,17 +309,31 @@ class AddApp(LeavingApp):
 
         self.push_screen(HelpScreen())
 
-    def action_edit_description(self) -> None:
-        """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`)."""
+    async def action_edit_description(self) -> None:
+        """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`),
+        the screen suspended. The editor runs in a thread the loop waits for, not on the
+        loop: a signal meanwhile ends it and the app (the draft kept: see
+        :meth:`signalled`)."""
         form = self.query_one(EntryForm)
+        before = form.to_model([]).description
+        self.editing = Editing()
+        failed: EditorFailed | None = None
+        lines = before
         try:
             with self.suspend():
-                lines = edit_description(form.to_model([]).description)
+                try:
+                    lines = await asyncio.to_thread(edit_description, before, editing=self.editing)
+                except EditorFailed as exc:  # inside: the screen must come back first
+                    failed = exc
         except SuspendNotSupported:
             self.notify("this terminal cannot hand over to an editor", severity="error")
             return
-        except EditorFailed as exc:
-            self.notify(str(exc), title="Editor", severity="error", timeout=15)
+        finally:
+            self.editing = None
+        if self.return_value is not None:  # a signal ended the app meanwhile
+            return
+        if failed is not None:
+            self.notify(str(failed), title="Editor", severity="error", timeout=15)
             return
         form.set_description(lines)
         self.query_one("#description", TextArea).focus()
@@ -329,39 +341,10 @@ class AddApp(LeavingApp):
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"
 
-    def action_save(self) -> None:
-        draft = self.current_draft()
-        path = self.session.path
-        try:
-            result = self.session.save(draft)
-        except ConcurrentChange as exc:
-            drafts.save(path, draft)
-            self.session.reload()
-            self.parse_history()  # the new file's entries, off the screen's thread
-            self.refresh_preview()
-            self.notify(
-                f"{exc}. Your answers are kept; the preview now shows the current "
-                "file: check it and press ctrl+s again.",
-                severity="warning",
-                timeout=15,
-            )
-            return
-        except (ChangelogError, OSError) as exc:
-            if draft.has_text():
-                drafts.save(path, draft)
-            self.refresh_preview()
-            self.notify(str(exc), title="Not saved", severity="error", timeout=15)
-            self.toasted = set(self.session.problems(draft))
-            return
-        drafts.discard(path)
-        where = ", ".join(str(line) for line in result.entry_lines)
-        self.exit(
-            Outcome(
-                0,
-                f"appended 1 entry to {path} at line {where} "
-                f"(bytes {result.old_size}..{result.new_size})",
-            )
-        )
+    def reread(self) -> None:
+        """The file was read again: its entries (off the screen's thread), the preview."""
+        self.parse_history()
+        self.refresh_preview()
 
 
 def _light_terminal() -> bool:

@@ -10,6 +10,7 @@ from textual.css.query import NoMatches
 from textual.worker import WorkerFailed
 
 from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.editor import Editing
 from changelog_tool.authoring.session import AddSession
 from changelog_tool.errors import INTERRUPTED as INTERRUPTED_CODE
 from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
@@ -33,6 +34,8 @@ class LeavingApp(App[Outcome]):
     baseline: Draft
     crashed: BaseException | None = None
     """The first exception the app did not handle (see :meth:`_handle_exception`)."""
+    editing: Editing | None = None
+    """The editor ctrl+e runs, while it runs (a signal ends it too)."""
 
     def _handle_exception(self, error: Exception) -> None:
         """Textual's handler of an exception the app did not catch (in a handler or a
@@ -86,6 +89,8 @@ class LeavingApp(App[Outcome]):
         (see :mod:`changelog_tool.tui.leaving`); nothing once the app has its outcome."""
         if self.return_value is not None:
             return
+        if self.editing is not None:  # ended too; the answers are those from before it
+            self.editing.stop()
         try:
             draft = self.current_draft()
         except NoMatches:  # the form is not there yet: nothing was typed

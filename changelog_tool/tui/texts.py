@@ -3,6 +3,9 @@ the status line, the preview pane and the history pane (the app puts them on scr
 
 from __future__ import annotations
 
+import errno
+from pathlib import Path
+
 from textual.content import Content
 
 from changelog_tool.authoring.drafts import Draft
@@ -119,6 +122,9 @@ def preview_pane(
 ) -> tuple[str, Content, Content, str, bool]:
     """The preview pane's title, note (what the entry runs), body (the bytes ctrl+s appends, with the file's last lines around
     them, then the points per key) and subtitle."""
+    if preview.refused:  # the file is not shown: where it leads now is not the checkout's
+        refused = Content.styled(f"✗ {preview.refused}", "$text-error")
+        return preview_title(session), Content(""), refused, PREVIEW_KEYS, False
     note, per_key = runs(preview) if draft.keys else (Content(""), [])
     lines = []
     shown = preview.appended if draft.keys else b""  # no entry without config-keys
@@ -137,6 +143,23 @@ def waiting_pane(session: AddSession) -> tuple[str, Content, Content, str, bool]
         for number, text, _ in preview_lines(session.old, b"")
     ]
     return preview_title(session), Content(""), Content("\n").join(lines), PREVIEW_KEYS, False
+
+
+def not_saved(path: Path, error: Exception, kept: str) -> str:
+    """The "Not saved" message of a ctrl+s that failed: what failed, that nothing was
+    written, and that the answers are still on screen for the next ctrl+s. ``kept``:
+    where the draft is kept, or why it could not be."""
+    if isinstance(error, OSError):
+        what = error.strerror or str(error)
+        cause = f"could not write {path}: {what}; nothing was written"
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            cause += ". Free some space"
+        else:
+            cause += ". Fix that"
+        text = f"{cause}, then press ctrl+s again: your answers are still here"
+    else:
+        text = str(error)
+    return f"{text}. {kept}" if kept else text
 
 
 def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content, Content, str, bool]:
