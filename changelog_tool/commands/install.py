@@ -26,6 +26,7 @@ from changelog_tool.commands import add_format
 from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gitrepo import Repo, run_git, try_git
+from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.merge.outcome import repo_path
@@ -163,7 +164,7 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
     olds = [_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
         if line in (entry.rstrip("\r\n") for entry in old):
-            steps.append({"what": str(path), "done": f"already has {line!r}"})
+            steps.append({"what": relative(path), "done": f"already has {line!r}"})
             continue
         kept = [entry for entry in old if not _is_driver_line(entry)]
         ending = _ending(old)
@@ -172,7 +173,7 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
         path.parent.mkdir(parents=True, exist_ok=True)
         writer.replace(path, "".join([*kept, line + ending]).encode())
         older = " (replacing an older line)" if len(kept) < len(old) else ""
-        steps.append({"what": str(path), "done": f"added {line!r}{older}"})
+        steps.append({"what": relative(path), "done": f"added {line!r}{older}"})
     return steps
 
 
@@ -182,13 +183,13 @@ def _remove(files: tuple[Path, ...]) -> list[dict[str, object]]:
     for path, old in zip(files, olds, strict=True):
         kept = [entry for entry in old if not _is_driver_line(entry)]
         if len(kept) == len(old):
-            steps.append({"what": str(path), "done": "has no merge driver line"})
+            steps.append({"what": relative(path), "done": "has no merge driver line"})
         elif any(entry.strip() for entry in kept) or path.name != ".gitattributes":
             writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
-            steps.append({"what": str(path), "done": "removed the merge driver line"})
+            steps.append({"what": relative(path), "done": "removed the merge driver line"})
         else:
             path.unlink()
-            steps.append({"what": str(path), "done": "removed (it held only that line)"})
+            steps.append({"what": relative(path), "done": "removed (it held only that line)"})
     return steps
 
 
