@@ -22,7 +22,6 @@ from typing import Any, NoReturn
 from changelog_tool import __version__, batch_process, finish
 from changelog_tool.errors import ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
-from changelog_tool.hints import did_you_mean
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
@@ -153,6 +152,8 @@ def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, Any]:
         raise UsageExit(f"{parser.prog}: error: no command given")
     chosen = next((w for w in words if not w.startswith("-")), None)
     if chosen is not None and chosen not in COMMANDS:
+        from changelog_tool.hints import did_you_mean  # deferred: difflib, for this error only
+
         parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
     found, extra = parser.parse_known_args(words)
     if extra:
