@@ -25,6 +25,7 @@ from changelog_tool.authoring.editor import EditorFailed, edit_description
 from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.errors import ChangelogError, ConcurrentChange
+from changelog_tool.hints import relative
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
 from changelog_tool.tui.exits import LeavingApp
@@ -358,7 +359,7 @@ class AddApp(LeavingApp):
         self.exit(
             Outcome(
                 0,
-                f"appended 1 entry to {path} at line {where} "
+                f"appended 1 entry to {relative(path)} at line {where} "
                 f"(bytes {result.old_size}..{result.new_size})",
             )
         )
