@@ -15,11 +15,12 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from changelog_tool import __version__, batch_process, finish
-from changelog_tool.errors import ChangelogError, cut_short
+from changelog_tool.errors import ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -107,6 +108,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+NO_REPOSITORY = frozenset({"demo", "merge-driver"})
+"""The commands that need no git repository (the demo makes its own; git runs the
+merge driver inside one, on the files it names). Every other command needs one,
+unless ``--file`` names the file to read (``verify``, ``add``, ``log``)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse, dispatch, and map every outcome to an exit code: the one error boundary."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -114,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = [w for w in words if w != "--debug"]  # accepted anywhere on the line
     parser = build_parser(words)
     try:
-        args = vars(parser.parse_args(words))
+        args = _parse(parser, words)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         wants_json = "--json" in words or any(
             w == "--format=json" or (w == "--format" and nxt == "json")
@@ -125,23 +132,78 @@ def main(argv: Sequence[str] | None = None) -> int:
             _json_refusal(ChangelogError(said), "UsageError", 2)
         return int(exc.code or 0)
     args.pop("debug", None)
-    module = _module(args.pop("command"))
+    command = args.pop("command")
     as_json = args.get("format") == "json" or bool(args.get("from_json"))
     try:
-        code: int = module.run(**args)
+        if command not in NO_REPOSITORY and args.get("file") is None:
+            _need_repository(command)
+        code: int = _module(command).run(**args)
     except (Exception, KeyboardInterrupt) as exc:
-        return failure(exc, debug=debug, as_json=as_json)
+        return failure(exc, debug=debug, as_json=as_json, command=command)
     return code
 
 
-def failure(exc: BaseException, *, debug: bool = False, as_json: bool = False) -> int:
+def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, Any]:
+    """The parsed command line, as argparse parses it, but: no command at all prints
+    the help (on stderr, exit 2, as ruff does); an unknown command gets the closest
+    name; an unknown option is refused with the usage of the command it was given to."""
+    if not words:
+        parser.print_help(sys.stderr)
+        raise UsageExit(f"{parser.prog}: error: no command given")
+    chosen = next((w for w in words if not w.startswith("-")), None)
+    if chosen is not None and chosen not in COMMANDS:
+        from changelog_tool.hints import did_you_mean  # deferred: difflib, for this error only
+
+        parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
+    found, extra = parser.parse_known_args(words)
+    if extra:
+        command = _command_parser(parser, found.command)
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    return vars(found)
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of command ``name`` (argparse keeps it in the command action's choices)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen: argparse.ArgumentParser = action.choices[name]
+            return chosen
+    return parser
+
+
+def _need_repository(command: str) -> None:
+    """Refuse, before the command starts, to run outside a git work tree (checked
+    without a process when the current folder or a parent holds ``.git``). ``add``
+    and ``log`` also work on a copy of the changelog outside git: there, on the
+    changelog the settings name, when it exists (else it is the folder that is wrong,
+    and "pass --init" or "pass --file" would mislead)."""
+    from changelog_tool.gitrepo.process import in_repository
+
+    here = Path.cwd()
+    if in_repository(here):
+        return
+    if command in ("add", "log"):
+        from changelog_tool import settings
+
+        found = settings.load(here)
+        if (found.root / found.changelog).exists():
+            return
+    raise NotInRepository(here)
+
+
+def failure(
+    exc: BaseException, *, debug: bool = False, as_json: bool = False, command: str = ""
+) -> int:
     """The exit code of a command that raised ``exc``, after saying why on stderr (and
     on stdout as JSON when JSON was asked for). ``python -m changelog_tool``'s direct
-    call of the merge driver ends here too."""
+    call of the merge driver ends here too. Outside a repository, every command says
+    so here, in one line, with what to run for ``command``."""
     if isinstance(exc, ChangelogError):
-        print(f"changelog: {_safe(str(exc))}", file=sys.stderr)
+        said = exc.advice(command) if isinstance(exc, NotInRepository) and command else str(exc)
+        print(f"changelog: {_safe(said)}", file=sys.stderr)
         if as_json:  # JSON means JSON: a refusal is a document on stdout too
-            _json_refusal(exc, type(exc).__name__)
+            kind = "EnvironmentProblem" if isinstance(exc, NotInRepository) else None
+            _json_refusal(exc, kind or type(exc).__name__, message=said)
         return exc.exit_code
     ending = cut_short(exc)
     if ending is not None:  # ctrl+c, or an OS error
@@ -176,11 +238,14 @@ def _safe(message: str) -> str:
     return "\n".join(not_a_command(line) for line in message.split("\n"))
 
 
-def _json_refusal(exc: ChangelogError, kind: str, code: int | None = None) -> None:
+def _json_refusal(
+    exc: ChangelogError, kind: str, code: int | None = None, message: str | None = None
+) -> None:
     """The refusal as a JSON document on stdout, where stdout can take it (the refusal
     may be that it cannot: the message on stderr is then all there is)."""
     exit_code = exc.exit_code if code is None else code
-    document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": str(exc)}}
+    said = str(exc) if message is None else message
+    document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": said}}
     with contextlib.suppress(OSError):
         print(json.dumps(document, ensure_ascii=False), flush=True)
 

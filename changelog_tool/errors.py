@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 
 INTERRUPTED = 130
 """The exit code of a run that ctrl+c cut short (128 + SIGINT, as shells report it)."""
@@ -24,6 +25,30 @@ class EnvironmentProblem(ChangelogError):
     """The environment is unusable (not a git repo, unknown ref, shallow clone): exit 2."""
 
     exit_code = 2
+
+
+class NotInRepository(EnvironmentProblem):
+    """The command needs a git work tree, and ``folder`` is in none: exit 2. The error
+    boundary says it in one line, with what to run for the command at hand."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(f"{folder} is not inside a git repository; run this in a clone")
+        self.folder = folder
+
+    def advice(self, command: str) -> str:
+        """The one line for ``changelog COMMAND`` run in :attr:`folder`."""
+        said = f"{self.folder} is not inside a git repository; run `changelog {command}` in a clone"
+        if command in FILE_COMMANDS:
+            said += f" (or `changelog {command} --file PATH`, {FILE_COMMANDS[command]})"
+        return said
+
+
+FILE_COMMANDS = {
+    "verify": "which checks a file without git",
+    "add": "which appends to that file",
+    "log": "which reads that file",
+}
+"""The commands that also work on a file named by ``--file``, outside a repository."""
 
 
 class ConcurrentChange(ChangelogError):

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from changelog_tool.records import record
+from changelog_tool.records import field, record
 
 ERROR = "error"
 WARNING = "warning"
@@ -27,9 +27,12 @@ class Finding:
     line: int | None = None
     severity: str = ERROR
     key: str | None = None
+    detail: Mapping[str, object] | None = field(default=None, compare=False, repr=False)
+    """What a finding that stands for several places lists, for the JSON output (one
+    list field: a key's dangling ``references``, a folder's orphan ``files``)."""
 
-    def to_json(self) -> dict[str, str | int | None]:
-        data: dict[str, str | int | None] = {
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
@@ -38,7 +41,16 @@ class Finding:
         }
         if self.key is not None:
             data["key"] = self.key
+        if self.detail:
+            data.update(self.detail)
         return data
+
+
+def listing(names: Sequence[str], most: int = 3) -> str:
+    """``a, b, c and 4 more``: the first ``most`` names of a grouped finding's list
+    (the JSON output has them all), so that its one line stays readable."""
+    shown = ", ".join(names[:most])
+    return f"{shown} and {len(names) - most} more" if len(names) > most else shown
 
 
 def has_errors(findings: Iterable[Finding]) -> bool:

@@ -1,12 +1,35 @@
-"""Hints for a person who mistyped a name: the one "did you mean"."""
+"""Hints for a person at the terminal: the one "did you mean", and the one way a
+path is shown to them."""
 
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
+
+
+def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The candidate closest to ``word``, if one is close enough to be a misspelling
+    (``cutoff``: difflib's similarity ratio, 0 to 1)."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return close[0] if close else None
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """`` (did you mean X?)`` with the closest candidate, or an empty string."""
-    close = difflib.get_close_matches(word, list(candidates), n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
+    close = closest(word, candidates)
+    return f" (did you mean {close}?)" if close else ""
+
+
+def relative(path: str | os.PathLike[str]) -> str:
+    """``path`` as the person at the terminal would type it: relative to the current
+    folder (``perf-changelog.yaml``, or ``../perf-changelog.yaml`` from a subfolder)
+    when the two share a folder below the file system's root, else absolute."""
+    where = os.path.abspath(path)
+    here = os.getcwd()
+    try:
+        if os.path.commonpath([where, here]) == os.path.abspath(os.sep):
+            return where
+        return os.path.relpath(where, here)
+    except ValueError:  # another drive (Windows)
+        return where

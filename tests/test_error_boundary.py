@@ -87,12 +87,13 @@ def test_an_error_message_cannot_start_a_workflow_command_on_stderr(
 
 
 @pytest.mark.parametrize("argv", [[], ["--debug"]])
-def test_no_command_is_a_usage_error_not_a_crash(
+def test_no_command_prints_the_help_and_exits_2_as_ruff_does(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "the following arguments are required: COMMAND" in err
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("usage: changelog")
+    assert "Keep perf-changelog.yaml honest." in err and "finalize" in err  # the whole help
     assert "Traceback" not in err
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import Finding
+from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import file_source, regular_file
 from changelog_tool.ledger.emitter import emit
@@ -41,7 +42,8 @@ def plan(
     if real is None:
         if not init:
             raise UsageError(
-                f"{path} does not exist; pass --init to create it, or --file to name another"
+                f"{relative(path)} does not exist; pass --init to create it, or --file to name "
+                "another"
             )
         found = Appendable(0, 0, b"")
     else:

@@ -17,6 +17,7 @@ from changelog_tool.findings import Finding, format_text
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
+from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import normalize
@@ -316,7 +317,7 @@ def append_entries(
         where = ", ".join(str(line) for line in result.entry_lines)
         noun = "entry" if len(entries) == 1 else "entries"
         print(
-            f"appended {len(entries)} {noun} to {path} at line {where} "
+            f"appended {len(entries)} {noun} to {relative(path)} at line {where} "
             f"(bytes {result.old_size}..{result.new_size})"
         )
     return 0

@@ -29,6 +29,7 @@ from changelog_tool.commands import add_format, driver_trial
 from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gitrepo import Repo, run_git, try_git
+from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
 from changelog_tool.merge.attributes import attribute_lines, is_driver_line, line_ending
 from changelog_tool.merge.outcome import repo_path
@@ -147,7 +148,7 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
     olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
         if line in (entry.rstrip("\r\n") for entry in old):
-            steps.append({"what": str(path), "done": f"already has {line!r}"})
+            steps.append({"what": relative(path), "done": f"already has {line!r}"})
             continue
         kept = [entry for entry in old if not is_driver_line(entry)]
         ending = line_ending(old)
@@ -156,7 +157,7 @@ def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
         path.parent.mkdir(parents=True, exist_ok=True)
         writer.replace(path, "".join([*kept, line + ending]).encode())
         older = " (replacing an older line)" if len(kept) < len(old) else ""
-        steps.append({"what": str(path), "done": f"added {line!r}{older}"})
+        steps.append({"what": relative(path), "done": f"added {line!r}{older}"})
     return steps
 
 
@@ -169,12 +170,12 @@ def _remove(top: Path, files: tuple[Path, ...]) -> list[dict[str, object]]:
     for path, old in zip(files, olds, strict=True):
         kept = [entry for entry in old if not is_driver_line(entry)]
         if len(kept) == len(old):
-            steps.append({"what": str(path), "done": "has no merge driver line"})
+            steps.append({"what": relative(path), "done": "has no merge driver line"})
         elif path.name == ".gitattributes" and _tracked(top, path):
             lines = "; ".join(repr(e.rstrip("\r\n")) for e in old if is_driver_line(e))
             steps.append(
                 {
-                    "what": str(path),
+                    "what": relative(path),
                     "done": f"left as it is: it is tracked, so shared with every clone; "
                     f"to stop the driver for everyone, remove {lines} by hand and commit "
                     "that (in this clone, without the driver's config, git merges the "
@@ -184,10 +185,10 @@ def _remove(top: Path, files: tuple[Path, ...]) -> list[dict[str, object]]:
             )
         elif any(entry.strip() for entry in kept) or path.name != ".gitattributes":
             writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
-            steps.append({"what": str(path), "done": "removed the merge driver line"})
+            steps.append({"what": relative(path), "done": "removed the merge driver line"})
         else:
             path.unlink()
-            steps.append({"what": str(path), "done": "removed (it held only that line)"})
+            steps.append({"what": relative(path), "done": "removed (it held only that line)"})
     return steps
 
 

@@ -19,6 +19,7 @@ from changelog_tool.confinement import confined
 from changelog_tool.diff.local import work_tree_masters
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.gate.acceptance import unmatched
+from changelog_tool.hints import relative
 from changelog_tool.ledger.document import file_source
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.lookup import applying, file_entries, format_text
@@ -62,6 +63,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     if limit is not None and limit < 1:
         raise UsageError("--limit must be at least 1")
     settings: Settings | None = None
+    hint = "" if file is not None else "; pass --file PATH"
     if file is None:
         settings = settings_module.load()
         file = confined(settings.root, settings.changelog)
@@ -71,7 +73,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         except ChangelogError:
             settings = None  # unreadable settings: no master keys, literal matching
     max_bytes = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
-    hint = "; pass --file PATH"
+    shown = relative(file)  # as the text output names it
     file_source(file, max_bytes, hint)  # a file that cannot be read is said first, alone
     masters = master_keys(settings) if settings is not None else None
     expansion: dict[str, list[str]] | None = None
@@ -89,12 +91,14 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
 
     items, problems, byte_problems, read_any = file_entries(file, max_bytes, applies, hint)
     if not read_any and problems:
-        raise ChangelogError(f"cannot read {file}: {problems[0]}")
+        raise ChangelogError(f"cannot read {shown}: {problems[0]}")
     for byte_problem in byte_problems:
         if byte_problem.code == "encoding":
-            print(f"changelog: {file}:{byte_problem.line}: {byte_problem.message}", file=sys.stderr)
+            print(
+                f"changelog: {shown}:{byte_problem.line}: {byte_problem.message}", file=sys.stderr
+            )
     for problem in problems:
-        print(f"changelog: {file}: {problem}", file=sys.stderr)
+        print(f"changelog: {shown}: {problem}", file=sys.stderr)
     found = applying(items, searched, verbatim=gone)
     total = len(found)
     code = 1 if expansion is not None and not total and not all(expansion.values()) else 0
@@ -117,10 +121,10 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         )
         return code
     if not found:
-        print(f"no entry applies to {', '.join(key)} in {file}")
+        print(f"no entry applies to {', '.join(key)} in {shown}")
         return code
     show_keys = expansion is not None and searched != key
-    print(format_text(found, str(file), searched, show_keys=show_keys))
+    print(format_text(found, shown, searched, show_keys=show_keys))
     shown = f"{len(found)} of {total}" if len(found) < total else str(total)
     noun = "entry applies" if total == 1 else "entries apply"
     print(f"\n{shown} {noun} to {describe(key, expansion)} (newest first)")

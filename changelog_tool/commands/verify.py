@@ -45,7 +45,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="check this file, without git (no PATH: the changelog the settings name)",
     )
-    parser.add_argument("--base", metavar="REF", help="compare with REF's merge-base")
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="compare with REF's merge-base (default: the protected ref, e.g. origin/main)",
+    )
     parser.add_argument("--head", metavar="REF", help="head commit (default: the work tree)")
     parser.add_argument(
         "--pr-number",
@@ -128,11 +132,8 @@ def run(
 ) -> int:
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
-    if file is None and base is None:
-        raise UsageError("pass --file PATH (check a file) or --base REF (check a branch)")
     if file is not None:
         return _verify_file(file, format)
-    assert base is not None
     return _verify_base(base, head, pr_number, skip_reason, allow_settings_change, format)
 
 
@@ -161,7 +162,7 @@ def _verify_file(path: Path, fmt: str) -> int:
 
 
 def _verify_base(
-    base: str,
+    base: str | None,
     head: str | None,
     pr_number: int | None,
     skip_reason: str | None,
@@ -178,6 +179,8 @@ def _verify_base(
     from changelog_tool.ledger.revision import ABSENT
 
     with Repo.open(Path.cwd()) as repo:
+        if base is None:  # as `keys` and `lint`: the protected ref the settings name
+            base = repo.protected_ref(settings_module.load().protected_ref)
         settings, snapshot = gather_from_base(repo, Path.cwd(), base=base, head=head)
         operation = unmerged(repo.root / snapshot.changelog) if head is None else None
         if operation is not None:  # its markers and half-merged entries would mislead

@@ -13,6 +13,7 @@ from changelog_tool.findings import ERROR, WARNING, Finding, shown
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.optout import OptOut, find
+from changelog_tool.gate.orphans import orphan_findings
 from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.emitter import emit
@@ -86,17 +87,7 @@ def check(
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
     verdict.findings.extend(_duplicates(snapshot, appended, settings))
     verdict.findings.extend(_corrections(snapshot, settings, slug))
-    verdict.findings.extend(
-        Finding(
-            "orphan-recipe",
-            "no master-config key references this recipe (CONFIG_FILE=...), "
-            "so no sweep will run it",
-            recipe,
-            None,
-            WARNING,
-        )
-        for recipe in changes.orphan_recipes
-    )
+    verdict.findings.extend(orphan_findings(changes.orphan_recipes))
     named = {f.key for f in verdict.findings if f.code == "key-name"}
     suggestable = [c for c in verdict.uncovered if c.key not in named]
     verdict.suggested_keys = sorted({c.key for c in suggestable})

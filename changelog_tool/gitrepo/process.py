@@ -84,6 +84,14 @@ def git_dir(start: Path) -> Path | None:
     return Path(result.stdout.decode().strip()) if result.returncode == 0 else None
 
 
+def in_repository(start: Path) -> bool:
+    """Whether ``start`` is inside a git repository: a ``.git`` in it or a parent says
+    so without a process; else git is asked (``GIT_DIR``, or no ``.git`` found)."""
+    if any(_dot_git(folder) is not None for folder in (start, *start.parents)):
+        return True
+    return git_dir(start) is not None
+
+
 def _dot_git(start: Path) -> Path | None:
     """The git directory that ``start/.git`` names without running git: the folder
     itself, or the ``gitdir:`` line of a ``.git`` file (a linked work tree, a

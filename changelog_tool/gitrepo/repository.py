@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.confinement import confined
-from changelog_tool.errors import EnvironmentProblem, too_large
+from changelog_tool.errors import EnvironmentProblem, NotInRepository, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
-from changelog_tool.hints import did_you_mean
+from changelog_tool.hints import closest
 from changelog_tool.records import field, record
 
 WORKTREE = "WORKTREE"
@@ -52,10 +52,7 @@ class Repo:
         )
         lines = found.stdout.decode("utf-8", "surrogateescape").split("\n")
         if found.returncode != 0 or len(lines) < 4:
-            raise EnvironmentProblem(
-                f"{start} is not inside a git repository; run this from a clone "
-                "(or use `changelog verify --file PATH` to check a file without git)"
-            )
+            raise NotInRepository(start)
         if lines[0] == "true" or lines[1] != "true":
             raise EnvironmentProblem(f"{start} is a bare repository; run this from a work tree")
         root = (start / (lines[4] if len(lines) > 4 else "")).resolve()
@@ -114,6 +111,11 @@ class Repo:
         if self.is_shallow():
             where += " (this is a shallow clone)"
         remote, _, branch = ref.partition("/")
+        listed = "`git branch -a` lists the branches, `git tag` the tags"
+        # a misspelling: a fetch of that name would fail
+        close = self._misspelled(ref, remotes) if ":" not in ref else None
+        if close is not None:
+            return f"no such ref {ref!r} in {self.root}; did you mean {close}? ({listed})"
         if branch and (remote in remotes or remote == "origin"):
             missing = (
                 ""
@@ -133,12 +135,23 @@ class Repo:
             )
         if ref == "HEAD" and not self._run("rev-parse", "--all").strip():
             return f"{where}: this repository has no commit yet; commit first"
-        hint = did_you_mean(ref, self._ref_names())
-        advice = "check the spelling (`git branch -a` lists the branches, `git tag` the tags)"
+        advice = f"check the spelling ({listed})"
         if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
             name = "origin" if "origin" in remotes else remotes[0]
             advice += f", or run `git fetch {name} {ref}` if only {name} has it"
-        return f"{where}: no branch, tag or commit of that name here{hint}; {advice}"
+        return f"{where}: no branch, tag or commit of that name here; {advice}"
+
+    def _misspelled(self, ref: str, remotes: list[str]) -> str | None:
+        """The ref that ``ref`` misspells, if any: a remote's branch compared with that
+        remote's branches by the name after ``REMOTE/`` (the shared prefix would make
+        any two alike), any other ref with the branches and tags."""
+        remote, _, branch = ref.partition("/")
+        names = self._ref_names()
+        if branch and remote in remotes:
+            prefix = remote + "/"
+            close = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
+            return None if close is None else prefix + close
+        return closest(ref, names, 0.7)
 
     def _ref_names(self) -> list[str]:
         """Local and remote branch names and tags (for "did you mean")."""

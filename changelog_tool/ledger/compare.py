@@ -18,7 +18,7 @@ from changelog_tool.ledger.conversions import (
     undo_conversions,
 )
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import Edit, history_edits
+from changelog_tool.ledger.edits import INSERTED, Edit, history_edits
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.revision import (
     ABSENT,
@@ -87,7 +87,7 @@ def compare(
             kept = Kept.of(head[: corrected[0]])
             history = History(CORRECTION, prefix=kept, corrections=corrected[1])
         else:
-            history = _modified(base, head, path)
+            history = _modified(base, head, path, restore_from or "<base commit>")
     check_tail(head[history.prefix.size :], history, path)
     if history.kind == CORRECTION and history.appended:
         history.findings.insert(
@@ -165,7 +165,19 @@ def _normal(text: bytes) -> bytes:
     )
 
 
-def _modified(base: bytes, head: bytes, path: str) -> History:
+def _repair(edit: Edit, source: str, path: str) -> str:
+    """How to undo ``edit``: an entry of the branch's own placed among the base's is
+    moved to the end by `changelog sync`; an edit of the base's bytes, which sync
+    refuses to carry, is undone by taking the base's file and adding again."""
+    if edit.what.startswith(INSERTED):
+        return "(`changelog sync` rebuilds it as base bytes + this branch's entries)"
+    return (
+        f"(restore it with `git checkout {source} -- {path}`, then add this branch's "
+        "entries again with `changelog add`)"
+    )
+
+
+def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     """History changed: align the entry blocks of both versions, say which entries
     were changed, removed or inserted, and take the entries after the last one
     that already existed (equal or changed in place) as the appended ones."""
@@ -191,8 +203,7 @@ def _modified(base: bytes, head: bytes, path: str) -> History:
         history.findings.append(
             Finding(
                 "history-modified",
-                f"this branch {edit.what}; the file is append-only "
-                "(`changelog sync` rebuilds it as base bytes + this branch's entries)",
+                f"this branch {edit.what}; the file is append-only {_repair(edit, source, path)}",
                 path,
                 first if edit.line is None else edit.line,
             )

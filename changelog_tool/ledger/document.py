@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from changelog_tool.errors import UsageError, too_large
+from changelog_tool.hints import relative
 from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
 from changelog_tool.ledger.streams import FileSource
 from changelog_tool.records import record
@@ -56,12 +57,12 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
     except FileNotFoundError:
         if missing_ok:
             return None
-        raise UsageError(f"{path} does not exist") from None
+        raise UsageError(f"{relative(path)} does not exist") from None
     if stat.S_ISDIR(mode):
-        raise UsageError(f"{path} is a directory, not a file; name the file itself")
+        raise UsageError(f"{relative(path)} is a directory, not a file; name the file itself")
     if not stat.S_ISREG(mode):
         raise UsageError(
-            f"{path} is not a regular file (a FIFO, socket or device); refusing to read or "
+            f"{relative(path)} is not a regular file (a FIFO, socket or device); refusing to read or "
             "write it: point the setting or --file at the changelog file itself"
         )
     return real
@@ -70,7 +71,7 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
 def _readable(path: Path, hint: str, limit: int) -> Path:
     real = regular_file(path, missing_ok=True)
     if real is None:
-        raise UsageError(f"{path} does not exist{hint}")
+        raise UsageError(f"{relative(path)} does not exist{hint}")
     refusal = too_large(str(path), real.stat().st_size, limit)
     if refusal is not None:
         raise refusal

@@ -20,6 +20,10 @@ from changelog_tool.yaml.items import Item, YamlProblem
 
 UNPARSED: Any = object()
 
+INSERTED = "inserted"
+"""How an :class:`Edit` of an entry placed among the base's begins (the one edit
+that leaves every byte of the base's entries as they were)."""
+
 
 @record(frozen=True)
 class Edit:
@@ -127,7 +131,7 @@ def _inserted(new: Ledger, texts: list[bytes], indexes: range) -> list[Edit]:
         out.append(
             Edit(
                 block.line,
-                f"inserted {label(value, texts[index])} at its line "
+                f"{INSERTED} {label(value, texts[index])} at its line "
                 f"{block.line}, before the base's last entry",
             )
         )

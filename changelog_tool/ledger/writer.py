@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
+from changelog_tool.hints import relative
 from changelog_tool.ledger import locking
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import last_entry_offset
@@ -464,7 +465,8 @@ def append(
     if real is None:
         if not create:
             raise UsageError(
-                f"{path} does not exist; pass --init to create it, or --file to name another"
+                f"{relative(path)} does not exist; pass --init to create it, or --file to name "
+                "another"
             )
         real = _create_empty(path)
     _remove_stale_temps(real)

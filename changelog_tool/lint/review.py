@@ -14,7 +14,8 @@ from collections.abc import Mapping as MappingType
 
 from changelog_tool.findings import Finding
 from changelog_tool.lint import keystyle, repeated
-from changelog_tool.records import field, record
+from changelog_tool.lint.references import reference_findings
+from changelog_tool.records import field, record, replace
 from changelog_tool.settings import DEFAULT_SEVERITY
 from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
 
@@ -75,22 +76,9 @@ def review(
         out.append(_cut_short(sorted(leaves.budget.cut), levels["repeated-block"]))
     if repeats:
         out += _copies(recipes)
-    for path, key, ref, line in changed.references:
-        where = target(ref)
-        if where is not None and not exists(where):
-            out.append(
-                Finding(
-                    "recipe-reference",
-                    f"{key} references {ref!r}, but {where} is not in this "
-                    "repository; fix the path, add the recipe, or (for a recipe from another "
-                    "collection) ignore this",
-                    path,
-                    line,
-                    key=key,
-                )
-            )
+    out += reference_findings(changed.references, exists, target)
     return [
-        Finding(f.code, f.message, f.path, f.line, levels.get(f.code, f.severity), f.key)
+        replace(f, severity=levels.get(f.code, f.severity))
         for f in out
         if levels.get(f.code, f.severity) != "off"
     ]

@@ -8,6 +8,7 @@ import contextlib
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.errors import ChangelogError, ConcurrentChange
+from changelog_tool.hints import relative
 from changelog_tool.tui import texts
 from changelog_tool.tui.exits import LeavingApp
 from changelog_tool.tui.leaving import Outcome
@@ -59,7 +60,7 @@ class SavingApp(LeavingApp):
         self.exit(
             Outcome(
                 0,
-                f"appended 1 entry to {path} at line {where} "
+                f"appended 1 entry to {relative(path)} at line {where} "
                 f"(bytes {result.old_size}..{result.new_size})",
             )
         )

@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
+from projects import run
 
 from changelog_tool.cli import main
 
@@ -125,9 +126,11 @@ def test_a_missing_file_is_a_usage_error(
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_verify_needs_a_file_or_a_base(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["verify"]) == 2
-    assert "--file PATH" in capsys.readouterr().err
+def test_outside_a_repository_verify_without_a_file_names_the_file_mode(tmp_path: Path) -> None:
+    """(Inside one, it judges the branch against the protected ref:
+    tests/commands/test_verify_default_base.py.)"""
+    done = run(tmp_path, "verify")
+    assert done.returncode == 2 and "`changelog verify --file PATH`" in done.stderr
 
 
 def test_a_trailing_empty_line_is_a_warning_since_appends_can_follow_it(
