@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from terminal import Terminal, alive, exit_code, launch, needs_tmux, process_id
+from terminal import Terminal, alive, exit_code, launch, needs_tmux, open_terminal, process_id
 
 from changelog_tool.authoring import drafts
 from changelog_tool.demo import sandbox
@@ -23,13 +23,8 @@ TYPED = "typed before the editor"
 
 
 @pytest.fixture
-def terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Terminal]:
-    """A tmux server of this test's own, its socket under ``tmp_path`` (TMUX_TMPDIR), so
-    none is left behind."""
-    monkeypatch.setenv("TMUX_TMPDIR", str(tmp_path))
-    term = Terminal("t")
-    yield term
-    term.close()
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    yield from open_terminal(tmp_path)
 
 
 def test_sigterm_while_the_editor_runs_ends_both_and_keeps_the_draft(
