@@ -24,6 +24,7 @@ from changelog_tool.findings import (
     text_log,
 )
 from changelog_tool.gate.held import lazy_held_lines
+from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.settings import Settings
 
@@ -145,6 +146,7 @@ def _verify_file(path: Path, fmt: str) -> int:
     else:
         settings = settings_module.load(path.parent if path.parent.is_dir() else None)
         shown = str(path)
+    entryschema.use_settings(settings)
     held = lazy_held_lines(path, settings.protected_ref)
     report = check_path(path, shown, settings.max_bytes, held)
     ok = not has_errors(report.findings)
