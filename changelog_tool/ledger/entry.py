@@ -93,7 +93,8 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
             message = f"{message}; allowed fields: {allowed}; {definition.where_to_declare()}"
         elif error.validator == "not" and isinstance(entry, dict):
             # the rule's own words (a value that is no mapping gets jsonschema's)
-            message = str(error.schema.get("description") or message)
+            rule = error.schema if isinstance(error.schema, Mapping) else {}
+            message = str(rule.get("description") or message)
         elif error.validator == "type" and error.validator_value == "integer":
             message = not_an_integer(error.instance)
         elif error.validator == "enum" and path.startswith("scenario-type/"):
