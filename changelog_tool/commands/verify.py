@@ -173,6 +173,7 @@ def _verify_base(
     # deferred: the diff engine, the gate and ruamel.yaml cost `verify --file` ~27 ms
     from changelog_tool.diff.summary import change_lines
     from changelog_tool.diff.trust import gather_from_base
+    from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
     from changelog_tool.gate.summary import job_summary
     from changelog_tool.gate.verdict import check
     from changelog_tool.gitrepo import Repo
@@ -194,6 +195,9 @@ def _verify_base(
             allow_settings_change=allow_settings_change,
         )
         verdict.findings.extend(_lints(repo, settings, snapshot))
+        verdict.findings.extend(
+            unlisted_scenario_types(snapshot.changes.needing_entry(), snapshot.masters)
+        )
     ok = not has_errors(verdict.findings)
     changes = snapshot.changes
     document: dict[str, object] = {
@@ -206,7 +210,7 @@ def _verify_base(
     if verdict.suggested_entry is not None:
         document["suggested_entry"] = verdict.suggested_entry
     document["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
-    log = change_lines(changes)
+    log = change_lines(changes) + added_fields()
     if verdict.opt_out is not None:
         out = verdict.opt_out
         log.append(f"opt-out: {shown(out.reason)} ({shown(out.source)})")
