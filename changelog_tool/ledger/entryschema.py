@@ -24,8 +24,6 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jsonschema
-
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
 from changelog_tool.records import field, record
@@ -69,7 +67,15 @@ class EntrySchema:
     scenario_types: tuple[str, ...]
     source: str | None
     document: dict[str, Any] = field(compare=False, repr=False)
-    validator: Validator = field(compare=False, repr=False)
+    built: dict[str, Validator] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def validator(self) -> Validator:
+        """The validator of :attr:`document`, built once, on first use (the merge
+        driver, which validates nothing, never loads jsonschema)."""
+        if "validator" not in self.built:
+            self.built["validator"] = _strict()(self.document)
+        return self.built["validator"]
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -100,6 +106,8 @@ def _is_integer(_checker: object, value: object) -> bool:
 @cache
 def _strict() -> type[Validator]:
     """Draft 2020-12 with :func:`_is_integer`."""
+    import jsonschema  # deferred: see EntrySchema.validator
+
     base = jsonschema.Draft202012Validator
     checker = base.TYPE_CHECKER.redefine("integer", _is_integer)
     strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
@@ -210,11 +218,13 @@ def combine(extension: dict[str, Any] | None, source: str | None = None) -> Entr
         "properties": {name: scenario if name == SCENARIO else True for name in fields},
         "additionalProperties": False,
     }
-    return EntrySchema(tuple(fields.values()), tuple(kinds), source, document, _strict()(document))
+    return EntrySchema(tuple(fields.values()), tuple(kinds), source, document)
 
 
 def _checked(extension: Any, where: str) -> dict[str, Any]:
     """The repository's schema, as a valid 2020-12 schema of one entry, refs inlined."""
+    import jsonschema  # deferred: see EntrySchema.validator
+
     if not isinstance(extension, dict):
         raise UsageError(f"{where}: a schema of one entry is a JSON object")
     try:
