@@ -181,3 +181,10 @@ def test_a_missing_schema_file_is_named_with_the_setting(repo) -> None:
     done = run(repo, *ADD)
     assert done.returncode == 2
     assert f"setting `entry-schema` names {SCHEMA}, which does not exist" in done.stderr
+
+
+def test_init_writes_no_entry_schema(repo) -> None:
+    repo.commit("base", **{NVIDIA: long_context("a-vllm"), AMD: AMD_TEXT, LOG: HISTORY})
+    done = run(repo, "init", "--source", "https://github.com/acme/perf-changelog@v1", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert "entry-schema" not in done.stdout and "schema.json" not in done.stdout
