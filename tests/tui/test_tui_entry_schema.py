@@ -16,6 +16,7 @@ from textual.widgets import Checkbox, Input, TextArea
 from tui_helpers import SIZE, SNAPSHOT_TEXTUAL, app_for, build, screen_text, settle, synchronous
 
 from changelog_tool.tui.app import AddApp
+from changelog_tool.tui.help import HelpScreen
 
 SCHEMA = ".github/perf-changelog.schema.json"
 ABOUT = "the CI replays each conversation turn by turn"
@@ -64,6 +65,13 @@ async def test_the_form_shows_the_added_flag_and_scenario_type_and_writes_the_fl
         preview = app.session.preview(draft)
         assert preview.ok, preview.problems
         assert preview.appended.endswith(b"  pr-link: XXX\n  multi-turn: true\n")
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
+        assert f"(from the entry schema, {SCHEMA}):" in text
+        assert f"  - `multi-turn`: {ABOUT}" in text
+        assert "  - `evals-only`: the CI runs only the evals of the matched configs" in text
 
 
 @synchronous
