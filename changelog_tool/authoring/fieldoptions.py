@@ -21,7 +21,7 @@ def schema_here() -> EntrySchema:
     when its settings cannot be read (the command then says why, once it runs)."""
     try:
         return entryschema.of_settings(settings_module.load())
-    except ChangelogError:
+    except (ChangelogError, OSError):
         return entryschema.builtin()
 
 

@@ -271,7 +271,7 @@ def of_settings(settings: Settings, read: Reader | None = None, origin: str = ""
     shown = f"{settings.entry_schema}{f' {origin}' if origin else ''}"
     if read is None:
         path = confined(settings.root, settings.entry_schema)
-        data = path.read_bytes()[: MAX_SETTINGS_BYTES + 1] if path.is_file() else None
+        data = _head(path) if path.is_file() else None
     else:
         data = read(settings.root / settings.entry_schema)
     if data is None:
@@ -282,6 +282,12 @@ def of_settings(settings: Settings, read: Reader | None = None, origin: str = ""
     if len(data) > MAX_SETTINGS_BYTES:
         raise UsageError(f"{shown}: over the {MAX_SETTINGS_BYTES}-byte limit of a schema file")
     return parse(data, shown)
+
+
+def _head(path: Path) -> bytes:
+    """The file's first bytes, one past the limit (a larger file is refused unread)."""
+    with path.open("rb") as handle:
+        return handle.read(MAX_SETTINGS_BYTES + 1)
 
 
 _IN_USE: list[EntrySchema] = []

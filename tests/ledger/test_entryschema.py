@@ -191,3 +191,20 @@ def test_no_list_of_entry_fields_or_flags_is_spelled_outside_the_schema() -> Non
             if len(names) > 1 and (relative, names) not in CORE_FIELDS_READ:
                 found.append(f"{relative}:{node.lineno}: {names}")
     assert found == []
+
+
+def test_a_rule_of_the_repository_schema_is_worded_by_its_description() -> None:
+    rule = {
+        "properties": {"multi-turn": {"type": "boolean"}},
+        "if": {"required": ["multi-turn"]},
+        "then": {
+            "description": "multi-turn cannot be combined with append-only",
+            "not": {"required": ["append-only"]},
+        },
+    }
+    with entryschema.using(parse(json.dumps(rule).encode(), "x.json")):
+        both = {**GOOD, "multi-turn": True, "append-only": True}
+        assert schema_errors(both) == [
+            ("(entry)", "multi-turn cannot be combined with append-only")
+        ]
+        assert schema_errors({**GOOD, "multi-turn": True}) == []
