@@ -172,7 +172,7 @@ def _field(name: str, node: Any, where: str) -> Field:
     )
 
 
-def _scenario_enum(entry: dict[str, Any]) -> list[str]:
+def _scenario_enum(entry: dict[str, Any], where: str) -> list[str]:
     """The scenario types a schema of one entry lists, taken out of it (they are
     combined apart: a repository adds types to the built-in ones)."""
     node = entry.get("properties", {}).get(SCENARIO)
@@ -180,7 +180,7 @@ def _scenario_enum(entry: dict[str, Any]) -> list[str]:
     if isinstance(items, dict) and isinstance(items.get("enum"), list):
         kinds = items.pop("enum")
         if not all(isinstance(k, str) for k in kinds):
-            raise UsageError("the scenario types (scenario-type items enum) must be strings")
+            raise UsageError(f"{where}: the scenario types (scenario-type items enum) are strings")
         return list(kinds)
     return []
 
@@ -192,7 +192,7 @@ def combine(extension: dict[str, Any] | None, source: str | None = None) -> Entr
     root = builtin_document()
     builtin = _inline_refs(root["$defs"]["entry"], root["$defs"], "the built-in schema")
     del builtin["additionalProperties"]  # decided below, over both schemas' fields
-    kinds = _scenario_enum(builtin)
+    kinds = _scenario_enum(builtin, "the built-in schema")
     fields = {
         n: _field(n, node, "the built-in schema") for n, node in builtin["properties"].items()
     }
@@ -210,7 +210,7 @@ def combine(extension: dict[str, Any] | None, source: str | None = None) -> Entr
                     )
             else:
                 fields[name] = _field(name, node, where)
-        kinds += [k for k in _scenario_enum(extra) if k not in kinds]
+        kinds += [k for k in _scenario_enum(extra, where) if k not in kinds]
         parts.append(extra)
     scenario = {"type": "array", "items": {"enum": kinds}}
     document = {
@@ -243,7 +243,8 @@ def _checked(extension: Any, where: str) -> dict[str, Any]:
         )
     defs = extension.get("$defs", {})
     extra: dict[str, Any] = _inline_refs(copy.deepcopy(extension), defs, where)
-    extra.pop("additionalProperties", None)
+    for keyword in ("additionalProperties", "$schema", "$id"):  # said by the combination
+        extra.pop(keyword, None)
     if not isinstance(extra.get("properties", {}), dict):
         raise UsageError(f'{where}: "properties" must be an object')
     return extra

@@ -208,3 +208,20 @@ def test_a_rule_of_the_repository_schema_is_worded_by_its_description() -> None:
             ("(entry)", "multi-turn cannot be combined with append-only")
         ]
         assert schema_errors({**GOOD, "multi-turn": True}) == []
+
+
+def test_a_schema_file_written_as_a_whole_schema_is_read_as_one() -> None:
+    """``$schema``, ``$id`` and ``additionalProperties: false`` (as the built-in file
+    writes them) say nothing the combination does not."""
+    text = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.invalid/entry.json",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"multi-turn": {"type": "boolean"}},
+    }
+    with entryschema.using(parse(json.dumps(text).encode(), "x.json")):
+        assert schema_errors({**GOOD, "multi-turn": True}) == []
+        assert schema_errors({**GOOD, "multi-turn": 1}) == [
+            ("multi-turn", "1 is not of type 'boolean'")
+        ]
