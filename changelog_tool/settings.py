@@ -69,6 +69,8 @@ class Settings:
     max_bytes: int = DEFAULT_MAX_BYTES
     """The largest changelog, master config or recipe file the tool reads, in bytes:
     every command checks it before reading (a larger file is refused, exit 2)."""
+    entry_schema: str | None = None
+    """The repository's entry schema file (docs/usage.md, 'Adding a field')."""
     source: str | None = None
 
     @property
@@ -94,10 +96,11 @@ _KEYS: dict[str, tuple[str, type[Any]]] = {
     "severity": ("severity", dict),
     "lock-timeout": ("lock_timeout", float),
     "max-bytes": ("max_bytes", int),
+    "entry-schema": ("entry_schema", str),
 }
 LINT_CODES = tuple(DEFAULT_SEVERITY)
 LEVELS = ("error", "warning", "notice", "off")
-_PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes")
+_PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes", "entry-schema")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 SLUG = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
 """A GitHub repository's ``owner/name``, as pull-request links spell it."""

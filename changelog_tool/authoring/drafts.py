@@ -20,20 +20,22 @@ from changelog_tool.ledger import writer
 from changelog_tool.records import asdict, field, fields, record
 
 DRAFT_NAME = "perf-changelog-draft.json"
-VERSION = 1
+VERSION = 2
+"""The draft file's layout (1 named each flag; 2 holds the entry schema's flags and
+integers by their field names)."""
 
 
 class Answers(TypedDict, total=False):
-    """``changelog add``'s answer flags as argparse gives them (``None``: not given)."""
+    """``changelog add``'s answer flags as argparse gives them (``None``: not given):
+    ``flag`` the boolean fields set (``--evals-only``), ``number`` the integer fields
+    given (``--eval-min-prefill-ep 2``), both named as in the entry schema."""
 
     key: list[str] | None
     scenario_type: list[str] | None
     description: list[str] | None
     pr_link: str | None
-    evals_only: bool | None
-    all_evals: bool | None
-    append_only: bool | None
-    eval_min_prefill_ep: int | None
+    flag: list[str] | None
+    number: dict[str, int] | None
 
 
 @record
@@ -42,10 +44,10 @@ class Draft:
     scenario_types: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
     pr_link: str = ""
-    evals_only: bool = False
-    all_evals: bool = False
-    append_only: bool = False
-    eval_min_prefill_ep: int | None = None
+    flags: list[str] = field(default_factory=list)
+    """The boolean fields set true, by name."""
+    numbers: dict[str, int] = field(default_factory=dict)
+    """The integer fields given, by name."""
 
     @classmethod
     def from_flags(cls, answers: Answers) -> Draft:
@@ -55,10 +57,8 @@ class Draft:
             scenario_types=list(answers.get("scenario_type") or []),
             description=list(answers.get("description") or []),
             pr_link=answers.get("pr_link") or "",
-            evals_only=bool(answers.get("evals_only")),
-            all_evals=bool(answers.get("all_evals")),
-            append_only=bool(answers.get("append_only")),
-            eval_min_prefill_ep=answers.get("eval_min_prefill_ep"),
+            flags=list(answers.get("flag") or []),
+            numbers=dict(answers.get("number") or {}),
         )
 
     def overlay(self, other: Draft) -> Draft:
@@ -66,7 +66,7 @@ class Draft:
         merged = Draft(**asdict(self))
         for name in (f.name for f in fields(Draft)):
             value = getattr(other, name)
-            if value not in (None, False, "", []):
+            if value not in (None, False, "", [], {}):
                 setattr(merged, name, value)
         return merged
 
@@ -81,11 +81,8 @@ class Draft:
             entry["scenario-type"] = list(self.scenario_types)
         entry["description"] = [line.strip() for line in self.description if line.strip()]
         entry["pr-link"] = self.pr_link.strip() or placeholder
-        for name in ("evals_only", "all_evals", "append_only"):
-            if getattr(self, name):
-                entry[name.replace("_", "-")] = True
-        if self.eval_min_prefill_ep is not None:
-            entry["eval-min-prefill-ep"] = self.eval_min_prefill_ep
+        entry.update(dict.fromkeys(self.flags, True))
+        entry.update(self.numbers)
         return entry
 
     def to_json(self) -> dict[str, object]:
@@ -105,13 +102,12 @@ class Draft:
             if isinstance(current, list):
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     return None
-            elif isinstance(current, bool):
-                if not isinstance(value, bool):
+            elif isinstance(current, dict):
+                if not isinstance(value, dict) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+                ):
                     return None
-            elif isinstance(current, str):
-                if not isinstance(value, str):
-                    return None
-            elif value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            elif isinstance(current, str) and not isinstance(value, str):
                 return None
             setattr(draft, spec.name, value)
         return draft

@@ -32,9 +32,9 @@ from changelog_tool.gate.acceptance import (
     work_tree_rules,
 )
 from changelog_tool.gate.held import lazy_held_lines
-from changelog_tool.ledger import writer
+from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import read_file
-from changelog_tool.ledger.entry import Entry, matching_keys, normalize, scenario_types
+from changelog_tool.ledger.entry import Entry, matching_keys, normalize
 from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.records import field, record
 from changelog_tool.settings import Settings
@@ -75,11 +75,6 @@ pattern reaching thousands of keys would hold the screen for seconds): the rest 
 counted in the background."""
 
 
-def known_scenario_types() -> list[str]:
-    """The scenario types the schema defines, in its order."""
-    return scenario_types()
-
-
 class AddSession:
     """One `changelog add` run against one changelog file."""
 
@@ -108,7 +103,8 @@ class AddSession:
         self._history: list[tuple[int, Entry]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
-        self.scenario_types = known_scenario_types()
+        self.entry_schema = entryschema.use_settings(settings)  # the repository's, if it has one
+        self.scenario_types = list(self.entry_schema.scenario_types)
         # no master config is an error before anything is shown; the rest of the rules
         # (the branch and the remote, three git processes) waits for the first preview
         self._masters = work_tree_masters_or_error(settings)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Unpack
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.ahead import diff_answer
 from changelog_tool.authoring.drafts import Answers
+from changelog_tool.authoring.fieldoptions import add_field_options, entry_fields, schema_here
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.findings import Finding, format_text
@@ -18,7 +19,7 @@ from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
 from changelog_tool.hints import relative
-from changelog_tool.ledger import writer
+from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import normalize
 from changelog_tool.ledger.writer import Bounds
@@ -30,16 +31,7 @@ if TYPE_CHECKING:
     from changelog_tool.ledger.entry import Entry
     from changelog_tool.ledger.filecheck import HeldLines
 
-ANSWER_FLAGS = (
-    "key",
-    "description",
-    "scenario_type",
-    "pr_link",
-    "evals_only",
-    "all_evals",
-    "append_only",
-    "eval_min_prefill_ep",
-)
+ANSWER_FLAGS = ("key", "description", "scenario_type", "pr_link", "flag", "number")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -60,30 +52,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pr-link", metavar="URL", help="pull-request link (default: the placeholder, e.g. XXX)"
-    )
-    parser.add_argument(
-        "--evals-only",
-        action="store_true",
-        default=None,
-        help="sets evals-only: true (the CI runs only the evals of the matched configs)",
-    )
-    parser.add_argument(
-        "--all-evals",
-        action="store_true",
-        default=None,
-        help="sets all-evals: true (the CI runs the evals of every matched config)",
-    )
-    parser.add_argument(
-        "--append-only",
-        action="store_true",
-        default=None,
-        help="sets append-only: true (cannot be combined with the eval fields)",
-    )
-    parser.add_argument(
-        "--eval-min-prefill-ep",
-        type=int,
-        metavar="N",
-        help="the smallest prefill expert-parallel size to run evals at (an integer >= 1)",
     )
     parser.add_argument(
         "--json",
@@ -108,6 +76,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="REF",
         help="TUI: compare against REF (default: merge-base with the protected ref)",
     )
+    add_field_options(parser, schema_here())
 
 
 def _entry_from_flags(answers: Answers, placeholder: str) -> dict[str, object]:
@@ -121,11 +90,7 @@ def _entry_from_flags(answers: Answers, placeholder: str) -> dict[str, object]:
         "description": answers["description"],
         "pr-link": answers["pr_link"] or placeholder,
     }
-    for flag in ("evals_only", "all_evals", "append_only"):
-        if answers.get(flag):
-            entry[flag.replace("_", "-")] = True
-    if answers["eval_min_prefill_ep"] is not None:
-        entry["eval-min-prefill-ep"] = answers["eval_min_prefill_ep"]
+    entry.update(entry_fields(answers))
     return entry
 
 
@@ -180,6 +145,7 @@ def run(
     **answers: Unpack[Answers],
 ) -> int:
     settings = settings_module.load()
+    entryschema.use_settings(settings)
     # the settings' file, or --file, never where a link leads out of the checkout or
     # into its git directory (one rule for both: a branch can commit such a link)
     path = confined_file(file) if file is not None else confined(settings.root, settings.changelog)

@@ -25,6 +25,7 @@ from changelog_tool.findings import (
 )
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
+from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.settings import Settings
 
@@ -147,6 +148,7 @@ def _verify_file(path: Path, fmt: str) -> int:
     else:
         settings = settings_module.load(path.parent if path.parent.is_dir() else None)
         shown = str(path)
+    entryschema.use_settings(settings)
     held = lazy_held_lines(path, settings.protected_ref)
     report = check_path(path, shown, settings.max_bytes, held)
     ok = not has_errors(report.findings)
@@ -173,6 +175,7 @@ def _verify_base(
     # deferred: the diff engine, the gate and ruamel.yaml cost `verify --file` ~27 ms
     from changelog_tool.diff.summary import change_lines
     from changelog_tool.diff.trust import gather_from_base
+    from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
     from changelog_tool.gate.summary import job_summary
     from changelog_tool.gate.verdict import check
     from changelog_tool.gitrepo import Repo
@@ -199,6 +202,9 @@ def _verify_base(
             allow_settings_change=allow_settings_change,
         )
         verdict.findings.extend(_lints(repo, settings, snapshot))
+        verdict.findings.extend(
+            unlisted_scenario_types(snapshot.changes.needing_entry(), snapshot.masters)
+        )
     ok = not has_errors(verdict.findings)
     changes = snapshot.changes
     document: dict[str, object] = {
@@ -211,7 +217,7 @@ def _verify_base(
     if verdict.suggested_entry is not None:
         document["suggested_entry"] = verdict.suggested_entry
     document["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
-    log = change_lines(changes)
+    log = change_lines(changes) + added_fields()
     if verdict.opt_out is not None:
         out = verdict.opt_out
         log.append(f"opt-out: {shown(out.reason)} ({shown(out.source)})")

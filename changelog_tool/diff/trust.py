@@ -17,6 +17,8 @@ from changelog_tool.diff.engine import Revisions, Snapshot, snapshot
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import Repo
+from changelog_tool.ledger import entryschema
+from changelog_tool.records import replace
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Found, Reader, Settings, find, parse
 
 
@@ -28,9 +30,35 @@ def gather_from_base(
     whether the branch changed them."""
     sides = Revisions.of(repo, None, base, head)
     settings, change = base_settings(repo, start, sides)
+    schema_change = base_entry_schema(repo, settings, sides)
     found = snapshot(repo, settings, revisions=sides)
-    found.settings_change = change
+    if change is not None and schema_change is not None:
+        schema_change = replace(change, message=f"{change.message}; {schema_change.message}")
+    found.settings_change = schema_change or change
     return settings, found
+
+
+def base_entry_schema(repo: Repo, settings: Settings, sides: Revisions) -> Finding | None:
+    """Put in use the entry schema the base's settings name, read at the base; a
+    ``settings-changed`` finding when the branch changes that file."""
+    read = _reader(repo, sides.base_sha)
+    entryschema.use(entryschema.of_settings(settings, read, f"at the base {sides.base_sha[:12]}"))
+    if settings.entry_schema is None:
+        return None
+    path = settings.root / settings.entry_schema
+    if _reader(repo, sides.head_rev)(path) == read(path):
+        return None
+    message = (
+        f"this branch changes the entry schema {settings.entry_schema}; the base's schema was "
+        "used. A schema change takes effect once it is on the base branch: review it, then "
+        "pass --allow-settings-change to make this a warning"
+    )
+    return Finding(
+        "settings-changed",
+        message,
+        _name(Found(path.parent, path.name), repo.root.resolve()) or "",
+        None,
+    )
 
 
 def base_settings(repo: Repo, start: Path, sides: Revisions) -> tuple[Settings, Finding | None]:

@@ -1,7 +1,7 @@
 """Entry -> canonical YAML block, in the file's prevailing style.
 
-Field order config-keys, scenario-type, description, pr-link, then flags;
-list items indented four spaces; descriptions always double-quoted and on
+Fields in the entry schema's order (its ``properties``: config-keys,
+scenario-type, description, pr-link, then flags); list items indented four spaces; descriptions always double-quoted and on
 one line; keys and links plain when that is safe, double-quoted otherwise.
 
 Safe means every reader gets the same string back: YAML 1.1 (PyYAML, which the
@@ -20,14 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from changelog_tool.errors import ChangelogError
-from changelog_tool.ledger.entry import (
-    FIELD_ORDER,
-    FLAG_FIELDS,
-    LIST_FIELDS,
-    lone_surrogate,
-    normalize,
-    not_an_integer,
-)
+from changelog_tool.ledger.entry import lone_surrogate, normalize, not_an_integer
+from changelog_tool.ledger.entryschema import FLAG, INTEGER, LIST, current
 from changelog_tool.yaml.items import YamlProblem, resolve_plain
 from changelog_tool.yaml.strict import load_value
 
@@ -111,13 +105,13 @@ def scalar(text: str) -> str:
     return text if plain_is_safe(text) else double_quoted(text)
 
 
-def _value(path: str, field: str, value: Any) -> str:
+def _value(path: str, field: str, kind: str | None, value: Any) -> str:
     """One value as YAML, or a refusal naming the field (validation refuses the same)."""
-    if field in FLAG_FIELDS:
+    if kind == FLAG:
         if isinstance(value, bool):
             return "true" if value else "false"
         raise ChangelogError(f"{path}: {value!r} is not true or false")
-    if field == "eval-min-prefill-ep":
+    if kind == INTEGER:
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
         raise ChangelogError(f"{path}: {not_an_integer(value)}")
@@ -132,21 +126,26 @@ def _value(path: str, field: str, value: Any) -> str:
 def emit(entry: Mapping[str, Any]) -> bytes:
     """The block for one entry, ending in one newline (no separator)."""
     canonical = normalize(entry)
-    unknown = [f for f in canonical if f not in FIELD_ORDER]
+    definition = current()
+    unknown = [f for f in canonical if f not in definition.names]
     if unknown:
         raise ChangelogError(
-            f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(FIELD_ORDER)}"
+            f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(definition.names)}; "
+            + definition.where_to_declare()
         )
     lines: list[str] = []
     for field, value in canonical.items():
         head = "- " if not lines else "  "
-        if field in LIST_FIELDS:
+        kind = definition.kind(field)
+        if kind == LIST:
             if not isinstance(value, list):
                 raise ChangelogError(f"{field}: {value!r} is not a list")
             lines.append(f"{head}{field}:")
-            lines.extend(f"    - {_value(f'{field}/{i}', field, v)}" for i, v in enumerate(value))
+            lines.extend(
+                f"    - {_value(f'{field}/{i}', field, None, v)}" for i, v in enumerate(value)
+            )
         else:
-            lines.append(f"{head}{field}: {_value(field, field, value)}")
+            lines.append(f"{head}{field}: {_value(field, field, kind, value)}")
     block = ("\n".join(lines) + "\n").encode("utf-8")
     _prove(block, canonical)
     return block

@@ -1,4 +1,5 @@
-"""Entries as plain mappings, validated by the one JSON Schema in ``schema/``.
+"""Entries as plain mappings, validated by the entry schema in use
+(:mod:`changelog_tool.ledger.entryschema`: ``schema/``, and the repository's file).
 
 Validation also says what JSON Schema cannot: ``integer`` means a Python ``int`` (not
 ``1.0``, which JSON Schema counts as an integer, nor ``True``), and no text may hold a
@@ -8,198 +9,19 @@ can write, and the values read back are the values given.
 
 from __future__ import annotations
 
-import json
-import numbers
 import re
-from collections.abc import Callable, Hashable, Iterable, Mapping
-from functools import cache
-from importlib.util import find_spec
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any, cast
 
+from changelog_tool.ledger.entryschema import LIST, TEXT, current
 from changelog_tool.settings import SLUG
-
-if TYPE_CHECKING:
-    from jsonschema.protocols import Validator
 
 Entry = dict[str, Any]
 
-FIELD_ORDER = (
-    "config-keys",
-    "scenario-type",
-    "description",
-    "pr-link",
-    "evals-only",
-    "all-evals",
-    "append-only",
-    "eval-min-prefill-ep",
-)
-LIST_FIELDS = ("config-keys", "scenario-type", "description")
-FLAG_FIELDS = ("evals-only", "all-evals", "append-only")
-TEXT_FIELDS = ("config-keys", "scenario-type", "description", "pr-link")
-
-
-@cache
-def schema() -> dict[str, Any]:
-    # beside the package's __init__ (importlib.resources would load zipfile's
-    # readers, a few ms of every verify, for a package that is always a folder)
-
-    spec = find_spec("changelog_tool.schema")
-    assert spec is not None and spec.origin is not None, "the schema package is installed"
-    text = Path(spec.origin).with_name("perf-changelog.schema.json")
-    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
-    return loaded
-
-
-def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
-    """The schema with local ``#/$defs/...`` references replaced by their targets
-    (same meaning; validation skips the reference lookups, which dominate its cost)."""
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
-            return _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
-        return {k: _inline_refs(v, defs) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_inline_refs(v, defs) for v in node]
-    return node
-
-
-def _is_integer(_checker: object, value: object) -> bool:
-    """JSON Schema's ``integer`` as an entry means it: an ``int``, never a bool or a float."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@cache
-def _entry_validator() -> Validator:
-    import jsonschema  # a slow import (docs/performance.md): only a run that validates
-
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine("integer", _is_integer)
-    strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        base, type_checker=checker
-    )
-    root = schema()
-    return strict(_inline_refs(root["$defs"]["entry"], root["$defs"]))
-
-
-class _Unsupported(Exception):
-    """A schema keyword the quick check does not know: validation uses jsonschema alone."""
-
-
-_TYPES = {
-    "object": "isinstance({v}, dict)",
-    "array": "isinstance({v}, list)",
-    "string": "isinstance({v}, str)",
-    "boolean": "isinstance({v}, bool)",
-    "null": "{v} is None",
-    "integer": "(isinstance({v}, int) and not isinstance({v}, bool))",  # as _is_integer
-    "number": "(isinstance({v}, _Number) and not isinstance({v}, bool))",
-}
-_GUARDS = {"object": "dict", "array": "list", "string": "str"}
-_ANNOTATIONS = frozenset({"$comment", "$schema", "$id", "title", "description", "then", "else"})
-
-Check = Callable[[Any], bool]
-
-
-class _Source:
-    """One Python expression that is true exactly when jsonschema's ``is_valid`` is
-    (same keyword semantics, the same integer rule), for the keywords the entry
-    schema uses; any other keyword raises :class:`_Unsupported`. Constants (compiled
-    patterns, sets) are passed by name, never written into the source."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, Any] = {"_Number": numbers.Number, "_MISSING": object()}
-        self.functions: list[str] = []  # one per ``items``: a loop is cheaper than all()
-
-    def constant(self, value: Any) -> str:
-        name = f"_c{len(self.names)}"
-        self.names[name] = value
-        return name
-
-    def schema(self, node: Any, v: str) -> str:
-        if node is True or node == {}:
-            return "True"
-        if not isinstance(node, dict):
-            raise _Unsupported(repr(node))
-        kind = node.get("type")  # once checked first, the other keywords need no guard
-        known = kind if kind in _GUARDS else None
-        keywords = sorted((k for k in node if k not in _ANNOTATIONS), key=lambda k: k != "type")
-        parts = [self.keyword(k, node[k], node, v, known) for k in keywords]
-        return "(" + " and ".join(parts or ["True"]) + ")"
-
-    def keyword(
-        self, keyword: str, arg: Any, node: dict[str, Any], v: str, known: str | None
-    ) -> str:
-        def guard(kind: str) -> str:  # the keyword applies only to this kind of value
-            return "" if kind == known else f"not isinstance({v}, {_GUARDS[kind]}) or "
-
-        if keyword == "type":
-            names = [arg] if isinstance(arg, str) else list(arg)
-            return "(" + " or ".join(_TYPES[name].format(v=v) for name in names) + ")"
-        if keyword == "required":
-            present = [f"{self.constant(key)} in {v}" for key in arg]
-            return f"({guard('object')}({' and '.join(present or ['True'])}))"
-        if keyword == "properties":
-            checks = []
-            for name, sub in arg.items():
-                value = self.constant(None)  # a local: the value, looked up once
-                found = f"({value} := {v}.get({self.constant(name)}, _MISSING)) is _MISSING"
-                checks.append(f"({found} or {self.schema(sub, value)})")
-            return f"({guard('object')}({' and '.join(checks or ['True'])}))"
-        if keyword == "additionalProperties" and arg is False and "patternProperties" not in node:
-            allowed = self.constant(frozenset(node.get("properties", {})))
-            return f"({guard('object')}{allowed}.issuperset({v}))"
-        if keyword == "minItems" and isinstance(arg, int):
-            return f"({guard('array')}len({v}) >= {self.constant(arg)})"
-        if keyword == "items" and "prefixItems" not in node:
-            name, x = self.constant(None), self.constant(None)  # fresh names
-            each = self.schema(arg, x)
-            self.functions.append(
-                f"def {name}(v):\n    for {x} in v:\n        if not {each}:\n"
-                "            return False\n    return True\n"
-            )
-            return f"({guard('array')}{name}({v}))"
-        if keyword == "pattern":
-            search = self.constant(re.compile(arg).search)
-            return f"({guard('string')}{search}({v}) is not None)"
-        if keyword == "enum" and all(isinstance(x, str) for x in arg):
-            return f"(isinstance({v}, str) and {v} in {self.constant(frozenset(arg))})"
-        if keyword == "const" and isinstance(arg, bool):
-            return f"({v} is {arg!r})"
-        if keyword == "minimum" and isinstance(arg, int | float) and not isinstance(arg, bool):
-            number = _TYPES["number"].format(v=v)
-            return f"(not {number} or not {v} < {self.constant(arg)})"
-        if keyword in ("allOf", "anyOf"):
-            joint = " and " if keyword == "allOf" else " or "
-            return "(" + joint.join(self.schema(sub, v) for sub in arg) + ")"
-        if keyword == "not":
-            return f"(not {self.schema(arg, v)})"
-        if keyword == "if":
-            cond, then = self.schema(arg, v), self.schema(node.get("then", True), v)
-            return f"({then} if {cond} else {self.schema(node.get('else', True), v)})"
-        raise _Unsupported(keyword)
-
-
-@cache
-def _quick_check() -> Check | None:
-    """The entry schema as one Python expression: a valid entry (nearly every one in a
-    long history) is accepted without jsonschema, which then words the errors of the
-    others. ``None`` when the schema uses a keyword the expression does not know."""
-    root = schema()
-    source = _Source()
-    try:
-        body = source.schema(_inline_refs(root["$defs"]["entry"], root["$defs"]), "entry")
-    except (_Unsupported, KeyError, TypeError):
-        return None
-    text = "".join(source.functions) + f"def check(entry):\n    return {body}\n"
-    code = compile(text, "<entry schema>", "exec")
-    exec(code, source.names)  # the package's own schema; values come in as constants
-    check: Check = source.names["check"]
-    return check
-
 
 def scenario_types() -> list[str]:
-    return list(schema()["$defs"]["scenario-type"]["enum"])
+    """The scenario types of the entry schema in use, in its order."""
+    return list(current().scenario_types)
 
 
 def not_an_integer(value: Any) -> str:
@@ -238,7 +60,7 @@ def lone_surrogate(text: str) -> str | None:
 
 def _unstorable(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
     found = []
-    for field in TEXT_FIELDS:
+    for field in (f.name for f in current().fields if f.kind in (TEXT, LIST)):
         value = entry.get(field)
         if isinstance(value, list):
             try:
@@ -260,22 +82,26 @@ def _path(error: Any) -> list[Any]:
 
 
 def schema_errors(entry: Any) -> list[tuple[str, str]]:
-    """``(field path, message)`` for every schema violation of one entry."""
+    """``(field path, message)`` for every violation of the entry schema in use."""
+    definition = current()
     errors = []
-    quick = _quick_check()
-    valid = quick is not None and quick(entry)
-    for error in [] if valid else sorted(_entry_validator().iter_errors(entry), key=_path):
+    for error in sorted(definition.validator.iter_errors(entry), key=_path):
         path = "/".join(str(p) for p in error.absolute_path) or "(entry)"
         message = error.message
         if error.validator == "additionalProperties":
-            allowed = ", ".join(FIELD_ORDER)
-            message = f"{message}; allowed fields: {allowed}"
-        elif error.validator == "not" and "append-only" in (entry or {}):
-            message = (
-                "append-only cannot be combined with evals-only, all-evals or eval-min-prefill-ep"
-            )
+            allowed = ", ".join(definition.names)
+            message = f"{message}; allowed fields: {allowed}; {definition.where_to_declare()}"
+        elif error.validator == "not" and isinstance(entry, dict):
+            # the rule's own words (a value that is no mapping gets jsonschema's)
+            rule = error.schema if isinstance(error.schema, Mapping) else {}
+            message = str(rule.get("description") or message)
         elif error.validator == "type" and error.validator_value == "integer":
             message = not_an_integer(error.instance)
+        elif error.validator == "enum" and path.startswith("scenario-type/"):
+            message = (
+                f"{error.instance!r} is not a scenario type the entry schema lists "
+                f"({', '.join(definition.scenario_types)}); {definition.where_to_declare('a scenario type')}"
+            )
         elif error.validator == "pattern" and path == "pr-link":
             message = (
                 f"{error.instance!r} is not a pull-request link "
@@ -295,15 +121,18 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
 
 
 def normalize(entry: Mapping[str, Any]) -> Entry:
-    """The entry in canonical field order, without empty optional fields."""
+    """The entry in the schema's field order, without empty optional fields; fields
+    the schema does not know follow, as given (validation names them)."""
     out: Entry = {}
-    for field in FIELD_ORDER:
+    definition = current()
+    for spec in definition.fields:
+        field = spec.name
         if field in entry and entry[field] is not None and entry[field] != []:
             value = entry[field]
-            listed = field in LIST_FIELDS and isinstance(value, list | tuple)
+            listed = spec.kind == LIST and isinstance(value, list | tuple)
             out[field] = list(value) if listed else value  # a bare string stays a string
     for field in entry:
-        if field not in out and field not in FIELD_ORDER:
+        if field not in out and field not in definition.names:
             out[field] = entry[field]
     return out
 

@@ -112,6 +112,9 @@ def applying(
     return out
 
 
+_SHOWN_ABOVE = ("pr-link", "config-keys", "scenario-type", "description")
+
+
 def format_text(found: list[Applied], path: str, keys: list[str], show_keys: bool = False) -> str:
     lines = []
     for applied in found:
@@ -130,9 +133,9 @@ def format_text(found: list[Applied], path: str, keys: list[str], show_keys: boo
         scenarios = entry.get("scenario-type")
         if isinstance(scenarios, list) and scenarios:
             lines.append(f"  scenario-type: {', '.join(str(s) for s in scenarios)}")
-        for key in ("evals-only", "all-evals", "append-only", "eval-min-prefill-ep"):
-            if key in entry:
-                lines.append(f"  {key}: {entry[key]}")
+        for key, value in entry.items():  # the flags and other fields, as written
+            if key not in _SHOWN_ABOVE:
+                lines.append(f"  {key}: {value}")
         descriptions = entry.get("description")
         for text in descriptions if isinstance(descriptions, list) else [descriptions]:
             lines.append(f"  - {text}")

@@ -29,11 +29,11 @@ from typing import Any
 
 from changelog_tool.ledger.boundaries import ENTRY_HEAD
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.entry import FIELD_ORDER
+from changelog_tool.ledger.entryschema import builtin
 from changelog_tool.yaml.items import Item, resolve_plain
 
 HEAD = ENTRY_HEAD + b"\n"
-_FIELD = "|".join(re.escape(name) for name in FIELD_ORDER)
+_FIELD = "|".join(re.escape(name) for name in builtin().names)  # others: the full reader
 # Every character libyaml prints, minus what needs care here: no control character,
 # line break or BOM. As a class of what is allowed it would list U+00A0 to U+10FFFF in
 # five ranges, which Python's regex compiler fills in one code point at a time

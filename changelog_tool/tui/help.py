@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS
+from changelog_tool.ledger.entryschema import FLAG, INTEGER, current
 from changelog_tool.tui.keys import FILTER_FROM
 
 HELP = f"""\
@@ -59,6 +60,19 @@ HELP = f"""\
 """
 
 
+def fields_help() -> str:
+    """The flags and integer fields of the entry schema in use, with its descriptions."""
+    schema = current()
+    where = schema.source or "schema/perf-changelog.schema.json"
+    lines = [f"- **Flags and numbers** (from the entry schema, {where}):"]
+    lines += [
+        f"  - `{f.name}`" + (f": {f.description}" if f.description else "")
+        for f in schema.fields
+        if f.kind in (FLAG, INTEGER)
+    ]
+    return "\n".join(lines) + "\n"
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,q,question_mark", "dismiss_help", "Close"),
@@ -66,7 +80,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
+            yield Markdown(HELP + fields_help())
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)

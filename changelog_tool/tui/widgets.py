@@ -4,6 +4,8 @@ and expose ``to_model()``."""
 
 from __future__ import annotations
 
+import contextlib
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, ScrollableContainer
@@ -12,9 +14,8 @@ from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static, TextArea
 
 from changelog_tool.authoring.drafts import Draft
+from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, current
 from changelog_tool.tui.panel import Panel
-
-FLAGS = ("evals-only", "all-evals", "append-only")
 
 
 class Tick(Checkbox):
@@ -26,14 +27,20 @@ class Tick(Checkbox):
 
 
 class EntryForm(Panel):
-    """Description, scenario types, pr-link and flags."""
+    """Description, scenario types, pr-link, and the entry schema's flags (a tick
+    each) and integer fields (a box each), each with its description as tooltip."""
 
     class Changed(Message):
         """Any answer in the form changed."""
 
-    def __init__(self, scenarios: list[str], *, id: str | None = None) -> None:
+    def __init__(
+        self, scenarios: list[str], *, schema: EntrySchema | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id, focused=True)  # the description has the focus first
         self.scenarios = scenarios  # the schema's scenario types, in its order
+        schema = schema or current()
+        self.flags = schema.of_kind(FLAG)
+        self.integers = schema.of_kind(INTEGER)
         self.border_title = "Entry: description, one bullet per line (ctrl+e: in $EDITOR)"
 
     def compose(self) -> ComposeResult:
@@ -59,21 +66,30 @@ class EntryForm(Panel):
         with Horizontal(classes="row"):
             with Horizontal(classes="group"):
                 yield Label("Flags    ", classes="field-label")
-                for name in FLAGS:
-                    yield Tick(name, id=f"flag-{name}", compact=True)
-            with Horizontal(classes="group field"):
-                yield Label(" eval-min-prefill-ep ", classes="field-label")
-                yield Input(id="eval-min-prefill-ep", compact=True, type="integer")
+                for flag in self.flags:
+                    yield Tick(flag.name, id=f"flag-{flag.name}", compact=True).with_tooltip(
+                        flag.description or None
+                    )
+            for number in self.integers:
+                with Horizontal(classes="group field"):
+                    yield Label(f" {number.name} ", classes="field-label")
+                    box = Input(
+                        id=f"number-{number.name}", classes="number", compact=True, type="integer"
+                    )
+                    yield box.with_tooltip(number.description or None)
 
     def load(self, draft: Draft, placeholder: str) -> None:
         self.set_description(draft.description)
         for name in self.scenarios:
             self.query_one(f"#scenario-{name}", Checkbox).value = name in draft.scenario_types
         self.query_one("#pr-link", Input).value = draft.pr_link or placeholder
-        for name in FLAGS:
-            self.query_one(f"#flag-{name}", Checkbox).value = getattr(draft, name.replace("-", "_"))
-        ep = draft.eval_min_prefill_ep
-        self.query_one("#eval-min-prefill-ep", Input).value = "" if ep is None else str(ep)
+        for flag in self.flags:
+            self.query_one(f"#flag-{flag.name}", Checkbox).value = flag.name in draft.flags
+        for number in self.integers:
+            value = draft.numbers.get(number.name)
+            self.query_one(f"#number-{number.name}", Input).value = (
+                "" if value is None else str(value)
+            )
 
     def set_description(self, lines: list[str]) -> None:
         """The description's text, with the cursor after it (typing goes on from there)."""
@@ -91,11 +107,11 @@ class EntryForm(Panel):
             self.query_one(f"#scenario-{name}", Checkbox).value = name in names
 
     def to_model(self, keys: list[str]) -> Draft:
-        ep_text = self.query_one("#eval-min-prefill-ep", Input).value.strip()
-        try:
-            ep = int(ep_text) if ep_text else None
-        except ValueError:
-            ep = None
+        numbers = {}
+        for number in self.integers:
+            text = self.query_one(f"#number-{number.name}", Input).value.strip()
+            with contextlib.suppress(ValueError):  # empty, or a lone sign: not given
+                numbers[number.name] = int(text)
         return Draft(
             keys=keys,
             scenario_types=[
@@ -103,10 +119,8 @@ class EntryForm(Panel):
             ],
             description=self.query_one("#description", TextArea).text.split("\n"),
             pr_link=self.query_one("#pr-link", Input).value.strip(),
-            evals_only=self.query_one("#flag-evals-only", Checkbox).value,
-            all_evals=self.query_one("#flag-all-evals", Checkbox).value,
-            append_only=self.query_one("#flag-append-only", Checkbox).value,
-            eval_min_prefill_ep=ep,
+            flags=[f.name for f in self.flags if self.query_one(f"#flag-{f.name}", Checkbox).value],
+            numbers=numbers,
         )
 
     @on(TextArea.Changed)

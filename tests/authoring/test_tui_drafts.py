@@ -19,7 +19,8 @@ def test_a_draft_is_kept_in_the_git_directory_and_read_back(repo: object, tmp_pa
         scenario_types=["agentic-coding"],
         description=["Bump the image", ""],
         pr_link="XXX",
-        eval_min_prefill_ep=2,
+        flags=["all-evals"],
+        numbers={"eval-min-prefill-ep": 2},
     )
     where = drafts.save(changelog, draft)
     assert where == tmp_path / "repo" / ".git" / "perf-changelog-draft.json"
@@ -42,7 +43,7 @@ def test_a_discarded_or_damaged_draft_is_not_offered(repo: object, tmp_path: Pat
     assert drafts.load(changelog) is None
     where.write_text(
         json.dumps(
-            {"version": 1, "changelog": str(changelog.resolve()), "answers": {"keys": "not-a-list"}}
+            {"version": 2, "changelog": str(changelog.resolve()), "answers": {"keys": "not-a-list"}}
         )
     )
     assert drafts.load(changelog) is None
@@ -61,10 +62,8 @@ def test_flags_become_a_draft_and_override_a_kept_one() -> None:
             "description": None,
             "scenario_type": None,
             "pr_link": None,
-            "evals_only": True,
-            "all_evals": None,
-            "append_only": None,
-            "eval_min_prefill_ep": 3,
+            "flag": ["evals-only"],
+            "number": {"eval-min-prefill-ep": 3},
         }
     )
     merged = kept.overlay(flags)
@@ -72,13 +71,13 @@ def test_flags_become_a_draft_and_override_a_kept_one() -> None:
         keys=["new-key"],
         scenario_types=["fixed-seq-len"],
         description=["kept text"],
-        evals_only=True,
-        eval_min_prefill_ep=3,
+        flags=["evals-only"],
+        numbers={"eval-min-prefill-ep": 3},
     )
 
 
 def test_the_entry_drops_blank_lines_and_defaults_the_pr_link_to_the_placeholder() -> None:
-    draft = Draft(keys=["k"], description=["  first ", "", "second"], all_evals=True)
+    draft = Draft(keys=["k"], description=["  first ", "", "second"], flags=["all-evals"])
     assert draft.to_entry("XXX") == {
         "config-keys": ["k"],
         "description": ["first", "second"],

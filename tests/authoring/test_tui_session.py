@@ -83,8 +83,7 @@ def test_problems_name_the_field_to_fix(tmp_path: Path) -> None:
         keys=["k"],
         description=["d"],
         pr_link="https://github.com/x/y/pull/2",
-        append_only=True,
-        evals_only=True,
+        flags=["append-only", "evals-only"],
     )
     found = session.problems(bad)
     assert any("append-only cannot be combined" in p for p in found)

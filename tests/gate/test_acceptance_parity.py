@@ -37,7 +37,7 @@ CANDIDATES = {
         False,
     ),
     "schema": (
-        Draft(["k-vllm"], [], ["x"], f"{LINK}/2", evals_only=True, append_only=True),
+        Draft(["k-vllm"], [], ["x"], f"{LINK}/2", flags=["evals-only", "append-only"]),
         "feature",
         False,
     ),
@@ -69,8 +69,7 @@ def flag_args(draft: Draft) -> list[str]:
     args += [a for kind in draft.scenario_types for a in ("--scenario-type", kind)]
     args += [a for text in draft.description for a in ("--description", text)]
     args += ["--pr-link", draft.pr_link] if draft.pr_link else []
-    args += ["--evals-only"] if draft.evals_only else []
-    args += ["--append-only"] if draft.append_only else []
+    args += [f"--{flag}" for flag in draft.flags]
     return args
 
 

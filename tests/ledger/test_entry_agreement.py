@@ -12,7 +12,8 @@ from yaml_oracles import TRICKY, assert_both_read
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import FIELD_ORDER, normalize, scenario_types, schema_errors
+from changelog_tool.ledger.entry import normalize, scenario_types, schema_errors
+from changelog_tool.ledger.entryschema import builtin
 
 # What JSON on stdin can hold (json.loads also takes NaN and Infinity), and what a
 # YAML file can: any scalar, lists and mappings of them, lone surrogates included.
@@ -54,7 +55,7 @@ REQUIRED = ("config-keys", "description", "pr-link")
 def json_entries(draw: st.DrawFn) -> dict[str, Any]:
     """Mostly good values, some of any shape; optional fields often absent."""
     entry: dict[str, Any] = {}
-    for field in FIELD_ORDER:
+    for field in builtin().names:
         choice = draw(st.integers(0, 15))
         if choice < 5 and field not in REQUIRED:
             continue

@@ -16,12 +16,11 @@ import pytest
 from filecheck_cases import cases, entries, join
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from test_entry_agreement import json_entries, json_values
 from yaml_oracles import TRICKY
 
 from changelog_tool.ledger import quickread
 from changelog_tool.ledger.document import Ledger, last_entry_offset
-from changelog_tool.ledger.entry import FIELD_ORDER, _entry_validator, _quick_check
+from changelog_tool.ledger.entryschema import builtin
 from changelog_tool.ledger.filecheck import (
     FileReport,
     _check_stream,
@@ -57,33 +56,6 @@ def test_every_case_is_recorded() -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_check_file_reports_what_the_whole_file_check_reported(name: str) -> None:
     assert as_recorded(check_file(CASES[name], PATH)) == EXPECTED[name]
-
-
-# --- the quick schema check ---------------------------------------------------------
-
-
-@settings(max_examples=600, deadline=None)
-@given(json_entries() | json_values)
-@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "append-only": 1})
-@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "append-only": True})
-@example(
-    {
-        "config-keys": ["a"],
-        "description": ["d"],
-        "pr-link": "XXX",
-        "append-only": True,
-        "all-evals": 0,
-    }
-)
-@example({"config-keys": ["a"], "description": [" "], "pr-link": "XXX\n"})
-@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "eval-min-prefill-ep": 0})
-@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "eval-min-prefill-ep": 1.0})
-@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", 1: "x"})
-@example({"config-keys": ["a"], "description": ["d"], "pr-link": "XXX", "scenario-type": [1]})
-def test_the_quick_schema_check_agrees_with_jsonschema(entry: Any) -> None:
-    quick = _quick_check()
-    assert quick is not None
-    assert quick(entry) == _entry_validator().is_valid(entry)
 
 
 # --- the quick reader -----------------------------------------------------------------
@@ -147,7 +119,7 @@ def blocks(draw: st.DrawFn) -> bytes:
         return text
 
     lines = ["- config-keys:"]
-    fields = draw(st.lists(st.sampled_from([*FIELD_ORDER[1:], "other"]), unique=True))
+    fields = draw(st.lists(st.sampled_from([*builtin().names[1:], "other"]), unique=True))
     for field in ["config-keys", *fields]:
         if field != "config-keys":
             lines.append(f"  {field}:" + (f" {scalar()}" if draw(st.booleans()) else ""))

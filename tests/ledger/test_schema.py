@@ -6,7 +6,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from changelog_tool.ledger.entry import schema, schema_errors
+from changelog_tool.ledger.entry import schema_errors
+from changelog_tool.ledger.entryschema import builtin_document as schema
 
 GOOD: dict[str, Any] = {
     "config-keys": ["kimik3-fp4-b200-dynamo-vllm-agentic"],
@@ -47,7 +48,10 @@ def test_a_good_entry_has_no_errors() -> None:
             [
                 (
                     "scenario-type/0",
-                    "'long-context' is not one of ['fixed-seq-len', 'agentic-coding']",
+                    "'long-context' is not a scenario type the entry schema lists "
+                    "(fixed-seq-len, agentic-coding); to add a scenario type, name a schema "
+                    "file in the `entry-schema` setting and declare it there "
+                    "(docs/usage.md, 'Adding a field')",
                 )
             ],
         ),

@@ -286,10 +286,8 @@ async def test_flags_prefill_every_answer(box: Sandbox) -> None:
         scenario_type=["fixed-seq-len"],
         description=["From a flag"],
         pr_link="https://github.com/example/inferencex-demo/pull/7",
-        evals_only=True,
-        all_evals=None,
-        append_only=None,
-        eval_min_prefill_ep=2,
+        flag=["evals-only"],
+        number={"eval-min-prefill-ep": 2},
     )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -297,8 +295,8 @@ async def test_flags_prefill_every_answer(box: Sandbox) -> None:
         assert draft.keys == ["gptoss-fp4-mi355x-vllm"]
         assert draft.scenario_types == ["fixed-seq-len"]
         assert draft.description == ["From a flag"]
-        assert draft.pr_link.endswith("/pull/7") and draft.evals_only
-        assert draft.eval_min_prefill_ep == 2 and not draft.append_only
+        assert draft.pr_link.endswith("/pull/7") and draft.flags == ["evals-only"]
+        assert draft.numbers == {"eval-min-prefill-ep": 2}
 
 
 @synchronous

@@ -23,7 +23,7 @@ ORDER = [
     "flag-evals-only",
     "flag-all-evals",
     "flag-append-only",
-    "eval-min-prefill-ep",
+    "number-eval-min-prefill-ep",
     "pane-scroll",
     "keys",
     "pattern",

@@ -1,0 +1,322 @@
+"""The one definition of an entry: the JSON Schema in ``schema/``, extended by the
+repository's own schema file (the ``entry-schema`` setting).
+
+Everything that knows what an entry holds asks the :class:`EntrySchema` in use: the
+gate's validation, ``add``'s flags and ``--json``, the TUI's rows, the emitter's field
+order, ``log`` and the field table of docs/usage.md. A repository file may add fields
+(booleans, integers, text, lists of text), add scenario types and tighten any rule;
+the built-in rules always apply with it (``allOf``), so the fields the benchmark CI
+needs stay required. A field neither schema declares is refused.
+
+A command puts the schema in use once (:func:`use`), after reading its settings:
+``verify --base`` those of the base (``diff/trust.py``), every other command the work
+tree's (:func:`use_settings`). Without that, the built-in schema is in use.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from changelog_tool.confinement import confined
+from changelog_tool.errors import UsageError
+from changelog_tool.records import field, record
+from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+SETTING = "entry-schema"
+"""The setting that names the repository's schema file."""
+SCENARIO = "scenario-type"
+FLAG, INTEGER, TEXT, LIST = "flag", "integer", "text", "list"
+_KINDS = {"boolean": FLAG, "integer": INTEGER, "string": TEXT, "array": LIST}
+
+
+@record(frozen=True)
+class Field:
+    """One field an entry may hold: its name, its kind (:data:`FLAG`, :data:`INTEGER`,
+    :data:`TEXT` or :data:`LIST` of text), the schema's ``description`` of it, and
+    an integer's bounds."""
+
+    name: str
+    kind: str
+    description: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def option(self) -> str:
+        """``add``'s option for it (``--evals-only``)."""
+        return f"--{self.name}"
+
+
+@record(frozen=True)
+class EntrySchema:
+    """The entry schema in use: its fields in the order the emitter writes them, its
+    scenario types, where it comes from (``source``: the repository's file, or
+    ``None``: the built-in schema alone), and its validator, built once."""
+
+    fields: tuple[Field, ...]
+    scenario_types: tuple[str, ...]
+    source: str | None
+    document: dict[str, Any] = field(compare=False, repr=False)
+    built: dict[str, Validator] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def validator(self) -> Validator:
+        """The validator of :attr:`document`, built once, on first use (the merge
+        driver, which validates nothing, never loads jsonschema)."""
+        if "validator" not in self.built:
+            self.built["validator"] = _strict()(self.document)
+        return self.built["validator"]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    def of_kind(self, kind: str) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.kind == kind)
+
+    def kind(self, name: str) -> str | None:
+        return next((f.kind for f in self.fields if f.name == name), None)
+
+    def where_to_declare(self, what: str = "a field") -> str:
+        """How ``what`` (a field, a scenario type) is added, for messages."""
+        if self.source is None:
+            return (
+                f"to add {what}, name a schema file in the `{SETTING}` setting and declare "
+                "it there (docs/usage.md, 'Adding a field')"
+            )
+        return f"to add {what}, declare it in {self.source} (the `{SETTING}` setting)"
+
+
+def _is_integer(_checker: object, value: object) -> bool:
+    """JSON Schema's ``integer`` as an entry means it: an ``int``, never a bool or a
+    float (JSON Schema counts 2.0 as an integer; the changelog would read it as 2.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@cache
+def _strict() -> type[Validator]:
+    """Draft 2020-12 with :func:`_is_integer`."""
+    import jsonschema  # deferred: see EntrySchema.validator
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine("integer", _is_integer)
+    strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        base, type_checker=checker
+    )
+    return strict
+
+
+@cache
+def builtin_document() -> dict[str, Any]:
+    """The package's schema of the whole changelog (a list of entries)."""
+    # beside the package's __init__ (the package is always a folder)
+    spec = find_spec("changelog_tool.schema")
+    assert spec is not None and spec.origin is not None, "the schema package is installed"
+    text = Path(spec.origin).with_name("perf-changelog.schema.json")
+    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _inline_refs(node: Any, defs: dict[str, Any], where: str, depth: int = 0) -> Any:
+    """The schema with its local ``#/$defs/...`` references replaced by their targets
+    (the same meaning, in one tree that two schemas can be combined in)."""
+    if depth > 32:
+        raise UsageError(f"{where}: its $defs refer to each other in a loop; unfold them")
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.removeprefix("#/$defs/")
+            if name == ref or name not in defs:
+                raise UsageError(
+                    f"{where}: $ref {ref!r} is not one of the file's own #/$defs/; "
+                    "define it under $defs in the same file"
+                )
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            target = _inline_refs(defs[name], defs, where, depth + 1)
+            return {"allOf": [target, _inline_refs(rest, defs, where, depth)]} if rest else target
+        return {k: _inline_refs(v, defs, where, depth) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs, where, depth) for v in node]
+    return node
+
+
+def _field(name: str, node: Any, where: str) -> Field:
+    kind = _KINDS.get(str(node.get("type"))) if isinstance(node, dict) else None
+    items = node.get("items", {}) if isinstance(node, dict) else {}
+    if kind is None or (
+        kind == LIST and not (isinstance(items, dict) and items.get("type") in (None, "string"))
+    ):
+        raise UsageError(
+            f'{where}: field {name!r} needs a type the changelog can hold: "boolean", '
+            '"integer", "string", or "array" of strings'
+        )
+    bounds = {k: node.get(k) for k in ("minimum", "maximum")}
+    return Field(
+        name,
+        kind,
+        str(node.get("description", "")),
+        **{
+            k: v if isinstance(v, int) and not isinstance(v, bool) else None
+            for k, v in bounds.items()
+        },
+    )
+
+
+def _scenario_enum(entry: dict[str, Any], where: str) -> list[str]:
+    """The scenario types a schema of one entry lists, taken out of it (they are
+    combined apart: a repository adds types to the built-in ones)."""
+    node = entry.get("properties", {}).get(SCENARIO)
+    items = node.get("items") if isinstance(node, dict) else None
+    if isinstance(items, dict) and isinstance(items.get("enum"), list):
+        kinds = items.pop("enum")
+        if not all(isinstance(k, str) for k in kinds):
+            raise UsageError(f"{where}: the scenario types (scenario-type items enum) are strings")
+        return list(kinds)
+    return []
+
+
+def combine(extension: dict[str, Any] | None, source: str | None = None) -> EntrySchema:
+    """The built-in entry schema, with the repository's ``extension`` (a schema of one
+    entry) when there is one: both apply (``allOf``); a field is allowed when either
+    declares it; the scenario types are the built-in ones, then the extension's."""
+    root = builtin_document()
+    builtin = _inline_refs(root["$defs"]["entry"], root["$defs"], "the built-in schema")
+    del builtin["additionalProperties"]  # decided below, over both schemas' fields
+    kinds = _scenario_enum(builtin, "the built-in schema")
+    fields = {
+        n: _field(n, node, "the built-in schema") for n, node in builtin["properties"].items()
+    }
+    parts = [builtin]
+    where = source or "the entry schema"
+    if extension is not None:
+        extra = _checked(extension, where)
+        for name, node in extra.get("properties", {}).items():
+            if name in fields:
+                declared = node.get("type") if isinstance(node, dict) else None
+                if declared is not None and _KINDS.get(declared) != fields[name].kind:
+                    raise UsageError(
+                        f"{where}: {name!r} is a built-in field of another type; a repository "
+                        "schema may tighten a built-in field, not change its type"
+                    )
+            else:
+                fields[name] = _field(name, node, where)
+        kinds += [k for k in _scenario_enum(extra, where) if k not in kinds]
+        parts.append(extra)
+    scenario = {"type": "array", "items": {"enum": kinds}}
+    document = {
+        "allOf": parts,
+        "properties": {name: scenario if name == SCENARIO else True for name in fields},
+        "additionalProperties": False,
+    }
+    return EntrySchema(tuple(fields.values()), tuple(kinds), source, document)
+
+
+def _checked(extension: Any, where: str) -> dict[str, Any]:
+    """The repository's schema, as a valid 2020-12 schema of one entry, refs inlined."""
+    import jsonschema  # deferred: see EntrySchema.validator
+
+    if not isinstance(extension, dict):
+        raise UsageError(f"{where}: a schema of one entry is a JSON object")
+    try:
+        jsonschema.Draft202012Validator.check_schema(extension)
+    except jsonschema.SchemaError as exc:
+        raise UsageError(f"{where}: not a valid JSON Schema: {exc.message}") from None
+    if extension.get("type", "object") != "object":
+        raise UsageError(f'{where}: an entry is an object; "type" must be "object"')
+    if (
+        extension.get("additionalProperties", False) is not False
+        or "unevaluatedProperties" in extension
+    ):
+        raise UsageError(
+            f"{where}: fields that neither schema declares are always refused; declare "
+            'each new field under "properties" (drop additionalProperties)'
+        )
+    defs = extension.get("$defs", {})
+    extra: dict[str, Any] = _inline_refs(copy.deepcopy(extension), defs, where)
+    for keyword in ("additionalProperties", "$schema", "$id"):  # said by the combination
+        extra.pop(keyword, None)
+    if not isinstance(extra.get("properties", {}), dict):
+        raise UsageError(f'{where}: "properties" must be an object')
+    return extra
+
+
+@cache
+def builtin() -> EntrySchema:
+    return combine(None)
+
+
+def parse(data: bytes, source: str) -> EntrySchema:
+    """The entry schema of a repository whose schema file (``source``) holds ``data``."""
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"{source}: not a JSON file: {exc}") from None
+    return combine(document, source)
+
+
+def of_settings(settings: Settings, read: Reader | None = None, origin: str = "") -> EntrySchema:
+    """The entry schema ``settings`` name (``entry-schema``), read with ``read`` (a
+    settings reader: the base's files for ``verify --base``) or from the work tree."""
+    if settings.entry_schema is None:
+        return builtin()
+    shown = f"{settings.entry_schema}{f' {origin}' if origin else ''}"
+    if read is None:
+        path = confined(settings.root, settings.entry_schema)
+        data = _head(path) if path.is_file() else None
+    else:
+        data = read(settings.root / settings.entry_schema)
+    if data is None:
+        raise UsageError(
+            f"setting `{SETTING}` names {shown}, which does not exist; create it, "
+            "or remove the setting"
+        )
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise UsageError(f"{shown}: over the {MAX_SETTINGS_BYTES}-byte limit of a schema file")
+    return parse(data, shown)
+
+
+def _head(path: Path) -> bytes:
+    """The file's first bytes, one past the limit (a larger file is refused unread)."""
+    with path.open("rb") as handle:
+        return handle.read(MAX_SETTINGS_BYTES + 1)
+
+
+_IN_USE: list[EntrySchema] = []
+
+
+def current() -> EntrySchema:
+    """The entry schema in use (the built-in one until a command puts another in use)."""
+    return _IN_USE[-1] if _IN_USE else builtin()
+
+
+def use(definition: EntrySchema) -> None:
+    """Put ``definition`` in use for the rest of this command."""
+    _IN_USE[:] = [definition]
+
+
+def use_settings(settings: Settings) -> EntrySchema:
+    """Put in use the entry schema the work tree's ``settings`` name, and return it."""
+    definition = of_settings(settings)
+    use(definition)
+    return definition
+
+
+@contextmanager
+def using(definition: EntrySchema) -> Iterator[EntrySchema]:
+    """``definition`` in use inside the block, the previous one after it."""
+    saved = list(_IN_USE)
+    use(definition)
+    try:
+        yield definition
+    finally:
+        _IN_USE[:] = saved
