@@ -14,10 +14,12 @@ from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.optout import OptOut, find
 from changelog_tool.gate.suggest import suggested_entry
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
+from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matches, same_entry, scenario_types
-from changelog_tool.ledger.revision import Appended
+from changelog_tool.ledger.revision import FORM, Appended, Kept
 from changelog_tool.records import field, record, replace
 from changelog_tool.settings import Settings
 
@@ -86,6 +88,10 @@ def check(
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
     verdict.findings.extend(_duplicates(snapshot, appended, settings))
     verdict.findings.extend(_corrections(snapshot, settings, slug))
+    if settings.format == "error":
+        verdict.findings = [
+            replace(f, severity=ERROR) if f.code in FORM else f for f in verdict.findings
+        ]
     verdict.findings.extend(
         Finding(
             "orphan-recipe",
@@ -162,29 +168,54 @@ def _uncovered(change: KeyChange, opt_out: OptOut | None) -> Finding:
 
 
 def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings) -> list[Finding]:
-    severity = ERROR if settings.duplicate_entry == "error" else WARNING
+    """A new entry equal to an earlier one: identical, pr-link too, is an error (a
+    copy a merge or rebase left: it runs and publishes twice); equal but for pr-link
+    (a re-run on purpose is real practice) as ``duplicate-entry`` in the settings."""
+    kept = snapshot.history.base or snapshot.history.prefix
+    where = " of the base" if snapshot.history.base is not None else ""
     out = []
-    prefix = snapshot.history.prefix
     for index, entry in enumerate(appended):
         assert entry.value is not None
-        line = next(
-            (e.line for e in appended[:index] if same_entry(e.value or {}, entry.value)), None
+        earlier = next(
+            (e for e in appended[:index] if same_entry(e.value or {}, entry.value)), None
         )
-        if line is None:
-            line = duplicate_in(prefix, entry.value)
-        if line is not None:
-            out.append(
-                Finding(
-                    "duplicate-entry",
-                    f"this entry repeats the entry on line {line} (equal but for "
-                    "pr-link); it re-runs the same sweeps and publishes twice. Remove it unless "
-                    "re-running is the intent",
-                    snapshot.changelog,
-                    entry.line,
-                    severity,
-                )
+        if earlier is not None:
+            line, said = earlier.line, ""
+            identical = (earlier.value or {}).get("pr-link") == entry.value.get("pr-link")
+        else:
+            found = duplicate_in(kept, entry.value)
+            if found is None:
+                continue
+            line, said = found, where
+            identical = _identical(kept, found, entry)
+        if identical:
+            message = (
+                f"this entry is identical to the entry on line {line}{said}, its pr-link too: "
+                "a copy that runs and publishes twice; remove it"
             )
+            severity = ERROR
+        else:
+            message = (
+                f"this entry repeats the entry on line {line}{said} (equal but for pr-link); it "
+                "re-runs the same sweeps and publishes twice. Remove it unless re-running is "
+                "the intent"
+            )
+            severity = ERROR if settings.duplicate_entry == "error" else WARNING
+        out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, severity))
     return out
+
+
+def _identical(kept: Kept, line: int, entry: Appended) -> bool:
+    """The kept entry at ``line`` has the same pr-link as ``entry`` (it is equal but
+    for pr-link already)."""
+    data = kept.read(0, kept.size)
+    ledger = Ledger(data)
+    block = next((b for b in ledger.blocks if b.line == line), None)
+    if block is None:
+        return False
+    value = parse(ledger.text(block).rstrip(b"\n"), line)
+    assert entry.value is not None
+    return isinstance(value, dict) and value.get("pr-link") == entry.value.get("pr-link")
 
 
 def _corrections(snapshot: Snapshot, settings: Settings, slug: str | None) -> list[Finding]:
