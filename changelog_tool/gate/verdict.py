@@ -48,6 +48,7 @@ def check(
     pr_number: int | None = None,
     skip_reason: str | None = None,
     allow_settings_change: bool = False,
+    pr_title: str | None = None,
 ) -> Verdict:
     changes, history = snapshot.changes, snapshot.history
     verdict = Verdict(findings=[*history.findings, *changes.problems])
@@ -63,7 +64,7 @@ def check(
         if not any(matches(p, change.key) for _, p in patterns)
     ]
     # the commits are read for an opt-out only when it excuses something
-    verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason)
+    verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason, pr_title)
     verdict.findings.extend(_uncovered(c, verdict.opt_out) for c in verdict.uncovered)
     # the repository is needed only to judge or suggest a pr-link (the base's tail
     # may have to be read for it)

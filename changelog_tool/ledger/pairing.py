@@ -105,6 +105,7 @@ def pair(old: Ledger, new: Ledger) -> Pairing:
 
 def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list[int], list[int]]:
     old, new = out.old, out.new
+    history_end = max((p.head for p in out.pairs), default=-1)
     links = {unlinked(new.text(new.blocks[j])): j for j in reversed(unpaired)}
     values = {j: _value(new, new.blocks[j]) for j in unpaired}
     rest = []
@@ -113,8 +114,7 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
         j = links.get(unlinked(text))
         how = RELINKED
         if j is None or j not in values:
-            value = _value(old, old.blocks[i])
-            j, how = _by_value(value, values)
+            j, how = _by_value(_value(old, old.blocks[i]), values, history_end)
         if j is None:
             rest.append(i)
             continue
@@ -123,15 +123,23 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
     return rest, [j for j in unpaired if j in values]
 
 
-def _by_value(value: Any, values: dict[int, Any]) -> tuple[int | None, str]:
-    if value is UNPARSED:
+def _by_value(value: Any, values: dict[int, Any], history_end: int) -> tuple[int | None, str]:
+    """The head entry that is the base entry ``value`` reformatted (the same value),
+    or edited: the same pr-link, or the same config-keys among the entries the base
+    held (before ``history_end``; after it, an entry of the same keys is a new one)."""
+    if not isinstance(value, dict):
         return None, EDITED
     for j, other in values.items():
         if other is not UNPARSED and _frozen(other) == _frozen(value):
             return j, REFORMATTED
-    keys = value.get("config-keys") if isinstance(value, dict) else None
+    link, keys = value.get("pr-link"), value.get("config-keys")
+    numbered = isinstance(link, str) and link[-1:].isdigit()  # a placeholder names no one
     for j, other in values.items():
-        if keys is not None and isinstance(other, dict) and other.get("config-keys") == keys:
+        if not isinstance(other, dict):
+            continue
+        if numbered and other.get("pr-link") == link:
+            return j, EDITED
+        if keys is not None and j < history_end and other.get("config-keys") == keys:
             return j, EDITED
     return None, EDITED
 

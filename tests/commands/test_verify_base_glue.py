@@ -313,3 +313,12 @@ def test_the_hooks_follow_the_configured_layout_and_name_their_pre_commit(repo) 
         check=False,
     )
     assert done.returncode == 1 and "logs/perf.yaml" in done.stdout
+
+
+def test_an_opt_out_tag_in_the_pull_requests_title_opts_out(pr_checkout) -> None:
+    """The squash subject carrying `[skip-sweep]` exists only after the merge: the
+    title is where the tag stands while the pull request is judged."""
+    done = run_action(pr_checkout, TITLE="Rename the runner label [skip-sweep]")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "opted out: Rename the runner label [skip-sweep]" in done.stdout
+    assert run_action(pr_checkout, TITLE="Rename the runner label").returncode == 1
