@@ -137,11 +137,15 @@ def report(prs: list[dict[str, object]], states: list[dict[str, object]]) -> Non
     print("pull requests (verify --base):")
     for state in ("merged", "closed", "open"):
         these = [p for p in prs if p["state"] == state]
-        failed = [p for p in these if p["exit"] != 0]
-        print(f"  {state:7} {len(these) - len(failed):4} pass  {len(failed):4} fail")
+        failed = [p for p in these if p["exit"] == 1]
+        absent = [p for p in these if p["exit"] not in (0, 1)]
+        print(
+            f"  {state:7} {len(these) - len(failed) - len(absent):4} pass  {len(failed):4} fail"
+            f"  {len(absent):4} not judged (exit 2: no changelog yet)"
+        )
     codes: Counter[str] = Counter()
     for p in prs:
-        if p["state"] == "merged" and p["exit"] != 0:
+        if p["state"] == "merged" and p["exit"] == 1:
             codes.update(p["errors"])  # type: ignore[arg-type]
     print("  merged stops by error code:", dict(codes.most_common()))
     failed_states = [s for s in states if s["exit"] != 0]
@@ -153,7 +157,7 @@ def report(prs: list[dict[str, object]], states: list[dict[str, object]]) -> Non
         print(f"  {s['commit']}: {', '.join(s['errors'])}")  # type: ignore[arg-type]
     print("merged pull requests stopped:")
     for p in prs:
-        if p["state"] == "merged" and p["exit"] != 0:
+        if p["state"] == "merged" and p["exit"] == 1:
             print(f"  #{p['pr']}: {', '.join(p['errors'])}")  # type: ignore[arg-type]
 
 
@@ -163,9 +167,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", choices=("merged", "closed", "open"))
     parser.add_argument("--prs", help="comma-separated pull request numbers")
+    parser.add_argument("--report", type=Path, help="print the report of a --json file")
     parser.add_argument("--no-main", action="store_true", help="skip the main states")
     parser.add_argument("--json", type=Path, help="write every result here")
     options = parser.parse_args(argv)
+    if options.report is not None:
+        done = json.loads(options.report.read_text())
+        report(done["prs"], done["main"])
+        return 0
     if not (CORPUS / "prs.bundle").is_file():
         print("corpus absent: nothing replayed")
         return 0
