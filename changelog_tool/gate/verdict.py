@@ -169,11 +169,15 @@ def _uncovered(change: KeyChange, opt_out: OptOut | None) -> Finding:
 
 
 def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings) -> list[Finding]:
-    """A new entry equal to an earlier one: identical, pr-link too, is an error (a
-    copy a merge or rebase left: it runs and publishes twice); equal but for pr-link
-    (a re-run on purpose is real practice) as ``duplicate-entry`` in the settings."""
-    kept = snapshot.history.base or snapshot.history.prefix
-    where = " of the base" if snapshot.history.base is not None else ""
+    """A new entry equal to an earlier one (but for pr-link, or identical): it re-runs
+    the same sweeps and publishes twice. Appended at the tail, that is how a sweep is
+    re-run on purpose (real practice): as ``duplicate-entry`` in the settings. An
+    identical copy standing between the base's entries is what a merge leaves, never
+    a re-run: an error."""
+    history = snapshot.history
+    kept = history.base or history.prefix
+    where = " of the base" if history.base is not None else ""
+    severity = ERROR if settings.duplicate_entry == "error" else WARNING
     out = []
     for index, entry in enumerate(appended):
         assert entry.value is not None
@@ -189,19 +193,18 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
                 continue
             line, said = found, where
             identical = _identical(kept, found, entry)
-        if identical:
+        if identical and entry.line <= history.prefix.lines:  # before the base's last entry
             message = (
-                f"this entry is identical to the entry on line {line}{said}, its pr-link too: "
-                "a copy that runs and publishes twice; remove it"
+                f"this entry is a copy of the entry on line {line}{said}, its pr-link too, left "
+                "between the base's entries (by a merge): it runs and publishes twice; remove it"
             )
-            severity = ERROR
-        else:
-            message = (
-                f"this entry repeats the entry on line {line}{said} (equal but for pr-link); it "
-                "re-runs the same sweeps and publishes twice. Remove it unless re-running is "
-                "the intent"
-            )
-            severity = ERROR if settings.duplicate_entry == "error" else WARNING
+            out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, ERROR))
+            continue
+        same = "identical to" if identical else "equal but for pr-link to"
+        message = (
+            f"this entry is {same} the entry on line {line}{said}; it re-runs the same sweeps "
+            "and publishes twice. Remove it unless re-running is the intent"
+        )
         out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, severity))
     return out
 

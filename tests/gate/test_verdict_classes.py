@@ -141,13 +141,25 @@ def test_a_removed_old_entry_is_an_error_wherever_the_own_entry_stands(repo: Git
     assert "removed entry 2" in messages[0]
 
 
-def test_a_copy_of_an_old_entry_link_and_all_is_an_error(repo: GitRepo) -> None:
-    """Left by a hand merge: it would run and publish twice."""
+def test_a_copy_of_an_old_entry_left_between_old_entries_is_an_error(repo: GitRepo) -> None:
+    """Left by a hand merge of main: it would run and publish twice."""
+    start(repo)
+    first, second = (e if e.startswith("-") else "-" + e for e in HISTORY.split("\n-"))
+    repo.commit("entry", **{LOG: first + "\n" + first + "\n" + second + "\n" + OWN})
+    code, codes, messages = verify(repo)
+    assert code == 1 and ("duplicate-entry", "error") in codes, messages
+    assert "left between the base's entries" in " ".join(messages)
+
+
+def test_a_copy_appended_at_the_tail_is_a_re_run_and_a_warning(repo: GitRepo) -> None:
+    """Re-appending an entry, link and all, is how a sweep is re-run on purpose."""
     start(repo)
     second = "- config-keys:" + HISTORY.split("- config-keys:")[2]
     repo.commit("entry", **{LOG: HISTORY + "\n" + OWN + "\n" + second})
     code, codes, messages = verify(repo)
-    assert code == 1 and ("duplicate-entry", "error") in codes, messages
+    assert code == 0, messages
+    assert sorted(codes) == [("duplicate-entry", "warning"), ("re-land", "warning")]
+    assert "identical to the entry on line 7" in " ".join(messages)
 
 
 def test_a_changed_key_no_entry_selects_is_still_an_error(repo: GitRepo) -> None:
