@@ -61,6 +61,9 @@ class Settings:
     repository: str | None = None
     placeholders: tuple[str, ...] = DEFAULT_PLACEHOLDERS
     duplicate_entry: str = "warning"
+    format: str = "warning"
+    """The severity of form in ``verify --base`` (blank lines, whitespace, an own entry
+    not at the tail, a re-land's link): ``"error"`` for byte discipline."""
     severity: dict[str, str] = field(default_factory=dict)
     """Per lint code (``key-style``, ``repeated-block``, ``recipe-reference``): error,
     warning, notice or off."""
@@ -93,6 +96,7 @@ _KEYS: dict[str, tuple[str, type[Any]]] = {
     "repository": ("repository", str),
     "placeholders": ("placeholders", list),
     "duplicate-entry": ("duplicate_entry", str),
+    "format": ("format", str),
     "severity": ("severity", dict),
     "lock-timeout": ("lock_timeout", float),
     "max-bytes": ("max_bytes", int),
@@ -267,6 +271,8 @@ def parse(found: Found, origin: str = "") -> Settings:
             )
     if values.get("duplicate_entry", "warning") not in ("warning", "error"):
         raise UsageError(f"setting 'duplicate-entry' in {source} must be 'warning' or 'error'")
+    if values.get("format", "warning") not in ("warning", "error"):
+        raise UsageError(f"setting 'format' in {source} must be 'warning' or 'error'")
     placeholders = values.get("placeholders", DEFAULT_PLACEHOLDERS)
     if not placeholders or not all(p.strip() for p in placeholders):
         raise UsageError(

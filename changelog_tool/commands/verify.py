@@ -65,6 +65,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(uncovered keys become warnings; CI can pass it from a PR label)",
     )
     parser.add_argument(
+        "--pr-title",
+        metavar="TEXT",
+        help="the pull request's title: an opt-out tag in it ([skip-sweep], "
+        "[no perf changes]) opts out as in a commit subject",
+    )
+    parser.add_argument(
         "--allow-settings-change",
         action="store_true",
         help="a branch that changes the settings gets a warning, not an error (the "
@@ -130,12 +136,13 @@ def run(
     format: str,
     skip_reason: str | None = None,
     allow_settings_change: bool = False,
+    pr_title: str | None = None,
 ) -> int:
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
     if file is not None:
         return _verify_file(file, format)
-    return _verify_base(base, head, pr_number, skip_reason, allow_settings_change, format)
+    return _verify_base(base, head, pr_number, skip_reason, allow_settings_change, format, pr_title)
 
 
 def _verify_file(path: Path, fmt: str) -> int:
@@ -170,6 +177,7 @@ def _verify_base(
     skip_reason: str | None,
     allow_settings_change: bool,
     fmt: str,
+    pr_title: str | None = None,
 ) -> int:
     """The branch judged with the base's settings (docs/security.md)."""
     # deferred: the diff engine, the gate and ruamel.yaml cost `verify --file` ~27 ms
@@ -200,6 +208,7 @@ def _verify_base(
             pr_number=pr_number,
             skip_reason=skip_reason,
             allow_settings_change=allow_settings_change,
+            pr_title=pr_title,
         )
         verdict.findings.extend(_lints(repo, settings, snapshot))
         verdict.findings.extend(

@@ -130,7 +130,29 @@ def rejections(
             allow_placeholder=rules.protected is None,
             pr_number=rules.pr_number,
         )
-        if why is not None:
+        if (
+            why is not None
+            and rules.pr_number is not None
+            and (
+                prlinks.problem(
+                    link, settings, rules.slug, allow_placeholder=rules.protected is None
+                )
+                is None
+            )
+        ):
+            # this repository's link to another pull request: a re-land of a reverted
+            # one keeps its first link; the entry still runs what it selects
+            out.append(
+                Rejection(
+                    "re-land",
+                    "pr-link",
+                    f"{why}; if this is not a re-land, run `changelog finalize --pr-number "
+                    f"{rules.pr_number}`",
+                    link,
+                    "warning",
+                )
+            )
+        elif why is not None:
             if rules.protected is not None and settings.is_placeholder(link):
                 why += (
                     f" ({rules.protected} is the protected branch: pass the pull request's "

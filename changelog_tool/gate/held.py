@@ -1,69 +1,60 @@
 """Which of a changelog's lines the protected branch already holds: main's past is
 never the next pull request's fault, so a flaw in an entry main holds is a warning
 (:func:`changelog_tool.ledger.filecheck.as_history`), and the same flaw in a new
-entry an error. Without a repository or a protected ref that has the file, no line
-is held and every entry is judged as new."""
+entry an error. An entry is main's by identity: its content, wherever it stands,
+its pr-link aside, since main corrects old links (and adds missing ones) later
+(:func:`~changelog_tool.ledger.pairing.unlinked`); never by a common byte prefix,
+which such a correction cuts short. Without a repository or a protected ref that
+has the file, no line is held and every entry is judged as new."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Sequence
 from pathlib import Path
 
-from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.gitrepo import git
-from changelog_tool.gitrepo.objects import Objects
-from changelog_tool.ledger.streams import first_difference
+from changelog_tool.gitrepo.objects import protected_blob
+from changelog_tool.ledger.document import Ledger, read_file
+from changelog_tool.ledger.pairing import unlinked
 
 
-def held_lines(file: Path, refs: Sequence[str]) -> int:
-    """The number of ``file``'s leading whole lines that the first protected ref
-    holding the file has too, byte for byte (the lines of their longest common
-    prefix); 0 when there is no repository, no such ref or no such file there. The
-    ref's file is read a chunk at a time, never whole."""
+def held_lines(file: Path, refs: Sequence[str]) -> Container[int]:
+    """The lines of ``file`` that belong to an entry (its lines and the blank lines
+    after it) the first protected ref holding the file holds too; none when there is
+    no repository, no such ref or no such file there."""
     folder = file.absolute().parent
     top = git(folder, "rev-parse", "--show-toplevel")
     if top.returncode != 0:
-        return 0
+        return frozenset()
     root = Path(top.stdout.decode("utf-8", "surrogateescape").strip())
     try:
         path = file.absolute().resolve().relative_to(root.resolve()).as_posix()
     except ValueError:  # outside the work tree
-        return 0
-    objects = Objects(root)
-    try:
-        for ref in refs:
-            found = objects.header(f"{ref}:{path}")
-            if found is None:
-                continue
-            _, kind, size = found
-            if kind == "blob":
-                return _common_lines(objects.chunks(size), file)
-            objects.skip(size)
-        return 0
-    except EnvironmentProblem:  # git cannot say: no line is known to be held
-        return 0
-    finally:
-        objects.close()
+        return frozenset()
+    found = protected_blob(root, refs, path)
+    if found is None:
+        return frozenset()
+    return held_in(found[1], read_file(file))
 
 
-def _common_lines(held: Iterable[bytes], file: Path) -> int:
-    """The line breaks in the longest common prefix of the chunks ``held`` and
-    ``file``'s bytes, counting only whole lines."""
-    lines = 0
-    with file.open("rb") as handle:
-        for chunk in held:
-            mine = handle.read(len(chunk))
-            if mine != chunk:
-                return lines + chunk.count(b"\n", 0, first_difference(mine, chunk))
-            lines += chunk.count(b"\n")
+def held_in(protected: bytes, data: bytes) -> Container[int]:
+    """The lines of ``data`` in entries that ``protected`` holds by identity."""
+    theirs = Ledger(protected)
+    known = {unlinked(theirs.text(b)) for b in theirs.blocks}
+    mine = Ledger(data)
+    lines: set[int] = set()
+    for block in mine.blocks:
+        if unlinked(mine.text(block)) in known:
+            last = mine.line_of(max(block.start, block.sep_end - 1))
+            lines.update(range(block.line, last + 1))
     return lines
 
 
-def lazy_held_lines(file: Path, refs: Sequence[str]) -> Callable[[], int]:
+def lazy_held_lines(file: Path, refs: Sequence[str]) -> Callable[[], Container[int]]:
     """:func:`held_lines`, worked out only when a check finds a flaw to place."""
-    found: list[int] = []
+    found: list[Container[int]] = []
 
-    def held() -> int:
+    def held() -> Container[int]:
         if not found:
             found.append(held_lines(file, refs))
         return found[0]

@@ -3,6 +3,8 @@
 Three ways to say so, each with a reason that shows in the output:
 
 * ``--skip-reason TEXT`` (CI passes it from a pull-request label);
+* the repository's subject tags in the pull request's title (``--pr-title``: the
+  squash commit that will carry them exists only after the merge);
 * a commit trailer ``No-Perf-Change: <reason>`` in any commit of the branch;
 * the repository's existing subject tags ``[skip-sweep]`` / ``[no perf changes]``
   (the subject is the reason).
@@ -36,12 +38,16 @@ class OptOut:
 
 
 def find(
-    messages: Callable[[], Sequence[tuple[str, str]]], flag: str | None = None
+    messages: Callable[[], Sequence[tuple[str, str]]],
+    flag: str | None = None,
+    title: str | None = None,
 ) -> OptOut | None:
-    """The opt-out in force, if any: the flag first, then the newest commit
-    (``messages`` is called only when there is no flag)."""
+    """The opt-out in force, if any: the flag first, then a tag in the pull request's
+    title, then the newest commit (``messages`` is called only when neither says)."""
     if flag is not None and flag.strip():
         return OptOut(flag.strip(), "--skip-reason")
+    if title is not None and _TAG.search(title.split("\n", 1)[0]):
+        return OptOut(title.split("\n", 1)[0].strip(), "subject tag of the pull request's title")
     for sha, message in messages():
         trailer = _TRAILER.search(message)
         if trailer:

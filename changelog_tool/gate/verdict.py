@@ -15,10 +15,12 @@ from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.optout import OptOut, find
 from changelog_tool.gate.orphans import orphan_findings
 from changelog_tool.gate.suggest import suggested_entry
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
+from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matches, same_entry, scenario_types
-from changelog_tool.ledger.revision import Appended
+from changelog_tool.ledger.revision import FORM, Appended, Kept
 from changelog_tool.records import field, record, replace
 from changelog_tool.settings import Settings
 
@@ -47,6 +49,7 @@ def check(
     pr_number: int | None = None,
     skip_reason: str | None = None,
     allow_settings_change: bool = False,
+    pr_title: str | None = None,
 ) -> Verdict:
     changes, history = snapshot.changes, snapshot.history
     verdict = Verdict(findings=[*history.findings, *changes.problems])
@@ -62,7 +65,7 @@ def check(
         if not any(matches(p, change.key) for _, p in patterns)
     ]
     # the commits are read for an opt-out only when it excuses something
-    verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason)
+    verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason, pr_title)
     verdict.findings.extend(_uncovered(c, verdict.opt_out) for c in verdict.uncovered)
     # the repository is needed only to judge or suggest a pr-link (the base's tail
     # may have to be read for it)
@@ -87,6 +90,10 @@ def check(
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
     verdict.findings.extend(_duplicates(snapshot, appended, settings))
     verdict.findings.extend(_corrections(snapshot, settings, slug))
+    if settings.format == "error":
+        verdict.findings = [
+            replace(f, severity=ERROR) if f.code in FORM else f for f in verdict.findings
+        ]
     verdict.findings.extend(orphan_findings(changes.orphan_recipes))
     named = {f.key for f in verdict.findings if f.code == "key-name"}
     suggestable = [c for c in verdict.uncovered if c.key not in named]
@@ -153,29 +160,57 @@ def _uncovered(change: KeyChange, opt_out: OptOut | None) -> Finding:
 
 
 def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings) -> list[Finding]:
+    """A new entry equal to an earlier one (but for pr-link, or identical): it re-runs
+    the same sweeps and publishes twice. Appended at the tail, that is how a sweep is
+    re-run on purpose (real practice): as ``duplicate-entry`` in the settings. An
+    identical copy standing between the base's entries is what a merge leaves, never
+    a re-run: an error."""
+    history = snapshot.history
+    kept = history.base or history.prefix
+    where = " of the base" if history.base is not None else ""
     severity = ERROR if settings.duplicate_entry == "error" else WARNING
     out = []
-    prefix = snapshot.history.prefix
     for index, entry in enumerate(appended):
         assert entry.value is not None
-        line = next(
-            (e.line for e in appended[:index] if same_entry(e.value or {}, entry.value)), None
+        earlier = next(
+            (e for e in appended[:index] if same_entry(e.value or {}, entry.value)), None
         )
-        if line is None:
-            line = duplicate_in(prefix, entry.value)
-        if line is not None:
-            out.append(
-                Finding(
-                    "duplicate-entry",
-                    f"this entry repeats the entry on line {line} (equal but for "
-                    "pr-link); it re-runs the same sweeps and publishes twice. Remove it unless "
-                    "re-running is the intent",
-                    snapshot.changelog,
-                    entry.line,
-                    severity,
-                )
+        if earlier is not None:
+            line, said = earlier.line, ""
+            identical = (earlier.value or {}).get("pr-link") == entry.value.get("pr-link")
+        else:
+            found = duplicate_in(kept, entry.value)
+            if found is None:
+                continue
+            line, said = found, where
+            identical = _identical(kept, found, entry)
+        if identical and entry.line <= history.prefix.lines:  # before the base's last entry
+            message = (
+                f"this entry is a copy of the entry on line {line}{said}, its pr-link too, left "
+                "between the base's entries (by a merge): it runs and publishes twice; remove it"
             )
+            out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, ERROR))
+            continue
+        same = "identical to" if identical else "equal but for pr-link to"
+        message = (
+            f"this entry is {same} the entry on line {line}{said}; it re-runs the same sweeps "
+            "and publishes twice. Remove it unless re-running is the intent"
+        )
+        out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, severity))
     return out
+
+
+def _identical(kept: Kept, line: int, entry: Appended) -> bool:
+    """The kept entry at ``line`` has the same pr-link as ``entry`` (it is equal but
+    for pr-link already)."""
+    data = kept.read(0, kept.size)
+    ledger = Ledger(data)
+    block = next((b for b in ledger.blocks if b.line == line), None)
+    if block is None:
+        return False
+    value = parse(ledger.text(block).rstrip(b"\n"), line)
+    assert entry.value is not None
+    return isinstance(value, dict) and value.get("pr-link") == entry.value.get("pr-link")
 
 
 def _corrections(snapshot: Snapshot, settings: Settings, slug: str | None) -> list[Finding]:

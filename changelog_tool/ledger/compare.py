@@ -9,47 +9,35 @@ corrections, edited history) compare lines or entry blocks.
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 
-from changelog_tool.findings import Finding
+from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.conversions import (
     NUL_REFUSED,
     offsets_in,
     undo_conversions,
 )
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import INSERTED, Edit, history_edits
+from changelog_tool.ledger.document import Block, Ledger
+from changelog_tool.ledger.edits import first_line_difference, label, parse
 from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.ledger.pairing import EDITED, RELINKED, Pairing, pair
 from changelog_tool.ledger.revision import (
     ABSENT,
     APPEND,
     CORRECTION,
     MODIFIED,
     NEW,
+    SYNC,
     UNCHANGED,
     Appended,
     History,
     Kept,
+    check_entry,
     check_tail,
 )
 from changelog_tool.yaml.items import Item, YamlProblem
 
 _PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 _MAX_HISTORY_FINDINGS = 10
-
-
-def _line_at(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
-def _first_difference(a: bytes, b: bytes) -> int:
-    step = 1 << 16
-    pos = 0
-    while pos < min(len(a), len(b)) and a[pos : pos + step] == b[pos : pos + step]:
-        pos += step
-    while pos < min(len(a), len(b)) and a[pos] == b[pos]:
-        pos += 1
-    return pos
 
 
 def compare(
@@ -158,64 +146,171 @@ def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, 
     return (length, changed) if changed else None
 
 
-def _normal(text: bytes) -> bytes:
-    """An entry block for matching: pr-link lines and trailing spaces do not count."""
-    return b"\n".join(
-        line.rstrip(b" ") for line in text.split(b"\n") if not _PR_LINK_LINE.match(line)
-    )
+def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
+    """History changed: pair the base's entries with head's by identity
+    (:mod:`~changelog_tool.ledger.pairing`). An edited or removed base entry is an
+    error; a relinked one a correction; whitespace, blank lines and order are form
+    (warnings); each head entry the base lacks is the branch's own, wherever it
+    stands: those after the last base entry are checked as an append, the others
+    read one by one, with a warning that they are not at the tail."""
+    old, new = Ledger(base), Ledger(head)
+    pairing = pair(old, new)
+    tail = pairing.tail_start
+    prefix_end = new.blocks[tail - 1].sep_end if tail > 0 else new.preamble_end
+    history = History(MODIFIED, prefix=Kept.of(head[:prefix_end]), base=Kept.of(base))
+    errors: list[Finding] = []
+    if _preamble(old) != _preamble(new):
+        errors.append(
+            Finding(
+                "history-modified",
+                _edited("changed the lines before the first entry", source, path),
+                path,
+                1,
+            )
+        )
+    for p in pairing.pairs:
+        block = new.blocks[p.head]
+        if p.how == RELINKED:
+            history.corrections.extend(_links(new, block))
+        elif p.how == EDITED:
+            before = old.blocks[p.base]
+            at = block.line + first_line_difference(old.text(before), new.text(block))
+            errors.append(
+                Finding(
+                    "history-modified",
+                    _edited(f"changed {_name(old, p.base)}", source, path),
+                    path,
+                    at,
+                )
+            )
+    for index in pairing.removed:
+        # placed where it was: at the base entry that followed it, or the end
+        after = min((p.head for p in pairing.pairs if p.base > index), default=None)
+        at = new.blocks[after].line if after is not None else new.line_of(len(head.rstrip()))
+        errors.append(
+            Finding(
+                "history-modified", _edited(f"removed {_name(old, index)}", source, path), path, at
+            )
+        )
+    history.findings.extend(errors[:_MAX_HISTORY_FINDINGS])
+    if len(errors) > _MAX_HISTORY_FINDINGS:
+        history.findings.append(
+            Finding(
+                "history-modified",
+                f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries",
+                path,
+                errors[0].line,
+            )
+        )
+    history.findings.extend(_form(pairing, path))
+    for index in pairing.own:
+        if index < tail:
+            block = new.blocks[index]
+            check_entry(new.text(block), block.line, history, path)
+            history.findings.append(
+                Finding(
+                    "entry-order",
+                    f"this branch's entry stands before entries the base already holds (a "
+                    f"merge of the base left it mid-file); it is read wherever it stands, "
+                    f"but the file is append-only: {SYNC}",
+                    path,
+                    block.line,
+                    WARNING,
+                )
+            )
+    return history  # the entries after the last base entry: compare's check_tail
 
 
-def _repair(edit: Edit, source: str, path: str) -> str:
-    """How to undo ``edit``: an entry of the branch's own placed among the base's is
-    moved to the end by `changelog sync`; an edit of the base's bytes, which sync
-    refuses to carry, is undone by taking the base's file and adding again."""
-    if edit.what.startswith(INSERTED):
-        return "(`changelog sync` rebuilds it as base bytes + this branch's entries)"
+def _edited(what: str, source: str, path: str) -> str:
+    """An edit of the base's entries, which `changelog sync` refuses to carry, is undone
+    by taking the base's file and adding this branch's entries again."""
     return (
+        f"this branch {what}; the file is append-only, only a pr-link may be corrected "
         f"(restore it with `git checkout {source} -- {path}`, then add this branch's "
         "entries again with `changelog add`)"
     )
 
 
-def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
-    """History changed: align the entry blocks of both versions, say which entries
-    were changed, removed or inserted, and take the entries after the last one
-    that already existed (equal or changed in place) as the appended ones."""
-    old, new = Ledger(base), Ledger(head)
-    old_texts = [_normal(old.text(b)) for b in old.blocks]
-    new_texts = [_normal(new.text(b)) for b in new.blocks]
+def _name(ledger: Ledger, index: int) -> str:
+    block = ledger.blocks[index]
+    text = ledger.text(block).rstrip(b"\n")
+    return (
+        f"entry {index + 1} ({label(parse(text, block.line), text)}, line {block.line} of the base)"
+    )
 
-    matcher = SequenceMatcher(None, old_texts, new_texts, autojunk=False)
-    opcodes = matcher.get_opcodes()
-    last = -1  # index of the last head block that already existed
-    for tag, i1, i2, j1, j2 in opcodes:
-        if tag == "equal":
-            last = j2 - 1
-        elif tag == "replace":
-            last = max(last, j1 + min(i2 - i1, j2 - j1) - 1)
-    prefix_end = new.blocks[last].sep_end if last >= 0 else new.preamble_end
-    history = History(MODIFIED, prefix=Kept.of(head[:prefix_end]))
-    first = _line_at(head, _first_difference(base, head))
-    edits = history_edits(old, new) or [
-        Edit(first, "changed existing bytes (whitespace or separators); restore them exactly")
+
+def _links(ledger: Ledger, block: Block) -> list[tuple[int, str]]:
+    lines = ledger.text(block).split(b"\n")
+    return [
+        (block.line + n, line.decode("utf-8", "replace"))
+        for n, line in enumerate(lines)
+        if _PR_LINK_LINE.match(line)
     ]
-    for edit in edits[:_MAX_HISTORY_FINDINGS]:
-        history.findings.append(
+
+
+def _preamble(ledger: Ledger) -> bytes:
+    return b"\n".join(
+        s for s in (x.rstrip(b" ") for x in ledger.data[: ledger.preamble_end].split(b"\n")) if s
+    )
+
+
+def _form(pairing: Pairing, path: str) -> list[Finding]:
+    """The whitespace, blank-line and order differences in what the base held: one
+    warning each kind, at the first place it occurs."""
+    old, new = pairing.old, pairing.new
+    out: list[Finding] = []
+    if old.data[: old.preamble_end] != new.data[: new.preamble_end] and (
+        _preamble(old) == _preamble(new)
+    ):
+        out.append(_whitespace("the lines before the first entry", 1, path))
+    inner = next(
+        (
+            p
+            for p in pairing.pairs
+            if p.how != RELINKED and p.how != EDITED and not pairing.exact(p)
+        ),
+        None,
+    )
+    if inner is not None:
+        out.append(
+            _whitespace(f"entry {inner.base + 1} of the base", new.blocks[inner.head].line, path)
+        )
+    last = len(old.blocks) - 1
+    for p in pairing.pairs:
+        if p.base == last or p.head == len(new.blocks) - 1 or p.how == EDITED:
+            continue
+        a, b = old.blocks[p.base], new.blocks[p.head]
+        if old.data[a.end : a.sep_end] != new.data[b.end : b.sep_end]:
+            out.append(
+                Finding(
+                    "separator",
+                    f"the blank line(s) after entry {p.base + 1} of the base changed: {SYNC}",
+                    path,
+                    new.line_of(b.end),
+                    WARNING,
+                )
+            )
+            break
+    if pairing.moved():
+        out.append(
             Finding(
-                "history-modified",
-                f"this branch {edit.what}; the file is append-only {_repair(edit, source, path)}",
+                "entry-order",
+                f"entries the base holds stand in another order (a reader of the added lines "
+                f"takes the moved ones as new): {SYNC}",
                 path,
-                first if edit.line is None else edit.line,
+                new.blocks[pairing.pairs[0].head].line,
+                WARNING,
             )
         )
-    if len(edits) > _MAX_HISTORY_FINDINGS:
-        history.findings.append(
-            Finding(
-                "history-modified",
-                f"... and {len(edits) - _MAX_HISTORY_FINDINGS} more "
-                "changed, removed or inserted entries",
-                path,
-                first,
-            )
-        )
-    return history
+    return out
+
+
+def _whitespace(what: str, line: int, path: str) -> Finding:
+    return Finding(
+        "whitespace",
+        f"whitespace-only changes to {what} (the same entries, other spaces or blank "
+        f"lines): {SYNC}",
+        path,
+        line,
+        WARNING,
+    )

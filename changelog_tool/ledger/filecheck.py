@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
@@ -79,9 +79,9 @@ ENTRY_FLAWS = frozenset({"schema", "entry-count", "separator"})
 against damage to the file (encoding, YAML, the final newline), which would make
 the next appended bytes misread and refuses whoever's it is."""
 
-HeldLines = Callable[[], int]
-"""How many of the file's leading lines the protected branch already holds (asked
-only when there is a flaw to place; :mod:`changelog_tool.gate.held`)."""
+HeldLines = Callable[[], Container[int]]
+"""The file's lines in entries the protected branch already holds (asked only when
+there is a flaw to place; :mod:`changelog_tool.gate.held`)."""
 
 
 def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]:
@@ -99,7 +99,7 @@ def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]
             message=f"{f.message} (an entry the protected branch already holds: correct "
             "it in a pull request of its own; a pr-link-only change is allowed)",
         )
-        if f.code in ENTRY_FLAWS and f.severity == ERROR and f.line is not None and f.line <= lines
+        if f.code in ENTRY_FLAWS and f.severity == ERROR and f.line is not None and f.line in lines
         else f
         for f in findings
     ]

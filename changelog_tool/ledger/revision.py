@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from changelog_tool.findings import Finding
+from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START, last_entry, next_entry
 from changelog_tool.ledger.conversions import OFFSET, readable
@@ -116,6 +116,11 @@ class Kept:
 
 EMPTY = Kept.of(b"")
 
+SYNC = "`changelog sync` rewrites it as the base's bytes, then this branch's own entries"
+"""The fix every form warning names (blank lines, whitespace, an entry not at the tail)."""
+FORM = frozenset({"separator", "whitespace", "entry-order", "re-land"})
+"""The codes of form: warnings, unless the settings' ``format = "error"`` says otherwise."""
+
 
 @record
 class History:
@@ -124,6 +129,9 @@ class History:
     appended: list[Appended] = field(default_factory=list)
     corrections: list[tuple[int, str]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    base: Kept | None = None
+    """The base's bytes when head does not begin with them (where a copy of an own
+    entry is looked for); else the :attr:`prefix` is the base."""
 
 
 def check_tail(tail: bytes, history: History, path: str) -> None:
@@ -134,7 +142,8 @@ def check_tail(tail: bytes, history: History, path: str) -> None:
         return
     found = len(history.findings)
     _check_tail(tail, history, path)
-    if len(history.findings) == found and history.appended:
+    new = history.findings[found:]
+    if not any(f.severity != WARNING for f in new) and history.appended:
         end, line = history.prefix.from_last_entry()
         broken = append_break(end, tail, line)
         if broken is not None:
@@ -202,21 +211,23 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
             findings.append(
                 Finding(
                     "separator",
-                    "the file ends with an empty line; remove the trailing empty line(s)",
+                    f"the file ends with an empty line: {SYNC}",
                     path,
                     before + tail.count(b"\n"),
+                    WARNING,
                 )
             )
         return
-    elif prefix and history.kind != MODIFIED and lead != separator_before_append(prefix):
+    elif prefix and lead != separator_before_append(prefix):
         found = lead.decode("utf-8", "replace")
         findings.append(
             Finding(
                 "separator",
-                "the first new entry must follow exactly one empty line "
-                f"(found {found!r} between the last existing entry and it)",
+                "the first new entry should follow exactly one empty line "
+                f"(found {found!r} between the last existing entry and it): {SYNC}",
                 path,
                 before + tail.count(b"\n", 0, match.start()) + 1,
+                WARNING,
             )
         )
     _check_entries(
@@ -244,31 +255,52 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
             history.findings.append(
                 Finding(
                     "separator",
-                    "new entries must be separated by exactly one empty line",
+                    f"new entries should be separated by exactly one empty line: {SYNC}",
                     path,
                     ledger.line_of(block.end) + before,
+                    WARNING,
                 )
             )
         elif block.index == len(blocks) - 1 and data.endswith(b"\n\n"):
             history.findings.append(
                 Finding(
                     "separator",
-                    "the file ends with an empty line; remove the trailing empty line(s)",
+                    f"the file ends with an empty line: {SYNC}",
                     path,
                     ledger.line_of(block.end) + before,
+                    WARNING,
                 )
             )
-        try:
-            items = load_items(text, line_offset=line - 1)
-        except YamlProblem as problem:
-            if readable(text):  # else the encoding finding already says why
-                history.findings.append(Finding(problem.code, problem.message, path, problem.line))
-            continue
-        if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
-            history.findings.append(
-                Finding("entry-count", "this block is not exactly one list item", path, line)
+        _read_entry(text, line, history, path)
+
+
+def check_entry(text: bytes, line: int, history: History, path: str) -> None:
+    """One own entry that stands before entries the base holds: it begins like
+    one, and reads as one list item (then it is one of the branch's own)."""
+    if not text.startswith(ENTRY_HEAD):
+        history.findings.append(
+            Finding(
+                "entry-count",
+                f"a new entry does not begin with '{ENTRY_HEAD.decode()}'",
+                path,
+                line,
             )
-            continue
-        item = items[0]
-        if isinstance(item.value, dict):
-            history.appended.append(Appended(line, text, item.value, item.key_lines))
+        )
+    _read_entry(text, line, history, path)
+
+
+def _read_entry(text: bytes, line: int, history: History, path: str) -> None:
+    try:
+        items = load_items(text, line_offset=line - 1)
+    except YamlProblem as problem:
+        if readable(text):  # else the encoding finding already says why
+            history.findings.append(Finding(problem.code, problem.message, path, problem.line))
+        return
+    if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
+        history.findings.append(
+            Finding("entry-count", "this block is not exactly one list item", path, line)
+        )
+        return
+    item = items[0]
+    if isinstance(item.value, dict):
+        history.appended.append(Appended(line, text, item.value, item.key_lines))

@@ -363,3 +363,12 @@ def test_a_commit_of_a_config_change_alone_passes_and_the_push_asks_for_its_entr
         "then its entry", **{"perf-changelog.yaml": ENTRY.format(key="a-vllm", n=1) + "\n" + own}
     )
     assert run_hook(hooks_at("pre-push")[0], repo.root).returncode == 0
+
+
+def test_an_opt_out_tag_in_the_pull_requests_title_opts_out(pr_checkout) -> None:
+    """The squash subject carrying `[skip-sweep]` exists only after the merge: the
+    title is where the tag stands while the pull request is judged."""
+    done = run_action(pr_checkout, TITLE="Rename the runner label [skip-sweep]")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "opted out: Rename the runner label [skip-sweep]" in done.stdout
+    assert run_action(pr_checkout, TITLE="Rename the runner label").returncode == 1

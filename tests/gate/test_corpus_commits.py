@@ -52,7 +52,7 @@ EXPLAINED = {
 EXACT = {
     "9d7d8e90": "9 keys + recipes added, no entry (the #2637 pattern)",
     "3c19245e": "recipes changed, entry appended, one key left uncovered",
-    "224c9e37": "entry inserted before the tail by a merge: key uncovered",
+    "224c9e37": "entry inserted before the tail by a merge: its key covered",
     "36073ce1": "78 pr-link corrections plus a description edit",
     "5dc532d7": "key renamed: one added, one removed",
     "8585f6e8": "runner change tagged [no perf changes]",
@@ -89,7 +89,12 @@ def recorded(fact: dict[str, Any]) -> dict[str, Any]:
         "added": sorted(master["added_keys"]),
         "removed": sorted(master["removed_keys"]),
         "modified": {k: sorted(v) for k, v in master["modified_keys"].items()},
-        "uncovered": sorted(fact["coverage"]["uncovered_keys"]),
+        # a key an entry inserted before the tail selects is covered: the benchmark
+        # CI reads the added lines wherever they stand
+        "uncovered": sorted(
+            set(fact["coverage"]["uncovered_keys"])
+            - set(fact["coverage"]["covered_only_by_inserted_entries"])
+        ),
     }
 
 

@@ -1,0 +1,153 @@
+"""Base entries and head entries paired by identity: the one comparison of two
+versions of the changelog.
+
+An entry's identity is its content: its lines without trailing spaces and without
+blank lines, never where it stands or the bytes before it. Each base entry is
+*kept* (head holds the same entry, wherever), *relinked* (head holds it with
+another pr-link), *reformatted* (the same value, other whitespace), *edited* (the
+same config-keys, another value) or *removed*. Each head entry the base lacks is
+the branch's *own*, wherever it stands.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from typing import Any
+
+from changelog_tool.ledger.document import Block, Ledger
+from changelog_tool.ledger.edits import UNPARSED, content, parse
+from changelog_tool.ledger.entry import entry_identity
+from changelog_tool.records import field, record
+
+PR_LINK_LINE = re.compile(rb"^ *pr-link:")
+
+KEPT, RELINKED, REFORMATTED, EDITED = "kept", "relinked", "reformatted", "edited"
+
+
+def identity(text: bytes) -> bytes:
+    """An entry's content: its lines without trailing spaces, blank lines dropped."""
+    return b"\n".join(s for s in (line.rstrip(b" ") for line in text.split(b"\n")) if s)
+
+
+def unlinked(text: bytes) -> bytes:
+    """:func:`identity` without the ``pr-link:`` line: the same entry, maybe relinked."""
+    return b"\n".join(
+        s
+        for s in (line.rstrip(b" ") for line in text.split(b"\n"))
+        if s and not PR_LINK_LINE.match(s)
+    )
+
+
+@record(frozen=True)
+class Pair:
+    """A base entry and the head entry that is it (``how``: kept, relinked,
+    reformatted or edited)."""
+
+    base: int
+    head: int
+    how: str
+
+
+@record
+class Pairing:
+    """How the head entries relate to the base entries (indexes into the ledgers'
+    blocks)."""
+
+    old: Ledger
+    new: Ledger
+    pairs: list[Pair] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    own: list[int] = field(default_factory=list)
+
+    @property
+    def tail_start(self) -> int:
+        """The first head index after the last head entry that is a base entry: own
+        entries from here on are at the tail."""
+        return max((p.head for p in self.pairs), default=-1) + 1
+
+    def moved(self) -> bool:
+        """Whether base entries stand in another order in head."""
+        heads = [p.head for p in sorted(self.pairs, key=lambda p: p.base)]
+        return any(a > b for a, b in itertools.pairwise(heads))
+
+    def exact(self, pair: Pair) -> bool:
+        """The pair's entries are the same bytes (its last line's break aside)."""
+        old, new = self.old.blocks[pair.base], self.new.blocks[pair.head]
+        return content(self.old, old) == content(self.new, new)
+
+
+def pair(old: Ledger, new: Ledger) -> Pairing:
+    """Pair ``old``'s entries (the base) with ``new``'s (head) by identity first, then
+    the rest: the same entry but for pr-link, the same value, the same config-keys."""
+    out = Pairing(old, new)
+    waiting: dict[bytes, list[int]] = defaultdict(list)
+    for index, block in enumerate(old.blocks):
+        waiting[identity(old.text(block))].append(index)
+    for key in waiting:
+        waiting[key].reverse()  # popped from the end: the first first
+    unpaired: list[int] = []
+    for index, block in enumerate(new.blocks):
+        found = waiting.get(identity(new.text(block)))
+        if found:
+            out.pairs.append(Pair(found.pop(), index, KEPT))
+        else:
+            unpaired.append(index)
+    left = sorted(i for indexes in waiting.values() for i in indexes)
+    if left and unpaired:
+        left, unpaired = _pair_rest(out, left, unpaired)
+    out.removed = left
+    out.own = unpaired
+    out.pairs.sort(key=lambda p: p.head)
+    return out
+
+
+def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list[int], list[int]]:
+    old, new = out.old, out.new
+    history_end = max((p.head for p in out.pairs), default=-1)
+    links = {unlinked(new.text(new.blocks[j])): j for j in reversed(unpaired)}
+    values = {j: _value(new, new.blocks[j]) for j in unpaired}
+    rest = []
+    for i in left:
+        text = old.text(old.blocks[i])
+        j = links.get(unlinked(text))
+        how = RELINKED
+        if j is None or j not in values:
+            j, how = _by_value(_value(old, old.blocks[i]), values, history_end)
+        if j is None:
+            rest.append(i)
+            continue
+        del values[j]
+        out.pairs.append(Pair(i, j, how))
+    return rest, [j for j in unpaired if j in values]
+
+
+def _by_value(value: Any, values: dict[int, Any], history_end: int) -> tuple[int | None, str]:
+    """The head entry that is the base entry ``value`` reformatted (the same value),
+    or edited: the same pr-link, or the same config-keys among the entries the base
+    held (before ``history_end``; after it, an entry of the same keys is a new one)."""
+    if not isinstance(value, dict):
+        return None, EDITED
+    for j, other in values.items():
+        if other is not UNPARSED and _frozen(other) == _frozen(value):
+            return j, REFORMATTED
+    link, keys = value.get("pr-link"), value.get("config-keys")
+    numbered = isinstance(link, str) and link[-1:].isdigit()  # a placeholder names no one
+    for j, other in values.items():
+        if not isinstance(other, dict):
+            continue
+        if numbered and other.get("pr-link") == link:
+            return j, EDITED
+        if keys is not None and j < history_end and other.get("config-keys") == keys:
+            return j, EDITED
+    return None, EDITED
+
+
+def _frozen(value: Any) -> object:
+    link = value.get("pr-link") if isinstance(value, dict) else None
+    return (entry_identity(value), link)
+
+
+def _value(ledger: Ledger, block: Block) -> Any:
+    return parse(content(ledger, block), block.line)
