@@ -167,6 +167,8 @@ CORE_FIELDS_READ = {
     "entry must contain",
     ("ledger/entry.py", ("config-keys", "scenario-type")): "the lists whose items name a "
     "key or a type, where one listed twice is a slip",
+    ("ledger/pairing.py", ("pr-link", "config-keys")): "what names an old entry when its "
+    "other bytes were edited: its numbered link, or its keys",
 }
 
 
