@@ -8,9 +8,10 @@ from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
+from changelog_tool.diff.scenarios import gap
 from changelog_tool.gate.suggest import scenario_types as affected
 from changelog_tool.gate.suggest import suggested_entry
-from changelog_tool.ledger.entry import Entry, matches, scenario_types
+from changelog_tool.ledger.entry import Entry, scenario_types
 from changelog_tool.records import record
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
@@ -61,17 +62,15 @@ class KeyRow:
         return text
 
 
-def covered(key: str, appended: list[Entry]) -> bool:
-    return any(
-        isinstance(p, str) and matches(p, key)
-        for entry in appended
-        for p in entry.get("config-keys") or []
-    )
+def covered(change: KeyChange, appended: list[Entry]) -> bool:
+    """Do the appended entries select each changed scenario type of ``change`` (the
+    gate's rule)?"""
+    return gap(change, appended) is None
 
 
 def rows_for(changes: ChangeSet) -> list[KeyRow]:
     """Changed keys in display order: those needing an entry first."""
-    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios) for c in changes.keys]
+    rows = [KeyRow(c.key, c, covered(c, changes.appended), c.scenarios) for c in changes.keys]
     order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
     return sorted(
         rows,
