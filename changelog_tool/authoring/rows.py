@@ -27,6 +27,8 @@ class KeyRow:
     covered: bool = False
     scenarios: tuple[str, ...] = ()
     other: bool = False
+    missing: tuple[str, ...] = ()
+    """The changed scenario types that no appended entry selects yet."""
 
     @property
     def needs_entry(self) -> bool:
@@ -62,15 +64,17 @@ class KeyRow:
         return text
 
 
-def covered(change: KeyChange, appended: list[Entry]) -> bool:
-    """Do the appended entries select each changed scenario type of ``change`` (the
-    gate's rule)?"""
-    return gap(change, appended) is None
+def _row(change: KeyChange, appended: list[Entry]) -> KeyRow:
+    """A changed key's row: covered when the appended entries select each of its
+    changed scenario types (the gate's rule), else the types still missing."""
+    found = gap(change, appended)
+    missing = found.kinds if found is not None else ()
+    return KeyRow(change.key, change, found is None, change.scenarios, missing=missing)
 
 
 def rows_for(changes: ChangeSet) -> list[KeyRow]:
     """Changed keys in display order: those needing an entry first."""
-    rows = [KeyRow(c.key, c, covered(c, changes.appended), c.scenarios) for c in changes.keys]
+    rows = [_row(c, changes.appended) for c in changes.keys]
     order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
     return sorted(
         rows,
@@ -102,16 +106,21 @@ def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:
     return [r.change for r in rows if r.change and r.key in chosen and r.change.needs_entry]
 
 
+def _missing(rows: list[KeyRow]) -> dict[str, tuple[str, ...]]:
+    return {r.key: r.missing for r in rows if r.missing}
+
+
 def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
-    """The scenario types an entry for the chosen keys should name (the gate's rule)."""
-    return affected(_changes(rows, keys), scenario_types())
+    """The scenario types an entry for the chosen keys should name (the gate's rule):
+    none when every type of every chosen key changed, else exactly the changed ones."""
+    return affected(_changes(rows, keys), scenario_types(), _missing(rows))
 
 
 def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
     """What the TUI starts from: the preselected keys and the gate's suggested entry
     for them (scenario types, drafted description)."""
     keys = preselected(rows)
-    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types())
+    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types(), _missing(rows))
     return Draft(
         keys=keys,
         scenario_types=entry.get("scenario-type", []),

@@ -18,7 +18,7 @@ from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import regular_file
-from changelog_tool.ledger.entry import normalize
+from changelog_tool.ledger.entry import normalize, scenario_types
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.settings import Settings
 from changelog_tool.tui import run_add
@@ -51,7 +51,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--scenario-type",
         action="append",
         metavar="TYPE",
-        help="scenario type (one the schema defines, e.g. fixed-seq-len); repeatable",
+        help=(
+            f"scenario type to run: {', '.join(scenario_types())}; repeatable (none given: "
+            "every scenario of each matched key runs)"
+        ),
     )
     parser.add_argument(
         "--description", action="append", metavar="TEXT", help="one description bullet; repeatable"
