@@ -11,7 +11,15 @@ import pytest
 from conftest import GitRepo
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, TextArea
-from tui_helpers import SNAPSHOT_TEXTUAL, app_for, build, repository, settle, synchronous
+from tui_helpers import (
+    ONE_ENTRY,
+    SNAPSHOT_TEXTUAL,
+    app_for,
+    build,
+    repository,
+    settle,
+    synchronous,
+)
 
 from changelog_tool.tui.app import AddApp
 
@@ -58,6 +66,41 @@ async def test_every_type_changed_leaves_the_scenario_type_unset(repo: GitRepo) 
         await settle(pilot)
         assert app.current_draft().keys == ["a-b200-vllm"]
         assert app.current_draft().scenario_types == []
+
+
+@synchronous
+async def test_a_new_key_with_one_type_leaves_the_scenario_type_unset(repo: GitRepo) -> None:
+    repository(repo, both("a-b200-vllm"))
+    agentic_only = (
+        "b-b200-vllm:\n  image: i\n  scenarios:\n    agentic-coding:\n    - duration: 1\n"
+    )
+    repo.commit("new key", **{"configs/nvidia-master.yaml": both("a-b200-vllm") + agentic_only})
+    app = app_for(repo.root)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        assert app.current_draft().keys == ["b-b200-vllm"]
+        assert app.current_draft().scenario_types == []  # every type it has changed
+
+
+@synchronous
+async def test_a_key_half_covered_is_chosen_with_the_types_still_missing(repo: GitRepo) -> None:
+    repository(repo, both("a-b200-vllm"))
+    selected = (
+        "\n- config-keys:\n    - a-b200-vllm\n  scenario-type:\n    - agentic-coding\n"
+        '  description:\n    - "New image, agentic"\n  pr-link: XXX\n'
+    )
+    repo.commit(
+        "image, and an entry for one scenario",
+        **{
+            "configs/nvidia-master.yaml": both("a-b200-vllm", image="v2"),
+            "perf-changelog.yaml": ONE_ENTRY + selected,
+        },
+    )
+    app = app_for(repo.root)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        assert app.current_draft().keys == ["a-b200-vllm"]
+        assert app.current_draft().scenario_types == [FIXED]
 
 
 def mis_scoped(root: Path) -> AddApp:
