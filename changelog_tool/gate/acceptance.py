@@ -19,6 +19,7 @@ from changelog_tool.diff.local import no_master_configs, work_tree_masters
 from changelog_tool.diff.masters import MasterProblem, MasterSet
 from changelog_tool.diff.scenarios import named_types, zero_point_types
 from changelog_tool.errors import ChangelogError
+from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
 from changelog_tool.hints import did_you_mean
@@ -175,10 +176,12 @@ def rejections(
             if warning is not None:
                 out.append(Rejection("broad-pattern", "config-keys", warning, pattern, "warning"))
         matched.update(found)
+    # zero points for some keys: said per key; for every key: said per type, below
     zero = zero_points(entry, sorted(matched), rules.masters)
-    out += zero
+    some = bool(zero) and len(zero) < len(matched)
+    out += zero if some else []
     kinds = entry.get("scenario-type")
-    for kind in kinds if isinstance(kinds, list) and matched and not zero else []:
+    for kind in kinds if isinstance(kinds, list) and matched and not some else []:
         if isinstance(kind, str) and not any(rules.masters.has_scenario(k, kind) for k in matched):
             shown = ", ".join(sorted(matched)[:3]) + (", ..." if len(matched) > 3 else "")
             out.append(
@@ -213,9 +216,10 @@ def zero_points(
                 Rejection(
                     "scenario-mismatch",
                     "scenario-type",
-                    f"{key} has none of the named scenario types ({', '.join(named)}), so "
-                    f"the entry runs zero points for it; it has {', '.join(has)}: name "
-                    "those too, drop scenario-type, or drop the key",
+                    f"{quoted(key)} has none of the named scenario types "
+                    f"({', '.join(map(quoted, named))}), so the entry runs zero points for "
+                    f"it; it has {', '.join(map(quoted, has))}: name those too, drop "
+                    "scenario-type, or drop the key",
                     named[0],
                 )
             )

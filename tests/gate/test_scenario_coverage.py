@@ -140,14 +140,20 @@ def test_an_entry_naming_none_of_a_keys_types_runs_zero_points_and_fails(project
 
 
 def test_add_refuses_a_zero_point_entry_with_flags_json_and_dry_run(project) -> None:
-    project.commit("agentic key", **{MASTER: key_block("agentic-vllm", has_fixed=False)})
+    fixed = key_block("fixed-vllm", agentic=None)
+    project.commit("agentic key", **{MASTER: fixed + key_block("agentic-vllm", has_fixed=False)})
     before = project.read(LOG)
-    flags = ["--key", "agentic-vllm", "--scenario-type", FIXED, "--description", "x"]
+    keys = ["--key", "agentic-vllm", "--key", "fixed-vllm"]
+    flags = [*keys, "--scenario-type", FIXED, "--description", "x"]
     for extra in ([], ["--dry-run"]):
         done = run(project, "add", *flags, "--no-input", *extra)
         assert done.returncode == 1, done
         assert "agentic-vllm has none of the named scenario types" in done.stderr
-    payload = {"config-keys": ["agentic-vllm"], "scenario-type": [FIXED], "description": ["x"]}
+    payload = {
+        "config-keys": ["agentic-vllm", "fixed-vllm"],
+        "scenario-type": [FIXED],
+        "description": ["x"],
+    }
     done = run(project, "add", "--json", stdin=json.dumps(payload))
     assert done.returncode == 1 and "zero points" in done.stderr
     assert project.read(LOG) == before
