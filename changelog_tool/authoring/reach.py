@@ -76,8 +76,6 @@ class Reach:
         )
         if pending:
             text += f" (the points of {pending:,} {plural(pending, 'key')} still being counted)"
-        elif kinds > 1:
-            text += " (" + ", ".join(f"{k} {n:,}" for k, n in self.per_type.items()) + ")"
         return text
 
 
