@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from changelog_tool.diff.scenarios import runs
 from changelog_tool.gate.acceptance import broad
 from changelog_tool.ledger.entry import matching_keys
+from changelog_tool.ledger.entry import scenario_types as schema_types
 from changelog_tool.records import record
 
 
@@ -45,6 +47,16 @@ class Reach:
     @property
     def total(self) -> int:
         return sum(key.total for key in self.keys)
+
+    @property
+    def per_type(self) -> dict[str, int]:
+        """Benchmark points per scenario type, over every key (the schema's types first,
+        in its order)."""
+        out: dict[str, int] = {kind: 0 for kind in schema_types()}
+        for key in self.keys:
+            for kind, count in key.points.items():
+                out[kind] = out.get(kind, 0) + count
+        return {kind: count for kind, count in out.items() if count}
 
     @property
     def pending(self) -> list[str]:
@@ -98,6 +110,8 @@ def reach(
             warnings.append(warning)
         resolved.update((k, None) for k in matched)
     out = []
+    named = list(scenario_types) or None
+    idle: dict[str, list[str]] = {}  # a named type -> the keys it selects nothing of
     for key in resolved:
         found = points_of(key)
         if found is None:
@@ -106,7 +120,13 @@ def reach(
         if isinstance(found, str):
             out.append(KeyReach(key, {}, counted=False))
             continue
-        if scenario_types:
-            found = {kind: n for kind, n in found.items() if kind in scenario_types}
-        out.append(KeyReach(key, found))
+        has = list(found)
+        for kind in named if named and has else []:
+            if kind not in has:
+                idle.setdefault(kind, []).append(key)
+        out.append(KeyReach(key, {kind: found[kind] for kind in runs(named, has)}))
+    for kind, keys_without in idle.items():
+        shown = ", ".join(keys_without[:3]) + (", ..." if len(keys_without) > 3 else "")
+        count = len(keys_without)
+        warnings.append(f"{kind} selects nothing for {count} {plural(count, 'key')} ({shown})")
     return Reach(out, warnings)

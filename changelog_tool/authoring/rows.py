@@ -8,9 +8,10 @@ from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
+from changelog_tool.diff.scenarios import gap
 from changelog_tool.gate.suggest import scenario_types as affected
 from changelog_tool.gate.suggest import suggested_entry
-from changelog_tool.ledger.entry import Entry, matches, scenario_types
+from changelog_tool.ledger.entry import Entry, scenario_types
 from changelog_tool.records import record
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
@@ -26,6 +27,8 @@ class KeyRow:
     covered: bool = False
     scenarios: tuple[str, ...] = ()
     other: bool = False
+    missing: tuple[str, ...] = ()
+    """The changed scenario types that no appended entry selects yet."""
 
     @property
     def needs_entry(self) -> bool:
@@ -61,17 +64,17 @@ class KeyRow:
         return text
 
 
-def covered(key: str, appended: list[Entry]) -> bool:
-    return any(
-        isinstance(p, str) and matches(p, key)
-        for entry in appended
-        for p in entry.get("config-keys") or []
-    )
+def _row(change: KeyChange, appended: list[Entry]) -> KeyRow:
+    """A changed key's row: covered when the appended entries select each of its
+    changed scenario types (the gate's rule), else the types still missing."""
+    found = gap(change, appended)
+    missing = found.kinds if found is not None else ()
+    return KeyRow(change.key, change, found is None, change.scenarios, missing=missing)
 
 
 def rows_for(changes: ChangeSet) -> list[KeyRow]:
     """Changed keys in display order: those needing an entry first."""
-    rows = [KeyRow(c.key, c, covered(c.key, changes.appended), c.scenarios) for c in changes.keys]
+    rows = [_row(c, changes.appended) for c in changes.keys]
     order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
     return sorted(
         rows,
@@ -103,16 +106,21 @@ def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:
     return [r.change for r in rows if r.change and r.key in chosen and r.change.needs_entry]
 
 
+def _missing(rows: list[KeyRow]) -> dict[str, tuple[str, ...]]:
+    return {r.key: r.missing for r in rows if r.missing}
+
+
 def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
-    """The scenario types an entry for the chosen keys should name (the gate's rule)."""
-    return affected(_changes(rows, keys), scenario_types())
+    """The scenario types an entry for the chosen keys should name (the gate's rule):
+    none when every type of every chosen key changed, else exactly the changed ones."""
+    return affected(_changes(rows, keys), scenario_types(), _missing(rows))
 
 
 def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
     """What the TUI starts from: the preselected keys and the gate's suggested entry
     for them (scenario types, drafted description)."""
     keys = preselected(rows)
-    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types())
+    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types(), _missing(rows))
     return Draft(
         keys=keys,
         scenario_types=entry.get("scenario-type", []),

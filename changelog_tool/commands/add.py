@@ -21,7 +21,7 @@ from changelog_tool.gitrepo.process import unmerged, unmerged_problem
 from changelog_tool.hints import relative
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import regular_file
-from changelog_tool.ledger.entry import normalize
+from changelog_tool.ledger.entry import normalize, scenario_types
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.settings import Settings
 from changelog_tool.tui import run_add
@@ -45,7 +45,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--scenario-type",
         action="append",
         metavar="TYPE",
-        help="scenario type (one the schema defines, e.g. fixed-seq-len); repeatable",
+        help=(
+            f"scenario type to run: {', '.join(scenario_types())}; repeatable (none given: "
+            "every scenario of each matched key runs)"
+        ),
     )
     parser.add_argument(
         "--description", action="append", metavar="TEXT", help="one description bullet; repeatable"

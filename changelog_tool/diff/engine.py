@@ -18,7 +18,7 @@ from pathlib import Path
 
 from changelog_tool import records
 from changelog_tool.diff.changelog import read_revision
-from changelog_tool.diff.fields import scenarios_mentioning
+from changelog_tool.diff.fields import kinds, scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.local import linked, no_master_configs
@@ -240,10 +240,17 @@ def _add_recipes(
                 changes.keys[by_key[key]] = records.replace(old, recipes=recipes, reduced=False)
             continue
         where, line = head.locate(key)
-        scenarios = scenarios_mentioning(head.value(key), [Path(p).name for p in recipes])
+        value = head.value(key)
+        scenarios = scenarios_mentioning(value, [Path(p).name for p in recipes])
         changes.keys.append(
             KeyChange(
-                key, RECIPE, scenarios=tuple(scenarios), path=where, line=line, recipes=recipes
+                key,
+                RECIPE,
+                scenarios=tuple(scenarios),
+                path=where,
+                line=line,
+                recipes=recipes,
+                kinds=kinds(value),
             )
         )
     changes.keys.sort(key=lambda k: k.key)

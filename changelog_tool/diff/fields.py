@@ -8,6 +8,10 @@ from collections.abc import Mapping
 from changelog_tool.yaml.values import same
 
 SCENARIOS = "scenarios"
+FIXED_SEQ_LEN = "fixed-seq-len"
+LEGACY_SEQ_LENS = "seq-len-configs"
+"""A key of the older layout lists its sequence lengths here, at its top: its one
+scenario type is fixed-seq-len."""
 # Lists whose items are benchmark points: removing items only runs less.
 _POINT_LISTS = frozenset({"search-space", "conc-list", "seq-len-configs", "scenario"})
 _MISSING = object()
@@ -31,6 +35,17 @@ def changed_fields(old: object, new: object) -> list[str]:
         else:
             fields.append(str(name))
     return sorted(fields)
+
+
+def kinds(value: object) -> tuple[str, ...]:
+    """The scenario types a master key's value has, in its order (a key of the older
+    layout, with ``seq-len-configs`` at its top, has ``fixed-seq-len``)."""
+    if not isinstance(value, Mapping):
+        return ()
+    scenarios = value.get(SCENARIOS)
+    if isinstance(scenarios, Mapping):
+        return tuple(str(kind) for kind in scenarios)
+    return (FIXED_SEQ_LEN,) if LEGACY_SEQ_LENS in value else ()
 
 
 def touched_scenarios(old: object, new: object) -> list[str]:

@@ -34,6 +34,8 @@ class KeyChange:
     ``scenarios`` the scenario types added or changed; ``reduced`` is true when the
     change only removed scenarios or search-space points (nothing new to run).
     ``path``/``line`` locate the key in its master file at head (at base if removed).
+    ``kinds`` are the scenario types the key has at head (none when its value cannot
+    be read, or it was removed).
     """
 
     key: str
@@ -44,6 +46,7 @@ class KeyChange:
     path: str | None = None
     line: int | None = None
     recipes: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
 
     @property
     def needs_entry(self) -> bool:

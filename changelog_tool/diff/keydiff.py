@@ -7,6 +7,7 @@ from __future__ import annotations
 from changelog_tool.diff.fields import (
     changed_fields,
     is_reduction,
+    kinds,
     touched_scenarios,
 )
 from changelog_tool.diff.keychange import (
@@ -33,12 +34,16 @@ def diff(
         path, line = head.locate(key)
         if key not in base.owner:
             scenarios: list[str] = []
+            has: tuple[str, ...] = ()
             if not head.unknown(key):
                 try:
-                    scenarios = touched_scenarios(None, head.value(key))
+                    value = head.value(key)
+                    scenarios, has = touched_scenarios(None, value), kinds(value)
                 except MasterProblem as problem:
                     problems.append((path or "", problem))
-            changes.append(KeyChange(key, ADDED, scenarios=tuple(scenarios), path=path, line=line))
+            changes.append(
+                KeyChange(key, ADDED, scenarios=tuple(scenarios), path=path, line=line, kinds=has)
+            )
             continue
         if key not in head.owner:
             old_path, old_line = base.locate(key)
@@ -91,6 +96,7 @@ def diff(
                 reduced=reduced,
                 path=path,
                 line=line,
+                kinds=kinds(new),
             )
         )
     problems.extend(key_names(changes, head))

@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
-from changelog_tool.diff.masters import MasterSet
+from changelog_tool.diff.masters import MasterProblem, MasterSet
+from changelog_tool.diff.scenarios import named_types, zero_point_types
 from changelog_tool.errors import ChangelogError
+from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
 from changelog_tool.hints import did_you_mean
@@ -195,8 +198,12 @@ def rejections(
             if warning is not None:
                 out.append(Rejection("broad-pattern", "config-keys", warning, pattern, "warning"))
         matched.update(found)
+    # zero points for some keys: said per key; for every key: said per type, below
+    zero = zero_points(entry, sorted(matched), rules.masters)
+    some = bool(zero) and len(zero) < len(matched)
+    out += zero if some else []
     kinds = entry.get("scenario-type")
-    for kind in kinds if isinstance(kinds, list) and matched else []:
+    for kind in kinds if isinstance(kinds, list) and matched and not some else []:
         if isinstance(kind, str) and not any(rules.masters.has_scenario(k, kind) for k in matched):
             shown = ", ".join(sorted(matched)[:3]) + (", ..." if len(matched) > 3 else "")
             out.append(
@@ -205,6 +212,37 @@ def rejections(
                     "scenario-type",
                     f"{kind!r} exists for none of the matched keys ({shown}); no sweep would run",
                     kind,
+                )
+            )
+    return out
+
+
+def zero_points(
+    entry: Mapping[str, object], keys: Sequence[str], masters: MasterSet
+) -> list[Rejection]:
+    """A ``scenario-mismatch`` for each key the entry matches but runs no scenario of:
+    its ``scenario-type`` names none of the types the key has (zero points)."""
+    named = named_types(entry)
+    if named is None:
+        return []
+    out = []
+    for key in keys:
+        if any(masters.has_scenario(key, kind) for kind in named):
+            continue
+        try:
+            has = kinds(masters.value(key))
+        except MasterProblem:  # reported where the key is read
+            continue
+        if zero_point_types(named, has):
+            out.append(
+                Rejection(
+                    "scenario-mismatch",
+                    "scenario-type",
+                    f"{quoted(key)} has none of the named scenario types "
+                    f"({', '.join(map(quoted, named))}), so the entry runs zero points for "
+                    f"it; it has {', '.join(map(quoted, has))}: name those too, drop "
+                    "scenario-type, or drop the key",
+                    named[0],
                 )
             )
     return out

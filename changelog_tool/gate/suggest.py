@@ -3,36 +3,36 @@ TUI's starting point, the demo)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NotRequired, TypedDict
 
-from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, UNREAD, KeyChange
+from changelog_tool.diff.scenarios import changed_kinds
 
 
-def _affected(change: KeyChange) -> set[str] | None:
-    """The scenario types a change can affect; ``None`` when it can affect all of
-    the key's (a field outside ``scenarios`` changed, or a recipe it uses did)."""
-    if change.kind == MODIFIED and (
-        change.recipes or any(not f.startswith(SCENARIOS + ".") for f in change.fields)
-    ):
-        return None
-    return set(change.scenarios) or None
-
-
-def scenario_types(changes: Iterable[KeyChange], known: Sequence[str]) -> list[str]:
+def scenario_types(
+    changes: Iterable[KeyChange],
+    known: Sequence[str],
+    missing: Mapping[str, Sequence[str]] | None = None,
+) -> list[str]:
     """The scenario types to name in an entry for ``changes``, in ``known`` (schema)
-    order; none (every scenario runs) when some change may affect every scenario
-    of its key or names a type the schema does not know."""
-    kinds: set[str] = set()
+    order: each key's changed scenario types (:func:`changed_kinds`; ``missing``
+    narrows them to those still unselected); none (every scenario runs) when that is
+    every type of every key, when a key's types are unknown, or when one is a type
+    the schema does not know."""
+    wanted: set[str] = set()
+    everything = True
     for change in changes:
-        affected = _affected(change)
-        if affected is None:
+        needed = tuple(changed_kinds(change))
+        if missing is not None and change.key in missing:
+            needed = tuple(missing[change.key]) or needed
+        if not needed:
             return []
-        kinds |= affected
-    if not kinds <= set(known):
+        wanted.update(needed)
+        everything = everything and set(needed) >= set(change.kinds)
+    if everything or not wanted <= set(known):
         return []
-    return [k for k in known if k in kinds]
+    return [k for k in known if k in wanted]
 
 
 def _short(keys: list[str]) -> str:
@@ -71,11 +71,15 @@ Suggested = TypedDict(
 
 
 def suggested_entry(
-    changes: Sequence[KeyChange], pr_link: str, known_scenarios: Sequence[str]
+    changes: Sequence[KeyChange],
+    pr_link: str,
+    known_scenarios: Sequence[str],
+    missing: Mapping[str, Sequence[str]] | None = None,
 ) -> Suggested:
     """The entry that covers ``changes``: their keys, the scenario types they
-    affect, a drafted description and ``pr_link``."""
-    kinds = scenario_types(changes, known_scenarios)
+    affect (of them, the ``missing`` ones: those no entry selects yet), a drafted
+    description and ``pr_link``."""
+    kinds = scenario_types(changes, known_scenarios, missing)
     keys = sorted({c.key for c in changes})
     lines = description(changes)
     if kinds:

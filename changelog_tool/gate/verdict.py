@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, RECIPE, KeyChange
+from changelog_tool.diff.scenarios import Gap, gaps
 from changelog_tool.findings import ERROR, WARNING, Finding, shown
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
+from changelog_tool.gate.appendonly import scope_findings
 from changelog_tool.gate.optout import OptOut, find
 from changelog_tool.gate.orphans import orphan_findings
 from changelog_tool.gate.suggest import suggested_entry
@@ -19,7 +21,7 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import matches, same_entry, scenario_types
+from changelog_tool.ledger.entry import same_entry, scenario_types
 from changelog_tool.ledger.revision import FORM, Appended, Kept
 from changelog_tool.records import field, record, replace
 from changelog_tool.settings import Settings
@@ -57,16 +59,12 @@ def check(
     if changed is not None:
         verdict.findings.insert(0, changed)
     appended = [a for a in history.appended if a.value is not None]
-    patterns = [(a, p) for a in appended for p in _patterns(a)]
-
-    verdict.uncovered = [
-        change
-        for change in changes.needing_entry()
-        if not any(matches(p, change.key) for _, p in patterns)
-    ]
+    unselected = gaps(changes.needing_entry(), [a.value or {} for a in appended])
+    verdict.uncovered = [g.change for g in unselected]
     # the commits are read for an opt-out only when it excuses something
     verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason, pr_title)
-    verdict.findings.extend(_uncovered(c, verdict.opt_out) for c in verdict.uncovered)
+    verdict.findings.extend(_uncovered(g, verdict.opt_out) for g in unselected)
+    verdict.findings.extend(scope_findings(snapshot, appended))
     # the repository is needed only to judge or suggest a pr-link (the base's tail
     # may have to be read for it)
     needed = appended or verdict.uncovered or snapshot.history.corrections
@@ -104,7 +102,8 @@ def check(
             if pr_number is not None and slug
             else settings.placeholder_link()
         )
-        suggestion = suggested_entry(suggestable, link, scenario_types())
+        missing = {g.change.key: g.kinds for g in unselected}
+        suggestion = suggested_entry(suggestable, link, scenario_types(), missing)
         verdict.suggested_entry = emit(suggestion).decode("utf-8")
     return verdict
 
@@ -131,12 +130,8 @@ def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Fin
     return out
 
 
-def _patterns(entry: Appended) -> list[str]:
-    keys = (entry.value or {}).get("config-keys")
-    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
-
-
-def _uncovered(change: KeyChange, opt_out: OptOut | None) -> Finding:
+def _uncovered(gap: Gap, opt_out: OptOut | None) -> Finding:
+    change = gap.change
     if change.kind == ADDED:
         what = "was added"
     elif change.kind == RECIPE:
@@ -146,10 +141,21 @@ def _uncovered(change: KeyChange, opt_out: OptOut | None) -> Finding:
         if change.recipes:
             what += f" and uses changed recipe(s) {', '.join(change.recipes)}"
     key = shown(change.key)  # a name from the branch: quoted when it holds a line break
-    message = (
-        f"{key} {what} but no appended perf-changelog entry covers it; "
-        "append one (see the suggested entry) or it will never be benchmarked"
-    )
+    kinds = ", ".join(shown(k) for k in gap.kinds)
+    if gap.matched:  # an entry names the key, but not these scenario types
+        message = (
+            f"{key} {what} but no appended entry selects its scenario type(s) {kinds} "
+            "(an entry runs only the types its scenario-type names); name them in "
+            "scenario-type (see the suggested entry) or they will never be benchmarked"
+        )
+    else:
+        # a key with all its scenario types changed: "covers it" says it all
+        every = set(gap.kinds) >= set(change.kinds)
+        named = f" (scenario type(s) {kinds})" if kinds and not every else ""
+        message = (
+            f"{key} {what} but no appended perf-changelog entry covers it{named}; "
+            "append one (see the suggested entry) or it will never be benchmarked"
+        )
     severity = ERROR
     if opt_out is not None:
         message = f"{key} {what}; no entry, opted out: {opt_out.describe()}"

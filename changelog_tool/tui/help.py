@@ -40,9 +40,9 @@ HELP = f"""\
   with {FILTER_FROM} master keys or more a filter box narrows the list (what is
   ticked stays ticked). A pattern with `*` matches any run of characters, and must
   match at least one key.
-- **Scenario types.** Ticked when every chosen change is limited to those scenario
-  types; none ticked means every scenario of the keys runs (an image bump affects
-  them all).
+- **Scenario types.** Ticked: the scenario types that changed; none ticked means
+  every scenario of the keys runs (an image bump affects them all). A key that has
+  none of the ticked types would run zero points: that blocks the save.
 - **Description.** One bullet per line. In the editor (ctrl+e), blank lines and lines
   starting with `#` are left out, as in a git commit message.
 - **What it runs.** The preview counts the keys the entry names (patterns resolved),

@@ -132,7 +132,12 @@ def preview_pane(
         gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
         lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
     if per_key:
-        lines += [Content(""), Content.styled("Benchmark points per key:", "bold"), *per_key]
+        lines.append(Content(""))
+        per_type = preview.reach.per_type if preview.reach is not None else {}
+        if len(per_type) > 1:
+            each = ", ".join(f"{kind} {count:,}" for kind, count in per_type.items())
+            lines.append(Content.styled("Benchmark points per type: ", "bold") + Content(each))
+        lines += [Content.styled("Benchmark points per key:", "bold"), *per_key]
     return preview_title(session), note, Content("\n").join(lines), PREVIEW_KEYS, False
 
 

@@ -74,6 +74,7 @@ async def test_the_preview_counts_keys_scenario_types_and_points_as_by_hand(repo
         await settle(pilot)
         assert app.query_one(KeyPicker).to_model() == ["a-b200-vllm", "b-b200-vllm"]
         assert note(app) == "Runs: 2 keys, 2 scenario types, 22 benchmark points"
+        assert "Benchmark points per type: fixed-seq-len 18, agentic-coding 4" in screen_text(app)
         app.query_one("#pattern", Input).focus()
         await pilot.press(*"c-mi355x-vllm", "enter")
         await pilot.pause()
@@ -82,10 +83,13 @@ async def test_the_preview_counts_keys_scenario_types_and_points_as_by_hand(repo
         assert "a-b200-vllm   fixed-seq-len 9, agentic-coding 4 = 13" in text
         assert "b-b200-vllm   fixed-seq-len 9" in text
         assert "c-mi355x-vllm fixed-seq-len 19" in text
-        # naming a scenario type runs only that type
+        # naming a scenario type runs only that type; keys without it run nothing
         app.query_one("#scenario-agentic-coding", Checkbox).value = True
         await pilot.pause()
-        assert note(app) == "Runs: 3 keys, 1 scenario type, 4 benchmark points"
+        assert note(app) == (
+            "Runs: 3 keys, 1 scenario type, 4 benchmark points\n"
+            "⚠ agentic-coding selects nothing for 2 keys (b-b200-vllm, c-mi355x-vllm)"
+        )
         app.query_one("#scenario-agentic-coding", Checkbox).value = False
         # a narrow pattern is fine; one that reaches 15 unchanged keys is warned about
         app.query_one("#pattern", Input).focus()

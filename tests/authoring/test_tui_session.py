@@ -17,6 +17,8 @@ from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gate.acceptance import rejections
 from changelog_tool.settings import Settings
 
+BOTH = ("fixed-seq-len", "agentic-coding")
+
 
 def changes() -> ChangeSet:
     return ChangeSet(
@@ -32,8 +34,15 @@ def changes() -> ChangeSet:
                 reduced=True,
             ),
             KeyChange("recipe-key", "recipe", recipes=("benchmarks/r/a.yaml",)),
-            KeyChange("mod-key", "modified", ("image",), ("agentic-coding",)),
-            KeyChange("new-key", "added", scenarios=("fixed-seq-len",)),
+            KeyChange("mod-key", "modified", ("image",), ("agentic-coding",), kinds=BOTH),
+            KeyChange(
+                "one-key",
+                "modified",
+                ("scenarios.agentic-coding",),
+                ("agentic-coding",),
+                kinds=BOTH,
+            ),
+            KeyChange("new-key", "added", scenarios=("fixed-seq-len",), kinds=("fixed-seq-len",)),
         ],
         appended=[{"config-keys": ["recipe-*"], "description": ["x"], "pr-link": "XXX"}],
     )
@@ -41,13 +50,24 @@ def changes() -> ChangeSet:
 
 def test_rows_put_keys_needing_an_entry_first_and_preselect_the_uncovered_ones() -> None:
     rows = rows_for(changes())
-    assert [r.key for r in rows] == ["new-key", "mod-key", "recipe-key", "smaller-key", "gone-key"]
-    assert preselected(rows) == ["new-key", "mod-key"]
-    assert rows[2].covered and rows[2].detail().startswith("covered; recipe a.yaml")
-    assert "reduced" in rows[3].detail() and "removed" in rows[4].detail()
-    assert suggested_scenarios(rows, ["new-key"]) == ["fixed-seq-len"]
+    assert [r.key for r in rows] == [
+        "new-key",
+        "mod-key",
+        "one-key",
+        "recipe-key",
+        "smaller-key",
+        "gone-key",
+    ]
+    assert preselected(rows) == ["new-key", "mod-key", "one-key"]
+    assert rows[3].covered and rows[3].detail().startswith("covered; recipe a.yaml")
+    assert "reduced" in rows[4].detail() and "removed" in rows[5].detail()
+    # every scenario type of the new key changed: none is named (every type runs)
+    assert suggested_scenarios(rows, ["new-key"]) == []
     # mod-key's image changed: all its scenarios run again, so no scenario type is named
     assert suggested_scenarios(rows, ["new-key", "mod-key"]) == []
+    # only one-key's agentic-coding scenario changed: exactly that type is named
+    assert suggested_scenarios(rows, ["one-key"]) == ["agentic-coding"]
+    assert suggested_scenarios(rows, ["new-key", "one-key"]) == list(BOTH)
 
 
 def test_a_hand_added_pattern_row_says_how_many_keys_it_matches() -> None:

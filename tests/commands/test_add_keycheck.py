@@ -1,5 +1,5 @@
-"""`add` refuses what `verify` would fail: a pattern matching no master key, or a
-scenario type none of the matched keys has."""
+"""`add` refuses what `verify` would fail: a pattern matching no master key, a
+scenario type none of the matched keys has, or one that runs nothing for some of them."""
 
 from __future__ import annotations
 
@@ -59,9 +59,22 @@ def test_a_scenario_type_no_matched_key_has_is_refused(
     assert (checkout / "perf-changelog.yaml").read_text() == OLD
 
 
+def test_a_scenario_type_some_matched_keys_lack_is_refused_for_those_keys(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """dsr1-fp4-b200-sglang has no agentic-coding scenario: the entry would run zero
+    points for it (the benchmark CI runs only the named types)."""
+    argv = ["add", "--key", "dsr1-*", "--scenario-type", "agentic-coding", "--description", "d"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "dsr1-fp4-b200-sglang has none of the named scenario types" in err
+    assert "dsr1-fp8-h200-sglang" not in err
+    assert (checkout / "perf-changelog.yaml").read_text() == OLD
+
+
 def test_keys_and_scenarios_that_exist_are_appended(checkout: Path) -> None:
     assert (
-        main(["add", "--key", "dsr1-*", "--scenario-type", "agentic-coding", "--description", "d"])
+        main(["add", "--key", "dsr1-*", "--scenario-type", "fixed-seq-len", "--description", "d"])
         == 0
     )
     assert (checkout / "perf-changelog.yaml").read_text().count("- config-keys:") == 2

@@ -137,10 +137,9 @@ def test_the_suggested_entry_appended_as_is_makes_the_branch_pass(verify_project
     code, document = verify_json(verify_project, capsys)
     assert code == 1 and document["ok"] is False
     suggested = document["suggested_entry"]
+    # every scenario type of the new key changed: the entry names none (all run)
     assert suggested == (
-        "- config-keys:\n    - x1-vllm\n  scenario-type:\n"
-        "    - fixed-seq-len\n  description:\n"
-        '    - "Add x1-vllm"\n  pr-link: XXX\n'
+        '- config-keys:\n    - x1-vllm\n  description:\n    - "Add x1-vllm"\n  pr-link: XXX\n'
     )
     append(verify_project, suggested)
     code, document = verify_json(verify_project, capsys)
@@ -284,7 +283,10 @@ def test_a_scenario_type_that_no_matched_key_has_is_a_mismatch(verify_project, c
         verify_project, entry(['"*-vllm"'], scenarios="  scenario-type:\n    - agentic-coding\n")
     )
     code, document = verify_json(verify_project, capsys)
-    assert (code, codes(document)) == (0, [])
+    # one *-vllm key has agentic-coding; for the others the entry runs zero points
+    zero = [f for f in document["findings"] if "zero points" in f["message"]]
+    assert code == 1 and {f["code"] for f in document["findings"]} == {"scenario-mismatch"}
+    assert zero and all("has none of the named scenario types" in f["message"] for f in zero)
 
 
 def test_pr_links_follow_the_repository_and_the_pull_request(verify_project, capsys) -> None:

@@ -1,0 +1,157 @@
+"""The benchmark CI's scope rules for ``append-only: true`` entries (pure).
+
+Since 2026-08-14 (InferenceX #2613) an append-only sweep runs only the points a
+change adds, and ``utils/process_changelog.py`` refuses the sweep when: append-only
+and regular entries are mixed; a selected config is missing from the base; a config
+the entries do not select changed; a selected config gained or lost a scenario;
+config-wide fields changed while the config has an unselected scenario; an
+unselected scenario changed. A config's selected scenarios are the union of its
+entries' ``scenario-type`` (every type the schema knows when one names none).
+
+Changes inside a selected scenario (new points, a range turned into a list, moved
+fields) pass here: the CI compares those on the generated sweep matrix (every old
+point kept, recipes unchanged), which stays its job (docs/usage.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from changelog_tool.diff.engine import Snapshot
+from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.keychange import RECIPE, UNREAD, KeyChange
+from changelog_tool.diff.masters import MasterProblem, MasterSet
+from changelog_tool.diff.scenarios import named_types
+from changelog_tool.findings import Finding, shown
+from changelog_tool.ledger.entry import matching_keys, scenario_types
+from changelog_tool.ledger.revision import Appended
+
+CODE = "append-only-scope"
+DROP = "or drop append-only (a regular entry reruns the whole config)"
+
+
+def is_append_only(entry: Mapping[str, object]) -> bool:
+    return entry.get("append-only") is True
+
+
+def selection(
+    entries: Sequence[Mapping[str, object]], keys: Sequence[str], known: Sequence[str]
+) -> dict[str, set[str]]:
+    """Each config the entries match, with the scenario types they select for it."""
+    out: dict[str, set[str]] = {}
+    for entry in entries:
+        patterns = entry.get("config-keys")
+        named = named_types(entry)
+        for pattern in patterns if isinstance(patterns, list) else []:
+            if isinstance(pattern, str):
+                for key in matching_keys(pattern, keys):
+                    out.setdefault(key, set()).update(known if named is None else named)
+    return out
+
+
+def scope_findings(snapshot: Snapshot, appended: Sequence[Appended]) -> list[Finding]:
+    """The scope rules' errors for the branch's append-only entries (none without any)."""
+    flagged = [a for a in appended if is_append_only(a.value or {})]
+    if not flagged:
+        return []
+    regular = [a for a in appended if not is_append_only(a.value or {})]
+    if regular:
+        lines = ", ".join(str(a.line) for a in regular)
+        return [
+            Finding(
+                CODE,
+                f"append-only entries cannot share a sweep with regular entries (line(s) "
+                f"{lines}); the benchmark CI refuses the mix: put them in separate pull "
+                "requests, or drop append-only",
+                snapshot.changelog,
+                flagged[0].line,
+            )
+        ]
+    head, base = snapshot.masters, snapshot.base_masters
+    chosen = selection([a.value or {} for a in flagged], list(head.owner), scenario_types())
+    out = []
+    for key in sorted(chosen):
+        if key not in base.owner:
+            path, line = head.locate(key)
+            out.append(
+                Finding(
+                    CODE,
+                    f"{shown(key)} is selected by an append-only entry but does not exist at "
+                    f"the base; append-only adds points to existing configs only: {DROP}",
+                    path or "",
+                    line,
+                    key=key,
+                )
+            )
+    for change in snapshot.changes.keys:
+        if change.kind == RECIPE:  # no master config changed (recipes: the CI's matrix)
+            continue
+        if change.key not in chosen:
+            out.append(
+                _at(
+                    change,
+                    f"{shown(change.key)} changed ({change.kind}) but no append-only entry "
+                    "selects it; an append-only pull request may change only the configs "
+                    f"it selects: add it to config-keys, or move the change to another "
+                    "pull request",
+                )
+            )
+        elif change.key in base.owner:
+            out += _inside(change, chosen[change.key], base, head)
+    return out
+
+
+def _inside(
+    change: KeyChange, allowed: set[str], base: MasterSet, head: MasterSet
+) -> list[Finding]:
+    """The rules for one selected config that changed: its scenarios, its config-wide
+    fields, and its unselected scenarios."""
+    if any(f in UNREAD for f in change.fields):
+        return []  # a side that does not parse is reported as such
+    try:
+        old, new = _scenarios(base.value(change.key)), _scenarios(head.value(change.key))
+    except MasterProblem:
+        return []
+    key = shown(change.key)
+    out = []
+    for kind in [*(k for k in new if k not in old), *(k for k in old if k not in new)]:
+        verb = "adds" if kind in new else "removes"
+        out.append(
+            _at(
+                change,
+                f"{key}: the branch {verb} scenario {shown(kind)}; an append-only sweep "
+                f"may not add or remove a scenario of a selected config: {DROP}",
+            )
+        )
+    unselected = [k for k in old if k not in allowed]
+    wide = [f for f in change.fields if f != SCENARIOS and not f.startswith(SCENARIOS + ".")]
+    if unselected and wide:
+        out.append(
+            _at(
+                change,
+                f"{key}: config-wide field(s) {', '.join(shown(f) for f in wide)} changed "
+                f"while scenario(s) {', '.join(shown(k) for k in unselected)} are not "
+                "selected, and the change would reach them: select them too (name them in "
+                f"scenario-type, or drop scenario-type), {DROP}",
+            )
+        )
+    for kind in unselected:
+        if kind in new and f"{SCENARIOS}.{kind}" in change.fields:
+            out.append(
+                _at(
+                    change,
+                    f"{key}: scenario {shown(kind)} changed but the append-only entries do "
+                    f"not select it: name it in scenario-type, undo that change, {DROP}",
+                )
+            )
+    return out
+
+
+def _scenarios(value: object) -> list[str]:
+    """The scenario types of a config as the CI reads them (its ``scenarios`` mapping)."""
+    found = value.get(SCENARIOS) if isinstance(value, Mapping) else None
+    return [str(k) for k in found] if isinstance(found, Mapping) else []
+
+
+def _at(change: KeyChange, message: str) -> Finding:
+    return Finding(CODE, message, change.path or "", change.line, key=change.key)
