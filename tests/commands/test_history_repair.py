@@ -37,13 +37,14 @@ def test_an_edited_entry_gets_the_checkout_recipe_and_it_works(project: GitRepo)
     assert run(project, "verify", "--base", "main").returncode == 0
 
 
-def test_an_entry_placed_among_the_bases_still_points_to_sync(project: GitRepo) -> None:
+def test_an_entry_placed_among_the_bases_is_form_and_points_to_sync(project: GitRepo) -> None:
     history = project.read(LOG).decode()
     first, second = history.split("\n- ", 1)
     own = '- config-keys:\n    - a-vllm\n  description:\n    - "own"\n  pr-link: XXX\n'
     project.write(LOG, first + "\n" + own + "\n- " + second)
     judged = run(project, "verify", "--base", "main")
-    [line] = [text for text in judged.stdout.splitlines() if "history-modified" in text]
-    assert "inserted" in line and "`changelog sync`" in line
+    assert "history-modified" not in judged.stdout
+    [line] = [text for text in judged.stdout.splitlines() if "entry-order" in text]
+    assert "warning" in line and "`changelog sync`" in line
     assert run(project, "sync").returncode == 0
     assert run(project, "verify", "--base", "main").returncode == 0

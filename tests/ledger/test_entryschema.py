@@ -171,6 +171,12 @@ CORE_FIELDS_READ = {
     "other bytes were edited: its numbered link, or its keys",
 }
 
+FLAG_MEANINGS = {
+    # a flag named in code because the gate checks what it means to the benchmark CI
+    ("gate/appendonly.py", "append-only"): "the benchmark CI's scope rules for "
+    "append-only entries",
+}
+
 
 def test_no_list_of_entry_fields_or_flags_is_spelled_outside_the_schema() -> None:
     """``grep`` as a test: no flag or integer field is named in the package's code,
@@ -183,7 +189,12 @@ def test_no_list_of_entry_fields_or_flags_is_spelled_outside_the_schema() -> Non
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docs = _docstrings(tree)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and id(node) not in docs and node.value in flags:
+            if (
+                isinstance(node, ast.Constant)
+                and id(node) not in docs
+                and node.value in flags
+                and (relative, node.value) not in FLAG_MEANINGS
+            ):
                 found.append(f"{relative}:{node.lineno}: {node.value!r}")
             names = (
                 tuple(_field_names(node))
