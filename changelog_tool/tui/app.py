@@ -65,13 +65,11 @@ class AddScreen(Screen[None]):
     AUTO_FOCUS = "#description"
     # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
-    # shorter than SHORT rows: the preview is behind f2 (class -short, see app.tcss)
     VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(KeyList).styles.height = key_rows(event.size.height)
-        # narrower than 80 columns the key bindings drop their spacing, to fit 60
-        self.query_one(Footer).compact = event.size.width < 80
+        self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
 
 
 KEY_ROWS = 3
@@ -81,9 +79,11 @@ KEY_ROWS = 3
 def key_rows(height: int) -> int:
     """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24
     rows and 3 of every 7 rows beyond (the preview, the panel that takes the rest, gets
-    the other 4), never fewer. A rule of rows, not a share of the panels' box: the key
+    the other 4), never fewer; one fewer on a short screen. A rule of rows, not a share of the panels' box: the key
     panel grows with what it must show under the list (a problem can take three
     lines), which a fixed share would cut off."""
+    if height < SHORT:  # with the description's two rows, the panels fit 15 rows
+        return KEY_ROWS - 1
     return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 

@@ -51,6 +51,20 @@ async def test_at_60x15_every_row_of_the_entry_comes_into_view_with_the_focus(
 
 
 @synchronous
+async def test_at_60x15_the_keys_and_a_described_entry_fit_whole(box: Sandbox) -> None:
+    app = app_for(box.root)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press(*"Bump the image")
+        await pilot.pause()
+        lines = screen_text(app).split("\n")
+        assert lines[0].startswith("╭─ Changed keys") and lines[4].startswith("╰"), lines
+        assert any(line.startswith("┃ Flags") for line in lines), lines
+        assert lines[12].startswith("┗━"), lines  # the entry's bottom border, then the status
+        assert "ready" in lines[13], lines
+
+
+@synchronous
 async def test_at_60x15_f2_shows_the_preview_then_the_history_then_the_entry(
     box: Sandbox,
 ) -> None:
