@@ -6,7 +6,8 @@ nothing else changes: only those ``pr-link:`` lines are rewritten, each entry is
 read back to prove it, and every other byte stays. With ``--onto REF`` the file
 is first rebuilt as REF's bytes plus the branch's own entries (as ``sync`` does);
 with ``--commit`` the result is committed (as a merge of REF when ``--onto``
-moved the base, as ``sync --commit`` does). Refused, with nothing written: an
+moved the base, as ``sync --commit`` does); with no placeholder to fill it says
+so and commits nothing. Refused, with nothing written: an
 appended entry that already links another pull request, a branch that edits
 history, a repository whose pull-request links cannot be known.
 """
