@@ -6,7 +6,8 @@ nothing else changes: only those ``pr-link:`` lines are rewritten, each entry is
 read back to prove it, and every other byte stays. With ``--onto REF`` the file
 is first rebuilt as REF's bytes plus the branch's own entries (as ``sync`` does);
 with ``--commit`` the result is committed (as a merge of REF when ``--onto``
-moved the base, as ``sync --commit`` does). Refused, with nothing written: an
+moved the base, as ``sync --commit`` does); with no placeholder to fill it says
+so and commits nothing. Refused, with nothing written: an
 appended entry that already links another pull request, a branch that edits
 history, a repository whose pull-request links cannot be known.
 """
@@ -96,7 +97,8 @@ def _finalize(
             '`repository = "owner/name"` in the settings'
         )
     link = prlinks.canonical(slug, pr_number)
-    data, rewritten = fill_placeholders(before, data, path, settings, link)
+    source = (ref_sha if onto is not None else base_sha)[:12]
+    data, rewritten = fill_placeholders(before, data, path, settings, link, source)
     extra: dict[str, Any] = {
         "ok": True,
         "path": path,
@@ -107,6 +109,9 @@ def _finalize(
         "commit": None,
     }
     bounds = writer.Bounds.of(settings)
+    if commit and not rewritten:  # nothing to fill: --commit would commit something else
+        extra["written"] = False
+        return _report(extra, format, 0, committing=True)
     if data != on_disk and not commit:
         writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
     if commit:
@@ -142,14 +147,18 @@ def _finalize(
     return _report(extra, format, 0)
 
 
-def _report(extra: dict[str, Any], fmt: str, code: int) -> int:
+def _report(extra: dict[str, Any], fmt: str, code: int, *, committing: bool = False) -> int:
     if fmt == "json":
         extra["ok"] = code == 0
         print(json.dumps(extra, indent=2))
         return code
     lines = extra["rewritten"]
     if not lines and not extra["written"] and not extra["commit"]:
-        print(f"finalize: {extra['path']} already final; nothing written")
+        done = "nothing committed" if committing else "nothing written"
+        print(
+            f"finalize: {extra['path']}: nothing to fill (no entry of this branch has a "
+            f"placeholder pr-link); {done}"
+        )
         return code
     where = ", ".join(str(n) for n in lines)
     print(
@@ -173,16 +182,30 @@ _PR_LINK = re.compile(rb"^(  pr-link:) *(\S.*?) *$")
 
 
 def fill_placeholders(
-    base: bytes, data: bytes, path: str, settings: Settings, link: str
+    base: bytes,
+    data: bytes,
+    path: str,
+    settings: Settings,
+    link: str,
+    restore_from: str | None = None,
 ) -> tuple[bytes, list[int]]:
     """``data`` with the placeholder pr-link of each entry appended since ``base``
     set to ``link`` (only those lines), and the lines rewritten. Refuses edited
-    history and an appended entry that links another pull request."""
-    history = compare(base, data, path)
+    history (saying how to undo it; ``restore_from`` names the commit ``base`` is
+    read from) and an appended entry that links another pull request."""
+    history = compare(base, data, path, restore_from)
     if history.kind not in (APPEND, NEW, UNCHANGED):
+        # the history check's own findings say how to undo each edit (the same
+        # advice `verify` gives): sync for a misplaced entry, else restore and add
+        repairs = [
+            f"line {f.line}: {f.message}" if f.line else f.message
+            for f in history.findings
+            if f.code == "history-modified"
+        ]
         raise ChangelogError(
             f"{path}: this branch does not only append to the base ({history.kind}); "
-            "finalize rewrites only its own entries: run `changelog sync` or undo the edit"
+            "finalize rewrites only its own entries: "
+            + ("; ".join(repairs) or "undo the edit of the base's entries")
         )
     lines = data.split(b"\n")
     rewritten = []

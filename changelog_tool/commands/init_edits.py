@@ -98,14 +98,23 @@ def _has_hook(repos: list[Any]) -> bool:
     )
 
 
+INSTALL_TYPES_KEY = "default_install_hook_types"
+INSTALL_TYPES = ["pre-commit", "pre-push"]
+INSTALL_TYPES_LINE = f"{INSTALL_TYPES_KEY}: [{', '.join(INSTALL_TYPES)}]\n"
+"""What makes a plain ``pre-commit install`` install the push hook too: the coverage
+hook runs at pre-push, and pre-commit installs only the commit hook by default."""
+
+
 def pre_commit(old: bytes | None, origin: Source) -> Edit:
     """The perf-changelog hook added to a ``.pre-commit-config.yaml`` (``None``: there
-    is none), as a block item after what the file holds, proved by reading it back."""
+    is none), as a block item after what the file holds, with the hook types a plain
+    ``pre-commit install`` installs when the file sets none; proved by reading it back."""
     alone, _ = read_yaml(("repos:\n" + _hook(origin, 2)).encode())
     item = alone["repos"][0] if isinstance(alone, dict) else None
     by_hand = "add this item to its `repos:` list by hand:\n" + _hook(origin, 2).rstrip("\n")
     if old is None:
-        return _proved(b"", "repos:\n" + _hook(origin, 2), {"repos": [item]}, "create")
+        text = INSTALL_TYPES_LINE + "repos:\n" + _hook(origin, 2)
+        return _proved(b"", text, {INSTALL_TYPES_KEY: INSTALL_TYPES, "repos": [item]}, "create")
     value, problem = read_yaml(old)
     if problem is not None:
         return Edit("keep", f"does not parse as YAML ({problem}); nothing written: {by_hand}")
@@ -114,20 +123,33 @@ def pre_commit(old: bytes | None, origin: Source) -> Edit:
     repos = (value or {}).get("repos")
     if repos is not None and not isinstance(repos, list):
         return Edit("keep", f"its `repos:` is not a list; nothing written: {by_hand}")
-    if repos is not None and _has_hook(repos):
-        return Edit("keep", "already has the perf-changelog hook")
-    wanted = {**(value or {}), "repos": [*(repos or []), item]}
     ending = "\r\n" if b"\n" in old and old.split(b"\n", 1)[0].endswith(b"\r") else "\n"
     lead = "" if not old or old.endswith(b"\n") else ending
+    # the file's own hook types are its owner's: the key is added only when absent
+    types = {} if INSTALL_TYPES_KEY in (value or {}) else {INSTALL_TYPES_KEY: INSTALL_TYPES}
+    if repos is not None and _has_hook(repos):
+        if types:
+            edit = _proved(
+                old,
+                lead + INSTALL_TYPES_LINE.replace("\n", ending),
+                {**(value or {}), **types},
+                "append",
+            )
+            if edit.action == "append":
+                return edit
+        return Edit("keep", "already has the perf-changelog hook")
+    wanted = {**(value or {}), "repos": [*(repos or []), item]}
     candidates = (
         [_hook(origin, indent) for indent in (2, 0, 4)]
         if repos is not None
         else ["repos:\n" + _hook(origin, 2)]
     )
-    for text in candidates:
-        edit = _proved(old, lead + text.replace("\n", ending), wanted, "append")
-        if edit.action == "append":
-            return edit
+    for extra in [INSTALL_TYPES_LINE, ""] if types else [""]:
+        for text in candidates:
+            full = lead + (text + extra).replace("\n", ending)
+            edit = _proved(old, full, {**wanted, **types} if extra else wanted, "append")
+            if edit.action == "append":
+                return edit
     return Edit(
         "keep",
         "cannot be appended to safely (its `repos:` list is written in flow style, such "

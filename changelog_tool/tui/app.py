@@ -15,6 +15,7 @@ from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
 
@@ -50,6 +51,9 @@ POINTS_SLICE = 0.02
 """Seconds of counting benchmark points between two turns of the screen's loop."""
 
 
+SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the panels
+
+
 class AddScreen(Screen[None]):
     """The add screen: the description has the focus from the start. Textual's own
     first focus (the first focusable widget: the key filter) would light the keys
@@ -61,9 +65,11 @@ class AddScreen(Screen[None]):
     AUTO_FOCUS = "#description"
     # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(KeyList).styles.height = key_rows(event.size.height)
+        self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
 
 
 KEY_ROWS = 3
@@ -73,9 +79,11 @@ KEY_ROWS = 3
 def key_rows(height: int) -> int:
     """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24
     rows and 3 of every 7 rows beyond (the preview, the panel that takes the rest, gets
-    the other 4), never fewer. A rule of rows, not a share of the panels' box: the key
+    the other 4), never fewer; one fewer on a short screen. A rule of rows, not a share of the panels' box: the key
     panel grows with what it must show under the list (a problem can take three
     lines), which a fixed share would cut off."""
+    if height < SHORT:  # with the description's two rows, the panels fit 15 rows
+        return KEY_ROWS - 1
     return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 
@@ -99,7 +107,7 @@ class AddApp(SavingApp):
         Binding(
             "f2",
             "toggle_pane",
-            "Preview/History",
+            "Preview",
             tooltip="Show the preview or the previous entries for the keys",
         ),
         Binding(
@@ -109,7 +117,7 @@ class AddApp(SavingApp):
             priority=True,  # over the text area's line end
             tooltip="Write the description in $VISUAL / $EDITOR",
         ),
-        Binding("ctrl+t", "toggle_theme", "Light/Dark", tooltip="Switch the light or dark theme"),
+        Binding("ctrl+t", "toggle_theme", "Theme", tooltip="Switch the light or dark theme"),
         Binding("f1", "help", "Help", tooltip="Help: every key, and how an entry is built"),
         Binding("question_mark", "help_key", "Help", show=False),
     ]
@@ -121,6 +129,7 @@ class AddApp(SavingApp):
         self.note = note
         self.baseline = initial
         self.showing_history = False
+        self.before_pane: Widget | None = None  # the focus before f2 showed the pane
         self.rows: list[KeyRow] = []
         self.loaded: Loaded | None = None
         self.live = False  # the preview follows the answers once the keys are on screen
@@ -293,7 +302,22 @@ class AddApp(SavingApp):
 
     @on(Pane.Toggle)
     def action_toggle_pane(self) -> None:
-        self.showing_history = not self.showing_history
+        """The preview or the previous entries; on a short screen (``-short``) f2 goes
+        round: the preview in place of the panels, the previous entries, the panels."""
+        screen = self.screen
+        if not screen.has_class("-short"):
+            self.showing_history = not self.showing_history
+        elif not screen.has_class("-pane-shown"):
+            self.showing_history = False
+            self.before_pane = self.focused
+            screen.add_class("-pane-shown")
+            self.query_one("#pane-scroll").focus()
+        elif not self.showing_history:
+            self.showing_history = True
+        else:
+            self.showing_history = False
+            screen.remove_class("-pane-shown")
+            (self.before_pane or self.query_one("#description")).focus()
         self.refresh_preview()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

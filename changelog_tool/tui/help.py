@@ -25,7 +25,7 @@ HELP = f"""\
 | enter | in the pattern box: add the key or pattern typed; in the filter: go to the list |
 | ctrl+e | write the description in $VISUAL / $EDITOR (vi if neither is set) |
 | ctrl+s | append the entry shown in the preview |
-| f2 | switch the pane: the preview of the bytes, or the previous entries for the keys |
+| f2 | switch the pane: the preview of the bytes, or the previous entries for the keys (on a screen under 20 rows: the preview, the previous entries, then the entry again) |
 | ctrl+t | light or dark theme |
 | esc / ctrl+q / ctrl+c | leave without writing (typed answers are kept as a draft) |
 | f1 / ? | this help (esc closes it) |

@@ -5,6 +5,7 @@ and expose ``to_model()``."""
 from __future__ import annotations
 
 import contextlib
+import re
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,6 +17,10 @@ from textual.widgets import Checkbox, Input, Label, Static, TextArea
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, current
 from changelog_tool.tui.panel import Panel
+
+DESCRIPTION = re.compile(r" *\d+ \+   description:")
+PR_LINK = re.compile(r" *\d+ \+   pr-link:")
+"""The appended entry's lines in the preview's body (see texts.preview_pane)."""
 
 
 class Tick(Checkbox):
@@ -153,6 +158,22 @@ class Pane(Panel):
         self.query_one("#pane-note", Static).update(note)
         self.query_one("#pane-note", Static).display = bool(note)
         self.query_one("#pane-body", Static).update(body)
+        if not wrap:  # the bytes to append: their description in view as it is typed
+            lines = str(body).split("\n")
+            start = next((n for n, t in enumerate(lines) if DESCRIPTION.match(t)), None)
+            if start is not None:
+                end = next(
+                    (n for n in range(start + 1, len(lines)) if PR_LINK.match(lines[n])), start + 1
+                )
+                end -= 1
+                self.call_after_refresh(self._bring_into_view, start, end)
+
+    def _bring_into_view(self, start: int, end: int) -> None:
+        """Scroll the pane so body lines ``start``..``end`` show, ``start`` first when
+        they do not all fit."""
+        scroll = self.query_one("#pane-scroll", ScrollableContainer)
+        rows = scroll.scrollable_content_region.height
+        scroll.scroll_to(y=min(start, max(0, end - rows + 1)), animate=False)
 
     def on_click(self) -> None:
         self.post_message(self.Toggle())

@@ -136,7 +136,7 @@ def test_add_file_through_a_link_inside_the_checkout_writes_its_target(repo: Git
 
 
 @pytest.mark.parametrize("commit", [[], ["--commit"]])
-def test_a_second_finalize_says_only_that_it_is_already_final(
+def test_a_second_finalize_says_only_that_there_is_nothing_to_fill(
     repo: GitRepo, commit: list[str]
 ) -> None:
     make_project(repo)
@@ -147,7 +147,11 @@ def test_a_second_finalize_says_only_that_it_is_already_final(
         repo.commit("finalized")
     again = run(repo, "finalize", "--pr-number", "9", *commit)
     assert again.returncode == 0
-    assert again.stdout == f"finalize: {LOG} already final; nothing written\n"
+    done = "nothing committed" if commit else "nothing written"
+    assert again.stdout == (
+        f"finalize: {LOG}: nothing to fill (no entry of this branch has a placeholder "
+        f"pr-link); {done}\n"
+    )
     document = json.loads(
         run(repo, "finalize", "--pr-number", "9", *commit, "--format", "json").stdout
     )

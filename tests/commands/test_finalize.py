@@ -69,6 +69,40 @@ def test_a_branch_that_edits_history_is_refused(repo: GitRepo) -> None:
     assert repo.read(LOG) == data.encode()
 
 
+def test_the_refusal_of_an_edit_of_history_gives_the_recipe_that_works(
+    repo: GitRepo,
+) -> None:
+    """`sync` refuses to carry an edit of the base's bytes, so finalize names the
+    restore-and-add recipe, with the base commit, as `verify` does."""
+    make_project(repo)
+    base = repo.git("rev-parse", "main")[:12]
+    data = HISTORY.replace("Add a", "Add A") + "\n" + entry("a-vllm", "Bump a")
+    repo.commit("edit", **{LOG: data})
+    done = run(repo, "finalize", "--pr-number", "7")
+    assert done.returncode == 1
+    assert f"`git checkout {base} -- {LOG}`" in done.stderr
+    assert "`changelog add`" in done.stderr and "changelog sync" not in done.stderr
+    gate = run(repo, "verify", "--base", "main", "--format", "json")
+    messages = [f["message"] for f in json.loads(gate.stdout)["findings"]]
+    assert any(m in done.stderr for m in messages)  # the same words as the gate's
+    assert repo.read(LOG) == data.encode()
+
+
+def test_commit_with_nothing_to_fill_says_so_and_commits_nothing(repo: GitRepo) -> None:
+    make_project(repo)
+    own = HISTORY + "\n" + entry("a-vllm", "Bump a", f"{LINK}/7")
+    repo.commit("own", **{LOG: own})
+    head = repo.git("rev-parse", "HEAD")
+    data = own + "\n" + entry("b-vllm", "Bump b", f"{LINK}/7")
+    (repo.root / LOG).write_text(data)  # not yet committed, and no placeholder in it
+    done = run(repo, "finalize", "--pr-number", "7", "--commit")
+    assert done.returncode == 0, done.stderr
+    assert "nothing to fill" in done.stdout and "nothing committed" in done.stdout
+    assert repo.git("rev-parse", "HEAD") == head
+    assert repo.read(LOG) == data.encode()
+    assert repo.git("diff", "--cached", "--name-only") == ""  # nothing staged either
+
+
 def test_onto_rebuilds_on_main_and_commits_a_merge(repo: GitRepo) -> None:
     branch_with_placeholders(repo)
     repo.git("checkout", "-q", "main")

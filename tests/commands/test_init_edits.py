@@ -24,6 +24,8 @@ BY_HAND = (
     "    hooks:\n      - id: perf-changelog\n"
 )
 """The item the output tells the user to add, exactly."""
+TYPES = {"default_install_hook_types": ["pre-commit", "pre-push"]}
+"""What makes a plain `pre-commit install` install the push hook the coverage check uses."""
 
 
 def init(repo: GitRepo, config: bytes | None = None, **files: str) -> tuple[str, bytes | None]:
@@ -61,7 +63,8 @@ def test_a_list_at_the_margin_gets_the_item_at_the_margin(repo: GitRepo) -> None
     _, after = init(repo, config)
     assert after is not None and after.startswith(config)
     assert yaml.safe_load(after) == {
-        "repos": [{"repo": "local", "hooks": [{"id": "mine", "name": "mine"}]}, OURS]
+        "repos": [{"repo": "local", "hooks": [{"id": "mine", "name": "mine"}]}, OURS],
+        **TYPES,
     }
 
 
@@ -86,7 +89,36 @@ def test_a_file_without_repos_gets_the_key(repo: GitRepo) -> None:
     config = b"default_stages: [pre-commit]\n"
     _, after = init(repo, config)
     assert after is not None and after.startswith(config)
-    assert yaml.safe_load(after) == {"default_stages": ["pre-commit"], "repos": [OURS]}
+    assert yaml.safe_load(after) == {"default_stages": ["pre-commit"], "repos": [OURS], **TYPES}
+
+
+def test_a_new_file_installs_the_push_hook_with_a_plain_pre_commit_install(
+    repo: GitRepo,
+) -> None:
+    _, after = init(repo)
+    assert after is not None
+    assert yaml.safe_load(after) == {"repos": [OURS], **TYPES}
+
+
+def test_the_files_own_hook_types_are_kept(repo: GitRepo) -> None:
+    config = b"default_install_hook_types: [pre-commit]\nrepos:\n  - repo: local\n    hooks: []\n"
+    _, after = init(repo, config)
+    assert after is not None and after.startswith(config)
+    assert yaml.safe_load(after) == {
+        "default_install_hook_types": ["pre-commit"],
+        "repos": [{"repo": "local", "hooks": []}, OURS],
+    }
+
+
+def test_a_file_with_the_hook_gets_only_the_hook_types_then_is_kept(repo: GitRepo) -> None:
+    config = b"repos:\n  - repo: local\n    hooks:\n      - id: perf-changelog\n"
+    _, after = init(repo, config)
+    assert after == config + b"default_install_hook_types: [pre-commit, pre-push]\n"
+    assert (
+        yaml.safe_load(after)["default_install_hook_types"] == TYPES["default_install_hook_types"]
+    )
+    again = run(repo, "init", "--source", SOURCE)
+    assert again.returncode == 0 and repo.read(CONFIG) == after
 
 
 def test_the_settings_init_writes_read_back_whatever_the_path(repo: GitRepo) -> None:

@@ -173,8 +173,7 @@ CORE_FIELDS_READ = {
 
 FLAG_MEANINGS = {
     # a flag named in code because the gate checks what it means to the benchmark CI
-    ("gate/appendonly.py", "append-only"): "the benchmark CI's scope rules for "
-    "append-only entries",
+    ("gate/appendonly.py", "append-only"): "the benchmark CI's scope rules for append-only entries",
 }
 
 

@@ -146,7 +146,7 @@ async def test_saving_appends_exactly_the_bytes_the_preview_showed(box: Sandbox)
         preview = app.session.preview(app.current_draft())
         assert preview.ok and "✓ ready" in status(app)
         shown = screen_text(app)
-        assert "+ - config-keys:" in shown
+        assert '+     - "Nightly image for GPT-OSS"' in shown  # the description, in view
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.return_value is not None and app.return_value.code == 0

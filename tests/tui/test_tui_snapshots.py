@@ -111,6 +111,11 @@ def test_an_entry_and_its_previous_entries(snap_compare: Compare, root: Path) ->
     assert snap_compare(app_for(root), press=press, terminal_size=LARGE, run_before=loaded())
 
 
+def test_the_preview_behind_f2_on_a_short_screen(snap_compare: Compare, root: Path) -> None:
+    press = [*"Add Kimi-K3 B300 agentic", "f2"]
+    assert snap_compare(app_for(root), press=press, terminal_size=(60, 15), run_before=loaded())
+
+
 def test_leaving_with_text_asks_first(snap_compare: Compare, root: Path) -> None:
     assert snap_compare(app_for(root), press=[*"Half written", "escape"], run_before=loaded())
 
