@@ -43,7 +43,7 @@ async def test_at_60x15_every_row_of_the_entry_comes_into_view_with_the_focus(
     app = app_for(box.root)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        app.query_one("#eval-min-prefill-ep").focus()  # the entry's last field
+        app.query_one("#number-eval-min-prefill-ep").focus()  # the entry's last field
         await pilot.pause()
         shown = screen_text(app)
         assert "Flags" in shown and "eval-min-prefill-ep" in shown, shown
