@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-
-from changelog_tool.records import field, record
+from dataclasses import dataclass, field
 
 ERROR = "error"
 WARNING = "warning"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Finding:
     code: str
     message: str

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 from changelog_tool.errors import UsageError
-from changelog_tool.records import record
 
 DISTRIBUTION = "perf-changelog"
 
@@ -18,7 +18,7 @@ _GITHUB = re.compile(
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Source:
     url: str  # a git URL pre-commit can clone
     ref: str  # a tag or a commit

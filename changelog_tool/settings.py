@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
-from changelog_tool.records import field, record
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
@@ -50,7 +50,7 @@ def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
     return tail in placeholders
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Settings:
     root: Path
     changelog: str = "perf-changelog.yaml"
@@ -111,7 +111,7 @@ SLUG = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
 _SLUG = re.compile(SLUG)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Found:
     """Where the settings are: the settings root, the file that holds them
     (``None``: none, the defaults apply) and its bytes."""

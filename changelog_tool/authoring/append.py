@@ -6,6 +6,7 @@ same way; only the output differs."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,9 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import file_source, regular_file
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import Appendable, HeldLines, check_appendable
-from changelog_tool.records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Planned:
     """What an append would write: after the file's ``size`` bytes, ``appended``."""
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TypedDict
 
 from changelog_tool.gitrepo import git_dir
 from changelog_tool.ledger import writer
-from changelog_tool.records import asdict, field, fields, record
 
 DRAFT_NAME = "perf-changelog-draft.json"
 VERSION = 2
@@ -38,7 +38,7 @@ class Answers(TypedDict, total=False):
     number: dict[str, int] | None
 
 
-@record
+@dataclass
 class Draft:
     keys: list[str] = field(default_factory=list)
     scenario_types: list[str] = field(default_factory=list)

@@ -10,15 +10,15 @@ scenario types, only those run; otherwise every scenario type of each key does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from changelog_tool.diff.scenarios import runs
 from changelog_tool.gate.acceptance import broad
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.entry import scenario_types as schema_types
-from changelog_tool.records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class KeyReach:
     """One master key the entry names, and the points it runs per scenario type."""
 
@@ -32,7 +32,7 @@ class KeyReach:
         return sum(self.points.values())
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Reach:
     keys: list[KeyReach]
     warnings: list[str]

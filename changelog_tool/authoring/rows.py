@@ -4,6 +4,7 @@ gate suggests for them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
@@ -12,12 +13,11 @@ from changelog_tool.diff.scenarios import gap
 from changelog_tool.gate.suggest import scenario_types as affected
 from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.ledger.entry import Entry, scenario_types
-from changelog_tool.records import record
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class KeyRow:
     """One line of the key list: a changed key, a key/pattern the user added, or
     (``other``) a master key the branch did not change."""

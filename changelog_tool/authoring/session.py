@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -36,11 +37,10 @@ from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.entry import Entry, matching_keys, normalize
 from changelog_tool.ledger.lookup import Applied, applying, entries
-from changelog_tool.records import field, record
 from changelog_tool.settings import Settings
 
 
-@record
+@dataclass
 class Preview:
     """The bytes an entry would append, and why it cannot be saved (if it cannot)."""
 
@@ -60,7 +60,7 @@ class Preview:
         return not self.problems and bool(self.appended)
 
 
-@record
+@dataclass
 class Loaded:
     """The slow part, computed in a worker: the changes and their rows."""
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.gitrepo import run_git
-from changelog_tool.records import record
 
 PATH = "perf-changelog.yaml"
 MARKER_SIZE = 7
@@ -64,7 +64,7 @@ MERGED = MAIN + b"\n" + _entry("c-vllm", 3)
 """What a working driver leaves in ``%A``: main's bytes, then the branch's own entry."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Trial:
     """What git would see: the driver's exit code (``None``: it did not run to the
     end), whether ``%A`` holds the merge, and the words for it."""

@@ -19,6 +19,7 @@ import argparse
 import fnmatch
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.commands import add_format, init_edits
@@ -30,7 +31,6 @@ from changelog_tool.ledger import writer
 from changelog_tool.merge.attributes import attribute_lines, line_ending
 from changelog_tool.merge.setup import attribute_line
 from changelog_tool.provenance import Source, installed_source, parse_source
-from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
@@ -39,7 +39,7 @@ SETTINGS = ".perf-changelog.toml"
 SKIP = {".git", ".venv", "node_modules", "__pycache__"}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Step:
     path: str
     action: str  # "create", "append", "keep"

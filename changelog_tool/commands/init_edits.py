@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from changelog_tool.provenance import Source
-from changelog_tool.records import record
 from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.limits import YamlRefused
 
@@ -23,7 +23,7 @@ YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null", "~"}
 HOOK_ID = "perf-changelog"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Edit:
     """What to do to a file: ``create`` or ``append`` ``text``, or ``keep`` it (``text``
     says why, and what to add by hand)."""

@@ -10,10 +10,10 @@ come from the base commit, as for ``verify --base``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from changelog_tool import records
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.diff.engine import collect
@@ -53,7 +53,7 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
     changes, settings_change = _changes(base, head)
     findings = changes.problems
     if settings_change is not None:
-        findings = [records.replace(settings_change, severity=WARNING), *findings]
+        findings = [dataclasses.replace(settings_change, severity=WARNING), *findings]
     ok = not has_errors(findings)
     if format == "json":
         document: dict[str, object] = {

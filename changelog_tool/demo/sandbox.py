@@ -9,6 +9,7 @@ key, changes another key's image and scenarios, and edits a recipe.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.demo.content import (
@@ -27,13 +28,12 @@ from changelog_tool.demo.content import (
 )
 from changelog_tool.errors import UsageError
 from changelog_tool.gitrepo import run_git
-from changelog_tool.records import record
 
 BRANCH = "kimik3-b300-agentic"
 BASE = "main"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Sandbox:
     root: Path
     branch: str = BRANCH

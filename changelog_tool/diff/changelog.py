@@ -20,6 +20,7 @@ import os
 import threading
 import weakref
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
 from changelog_tool.errors import ConcurrentChange, EnvironmentProblem, too_large
@@ -28,7 +29,6 @@ from changelog_tool.gitrepo.objects import CHUNK, blob_hasher
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail
-from changelog_tool.records import record
 
 if TYPE_CHECKING:
     import hashlib
@@ -40,7 +40,7 @@ thread while the proof streams its prefix: hashlib lets go of the interpreter lo
 so the two hashes run side by side on two cores (docs/performance.md)."""
 
 
-@record
+@dataclass
 class Revision:
     """The changelog's history between base and head, and how to reach the rest."""
 
@@ -75,7 +75,7 @@ def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: in
     return _slow(repo, path, base_sha, head_rev, limit)
 
 
-@record
+@dataclass
 class _Head:
     size: int
     chunks: Iterator[bytes]

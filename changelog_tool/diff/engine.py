@@ -12,11 +12,12 @@ master configs are parsed only where their bytes differ.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from changelog_tool import records
 from changelog_tool.diff.changelog import read_revision
 from changelog_tool.diff.fields import kinds, scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
@@ -30,11 +31,10 @@ from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
 from changelog_tool.ledger.revision import History
-from changelog_tool.records import field, record
 from changelog_tool.settings import Settings
 
 
-@record
+@dataclass
 class Snapshot:
     """Everything ``verify --base`` needs, read in one pass over git."""
 
@@ -60,7 +60,7 @@ class Snapshot:
     """The master configs at the base (the lints compare the changed keys with them)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Revisions:
     """The two sides of a comparison: the base ref as given, the merge-base, head
     (a commit sha, or ``WORKTREE``) and the commit head stands on."""
@@ -83,7 +83,7 @@ class Revisions:
         return cls(base, repo.merge_base(repo.resolve(base), head_sha), head_rev, head_sha)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Layout:
     """Settings paths made relative to the repository's top level."""
 
@@ -131,7 +131,7 @@ def snapshot(
     the revisions when the caller already resolved them."""
     layout = Layout.of(settings, repo.root)
     sides = revisions or Revisions.of(repo, settings, base, head)
-    base_ref, base_sha, head_rev, head_sha = records.astuple(sides)
+    base_ref, base_sha, head_rev, head_sha = dataclasses.astuple(sides)
     blobs: dict[str, bytes] = {}
     limit = repo.limit = settings.max_bytes
 
@@ -237,7 +237,7 @@ def _add_recipes(
         if key in by_key:
             old = changes.keys[by_key[key]]
             if old.kind in (ADDED, MODIFIED):
-                changes.keys[by_key[key]] = records.replace(old, recipes=recipes, reduced=False)
+                changes.keys[by_key[key]] = dataclasses.replace(old, recipes=recipes, reduced=False)
             continue
         where, line = head.locate(key)
         value = head.value(key)

@@ -6,10 +6,10 @@ Produced by the diff engine (``changes.collect``), consumed by ``keys``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from changelog_tool.findings import Finding
-from changelog_tool.records import field, record
 
 if TYPE_CHECKING:
     from changelog_tool.ledger.entry import Entry
@@ -25,7 +25,7 @@ UNREAD = frozenset({UNPARSABLE, UNPARSABLE_AT_BASE})
 (at head, or at base), so its changed fields are unknown."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class KeyChange:
     """One master-config key the branch touched.
 
@@ -53,7 +53,7 @@ class KeyChange:
         return self.kind != REMOVED and not self.reduced
 
 
-@record
+@dataclass
 class ChangeSet:
     base: str | None
     head: str

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.ledger.conversions import BOM
-from changelog_tool.records import field, record
 from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.limits import (
     BUILD_ERRORS,
@@ -195,7 +195,7 @@ def duplicate_key(key: str, first: int | None, line: int | None) -> MasterProble
     )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Span:
     key: str
     start: int
@@ -260,7 +260,7 @@ def _not_a_name(read: object, key: str, line: int | None) -> MasterProblem:
     )
 
 
-@record
+@dataclass
 class MasterFile:
     """One master config file's bytes, its keys, and their values on demand."""
 

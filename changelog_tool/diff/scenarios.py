@@ -11,11 +11,11 @@ its patterns matches the key and its ``scenario-type`` is absent or names that t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, UNREAD, KeyChange
 from changelog_tool.ledger.entry import matches
-from changelog_tool.records import record
 
 
 def named_types(entry: Mapping[str, object]) -> list[str] | None:
@@ -66,7 +66,7 @@ def changed_kinds(change: KeyChange) -> tuple[str, ...]:
     return ()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Gap:
     """A changed key whose changed scenario types ``kinds`` no new entry selects;
     ``matched``: some new entry names the key, but not those types."""

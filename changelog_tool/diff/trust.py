@@ -11,6 +11,7 @@ never obeyed. See docs/security.md.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from changelog_tool.diff.engine import Revisions, Snapshot, snapshot
@@ -18,7 +19,6 @@ from changelog_tool.errors import UsageError
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import Repo
 from changelog_tool.ledger import entryschema
-from changelog_tool.records import replace
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Found, Reader, Settings, find, parse
 
 

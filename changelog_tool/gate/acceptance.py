@@ -12,6 +12,7 @@ off the protected branch).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from changelog_tool.diff.fields import kinds
@@ -24,7 +25,6 @@ from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
 from changelog_tool.hints import did_you_mean
 from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
-from changelog_tool.records import record
 from changelog_tool.settings import Settings
 from changelog_tool.yaml.yaml11 import disagreements
 
@@ -49,7 +49,7 @@ def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str |
     )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rejection:
     """Why an entry is not acceptable: a finding code, the field (a schema path such
     as ``description/0``), the message, and the offending text (to find its line)."""
@@ -64,7 +64,7 @@ class Rejection:
         return f"{self.field}: {self.message}"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rules:
     """What an entry is judged against: the master configs it must name, the
     repository its pr-link must point at, and the protected branch, when that is

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-
-from changelog_tool.records import record
+from dataclasses import dataclass
 
 TRAILER = "No-Perf-Change"
 _TRAILER = re.compile(rf"^{TRAILER}:[ \t]*(\S.*)$", re.MULTILINE | re.IGNORECASE)
 _TAG = re.compile(r"\[(?:skip[- ]sweep|no[- ]perf[- ]changes?)\]", re.IGNORECASE)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class OptOut:
     reason: str
     source: str

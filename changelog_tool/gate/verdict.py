@@ -7,6 +7,8 @@ gate decides severities: a settings change in the branch is an error unless allo
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, RECIPE, KeyChange
 from changelog_tool.diff.scenarios import Gap, gaps
@@ -23,11 +25,10 @@ from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import same_entry, scenario_types
 from changelog_tool.ledger.revision import FORM, Appended, Kept
-from changelog_tool.records import field, record, replace
 from changelog_tool.settings import Settings
 
 
-@record
+@dataclass
 class Verdict:
     findings: list[Finding] = field(default_factory=list)
     uncovered: list[KeyChange] = field(default_factory=list)

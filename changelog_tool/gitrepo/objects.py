@@ -10,12 +10,12 @@ import contextlib
 import fcntl
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.process import object_header, spawn
-from changelog_tool.records import record
 
 if TYPE_CHECKING:
     import hashlib
@@ -29,7 +29,7 @@ BLOB_MODES = (b"100644", b"100755", LINK_MODE)
 blob is the link's target, as git stores it; never followed)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TreeEntry:
     name: str
     mode: bytes
@@ -228,7 +228,7 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
     return spec[: -len(path) - 1], data
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BlobId:
     """A blob named by ``spec`` (``ref:path``): its object id and size, read without
     its content."""

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.records import record
 
 if TYPE_CHECKING:
     # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
@@ -367,7 +367,7 @@ class GitDirectory:
         return current_branch(folder) if folder else None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class HeadState:
     """What is checked out: the commit, the branch (``None`` when detached), an
     operation stopped in the git directory, and the commits of the protected refs

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,11 @@ from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import git
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
 from changelog_tool.hints import closest
-from changelog_tool.records import field, record
 
 WORKTREE = "WORKTREE"
 
 
-@record
+@dataclass
 class Repo:
     """A git work tree; objects come through one persistent ``git cat-file --batch``."""
 

@@ -26,19 +26,19 @@ loaded.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse_entry
 from changelog_tool.ledger.quickread import quick_items
-from changelog_tool.records import record
 from changelog_tool.yaml.items import Item, YamlProblem
 
 _MARKER = re.compile(rb"^(?:---|\.\.\.)(?=[ \t\n]|$)|^%", re.MULTILINE)
 _KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Break:
     """Why an append breaks the file: a finding code, the file line it concerns,
     what goes wrong (a sentence without its final stop) and what to do instead."""

@@ -5,9 +5,9 @@ counted in the file as it is (pure)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from changelog_tool import records
 from changelog_tool.findings import Finding
 
 BOM = b"\xef\xbb\xbf"
@@ -60,7 +60,7 @@ def offsets_in(raw: bytes, findings: list[Finding]) -> None:
         try:
             raw[start:].decode("utf-8")
         except UnicodeDecodeError as exc:
-            findings[index] = records.replace(
+            findings[index] = dataclasses.replace(
                 finding, message=OFFSET.sub(f"at offset {start + exc.start}", finding.message)
             )
 

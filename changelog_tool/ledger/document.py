@@ -14,6 +14,7 @@ import re
 import stat
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,11 @@ from changelog_tool.errors import UsageError, too_large
 from changelog_tool.hints import relative
 from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
 from changelog_tool.ledger.streams import FileSource
-from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Block:
     """One entry's bytes: ``data[start:end]`` are its lines, ``data[end:sep_end]`` the
     separator lines (empty or whitespace-only) that follow it."""
@@ -39,7 +39,7 @@ class Block:
     line: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ByteProblem:
     code: str
     message: str

@@ -9,13 +9,13 @@ config-keys and its lines, so a human can put it back.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.entry import same_entry
 from changelog_tool.ledger.quickread import quick_item
-from changelog_tool.records import record
 from changelog_tool.yaml.items import Item, YamlProblem
 
 UNPARSED: Any = object()
@@ -25,7 +25,7 @@ INSERTED = "inserted"
 that leaves every byte of the base's entries as they were)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Edit:
     """One change to history: the line it is at (in the edited version, or ``None``)
     and what happened, as a phrase that follows the editor's name (the caller adds

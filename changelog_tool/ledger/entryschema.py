@@ -19,6 +19,7 @@ import copy
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -26,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
-from changelog_tool.records import field, record
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ FLAG, INTEGER, TEXT, LIST = "flag", "integer", "text", "list"
 _KINDS = {"boolean": FLAG, "integer": INTEGER, "string": TEXT, "array": LIST}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Field:
     """One field an entry may hold: its name, its kind (:data:`FLAG`, :data:`INTEGER`,
     :data:`TEXT` or :data:`LIST` of text), the schema's ``description`` of it, and
@@ -57,7 +57,7 @@ class Field:
         return f"--{self.name}"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class EntrySchema:
     """The entry schema in use: its fields in the order the emitter writes them, its
     scenario types, where it comes from (``source``: the repository's file, or

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Container, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
@@ -14,12 +15,11 @@ from changelog_tool.ledger.document import ByteProblem, ByteScan, Ledger, read_c
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.ledger.streams import CHUNK
-from changelog_tool.records import field, record, replace
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 
 
-@record
+@dataclass
 class FileReport:
     findings: list[Finding] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)
@@ -346,7 +346,7 @@ _NO_FINAL_NEWLINE = (
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Appendable:
     """A changelog :func:`check_appendable` accepted: its size, its line breaks, its
     last bytes (from its last entry on: all an append needs) and the warnings about

@@ -5,6 +5,7 @@ skipped, not fatal), and the entries that apply to some keys, newest first, as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,10 @@ from changelog_tool.findings import escape_controls
 from changelog_tool.ledger.document import ByteProblem, Ledger, read_file
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.filecheck import read_file_items, read_items
-from changelog_tool.records import record
 from changelog_tool.yaml.items import Item, YamlProblem
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Applied:
     """An entry that applies to a key: where it starts, which patterns matched, and
     which of the keys looked for it applies to."""

@@ -14,12 +14,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse
 from changelog_tool.ledger.entry import entry_identity
-from changelog_tool.records import field, record
 
 PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 
@@ -40,7 +40,7 @@ def unlinked(text: bytes) -> bytes:
     )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Pair:
     """A base entry and the head entry that is it (``how``: kept, relinked,
     reformatted or edited)."""
@@ -50,7 +50,7 @@ class Pair:
     how: str
 
 
-@record
+@dataclass
 class Pairing:
     """How the head entries relate to the base entries (indexes into the ledgers'
     blocks)."""

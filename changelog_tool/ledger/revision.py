@@ -6,6 +6,7 @@ appended (block, line, value), and the checks of every byte it appended
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from changelog_tool.findings import WARNING, Finding
@@ -13,7 +14,6 @@ from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START, last_entry, next_entry
 from changelog_tool.ledger.conversions import OFFSET, readable
 from changelog_tool.ledger.document import Ledger, separator_before_append
-from changelog_tool.records import field, record
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
 
@@ -27,7 +27,7 @@ NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
 )
 
 
-@record
+@dataclass
 class Appended:
     """One entry the branch appended: its block, first line in head, parsed value."""
 
@@ -54,7 +54,7 @@ newest pr-links that name the repository)."""
 REGION = 4 << 20
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Kept:
     """The base bytes a revision keeps, as the checks need them: their length, their
     line breaks, their last :data:`TAIL` bytes, and ``read(start, end)`` for a
@@ -122,7 +122,7 @@ FORM = frozenset({"separator", "whitespace", "entry-order", "re-land"})
 """The codes of form: warnings, unless the settings' ``format = "error"`` says otherwise."""
 
 
-@record
+@dataclass
 class History:
     kind: str
     prefix: Kept = EMPTY

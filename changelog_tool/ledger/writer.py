@@ -31,6 +31,7 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,6 @@ from changelog_tool.ledger.document import (
     separator_before_append,
 )
 from changelog_tool.ledger.filecheck import HeldLines, check_appendable
-from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ LOCK_TIMEOUT = 30.0
 """Seconds to wait for another writer's lock before giving up."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Bounds:
     """What every write obeys: how long it waits for another writer's lock (the
     ``lock-timeout`` setting) and the largest file it reads (``max-bytes``)."""
@@ -72,7 +72,7 @@ class Bounds:
         return cls(settings.lock_timeout, settings.max_bytes)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Appended:
     path: Path
     old_size: int
@@ -309,7 +309,7 @@ def replace_computed(
     return _rewrite(path, make, create=False, bounds=bounds)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Stamp:
     """A file as a caller read it: its size, modification time and inode (for a file
     too long to keep its bytes to compare)."""

@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from changelog_tool.records import record
 from changelog_tool.yaml.tree import Mapping
 
 SNAKE, KEBAB = "snake_case", "kebab-case"
@@ -33,7 +33,7 @@ FILE_SHARE = 0.9
 styled sibling to be flagged."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Votes:
     """How many styled keys use each style."""
 
@@ -44,7 +44,7 @@ class Votes:
         return self.snake if style == SNAKE else self.kebab
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class StyleSlip:
     key: str
     line: int

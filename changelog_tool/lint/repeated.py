@@ -27,8 +27,8 @@ siblings are grouped only when identical), and flattening nested fields by
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
-from changelog_tool.records import record
 from changelog_tool.yaml.tree import Mapping, Values
 
 MIN_SHARED = 8
@@ -38,7 +38,7 @@ MAX_PAIRS = 50_000
 MAX_LEAVES = 500_000
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Place:
     """One copy: its file, its path of keys and its line."""
 
@@ -50,7 +50,7 @@ class Place:
         return ".".join(self.keys) or "(the document)"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Merge:
     """An anchor a file already defines and a mapping that merges it."""
 
@@ -59,7 +59,7 @@ class Merge:
     used: Mapping
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Repeat:
     """Sibling blocks that repeat each other: the first is where the notice goes."""
 
@@ -89,7 +89,7 @@ class Repeat:
         )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Copies:
     """The same large block (a mapping, or a long scalar) in several places."""
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping as MappingType
+from dataclasses import dataclass, field, replace
 
 from changelog_tool.findings import Finding
 from changelog_tool.lint import keystyle, repeated
 from changelog_tool.lint.references import reference_findings
-from changelog_tool.records import field, record, replace
 from changelog_tool.settings import DEFAULT_SEVERITY
 from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MasterKey:
     """One changed master key: its file, its bytes at head and base (``None`` when
     added), the line it starts on, and its whole file's styled keys."""
@@ -33,7 +33,7 @@ class MasterKey:
     """The whole file's styled keys (counted when a key has no styled sibling)."""
 
 
-@record
+@dataclass
 class Changed:
     """What the lints look at: changed YAML files (head and base bytes), the master
     keys added or modified with their reference strings, and a test for a path."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.records import record
+from dataclasses import dataclass
 
 MAX_LISTED = 5
 
@@ -12,7 +12,7 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Problem:
     """Why a merge is refused. ``side`` names the input the ``line`` refers to."""
 

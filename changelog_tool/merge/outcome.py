@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -34,11 +35,10 @@ from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstre
 from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.side_changes import begins_with_history, history_end
 from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
-from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Upstream:
     """The protected ref's own changelog, when the clone has one."""
 
@@ -51,7 +51,7 @@ class Upstream:
         return cls(*found) if found is not None else None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Outcome:
     path: str
     decision: Decision

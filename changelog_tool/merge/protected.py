@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.merge.side_changes import begins_with_history, history_end
 from changelog_tool.merge.threeway import Side
-from changelog_tool.records import record
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert", "am")
 MERGES = ("merge", "pull")
@@ -45,7 +45,7 @@ DEFAULT_BRANCHES = frozenset({"main"})
 NOT_NAMED = "a cherry-pick, a revert or a stash: git names none of them to a merge driver"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Decision:
     """The protected side, why, and whether the operation itself said so (``certain``)
     or it is a hint or a default."""

@@ -38,15 +38,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, label, parse
 from changelog_tool.merge.edits import Problem, possessive
-from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Mainline:
     """What is known of which of the protected side's entries are main's.
 
@@ -63,7 +63,7 @@ class Mainline:
     replaying: bool = True
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Split:
     """Both files cut before the replayed run: the base up to the run's first entry
     (its separator kept), the protected side up to its last line before the run;

@@ -22,16 +22,16 @@ they have it).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, first_line_difference, label, parse
 from changelog_tool.ledger.entry import same_entry
 from changelog_tool.merge.edits import MAX_LISTED, Problem
-from changelog_tool.records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Scattered:
     """The other side's own entries as ``(line, own lines)`` in its file's order;
     ``inserted``: the lines of those that stood before one of the base's entries

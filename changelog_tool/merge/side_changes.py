@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -26,13 +27,12 @@ from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
 from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.scattered import scattered_own
-from changelog_tool.records import record
 from changelog_tool.yaml.items import YamlProblem
 
 _BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Entry:
     """One entry of one side: its first line, its own lines (without the final
     newline) and, when it parses, its value."""
@@ -129,7 +129,7 @@ def tail_entries(data: bytes, start: int) -> list[tuple[int, bytes]]:
 
 
 # --- the other side: appends only ------------------------------------------------
-@record(frozen=True)
+@dataclass(frozen=True)
 class Own:
     entries: list[Entry]
     problems: list[Problem]
@@ -183,7 +183,7 @@ def own_entries(base: bytes, other: bytes, side: str, protected: bytes, protecte
 
 
 # --- the protected side: anything goes, we only need to know what it did ---------
-@record(frozen=True)
+@dataclass(frozen=True)
 class ProtectedChanges:
     appended: list[Entry]
     removed: list[Entry]

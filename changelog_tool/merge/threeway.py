@@ -23,11 +23,12 @@ appended ones read back as the values they had on the other side.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from changelog_tool import records
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import Ledger, separator_before_append
@@ -41,7 +42,6 @@ from changelog_tool.merge.side_changes import (
     own_entries,
     protected_changes,
 )
-from changelog_tool.records import field, record
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 Side = Literal["ours", "theirs"]
@@ -52,7 +52,7 @@ def other_side(side: Side) -> Side:
     return "theirs" if side == "ours" else "ours"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Note:
     """An entry named in a report. ``line`` is in the file ``where`` names;
     ``other_line`` (for a duplicate) is the protected copy's line in the result."""
@@ -74,7 +74,7 @@ class Note:
         return data
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Report:
     protected: Side
     kept: tuple[Note, ...] = ()
@@ -96,7 +96,7 @@ class Report:
         def move(notes: tuple[Note, ...]) -> tuple[Note, ...]:
             return tuple(note.below(lines) for note in notes)
 
-        return records.replace(
+        return dataclasses.replace(
             self,
             kept=move(self.kept),
             duplicates=move(self.duplicates),
@@ -120,13 +120,13 @@ class Report:
         }
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Merged:
     data: bytes
     report: Report
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Refused:
     protected: Side
     problems: tuple[Problem, ...] = field(default_factory=tuple)
@@ -174,7 +174,7 @@ def merge(
         retry = _merge(fixed_base, fixed_prot, other, protected)
         if isinstance(retry, Merged):
             notes = tuple(Note("result", line, "pr-link corrected") for line in lines)
-            return Merged(retry.data, records.replace(retry.report, corrected=notes))
+            return Merged(retry.data, dataclasses.replace(retry.report, corrected=notes))
     return result
 
 

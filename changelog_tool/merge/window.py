@@ -30,19 +30,19 @@ and lines of the whole files, so the caller merges the whole files again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Decision, by_beginning
 from changelog_tool.merge.side_changes import after_history, history_end
 from changelog_tool.merge.threeway import SIDES, Merged, Side
-from changelog_tool.records import record
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 UNKNOWN: Literal["unknown"] = "unknown"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Windows:
     """The three files from ``cut`` (where the base's last entry begins) to their end;
     before ``cut`` they are equal and hold ``lines`` newlines."""

@@ -5,6 +5,7 @@ service for both commands; they keep their arguments and their output."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,14 +17,13 @@ from changelog_tool.ledger import writer
 from changelog_tool.merge.outcome import Upstream, emit, merge_sides
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.replay import Mainline
-from changelog_tool.records import record
 
 if TYPE_CHECKING:
     from changelog_tool.ledger.writer import Bounds
     from changelog_tool.merge.outcome import Outcome
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Sync:
     """The merge ``sync`` computes: REF leads, the branch's own entries follow."""
 

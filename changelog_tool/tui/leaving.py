@@ -38,13 +38,13 @@ import signal
 import termios
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.errors import ChangelogError
-from changelog_tool.records import record
 
 LEFT_CODE = 1  # esc / ctrl+q: the user chose not to save
 INTERRUPTED = "interrupted"
@@ -60,7 +60,7 @@ SIGNALS: dict[signal.Signals, str] = {
 Handler = Callable[[int, FrameType | None], object] | int  # what signal.signal takes
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Outcome:
     code: int
     message: str

@@ -7,13 +7,12 @@ load ruamel.yaml (most of the merge driver's start: docs/performance.md).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from changelog_tool.records import record
 
-
-@record(frozen=True)
+@dataclass(frozen=True)
 class YamlProblem(Exception):
     """A YAML document the changelog refuses. ``line`` is 1-based."""
 
@@ -25,7 +24,7 @@ class YamlProblem(Exception):
         return f"line {self.line}: {self.message}"
 
 
-@record
+@dataclass
 class Item:
     """A top-level sequence item: its value and the 1-based line it starts on."""
 

@@ -35,9 +35,8 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from changelog_tool.records import field, record
 
 if TYPE_CHECKING:
     from ruamel.yaml.constructor import SafeConstructor
@@ -63,7 +62,7 @@ class YamlRefused(Exception):
         self.line = line
 
 
-@record
+@dataclass
 class _Open:
     """A collection the scan is inside: its anchor, where its count began, its depth
     and the deepest level reached below it."""
@@ -217,7 +216,7 @@ _SCALAR_TAGS = frozenset(
 _PLAIN_CACHE_SIZE = 4096
 
 
-@record
+@dataclass
 class _Tools:
     """ruamel's safe loader, and its resolver and constructor for single scalars."""
 

@@ -15,6 +15,7 @@ never appear here.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml.error import YAMLError
@@ -28,19 +29,18 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 
-from changelog_tool.records import field, record
 from changelog_tool.yaml.limits import MAX_DEPTH, YamlRefused, events
 
 MAX_NODES = 200_000
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Key:
     name: str
     line: int  # 1-based
 
 
-@record
+@dataclass
 class Mapping:
     """One YAML mapping: where it is (its path of keys from the root), its line,
     its keys in order, the keys a merge key brings in (``merged``), the anchor it
