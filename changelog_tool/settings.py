@@ -72,6 +72,9 @@ class Settings:
     max_bytes: int = DEFAULT_MAX_BYTES
     """The largest changelog, master config or recipe file the tool reads, in bytes:
     every command checks it before reading (a larger file is refused, exit 2)."""
+    fill_before_merge: bool = False
+    """A placeholder pr-link is an error on every pull request, not only in a merge
+    queue (``verify --before-merge``): the repository fills links before merging."""
     entry_schema: str | None = None
     """The repository's entry schema file (docs/usage.md, 'Adding a field')."""
     source: str | None = None
@@ -101,6 +104,7 @@ _KEYS: dict[str, tuple[str, type[Any]]] = {
     "lock-timeout": ("lock_timeout", float),
     "max-bytes": ("max_bytes", int),
     "entry-schema": ("entry_schema", str),
+    "fill-before-merge": ("fill_before_merge", bool),
 }
 LINT_CODES = tuple(DEFAULT_SEVERITY)
 LEVELS = ("error", "warning", "notice", "off")
@@ -253,6 +257,7 @@ def parse(found: Found, origin: str = "") -> Settings:
                 str: "a string",
                 list: "a list of strings",
                 dict: "a table of strings",
+                bool: "true or false",
             }
             raise UsageError(
                 f"setting {name!r} in {source} must be {what.get(kind, kind.__name__)}"

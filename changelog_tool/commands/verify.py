@@ -71,6 +71,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "[no perf changes]) opts out as in a commit subject",
     )
     parser.add_argument(
+        "--before-merge",
+        action="store_true",
+        help="the head is about to land on the protected branch (a merge queue): a "
+        "placeholder pr-link is an error naming `changelog finalize`",
+    )
+    parser.add_argument(
         "--allow-settings-change",
         action="store_true",
         help="a branch that changes the settings gets a warning, not an error (the "
@@ -137,12 +143,15 @@ def run(
     skip_reason: str | None = None,
     allow_settings_change: bool = False,
     pr_title: str | None = None,
+    before_merge: bool = False,
 ) -> int:
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
     if file is not None:
         return _verify_file(file, format)
-    return _verify_base(base, head, pr_number, skip_reason, allow_settings_change, format, pr_title)
+    return _verify_base(
+        base, head, pr_number, skip_reason, allow_settings_change, format, pr_title, before_merge
+    )
 
 
 def _verify_file(path: Path, fmt: str) -> int:
@@ -178,6 +187,7 @@ def _verify_base(
     allow_settings_change: bool,
     fmt: str,
     pr_title: str | None = None,
+    before_merge: bool = False,
 ) -> int:
     """The branch judged with the base's settings (docs/security.md)."""
     # deferred: the diff engine, the gate and ruamel.yaml cost `verify --file` ~27 ms
@@ -209,6 +219,7 @@ def _verify_base(
             skip_reason=skip_reason,
             allow_settings_change=allow_settings_change,
             pr_title=pr_title,
+            before_merge=before_merge,
         )
         verdict.findings.extend(_lints(repo, settings, snapshot))
         verdict.findings.extend(

@@ -78,6 +78,9 @@ class Rules:
     changed: Callable[[], Collection[str] | None] | None = None
     """The keys the branch changed that need an entry (``None``: unknown), asked only
     for a pattern that could be broad."""
+    before_merge: bool = False
+    """The head is about to land on the protected branch (a merge queue, or the
+    ``fill-before-merge`` setting): a placeholder pr-link is an error naming finalize."""
 
 
 def work_tree_rules(
@@ -171,7 +174,18 @@ def rejections(
                     f"placeholder {link!r}: before merging it must be {final} "
                     f"(run `changelog finalize --pr-number {rules.pr_number}`)",
                     link,
-                    "warning",
+                    "error" if rules.before_merge else "warning",
+                )
+            )
+        elif rules.before_merge and settings.is_placeholder(link):
+            out.append(
+                Rejection(
+                    "pr-link",
+                    "pr-link",
+                    f"placeholder {link!r} would reach the protected branch: fill it before "
+                    "the merge (run `changelog finalize --pr-number N` with the pull "
+                    "request's number)",
+                    link,
                 )
             )
     patterns = entry.get("config-keys")

@@ -53,6 +53,7 @@ def check(
     skip_reason: str | None = None,
     allow_settings_change: bool = False,
     pr_title: str | None = None,
+    before_merge: bool = False,
 ) -> Verdict:
     changes, history = snapshot.changes, snapshot.history
     verdict = Verdict(findings=[*history.findings, *changes.problems])
@@ -84,6 +85,7 @@ def check(
         protected=protected,
         pr_number=pr_number,
         changed=lambda: needing,
+        before_merge=before_merge or settings.fill_before_merge,
     )
     for number, entry in enumerate(appended, 1):
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
