@@ -11,6 +11,7 @@ import pytest
 from projects import key_block, run
 
 from changelog_tool.cli import main
+from changelog_tool.hints import relative
 from changelog_tool.ledger.lookup import applying, entries
 
 CHANGELOG = """\
@@ -55,7 +56,8 @@ def test_entries_for_a_key_come_newest_first_with_their_lines(
 ) -> None:
     assert main(["log", "dsr1-fp4-b200-sglang", "--file", str(changelog)]) == 0
     out = capsys.readouterr().out
-    assert out.index(f"{changelog}:21:") < out.index(f"{changelog}:1:")
+    shown = relative(changelog)  # the path as every command shows it
+    assert out.index(f"{shown}:21:") < out.index(f"{shown}:1:")
     assert "Second" not in out and "Third" not in out
     assert "2 entries apply to dsr1-fp4-b200-sglang (newest first)" in out
 

@@ -44,8 +44,7 @@ def test_the_merge_driver_loads_no_heavy_module(repo: GitRepo) -> None:
 RUN_MODULE = """
 import atexit, runpy, sys
 sys.argv = ["changelog_tool", "merge-driver", *sys.argv[1:], "O", "A", "B", "perf-changelog.yaml"]
-names = {"git", "textual", "jsonschema", "argparse", "tomllib", "subprocess",
-         "dataclasses", "inspect", "ruamel"}
+names = {"git", "textual", "jsonschema", "argparse", "tomllib", "subprocess", "ruamel"}
 # the process ends in the driver (changelog_tool.finish), running what is registered
 atexit.register(
     lambda: print(",".join(sorted({m.split(".")[0] for m in sys.modules} & names)) or "none")
@@ -58,9 +57,8 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
     repo: GitRepo,
 ) -> None:
     """``python -m changelog_tool merge-driver %O %A %B %P`` (what ``install`` sets up)
-    goes straight to the driver; told the operation by git, it runs no git at all. Its
-    classes are records, so ``dataclasses`` and ``inspect`` stay unloaded too; entries
-    in the emitter's layout are read and proved without the YAML parser (``ruamel``)."""
+    goes straight to the driver; told the operation by git, it runs no git at all;
+    entries in the emitter's layout are read and proved without the YAML parser (``ruamel``)."""
     base = _three_sides(repo)
     assert _run_in_a_rebase(repo) == ["0", "none"]
     assert repo.read("A") == appended(base, entry("main"), entry("own"))
