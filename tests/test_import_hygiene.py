@@ -167,16 +167,17 @@ def test_plain_pytest_and_python_m_pytest_collect_the_same_tests() -> None:
 
     root = Path(__file__).resolve().parents[1]
     plain = Path(sys.executable).with_name("pytest")
-    runs = [
-        subprocess.run(
+    started = [  # both at once: each is a whole collection
+        subprocess.Popen(
             [*command, "--collect-only", "-q", "-p", "no:cacheprovider", "tests"],
             cwd=root,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            check=False,
         )
         for command in ([str(plain)], [sys.executable, "-m", "pytest"])
     ]
-    assert [r.returncode for r in runs] == [0, 0], runs[0].stdout[-2000:]
-    counts = [r.stdout.strip().splitlines()[-1].split(" tests collected")[0] for r in runs]
+    outputs = [process.communicate()[0] for process in started]
+    assert [p.returncode for p in started] == [0, 0], outputs[0][-2000:]
+    counts = [out.strip().splitlines()[-1].split(" tests collected")[0] for out in outputs]
     assert counts[0] == counts[1]
