@@ -240,16 +240,7 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
     blocks = ledger.blocks
     for block in blocks:
         line = block.line + before
-        text = ledger.text(block)
-        if not text.startswith(ENTRY_HEAD):
-            history.findings.append(
-                Finding(
-                    "entry-count",
-                    f"a new entry does not begin with '{ENTRY_HEAD.decode()}'",
-                    path,
-                    line,
-                )
-            )
+        check_entry(ledger.text(block), line, history, path)
         separator = data[block.end : block.sep_end]
         if block.index < len(blocks) - 1 and separator != b"\n":
             history.findings.append(
@@ -271,12 +262,11 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
                     WARNING,
                 )
             )
-        _read_entry(text, line, history, path)
 
 
 def check_entry(text: bytes, line: int, history: History, path: str) -> None:
-    """One own entry that stands before entries the base holds: it begins like
-    one, and reads as one list item (then it is one of the branch's own)."""
+    """One entry of the branch's own, wherever it stands: it begins like one, and
+    reads as one list item."""
     if not text.startswith(ENTRY_HEAD):
         history.findings.append(
             Finding(

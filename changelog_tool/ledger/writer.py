@@ -226,15 +226,7 @@ def _rewrite(
             raise refusal
         old = _read_fd(fd)
         new = make(old)
-        new_fd = _replace(real, new, stat.S_IMODE(os.fstat(fd).st_mode))
-        try:
-            written = _read_fd(new_fd)
-        finally:
-            os.close(new_fd)
-        if written != new:
-            raise ChangelogError(
-                f"read-back of {path} does not match what was written; check the disk and the file"
-            )
+        _replace_and_read_back(path, real, new, stat.S_IMODE(os.fstat(fd).st_mode))
     return old, new
 
 
@@ -253,16 +245,22 @@ def _create_whole(
         new = make(b"")
         mask = os.umask(0o022)
         os.umask(mask)
-        new_fd = _replace(real, new, 0o644 & ~mask)
-        try:
-            written = _read_fd(new_fd)
-        finally:
-            os.close(new_fd)
+        _replace_and_read_back(path, real, new, 0o644 & ~mask)
+    return b"", new
+
+
+def _replace_and_read_back(path: Path, real: Path, new: bytes, mode: int) -> None:
+    """``new`` renamed over ``real`` (:func:`_replace`), then read back whole: a
+    disk that returns other bytes refuses."""
+    new_fd = _replace(real, new, mode)
+    try:
+        written = _read_fd(new_fd)
+    finally:
+        os.close(new_fd)
     if written != new:
         raise ChangelogError(
             f"read-back of {path} does not match what was written; check the disk and the file"
         )
-    return b"", new
 
 
 def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]:
