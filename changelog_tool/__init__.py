@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import gc
 import os
 import signal
 import sys
@@ -19,13 +18,7 @@ __version__ = "0.1.0"
 
 def batch_process() -> None:
     """Set up a ``changelog`` process (the console command, ``python -m
-    changelog_tool``). It runs without the cyclic garbage collector: reference counting
-    frees what the commands make, and none makes cyclic garbage that grows with its
-    input. The TUI, a long session whose event loop makes cycles, turns it back on
-    (:func:`changelog_tool.tui.run_add`). ``cli.main`` called in a process of its own
-    (the tests) leaves the collector as it is.
-
-    From here on a ctrl+c ends the run as one (130, "interrupted"), wherever it lands:
+    changelog_tool``). From here on a ctrl+c ends the run as one (130, "interrupted"), wherever it lands:
 
     - a KeyboardInterrupt that escapes every handler (between the command's end and
       :func:`finish`, say) reaches the interpreter's top level, which hands it to
@@ -36,7 +29,6 @@ def batch_process() -> None:
       ignored") or land just before a blocking write, which then waits for ever. The
       signal's number also goes to a wakeup pipe, which :func:`finish` watches."""
     global _WAKEUP
-    gc.disable()
     sys.excepthook = _uncaught
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)

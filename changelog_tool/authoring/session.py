@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from changelog_tool.authoring.ahead import Ahead, diff_answer
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.reach import PENDING, Reach
 from changelog_tool.authoring.reach import reach as reach_of
 from changelog_tool.authoring.rows import KeyRow, rows_for
 from changelog_tool.confinement import confined, confined_file
+from changelog_tool.diff.engine import collect
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.diff.masters import MasterProblem
 from changelog_tool.diff.points import points as points_of
@@ -75,6 +75,15 @@ pattern reaching thousands of keys would hold the screen for seconds): the rest 
 counted in the background."""
 
 
+def diff_answer(settings: Settings, base: str | None) -> ChangeSet | str:
+    """The diff engine's changes against ``base``, or the message of the error that
+    stopped it (what the key list says instead of keys)."""
+    try:
+        return collect(settings, base=base)
+    except ChangelogError as exc:
+        return str(exc)
+
+
 class AddSession:
     """One `changelog add` run against one changelog file."""
 
@@ -85,13 +94,8 @@ class AddSession:
         *,
         base: str | None = None,
         init: bool = False,
-        ahead: Ahead | None = None,
     ) -> None:
         self.settings = settings
-        self.ahead = ahead
-        """The child already running the diff (:mod:`.ahead`), whose answer the first
-        :meth:`load` takes (``None``, or no child: :meth:`load` runs the diff), and
-        which :meth:`close` stops."""
         self.path = path
         self.base = base
         self.init = init
@@ -147,22 +151,13 @@ class AddSession:
         return self.old
 
     def load(self) -> Loaded:
-        """The diff engine's changes (slow: call from a worker): the child's answer the
-        first time, if it gave one, else the engine run here."""
-        answer = self.ahead.take() if self.ahead is not None else None
-        if answer is None:
-            answer = diff_answer(self.settings, self.base)
+        """The diff engine's changes (call from a worker)."""
+        answer = diff_answer(self.settings, self.base)
         if isinstance(answer, str):
             self.loaded = Loaded(None, [], answer)
         else:
             self.loaded = Loaded(answer, rows_for(answer))
         return self.loaded
-
-    def close(self) -> None:
-        """The app is ending: stop the diff's child if it still runs (a :meth:`load`
-        waiting for it then returns at once)."""
-        if self.ahead is not None:
-            self.ahead.close()
 
     def history(self) -> list[tuple[int, Entry]]:
         """``(line, entry)`` for every entry of the file, parsed once, on first use: not

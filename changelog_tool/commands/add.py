@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Unpack
 
 from changelog_tool import settings as settings_module
-from changelog_tool.authoring.ahead import diff_answer
 from changelog_tool.authoring.drafts import Answers
 from changelog_tool.authoring.fieldoptions import add_field_options, entry_fields, schema_here
+from changelog_tool.authoring.session import diff_answer
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.findings import Finding, format_text

@@ -3,12 +3,9 @@ package does not load Textual, so the core can name ``run_add`` for free)."""
 
 from __future__ import annotations
 
-import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from changelog_tool.authoring.ahead import Ahead
 
 if TYPE_CHECKING:
     from changelog_tool.authoring.drafts import Answers
@@ -22,33 +19,9 @@ def run_add(
     left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
     the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`).
     An exception the app did not handle is raised once the terminal is restored."""
-    ahead = Ahead(settings, base)
-    try:
-        ahead.start()  # before Textual's import: the changed keys are found meanwhile
-        return _run(settings, path, base, prefill, init, ahead)
-    finally:
-        ahead.close()  # the app closes it as it ends; here too if it never started
+    from changelog_tool.tui.app import make_app  # Textual: only when the screen opens
 
-
-def _run(
-    settings: Settings,
-    path: Path,
-    base: str | None,
-    prefill: Answers,
-    init: bool,
-    ahead: Ahead,
-) -> int:
-    # deferred: Textual costs ~180 ms, and add with flags never opens the TUI (docs/performance.md)
-    from changelog_tool.tui.app import make_app
-
-    app = make_app(settings, path, base=base, prefill=prefill, init=init, ahead=ahead)
-    # An event loop makes cyclic garbage as it goes, so the collector runs again
-    # (changelog_tool.batch_process turned it off); what exists now (Textual's
-    # modules, the session) lives as long as the app, so it is moved out of the
-    # collector's reach first: scanning it on every full collection delayed the
-    # first frame (docs/performance.md).
-    gc.freeze()
-    gc.enable()
+    app = make_app(settings, path, base=base, prefill=prefill, init=init)
     outcome = app.run()
     if app.crashed is not None:  # a bug: for the CLI's error boundary (exit 2)
         raise app.crashed

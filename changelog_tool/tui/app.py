@@ -20,7 +20,6 @@ from textual.widgets import Footer, Input, Label, TextArea
 from textual.worker import get_current_worker
 
 from changelog_tool.authoring import drafts
-from changelog_tool.authoring.ahead import Ahead
 from changelog_tool.authoring.drafts import Answers, Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
 from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
@@ -166,9 +165,6 @@ class AddApp(SavingApp):
         self.unroute_signals = route_signals(self.signalled)
 
     def on_unmount(self) -> None:  # the app's: after Textual has restored the terminal
-        # a worker still waiting for the diff's child would hold the exit until the
-        # child ended (Textual waits for its workers' threads): the child is stopped
-        self.session.close()
         if self.unroute_signals is not None:
             self.unroute_signals()
 
@@ -384,11 +380,9 @@ def make_app(
     base: str | None = None,
     prefill: Answers | None = None,
     init: bool = False,
-    ahead: Ahead | None = None,
 ) -> AddApp:
-    """The app for one `changelog add` run: flags prefill the answers, over a kept draft
-    (``ahead``: the child already looking for the changed keys)."""
-    session = AddSession(settings, path, base=base, init=init, ahead=ahead)
+    """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
+    session = AddSession(settings, path, base=base, init=init)
     flags = Draft.from_flags(prefill or {})
     kept = drafts.load(path)
     note = ""
