@@ -6,8 +6,8 @@ comes and goes slows them alike.
 
 Rows (needs ../shared/corpus): `verify --base C~1 --head C` on real commits of the
 corpus (the median over the commits of each version's medians); `verify --base
-HEAD~1` with the work tree as head (as the Action runs it) on the real file and on
-100,000 real-sized entries; the merge driver at real size in a rebase (its ``%A``
+HEAD~1` with the work tree as head (as the Action runs it) and `verify --file`, on
+the real file and on 10,000 real-sized entries; the merge driver at real size in a rebase (its ``%A``
 restored before every run, in every row); `python -c pass`.
 """
 
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from bench_merge import TARGET_BYTES, Scenario, grown, real_file
-from bench_verify_base import CORPUS, pick_commits, synthetic_repo
+from bench_verify_base import CHANGELOG, CORPUS, pick_commits, synthetic_repo
 from timing import Command, cache_bytecode, installed_python, measure_together, revision_python
 
 FLOOR_IMPORT = "import ruamel.yaml, jsonschema, git"
@@ -40,6 +40,10 @@ def verify(python: str, repo: Path, base: str, head: str | None) -> Command:
         [python, "-m", "changelog_tool", "verify", "--base", base, *at_head, "--format", "json"],
         repo,
     )
+
+
+def verify_file(python: str, repo: Path) -> Command:
+    return Command([python, "-m", "changelog_tool", "verify", "--file", CHANGELOG], repo)
 
 
 def main() -> int:
@@ -82,6 +86,14 @@ def main() -> int:
             (
                 "verify --base HEAD~1, work tree, 10,000 entries",
                 [verify(versions[n], long, "HEAD~1", None) for n in names],
+            ),
+            (
+                "verify --file, real file",
+                [verify_file(versions[n], real) for n in names],
+            ),
+            (
+                "verify --file, 10,000 entries",
+                [verify_file(versions[n], long) for n in names],
             ),
             (
                 "merge driver, real size, in a rebase",
