@@ -14,14 +14,17 @@ import importlib
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
-from changelog_tool import __version__, batch_process, finish
+from changelog_tool import __version__, batch_process, finish, settings
 from changelog_tool.errors import ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
+from changelog_tool.gitrepo.process import in_repository
+from changelog_tool.hints import did_you_mean
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
@@ -41,23 +44,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _module(name: str) -> ModuleType:
     return importlib.import_module(f"changelog_tool.commands.{COMMANDS[name][0]}")
-
-
-def _formatter(prog: str) -> argparse.HelpFormatter:
-    """argparse's help formatter, as wide as the terminal (as argparse finds it:
-    ``COLUMNS``, then standard output's terminal, else 80), without importing
-    ``shutil``: argparse makes a formatter for every argument added, and ``shutil``
-    (with ``bz2`` and ``lzma``) slowed every command's start (docs/performance.md).
-    Standard output is ``sys.stdout``, where the help goes: the process's own, or the
-    stream a caller of :func:`main` in its own process put there."""
-    text = os.environ.get("COLUMNS", "")
-    columns = int(text) if text.isascii() and text.isdigit() else 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.stdout.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return argparse.HelpFormatter(prog, width=(columns if columns > 0 else 80) - 2)
 
 
 class UsageExit(SystemExit):
@@ -85,9 +71,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     choices need no more), and no command module is imported."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
-    parser = _Parser(
-        prog="changelog", description="Keep perf-changelog.yaml honest.", formatter_class=_formatter
-    )
+    parser = _Parser(prog="changelog", description="Keep perf-changelog.yaml honest.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--debug",
@@ -100,9 +84,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     # the list of choices, but no command's options.
     for name, (_, help_text) in COMMANDS.items():
         if chosen not in COMMANDS or name == chosen:
-            command_parser = sub.add_parser(
-                name, help=help_text, description=help_text, formatter_class=_formatter
-            )
+            command_parser = sub.add_parser(name, help=help_text, description=help_text)
             if name == chosen:
                 _module(name).configure(command_parser)
     return parser
@@ -152,8 +134,6 @@ def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, Any]:
         raise UsageExit(f"{parser.prog}: error: no command given")
     chosen = next((w for w in words if not w.startswith("-")), None)
     if chosen is not None and chosen not in COMMANDS:
-        from changelog_tool.hints import did_you_mean  # deferred: difflib, for this error only
-
         parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
     found, extra = parser.parse_known_args(words)
     if extra:
@@ -177,14 +157,10 @@ def _need_repository(command: str) -> None:
     and ``log`` also work on a copy of the changelog outside git: there, on the
     changelog the settings name, when it exists (else it is the folder that is wrong,
     and "pass --init" or "pass --file" would mislead)."""
-    from changelog_tool.gitrepo.process import in_repository
-
     here = Path.cwd()
     if in_repository(here):
         return
     if command in ("add", "log"):
-        from changelog_tool import settings
-
         found = settings.load(here)
         if (found.root / found.changelog).exists():
             return
@@ -215,8 +191,6 @@ def failure(
         return code
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
-        import traceback  # deferred: ~3 ms of every command's start budget; for --debug only
-
         traceback.print_exception(exc)
     first = (str(exc).strip().splitlines() or [""])[0]
     print(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -145,9 +146,6 @@ def github_log(lines: Sequence[str], token: str | None = None) -> str:
     made safe by itself, and all of them between ``::stop-commands::TOKEN`` and
     ``::TOKEN::`` (a random token, which the runner masks), so GitHub reads no
     command in them even if one slipped through."""
-    # deferred: secrets (hashlib, OpenSSL) costs the merge driver 4-9 ms; for GitHub logs only
-    import secrets
-
     token = token or secrets.token_hex(16)
     return f"::stop-commands::{token}\n{text_log(lines)}\n::{token}::"
 

@@ -1,10 +1,10 @@
 """The TUI's changed keys, found by a child process while this one imports Textual.
 
 `changelog add` spends its first moments importing Textual and building the first
-frame, all on one core, and only then can it run the diff engine (slower on the
-app's thread, which shares the interpreter lock with Textual's first refreshes;
-figures in docs/performance.md). A child forked before that import runs the same diff on
-another core, so the keys are ready by the first frame.
+frame, all on one core, and only then can it run the diff engine (on the app's
+thread, it shares the interpreter lock with Textual's first refreshes). A child
+forked before that import runs the same diff on another core, so the keys are
+ready by the first frame.
 
 The child is a copy of this process made with ``os.fork``, only where that is
 safe and worth it: a platform with ``fork``, a single thread running (forking a
@@ -30,13 +30,11 @@ import pickle
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING
 
+from changelog_tool.diff.engine import collect
+from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError
-
-if TYPE_CHECKING:
-    from changelog_tool.diff.keychange import ChangeSet
-    from changelog_tool.settings import Settings
+from changelog_tool.settings import Settings
 
 STOPPED = "the search for changed keys was stopped"
 """What :meth:`Ahead.take` answers once :meth:`Ahead.close` stopped the child (the app
@@ -52,9 +50,6 @@ child, nor end this process before it knows the child's pid)."""
 def diff_answer(settings: Settings, base: str | None) -> ChangeSet | str:
     """The diff engine's changes against ``base``, or the message of the error that
     stopped it (what the key list says instead of keys)."""
-    # deferred: ~15 ms of CPU before the TUI's first frame; the child imports it beside Textual
-    from changelog_tool.diff.engine import collect
-
     try:
         return collect(settings, base=base)
     except ChangelogError as exc:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from dataclasses import dataclass
 from typing import Any
+
+from ruamel.yaml.error import YAMLError
 
 from changelog_tool.provenance import Source
 from changelog_tool.yaml import yaml11
@@ -54,9 +57,6 @@ def toml_string(text: str) -> str:
 
 def toml_settings(settings: dict[str, str | list[str]]) -> str:
     """The settings file's text, proved to read back as ``settings``."""
-    # deferred: tomllib is read only here, where init has settings to write
-    import tomllib
-
     lines = []
     for name, value in settings.items():
         shown = (
@@ -73,8 +73,6 @@ def toml_settings(settings: dict[str, str | list[str]]) -> str:
 
 def read_yaml(data: bytes) -> tuple[Any, str | None]:
     """The document's value as a YAML 1.1 safe reader builds it, or why it cannot."""
-    from ruamel.yaml.error import YAMLError
-
     try:
         return yaml11.load(data), None
     except (yaml11.Unreadable, YamlRefused, YAMLError, UnicodeDecodeError) as exc:

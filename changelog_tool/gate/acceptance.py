@@ -24,6 +24,7 @@ from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
 from changelog_tool.hints import did_you_mean
+from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
 from changelog_tool.settings import Settings
 from changelog_tool.yaml.yaml11 import disagreements
@@ -263,9 +264,6 @@ def zero_points(
 
 
 def _emitted(entry: Mapping[str, object]) -> bytes | None:
-    # deferred: the emitter loads ruamel.yaml, ~11 ms of `log`, which needs only unmatched()
-    from changelog_tool.ledger.emitter import emit
-
     try:
         return emit(entry)
     except ChangelogError:  # what the emitter refuses, the schema names

@@ -11,13 +11,10 @@ open a fence or inject HTML.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from changelog_tool.diff.keychange import REMOVED, ChangeSet
+from changelog_tool.gate.verdict import Verdict
 from changelog_tool.ledger.entry import matches
-
-if TYPE_CHECKING:
-    from changelog_tool.gate.verdict import Verdict
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~-])")
 

@@ -12,8 +12,6 @@ GitPython's import. Everything else in the tool works on bytes and plain values;
 git failures become :class:`EnvironmentProblem` messages that say what to run.
 """
 
-from typing import TYPE_CHECKING
-
 from changelog_tool.gitrepo.objects import (
     BlobId,
     protected_blob,
@@ -32,20 +30,7 @@ from changelog_tool.gitrepo.process import (
     run_git,
     try_git,
 )
-
-if TYPE_CHECKING:
-    from changelog_tool.gitrepo.repository import WORKTREE, Repo
-
-
-def __getattr__(name: str) -> object:
-    """``Repo`` and ``WORKTREE`` load :mod:`.repository` on first use: the merge
-    driver's questions of git (:mod:`.process`) never need it (docs/performance.md)."""
-    if name in ("Repo", "WORKTREE"):
-        from changelog_tool.gitrepo import repository
-
-        return getattr(repository, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+from changelog_tool.gitrepo.repository import WORKTREE, Repo
 
 __all__ = [
     "WORKTREE",

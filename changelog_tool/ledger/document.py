@@ -25,6 +25,7 @@ from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_ent
 from changelog_tool.ledger.streams import FileSource
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 
 @dataclass(frozen=True)
@@ -360,15 +361,9 @@ class Ledger:
     # --- parsing -------------------------------------------------------------
     def parse(self) -> list[Item] | Any:
         """Parse the whole file (raises :class:`YamlProblem`)."""
-        # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-        from changelog_tool.yaml.strict import load_items
-
         return load_items(self.data)
 
     def parse_block(self, block: Block) -> Item:
-        # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-        from changelog_tool.yaml.strict import load_items
-
         items = load_items(self.text(block), line_offset=block.line - 1)
         if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
             raise YamlProblem("entry-count", "this block is not exactly one list item", block.line)

@@ -17,6 +17,7 @@ from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.entry import same_entry
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 UNPARSED: Any = object()
 
@@ -51,9 +52,6 @@ def parse_entry(raw: bytes, line: int) -> Any:
     quick = quick_item(raw + b"\n", line, lines=False)
     if quick is not None:
         return quick.value
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-    from changelog_tool.yaml.strict import load_items
-
     items = load_items(raw + b"\n", line_offset=line - 1)
     if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
         raise YamlProblem("entry-count", "this block is not exactly one list item", line)

@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import jsonschema
+from jsonschema.protocols import Validator
 
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
-
-if TYPE_CHECKING:
-    from jsonschema.protocols import Validator
 
 SETTING = "entry-schema"
 """The setting that names the repository's schema file."""
@@ -71,8 +71,7 @@ class EntrySchema:
 
     @property
     def validator(self) -> Validator:
-        """The validator of :attr:`document`, built once, on first use (the merge
-        driver, which validates nothing, never loads jsonschema)."""
+        """The validator of :attr:`document`, built once, on first use."""
         if "validator" not in self.built:
             self.built["validator"] = _strict()(self.document)
         return self.built["validator"]
@@ -106,8 +105,6 @@ def _is_integer(_checker: object, value: object) -> bool:
 @cache
 def _strict() -> type[Validator]:
     """Draft 2020-12 with :func:`_is_integer`."""
-    import jsonschema  # deferred: see EntrySchema.validator
-
     base = jsonschema.Draft202012Validator
     checker = base.TYPE_CHECKER.redefine("integer", _is_integer)
     strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
@@ -223,8 +220,6 @@ def combine(extension: dict[str, Any] | None, source: str | None = None) -> Entr
 
 def _checked(extension: Any, where: str) -> dict[str, Any]:
     """The repository's schema, as a valid 2020-12 schema of one entry, refs inlined."""
-    import jsonschema  # deferred: see EntrySchema.validator
-
     if not isinstance(extension, dict):
         raise UsageError(f"{where}: a schema of one entry is a JSON object")
     try:

@@ -1,18 +1,17 @@
-"""The Textual TUI. The only package that imports Textual (lazily: importing this
-package does not load Textual, so the core can name ``run_add`` for free)."""
+"""The Textual TUI, the only package that imports Textual. A command imports it
+when it opens the TUI, so the commands that never do (``verify``, ``add`` with
+flags, the merge driver) never load Textual."""
 
 from __future__ import annotations
 
 import gc
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from changelog_tool.authoring.ahead import Ahead
-
-if TYPE_CHECKING:
-    from changelog_tool.authoring.drafts import Answers
-    from changelog_tool.settings import Settings
+from changelog_tool.authoring.drafts import Answers
+from changelog_tool.settings import Settings
+from changelog_tool.tui.app import make_app
 
 
 def run_add(
@@ -38,15 +37,11 @@ def _run(
     init: bool,
     ahead: Ahead,
 ) -> int:
-    # deferred: Textual costs ~180 ms, and add with flags never opens the TUI (docs/performance.md)
-    from changelog_tool.tui.app import make_app
-
     app = make_app(settings, path, base=base, prefill=prefill, init=init, ahead=ahead)
     # An event loop makes cyclic garbage as it goes, so the collector runs again
     # (changelog_tool.batch_process turned it off); what exists now (Textual's
     # modules, the session) lives as long as the app, so it is moved out of the
-    # collector's reach first: scanning it on every full collection delayed the
-    # first frame (docs/performance.md).
+    # collector's reach first.
     gc.freeze()
     gc.enable()
     outcome = app.run()

@@ -27,6 +27,7 @@ from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested
 from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
+from changelog_tool.tui.help import HelpScreen
 from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import (
     route_signals,
@@ -328,9 +329,6 @@ class AddApp(SavingApp):
         self.action_help()
 
     def action_help(self) -> None:
-        # deferred: the help's Markdown widget would cost ~35 ms of CPU before the first frame
-        from changelog_tool.tui.help import HelpScreen
-
         self.push_screen(HelpScreen())
 
     async def action_edit_description(self) -> None:
