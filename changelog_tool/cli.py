@@ -1,9 +1,9 @@
 """The ``changelog`` command: parse, dispatch to ``commands/<verb>.py``, map errors.
 
-Each command module has ``configure(parser)`` and ``run(**kwargs) -> int``. This is
-where start-up is decided: only the chosen command's module is imported (none for
-the top-level help), and each command module imports what it needs at its top, so
-that ``verify`` and the merge driver never load the TUI.
+Each command module has ``configure(parser)`` and ``run(**kwargs) -> int``. Only the
+chosen command's module is imported (none for the top-level help), and each command
+module imports what it needs at its top, so that ``verify`` and the merge driver
+never load the TUI.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from changelog_tool import __version__, batch_process, finish, settings
 from changelog_tool.errors import ChangelogError, NotInRepository, cut_short
@@ -66,7 +66,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's parser is configured and its module
-    imported (start-up matters inside `git rebase` and CI). When none is chosen, every
+    imported. When none is chosen, every
     command is named with its one-line help (the top-level help and the list of
     choices need no more), and no command module is imported."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -79,9 +79,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         help="show the traceback of an internal error (or CHANGELOG_DEBUG=1)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    # A chosen command needs only its own parser (each has a cost to make, and its
-    # module's imports); none or an unknown one needs every name, for the help and
-    # the list of choices, but no command's options.
+    # A chosen command needs only its own parser; none or an unknown one needs every
+    # name, for the help and the list of choices, but no command's options.
     for name, (_, help_text) in COMMANDS.items():
         if chosen not in COMMANDS or name == chosen:
             command_parser = sub.add_parser(name, help=help_text, description=help_text)
@@ -114,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _json_refusal(ChangelogError(said), "UsageError", 2)
         return int(exc.code or 0)
     args.pop("debug", None)
-    command = args.pop("command")
+    command = str(args.pop("command"))
     as_json = args.get("format") == "json" or bool(args.get("from_json"))
     try:
         if command not in NO_REPOSITORY and args.get("file") is None:
@@ -125,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, Any]:
+def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, object]:
     """The parsed command line, as argparse parses it, but: no command at all prints
     the help (on stderr, exit 2, as ruff does); an unknown command gets the closest
     name; an unknown option is refused with the usage of the command it was given to."""

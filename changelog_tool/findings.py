@@ -61,8 +61,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069
 """A character that breaks or rewrites a line: C0/C1 controls (Cc: newline, carriage
 return, escape sequences), the line and paragraph separators (Zl, Zp), bidi
 overrides; or one that cannot be printed at all: a lone surrogate (Cs), which is how
-a file name's byte that is not UTF-8 reaches here from git (``surrogateescape``).
-One class searched in C, not a test per character (docs/performance.md)."""
+a file name's byte that is not UTF-8 reaches here from git (``surrogateescape``)."""
 
 
 def _escape(char: str) -> str:

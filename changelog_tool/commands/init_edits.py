@@ -14,7 +14,6 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
-from typing import Any
 
 from ruamel.yaml.error import YAMLError
 
@@ -71,7 +70,7 @@ def toml_settings(settings: dict[str, str | list[str]]) -> str:
     return text
 
 
-def read_yaml(data: bytes) -> tuple[Any, str | None]:
+def read_yaml(data: bytes) -> tuple[object, str | None]:
     """The document's value as a YAML 1.1 safe reader builds it, or why it cannot."""
     try:
         return yaml11.load(data), None
@@ -87,7 +86,7 @@ def _hook(origin: Source, indent: int) -> str:
     )
 
 
-def _has_hook(repos: list[Any]) -> bool:
+def _has_hook(repos: list[object]) -> bool:
     return any(
         isinstance(repo, dict)
         and isinstance(repo.get("hooks"), list)
@@ -168,7 +167,9 @@ def workflow_reads_back(text: str, branch: str, action: str) -> bool:
     value, problem = read_yaml(text.encode())
     if problem is not None or not isinstance(value, dict):
         return False
-    triggers: Any = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
+    triggers = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
+    if not isinstance(triggers, dict):
+        return False
     try:
         return bool(
             triggers["push"]["branches"] == [branch]

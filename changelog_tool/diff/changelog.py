@@ -10,7 +10,7 @@ through the descriptor the proof read (no copy: a writer that replaces the file
 by rename does not change what that descriptor reads), a blob from a spool (in
 memory up to 8 MiB, then a temporary file), as git streams it only once.
 Anything else (history edited, a pr-link corrected, CRLF or a BOM added, a file created or deleted) reads both versions
-and takes :func:`changelog_tool.ledger.compare.compare`'s slower path.
+and takes :func:`changelog_tool.ledger.compare.compare`'s general path.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ SPOOL_IN_MEMORY = 8 << 20
 HASH_BESIDE = 8 << 20
 """From this size the work tree's file is hashed whole (head's blob id) by a second
 thread while the proof streams its prefix: hashlib lets go of the interpreter lock,
-so the two hashes run side by side on two cores (docs/performance.md)."""
+so the two hashes run side by side."""
 
 
 @dataclass

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
@@ -277,9 +276,12 @@ def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejectio
         return []
     out = []
     for path, message in disagreements(block, [dict(entry)]):
-        value: Any = entry
+        value: object = entry
         for part in path.split("/") if path != "(entry)" else []:
-            value = value[int(part)] if isinstance(value, list) else value.get(part)
+            if isinstance(value, list):
+                value = value[int(part)]
+            elif isinstance(value, Mapping):
+                value = value.get(part)
         text = value if isinstance(value, str) else None
         out.append(Rejection(YAML_1_1, path, message, text))
     return out

@@ -3,12 +3,10 @@
 Two mechanisms, each for what it does best. Objects (refs, trees, blobs) are read
 through ``git cat-file --batch`` (:mod:`objects`, the one batch reader, persistent
 for a :class:`Repo` that reads dozens of blobs, and for the merge driver's one
-question of the protected ref); GitPython is
-imported only for what it does well beyond that (the index's conflict stages,
-ref names for "did you mean"). Short one-off questions (config, the state of
-the git directory, ``merge-file``, building the demo repository) are one plain
-``git`` subprocess (:func:`git`), so the merge driver and ``add`` never pay for
-GitPython's import. Everything else in the tool works on bytes and plain values;
+question of the protected ref); GitPython reads what it does well beyond that
+(the index's conflict stages, ref names for "did you mean"). Short one-off
+questions (config, the state of the git directory, ``merge-file``, building the
+demo repository) are one plain ``git`` subprocess (:func:`git`). Everything else in the tool works on bytes and plain values;
 git failures become :class:`EnvironmentProblem` messages that say what to run.
 """
 

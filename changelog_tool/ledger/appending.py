@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse_entry
@@ -74,7 +73,7 @@ def append_break(
     if end.startswith(b"-") and quick_items(whole) is not None:
         return None  # all in the emitter's layout: each block reads as it does alone
     first = line + end.count(b"\n")  # the line the appended bytes begin on
-    own: list[Any] = []
+    own: list[object] = []
     tail = Ledger(appended)
     for block in tail.blocks:
         try:
@@ -125,7 +124,7 @@ def append_break(
     return None
 
 
-def _as_list(root: Any) -> list[Item] | None:
+def _as_list(root: object) -> list[Item] | None:
     """The items of a document that is a list (an empty one, or comments only, is
     an empty list), else ``None``."""
     if root is None:

@@ -17,7 +17,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.errors import UsageError, too_large
 from changelog_tool.hints import relative
@@ -359,7 +358,7 @@ class Ledger:
         return scan.problems()
 
     # --- parsing -------------------------------------------------------------
-    def parse(self) -> list[Item] | Any:
+    def parse(self) -> list[Item] | object:
         """Parse the whole file (raises :class:`YamlProblem`)."""
         return load_items(self.data)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.entry import same_entry
@@ -19,7 +18,7 @@ from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
 
-UNPARSED: Any = object()
+UNPARSED: object = object()
 
 INSERTED = "inserted"
 """How an :class:`Edit` of an entry placed among the base's begins (the one edit
@@ -43,7 +42,7 @@ def content(ledger: Ledger, block: Block) -> bytes:
     return text[:-1] if text.endswith(b"\n") else text
 
 
-def parse_entry(raw: bytes, line: int) -> Any:
+def parse_entry(raw: bytes, line: int) -> object:
     """The value of one entry's bytes (raises :class:`YamlProblem`, lines in the file).
 
     An entry in the emitter's layout is read without the YAML parser (the same
@@ -58,7 +57,7 @@ def parse_entry(raw: bytes, line: int) -> Any:
     return items[0].value
 
 
-def parse(raw: bytes, line: int) -> Any:
+def parse(raw: bytes, line: int) -> object:
     """The entry's value, or :data:`UNPARSED` when it does not parse on its own."""
     try:
         return parse_entry(raw, line)
@@ -66,7 +65,7 @@ def parse(raw: bytes, line: int) -> Any:
         return UNPARSED
 
 
-def label(value: Any, fallback: bytes = b"") -> str:
+def label(value: object, fallback: bytes = b"") -> str:
     """A short human name for an entry: its config-keys."""
     if isinstance(value, dict) and isinstance(value.get("config-keys"), list):
         keys = [str(k) for k in value["config-keys"]]

@@ -40,8 +40,7 @@ TIMING_ENV = "PERF_CHANGELOG_TIMING"
 
 def _stamp(event: str) -> None:
     """Append ``event time cpu`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks):
-    the wall clock, and the CPU seconds the process used so far (steadier on a busy
-    machine)."""
+    the wall clock, and the CPU time the process used so far."""
     target = os.environ.get(TIMING_ENV)
     if target:
         with open(target, "a", encoding="utf-8") as handle:
@@ -185,8 +184,8 @@ class AddApp(SavingApp):
         self.baseline = self.current_draft()
 
     def on_ready(self) -> None:
-        """Textual's Ready: the first frame is on the terminal. Only now the slow work
-        starts (the diff, in a worker: begun earlier, it held the first frame back);
+        """Textual's Ready: the first frame is on the terminal. Only now the diff starts,
+        in a worker (begun earlier, it held the first frame back);
         until the keys are on screen the pane shows the file's tail, unchecked
         (checking loads the schema and the YAML parser, which would hold the keys back)."""
         _stamp("first-paint")
@@ -268,7 +267,7 @@ class AddApp(SavingApp):
         """The benchmark points the preview left to count (a pattern reaching thousands
         of keys), counted on the screen's own loop a slice at a time, so that typing
         goes on in between (a thread would share the interpreter lock with the screen,
-        which then waited for it at every step: seconds per keystroke); then the
+        which then waited for it at every step); then the
         preview again, complete. A newer preview's count replaces this one."""
         left = list(reversed(keys))
         while left:
