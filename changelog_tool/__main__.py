@@ -10,8 +10,10 @@ Anything else is the ``changelog`` command.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from changelog_tool import batch_process, finish
+from changelog_tool.cli import debugging, failure, main
 
 
 def _merge_driver_call(words: list[str]) -> int | None:
@@ -27,9 +29,7 @@ def _merge_driver_call(words: list[str]) -> int | None:
         code, words = int(words[2]), [words[0], *words[3:]]
     if len(words) != 5 or words[0] != "merge-driver" or any(w.startswith("-") for w in words):
         return None
-    from pathlib import Path
-
-    from changelog_tool.commands import merge_driver
+    from changelog_tool.commands import merge_driver  # the chosen command, as cli.main imports it
 
     try:
         return merge_driver.run(
@@ -40,8 +40,6 @@ def _merge_driver_call(words: list[str]) -> int | None:
             conflict_exit=code,
         )
     except (Exception, KeyboardInterrupt) as exc:
-        from changelog_tool.cli import debugging, failure
-
         return failure(exc, debug=debugging(words))
 
 
@@ -50,8 +48,6 @@ def _main() -> int:
     code = _merge_driver_call(sys.argv[1:])
     if code is not None:
         return code
-    from changelog_tool.cli import main
-
     return main()
 
 

@@ -1,9 +1,9 @@
 """The ``changelog`` command: parse, dispatch to ``commands/<verb>.py``, map errors.
 
-Each command module has ``configure(parser)`` and ``run(**kwargs) -> int``. This is
-where start-up is decided: only the chosen command's module is imported (none for
-the top-level help), and each command module imports what it needs at its top, so
-that ``verify`` and the merge driver never load the TUI.
+Each command module has ``configure(parser)`` and ``run(**kwargs) -> int``. Only the
+chosen command's module is imported (none for the top-level help), and each command
+module imports what it needs at its top, so that ``verify`` and the merge driver
+never load the TUI.
 """
 
 from __future__ import annotations
@@ -14,14 +14,17 @@ import importlib
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from changelog_tool import __version__, batch_process, finish
+from changelog_tool import __version__, batch_process, finish, settings
 from changelog_tool.errors import ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
+from changelog_tool.gitrepo.process import in_repository
+from changelog_tool.hints import did_you_mean
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
@@ -41,23 +44,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _module(name: str) -> ModuleType:
     return importlib.import_module(f"changelog_tool.commands.{COMMANDS[name][0]}")
-
-
-def _formatter(prog: str) -> argparse.HelpFormatter:
-    """argparse's help formatter, as wide as the terminal (as argparse finds it:
-    ``COLUMNS``, then standard output's terminal, else 80), without importing
-    ``shutil``: argparse makes a formatter for every argument added, and ``shutil``
-    (with ``bz2`` and ``lzma``) slowed every command's start (docs/performance.md).
-    Standard output is ``sys.stdout``, where the help goes: the process's own, or the
-    stream a caller of :func:`main` in its own process put there."""
-    text = os.environ.get("COLUMNS", "")
-    columns = int(text) if text.isascii() and text.isdigit() else 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.stdout.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return argparse.HelpFormatter(prog, width=(columns if columns > 0 else 80) - 2)
 
 
 class UsageExit(SystemExit):
@@ -80,14 +66,12 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's parser is configured and its module
-    imported (start-up matters inside `git rebase` and CI). When none is chosen, every
+    imported. When none is chosen, every
     command is named with its one-line help (the top-level help and the list of
     choices need no more), and no command module is imported."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
-    parser = _Parser(
-        prog="changelog", description="Keep perf-changelog.yaml honest.", formatter_class=_formatter
-    )
+    parser = _Parser(prog="changelog", description="Keep perf-changelog.yaml honest.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--debug",
@@ -95,14 +79,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         help="show the traceback of an internal error (or CHANGELOG_DEBUG=1)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    # A chosen command needs only its own parser (each has a cost to make, and its
-    # module's imports); none or an unknown one needs every name, for the help and
-    # the list of choices, but no command's options.
+    # A chosen command needs only its own parser; none or an unknown one needs every
+    # name, for the help and the list of choices, but no command's options.
     for name, (_, help_text) in COMMANDS.items():
         if chosen not in COMMANDS or name == chosen:
-            command_parser = sub.add_parser(
-                name, help=help_text, description=help_text, formatter_class=_formatter
-            )
+            command_parser = sub.add_parser(name, help=help_text, description=help_text)
             if name == chosen:
                 _module(name).configure(command_parser)
     return parser
@@ -132,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _json_refusal(ChangelogError(said), "UsageError", 2)
         return int(exc.code or 0)
     args.pop("debug", None)
-    command = args.pop("command")
+    command = str(args.pop("command"))
     as_json = args.get("format") == "json" or bool(args.get("from_json"))
     try:
         if command not in NO_REPOSITORY and args.get("file") is None:
@@ -143,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, Any]:
+def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, object]:
     """The parsed command line, as argparse parses it, but: no command at all prints
     the help (on stderr, exit 2, as ruff does); an unknown command gets the closest
     name; an unknown option is refused with the usage of the command it was given to."""
@@ -152,8 +133,6 @@ def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, Any]:
         raise UsageExit(f"{parser.prog}: error: no command given")
     chosen = next((w for w in words if not w.startswith("-")), None)
     if chosen is not None and chosen not in COMMANDS:
-        from changelog_tool.hints import did_you_mean  # deferred: difflib, for this error only
-
         parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
     found, extra = parser.parse_known_args(words)
     if extra:
@@ -177,14 +156,10 @@ def _need_repository(command: str) -> None:
     and ``log`` also work on a copy of the changelog outside git: there, on the
     changelog the settings name, when it exists (else it is the folder that is wrong,
     and "pass --init" or "pass --file" would mislead)."""
-    from changelog_tool.gitrepo.process import in_repository
-
     here = Path.cwd()
     if in_repository(here):
         return
     if command in ("add", "log"):
-        from changelog_tool import settings
-
         found = settings.load(here)
         if (found.root / found.changelog).exists():
             return
@@ -215,8 +190,6 @@ def failure(
         return code
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
-        import traceback  # deferred: ~3 ms of every command's start budget; for --debug only
-
         traceback.print_exception(exc)
     first = (str(exc).strip().splitlines() or [""])[0]
     print(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -60,8 +61,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069
 """A character that breaks or rewrites a line: C0/C1 controls (Cc: newline, carriage
 return, escape sequences), the line and paragraph separators (Zl, Zp), bidi
 overrides; or one that cannot be printed at all: a lone surrogate (Cs), which is how
-a file name's byte that is not UTF-8 reaches here from git (``surrogateescape``).
-One class searched in C, not a test per character (docs/performance.md)."""
+a file name's byte that is not UTF-8 reaches here from git (``surrogateescape``)."""
 
 
 def _escape(char: str) -> str:
@@ -145,9 +145,6 @@ def github_log(lines: Sequence[str], token: str | None = None) -> str:
     made safe by itself, and all of them between ``::stop-commands::TOKEN`` and
     ``::TOKEN::`` (a random token, which the runner masks), so GitHub reads no
     command in them even if one slipped through."""
-    # deferred: secrets (hashlib, OpenSSL) costs the merge driver 4-9 ms; for GitHub logs only
-    import secrets
-
     token = token or secrets.token_hex(16)
     return f"::stop-commands::{token}\n{text_log(lines)}\n::{token}::"
 

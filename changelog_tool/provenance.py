@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from importlib import metadata
 
 from changelog_tool.errors import UsageError
 
@@ -68,9 +69,6 @@ def from_install_record(record_text: str | None) -> Source | None:
 
 def installed_source() -> Source | None:
     """This installation's source, from its install record (``None`` when unknown)."""
-    # deferred: importlib.metadata costs ~18 ms of `init --source URL@REF`, which never calls this
-    from importlib import metadata
-
     try:
         text = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
     except metadata.PackageNotFoundError:

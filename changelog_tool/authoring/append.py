@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import Finding
@@ -30,7 +29,7 @@ class Planned:
 
 
 def plan(
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[Mapping[str, object]],
     path: Path,
     *,
     init: bool,
@@ -54,7 +53,7 @@ def plan(
 
 
 def append(
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[Mapping[str, object]],
     path: Path,
     *,
     init: bool,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Answers
@@ -32,7 +31,7 @@ class _Number(argparse.Action):
         self,
         parser: argparse.ArgumentParser,
         namespace: argparse.Namespace,
-        values: str | Sequence[Any] | None,
+        values: str | Sequence[object] | None,
         option_string: str | None = None,
     ) -> None:
         given = dict(getattr(namespace, self.dest) or {})

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from changelog_tool.authoring import append
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.reach import PENDING, Reach
 from changelog_tool.authoring.reach import reach as reach_of
@@ -35,6 +36,7 @@ from changelog_tool.gate.acceptance import (
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import read_file
+from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import Entry, matching_keys, normalize
 from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.settings import Settings
@@ -257,9 +259,6 @@ class AddSession:
         return normalize(draft.to_entry(self.settings.placeholder_link()))
 
     def preview(self, draft: Draft) -> Preview:
-        # deferred: the emitter loads ruamel.yaml, ~25 ms of CPU before the TUI's first frame
-        from changelog_tool.ledger.emitter import emit
-
         entry = self.entry(draft)
         problems = self.field_problems(draft)
         result = Preview(entry, problems=[f"{name}: {text}" for name, text in problems])
@@ -285,8 +284,6 @@ class AddSession:
         """Append the draft's entry (:func:`changelog_tool.authoring.append.append`, as
         ``add`` with flags does); raises ConcurrentChange if the file changed since it
         was read (the preview was built from ``self.old``)."""
-        from changelog_tool.authoring import append  # deferred: see preview (the emitter)
-
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from argparse import ArgumentParser, ArgumentTypeError
 
 from changelog_tool.ledger.entry import pr_number_problem
-
-if TYPE_CHECKING:
-    from argparse import ArgumentParser
 
 
 def pull_request_number(text: str) -> int:
     """``--pr-number``'s type, for every command that takes one: a pull request number,
     by the rule a pr-link's number obeys (:func:`~changelog_tool.ledger.entry.pr_number_problem`)."""
-    # deferred: ~2 ms of the merge driver, which loads no argparse in a rebase (test_driver_startup)
-    from argparse import ArgumentTypeError
-
     why = pr_number_problem(text)
     if why is not None:
         raise ArgumentTypeError(f"must be a pull request number (1 or more): {why}")

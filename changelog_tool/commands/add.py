@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Unpack
+from typing import Unpack
 
 from changelog_tool import settings as settings_module
+from changelog_tool.authoring import append
 from changelog_tool.authoring.drafts import Answers
 from changelog_tool.authoring.fieldoptions import add_field_options, entry_fields, schema_here
 from changelog_tool.authoring.session import diff_answer
@@ -21,15 +22,11 @@ from changelog_tool.gitrepo.process import unmerged, unmerged_problem
 from changelog_tool.hints import relative
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import regular_file
-from changelog_tool.ledger.entry import normalize, scenario_types
+from changelog_tool.ledger.entry import Entry, normalize, scenario_types
+from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.settings import Settings
-from changelog_tool.tui import run_add
 from changelog_tool.yaml.limits import MAX_DEPTH
-
-if TYPE_CHECKING:
-    from changelog_tool.ledger.entry import Entry
-    from changelog_tool.ledger.filecheck import HeldLines
 
 ANSWER_FLAGS = ("key", "description", "scenario_type", "pr_link", "flag", "number")
 
@@ -168,6 +165,8 @@ def run(
         and not (answers["key"] and answers["description"])
     )
     if interactive:
+        from changelog_tool.tui import run_add  # Textual, for the TUI only
+
         return run_add(settings=settings, path=path, base=base, prefill=answers, init=init)
     if base is not None:
         raise UsageError(
@@ -233,10 +232,6 @@ def append_entries(
     bounds: Bounds | None = None,
     held: HeldLines | None = None,
 ) -> int:
-    # deferred: authoring.append loads the emitter (ruamel.yaml), ~25 ms of CPU before the
-    # TUI's first frame
-    from changelog_tool.authoring import append
-
     bounds = bounds or writer.Bounds()
 
     def warn(warnings: tuple[Finding, ...]) -> None:

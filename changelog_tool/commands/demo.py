@@ -20,7 +20,6 @@ from changelog_tool.demo import sandbox
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.errors import UsageError
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.tui import run_add
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -63,6 +62,8 @@ def clean_up(folder: Path) -> bool:
 
 
 def _open(box: Sandbox, kept: bool) -> int:
+    from changelog_tool.tui import run_add  # Textual, for the TUI only
+
     settings = settings_module.load(box.root)
     code = run_add(
         settings=settings, path=settings.changelog_path, base=None, prefill={}, init=False

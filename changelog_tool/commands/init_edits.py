@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from dataclasses import dataclass
-from typing import Any
+
+from ruamel.yaml.error import YAMLError
 
 from changelog_tool.provenance import Source
 from changelog_tool.yaml import yaml11
@@ -54,9 +56,6 @@ def toml_string(text: str) -> str:
 
 def toml_settings(settings: dict[str, str | list[str]]) -> str:
     """The settings file's text, proved to read back as ``settings``."""
-    # deferred: tomllib is read only here, where init has settings to write
-    import tomllib
-
     lines = []
     for name, value in settings.items():
         shown = (
@@ -71,10 +70,8 @@ def toml_settings(settings: dict[str, str | list[str]]) -> str:
     return text
 
 
-def read_yaml(data: bytes) -> tuple[Any, str | None]:
+def read_yaml(data: bytes) -> tuple[object, str | None]:
     """The document's value as a YAML 1.1 safe reader builds it, or why it cannot."""
-    from ruamel.yaml.error import YAMLError
-
     try:
         return yaml11.load(data), None
     except (yaml11.Unreadable, YamlRefused, YAMLError, UnicodeDecodeError) as exc:
@@ -89,7 +86,7 @@ def _hook(origin: Source, indent: int) -> str:
     )
 
 
-def _has_hook(repos: list[Any]) -> bool:
+def _has_hook(repos: list[object]) -> bool:
     return any(
         isinstance(repo, dict)
         and isinstance(repo.get("hooks"), list)
@@ -170,7 +167,9 @@ def workflow_reads_back(text: str, branch: str, action: str) -> bool:
     value, problem = read_yaml(text.encode())
     if problem is not None or not isinstance(value, dict):
         return False
-    triggers: Any = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
+    triggers = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
+    if not isinstance(triggers, dict):
+        return False
     try:
         return bool(
             triggers["push"]["branches"] == [branch]

@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.diff.engine import collect
+from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.diff.summary import change_lines, notices
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.findings import (
@@ -30,9 +30,6 @@ from changelog_tool.findings import (
     text_log,
 )
 from changelog_tool.gitrepo import Repo
-
-if TYPE_CHECKING:
-    from changelog_tool.diff.keychange import ChangeSet
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

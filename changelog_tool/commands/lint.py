@@ -17,6 +17,7 @@ from changelog_tool.commands import add_format
 from changelog_tool.diff.engine import Layout, Snapshot, snapshot
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.findings import dump_json, format_github, format_text, has_errors
+from changelog_tool.gate.verdict import settings_change
 from changelog_tool.gitrepo import Repo
 from changelog_tool.lint.gather import lint_findings
 from changelog_tool.settings import Settings
@@ -43,9 +44,6 @@ def run(*, base: str | None, format: str, allow_settings_change: bool = False) -
     try:
         findings = [*snap.changes.problems]
         if snap.settings_change is not None:
-            # deferred: the gate's modules cost lint ~4 ms of its budget; for a settings change only
-            from changelog_tool.gate.verdict import settings_change
-
             findings[:0] = filter(None, [settings_change(snap, allow_settings_change)])
         findings += lint_findings(
             repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.confinement import confined
+from changelog_tool.diff.engine import Layout, Snapshot
+from changelog_tool.diff.summary import change_lines
+from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.errors import EnvironmentProblem, UsageError
 from changelog_tool.findings import (
     Finding,
@@ -24,14 +27,16 @@ from changelog_tool.findings import (
     text_log,
 )
 from changelog_tool.gate.held import lazy_held_lines
+from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
+from changelog_tool.gate.summary import job_summary
+from changelog_tool.gate.verdict import check
+from changelog_tool.gitrepo import Repo
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
+from changelog_tool.ledger.revision import ABSENT
+from changelog_tool.lint.gather import lint_findings
 from changelog_tool.settings import Settings
-
-if TYPE_CHECKING:
-    from changelog_tool.diff.engine import Snapshot
-    from changelog_tool.gitrepo import Repo
 
 CONFIGURED = Path()
 """``--file`` with no path: the changelog the settings name."""
@@ -123,8 +128,6 @@ def emit_report(
 def step_outputs(path: str, **values: str) -> None:
     """Append the step's outputs to GitHub's ``$GITHUB_OUTPUT`` file, each in the
     ``name<<delimiter`` form that carries any text (a delimiter no value holds)."""
-    import secrets  # deferred: 4-9 ms (hashlib, OpenSSL), for GitHub's step outputs only
-
     with open(path, "a", encoding="utf-8") as outputs:
         for name, value in values.items():
             delimiter = f"perf_changelog_{secrets.token_hex(8)}"
@@ -190,15 +193,6 @@ def _verify_base(
     before_merge: bool = False,
 ) -> int:
     """The branch judged with the base's settings (docs/security.md)."""
-    # deferred: the diff engine, the gate and ruamel.yaml cost `verify --file` ~27 ms
-    from changelog_tool.diff.summary import change_lines
-    from changelog_tool.diff.trust import gather_from_base
-    from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
-    from changelog_tool.gate.summary import job_summary
-    from changelog_tool.gate.verdict import check
-    from changelog_tool.gitrepo import Repo
-    from changelog_tool.ledger.revision import ABSENT
-
     with Repo.open(Path.cwd()) as repo:
         if base is None:  # as `keys` and `lint`: the protected ref the settings name
             base = repo.protected_ref(settings_module.load().protected_ref)
@@ -278,9 +272,6 @@ def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
 def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:
     """The review lints (``changelog lint``) on what the branch changed, with the
     base's severities; nothing to read when no recipe or master key changed."""
-    from changelog_tool.diff.engine import Layout  # deferred: see _verify_base
-    from changelog_tool.lint.gather import lint_findings
-
     changes = snapshot.changes
     if not changes.recipes and not changes.needing_entry():
         return []

@@ -10,18 +10,20 @@ through the descriptor the proof read (no copy: a writer that replaces the file
 by rename does not change what that descriptor reads), a blob from a spool (in
 memory up to 8 MiB, then a temporary file), as git streams it only once.
 Anything else (history edited, a pr-link corrected, CRLF or a BOM added, a file created or deleted) reads both versions
-and takes :func:`changelog_tool.ledger.compare.compare`'s slower path.
+and takes :func:`changelog_tool.ledger.compare.compare`'s general path.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
+import tempfile
 import threading
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from changelog_tool.errors import ConcurrentChange, EnvironmentProblem, too_large
 from changelog_tool.gitrepo import WORKTREE, Repo
@@ -30,14 +32,11 @@ from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.revision import APPEND, TAIL, UNCHANGED, History, Kept, check_tail
 
-if TYPE_CHECKING:
-    import hashlib
-
 SPOOL_IN_MEMORY = 8 << 20
 HASH_BESIDE = 8 << 20
 """From this size the work tree's file is hashed whole (head's blob id) by a second
 thread while the proof streams its prefix: hashlib lets go of the interpreter lock,
-so the two hashes run side by side on two cores (docs/performance.md)."""
+so the two hashes run side by side."""
 
 
 @dataclass
@@ -159,14 +158,10 @@ def _append_proof(
     if whole is not None and head.reread is not None and head.size >= HASH_BESIDE:
         beside, whole = _Beside(head.reread, head.size, whole), None
     spool: IO[bytes] | None = None
-    if head.reread is None:  # in memory when small (tempfile imports random)
-        if base_size <= SPOOL_IN_MEMORY:
-            spool = io.BytesIO()
-        else:
-            # deferred: tempfile (shutil, bz2, lzma, random) costs ~8 ms of every `verify --base`
-            import tempfile
-
-            spool = tempfile.TemporaryFile()  # noqa: SIM115
+    if head.reread is None:  # in memory when small
+        spool = (
+            io.BytesIO() if base_size <= SPOOL_IN_MEMORY else tempfile.TemporaryFile()  # noqa: SIM115
+        )
     left, lines, carriage, end = base_size, 0, False, b""
     tail: list[bytes] = []
     try:

@@ -7,12 +7,9 @@ Produced by the diff engine (``changes.collect``), consumed by ``keys``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from changelog_tool.findings import Finding
-
-if TYPE_CHECKING:
-    from changelog_tool.ledger.entry import Entry
+from changelog_tool.ledger.entry import Entry
 
 ADDED = "added"
 MODIFIED = "modified"

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from functools import cache
 
-from changelog_tool.ledger.entryschema import builtin_document
+from changelog_tool.ledger.entryschema import builtin_definition
 
 _SHOWN = 3
 _UNNAMED = {
@@ -25,7 +25,7 @@ _UNNAMED = {
 
 @cache
 def _pattern() -> re.Pattern[str]:
-    return re.compile(builtin_document()["$defs"]["config-key"]["pattern"])
+    return re.compile(str(builtin_definition("config-key")["pattern"]))
 
 
 def _refused(char: str, first: bool) -> bool:

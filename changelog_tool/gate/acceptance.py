@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
@@ -24,6 +23,7 @@ from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
 from changelog_tool.hints import did_you_mean
+from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
 from changelog_tool.settings import Settings
 from changelog_tool.yaml.yaml11 import disagreements
@@ -263,9 +263,6 @@ def zero_points(
 
 
 def _emitted(entry: Mapping[str, object]) -> bytes | None:
-    # deferred: the emitter loads ruamel.yaml, ~11 ms of `log`, which needs only unmatched()
-    from changelog_tool.ledger.emitter import emit
-
     try:
         return emit(entry)
     except ChangelogError:  # what the emitter refuses, the schema names
@@ -279,9 +276,12 @@ def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejectio
         return []
     out = []
     for path, message in disagreements(block, [dict(entry)]):
-        value: Any = entry
+        value: object = entry
         for part in path.split("/") if path != "(entry)" else []:
-            value = value[int(part)] if isinstance(value, list) else value.get(part)
+            if isinstance(value, list):
+                value = value[int(part)]
+            elif isinstance(value, Mapping):
+                value = value.get(part)
         text = value if isinstance(value, str) else None
         out.append(Rejection(YAML_1_1, path, message, text))
     return out

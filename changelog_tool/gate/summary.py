@@ -11,13 +11,10 @@ open a fence or inject HTML.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from changelog_tool.diff.keychange import REMOVED, ChangeSet
-from changelog_tool.ledger.entry import matches
-
-if TYPE_CHECKING:
-    from changelog_tool.gate.verdict import Verdict
+from changelog_tool.gate.verdict import Verdict
+from changelog_tool.ledger.entry import matches, texts
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~-])")
 
@@ -29,12 +26,7 @@ def md(text: object) -> str:
 
 
 def job_summary(changes: ChangeSet, verdict: Verdict, changelog: str) -> str:
-    patterns = [
-        p
-        for entry in changes.appended
-        for p in entry.get("config-keys") or []
-        if isinstance(p, str)
-    ]
+    patterns = [p for entry in changes.appended for p in texts(entry.get("config-keys"))]
     errors = sum(f.severity == "error" for f in verdict.findings)
     title = "passed" if not errors else f"failed ({errors} error(s))"
     lines = [f"## perf-changelog: {title}", ""]

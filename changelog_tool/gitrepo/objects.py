@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import importlib
+import hashlib
+import subprocess
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.process import object_header, spawn
-
-if TYPE_CHECKING:
-    import hashlib
-    import subprocess
 
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
@@ -243,30 +240,11 @@ class BlobId:
         return blob_hasher(self.size, len(self.oid))
 
 
-SMALL_BLOB = 256 << 10
-"""Below this size a blob is hashed by Python's own SHA code, above it by OpenSSL's."""
-
-
 def blob_hasher(size: int, width: int) -> hashlib._Hash:
     """A hash primed as git hashes a blob of ``size`` bytes: feed it those bytes and
     its hex digest is their object id, SHA-1 or (ids ``width`` 64 hex digits wide)
-    SHA-256. ``hashlib`` loads OpenSSL, whose hashing is much faster than Python's
-    own modules but whose load costs more than they take to hash a small blob, so a
-    small blob does without it (docs/performance.md). The threshold is
-    where two such hashes (the merge driver's two sides, the work tree's prefix and
-    whole file) cost what the load does."""
-
-    name = "sha256" if width == 64 else "sha1"
-    new: Callable[[], hashlib._Hash] | None = None
-    if size <= SMALL_BLOB:
-        with contextlib.suppress(ImportError):  # a Python built without its own hashes
-            new = getattr(importlib.import_module(f"_{name}"), name)
-    if new is None:
-        # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
-        import hashlib
-
-        new = getattr(hashlib, name)
-    hasher = new()
+    SHA-256."""
+    hasher = hashlib.new("sha256" if width == 64 else "sha1")
     hasher.update(b"blob %d\0" % size)
     return hasher
 

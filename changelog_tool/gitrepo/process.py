@@ -5,16 +5,13 @@ git directory, ``merge-file``, blobs of the protected ref for the merge driver).
 from __future__ import annotations
 
 import os
+import subprocess
+import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from changelog_tool.errors import EnvironmentProblem
-
-if TYPE_CHECKING:
-    # deferred: hashlib (OpenSSL) costs ~10 ms to import, more than a small blob's hash
-    import subprocess
 
 
 def git(
@@ -22,10 +19,6 @@ def git(
 ) -> subprocess.CompletedProcess[bytes]:
     """One plain ``git`` process in ``root`` whose exit code the caller reads; only
     a missing git is an error. With :func:`spawn`, the one place that spawns git."""
-    # deferred: subprocess costs ~5 ms to import; a rebase's merge driver, told the side by
-    # git, spawns no git
-    import subprocess
-
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
@@ -37,8 +30,6 @@ def git(
 def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
     """A long-running ``git`` process in ``root`` fed through its pipes (``cat-file
     --batch``); its error output is dropped (a missing object is reported on stdout)."""
-    import subprocess
-
     try:
         return subprocess.Popen(
             ["git", *args],
@@ -130,8 +121,6 @@ def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Plain ``git`` in ``root`` whose exit code the caller reads (a merge that
     stops on conflicts exits 1), as text; only a missing git is an error."""
-    import subprocess
-
     done = git(root, *args)
     return subprocess.CompletedProcess(
         done.args,
@@ -168,8 +157,6 @@ def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[byt
     """Git's own text merges of three versions of a file (``git merge-file``, in the
     merge and the diff3 layouts: their clean hunks may differ), as git leaves them
     when no merge driver runs; those that failed are left out."""
-    import tempfile
-
     found: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
         files = [Path(folder, name) for name in ("ours", "base", "theirs")]

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse_entry
 from changelog_tool.ledger.quickread import quick_items
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 _MARKER = re.compile(rb"^(?:---|\.\.\.)(?=[ \t\n]|$)|^%", re.MULTILINE)
 _KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
@@ -72,11 +72,8 @@ def append_break(
     whole = end + appended
     if end.startswith(b"-") and quick_items(whole) is not None:
         return None  # all in the emitter's layout: each block reads as it does alone
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-    from changelog_tool.yaml.strict import load_items
-
     first = line + end.count(b"\n")  # the line the appended bytes begin on
-    own: list[Any] = []
+    own: list[object] = []
     tail = Ledger(appended)
     for block in tail.blocks:
         try:
@@ -127,7 +124,7 @@ def append_break(
     return None
 
 
-def _as_list(root: Any) -> list[Item] | None:
+def _as_list(root: object) -> list[Item] | None:
     """The items of a document that is a list (an empty one, or comments only, is
     an empty list), else ``None``."""
     if root is None:

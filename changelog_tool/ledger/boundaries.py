@@ -34,9 +34,9 @@ def entry_starts(data: bytes) -> list[int]:
 
 
 def count_entries(data: bytes) -> int:
-    """How many lines of ``data`` begin an entry, counted with ``bytes.count`` (faster
-    than the regular expression); lines holding only ``-`` overlap there, so the rare
-    file with two in a row is counted by :func:`entry_starts`."""
+    """How many lines of ``data`` begin an entry, counted with ``bytes.count``; lines
+    holding only ``-`` overlap there, so the rare file with two in a row is counted by
+    :func:`entry_starts`."""
     alone = data.count(b"\n-\n")
     if alone and b"-\n-" in data:
         return len(entry_starts(data))

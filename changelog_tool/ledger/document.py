@@ -17,7 +17,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.errors import UsageError, too_large
 from changelog_tool.hints import relative
@@ -25,6 +24,7 @@ from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_ent
 from changelog_tool.ledger.streams import FileSource
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 
 @dataclass(frozen=True)
@@ -358,17 +358,11 @@ class Ledger:
         return scan.problems()
 
     # --- parsing -------------------------------------------------------------
-    def parse(self) -> list[Item] | Any:
+    def parse(self) -> list[Item] | object:
         """Parse the whole file (raises :class:`YamlProblem`)."""
-        # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-        from changelog_tool.yaml.strict import load_items
-
         return load_items(self.data)
 
     def parse_block(self, block: Block) -> Item:
-        # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-        from changelog_tool.yaml.strict import load_items
-
         items = load_items(self.text(block), line_offset=block.line - 1)
         if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
             raise YamlProblem("entry-count", "this block is not exactly one list item", block.line)

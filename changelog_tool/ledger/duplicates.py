@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from changelog_tool.ledger.boundaries import entry_after, entry_before
 from changelog_tool.ledger.edits import parse_entry
@@ -22,7 +21,7 @@ from changelog_tool.yaml.items import YamlProblem
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
 
 
-def needles(entry: Mapping[str, Any]) -> list[bytes]:
+def needles(entry: Mapping[str, object]) -> list[bytes]:
     """Byte strings every YAML spelling of an equal entry contains (first key first)."""
     keys = entry.get("config-keys")
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
@@ -51,7 +50,7 @@ def search_order(wanted: list[bytes], sample: bytes) -> list[bytes]:
 
 
 def duplicate_at(
-    data: bytes, entry: Mapping[str, Any], lo: int = 0, order: list[bytes] | None = None
+    data: bytes, entry: Mapping[str, object], lo: int = 0, order: list[bytes] | None = None
 ) -> int | None:
     """The offset of the last entry in ``data[lo:]`` equal to ``entry`` but for pr-link
     (``data[lo]`` begins an entry); ``order``: the needles as :func:`search_order`
@@ -81,7 +80,7 @@ def duplicate_at(
             return None
 
 
-def _equal(block: bytes, entry: Mapping[str, Any]) -> bool:
+def _equal(block: bytes, entry: Mapping[str, object]) -> bool:
     """The block (one entry and the blank lines after it) reads as ``entry`` but for
     pr-link; a look-alike in the emitter's layout is read without the YAML parser."""
     try:
@@ -91,7 +90,7 @@ def _equal(block: bytes, entry: Mapping[str, Any]) -> bool:
     return isinstance(value, dict) and same_entry(value, entry)
 
 
-def duplicate_in(kept: Kept, entry: Mapping[str, Any], region: int = REGION) -> int | None:
+def duplicate_in(kept: Kept, entry: Mapping[str, object], region: int = REGION) -> int | None:
     """The 1-based line of the last kept entry equal to ``entry`` but for pr-link
     (:func:`duplicate_at`), or ``None``: searched ``region`` bytes at a time from the
     newest (a long history is searched without being held whole, and its lines are

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.entry import same_entry
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
-UNPARSED: Any = object()
+UNPARSED: object = object()
 
 INSERTED = "inserted"
 """How an :class:`Edit` of an entry placed among the base's begins (the one edit
@@ -42,7 +42,7 @@ def content(ledger: Ledger, block: Block) -> bytes:
     return text[:-1] if text.endswith(b"\n") else text
 
 
-def parse_entry(raw: bytes, line: int) -> Any:
+def parse_entry(raw: bytes, line: int) -> object:
     """The value of one entry's bytes (raises :class:`YamlProblem`, lines in the file).
 
     An entry in the emitter's layout is read without the YAML parser (the same
@@ -51,16 +51,13 @@ def parse_entry(raw: bytes, line: int) -> Any:
     quick = quick_item(raw + b"\n", line, lines=False)
     if quick is not None:
         return quick.value
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-    from changelog_tool.yaml.strict import load_items
-
     items = load_items(raw + b"\n", line_offset=line - 1)
     if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
         raise YamlProblem("entry-count", "this block is not exactly one list item", line)
     return items[0].value
 
 
-def parse(raw: bytes, line: int) -> Any:
+def parse(raw: bytes, line: int) -> object:
     """The entry's value, or :data:`UNPARSED` when it does not parse on its own."""
     try:
         return parse_entry(raw, line)
@@ -68,7 +65,7 @@ def parse(raw: bytes, line: int) -> Any:
         return UNPARSED
 
 
-def label(value: Any, fallback: bytes = b"") -> str:
+def label(value: object, fallback: bytes = b"") -> str:
     """A short human name for an entry: its config-keys."""
     if isinstance(value, dict) and isinstance(value.get("config-keys"), list):
         keys = [str(k) for k in value["config-keys"]]

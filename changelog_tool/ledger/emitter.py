@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger.entry import lone_surrogate, normalize, not_an_integer
@@ -105,7 +104,7 @@ def scalar(text: str) -> str:
     return text if plain_is_safe(text) else double_quoted(text)
 
 
-def _value(path: str, field: str, kind: str | None, value: Any) -> str:
+def _value(path: str, field: str, kind: str | None, value: object) -> str:
     """One value as YAML, or a refusal naming the field (validation refuses the same)."""
     if kind == FLAG:
         if isinstance(value, bool):
@@ -123,7 +122,7 @@ def _value(path: str, field: str, kind: str | None, value: Any) -> str:
     return double_quoted(value) if field == "description" else scalar(value)
 
 
-def emit(entry: Mapping[str, Any]) -> bytes:
+def emit(entry: Mapping[str, object]) -> bytes:
     """The block for one entry, ending in one newline (no separator)."""
     canonical = normalize(entry)
     definition = current()
@@ -151,7 +150,7 @@ def emit(entry: Mapping[str, Any]) -> bytes:
     return block
 
 
-def _prove(block: bytes, entry: Mapping[str, Any]) -> None:
+def _prove(block: bytes, entry: Mapping[str, object]) -> None:
     try:
         parsed = load_value(block)
     except YamlProblem as problem:  # pragma: no cover - a bug in this module
@@ -162,6 +161,6 @@ def _prove(block: bytes, entry: Mapping[str, Any]) -> None:
         raise ChangelogError("internal error: emitted block does not read back as the entry")
 
 
-def emit_many(entries: list[Mapping[str, Any]]) -> bytes:
+def emit_many(entries: list[Mapping[str, object]]) -> bytes:
     """Blocks separated by exactly one empty line."""
     return b"\n".join(emit(e) for e in entries)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, cast
+from typing import cast
+
+from jsonschema.exceptions import ValidationError
 
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
 from changelog_tool.settings import SLUG
+from changelog_tool.yaml.items import YamlValue
 
-Entry = dict[str, Any]
+Entry = dict[str, object]
 
 
 def scenario_types() -> list[str]:
@@ -24,7 +27,7 @@ def scenario_types() -> list[str]:
     return list(current().scenario_types)
 
 
-def not_an_integer(value: Any) -> str:
+def not_an_integer(value: object) -> str:
     """Why ``value`` is not an integer entry value, and what to write instead."""
     hint = "write a whole number such as 1"
     if isinstance(value, bool):
@@ -42,7 +45,7 @@ def lone_surrogate(text: str) -> str | None:
     """Why ``text`` cannot be written to a UTF-8 file, or ``None`` when it can."""
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError as exc:  # (no pattern to compile at every start)
+    except UnicodeEncodeError as exc:
         point = ord(text[exc.start])
     else:
         return None
@@ -58,7 +61,7 @@ def lone_surrogate(text: str) -> str | None:
     )
 
 
-def _unstorable(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _unstorable(entry: Mapping[str, object]) -> list[tuple[str, str]]:
     found = []
     for field in (f.name for f in current().fields if f.kind in (TEXT, LIST)):
         value = entry.get(field)
@@ -77,15 +80,16 @@ def _unstorable(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
-def _path(error: Any) -> list[Any]:
+def _path(error: ValidationError) -> list[str | int]:
     return list(error.path)
 
 
-def schema_errors(entry: Any) -> list[tuple[str, str]]:
+def schema_errors(entry: object) -> list[tuple[str, str]]:
     """``(field path, message)`` for every violation of the entry schema in use."""
     definition = current()
     errors = []
-    for error in sorted(definition.validator.iter_errors(entry), key=_path):
+    instance = cast(YamlValue, entry)  # jsonschema judges any value, and says what is wrong
+    for error in sorted(definition.validator.iter_errors(instance), key=_path):
         path = "/".join(str(p) for p in error.absolute_path) or "(entry)"
         message = error.message
         if error.validator == "additionalProperties":
@@ -120,7 +124,7 @@ def schema_errors(entry: Any) -> list[tuple[str, str]]:
     return errors
 
 
-def normalize(entry: Mapping[str, Any]) -> Entry:
+def normalize(entry: Mapping[str, object]) -> Entry:
     """The entry in the schema's field order, without empty optional fields; fields
     the schema does not know follow, as given (validation names them)."""
     out: Entry = {}
@@ -129,8 +133,9 @@ def normalize(entry: Mapping[str, Any]) -> Entry:
         field = spec.name
         if field in entry and entry[field] is not None and entry[field] != []:
             value = entry[field]
-            listed = spec.kind == LIST and isinstance(value, list | tuple)
-            out[field] = list(value) if listed else value  # a bare string stays a string
+            if spec.kind == LIST and isinstance(value, list | tuple):
+                value = list(value)  # a bare string stays a string
+            out[field] = value
     for field in entry:
         if field not in out and field not in definition.names:
             out[field] = entry[field]
@@ -181,7 +186,7 @@ def pr_number_problem(text: str) -> str | None:
     return None
 
 
-def repeated_items(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
+def repeated_items(entry: Mapping[str, object]) -> list[tuple[str, str]]:
     """``(field path, message)`` for each key, pattern or scenario type an entry
     lists again (``config-keys/2``): the second copy would change nothing the CI
     runs, so it is a typing slip to say, never a value to drop silently."""
@@ -206,11 +211,16 @@ def repeated_items(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
-def without_pr_link(entry: Mapping[str, Any]) -> Entry:
+def texts(value: object) -> list[str]:
+    """The text items of a list field's value (``config-keys``); none when it is no list."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def without_pr_link(entry: Mapping[str, object]) -> Entry:
     return {k: v for k, v in entry.items() if k != "pr-link"}
 
 
-def same_entry(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+def same_entry(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     """Equal, or equal but for ``pr-link``: the one rule of "the same entry", for the
     gate's duplicates and the merge's (see :func:`entry_identity`)."""
     return entry_identity(a) == entry_identity(b)
@@ -219,7 +229,7 @@ def same_entry(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 _NAN = ("float", "nan")  # a .nan in old history is the same value read twice
 
 
-def entry_identity(value: Any) -> Hashable:
+def entry_identity(value: object) -> Hashable:
     """A hashable form of an entry (or any YAML value) without its ``pr-link``, equal
     for two entries exactly when they are the same entry: Python's ``==`` on
     mappings, lists and scalars (``1``, ``1.0`` and ``True`` are equal, and hash
@@ -227,14 +237,14 @@ def entry_identity(value: Any) -> Hashable:
     return _frozen(without_pr_link(value) if isinstance(value, Mapping) else value)
 
 
-def _frozen(value: Any) -> Hashable:
+def _frozen(value: object) -> Hashable:
     if isinstance(value, Mapping):
         return frozenset((key, _frozen(item)) for key, item in value.items())
     if isinstance(value, list | tuple):
         return tuple(_frozen(item) for item in value)
     if isinstance(value, float) and value != value:
         return _NAN
-    return cast(Hashable, value)
+    return value
 
 
 def matches(pattern: str, key: str) -> bool:

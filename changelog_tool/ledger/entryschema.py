@@ -23,14 +23,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+
+import jsonschema
+from jsonschema.protocols import Validator
 
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
-
-if TYPE_CHECKING:
-    from jsonschema.protocols import Validator
 
 SETTING = "entry-schema"
 """The setting that names the repository's schema file."""
@@ -66,13 +65,12 @@ class EntrySchema:
     fields: tuple[Field, ...]
     scenario_types: tuple[str, ...]
     source: str | None
-    document: dict[str, Any] = field(compare=False, repr=False)
+    document: dict[str, object] = field(compare=False, repr=False)
     built: dict[str, Validator] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def validator(self) -> Validator:
-        """The validator of :attr:`document`, built once, on first use (the merge
-        driver, which validates nothing, never loads jsonschema)."""
+        """The validator of :attr:`document`, built once, on first use."""
         if "validator" not in self.built:
             self.built["validator"] = _strict()(self.document)
         return self.built["validator"]
@@ -106,8 +104,6 @@ def _is_integer(_checker: object, value: object) -> bool:
 @cache
 def _strict() -> type[Validator]:
     """Draft 2020-12 with :func:`_is_integer`."""
-    import jsonschema  # deferred: see EntrySchema.validator
-
     base = jsonschema.Draft202012Validator
     checker = base.TYPE_CHECKER.redefine("integer", _is_integer)
     strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
@@ -117,17 +113,30 @@ def _strict() -> type[Validator]:
 
 
 @cache
-def builtin_document() -> dict[str, Any]:
+def builtin_document() -> dict[str, object]:
     """The package's schema of the whole changelog (a list of entries)."""
     # beside the package's __init__ (the package is always a folder)
     spec = find_spec("changelog_tool.schema")
     assert spec is not None and spec.origin is not None, "the schema package is installed"
     text = Path(spec.origin).with_name("perf-changelog.schema.json")
-    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    loaded: dict[str, object] = json.loads(text.read_text(encoding="utf-8"))
     return loaded
 
 
-def _inline_refs(node: Any, defs: dict[str, Any], where: str, depth: int = 0) -> Any:
+def builtin_definition(name: str) -> dict[str, object]:
+    """The built-in schema's ``$defs`` entry ``name`` (``config-key``)."""
+    here = "the built-in schema"
+    return _object(_object(builtin_document()["$defs"], here)[name], here)
+
+
+def _object(value: object, where: str) -> dict[str, object]:
+    """``value`` as a JSON object, or a refusal naming ``where`` it should be one."""
+    if not isinstance(value, dict):
+        raise UsageError(f"{where} must be a JSON object")
+    return value
+
+
+def _inline_refs(node: object, defs: dict[str, object], where: str, depth: int = 0) -> object:
     """The schema with its local ``#/$defs/...`` references replaced by their targets
     (the same meaning, in one tree that two schemas can be combined in)."""
     if depth > 32:
@@ -150,9 +159,10 @@ def _inline_refs(node: Any, defs: dict[str, Any], where: str, depth: int = 0) ->
     return node
 
 
-def _field(name: str, node: Any, where: str) -> Field:
-    kind = _KINDS.get(str(node.get("type"))) if isinstance(node, dict) else None
-    items = node.get("items", {}) if isinstance(node, dict) else {}
+def _field(name: str, node: object, where: str) -> Field:
+    spec: dict[str, object] = node if isinstance(node, dict) else {}
+    kind = _KINDS.get(str(spec.get("type"))) if spec else None
+    items = spec.get("items", {})
     if kind is None or (
         kind == LIST and not (isinstance(items, dict) and items.get("type") in (None, "string"))
     ):
@@ -160,11 +170,11 @@ def _field(name: str, node: Any, where: str) -> Field:
             f'{where}: field {name!r} needs a type the changelog can hold: "boolean", '
             '"integer", "string", or "array" of strings'
         )
-    bounds = {k: node.get(k) for k in ("minimum", "maximum")}
+    bounds = {k: spec.get(k) for k in ("minimum", "maximum")}
     return Field(
         name,
         kind,
-        str(node.get("description", "")),
+        str(spec.get("description", "")),
         **{
             k: v if isinstance(v, int) and not isinstance(v, bool) else None
             for k, v in bounds.items()
@@ -172,10 +182,11 @@ def _field(name: str, node: Any, where: str) -> Field:
     )
 
 
-def _scenario_enum(entry: dict[str, Any], where: str) -> list[str]:
+def _scenario_enum(entry: dict[str, object], where: str) -> list[str]:
     """The scenario types a schema of one entry lists, taken out of it (they are
     combined apart: a repository adds types to the built-in ones)."""
-    node = entry.get("properties", {}).get(SCENARIO)
+    properties = entry.get("properties")
+    node = properties.get(SCENARIO) if isinstance(properties, dict) else None
     items = node.get("items") if isinstance(node, dict) else None
     if isinstance(items, dict) and isinstance(items.get("enum"), list):
         kinds = items.pop("enum")
@@ -185,22 +196,21 @@ def _scenario_enum(entry: dict[str, Any], where: str) -> list[str]:
     return []
 
 
-def combine(extension: dict[str, Any] | None, source: str | None = None) -> EntrySchema:
+def combine(extension: dict[str, object] | None, source: str | None = None) -> EntrySchema:
     """The built-in entry schema, with the repository's ``extension`` (a schema of one
     entry) when there is one: both apply (``allOf``); a field is allowed when either
     declares it; the scenario types are the built-in ones, then the extension's."""
-    root = builtin_document()
-    builtin = _inline_refs(root["$defs"]["entry"], root["$defs"], "the built-in schema")
+    here = "the built-in schema"
+    defs = _object(builtin_document()["$defs"], here)
+    builtin = _object(_inline_refs(defs["entry"], defs, here), here)
     del builtin["additionalProperties"]  # decided below, over both schemas' fields
-    kinds = _scenario_enum(builtin, "the built-in schema")
-    fields = {
-        n: _field(n, node, "the built-in schema") for n, node in builtin["properties"].items()
-    }
+    kinds = _scenario_enum(builtin, here)
+    fields = {n: _field(n, node, here) for n, node in _object(builtin["properties"], here).items()}
     parts = [builtin]
     where = source or "the entry schema"
     if extension is not None:
         extra = _checked(extension, where)
-        for name, node in extra.get("properties", {}).items():
+        for name, node in _object(extra.get("properties", {}), where).items():
             if name in fields:
                 declared = node.get("type") if isinstance(node, dict) else None
                 if declared is not None and _KINDS.get(declared) != fields[name].kind:
@@ -221,10 +231,8 @@ def combine(extension: dict[str, Any] | None, source: str | None = None) -> Entr
     return EntrySchema(tuple(fields.values()), tuple(kinds), source, document)
 
 
-def _checked(extension: Any, where: str) -> dict[str, Any]:
+def _checked(extension: object, where: str) -> dict[str, object]:
     """The repository's schema, as a valid 2020-12 schema of one entry, refs inlined."""
-    import jsonschema  # deferred: see EntrySchema.validator
-
     if not isinstance(extension, dict):
         raise UsageError(f"{where}: a schema of one entry is a JSON object")
     try:
@@ -241,8 +249,8 @@ def _checked(extension: Any, where: str) -> dict[str, Any]:
             f"{where}: fields that neither schema declares are always refused; declare "
             'each new field under "properties" (drop additionalProperties)'
         )
-    defs = extension.get("$defs", {})
-    extra: dict[str, Any] = _inline_refs(copy.deepcopy(extension), defs, where)
+    defs = _object(extension.get("$defs", {}), f"{where}: $defs")
+    extra = _object(_inline_refs(copy.deepcopy(extension), defs, where), where)
     for keyword in ("additionalProperties", "$schema", "$id"):  # said by the combination
         extra.pop(keyword, None)
     if not isinstance(extra.get("properties", {}), dict):

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.findings import escape_controls
 from changelog_tool.ledger.document import ByteProblem, Ledger, read_file
@@ -22,11 +21,11 @@ class Applied:
     which of the keys looked for it applies to."""
 
     line: int
-    entry: dict[str, Any]
+    entry: dict[str, object]
     patterns: tuple[str, ...]
     keys: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "line": self.line,
             "matched-by": list(self.patterns),
@@ -35,7 +34,7 @@ class Applied:
         }
 
 
-def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
+def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]]:
     """``(line, entry)`` for every entry in file order, and problems with broken ones.
 
     A file that does not parse as a whole is read entry by entry, so one broken
@@ -48,7 +47,7 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     try:
         root = ledger.parse()
     except YamlProblem:
-        found: list[tuple[int, dict[str, Any]]] = []
+        found: list[tuple[int, dict[str, object]]] = []
         problems = []
         for result in ledger.parse_blocks(ledger.blocks):
             if isinstance(result, YamlProblem):
@@ -66,9 +65,9 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
 def file_entries(
     file: Path,
     limit: int,
-    keep: Callable[[dict[str, Any]], bool] | None = None,
+    keep: Callable[[dict[str, object]], bool] | None = None,
     hint: str = "",
-) -> tuple[list[tuple[int, dict[str, Any]]], list[str], list[ByteProblem], bool]:
+) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[ByteProblem], bool]:
     """:func:`entries` of a file, keeping only the entries ``keep`` takes, the file's
     byte problems, and whether any entry could be read at all (kept or not): read a
     piece at a time when it reads entry by entry (its entries are never all held),
@@ -80,7 +79,8 @@ def file_entries(
     streamed = read_file_items(file, limit, wanted, hint)
     if streamed is not None:  # every entry was read
         items, byte_problems = streamed
-        return [(i.line, i.value) for i in items], [], byte_problems, True
+        kept = [(i.line, i.value) for i in items if isinstance(i.value, dict)]
+        return kept, [], byte_problems, True
     data = read_file(file, hint, limit)
     found, problems = entries(data)
     kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]
@@ -88,7 +88,9 @@ def file_entries(
 
 
 def applying(
-    items: Iterable[tuple[int, dict[str, Any]]], keys: Iterable[str], verbatim: Iterable[str] = ()
+    items: Iterable[tuple[int, dict[str, object]]],
+    keys: Iterable[str],
+    verbatim: Iterable[str] = (),
 ) -> list[Applied]:
     """The entries whose config-keys match any of ``keys`` or name one of ``verbatim``
     exactly, newest first, each with the keys (sorted) it applies to."""
@@ -120,7 +122,8 @@ def format_text(found: list[Applied], path: str, keys: list[str], show_keys: boo
     for applied in found:
         entry = applied.entry
         lines.append(f"{path}:{applied.line}: {entry.get('pr-link', '')}")
-        patterns = [str(p) for p in entry.get("config-keys") or []]
+        listed = entry.get("config-keys")
+        patterns = [str(p) for p in listed] if isinstance(listed, list) else []
         shown = ", ".join(patterns[:4]) + (
             f", +{len(patterns) - 4} more" if len(patterns) > 4 else ""
         )

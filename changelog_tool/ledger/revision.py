@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.appending import append_break
@@ -33,7 +32,7 @@ class Appended:
 
     line: int
     text: bytes
-    value: dict[str, Any] | None = None
+    value: dict[str, object] | None = None
     key_lines: dict[str, int] = field(default_factory=dict)
 
     def field_line(self, name: str) -> int:

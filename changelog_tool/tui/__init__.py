@@ -1,15 +1,15 @@
-"""The Textual TUI. The only package that imports Textual (lazily: importing this
-package does not load Textual, so the core can name ``run_add`` for free)."""
+"""The Textual TUI, the only package that imports Textual. A command imports it
+when it opens the TUI, so the commands that never do (``verify``, ``add`` with
+flags, the merge driver) never load Textual."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from changelog_tool.authoring.drafts import Answers
-    from changelog_tool.settings import Settings
+from changelog_tool.authoring.drafts import Answers
+from changelog_tool.settings import Settings
+from changelog_tool.tui.app import make_app
 
 
 def run_add(
@@ -19,8 +19,6 @@ def run_add(
     left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
     the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`).
     An exception the app did not handle is raised once the terminal is restored."""
-    from changelog_tool.tui.app import make_app  # Textual: only when the screen opens
-
     app = make_app(settings, path, base=base, prefill=prefill, init=init)
     outcome = app.run()
     if app.crashed is not None:  # a bug: for the CLI's error boundary (exit 2)

@@ -26,6 +26,7 @@ from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested
 from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
+from changelog_tool.tui.help import HelpScreen
 from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import (
     route_signals,
@@ -38,8 +39,7 @@ TIMING_ENV = "PERF_CHANGELOG_TIMING"
 
 def _stamp(event: str) -> None:
     """Append ``event time cpu`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks):
-    the wall clock, and the CPU seconds the process used so far (steadier on a busy
-    machine)."""
+    the wall clock, and the CPU time the process used so far."""
     target = os.environ.get(TIMING_ENV)
     if target:
         with open(target, "a", encoding="utf-8") as handle:
@@ -180,8 +180,8 @@ class AddApp(SavingApp):
         self.baseline = self.current_draft()
 
     def on_ready(self) -> None:
-        """Textual's Ready: the first frame is on the terminal. Only now the slow work
-        starts (the diff, in a worker: begun earlier, it held the first frame back);
+        """Textual's Ready: the first frame is on the terminal. Only now the diff starts,
+        in a worker (begun earlier, it held the first frame back);
         until the keys are on screen the pane shows the file's tail, unchecked
         (checking loads the schema and the YAML parser, which would hold the keys back)."""
         _stamp("first-paint")
@@ -263,7 +263,7 @@ class AddApp(SavingApp):
         """The benchmark points the preview left to count (a pattern reaching thousands
         of keys), counted on the screen's own loop a slice at a time, so that typing
         goes on in between (a thread would share the interpreter lock with the screen,
-        which then waited for it at every step: seconds per keystroke); then the
+        which then waited for it at every step); then the
         preview again, complete. A newer preview's count replaces this one."""
         left = list(reversed(keys))
         while left:
@@ -324,9 +324,6 @@ class AddApp(SavingApp):
         self.action_help()
 
     def action_help(self) -> None:
-        # deferred: the help's Markdown widget would cost ~35 ms of CPU before the first frame
-        from changelog_tool.tui.help import HelpScreen
-
         self.push_screen(HelpScreen())
 
     async def action_edit_description(self) -> None:

@@ -1,15 +1,21 @@
-"""What the strict loader builds, and the rules it builds them by, without the YAML
-parser: a changelog entry read another way (:mod:`changelog_tool.ledger.quickread`)
-is the same :class:`Item`, and code that only handles items or problems does not
-load ruamel.yaml (most of the merge driver's start: docs/performance.md).
+"""What the strict loader builds, and the rules it builds them by: a changelog entry
+read another way (:mod:`changelog_tool.ledger.quickread`) is the same :class:`Item`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from typing import TypeAlias
+
+Scalar: TypeAlias = str | int | float | bool | None
+"""A plain scalar's value under the YAML 1.2 core schema (:func:`resolve_plain`)."""
+YamlValue: TypeAlias = "Scalar | Mapping[str, YamlValue] | Sequence[YamlValue]"
+"""A YAML or JSON value with text keys: what an entry, a JSON document and a JSON
+Schema instance hold. Read-only views, so a ``dict[str, list[str]]`` is one too;
+``isinstance`` narrows it to ``dict`` or ``list``. A value a loader reads from
+untrusted bytes is an ``object`` until it is checked (its keys may be numbers)."""
 
 
 @dataclass(frozen=True)
@@ -28,47 +34,36 @@ class YamlProblem(Exception):
 class Item:
     """A top-level sequence item: its value and the 1-based line it starts on."""
 
-    value: Any
+    value: object
     line: int
     key_lines: dict[str, int]
 
 
-_NULL = r"^(?:~|null|Null|NULL|)$"
-_BOOL = r"^(?:true|True|TRUE|false|False|FALSE)$"
-_INT = r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"
-_FLOAT = (
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT = re.compile(
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
 
 
-@cache
-def _patterns() -> tuple[re.Pattern[str], ...]:
-    """Any of the four words, then each: compiled on first use (most scalars begin
-    with a letter that rules them all out, and many runs never need them)."""
-    words = (_NULL, _BOOL, _INT, _FLOAT)
-    return (re.compile("|".join(f"(?:{w})" for w in words)), *map(re.compile, words))
-
-
-def resolve_plain(text: str) -> Any:
+def resolve_plain(text: str) -> Scalar:
     """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
     first = text[:1]
     if first.isalpha() and first not in "tTfFnN":
         return text  # only null, bool, int and float words begin with n, t, f or no letter
-    not_text, null, boolean, integer, number = _patterns()
-    if not not_text.match(text):
-        return text
-    if null.match(text):
+    if _NULL.match(text):
         return None
-    if boolean.match(text):
+    if _BOOL.match(text):
         return text.lower() == "true"
-    if integer.match(text):
+    if _INT.match(text):
         if text.startswith("0o"):
             return int(text[2:], 8)
         if text.startswith("0x"):
             return int(text[2:], 16)
         return int(text)
-    if number.match(text):
+    if _FLOAT.match(text):
         special = text.lstrip("+-").lower()
         if special in (".inf", ".nan"):
             return float(text.lower().replace(".", ""))

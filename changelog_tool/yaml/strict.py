@@ -23,9 +23,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from typing import Any
 
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
     DocumentEndEvent,
@@ -51,7 +50,7 @@ class _Builder:
         text = data if isinstance(data, str) else data.decode("utf-8", "replace")
         self.breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
 
-    def mark_line(self, mark: Any) -> int:
+    def mark_line(self, mark: StreamMark | None) -> int:
         """The 1-based line (LF-separated, shifted by the offset) of a parser mark."""
         index = mark.index if mark is not None else 0
         return bisect_right(self.breaks, index - 1) + 1 + self.offset
@@ -75,7 +74,7 @@ class _Builder:
                 self.line(event),
             )
 
-    def value(self, event: Event) -> Any:
+    def value(self, event: Event) -> object:
         if isinstance(event, AliasEvent):
             raise YamlProblem(
                 "yaml-alias",
@@ -87,7 +86,7 @@ class _Builder:
             plain = event.style in (None, "") and event.implicit[0]
             return resolve_plain(event.value) if plain else event.value
         if isinstance(event, SequenceStartEvent):
-            items: list[Any] = []
+            items: list[object] = []
             for child in self.events:
                 if isinstance(child, SequenceEndEvent):
                     return items
@@ -96,8 +95,8 @@ class _Builder:
             return self.mapping(event)[0]
         raise YamlProblem("yaml-syntax", f"unexpected YAML event {event!r}", self.line(event))
 
-    def mapping(self, start: Event) -> tuple[dict[Any, Any], dict[str, int]]:
-        result: dict[Any, Any] = {}
+    def mapping(self, start: Event) -> tuple[dict[object, object], dict[str, int]]:
+        result: dict[object, object] = {}
         lines: dict[str, int] = {}
         for key_event in self.events:
             if isinstance(key_event, MappingEndEvent):
@@ -117,7 +116,7 @@ class _Builder:
             value_event = next(self.events)
             if isinstance(value_event, SequenceStartEvent):
                 self.check(value_event)
-                items: list[Any] = []
+                items: list[object] = []
                 for child in self.events:
                     if isinstance(child, SequenceEndEvent):
                         break
@@ -129,7 +128,7 @@ class _Builder:
         raise YamlProblem("yaml-syntax", "unterminated mapping", self.line(start))
 
 
-def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
+def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
     """Parse one YAML document.
 
     Returns a list of :class:`Item` when the root is a sequence, else the root
@@ -137,7 +136,7 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
     slice of a larger file). Raises :class:`YamlProblem`.
     """
     builder = _Builder(data, events(data, needs="an entry needs 3"), line_offset)
-    root: Any = None
+    root: object = None
     try:
         for event in builder.events:
             if isinstance(event, StreamStartEvent | DocumentStartEvent):
@@ -150,7 +149,8 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
                 continue
             if isinstance(event, SequenceStartEvent):
                 builder.check(event)
-                root = []
+                items: list[Item] = []
+                root = items
                 for child in builder.events:
                     if isinstance(child, SequenceEndEvent):
                         break
@@ -158,9 +158,9 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
                     if isinstance(child, MappingStartEvent):
                         builder.check(child)
                         value, key_lines = builder.mapping(child)
-                        root.append(Item(value, line, key_lines))
+                        items.append(Item(value, line, key_lines))
                     else:
-                        root.append(Item(builder.value(child), line, {}))
+                        items.append(Item(builder.value(child), line, {}))
             else:
                 root = builder.value(event)
     except YamlRefused as exc:
@@ -174,7 +174,7 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | Any:
     return root
 
 
-def load_value(data: bytes | str) -> Any:
+def load_value(data: bytes | str) -> object:
     """Parse a document into plain values (sequence items unwrapped)."""
     root = load_items(data)
     if isinstance(root, list):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import (
@@ -96,21 +95,23 @@ _MERGE = "tag:yaml.org,2002:merge"
 
 class _Node:
     """A node as the lints see it: ``kind`` scalar, mapping or sequence; a scalar's
-    text, or a collection's nodes (a mapping's keys and values alternate); its
+    ``text``, or a collection's ``nodes`` (a mapping's keys and values alternate); its
     0-based line; whether a key is a merge key; the anchor it defines."""
 
-    __slots__ = ("anchor", "kind", "line", "merge", "value")
+    __slots__ = ("anchor", "kind", "line", "merge", "nodes", "text")
 
-    def __init__(self, kind: str, value: Any, line: int, merge: bool = False) -> None:
-        # ``value``: a scalar's text or a collection's nodes, told apart by ``kind``
+    def __init__(
+        self, kind: str, line: int, text: str = "", merge: bool = False, anchor: str | None = None
+    ) -> None:
         self.kind = kind
-        self.value = value
+        self.text = text
+        self.nodes: list[_Node] = []
         self.line = line
         self.merge = merge
-        self.anchor: str | None = None
+        self.anchor = anchor
 
     def pairs(self) -> Iterator[tuple[_Node, _Node]]:
-        return zip(self.value[::2], self.value[1::2], strict=True)
+        return zip(self.nodes[::2], self.nodes[1::2], strict=True)
 
 
 def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None) -> list[Mapping]:
@@ -136,44 +137,41 @@ def _compose(data: bytes) -> _Node | None:
     open_: list[_Node] = []
     root: _Node | None = None
     documents = 0
-    event: Any  # told apart by ``kind``, once per event (mypy follows only ``type(event)``)
     for event in events(data):
-        kind = type(event)  # libyaml's event classes are not subclassed
-        if kind is ScalarEvent:
+        if isinstance(event, ScalarEvent):
             value, tag = event.value, event.tag
             merge = tag == _MERGE if tag is not None else value == "<<" and event.implicit[0]
-            node = _Node("scalar", value, event.start_mark.line, merge)
-        elif kind is MappingStartEvent:
-            node = _Node("mapping", [], event.start_mark.line)
-        elif kind is SequenceStartEvent:
-            node = _Node("sequence", [], event.start_mark.line)
-        elif kind is AliasEvent:
+            node = _Node("scalar", event.start_mark.line, value, merge, event.anchor)
+        elif isinstance(event, MappingStartEvent):
+            node = _Node("mapping", event.start_mark.line, anchor=event.anchor)
+        elif isinstance(event, SequenceStartEvent):
+            node = _Node("sequence", event.start_mark.line, anchor=event.anchor)
+        elif isinstance(event, AliasEvent):
             found = anchors.get(event.anchor)
             if found is None:
                 raise Unreadable(f"found undefined alias {event.anchor!r}")
             if open_:
-                open_[-1].value.append(found)
+                open_[-1].nodes.append(found)
             else:
                 root = found
             continue
-        elif kind is MappingEndEvent or kind is SequenceEndEvent:
+        elif isinstance(event, MappingEndEvent | SequenceEndEvent):
             open_.pop()
             continue
-        elif kind is DocumentStartEvent:
+        elif isinstance(event, DocumentStartEvent):
             documents += 1
             if documents > 1:
                 raise Unreadable("expected a single document in the stream")
             continue
         else:
             continue
-        if event.anchor is not None:
-            anchors[event.anchor] = node
-            node.anchor = event.anchor
+        if node.anchor is not None:
+            anchors[node.anchor] = node
         if open_:
-            open_[-1].value.append(node)
+            open_[-1].nodes.append(node)
         else:
             root = node
-        if kind is not ScalarEvent:
+        if node.kind != "scalar":
             open_.append(node)
     return root
 
@@ -205,11 +203,11 @@ class _Walk:
         elif node.kind == "sequence":
             items = tuple(
                 self.node(item, (*path, f"[{index}]"), depth + 1, None)
-                for index, item in enumerate(node.value)
+                for index, item in enumerate(node.nodes)
             )
             number = values.number(("q", items)) if values is not None else -1
         else:
-            number = values.number(("s", node.value)) if values is not None else -1
+            number = values.number(("s", node.text)) if values is not None else -1
         self.numbers[id(node)] = number
         return number
 
@@ -226,12 +224,12 @@ class _Walk:
         for key, value in node.pairs():
             if key.merge:
                 found.merges = True
-                for source in value.value if value.kind == "sequence" else [value]:
+                for source in value.nodes if value.kind == "sequence" else [value]:
                     if source.anchor is not None:
                         found.merged_from.append(source.anchor)
                     if source.kind == "mapping":  # its names are counted against the budget
                         found.merged += [_name(k) for k, _ in source.pairs() if not k.merge]
-                        self._spend(len(source.value) // 2)
+                        self._spend(len(source.nodes) // 2)
                 number = self.node(value, (*path, "<<"), depth + 1, None)
                 if values is not None:
                     found.fields["<<"] = number
@@ -246,10 +244,10 @@ class _Walk:
             else:  # the common case, without a call
                 self._spend(1)
                 number = numbers[id(value)] = (
-                    values.number(("s", value.value)) if values is not None else -1
+                    values.number(("s", value.text)) if values is not None else -1
                 )
                 if values is not None:
-                    found.lengths[name] = len(value.value)
+                    found.lengths[name] = len(value.text)
             if values is not None:
                 found.fields[name] = number
         if values is None:
@@ -259,4 +257,4 @@ class _Walk:
 
 
 def _name(key: _Node) -> str:
-    return str(key.value) if key.kind == "scalar" else "?"
+    return key.text if key.kind == "scalar" else "?"

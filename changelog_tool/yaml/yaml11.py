@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 
 import yaml
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import ScalarEvent
 
 from changelog_tool.yaml.limits import YamlRefused, clipped, events
 from changelog_tool.yaml.values import same
@@ -40,8 +42,6 @@ def load(data: bytes) -> object:
     :func:`~changelog_tool.yaml.limits.events` (which raises :class:`YamlRefused`, and
     ruamel's ``YAMLError`` for what libyaml cannot parse); :class:`Unreadable` for
     what PyYAML refuses."""
-    from ruamel.yaml.events import ScalarEvent  # deferred: as limits.events
-
     quoted: list[tuple[int, int]] = []  # where quoted and block scalars lie (characters)
     for event in events(data):
         if isinstance(event, ScalarEvent):
@@ -130,8 +130,6 @@ def disagreements(block: bytes, read: object) -> list[tuple[str, str]]:
     YAML 1.2 reading: ``(field path, message)`` naming both readings (``010`` is 10
     to YAML 1.2 and 8 to PyYAML; ``0o10`` is 8 and a string; ``yes`` a string and
     True). ``block`` is one changelog entry (a list of one mapping) or several."""
-    from ruamel.yaml.error import YAMLError  # deferred: see load
-
     try:
         other = load(block)
     except (Unreadable, YAMLError, YamlRefused) as exc:
