@@ -21,10 +21,6 @@ class MasterSet:
                 self.owner[key] = file
                 self.defined.setdefault(key, []).append(file)
 
-    def key_files(self) -> dict[str, str]:
-        """Every key -> the path of the file that defines it."""
-        return {key: file.path for key, file in sorted(self.owner.items())}
-
     def value(self, key: str) -> object:
         return self.owner[key].value(key)
 
