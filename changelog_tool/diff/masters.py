@@ -31,7 +31,7 @@ from changelog_tool.diff.masterparse import (
 )
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import YamlRefused, events, line_at
+from changelog_tool.yaml.limits import OTHER_BREAKS, YamlRefused, events, line_at
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 # A plain key runs to the first colon that ends it (one before a space, a tab or the
@@ -57,15 +57,11 @@ BATCH = 256
 one parse of the file (a real change touches a few keys of a few hundred)."""
 
 
-_OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
-"""NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR: line breaks to libyaml (and to the
-YAML 1.1 readers benchmark CI uses), not to a scan by ``\\n``."""
-
-
 def _other_line_breaks(data: bytes) -> bool:
     """A line break other than ``\\n`` and ``\\r\\n`` (a lone ``\\r`` or
-    :data:`_OTHER_BREAKS`): a key after one begins a line the scan does not see."""
-    if any(mark in data for mark in _OTHER_BREAKS):
+    :data:`~changelog_tool.yaml.limits.OTHER_BREAKS`): a key after one begins a
+    line the scan does not see."""
+    if any(mark in data for mark in OTHER_BREAKS):
         return True
     return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
 
@@ -166,11 +162,10 @@ class MasterFile:
         lead = data[first : first + 1]
         starts = [first] if lead and lead not in b" \t\r\n\f\v#" else []
         starts += [m.start() + 1 for m in _COLUMN_ZERO.finditer(data, first)]
-        for at in starts:
-            if at in keys or (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n"):
-                continue
-            return True
-        return False
+        return any(
+            at not in keys and not (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n")
+            for at in starts
+        )
 
     @cached_property
     def whole(self) -> bool:
@@ -236,11 +231,9 @@ class MasterFile:
         return b"".join(out), names
 
     def key_names(self) -> list[str]:
-        spans = self.spans  # (a key defined twice is a problem of the file, read whole too)
-        if self.whole:
-            values = self._whole_values
-            return list(spans) if self.broken else [str(k) for k in values]
-        return list(spans)
+        spans = list(self.spans)  # (a key defined twice is a problem of the file, read whole too)
+        values = self._whole_values if self.whole else None
+        return spans if values is None or self.broken else [str(k) for k in values]
 
     def line(self, key: str) -> int | None:
         span = self.spans.get(key)

@@ -15,6 +15,7 @@ from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.limits import OTHER_BREAKS
 
 
 @dataclass
@@ -234,14 +235,13 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
 # Where reading entry by entry could differ from reading the file whole: line breaks
 # YAML knows but the ledger does not (CR, NEL, U+2028/9), a byte-order mark, and
 # document markers or directives at the start of a line (below).
-_UNUSUAL = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")  # and CR
+_UNUSUAL = (*OTHER_BREAKS, BOM)  # and CR
 _LINE_MARKS = (b"---", b"...", b"%")
 
 
 def _unusual(piece: bytes) -> bool:
     """Holds any of :data:`_UNUSUAL`, or a line that begins with a document marker
-    or a directive (one search each, faster than one regex of them all; the last
-    byte of a mark is looked for first, a one-byte search being the fastest)."""
+    or a directive."""
     return any(mark[-1:] in piece and mark in piece for mark in _UNUSUAL) or any(
         piece.startswith(mark) or b"\n" + mark in piece for mark in _LINE_MARKS
     )

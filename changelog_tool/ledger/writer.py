@@ -328,26 +328,15 @@ def append(
                 "nothing was written: re-check and save again"
             )
         found = check_appendable(file_source(real, bounds.limit), str(path), held)
-        now = os.stat(real)
-        if (
-            found.size != stamp.size
-            or Stamp.of_stat(now) != stamp
-            or Stamp.of_stat(os.fstat(fd)) != stamp
-        ):
+        now = {Stamp.of(real), Stamp.of_stat(os.fstat(fd))}  # by path and by descriptor
+        if found.size != stamp.size or now != {stamp}:
             raise ConcurrentChange(
                 f"{path} changed while it was checked (written by a program that does not "
                 "take the lock); nothing was written: run the command again"
             )
-        end, lines = found.end, found.lines
-        planned = plan_append(end, blocks, first_line=found.end_line, path=path)
+        planned = plan_append(found.end, blocks, first_line=found.end_line, path=path)
         _copy_locked(path, real, fd, fd, found.size, planned, stamp)
-    entry_lines = _entry_lines(lines, end, blocks)
-    return Appended(
-        path,
-        found.size,
-        found.size + len(planned),
-        entry_lines[0],
-        lines + planned.count(b"\n"),
-        entry_lines,
-        found.warnings,
-    )
+    starts = _entry_lines(found.lines, found.end, blocks)
+    last = found.lines + planned.count(b"\n")
+    size = found.size
+    return Appended(path, size, size + len(planned), starts[0], last, starts, found.warnings)

@@ -110,14 +110,15 @@ def copies(
         ),
         key=lambda k: (k[0], -sizes[k], min((p.path, p.line) for p in found[k])),
     )
-    siblings, covered = _Covered(reported), _Covered()
+    siblings = {(p.path, p.keys) for p in reported}
+    covered: set[tuple[str, tuple[str, ...]]] = set()
     out = []
     examples: dict[str, list[Merge]] = {}
     for number in order:
         places = sorted(found[number], key=lambda p: (p.path, p.line))
-        if all(map(covered.holds, places)):
+        if all(_inside(covered, p) for p in places):
             continue
-        if len({p.path for p in places}) == 1 and all(map(siblings.holds, places)):
+        if len({p.path for p in places}) == 1 and all(_inside(siblings, p) for p in places):
             continue
         first = next(p for p in places if p in new(p.path))
         places.remove(first)
@@ -126,26 +127,13 @@ def copies(
             examples[first.path] = merges(files[first.path])
         example = nearest(examples[first.path], first.keys[:-1])
         out.append(Copies(tuple(places), number[0], sizes[number], example))
-        for place in places:
-            covered.add(place)
+        covered.update((p.path, p.keys) for p in places)
     return out
 
 
-class _Covered:
-    """Places already named: is a place one of them, or inside one (a lookup per
-    level of its path)."""
-
-    def __init__(self, places: Iterable[Place] = ()) -> None:
-        self._keys: set[tuple[str, tuple[str, ...]]] = set()
-        for place in places:
-            self.add(place)
-
-    def add(self, place: Place) -> None:
-        self._keys.add((place.path, place.keys))
-
-    def holds(self, place: Place) -> bool:
-        keys = place.keys
-        return any((place.path, keys[:n]) in self._keys for n in range(len(keys) + 1))
+def _inside(named: set[tuple[str, tuple[str, ...]]], place: Place) -> bool:
+    """``place`` is one of the ``named`` places (path, keys), or inside one."""
+    return any((place.path, place.keys[:n]) in named for n in range(len(place.keys) + 1))
 
 
 def new_places(path: str, head: list[Mapping], base: list[Mapping]) -> set[Place]:

@@ -63,6 +63,11 @@ class _Open:
     deepest: int = field(default=0)
 
 
+OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
+"""NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR (UTF-8): line breaks to libyaml (and
+to the YAML 1.1 readers benchmark CI uses), not to a scan by ``\\n``."""
+
+
 def line_at(data: bytes | str, index: int) -> int:
     """The 1-based line of a parser mark's character ``index``, counting LF only (as git,
     editors' line numbers on LF files and the byte scan do; libyaml's own line also
