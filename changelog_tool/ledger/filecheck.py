@@ -15,7 +15,6 @@ from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
-from changelog_tool.yaml.limits import OTHER_BREAKS
 
 
 @dataclass
@@ -235,7 +234,7 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
 # Where reading entry by entry could differ from reading the file whole: line breaks
 # YAML knows but the ledger does not (CR, NEL, U+2028/9), a byte-order mark, and
 # document markers or directives at the start of a line (below).
-_UNUSUAL = (*OTHER_BREAKS, BOM)  # and CR
+_UNUSUAL = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", BOM)  # and CR
 _LINE_MARKS = (b"---", b"...", b"%")
 
 
