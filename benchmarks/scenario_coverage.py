@@ -32,7 +32,7 @@ from changelog_tool.diff.engine import snapshot
 from changelog_tool.diff.keychange import ADDED, MODIFIED
 from changelog_tool.diff.scenarios import changed_kinds, config_wide, gaps, named_types, selected
 from changelog_tool.gate.verdict import check
-from changelog_tool.gitrepo import Repo
+from changelog_tool.gitrepo import Repo, run_git
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -49,11 +49,12 @@ def measure(root: Path, facts: list[dict[str, Any]]) -> dict[str, Any]:
             master = fact["master"]
             if not (master["added_keys"] or master["modified_keys"]):
                 continue
-            parents = repo.handle.commit(fact["replay_sha"]).parents
+            sha = fact["replay_sha"]
+            parents = run_git(root, "rev-list", "--parents", "-n", "1", sha).split()[1:]
             if not parents:
                 continue
             commits += 1
-            snap = snapshot(repo, settings, base=parents[0].hexsha, head=fact["replay_sha"])
+            snap = snapshot(repo, settings, base=parents[0], head=sha)
             for change in snap.changes.needing_entry():
                 if change.kind == ADDED:
                     why = "new key"

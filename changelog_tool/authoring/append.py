@@ -13,9 +13,10 @@ from changelog_tool.errors import UsageError
 from changelog_tool.findings import Finding
 from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
+from changelog_tool.ledger.appendable import Appendable, check_appendable
 from changelog_tool.ledger.document import file_source, regular_file
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.filecheck import Appendable, HeldLines, check_appendable
+from changelog_tool.ledger.filecheck import HeldLines
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,9 @@ from changelog_tool.diff.keychange import (
     KeyChange,
 )
 from changelog_tool.diff.keynames import key_name_problem
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.masterparse import MasterProblem
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
 
 
 # --- the diff between two trees ----------------------------------------------------

@@ -2,44 +2,42 @@
 
 A master config is a YAML mapping whose top-level keys are benchmark configs.
 Finding the keys and their lines needs no YAML parser: a key is a line that
-begins at column 0. Values are parsed with ruamel's C-backed safe loader, one
-key's bytes at a time and only when a job asks, so a diff between two versions
-parses just the keys whose bytes differ. A file that uses anchors or aliases
-(or that the scan cannot split safely) is parsed whole, so anchors and merge
-keys are always resolved. A whole file that does not parse keeps the keys the scan
-found: they are unknown, not removed. Every parse is bounded first (``limits``:
-alias expansion and depth), and problems name lines as the byte scan counts them.
+begins at column 0. Values are parsed (:mod:`.masterparse`) one key's bytes at a
+time and only when a job asks, so a diff between two versions parses just the
+keys whose bytes differ. A file that uses anchors or aliases (or that the scan
+cannot split safely) is parsed whole, so anchors and merge keys are always
+resolved. A whole file that does not parse keeps the keys the scan found: they
+are unknown, not removed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from functools import cached_property
 
-from changelog_tool.diff.fields import SCENARIOS
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, ScalarEvent
+
+from changelog_tool.diff.masterparse import (
+    MasterProblem,
+    duplicate_key,
+    last_line,
+    not_a_name,
+    not_a_name_1_1,
+    parse,
+    parse_1_1,
+    reads_as_no_name,
+)
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import (
-    BUILD_ERRORS,
-    YamlRefused,
-    build_error,
-    events,
-    line_at,
-    load,
-)
-
-if TYPE_CHECKING:
-    from ruamel.yaml.error import StreamMark
+from changelog_tool.yaml.limits import OTHER_BREAKS, YamlRefused, events, line_at
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 # A plain key runs to the first colon that ends it (one before a space, a tab or the
 # line's end); its trailing blanks are dropped by ``_unquote``. Each part is possessive
 # and no two parts can match the same byte, so a line that never reaches such a colon
-# costs one pass: a lazy ``[^\n]*?`` before ``[ \t]*:`` retried the blanks at every
-# byte (a 200 KB line of spaces took minutes).
+# is read in one pass.
 _TOP_KEY = re.compile(
     rb"""^(?:"((?:[^"\\\n]|\\.)*+)"|'((?:[^'\n]|'')*+)'"""
     rb"""|([^\s#\-?:%!&*\[\]{},|>@`"'](?:[^:\n]|:(?![ \t]|\r?$))*+))"""
@@ -51,8 +49,7 @@ _LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 # A line with text at column 0: a top-level key, a sequence item (``- x`` under the
 # key before it), or something the scan cannot split by (a tag, an anchor, ``?``,
 # ``-key:``, ``:key:``, a document marker, a directive, a flow collection).
-_COLUMN_ZERO = re.compile(rb"\n[^\s#]")  # (``^`` with MULTILINE tries every byte: slower)
-_DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
+_COLUMN_ZERO = re.compile(rb"\n[^\s#]")
 
 
 BATCH = 256
@@ -60,101 +57,11 @@ BATCH = 256
 one parse of the file (a real change touches a few keys of a few hundred)."""
 
 
-class MasterProblem(Exception):
-    """A master config (or one key of it) is not valid YAML."""
-
-    def __init__(
-        self, message: str, line: int | None, code: str = "yaml-syntax", key: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.code = code
-        self.key = key
-
-
-@lru_cache(maxsize=8192)
-def _parse(data: bytes) -> object:
-    """Parse YAML bytes within the limits (cached: the same key bytes recur across versions)."""
-    # deferred (and below): ruamel.yaml costs ~11 ms of `log`, which reads master keys without it
-    from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    try:
-        return load(data)
-    except YamlRefused as exc:
-        raise MasterProblem(exc.message, exc.line, exc.code) from None
-    except DuplicateKeyError as exc:  # the safe loader refuses them; anchors and << stay legal
-        found = _DUPLICATE.search(str(exc.problem))
-        raise MasterProblem(
-            f"duplicate field {found.group(1) if found else '?'!r} in one mapping; keep only "
-            "one (most YAML readers would silently keep the last)",
-            _mark_line(data, exc.problem_mark),
-            "duplicate-yaml-key",
-        ) from None
-    except MarkedYAMLError as exc:
-        message = str(exc.problem or exc.context or "invalid YAML")
-        tag = isinstance(exc, ConstructorError) and "for the tag" in message
-        if tag:
-            message += "; quote the value to keep it as text (or drop the tag)"
-        elif "cannot start any token" in message:
-            mark = exc.problem_mark
-            text = data.decode("utf-8", "replace")  # (a mark counts characters)
-            char = text[mark.index : mark.index + 1] if mark is not None else ""
-            reserved = f" ({char!r})" if char and char in "@`" else ""
-            message += (
-                f"{reserved}: `@` and a backquote are reserved in YAML and cannot begin a "
-                "plain key or value; quote it"
-            )
-        elif "another document" in message:
-            message = (
-                "a second YAML document begins here (after a `---` or `...` line); a master "
-                "config is one document: remove that line"
-            )
-        raise MasterProblem(
-            message,
-            _mark_line(data, exc.problem_mark or exc.context_mark),
-            "yaml-tag" if tag else "yaml-syntax",
-        ) from None
-    except YAMLError as exc:
-        raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
-    except BUILD_ERRORS as exc:  # a value the constructor cannot build, past a tag or alias
-        raise MasterProblem(
-            f"a value does not read as its tag or type says ({build_error(exc)}); "
-            "quote it to keep it as text, or drop the tag",
-            None,
-        ) from None
-
-
-PYYAML = "a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with)"
-
-
-@lru_cache(maxsize=256)
-def _parse_1_1(data: bytes) -> object:
-    """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.yaml.yaml11`), or
-    the :class:`MasterProblem` that says why it cannot (returned: cached too)."""
-    from ruamel.yaml.error import YAMLError  # deferred: see _parse
-
-    try:
-        return yaml11.load(data)
-    except (yaml11.Unreadable, YAMLError, YamlRefused) as exc:
-        why = exc.message if isinstance(exc, YamlRefused) else str(exc).strip().splitlines()[0]
-        return MasterProblem(f"{PYYAML} cannot read this: {why}", None)
-
-
-def _mark_line(data: bytes, mark: StreamMark | None) -> int | None:
-    return line_at(data, mark.index) if mark is not None else None
-
-
-_OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
-"""NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR: line breaks to libyaml (and to the
-YAML 1.1 readers benchmark CI uses), not to a scan by ``\\n``."""
-
-
 def _other_line_breaks(data: bytes) -> bool:
     """A line break other than ``\\n`` and ``\\r\\n`` (a lone ``\\r`` or
-    :data:`_OTHER_BREAKS`): a key after one begins a line the scan does not see."""
-    if any(mark in data for mark in _OTHER_BREAKS):
+    :data:`~changelog_tool.yaml.limits.OTHER_BREAKS`): a key after one begins a
+    line the scan does not see."""
+    if any(mark in data for mark in OTHER_BREAKS):
         return True
     return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
 
@@ -176,25 +83,6 @@ def _has_anchor_or_alias(data: bytes) -> bool:
     return False
 
 
-def _last_line(data: bytes, line: int | None) -> int:
-    """A parser's 1-based line, kept on a line that has text (an error at the end of
-    the stream points past the last line)."""
-    last = data.rstrip(b"\n").count(b"\n") + 1
-    return min(line, last) if line is not None else 1
-
-
-def duplicate_key(key: str, first: int | None, line: int | None) -> MasterProblem:
-    """The ``duplicate-yaml-key`` problem of a top-level key defined again at ``line``."""
-    return MasterProblem(
-        f"top-level key {key!r} is defined twice, on lines {first} and {line}: {PYYAML} "
-        f"keeps the last definition, so line {line}'s is the one benchmark jobs run and "
-        "the one changes are judged by; remove the other",
-        line,
-        "duplicate-yaml-key",
-        key,
-    )
-
-
 @dataclass(frozen=True)
 class Span:
     key: str
@@ -212,52 +100,10 @@ def _unquote(raw: re.Match[bytes]) -> str | None:
     if single is not None:
         return single.decode("utf-8", "replace").replace("''", "'")
     try:
-        parsed = _parse(b'"' + double + b'": 0\n')
+        parsed = parse(b'"' + double + b'": 0\n')
     except MasterProblem:
         return None
     return str(next(iter(parsed))) if isinstance(parsed, dict) else double.decode()
-
-
-def _names(read: object, key: str) -> bool:
-    """``read`` is what YAML made of the key line ``key``: not a string (``123``,
-    ``true``, ``2025-01-01``, ``~``, ``0x10``, ``1_000``)."""
-    if isinstance(read, str):
-        return False
-    found = _key_reads_as(key)
-    return type(found) is type(read) and bool(found == read)
-
-
-@lru_cache(maxsize=256)
-def _key_reads_as(key: str) -> object:
-    """What YAML 1.2 makes of ``key`` written as a plain top-level key."""
-    from ruamel.yaml.error import YAMLError  # deferred: see _parse
-
-    try:
-        parsed = load(key.encode("utf-8") + b": 0\n")
-    except (YAMLError, YamlRefused):  # the text reads as no key
-        return key
-    except BUILD_ERRORS:
-        return key
-    return next(iter(parsed)) if isinstance(parsed, dict) and len(parsed) == 1 else key
-
-
-def _not_a_name_1_1(key: str, read: object) -> str:
-    """The ``key-name`` message for a top-level key YAML 1.1 reads as ``read``."""
-    return (
-        f"the top-level key {key!r} reads as {read!r} to {PYYAML}, not as a name; "
-        f'quote it ("{key}":) or rename it'
-    )
-
-
-def _not_a_name(read: object, key: str, line: int | None) -> MasterProblem:
-    kind = "null" if read is None else type(read).__name__
-    return MasterProblem(
-        f"the top-level key {key!r} reads as a YAML {kind}, not a name; quote it "
-        f'("{key}":) or rename it',
-        line,
-        "key-name",
-        key,
-    )
 
 
 @dataclass
@@ -269,6 +115,10 @@ class MasterFile:
     problems: list[MasterProblem] = field(default_factory=list)
     broken: bool = False
     """The file must be parsed whole and does not parse: its keys' values are unknown."""
+    _values: dict[str, object] = field(default_factory=dict, init=False, repr=False)
+    """The values read so far, or why a key's value cannot be read (the cache of
+    :func:`~changelog_tool.diff.masterparse.parse` keeps no refusal)."""
+    _batched: bool = field(default=False, init=False, repr=False)
 
     @cached_property
     def _first(self) -> int:
@@ -312,11 +162,10 @@ class MasterFile:
         lead = data[first : first + 1]
         starts = [first] if lead and lead not in b" \t\r\n\f\v#" else []
         starts += [m.start() + 1 for m in _COLUMN_ZERO.finditer(data, first)]
-        for at in starts:
-            if at in keys or (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n"):
-                continue
-            return True
-        return False
+        return any(
+            at not in keys and not (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n")
+            for at in starts
+        )
 
     @cached_property
     def whole(self) -> bool:
@@ -338,10 +187,10 @@ class MasterFile:
     def _whole_values(self) -> dict[object, object]:
         data, shadowed = self._last_definitions()
         try:
-            value = _parse(data)
+            value = parse(data)
         except MasterProblem as problem:
             self.problems.append(
-                MasterProblem(problem.message, _last_line(self.data, problem.line), problem.code)
+                MasterProblem(problem.message, last_line(self.data, problem.line), problem.code)
             )
             self.broken = True
             return {}
@@ -382,11 +231,9 @@ class MasterFile:
         return b"".join(out), names
 
     def key_names(self) -> list[str]:
-        spans = self.spans  # (a key defined twice is a problem of the file, read whole too)
-        if self.whole:
-            values = self._whole_values
-            return list(spans) if self.broken else [str(k) for k in values]
-        return list(spans)
+        spans = list(self.spans)  # (a key defined twice is a problem of the file, read whole too)
+        values = self._whole_values if self.whole else None
+        return spans if values is None or self.broken else [str(k) for k in values]
 
     def line(self, key: str) -> int | None:
         span = self.spans.get(key)
@@ -399,14 +246,6 @@ class MasterFile:
         """The lines of the top-level keys of a file parsed whole, from libyaml's
         events (a key the scan cannot read: ``!!str key:``, ``? key``); a key whose
         text is not its name (``0x10:`` is 16) has none."""
-        from ruamel.yaml.error import YAMLError  # deferred: see _parse
-        from ruamel.yaml.events import (
-            AliasEvent,
-            CollectionEndEvent,
-            CollectionStartEvent,
-            ScalarEvent,
-        )
-
         lines: dict[str, int] = {}
         depth, nodes = 0, 0  # nodes of the root mapping so far: keys and values in turn
         try:
@@ -443,32 +282,32 @@ class MasterFile:
             read = None
         if isinstance(read, str):
             return None
-        return _not_a_name_1_1(key, read)
+        return not_a_name_1_1(key, read)
 
     def value_yaml_1_1(self, key: str) -> object:
         """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
         jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`); raises
         :class:`MasterProblem` where that reader refuses the bytes."""
-        parsed = _parse_1_1(self.data if self.whole else self.chunk(key))
+        parsed = parse_1_1(self.data if self.whole else self.chunk(key))
         if isinstance(parsed, MasterProblem):
             raise MasterProblem(parsed.message, self.line(key), parsed.code, key)
         if not isinstance(parsed, dict) or key not in parsed:
             found = next(iter(parsed), key) if isinstance(parsed, dict) else key
-            raise MasterProblem(_not_a_name_1_1(key, found), self.line(key), "key-name", key)
+            raise MasterProblem(not_a_name_1_1(key, found), self.line(key), "key-name", key)
         return parsed[key]
 
     def value(self, key: str) -> object:
         """The key's value; raises :class:`MasterProblem` when it does not parse."""
         if self.whole:
             if key not in self._whole_values:
-                odd = next((k for k in self._whole_values if _names(k, key)), None)
+                odd = next((k for k in self._whole_values if reads_as_no_name(k, key)), None)
                 if odd is not None:
-                    raise _not_a_name(odd, key, self.line(key))
+                    raise not_a_name(odd, key, self.line(key))
                 why = "; the file does not parse" if self.broken else ""
                 raise MasterProblem(f"{key!r} could not be read{why}", self.line(key))
             return self._whole_values[key]
-        if len(self._values) == BATCH and "_batched" not in self.__dict__:
-            self.__dict__["_batched"] = True
+        if len(self._values) == BATCH and not self._batched:
+            self._batched = True
             self._read_all()
         if key in self._values:
             known = self._values[key]
@@ -478,13 +317,17 @@ class MasterFile:
         span = self.spans[key]
         chunk = self.chunk(key)
         try:
-            parsed = _parse(chunk)
-        except MasterProblem as problem:  # kept: ``_parse``'s cache keeps no refusal
-            line = span.line + _last_line(chunk, problem.line) - 1
+            parsed = parse(chunk)
+        except MasterProblem as problem:  # kept: the parse cache keeps no refusal
+            line = span.line + last_line(chunk, problem.line) - 1
             refused = self._values[key] = MasterProblem(problem.message, line, problem.code)
             raise refused from None
-        if isinstance(parsed, dict) and len(parsed) == 1 and _names(next(iter(parsed)), key):
-            raise _not_a_name(next(iter(parsed)), key, span.line)
+        if (
+            isinstance(parsed, dict)
+            and len(parsed) == 1
+            and reads_as_no_name(next(iter(parsed)), key)
+        ):
+            raise not_a_name(next(iter(parsed)), key, span.line)
         if not isinstance(parsed, dict) or list(parsed) != [key]:
             # The byte scan split something it should not have: parse the file whole.
             self.__dict__["whole"] = True
@@ -495,91 +338,11 @@ class MasterFile:
     def _read_all(self) -> None:
         """Every key's value from one parse of the whole file, when it parses to the
         keys the scan found (else each key is still parsed alone): past :data:`BATCH`
-        keys, the parse of each key's own document costs more than its bytes
-        (docs/performance.md)."""
+        keys, one parse of the file costs less than one per key."""
         try:
-            values = _parse(self.data)
+            values = parse(self.data)
         except MasterProblem:
             return
         if isinstance(values, dict) and list(values) == list(self.spans):
             for key, value in values.items():
                 self._values.setdefault(key, value)
-
-    @cached_property
-    def _values(self) -> dict[str, object]:
-        """The values read so far, or why a key's value cannot be read: one parse per
-        key (``_parse``'s own cache holds 8,192 chunks, and no refusal: a file of
-        44,000 new keys parsed each twice, a refused 1 MB key three times)."""
-        return {}
-
-
-class MasterSet:
-    """All master configs of one tree: key -> the file that defines it."""
-
-    def __init__(self, files: Iterable[MasterFile]) -> None:
-        self.files = sorted(files, key=lambda f: f.path)
-        self.owner: dict[str, MasterFile] = {}
-        self.defined: dict[str, list[MasterFile]] = {}
-        for file in self.files:  # a key in two files: the later path wins (configs/ over .github/)
-            for key in file.key_names():
-                self.owner[key] = file
-                self.defined.setdefault(key, []).append(file)
-
-    def key_files(self) -> dict[str, str]:
-        """Every key -> the path of the file that defines it."""
-        return {key: file.path for key, file in sorted(self.owner.items())}
-
-    def value(self, key: str) -> object:
-        return self.owner[key].value(key)
-
-    def value_yaml_1_1(self, key: str) -> object:
-        return self.owner[key].value_yaml_1_1(key)
-
-    def chunk(self, key: str) -> bytes | None:
-        file = self.owner[key]
-        return None if file.whole else file.chunk(key)
-
-    def locate(self, key: str) -> tuple[str | None, int | None]:
-        file = self.owner.get(key)
-        return (file.path, file.line(key)) if file is not None else (None, None)
-
-    def unknown(self, key: str) -> bool:
-        """The key's file does not parse as a whole: its value cannot be known."""
-        file = self.owner.get(key)
-        return file is not None and file.whole and file.broken
-
-    def problems(self) -> list[tuple[str, MasterProblem]]:
-        return [(f.path, p) for f in self.files for p in f.problems]
-
-    def has_scenario(self, key: str, kind: str) -> bool:
-        """Does ``key`` define scenario type ``kind``? (A key that does not parse
-        counts as yes: its problem is reported once, elsewhere.)"""
-        chunk = self.chunk(key)
-        if (
-            chunk is not None
-            and kind.encode() not in chunk
-            and not (kind == "fixed-seq-len" and b"seq-len-configs" in chunk)
-        ):
-            return False
-        try:
-            value = self.value(key)
-        except MasterProblem:
-            return True
-        if not isinstance(value, dict):
-            return False
-        scenarios = value.get(SCENARIOS)
-        if isinstance(scenarios, dict) and kind in scenarios:
-            return True
-        return kind == "fixed-seq-len" and "seq-len-configs" in value
-
-    def mentions(self, needle: str) -> list[str]:
-        """Keys whose values may hold ``needle`` (a cheap pre-filter before parsing):
-        their bytes contain it, or a backslash (a double-quoted escape, ``\\x61``
-        for ``a``, or an escaped line break, spells text its bytes do not hold)."""
-        raw = needle.encode("utf-8", "surrogateescape")  # a file name git gave as bytes
-        out = []
-        for key, file in self.owner.items():
-            text = file.data if file.whole else file.chunk(key)
-            if raw in text or b"\\" in text:
-                out.append(key)
-        return sorted(out)

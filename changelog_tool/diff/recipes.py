@@ -18,7 +18,8 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ruamel.yaml.error import YAMLError
 
-from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused, load
+from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused
+from changelog_tool.yaml.safeload import load
 from changelog_tool.yaml.values import same
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")

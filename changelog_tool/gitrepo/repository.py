@@ -1,25 +1,20 @@
 """The repository the diff engine and the commands read: refs, blobs and trees
-through one persistent ``git cat-file --batch`` process (:mod:`objects`), other
-questions through the one git spawner. GitPython reads what it reads best,
-in-process: the index's conflict stages and the ref names behind a "did you
-mean"; it is imported only by those paths, so ``verify --base``, ``keys`` and the
-TUI never pay for it."""
+through one persistent ``git cat-file --batch`` process (:mod:`.objects`), other
+questions through the one git spawner (:mod:`.process`)."""
 
 from __future__ import annotations
 
 import fnmatch
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, NotInRepository, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import git
+from changelog_tool.gitrepo.refhints import no_protected_ref, unknown_ref
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
-from changelog_tool.hints import closest
 
 WORKTREE = "WORKTREE"
 
@@ -32,7 +27,6 @@ class Repo:
     git_directory: Path
     common_directory: Path
     objects: Objects
-    _handle: Any = field(default=None, repr=False)
     limit: int | None = None
     """The ``max-bytes`` setting: the size over which a file is refused before it is
     read, when a read names no limit of its own (the commands set it from settings)."""
@@ -72,16 +66,6 @@ class Repo:
             raise EnvironmentProblem(f"git {args[0]} failed: {message}")
         return done.stdout.decode("utf-8", "surrogateescape")
 
-    @property
-    def handle(self) -> Any:
-        """GitPython's view of the repository, opened (and imported) on first use."""
-        if self._handle is None:
-            # deferred: GitPython costs ~130 ms to import; only conflict stages and ref names need it
-            import git as gitpython
-
-            self._handle = gitpython.Repo(self.root)
-        return self._handle
-
     # --- refs ------------------------------------------------------------------
     def is_shallow(self) -> bool:
         return (self.common_directory / "shallow").exists()
@@ -95,70 +79,18 @@ class Repo:
         if found is not None:
             self.objects.skip(found[2])
         if found is None or found[1] != COMMIT:
-            raise EnvironmentProblem(self._unknown_ref(ref))
+            raise EnvironmentProblem(
+                unknown_ref(self.root, ref, self._kind(ref), self.is_shallow())
+            )
         return found[0]
 
-    def _unknown_ref(self, ref: str) -> str:
-        """The message for a ref this clone lacks, with the command to run."""
+    def _kind(self, ref: str) -> str | None:
+        """The type of the object ``ref`` names, if any."""
         try:
-            kind = self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
+            found = self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
         except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``)
-            kind = None
-        if kind is not None and kind[1] != COMMIT:
-            return f"{ref!r} names a {kind[1]}, not a commit; pass a branch, tag or commit"
-        remotes = self._run("remote").split()
-        where = f"unknown ref {ref!r} in {self.root}"
-        if self.is_shallow():
-            where += " (this is a shallow clone)"
-        remote, _, branch = ref.partition("/")
-        listed = "`git branch -a` lists the branches, `git tag` the tags"
-        # a misspelling: a fetch of that name would fail
-        close = self._misspelled(ref, remotes) if ":" not in ref else None
-        if close is not None:
-            return f"no such ref {ref!r} in {self.root}; did you mean {close}? ({listed})"
-        if branch and (remote in remotes or remote == "origin"):
-            missing = (
-                ""
-                if remote in remotes
-                else (
-                    " (this clone has no remote named 'origin' yet: `git remote add origin URL` "
-                    "first)"
-                )
-            )
-            # the full refspec: a single-branch clone's plain fetch makes no remote ref
-            fetch = f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
-            return f"{where}; run `{fetch}`{missing}"
-        if ":" in ref and not ref.startswith(":"):
-            return (
-                f"{ref!r} names a file at a commit, not a commit; pass the commit alone "
-                f"(e.g. {ref.split(':', 1)[0]!r})"
-            )
-        if ref == "HEAD" and not self._run("rev-parse", "--all").strip():
-            return f"{where}: this repository has no commit yet; commit first"
-        advice = f"check the spelling ({listed})"
-        if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
-            name = "origin" if "origin" in remotes else remotes[0]
-            advice += f", or run `git fetch {name} {ref}` if only {name} has it"
-        return f"{where}: no branch, tag or commit of that name here; {advice}"
-
-    def _misspelled(self, ref: str, remotes: list[str]) -> str | None:
-        """The ref that ``ref`` misspells, if any: a remote's branch compared with that
-        remote's branches by the name after ``REMOTE/`` (the shared prefix would make
-        any two alike), any other ref with the branches and tags."""
-        remote, _, branch = ref.partition("/")
-        names = self._ref_names()
-        if branch and remote in remotes:
-            prefix = remote + "/"
-            close = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
-            return None if close is None else prefix + close
-        return closest(ref, names, 0.7)
-
-    def _ref_names(self) -> list[str]:
-        """Local and remote branch names and tags (for "did you mean")."""
-        try:
-            return [str(ref.name) for ref in self.handle.refs]
-        except (ValueError, OSError):
-            return []
+            return None
+        return found[1] if found is not None else None
 
     def protected_ref(self, refs: Sequence[str], flag: str = "--base REF") -> str:
         """The first of the protected refs (settings' order) this clone has; the one
@@ -169,24 +101,7 @@ class Repo:
             except EnvironmentProblem:
                 continue
             return ref
-        remotes = self._run("remote").split()
-        fetches = [
-            f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
-            for remote, _, branch in (ref.partition("/") for ref in refs)
-            if branch and remote in remotes
-        ]
-        setting = (
-            "or set `protected-ref` in the settings (.perf-changelog.toml) to the protected branch"
-        )
-        if fetches:
-            # the full refspec: a single-branch clone's plain fetch makes no remote ref
-            advice = f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, {setting}"
-        else:
-            where = "has no remote" if not remotes else "has no remote that these refs name"
-            advice = f"this clone {where} to fetch them from; pass {flag}, {setting}"
-        raise EnvironmentProblem(
-            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice}"
-        )
+        raise no_protected_ref(self.root, refs, flag)
 
     def merge_base(self, a: str, b: str) -> str:
         out = git(self.root, "merge-base", a, b).stdout.decode().strip()
@@ -336,18 +251,12 @@ class Repo:
 
     def close(self) -> None:
         self.objects.close()
-        if self._handle is not None:
-            self._handle.close()
 
     # --- conflicts ---------------------------------------------------------------
     def index_stages(self, path: str) -> dict[int, bytes]:
-        """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path, read from the
-        index in-process (GitPython)."""
-        stages: dict[int, bytes] = {}
-        for (name, stage), entry in self.handle.index.entries.items():
-            if name == path and stage:
-                stages[int(stage)] = self.read_blob(entry.hexsha, path=path)
-        return stages
+        """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path: their bytes."""
+        entries = self.index_entries(path)
+        return {stage: self.read_blob(sha, path=path) for stage, sha in entries.items() if stage}
 
     def outside_sparse_checkout(self, paths: Iterable[str]) -> dict[str, str]:
         """Of ``paths``, those the index marks skip-worktree (a sparse checkout leaves

@@ -1,4 +1,4 @@
-"""File-level checks of a changelog (``verify --file``), and the writer's gate."""
+"""File-level checks of a changelog (``verify --file``)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,12 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from changelog_tool.errors import ChangelogError
-from changelog_tool.findings import ERROR, WARNING, Finding, format_text, has_errors
-from changelog_tool.ledger.boundaries import ENTRY_HEAD, Source, last_entry, last_entry_offset
+from changelog_tool.findings import ERROR, WARNING, Finding
+from changelog_tool.ledger.boundaries import ENTRY_HEAD, last_entry_offset
 from changelog_tool.ledger.conversions import BOM
 from changelog_tool.ledger.document import ByteProblem, ByteScan, Ledger, read_chunks, read_file
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.ledger.quickread import quick_item
-from changelog_tool.ledger.streams import CHUNK
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 
@@ -29,24 +27,27 @@ class FileReport:
 # --- the findings, worded in one place for both ways of reading a file -------------
 
 
-def _entry_count(number: int, line: int, path: str) -> Finding:
+def entry_count(which: str, line: int, path: str) -> Finding:
+    """``which`` entry (``entry 3``, ``the last entry``) does not begin as entries do."""
     return Finding(
-        "entry-count", f"entry {number} does not begin with '{ENTRY_HEAD.decode()}'", path, line
+        "entry-count", f"{which} does not begin with '{ENTRY_HEAD.decode()}'", path, line
     )
 
 
-def _schema_findings(
-    number: int, line: int, item: Item, path: str, errors: list[tuple[str, str]] | None = None
+def schema_findings(
+    which: str, line: int, item: Item, path: str, errors: list[tuple[str, str]] | None = None
 ) -> list[Finding]:
+    """The schema's refusals of ``which`` entry, each at its field's line."""
     return [
         Finding(
-            "schema",
-            f"entry {number} (line {line}), {field_path}: {message}",
-            path,
-            _field_line(item, field_path),
+            "schema", f"{which} (line {line}), {field}: {message}", path, _field_line(item, field)
         )
-        for field_path, message in (schema_errors(item.value) if errors is None else errors)
+        for field, message in (schema_errors(item.value) if errors is None else errors)
     ]
+
+
+def byte_findings(problems: list[ByteProblem], path: str) -> list[Finding]:
+    return [Finding(p.code, p.message, path, p.line) for p in problems]
 
 
 def _ends_with_empty_line(line: int, path: str) -> Finding:
@@ -160,7 +161,7 @@ def _check_whole(data: bytes, path: str) -> FileReport:
     """The whole file parsed at once, then each entry on its own if that failed."""
     ledger = Ledger(data)
     byte_problems = ledger.byte_problems()
-    report = FileReport(findings=[Finding(p.code, p.message, path, p.line) for p in byte_problems])
+    report = FileReport(findings=byte_findings(byte_problems, path))
     if any(p.unreadable for p in byte_problems):
         return report  # a YAML error on top would only repeat the encoding problem
     try:
@@ -212,8 +213,8 @@ def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileRepor
         if start == 0 and ledger.data.startswith(BOM):  # its own encoding finding says so
             start = len(BOM)
         if not ledger.data.startswith(ENTRY_HEAD, start):
-            report.findings.append(_entry_count(number, item.line, path))
-        report.findings.extend(_schema_findings(number, item.line, item, path))
+            report.findings.append(entry_count(f"entry {number}", item.line, path))
+        report.findings.extend(schema_findings(f"entry {number}", item.line, item, path))
 
 
 def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip_line: int) -> None:
@@ -223,7 +224,9 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
             if result.line != skip_line:
                 report.findings.append(Finding(result.code, result.message, path, result.line))
             continue
-        report.findings.extend(_schema_findings(block.index + 1, block.line, result, path))
+        report.findings.extend(
+            schema_findings(f"entry {block.index + 1}", block.line, result, path)
+        )
 
 
 # --- a file in pieces ------------------------------------------------------------
@@ -231,14 +234,13 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
 # Where reading entry by entry could differ from reading the file whole: line breaks
 # YAML knows but the ledger does not (CR, NEL, U+2028/9), a byte-order mark, and
 # document markers or directives at the start of a line (below).
-_UNUSUAL = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")  # and CR
+_UNUSUAL = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", BOM)  # and CR
 _LINE_MARKS = (b"---", b"...", b"%")
 
 
 def _unusual(piece: bytes) -> bool:
     """Holds any of :data:`_UNUSUAL`, or a line that begins with a document marker
-    or a directive (one search each, faster than one regex of them all; the last
-    byte of a mark is looked for first, a one-byte search being the fastest)."""
+    or a directive."""
     return any(mark[-1:] in piece and mark in piece for mark in _UNUSUAL) or any(
         piece.startswith(mark) or b"\n" + mark in piece for mark in _LINE_MARKS
     )
@@ -318,16 +320,16 @@ def _check_stream(
             number += 1
             head = block.start if item.line == line else ledger.line_start(item.line - base)
             if not piece.startswith(ENTRY_HEAD, head):
-                entries.append(_entry_count(number, item.line, path))
+                entries.append(entry_count(f"entry {number}", item.line, path))
             if errors:
-                entries.extend(_schema_findings(number, item.line, item, path, errors))
+                entries.extend(schema_findings(f"entry {number}", item.line, item, path, errors))
             if unseparated:
                 separators.append(_no_separator(line, path))
             unseparated = block.end == block.sep_end
             if keep_items and (keep is None or keep(item)):
                 items.append(item)
     problems = scan.problems()
-    findings = [Finding(p.code, p.message, path, p.line) for p in problems]
+    findings = byte_findings(problems, path)
     if any(p.unreadable for p in problems):
         return FileReport(findings)
     if number == 0:
@@ -338,105 +340,3 @@ def _check_stream(
             findings.append(_ends_with_empty_line(scan.newlines - trailing + 2, path))
         findings.extend(separators)
     return FileReport(findings, items, parsed=True)
-
-
-_NO_FINAL_NEWLINE = (
-    "the file does not end with a newline, so no appended entry can follow exactly one "
-    "empty line; add the final newline on its own first (that keeps every old byte)"
-)
-
-
-@dataclass(frozen=True)
-class Appendable:
-    """A changelog :func:`check_appendable` accepted: its size, its line breaks, its
-    last bytes (from its last entry on: all an append needs) and the warnings about
-    main's own last entry."""
-
-    size: int
-    lines: int
-    end: bytes
-    warnings: tuple[Finding, ...] = ()
-
-    @property
-    def end_line(self) -> int:
-        """The file line :attr:`end` begins on."""
-        return self.lines - self.end.count(b"\n") + 1
-
-
-def check_appendable(
-    source: Source, path: str = "perf-changelog.yaml", held: HeldLines | None = None
-) -> Appendable:
-    """The writer's gate: refuse a file we must not append to, because the result
-    would fail the repository's CI whatever is appended: bad bytes, no final
-    newline, a last entry that does not parse or that the schema rejects, unless the
-    protected branch already holds that entry (``held``: :func:`as_history`), which
-    is then a warning. A file is read a piece at a time (a long history is never
-    held): its bytes scanned in chunks (the scan's findings do not depend on where
-    the pieces are cut), its last entry read from the end and parsed alone."""
-    scan = ByteScan()
-    for offset in range(0, source.size, CHUNK):
-        scan.feed(source.read(offset, min(source.size, offset + CHUNK)))
-    last, window = last_entry(source)
-    before = 0 if last is None else scan.newlines - window.count(b"\n")
-    warnings = _refuse_append(scan.problems(), window, before, path, held)
-    return Appendable(scan.size, scan.newlines, window, tuple(warnings))
-
-
-def _refuse_append(
-    bytes_found: list[ByteProblem],
-    window: bytes,
-    before: int,
-    path: str,
-    held: HeldLines | None = None,
-) -> list[Finding]:
-    """The refusal of :func:`check_appendable`: the file's byte problems, then the
-    checks of its last entry, read in ``window`` (the file's end, from a line
-    start; ``before`` line breaks precede it)."""
-    ledger = Ledger(window)
-    problems = [
-        Finding(
-            p.code,
-            _NO_FINAL_NEWLINE if p.code == "final-newline" else p.message,
-            path,
-            p.line,
-        )
-        for p in bytes_found
-    ]
-    if not problems and window.strip():
-        last = ledger.last_block()
-        if last is None:
-            problems.append(
-                Finding("not-a-list", "no entry found (no line begins with '- ')", path, 1)
-            )
-        else:
-            line = last.line + before
-            try:  # read at its line in the file, so that messages name file lines too
-                item = ledger.parse_block(replace(last, line=line))
-            except YamlProblem as problem:
-                problems.append(Finding(problem.code, problem.message, path, problem.line))
-            else:
-                problems.extend(
-                    Finding(
-                        "schema",
-                        f"the last entry (line {line}), {field}: {message}",
-                        path,
-                        _field_line(item, field),
-                    )
-                    for field, message in schema_errors(item.value)
-                )
-            if not window[last.start :].startswith(ENTRY_HEAD):
-                problems.append(
-                    Finding(
-                        "entry-count",
-                        f"the last entry does not begin with '{ENTRY_HEAD.decode()}'",
-                        path,
-                        line,
-                    )
-                )
-    problems = as_history(problems, held)
-    if has_errors(problems):
-        raise ChangelogError(
-            f"refusing to append to {path}; fix these first (nothing was written):\n"
-            + format_text(problems)
-        )
-    return problems

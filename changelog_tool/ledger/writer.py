@@ -1,44 +1,35 @@
 """The one file writer: every file the tool writes goes through :func:`_rewrite`,
 or, with the kept bytes copied by the kernel instead of held, through
-:func:`replace_with_copy` (the merge driver) and :func:`append` (``add``, the TUI):
-the same steps.
+:func:`replace_with_copy` (the merge driver) and :func:`append` (``add``, the TUI).
 
 Under an exclusive lock on the target, it reads the current bytes, computes the
-new ones, writes them to a temp file in the same directory, fsyncs, keeps the
-mode, renames it over the target and reads the result back. :func:`append`
-only ever adds bytes after exactly one empty line;
-:func:`replace` (the merge driver, ``resolve``, ``sync``, drafts, attributes)
-writes bytes a caller has verified, and refuses when the file changed since the
-caller read it, so a concurrent ``add`` is never silently overwritten. Every write
-holds the lock of the file's folder and of the file (:mod:`.locking`); a command
-that must keep its read and its write together holds it across both (:func:`hold`).
-The merge driver's target, git's own temp file, is the one file written without
-fsync (:func:`replace_with_copy`'s ``scratch``); it too is renamed over, never
-written in place, so a driver killed at any point leaves it whole: as git gave
-it, or the result.
-
-A symlink is followed and its target written in place of the link; anything
-that is not a regular file (a FIFO, a device, a directory) is refused before it
-is opened. Temp files are named ``.<name>.<pid>.perf-changelog.tmp``; a crash
-leaves one behind, and the next write removes those whose process is gone.
+new ones and writes them through a temp file renamed over the target, then reads
+them back (:mod:`.atomic`). :func:`append` only ever adds bytes after exactly one
+empty line; :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts,
+attributes) writes bytes a caller has verified, and refuses when the file changed
+since the caller read it, so a concurrent ``add`` is never silently overwritten.
+Every write holds the lock of the file's folder and of the file (:mod:`.locking`);
+a command that must keep its read and its write together holds it across both
+(:func:`hold`). A symlink is followed and its target written in place of the link;
+anything that is not a regular file is refused before it is opened.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import stat
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
+from changelog_tool.findings import Finding
 from changelog_tool.hints import relative
 from changelog_tool.ledger import locking
+from changelog_tool.ledger.appendable import check_appendable
 from changelog_tool.ledger.appending import append_break
+from changelog_tool.ledger.atomic import read_fd, remove_stale_temps, write_over
 from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import (
     file_source,
@@ -46,14 +37,9 @@ from changelog_tool.ledger.document import (
     regular_file,
     separator_before_append,
 )
-from changelog_tool.ledger.filecheck import HeldLines, check_appendable
-from changelog_tool.settings import DEFAULT_MAX_BYTES
+from changelog_tool.ledger.filecheck import HeldLines
+from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 
-if TYPE_CHECKING:
-    from changelog_tool.findings import Finding
-    from changelog_tool.settings import Settings
-
-TEMP_SUFFIX = ".perf-changelog.tmp"
 LOCK_TIMEOUT = 30.0
 """Seconds to wait for another writer's lock before giving up."""
 
@@ -114,85 +100,6 @@ def hold(path: Path, bounds: Bounds = Bounds()) -> Iterator[None]:
         yield
 
 
-def _locked(path: Path, timeout: float) -> contextlib.AbstractContextManager[int]:
-    return locking.locked(path, timeout)
-
-
-def _read_fd(fd: int) -> bytes:
-    chunks = []
-    os.lseek(fd, 0, os.SEEK_SET)
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _remove_stale_temps(path: Path) -> None:
-    """Temp files a crashed writer left beside ``path`` (their process is gone)."""
-    prefix = f".{path.name}."
-    with contextlib.suppress(OSError):
-        for leftover in path.parent.iterdir():
-            name = leftover.name
-            if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
-                continue
-            pid = name[len(prefix) : -len(TEMP_SUFFIX)].split(".")[0]
-            if pid.isdigit() and not _alive(int(pid)):
-                with contextlib.suppress(OSError):
-                    leftover.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _replace(path: Path, data: bytes, mode: int) -> int:
-    """Write ``data`` to a temp file, lock it, fsync, rename it over ``path``.
-
-    Returns the new file's descriptor, still locked: a writer that opens the
-    path after the rename waits on it until the caller has read it back.
-    """
-    return _replace_with(path, mode, lambda fd: _write_all(fd, data))
-
-
-def _replace_with(path: Path, mode: int, fill: Callable[[int], None], sync: bool = True) -> int:
-    """:func:`_replace`, the temp file's content written by ``fill(fd)`` (``sync``:
-    fsync the file and its folder; only a scratch file of git's goes without)."""
-    tmp = path.parent / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}{TEMP_SUFFIX}"
-    fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        fill(fd)
-        if sync:
-            os.fsync(fd)
-        os.fchmod(fd, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    if not sync:
-        return fd
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    return fd
-
-
 def _create_empty(path: Path) -> Path:
     """Create ``path``'s file, empty (unless another process just did), and its
     folders; its real path."""
@@ -219,14 +126,14 @@ def _rewrite(
     real = regular_file(path, missing_ok=create)
     if real is None:
         return _create_whole(path, make, bounds)
-    _remove_stale_temps(real)
-    with _locked(real, bounds.timeout) as fd:
+    remove_stale_temps(real)
+    with locking.locked(real, bounds.timeout) as fd:
         refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
         if refusal is not None:
             raise refusal
-        old = _read_fd(fd)
+        old = read_fd(fd)
         new = make(old)
-        _replace_and_read_back(path, real, new, stat.S_IMODE(os.fstat(fd).st_mode))
+        write_over(path, real, stat.S_IMODE(os.fstat(fd).st_mode), new)
     return old, new
 
 
@@ -241,26 +148,12 @@ def _create_whole(
     with locking.hold(real, bounds.timeout, export=False):
         if os.path.lexists(real):  # another process created it meanwhile
             return _rewrite(path, make, create=True, bounds=bounds)
-        _remove_stale_temps(real)
+        remove_stale_temps(real)
         new = make(b"")
         mask = os.umask(0o022)
         os.umask(mask)
-        _replace_and_read_back(path, real, new, 0o644 & ~mask)
+        write_over(path, real, 0o644 & ~mask, new)
     return b"", new
-
-
-def _replace_and_read_back(path: Path, real: Path, new: bytes, mode: int) -> None:
-    """``new`` renamed over ``real`` (:func:`_replace`), then read back whole: a
-    disk that returns other bytes refuses."""
-    new_fd = _replace(real, new, mode)
-    try:
-        written = _read_fd(new_fd)
-    finally:
-        os.close(new_fd)
-    if written != new:
-        raise ChangelogError(
-            f"read-back of {path} does not match what was written; check the disk and the file"
-        )
 
 
 def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]:
@@ -366,8 +259,8 @@ def replace_with_copy(
     """
     real = regular_file(path)
     assert real is not None  # without missing_ok, a missing file raises
-    _remove_stale_temps(real)
-    with _locked(real, bounds.timeout) as fd, open(source, "rb") as src:
+    remove_stale_temps(real)
+    with locking.locked(real, bounds.timeout) as fd, open(source, "rb") as src:
         _copy_locked(path, real, fd, src.fileno(), length, tail, expected, scratch=scratch)
 
 
@@ -391,49 +284,8 @@ def _copy_locked(
             f"{path} changed while this command ran ({expected.size} -> {now.size} "
             "bytes, another process wrote it); nothing was written: run the command again"
         )
-    here = os.fstat(fd)
-
-    def fill(out: int) -> None:
-        _copy(src, out, length)
-        _write_all(out, tail)
-
-    new_fd = _replace_with(real, stat.S_IMODE(here.st_mode), fill, sync=not scratch)
-    try:
-        _check_tail(path, new_fd, length, tail)
-    finally:
-        os.close(new_fd)
-
-
-def _check_tail(path: Path, fd: int, length: int, tail: bytes) -> None:
-    """The read-back: ``fd`` holds ``length + len(tail)`` bytes, ending with ``tail``."""
-    size = os.fstat(fd).st_size
-    written = os.pread(fd, len(tail) + 1, length) if tail else b""
-    if size != length + len(tail) or written != tail:
-        raise ChangelogError(
-            f"read-back of {path} does not match what was written; check the disk and the file"
-        )
-
-
-def _copy(src: int, out: int, length: int) -> None:
-    """``length`` bytes from the start of ``src`` into ``out``, in the kernel
-    (``copy_file_range``), else through a buffer."""
-    done = 0
-    try:
-        while done < length:
-            n = os.copy_file_range(src, out, length - done, done)
-            if n == 0:
-                break
-            done += n
-    except OSError:
-        pass
-    while done < length:
-        os.lseek(out, done, os.SEEK_SET)
-        chunk = os.pread(src, min(1 << 20, length - done), done)
-        if not chunk:
-            raise ChangelogError("the file being copied became shorter; nothing was written")
-        _write_all(out, chunk)
-        done += len(chunk)
-    os.lseek(out, length, os.SEEK_SET)
+    mode = stat.S_IMODE(os.fstat(fd).st_mode)
+    write_over(path, real, mode, tail, src=src, length=length, sync=not scratch)
 
 
 def append(
@@ -449,7 +301,7 @@ def append(
     for ``add``'s flags, ``--json`` and the TUI alike, at any history length.
 
     Under the lock, the file is checked a piece at a time
-    (:func:`~changelog_tool.ledger.filecheck.check_appendable`: it refuses a file
+    (:func:`~changelog_tool.ledger.appendable.check_appendable`: it refuses a file
     whose end no append can fix; a flaw in an entry the protected branch already
     holds, ``held``, is a warning, returned), the append is planned from its end
     (:func:`plan_append`) and the kept bytes are copied by the kernel from the locked
@@ -467,8 +319,8 @@ def append(
                 "another"
             )
         real = _create_empty(path)
-    _remove_stale_temps(real)
-    with _locked(real, bounds.timeout) as fd:
+    remove_stale_temps(real)
+    with locking.locked(real, bounds.timeout) as fd:
         stamp = Stamp.of_stat(os.fstat(fd))
         if expected is not None and not expected.allows(stamp):
             raise ConcurrentChange(
@@ -476,26 +328,15 @@ def append(
                 "nothing was written: re-check and save again"
             )
         found = check_appendable(file_source(real, bounds.limit), str(path), held)
-        now = os.stat(real)
-        if (
-            found.size != stamp.size
-            or Stamp.of_stat(now) != stamp
-            or Stamp.of_stat(os.fstat(fd)) != stamp
-        ):
+        now = {Stamp.of(real), Stamp.of_stat(os.fstat(fd))}  # by path and by descriptor
+        if found.size != stamp.size or now != {stamp}:
             raise ConcurrentChange(
                 f"{path} changed while it was checked (written by a program that does not "
                 "take the lock); nothing was written: run the command again"
             )
-        end, lines = found.end, found.lines
-        planned = plan_append(end, blocks, first_line=found.end_line, path=path)
+        planned = plan_append(found.end, blocks, first_line=found.end_line, path=path)
         _copy_locked(path, real, fd, fd, found.size, planned, stamp)
-    entry_lines = _entry_lines(lines, end, blocks)
-    return Appended(
-        path,
-        found.size,
-        found.size + len(planned),
-        entry_lines[0],
-        lines + planned.count(b"\n"),
-        entry_lines,
-        found.warnings,
-    )
+    starts = _entry_lines(found.lines, found.end, blocks)
+    last = found.lines + planned.count(b"\n")
+    size = found.size
+    return Appended(path, size, size + len(planned), starts[0], last, starts, found.warnings)

@@ -10,11 +10,8 @@ Two shapes, both notices:
   :data:`MIN_SHARE` of the union of their fields. Blocks that already use a
   merge key (``<<``) are never reported, nor items of one list (a sweep's
   entries are meant to look alike).
-- **A large block written again**: the same mapping of at least
-  :data:`MIN_SHARED` fields, or the same scalar of at least :data:`LONG_SCALAR`
-  characters, written twice in one of the files the branch changed, named with
-  every place it is written in those files, at least one place new. Only the
-  largest repeated block is named, not each part of it.
+- **A large block written again** (:mod:`.copies`), named with every place it
+  is written in the files the branch changed, at least one place new.
 
 A sibling block's fields are its leaves (``prefill.dp.chunked_prefill_size``),
 compared through the value numbers of :mod:`changelog_tool.yaml.tree` (each value
@@ -26,14 +23,13 @@ siblings are grouped only when identical), and flattening nested fields by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from changelog_tool.yaml.tree import Mapping, Values
 
 MIN_SHARED = 8
 MIN_SHARE = 0.75
-LONG_SCALAR = 200
 MAX_PAIRS = 50_000
 MAX_LEAVES = 500_000
 
@@ -80,63 +76,21 @@ class Repeat:
         names = [b.path[-1] for b in self.blocks]
         where = ", ".join(f"{n} (line {b.line})" for n, b in zip(names, self.blocks, strict=True))
         how = f"differ only in {', '.join(self.different)}" if self.different else "are identical"
-        a, anchor = names[0], _anchor_name(names[0])
+        a, anchor = names[0], anchor_name(names[0])
         return (
             f"{where} repeat {self.shared} fields and {how}; write the shared fields once: "
             f"`{a}: &{anchor}` and, in {', '.join(names[1:])}, `<<: *{anchor}` followed by "
-            f"only the fields that differ{_as_already(self.example)}, so an edit to one "
+            f"only the fields that differ{as_already(self.example)}, so an edit to one "
             "copy cannot silently leave the others behind"
         )
 
 
-@dataclass(frozen=True)
-class Copies:
-    """The same large block (a mapping, or a long scalar) in several places."""
-
-    places: tuple[Place, ...]
-    scalar: bool
-    size: int
-    """Characters of the scalar, or fields of the mapping."""
-    example: Merge | None = None
-
-    @property
-    def first(self) -> Place:
-        return self.places[0]
-
-    def message(self) -> str:
-        what = (
-            f"the same {self.size}-character value"
-            if self.scalar
-            else f"the same mapping of {self.size} fields"
-        )
-        where = ", ".join(f"{p.name()} ({p.path}:{p.line})" for p in self.places)
-        key = self.first.keys[-1] if self.first.keys else "block"
-        anchor = _anchor_name(key)
-        files = len({p.path for p in self.places})
-        across = (
-            f"; an anchor reaches only within its file, so across these {files} files "
-            "each file can hold it once"
-            if files > 1
-            else ""
-        )
-        how = (
-            f"`{key}: &{anchor} ...` the first time, `{key}: *{anchor}` after"
-            if self.scalar
-            else f"`{key}: &{anchor}` the first time, `*{anchor}` after (or `<<: *{anchor}` "
-            "and what differs)"
-        )
-        return (
-            f"{what} is written {len(self.places)} times: {where}; write it once per file: "
-            f"{how}{_as_already(self.example)}{across}"
-        )
-
-
-def _anchor_name(name: str) -> str:
+def anchor_name(name: str) -> str:
     cleaned = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-")
     return f"{cleaned or 'block'}-common"
 
 
-def _as_already(example: Merge | None) -> str:
+def as_already(example: Merge | None) -> str:
     if example is None:
         return ""
     defined, used = example.defined, example.used
@@ -166,21 +120,14 @@ def merges(maps: Sequence[Mapping]) -> list[Merge]:
 def nearest(examples: Sequence[Merge], near: tuple[str, ...]) -> Merge | None:
     """The pair whose merging mapping shares the longest path with ``near`` (the
     first written on a tie), to show the form the file already uses."""
-    best: tuple[int, Merge] | None = None
-    for example in examples:
-        score = _common(example.used.path, near)
-        if best is None or score > best[0]:
-            best = (score, example)
-    return best[1] if best is not None else None
+    return max(examples, key=lambda e: _common(e.used.path, near), default=None)
 
 
 def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
+    """How many leading keys two paths share."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
 
 
 class Budget:
@@ -329,108 +276,7 @@ def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]
     return [members for _, _, members in leaders if len(members) > 1]
 
 
-def copies(
-    files: dict[str, list[Mapping]],
-    new: Callable[[str], set[Place]],
-    reported: Iterable[Place] = (),
-) -> list[Copies]:
-    """The large blocks written more than once in one of ``files`` (path ->
-    mappings), with every place they are written across ``files``, where at least
-    one place is new (``new(path)``: a file's new places, asked only for a block
-    written more than once). A block held at most once per file is not reported:
-    an anchor reaches only within its file, and recipes of one sweep are meant to
-    look alike. Not named again: a block of one file whose places are all inside
-    sibling blocks already ``reported``, and a block inside a larger repeated one."""
-    found: dict[tuple[bool, int], list[Place]] = {}
-    sizes: dict[tuple[bool, int], int] = {}
-    for path, maps in files.items():
-        for mapping in maps:
-            if any(part.startswith("[") for part in mapping.path):
-                continue  # items of one list are meant to be alike
-            fields = len(mapping.fields) - ("<<" in mapping.fields)
-            if mapping.path and fields >= MIN_SHARED:
-                found.setdefault((False, mapping.value), []).append(
-                    Place(path, mapping.path, mapping.line)
-                )
-                sizes[(False, mapping.value)] = fields
-            for key in mapping.keys:
-                length = mapping.lengths.get(key.name, 0)
-                if length >= LONG_SCALAR:
-                    number = (True, mapping.fields[key.name])
-                    found.setdefault(number, []).append(
-                        Place(path, (*mapping.path, key.name), key.line)
-                    )
-                    sizes[number] = length
-
-    def twice_in_a_file(places: list[Place]) -> bool:
-        return len({p.path for p in places}) < len(places)
-
-    # the largest first: mappings before scalars, then by size
-    order = sorted(
-        (
-            k
-            for k, places in found.items()
-            if twice_in_a_file(places) and any(p in new(p.path) for p in places)
-        ),
-        key=lambda k: (k[0], -sizes[k], min((p.path, p.line) for p in found[k])),
-    )
-    siblings, covered = _Covered(reported), _Covered()
-    out = []
-    examples: dict[str, list[Merge]] = {}
-    for number in order:
-        places = sorted(found[number], key=lambda p: (p.path, p.line))
-        if all(map(covered.holds, places)):
-            continue
-        if len({p.path for p in places}) == 1 and all(map(siblings.holds, places)):
-            continue
-        first = next(p for p in places if p in new(p.path))
-        places.remove(first)
-        places.insert(0, first)
-        if first.path not in examples:
-            examples[first.path] = merges(files[first.path])
-        example = nearest(examples[first.path], first.keys[:-1])
-        out.append(Copies(tuple(places), number[0], sizes[number], example))
-        for place in places:
-            covered.add(place)
-    return out
-
-
-class _Covered:
-    """Places already named: is a place one of them, or inside one (a lookup per
-    level of its path)."""
-
-    def __init__(self, places: Iterable[Place] = ()) -> None:
-        self._keys: set[tuple[str, tuple[str, ...]]] = set()
-        for place in places:
-            self.add(place)
-
-    def add(self, place: Place) -> None:
-        self._keys.add((place.path, place.keys))
-
-    def holds(self, place: Place) -> bool:
-        keys = place.keys
-        return any((place.path, keys[:n]) in self._keys for n in range(len(keys) + 1))
-
-
 def changed_blocks(head: list[Mapping], base: list[Mapping]) -> set[tuple[str, ...]]:
     """Paths of the mappings that are new at head or whose value changed."""
     before = {m.path: m.value for m in base}
     return {m.path for m in head if before.get(m.path) != m.value}
-
-
-def new_places(path: str, head: list[Mapping], base: list[Mapping]) -> set[Place]:
-    """The places of ``path`` whose value is new at head: mappings whose value
-    changed, and scalar fields whose value changed."""
-    before = {m.path: m for m in base}
-    out = set()
-    for mapping in head:
-        old = before.get(mapping.path)
-        if old is not None and old.value == mapping.value:
-            continue
-        out.add(Place(path, mapping.path, mapping.line))
-        for key in mapping.keys:
-            if key.name in mapping.lengths and (
-                old is None or old.fields.get(key.name) != mapping.fields[key.name]
-            ):
-                out.add(Place(path, (*mapping.path, key.name), key.line))
-    return out

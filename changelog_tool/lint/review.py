@@ -14,7 +14,7 @@ from collections.abc import Mapping as MappingType
 from dataclasses import dataclass, field, replace
 
 from changelog_tool.findings import Finding
-from changelog_tool.lint import keystyle, repeated
+from changelog_tool.lint import copies, keystyle, repeated
 from changelog_tool.lint.references import reference_findings
 from changelog_tool.settings import DEFAULT_SEVERITY
 from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
@@ -232,7 +232,7 @@ class _File:
                 before = self.before()
             except Unreadable:  # a base no lint can read: nothing here counts as new
                 return set()
-            self._new_places = repeated.new_places(self.path, self.now or [], before)
+            self._new_places = copies.new_places(self.path, self.now or [], before)
         return self._new_places
 
     def lints(self, styles: bool, leaves: repeated.Leaves | None) -> list[Finding]:
@@ -283,5 +283,5 @@ def _copies(files: list[_File]) -> list[Finding]:
     maps = {f.path: f.now or [] for f in readable}
     by_path = {f.path: f for f in readable}
     places = [p for f in readable for r in f.repeats for p in r.places()]
-    found = repeated.copies(maps, lambda path: by_path[path].new_places(), places)
+    found = copies.copies(maps, lambda path: by_path[path].new_places(), places)
     return [Finding("repeated-block", c.message(), c.first.path, c.first.line) for c in found]

@@ -96,7 +96,7 @@ def test_defaults_compare_the_merge_base_with_the_work_tree(changes_project) -> 
     assert found["a-vllm"].fields == ("image",) and found["d-new"].kind == ADDED
     assert found["d-new"].scenarios == ("fixed-seq-len",)  # all of a new key's scenarios
     assert found["d-new"].line == text.split("\n").index("d-new:") + 1
-    assert found_at_head.masters.key_files()["d-new"] == "configs/nvidia-master.yaml"
+    assert found_at_head.masters.owner["d-new"].path == "configs/nvidia-master.yaml"
 
 
 def test_explicit_refs_ignore_the_work_tree(changes_project) -> None:
@@ -122,7 +122,7 @@ def test_a_master_file_moved_to_another_directory_adds_no_key(changes_project) -
     changes_project.commit("move the configs")
     found_at_head = gather(load(changes_project), base="main", head="HEAD")
     assert found_at_head.changes.keys == []
-    assert found_at_head.masters.key_files()["a-vllm"] == ".github/configs/nvidia-master.yaml"
+    assert found_at_head.masters.owner["a-vllm"].path == ".github/configs/nvidia-master.yaml"
 
 
 def test_a_changed_recipe_marks_the_keys_that_reference_it(changes_project) -> None:

@@ -10,7 +10,9 @@ from ruamel.yaml import YAML
 from changelog_tool.diff.fields import changed_fields, is_reduction
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
 from changelog_tool.diff.keydiff import diff
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.masterparse import MasterProblem
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.yaml.values import same
 
 MASTER = b"""\
@@ -118,7 +120,7 @@ def test_a_master_file_that_moved_does_not_make_its_keys_new() -> None:
     after = one("configs/nvidia-master.yaml", MASTER.replace(b"# benchmark", b"# moved"))
     found, _ = diff(before, after)
     assert found == []
-    assert after.key_files()["gptoss-fp4-h200-vllm"] == "configs/nvidia-master.yaml"
+    assert after.owner["gptoss-fp4-h200-vllm"].path == "configs/nvidia-master.yaml"
 
 
 def test_anchors_and_merge_keys_are_resolved() -> None:

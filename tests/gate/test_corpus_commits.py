@@ -20,7 +20,7 @@ from projects import run
 from changelog_tool import settings as settings_module
 from changelog_tool.diff.engine import snapshot
 from changelog_tool.gate.verdict import check
-from changelog_tool.gitrepo import Repo
+from changelog_tool.gitrepo import Repo, run_git
 
 # Keys the facts call uncovered where the gate says "reduced": the change only drops
 # scenarios or search-space points (e.g. removing the 1k8k sequence length), so there
@@ -120,10 +120,10 @@ def results(clone: Path, facts: list[dict[str, Any]]) -> dict[str, tuple[dict, d
     try:
         for fact in facts:
             sha = fact["replay_sha"]
-            parents = repo.handle.commit(sha).parents
+            parents = run_git(clone, "rev-list", "--parents", "-n", "1", sha).split()[1:]
             if not parents:
                 continue  # the first commit has nothing to compare with
-            snap = snapshot(repo, settings, base=parents[0].hexsha, head=sha)
+            snap = snapshot(repo, settings, base=parents[0], head=sha)
             verdict = check(snap, settings)
             document = {
                 "changed": snap.changes.to_json(),

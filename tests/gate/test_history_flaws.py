@@ -102,7 +102,8 @@ def test_no_real_main_state_is_refused_for_an_entry_flaw(tmp_path: Path) -> None
     from changelog_tool.errors import ChangelogError
     from changelog_tool.findings import has_errors
     from changelog_tool.gate.held import held_in
-    from changelog_tool.ledger.filecheck import as_history, check_appendable, check_file
+    from changelog_tool.ledger.appendable import check_appendable
+    from changelog_tool.ledger.filecheck import as_history, check_file
     from changelog_tool.ledger.streams import MemorySource
 
     bundle = CORPUS / "inferencex-data.bundle"

@@ -21,6 +21,7 @@ from projects import with_file_size_limit
 from changelog_tool.errors import ConcurrentChange
 from changelog_tool.gitrepo.process import git_dir
 from changelog_tool.ledger import writer
+from changelog_tool.ledger.atomic import TEMP_SUFFIX
 from changelog_tool.ledger.boundaries import count_entries, last_entry, last_entry_offset
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.streams import FileSource, MemorySource, share_prefix
@@ -154,7 +155,7 @@ def test_the_copy_mode_writes_the_source_then_the_tail(tmp_path: Path) -> None:
     writer.replace_with_copy(target, source, len(DATA), b"tail\n", expected=stamp)
     assert target.read_bytes() == DATA + b"tail\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(writer.TEMP_SUFFIX)]
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(TEMP_SUFFIX)]
 
 
 def test_the_copy_mode_may_copy_the_file_it_replaces(tmp_path: Path) -> None:
@@ -192,7 +193,7 @@ def test_a_scratch_file_that_keeps_its_bytes_is_renamed_over_never_written_in_pl
     )
     assert target.read_bytes() == DATA + tail
     assert target.stat().st_ino != inode
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(writer.TEMP_SUFFIX)]
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(TEMP_SUFFIX)]
 
 
 def test_a_scratch_file_from_the_other_side_is_a_copy(tmp_path: Path) -> None:

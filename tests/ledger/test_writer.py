@@ -12,6 +12,7 @@ from projects import with_file_size_limit
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
 from changelog_tool.ledger import writer
+from changelog_tool.ledger.atomic import TEMP_SUFFIX
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.yaml.strict import load_value
@@ -197,8 +198,8 @@ def test_a_crash_leftover_is_removed_by_the_next_write_once_its_writer_is_gone(
     path.write_bytes(OLD.encode())
     assert subprocess.run([sys.executable, "-c", CRASH, str(path)], check=False).returncode == 9
     leftovers = [p.name for p in tmp_path.iterdir() if p.name != "perf-changelog.yaml"]
-    assert len(leftovers) == 1 and leftovers[0].endswith(writer.TEMP_SUFFIX)
-    alive = tmp_path / f".perf-changelog.yaml.{os.getpid()}.1{writer.TEMP_SUFFIX}"
+    assert len(leftovers) == 1 and leftovers[0].endswith(TEMP_SUFFIX)
+    alive = tmp_path / f".perf-changelog.yaml.{os.getpid()}.1{TEMP_SUFFIX}"
     alive.write_bytes(b"a write in progress")  # its process (this one) is alive: kept
     append(path, block(1))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["perf-changelog.yaml", alive.name])

@@ -12,10 +12,12 @@ import pytest
 
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.keynames import key_name_problem
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.masterparse import MasterProblem, reads_as_no_name
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.recipes import same_data
 from changelog_tool.ledger.entry import schema_errors
-from changelog_tool.yaml.limits import MAX_ALIAS_NODES, MAX_DEPTH, YamlRefused, scan
+from changelog_tool.yaml.limits import MAX_ALIAS_NODES, MAX_DEPTH, YamlRefused, events
 
 HEAD = b"a-vllm:\n  image: v1\n  model: m\n"
 
@@ -82,9 +84,9 @@ def test_aliases_that_repeat_a_little_still_resolve() -> None:
 def test_a_large_file_is_never_refused_for_its_size_only_for_what_aliases_add() -> None:
     # a list of MAX_ALIAS_NODES + 1 nodes: an alias to it adds MAX_ALIAS_NODES
     written = b"k: &x [" + b"a, " * (MAX_ALIAS_NODES - 1) + b"a]\n"
-    scan(written + b"other: *x\n")  # more nodes written out than aliases may add: fine
+    list(events(written + b"other: *x\n"))  # more nodes written out than aliases may add: fine
     with pytest.raises(YamlRefused) as caught:
-        scan(written + b"other: [*x, b]\nmore: *x\n")
+        list(events(written + b"other: [*x, b]\nmore: *x\n"))
     assert (caught.value.code, caught.value.line) == ("yaml-alias", 3)
 
 
@@ -256,7 +258,9 @@ def test_a_value_yaml_reads_as_a_tag_no_reader_builds_says_to_quote_it() -> None
 
 
 def test_only_a_null_spelling_is_a_key_yaml_reads_as_null() -> None:
-    from changelog_tool.diff.masters import _names
-
-    assert _names(None, "~") and _names(None, "null") and _names(123, "123")
-    assert not _names(None, "other-key") and not _names("123", "123")
+    assert (
+        reads_as_no_name(None, "~")
+        and reads_as_no_name(None, "null")
+        and reads_as_no_name(123, "123")
+    )
+    assert not reads_as_no_name(None, "other-key") and not reads_as_no_name("123", "123")

@@ -18,8 +18,9 @@ from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
 from changelog_tool.diff.masters import MasterFile
-from changelog_tool.yaml import limits
-from changelog_tool.yaml.limits import YamlRefused, load
+from changelog_tool.yaml import safeload
+from changelog_tool.yaml.limits import YamlRefused
+from changelog_tool.yaml.safeload import load
 
 # Plain scalars of every tag the 1.2 resolver knows, and near misses of each.
 SCALARS = [
@@ -123,13 +124,13 @@ def test_every_document_reads_as_ruamels_safe_loader_reads_it(data: bytes) -> No
 def test_ordinary_master_configs_are_built_in_the_limits_pass(data: bytes) -> None:
     """Anchors, tags and directives go to ruamel's loader; documents without them must
     not, or the pass would read every document twice."""
-    assert limits._build(data) is not limits._DEFER
+    assert safeload._build(data) is not safeload._DEFER
     assert _same(load(data), YAML(typ="safe", pure=False).load(data))
 
 
 @pytest.mark.parametrize("data", [b"a: &x 1\nb: *x\n", b"a: !!str 1\n", b"%YAML 1.1\n---\na: 1\n"])
 def test_what_the_pass_does_not_build_goes_to_ruamels_loader(data: bytes) -> None:
-    assert limits._build(data) is limits._DEFER
+    assert safeload._build(data) is safeload._DEFER
 
 
 @pytest.mark.parametrize(
@@ -145,7 +146,7 @@ def test_a_repeated_key_is_the_loaders_own_error_without_the_loader(data: bytes)
     (it fills mappings level by level): a 1 MB flow mapping of one repeated key was
     left to it and took 10 s."""
     with pytest.raises(DuplicateKeyError) as ours:
-        limits._build(data)
+        safeload._build(data)
     with pytest.raises(DuplicateKeyError) as theirs:
         YAML(typ="safe", pure=False).load(data)
     for exc in (ours.value, theirs.value):

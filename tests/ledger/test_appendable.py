@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.filecheck import check_appendable
+from changelog_tool.ledger.appendable import check_appendable
 from changelog_tool.ledger.streams import FileSource, MemorySource
 
 CASES = {
