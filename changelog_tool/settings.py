@@ -17,6 +17,7 @@ from typing import Any
 
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
+from changelog_tool.schemafile import placeholder_problem
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
@@ -283,6 +284,12 @@ def parse(found: Found, origin: str = "") -> Settings:
         raise UsageError(
             f"setting 'placeholders' in {source} needs at least one placeholder, none empty"
         )
+    for placeholder in values.get("placeholders", ()):
+        why = placeholder_problem(placeholder)
+        if why is not None:
+            raise UsageError(
+                f"setting 'placeholders' in {source}: no entry could use {placeholder!r}: {why}"
+            )
     if values.get("protected_ref", ("main",)) == ():
         raise UsageError(f"setting 'protected-ref' in {source} needs at least one ref")
     repository = values.get("repository")

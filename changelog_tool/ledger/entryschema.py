@@ -21,10 +21,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from changelog_tool import schemafile
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
@@ -116,15 +116,9 @@ def _strict() -> type[Validator]:
     return strict
 
 
-@cache
 def builtin_document() -> dict[str, Any]:
     """The package's schema of the whole changelog (a list of entries)."""
-    # beside the package's __init__ (the package is always a folder)
-    spec = find_spec("changelog_tool.schema")
-    assert spec is not None and spec.origin is not None, "the schema package is installed"
-    text = Path(spec.origin).with_name("perf-changelog.schema.json")
-    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
-    return loaded
+    return schemafile.document()
 
 
 def _inline_refs(node: Any, defs: dict[str, Any], where: str, depth: int = 0) -> Any:
