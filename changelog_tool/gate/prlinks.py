@@ -6,8 +6,9 @@ import re
 from collections.abc import Callable
 
 from changelog_tool.gitrepo import HeadState, remote_url_reader
+from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger.entry import PULL_LINK, PULL_LINK_SHAPE, pull_link_problem
-from changelog_tool.settings import Settings
+from changelog_tool.settings import Settings, branch_name
 
 _GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$")
 
@@ -100,8 +101,9 @@ def protected_head(settings: Settings, head: HeadState) -> str | None:
     """
     if head.operation is not None:
         return None
-    names = {ref.rsplit("/", 1)[-1] for ref in settings.protected_ref}
     if head.branch is not None:
+        remotes = remote_names(settings.root)
+        names = {branch_name(ref, remotes) for ref in settings.protected_ref}
         return head.branch if head.branch in names else None
     for ref, sha in head.protected_commits.items():
         if sha == head.sha:
