@@ -17,6 +17,7 @@ from typing import Any
 
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
+from changelog_tool.github import is_slug
 from changelog_tool.schemafile import placeholder_problem
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
@@ -133,9 +134,6 @@ LINT_CODES = tuple(DEFAULT_SEVERITY)
 LEVELS = ("error", "warning", "notice", "off")
 _PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes", "entry-schema")
 _DRIVE = re.compile(r"^[A-Za-z]:")
-SLUG = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
-"""A GitHub repository's ``owner/name``, as pull-request links spell it."""
-_SLUG = re.compile(SLUG)
 
 
 @dataclass(frozen=True)
@@ -315,7 +313,7 @@ def parse(found: Found, origin: str = "") -> Settings:
     if values.get("protected_ref", ("main",)) == ():
         raise UsageError(f"setting 'protected-ref' in {source} needs at least one ref")
     repository = values.get("repository")
-    if repository is not None and not _SLUG.fullmatch(repository):
+    if repository is not None and not is_slug(repository):
         raise UsageError(
             f"setting 'repository' in {source}: {repository!r} is not owner/name "
             '(e.g. "SemiAnalysisAI/InferenceX")'

@@ -5,18 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from changelog_tool.github import slug_of
 from changelog_tool.gitrepo import HeadState, remote_url_reader
 from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger.entry import PULL_LINK, PULL_LINK_SHAPE, pull_link_problem
 from changelog_tool.settings import Settings, branch_name
-
-_GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$")
-
-
-def slug_of(url: str | None) -> str | None:
-    """``owner/name`` of a GitHub remote URL (https or ssh), else ``None``."""
-    match = _GITHUB_REMOTE.search(url or "")
-    return match.group(1) if match else None
 
 
 def canonical(slug: str, number: int) -> str:

@@ -13,8 +13,8 @@ import re
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, cast
 
+from changelog_tool.github import SLUG
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
-from changelog_tool.settings import SLUG
 
 Entry = dict[str, Any]
 
