@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from changelog_tool.github import SLUG
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
+from changelog_tool.yaml.values import identity
 
 Entry = dict[str, Any]
 
@@ -216,25 +217,12 @@ def same_entry(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return entry_identity(a) == entry_identity(b)
 
 
-_NAN = ("float", "nan")  # a .nan in old history is the same value read twice
-
-
 def entry_identity(value: Any) -> Hashable:
     """A hashable form of an entry (or any YAML value) without its ``pr-link``, equal
-    for two entries exactly when they are the same entry: Python's ``==`` on
-    mappings, lists and scalars (``1``, ``1.0`` and ``True`` are equal, and hash
-    alike), except that a NaN equals a NaN."""
-    return _frozen(without_pr_link(value) if isinstance(value, Mapping) else value)
-
-
-def _frozen(value: Any) -> Hashable:
-    if isinstance(value, Mapping):
-        return frozenset((key, _frozen(item)) for key, item in value.items())
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(item) for item in value)
-    if isinstance(value, float) and value != value:
-        return _NAN
-    return cast(Hashable, value)
+    for two entries exactly when they are the same entry: YAML data equality
+    (:func:`changelog_tool.yaml.values.identity`: ``1``, ``1.0`` and ``true`` differ,
+    a NaN equals a NaN)."""
+    return identity(without_pr_link(value) if isinstance(value, Mapping) else value)
 
 
 def matches(pattern: str, key: str) -> bool:
