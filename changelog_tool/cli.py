@@ -178,9 +178,10 @@ def _need_repository(command: str) -> None:
     changelog the settings name, when it exists (else it is the folder that is wrong,
     and "pass --init" or "pass --file" would mislead)."""
     from changelog_tool.gitrepo.process import in_repository
+    from changelog_tool.toplevel import work_tree_top
 
     here = Path.cwd()
-    if in_repository(here):
+    if work_tree_top(here) is not None or in_repository(here):  # a broken .git: git's reason
         return
     if command in ("add", "log"):
         from changelog_tool import settings

@@ -19,6 +19,7 @@ from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
 from changelog_tool.github import is_slug
 from changelog_tool.schemafile import placeholder_problem
+from changelog_tool.toplevel import work_tree_top
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
@@ -215,19 +216,21 @@ def read_work_tree(path: Path) -> bytes | None:
 
 
 def find(start: Path, read: Reader = read_work_tree) -> Found:
-    """The nearest ancestor of ``start`` with settings (a dotfile, or a pyproject.toml
-    with a ``tool.perf-changelog`` table), else the git top level, else ``start``; files read with ``read``."""
+    """The nearest ancestor of ``start`` up to the git top level (as git finds it:
+    :func:`~changelog_tool.toplevel.work_tree_top`) with settings (a dotfile, or a
+    pyproject.toml with a ``tool.perf-changelog`` table), else that top level;
+    files read with ``read``."""
     start = start.resolve()
-    for folder in (start, *start.parents):
+    top = work_tree_top(start)
+    folders = [start, *start.parents]
+    for folder in folders[: folders.index(top) + 1] if top in folders else folders:
         dotfile = read(folder / DOTFILE)
         if dotfile is not None:
             return Found(folder, DOTFILE, dotfile)
         pyproject = read(folder / PYPROJECT)
         if pyproject is not None and holds_settings(folder / PYPROJECT, pyproject):
             return Found(folder, PYPROJECT, pyproject)
-        if (folder / ".git").exists():
-            return Found(folder)
-    return Found(start)
+    return Found(top or start)
 
 
 def find_root(start: Path) -> Path:
