@@ -1,14 +1,14 @@
-"""What the strict loader builds, and the rules it builds them by, without the YAML
-parser: a changelog entry read another way (:mod:`changelog_tool.ledger.quickread`)
-is the same :class:`Item`, and code that only handles items or problems does not
-load ruamel.yaml (most of the merge driver's start: docs/performance.md).
+"""What the strict loader builds, and the rule it reads plain scalars by
+(:func:`plain_value`, ruamel.yaml's own resolver), without the YAML parser: a
+changelog entry read another way (:mod:`changelog_tool.ledger.quickread`) is the
+same :class:`Item`, and code that only handles items or problems loads ruamel.yaml
+only for a plain scalar that may not be a string (docs/performance.md).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 
@@ -33,44 +33,61 @@ class Item:
     key_lines: dict[str, int]
 
 
-_NULL = r"^(?:~|null|Null|NULL|)$"
-_BOOL = r"^(?:true|True|TRUE|false|False|FALSE)$"
-_INT = r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"
-_FLOAT = (
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+_STR_TAG = "tag:yaml.org,2002:str"
+_BUILT_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "timestamp")
 )
+_LETTERS = frozenset("tTfFnN")
+"""The letters a plain scalar that is not a string can begin with in ruamel's YAML
+1.2 reading (``true``, ``false``, ``null``): any other letter begins a string."""
+
+
+class Unbuildable(ValueError):
+    """A plain scalar YAML reads as a number, date or time that it is not
+    (``2025-13-01``): no reader can build it."""
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], ...]:
-    """Any of the four words, then each: compiled on first use (most scalars begin
-    with a letter that rules them all out, and many runs never need them)."""
-    words = (_NULL, _BOOL, _INT, _FLOAT)
-    return (re.compile("|".join(f"(?:{w})" for w in words)), *map(re.compile, words))
+def _ruamel() -> tuple[Any, Any]:
+    """ruamel.yaml's safe resolver and constructor (loaded on first use: a plain
+    scalar that begins with a letter other than :data:`_LETTERS` never needs them)."""
+    from ruamel.yaml import YAML
+
+    loader = YAML(typ="safe", pure=False)
+    return loader.resolver, loader.constructor
+
+
+@lru_cache(maxsize=4096)
+def plain_value(text: str) -> Any:
+    """The value of a plain (unquoted) scalar as ruamel.yaml's safe loader builds it,
+    the YAML 1.2 reading of every file the tool reads (the master configs' loader,
+    :mod:`changelog_tool.yaml.limits`, builds the same): ``1_000`` and ``0x_1F`` are
+    numbers, ``2024-01-01`` a date, as they are to YAML 1.1 (PyYAML) too. Raises
+    :class:`Unbuildable` for a scalar whose tag says what it is not."""
+    first = text[:1]
+    if first.isalpha() and first not in _LETTERS:
+        return text
+    from ruamel.yaml.nodes import ScalarNode
+
+    resolver, constructor = _ruamel()
+    tag = str(resolver.resolve(ScalarNode, text, (True, False)))
+    if tag not in _BUILT_TAGS:
+        return text  # a string, or a tag only a whole document gives meaning (<<, =)
+    try:
+        return constructor.construct_non_recursive_object(ScalarNode(tag, text))
+    except (ValueError, LookupError, TypeError, ArithmeticError) as exc:
+        kind = tag.rsplit(":", 1)[1]
+        raise Unbuildable(
+            f"{text!r} reads as a YAML {kind} but is not a valid one ({exc}); quote it "
+            "to keep it as text"
+        ) from None
 
 
 def resolve_plain(text: str) -> Any:
-    """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
-    first = text[:1]
-    if first.isalpha() and first not in "tTfFnN":
-        return text  # only null, bool, int and float words begin with n, t, f or no letter
-    not_text, null, boolean, integer, number = _patterns()
-    if not not_text.match(text):
+    """:func:`plain_value`, with a scalar no reader can build left as text (for the
+    readers that leave refusing it to the strict loader: the quick reader, the
+    emitter's check)."""
+    try:
+        return plain_value(text)
+    except Unbuildable:
         return text
-    if null.match(text):
-        return None
-    if boolean.match(text):
-        return text.lower() == "true"
-    if integer.match(text):
-        if text.startswith("0o"):
-            return int(text[2:], 8)
-        if text.startswith("0x"):
-            return int(text[2:], 16)
-        return int(text)
-    if number.match(text):
-        special = text.lstrip("+-").lower()
-        if special in (".inf", ".nan"):
-            return float(text.lower().replace(".", ""))
-        return float(text)
-    return text
