@@ -25,6 +25,7 @@ from changelog_tool.errors import ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
 from changelog_tool.gitrepo.process import in_repository
 from changelog_tool.hints import did_you_mean
+from changelog_tool.toplevel import work_tree_top
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
@@ -157,7 +158,7 @@ def _need_repository(command: str) -> None:
     changelog the settings name, when it exists (else it is the folder that is wrong,
     and "pass --init" or "pass --file" would mislead)."""
     here = Path.cwd()
-    if in_repository(here):
+    if work_tree_top(here) is not None or in_repository(here):  # a broken .git: git's reason
         return
     if command in ("add", "log"):
         found = settings.load(here)

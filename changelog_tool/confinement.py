@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.toplevel import work_tree_top
 
 
 def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
@@ -32,12 +33,9 @@ def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
 
 
 def top_of(folder: Path) -> Path:
-    """The work tree holding ``folder``: the nearest ancestor with a ``.git`` (else
-    ``folder`` itself)."""
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder
+    """The work tree holding ``folder``, as git finds it
+    (:func:`~changelog_tool.toplevel.work_tree_top`; else ``folder`` itself)."""
+    return work_tree_top(folder) or folder
 
 
 def confined_file(file: Path) -> Path:

@@ -14,6 +14,7 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 ERROR = "error"
 WARNING = "warning"
@@ -152,8 +153,14 @@ def github_log(lines: Sequence[str], token: str | None = None) -> str:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def json_default(value: object) -> str:
+    """A value JSON has no type for, as text: a date or time YAML read (an entry's
+    ``2024-01-01``) in ISO 8601."""
+    return value.isoformat() if isinstance(value, date) else str(value)
+
+
 def dump_json(document: Mapping[str, object]) -> str:
     """The document as JSON, valid UTF-8: a lone surrogate (a file name's byte that is
     not UTF-8) is written as its ``\\udcXX`` escape, which JSON readers take back."""
-    text = json.dumps(document, ensure_ascii=False)
+    text = json.dumps(document, ensure_ascii=False, default=json_default)
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -11,12 +11,9 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from changelog_tool.errors import UsageError
+from changelog_tool.github import slug_of
 
 DISTRIBUTION = "perf-changelog"
-
-_GITHUB = re.compile(
-    r"(?:https://|ssh://git@|git@)github\.com[/:](?P<slug>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?/?"
-)
 
 
 @dataclass(frozen=True)
@@ -33,8 +30,7 @@ class Source:
 
 def source_of(url: str, ref: str) -> Source:
     url = url.removeprefix("git+")
-    match = _GITHUB.fullmatch(url)
-    return Source(url, ref, match["slug"] if match else None)
+    return Source(url, ref, slug_of(url))
 
 
 def parse_source(text: str) -> Source:

@@ -10,13 +10,16 @@ configured path stays inside the repository: no ``..``, no absolute path.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
+from changelog_tool.github import is_slug
+from changelog_tool.schemafile import placeholder_problem
+from changelog_tool.toplevel import work_tree_top
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
@@ -39,6 +42,28 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
 Reader = Callable[[Path], bytes | None]
 """Reads a settings file by its path in the work tree: its bytes, or ``None``."""
+
+
+USUAL_REMOTES = ("origin", "upstream")
+"""Remote names taken as remotes without asking the clone."""
+
+
+def branch_name(ref: str, remotes: Callable[[], Collection[str]] = tuple) -> str:
+    """The branch a protected ref names, the one rule of it (``init``'s workflow, the
+    gate's "is this the protected branch?", the merge's protected side):
+    ``refs/heads/B`` and ``refs/remotes/R/B`` name ``B``; ``R/B`` names ``B`` when
+    ``R`` is a remote (``origin``, ``upstream``, or one of ``remotes()``, the clone's
+    remotes, asked only for another first part:
+    :func:`~changelog_tool.gitrepo.process.remote_names`); any other ref is a local branch's
+    name, slashes and all (``release/2.x``)."""
+    if ref.startswith("refs/heads/"):
+        return ref.removeprefix("refs/heads/")
+    if ref.startswith("refs/remotes/"):
+        return ref.removeprefix("refs/remotes/").partition("/")[2] or ref
+    first, slash, rest = ref.partition("/")
+    if slash and rest and (first in USUAL_REMOTES or first in remotes()):
+        return rest
+    return ref
 
 
 def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
@@ -110,9 +135,6 @@ LINT_CODES = tuple(DEFAULT_SEVERITY)
 LEVELS = ("error", "warning", "notice", "off")
 _PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes", "entry-schema")
 _DRIVE = re.compile(r"^[A-Za-z]:")
-SLUG = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
-"""A GitHub repository's ``owner/name``, as pull-request links spell it."""
-_SLUG = re.compile(SLUG)
 
 
 @dataclass(frozen=True)
@@ -194,19 +216,21 @@ def read_work_tree(path: Path) -> bytes | None:
 
 
 def find(start: Path, read: Reader = read_work_tree) -> Found:
-    """The nearest ancestor of ``start`` with settings (a dotfile, or a pyproject.toml
-    with a ``tool.perf-changelog`` table), else the git top level, else ``start``; files read with ``read``."""
+    """The nearest ancestor of ``start`` up to the git top level (as git finds it:
+    :func:`~changelog_tool.toplevel.work_tree_top`) with settings (a dotfile, or a
+    pyproject.toml with a ``tool.perf-changelog`` table), else that top level;
+    files read with ``read``."""
     start = start.resolve()
-    for folder in (start, *start.parents):
+    top = work_tree_top(start)
+    folders = [start, *start.parents]
+    for folder in folders[: folders.index(top) + 1] if top in folders else folders:
         dotfile = read(folder / DOTFILE)
         if dotfile is not None:
             return Found(folder, DOTFILE, dotfile)
         pyproject = read(folder / PYPROJECT)
         if pyproject is not None and holds_settings(folder / PYPROJECT, pyproject):
             return Found(folder, PYPROJECT, pyproject)
-        if (folder / ".git").exists():
-            return Found(folder)
-    return Found(start)
+    return Found(top or start)
 
 
 def find_root(start: Path) -> Path:
@@ -283,10 +307,16 @@ def parse(found: Found, origin: str = "") -> Settings:
         raise UsageError(
             f"setting 'placeholders' in {source} needs at least one placeholder, none empty"
         )
+    for placeholder in values.get("placeholders", ()):
+        why = placeholder_problem(placeholder)
+        if why is not None:
+            raise UsageError(
+                f"setting 'placeholders' in {source}: no entry could use {placeholder!r}: {why}"
+            )
     if values.get("protected_ref", ("main",)) == ():
         raise UsageError(f"setting 'protected-ref' in {source} needs at least one ref")
     repository = values.get("repository")
-    if repository is not None and not _SLUG.fullmatch(repository):
+    if repository is not None and not is_slug(repository):
         raise UsageError(
             f"setting 'repository' in {source}: {repository!r} is not owner/name "
             '(e.g. "SemiAnalysisAI/InferenceX")'

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ from changelog_tool.errors import UsageError
 
 
 def test_no_settings_gives_inferencex_defaults(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # a real repository
     (tmp_path / "configs").mkdir()
     loaded = settings.load(tmp_path / "configs")
     assert loaded.root == tmp_path.resolve()
@@ -63,7 +64,7 @@ def test_a_badly_typed_setting_is_an_error(tmp_path: Path, text: str) -> None:
 
 
 def test_settings_read_from_bytes_go_through_the_same_validation(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # a real repository
     files = {tmp_path / "pyproject.toml": b'[tool.perf-changelog]\nchangelog = "c.yaml"\n'}
     loaded = settings.load(tmp_path, read=files.get, origin="at the base 1a2b3c")
     assert loaded.changelog == "c.yaml" and loaded.root == tmp_path.resolve()
@@ -76,7 +77,7 @@ def test_settings_read_from_bytes_go_through_the_same_validation(tmp_path: Path)
 
 
 def test_no_settings_file_at_all_gives_the_defaults_from_bytes_too(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # a real repository
     loaded = settings.load(tmp_path, read={}.get)
     assert loaded.source is None and loaded.changelog == "perf-changelog.yaml"
 

@@ -6,6 +6,7 @@ and finds one in a comment or a string."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ SPELLINGS = {
 
 @pytest.mark.parametrize("text", SPELLINGS.values(), ids=SPELLINGS.keys())
 def test_every_spelling_of_the_table_is_the_settings(tmp_path: Path, text: str) -> None:
-    (tmp_path / ".git").mkdir()
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # a real repository
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "pyproject.toml").write_text(text + '\n[project]\nname = "x"\n')
     loaded = settings.load(tmp_path / "sub")
@@ -38,7 +39,7 @@ def test_every_spelling_of_the_table_is_the_settings(tmp_path: Path, text: str) 
 def test_the_header_in_a_comment_or_a_string_is_not_the_settings(tmp_path: Path) -> None:
     """A pyproject.toml that only mentions the header does not hide the settings of a
     folder above it."""
-    (tmp_path / ".git").mkdir()
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # a real repository
     (tmp_path / ".perf-changelog.toml").write_text('placeholders = ["TBD"]\n')
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "pyproject.toml").write_text(
@@ -50,7 +51,7 @@ def test_the_header_in_a_comment_or_a_string_is_not_the_settings(tmp_path: Path)
 
 def test_a_pyproject_that_does_not_parse_is_refused_not_passed_over(tmp_path: Path) -> None:
     """It may hold the settings: the defaults must not silently apply instead."""
-    (tmp_path / ".git").mkdir()
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # a real repository
     (tmp_path / "pyproject.toml").write_text('tool.perf-changelog.severity.key-style = "error\n')
     with pytest.raises(UsageError, match=r"cannot read settings in .*pyproject\.toml"):
         settings.load(tmp_path)

@@ -27,11 +27,12 @@ from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
 from changelog_tool.gitrepo import Repo, git
+from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger import writer
 from changelog_tool.merge.attributes import attribute_lines, line_ending
 from changelog_tool.merge.setup import attribute_line
 from changelog_tool.provenance import Source, installed_source, parse_source
-from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
+from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, branch_name, find, load
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
@@ -164,13 +165,13 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
     def exists(ref: str) -> bool:
         return git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0
 
-    remotes = git(top, "remote").stdout.decode("utf-8", "replace").split()
+    remotes = remote_names(top)
     for ref in refs:
         if exists(ref):
-            return _branch_of(ref, remotes), []
+            return branch_name(ref, remotes), []
     origin_head = git(top, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD")
     candidates = [
-        _branch_of(origin_head.stdout.decode("utf-8", "replace").strip(), remotes)
+        branch_name(origin_head.stdout.decode("utf-8", "replace").strip(), remotes)
         if origin_head.returncode == 0
         else "",
         "master",
@@ -184,17 +185,6 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
         f"is on no branch; check out the protected branch and run `changelog init` again, "
         f'or set `protected-ref = ["<branch>"]` in {SETTINGS}'
     )
-
-
-def _branch_of(ref: str, remotes: Sequence[str]) -> str:
-    """The branch a protected ref names: ``origin/main``, ``refs/heads/main`` -> ``main``."""
-    for prefix in ("refs/heads/", "refs/remotes/", *(f"{r}/" for r in remotes)):
-        if ref.startswith(prefix):
-            ref = ref[len(prefix) :]
-            if prefix == "refs/remotes/":
-                ref = ref.split("/", 1)[-1]
-            break
-    return ref
 
 
 def _matching(top: Path, globs: Sequence[str]) -> list[str]:

@@ -18,6 +18,7 @@ from changelog_tool.commands import add_format
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import work_tree_masters
 from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.findings import json_default
 from changelog_tool.gate.acceptance import unmatched
 from changelog_tool.hints import relative
 from changelog_tool.ledger.document import file_source
@@ -117,6 +118,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
                 },
                 indent=2,
                 ensure_ascii=False,
+                default=json_default,
             )
         )
         return code

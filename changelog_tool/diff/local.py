@@ -61,7 +61,7 @@ def work_tree_masters(settings: Settings) -> MasterSet | None:
     paths = master_paths(root, settings.master_configs)
     if not paths:
         return None
-    top = next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
+    top = top_of(root)
     files = []
     for path in paths:
         name = path.relative_to(root).as_posix()

@@ -5,17 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from changelog_tool.github import slug_of
 from changelog_tool.gitrepo import HeadState, remote_url_reader
+from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger.entry import PULL_LINK, PULL_LINK_SHAPE, pull_link_problem
-from changelog_tool.settings import Settings
-
-_GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/]+/[^/]+?)(?:\.git)?/?$")
-
-
-def slug_of(url: str | None) -> str | None:
-    """``owner/name`` of a GitHub remote URL (https or ssh), else ``None``."""
-    match = _GITHUB_REMOTE.search(url or "")
-    return match.group(1) if match else None
+from changelog_tool.settings import Settings, branch_name
 
 
 def canonical(slug: str, number: int) -> str:
@@ -100,8 +94,9 @@ def protected_head(settings: Settings, head: HeadState) -> str | None:
     """
     if head.operation is not None:
         return None
-    names = {ref.rsplit("/", 1)[-1] for ref in settings.protected_ref}
     if head.branch is not None:
+        remotes = remote_names(settings.root)
+        names = {branch_name(ref, remotes) for ref in settings.protected_ref}
         return head.branch if head.branch in names else None
     for ref, sha in head.protected_commits.items():
         if sha == head.sha:

@@ -61,6 +61,23 @@ def remote_url_reader(root: Path) -> Callable[[str], str | None]:
     return url
 
 
+def remote_names(root: Path) -> Callable[[], frozenset[str]]:
+    """The clone's remote names, read when first asked for: the configured remotes
+    (``git remote``) and those it holds remote-tracking branches of (``fork`` for
+    ``refs/remotes/fork/main``, which git resolves ``fork/main`` to)."""
+    found: list[frozenset[str]] = []
+
+    def names() -> frozenset[str]:
+        if not found:
+            listed = git(root, "remote").stdout.decode("utf-8", "replace").split()
+            tracking = git(root, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/remotes")
+            refs = tracking.stdout.decode("utf-8", "replace").split()
+            found.append(frozenset(listed) | {ref.partition("/")[0] for ref in refs})
+        return found[0]
+
+    return names
+
+
 def git_dir(start: Path) -> Path | None:
     """The absolute git directory of the repository holding ``start`` (no GitPython),
     or ``None`` outside a repository. Read from ``start/.git`` when it is there (git

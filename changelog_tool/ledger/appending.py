@@ -33,6 +33,7 @@ from changelog_tool.ledger.edits import content, parse_entry
 from changelog_tool.ledger.quickread import quick_items
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
+from changelog_tool.yaml.values import same
 
 _MARKER = re.compile(rb"^(?:---|\.\.\.)(?=[ \t\n]|$)|^%", re.MULTILINE)
 _KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
@@ -135,9 +136,10 @@ def _as_list(root: object) -> list[Item] | None:
 
 
 def same_reading(a: object, b: object) -> bool:
-    """Two readings of an entry are the same value (a ``.nan`` equals itself here,
-    as its text does)."""
-    return a == b or repr(a) == repr(b)
+    """Two readings of an entry are the same value: YAML data equality
+    (:func:`changelog_tool.yaml.values.same`; a ``.nan`` equals itself here, as its
+    text does)."""
+    return same(a, b)
 
 
 def _cause(end: bytes, line: int) -> str:

@@ -15,9 +15,10 @@ from typing import cast
 
 from jsonschema.exceptions import ValidationError
 
+from changelog_tool.github import SLUG
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
-from changelog_tool.settings import SLUG
 from changelog_tool.yaml.items import YamlValue
+from changelog_tool.yaml.values import identity
 
 Entry = dict[str, object]
 
@@ -226,25 +227,12 @@ def same_entry(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     return entry_identity(a) == entry_identity(b)
 
 
-_NAN = ("float", "nan")  # a .nan in old history is the same value read twice
-
-
 def entry_identity(value: object) -> Hashable:
     """A hashable form of an entry (or any YAML value) without its ``pr-link``, equal
-    for two entries exactly when they are the same entry: Python's ``==`` on
-    mappings, lists and scalars (``1``, ``1.0`` and ``True`` are equal, and hash
-    alike), except that a NaN equals a NaN."""
-    return _frozen(without_pr_link(value) if isinstance(value, Mapping) else value)
-
-
-def _frozen(value: object) -> Hashable:
-    if isinstance(value, Mapping):
-        return frozenset((key, _frozen(item)) for key, item in value.items())
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(item) for item in value)
-    if isinstance(value, float) and value != value:
-        return _NAN
-    return value
+    for two entries exactly when they are the same entry: YAML data equality
+    (:func:`changelog_tool.yaml.values.identity`: ``1``, ``1.0`` and ``true`` differ,
+    a NaN equals a NaN)."""
+    return identity(without_pr_link(value) if isinstance(value, Mapping) else value)
 
 
 def matches(pattern: str, key: str) -> bool:

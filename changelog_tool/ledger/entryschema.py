@@ -21,12 +21,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.util import find_spec
 from pathlib import Path
 
 import jsonschema
 from jsonschema.protocols import Validator
 
+from changelog_tool import schemafile
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
@@ -112,15 +112,9 @@ def _strict() -> type[Validator]:
     return strict
 
 
-@cache
 def builtin_document() -> dict[str, object]:
     """The package's schema of the whole changelog (a list of entries)."""
-    # beside the package's __init__ (the package is always a folder)
-    spec = find_spec("changelog_tool.schema")
-    assert spec is not None and spec.origin is not None, "the schema package is installed"
-    text = Path(spec.origin).with_name("perf-changelog.schema.json")
-    loaded: dict[str, object] = json.loads(text.read_text(encoding="utf-8"))
-    return loaded
+    return schemafile.document()
 
 
 def builtin_definition(name: str) -> dict[str, object]:

@@ -164,10 +164,12 @@ def merge_sides(
     current_branch: Callable[[], str | None] | None = None,
     mainline: Mainline | Callable[[], Mainline] | None = None,
     slug: str | Callable[[], str | None] | None = None,
+    remotes: Callable[[], Collection[str]] = tuple,
 ) -> Outcome:
     """Decide the protected side (unless given) and merge. ``branches`` are the
     protected branches' names, ``placeholders`` the placeholder pr-links,
-    ``current_branch`` the branch HEAD is on (see :func:`decide`); ``mainline`` is
+    ``current_branch`` the branch HEAD is on, ``remotes`` the clone's remotes (see
+    :func:`decide`); ``mainline`` is
     git's record of main's bytes and ``slug`` the repository of pr-links (see
     :func:`~changelog_tool.merge.threeway.merge`)."""
     if decision is None:
@@ -178,6 +180,7 @@ def merge_sides(
             branches=branches,
             hint=hint,
             current_branch=current_branch,
+            remotes=remotes,
         )
     if mainline is None and upstream is not None:  # no record given: the ref as a hint
         mainline = Mainline(ref=upstream.data, ref_name=upstream.ref)

@@ -38,6 +38,7 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.merge.side_changes import begins_with_history, history_end
 from changelog_tool.merge.threeway import Side
+from changelog_tool.settings import branch_name
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert", "am")
 MERGES = ("merge", "pull")
@@ -116,15 +117,21 @@ def by_beginning(
     )
 
 
-def branch_names(refs: Collection[str]) -> frozenset[str]:
-    """The protected branches' names: ``main`` for ``origin/main`` and ``main``."""
-    return frozenset(ref.rsplit("/", 1)[-1] for ref in refs)
+Remotes = Callable[[], Collection[str]]
+"""The clone's remote names, asked for only when a ref's first part may be one."""
 
 
-def _merges_protected(words: list[str], branches: Collection[str]) -> bool:
+def branch_names(refs: Collection[str], remotes: Remotes = tuple) -> frozenset[str]:
+    """The protected branches' names (:func:`~changelog_tool.settings.branch_name`):
+    ``main`` for ``origin/main`` and ``main``, ``release/2.x`` for
+    ``origin/release/2.x``."""
+    return frozenset(branch_name(ref, remotes) for ref in refs)
+
+
+def _merges_protected(words: list[str], branches: Collection[str], remotes: Remotes) -> bool:
     """A ``merge``/``pull`` naming a protected branch (options aside)."""
     names = [w for w in words[1:] if not w.startswith("-")]
-    return any(name.rsplit("/", 1)[-1] in branches for name in names)
+    return any(branch_name(name, remotes) in branches for name in names)
 
 
 def _rebasing_pull(words: list[str]) -> bool:
@@ -135,7 +142,7 @@ def _rebasing_pull(words: list[str]) -> bool:
 
 
 def side_from_action(
-    action: str | None, branches: Collection[str] = DEFAULT_BRANCHES
+    action: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
     """The protected side implied by ``GIT_REFLOG_ACTION``; ``None`` when it does not
     say (a merge of a branch that is not protected). ``branches`` are the protected
@@ -145,13 +152,13 @@ def side_from_action(
         return None
     if words[0] in OURS_OPERATIONS or words[0].startswith("rebase") or _rebasing_pull(words):
         return "ours"
-    if words[0] in MERGES and (len(words) == 1 or _merges_protected(words, branches)):
+    if words[0] in MERGES and (len(words) == 1 or _merges_protected(words, branches, remotes)):
         return "theirs"  # no name: the current branch's upstream is merged in
     return None
 
 
 def side_from_operation(
-    operation: str | None, branches: Collection[str] = DEFAULT_BRANCHES
+    operation: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
     """Ours for a rebase, cherry-pick or revert in progress; theirs for a merge of
     a protected branch (``merge main``, the names read from the merge message); a
@@ -161,7 +168,8 @@ def side_from_operation(
         return None
     if words[0] in OURS_OPERATIONS:
         return "ours"
-    return "theirs" if words[0] == "merge" and _merges_protected(words, branches) else None
+    merges = words[0] == "merge" and _merges_protected(words, branches, remotes)
+    return "theirs" if merges else None
 
 
 def decide(
@@ -171,6 +179,7 @@ def decide(
     branches: Collection[str] = DEFAULT_BRANCHES,
     hint: Callable[[], Decision | None] | None = None,
     current_branch: Callable[[], str | None] | None = None,
+    remotes: Remotes = tuple,
 ) -> Decision:
     """``operation`` is asked only when the action did not decide, or is a ``pull``
     (which may be rebasing: ``pull.rebase`` leaves no ``--rebase`` in the action).
@@ -179,20 +188,21 @@ def decide(
     ``hint``, the protected ref's side, is asked only when neither decided: on the
     whole files it is :func:`by_upstream` (``functools.partial(by_upstream, ours,
     theirs, upstream, name)``); the merge driver finds the same answer without
-    reading the whole ref (:func:`changelog_tool.merge.window.upstream_hint`)."""
+    reading the whole ref (:func:`changelog_tool.merge.window.upstream_hint`).
+    ``remotes``: the clone's remotes, for the names a merge gives (``fork/main``)."""
     verb = (action or "").split()[:1]
     if verb != ["pull"]:
-        by_action = side_from_action(action, branches)
+        by_action = side_from_action(action, branches, remotes)
         if by_action is not None:
             return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
     merging = verb in (["merge"], ["pull"])
     current = operation() if operation is not None and verb != ["merge"] else None
-    by_operation = side_from_operation(current, branches)
+    by_operation = side_from_operation(current, branches, remotes)
     if verb == ["pull"]:
         if by_operation == "ours":
             why = f"GIT_REFLOG_ACTION is {action!r} and a {current} is in progress"
             return Decision("ours", why)
-        by_action = side_from_action(action, branches)
+        by_action = side_from_action(action, branches, remotes)
         if by_action is not None:
             return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
     elif by_operation is not None:

@@ -44,7 +44,7 @@ class Entry:
     def key(self) -> Hashable:
         """Identity for duplicate detection: the entry without its pr-link, equal
         exactly when the gate's :func:`~changelog_tool.ledger.entry.same_entry` says
-        so (Python's ``==``); an entry that does not parse, by its bytes."""
+        so (YAML data equality); an entry that does not parse, by its bytes."""
         if self.value is UNPARSED:
             return ("raw", self.raw)
         return entry_identity(self.value)

@@ -31,7 +31,7 @@ from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
 from changelog_tool.gitrepo.objects import protected_blob, protected_blob_id
-from changelog_tool.gitrepo.process import GitDirectory, merge_file
+from changelog_tool.gitrepo.process import GitDirectory, merge_file, remote_names
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries, last_entry
 from changelog_tool.ledger.streams import FileSource, read_from, share_prefix
@@ -70,10 +70,12 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
     stamp = writer.Stamp.of(ours)
     shared = _Shared(files, stamp.size)
     directory = GitDirectory(root)
+    remotes = remote_names(root)
     decision = decide(
         action=os.environ.get("GIT_REFLOG_ACTION"),
         operation=directory.operation,
-        branches=branch_names(settings.protected_ref),
+        branches=branch_names(settings.protected_ref, remotes),
+        remotes=remotes,
         hint=lambda: _upstream_hint(root, settings, path, shared),
         current_branch=directory.branch,
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
-from changelog_tool.gitrepo.process import GitDirectory, replay_start
+from changelog_tool.gitrepo.process import GitDirectory, remote_names, replay_start
 from changelog_tool.merge.outcome import Outcome, Upstream, merge_sides
 from changelog_tool.merge.protected import Decision, branch_names
 from changelog_tool.merge.replay import Mainline
@@ -33,6 +33,7 @@ def merge_recorded(
     branch HEAD is on, ``upstream`` (the protected ref's file) only a hint; main's
     bytes from git's record (:func:`recorded_mainline`); the settings' protected
     branches and placeholders; pr-links judged against the base's repository."""
+    remotes = remote_names(directory.root)
     return merge_sides(
         path,
         base,
@@ -41,7 +42,8 @@ def merge_recorded(
         upstream=upstream,
         operation=operation or directory.operation,
         decision=decision,
-        branches=branch_names(settings.protected_ref),
+        branches=branch_names(settings.protected_ref, remotes),
+        remotes=remotes,
         placeholders=settings.placeholders,
         current_branch=directory.branch,
         mainline=lambda: recorded_mainline(

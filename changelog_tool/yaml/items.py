@@ -1,16 +1,24 @@
-"""What the strict loader builds, and the rules it builds them by: a changelog entry
-read another way (:mod:`changelog_tool.ledger.quickread`) is the same :class:`Item`.
+"""What the strict loader builds, and the rule it reads plain scalars by
+(:func:`plain_value`, ruamel.yaml's own resolver): a changelog entry read another
+way (:mod:`changelog_tool.ledger.quickread`) is the same :class:`Item`.
 """
 
 from __future__ import annotations
 
-import re
+import datetime
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeAlias
 
+from ruamel.yaml import YAML
+from ruamel.yaml.nodes import ScalarNode
+
+from changelog_tool.yaml.limits import BUILD_ERRORS, build_error, clipped
+
 Scalar: TypeAlias = str | int | float | bool | None
-"""A plain scalar's value under the YAML 1.2 core schema (:func:`resolve_plain`)."""
+"""A JSON scalar; a plain YAML scalar may also be a date (:func:`plain_value`)."""
 YamlValue: TypeAlias = "Scalar | Mapping[str, YamlValue] | Sequence[YamlValue]"
 """A YAML or JSON value with text keys: what an entry, a JSON document and a JSON
 Schema instance hold. Read-only views, so a ``dict[str, list[str]]`` is one too;
@@ -39,33 +47,67 @@ class Item:
     key_lines: dict[str, int]
 
 
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT = re.compile(
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+STR_TAG = "tag:yaml.org,2002:str"
+BUILT_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "timestamp")
 )
+_LETTERS = frozenset("tTfFnN")
+"""The letters a plain scalar that is not a string can begin with in ruamel's YAML
+1.2 reading (``true``, ``false``, ``null``): any other letter begins a string."""
 
 
-def resolve_plain(text: str) -> Scalar:
-    """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
+class Unbuildable(ValueError):
+    """A plain scalar YAML reads as a number, date or time that it is not
+    (``2025-13-01``): no reader can build it."""
+
+
+_SAFE = YAML(typ="safe", pure=False)
+"""ruamel.yaml's safe loader: its resolver and constructor read plain scalars."""
+
+
+_BUILDING = threading.Lock()
+"""One scalar built at a time: the TUI reads in worker threads, the loader is shared."""
+
+
+@lru_cache(maxsize=4096)
+def plain_tag(text: str) -> str:
+    """The tag ruamel.yaml's YAML 1.2 resolver gives a plain (unquoted) scalar."""
     first = text[:1]
-    if first.isalpha() and first not in "tTfFnN":
-        return text  # only null, bool, int and float words begin with n, t, f or no letter
-    if _NULL.match(text):
-        return None
-    if _BOOL.match(text):
-        return text.lower() == "true"
-    if _INT.match(text):
-        if text.startswith("0o"):
-            return int(text[2:], 8)
-        if text.startswith("0x"):
-            return int(text[2:], 16)
-        return int(text)
-    if _FLOAT.match(text):
-        special = text.lstrip("+-").lower()
-        if special in (".inf", ".nan"):
-            return float(text.lower().replace(".", ""))
-        return float(text)
-    return text
+    if first.isalpha() and first not in _LETTERS:
+        return STR_TAG
+    with _BUILDING:
+        return str(_SAFE.resolver.resolve(ScalarNode, text, (True, False)))
+
+
+@lru_cache(maxsize=4096)
+def plain_value(text: str) -> Scalar | datetime.date:
+    """The value of a plain (unquoted) scalar as ruamel.yaml's safe loader builds it,
+    the YAML 1.2 reading of every file the tool reads (the master configs' loader,
+    :mod:`changelog_tool.yaml.safeload`, calls it too): ``1_000`` and ``0x_1F`` are
+    numbers, ``2024-01-01`` a date, as they are to YAML 1.1 (PyYAML) too. Raises
+    :class:`Unbuildable` for a scalar whose tag says what it is not."""
+    tag = plain_tag(text)
+    if tag not in BUILT_TAGS:
+        return text  # a string, or a tag only a whole document gives meaning (<<, =)
+    try:
+        with _BUILDING:
+            value: Scalar | datetime.date = _SAFE.constructor.construct_non_recursive_object(
+                ScalarNode(tag, text)
+            )
+        return value
+    except BUILD_ERRORS as exc:
+        kind = tag.rsplit(":", 1)[1]
+        raise Unbuildable(
+            f"{clipped(text)} reads as a YAML {kind} but is not a valid one "
+            f"({build_error(exc)}); quote it to keep it as text"
+        ) from None
+
+
+def resolve_plain(text: str) -> Scalar | datetime.date:
+    """:func:`plain_value`, with a scalar no reader can build left as text (for the
+    readers that leave refusing it to the strict loader: the quick reader, the
+    emitter's check)."""
+    try:
+        return plain_value(text)
+    except Unbuildable:
+        return text

@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass
 
 from ruamel.yaml import YAML
-from ruamel.yaml.constructor import DuplicateKeyError, SafeConstructor
+from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import StreamMark
 from ruamel.yaml.events import (
     AliasEvent,
@@ -23,14 +23,10 @@ from ruamel.yaml.events import (
     ScalarEvent,
     SequenceStartEvent,
 )
-from ruamel.yaml.nodes import ScalarNode
-from ruamel.yaml.resolver import VersionedResolver
 
+from changelog_tool.yaml.items import BUILT_TAGS, STR_TAG, Unbuildable, plain_tag, plain_value
 from changelog_tool.yaml.limits import (
-    BUILD_ERRORS,
     YamlRefused,
-    build_error,
-    clipped,
     events,
     line_at,
 )
@@ -40,11 +36,6 @@ _DEFER = object()
 _NO_KEY = object()
 _REPEATED = object()
 """What :meth:`_Into.add` returns for a key its mapping already holds."""
-_STR_TAG = "tag:yaml.org,2002:str"
-_SCALAR_TAGS = frozenset(
-    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "timestamp")
-)
-_PLAIN_CACHE_SIZE = 4096
 
 _local = threading.local()
 
@@ -56,67 +47,28 @@ def load(data: bytes) -> object:
     value = _build(data)
     if value is not _DEFER:
         return value
-    return _tools().loader.load(data)
+    return _loader().load(data)
 
 
-@dataclass
-class _Tools:
-    """ruamel's safe loader, and its resolver and constructor for single scalars."""
-
-    loader: YAML
-    resolver: VersionedResolver
-    constructor: SafeConstructor
-    first_chars: frozenset[str]
-    """The first characters of a plain scalar that the resolver may read as other
-    than a string (all others are strings, by the resolver's own index)."""
-    resolved: dict[str, object]
+def _loader() -> YAML:
+    loader: YAML | None = getattr(_local, "loader", None)
+    if loader is None:
+        loader = _local.loader = YAML(typ="safe", pure=False)
+    return loader
 
 
-def _tools() -> _Tools:
-    tools: _Tools | None = getattr(_local, "tools", None)
-    if tools is None:
-        loader = YAML(typ="safe", pure=False)
-        resolver = loader.resolver
-        index = resolver.versioned_resolver
-        if None in index:  # pragma: no cover - no resolver of ruamel's 1.2 set matches any start
-            raise RuntimeError("ruamel.yaml's resolver has a catch-all implicit resolver")
-        tools = _local.tools = _Tools(loader, resolver, loader.constructor, frozenset(index), {})
-    return tools
-
-
-def _plain(data: bytes, event: ScalarEvent, tools: _Tools) -> object:
-    """A plain scalar's value, as ruamel's safe loader builds it: its own resolver
-    names the tag and its own constructor builds the value (cached: ``8`` and
-    ``true`` recur). :data:`_DEFER` for a tag beyond null, bool, int, float and
-    timestamp (``<<``, ``=``). Where the constructor raises one of
-    :data:`BUILD_ERRORS` (``2025-13-01``), :class:`YamlRefused` at the scalar's line."""
+def _plain(data: bytes, event: ScalarEvent) -> object:
+    """A plain scalar's value, as ruamel's safe loader builds it
+    (:func:`~changelog_tool.yaml.items.plain_value`); :data:`_DEFER` for a tag beyond
+    null, bool, int, float and timestamp (``<<``, ``=``); :class:`YamlRefused` at the
+    scalar's line for one no reader can build (``2025-13-01``)."""
     text: str = event.value
-    if text[:1] not in tools.first_chars and text:
-        return text
-    if text.isdigit() and text.isascii() and text[0] != "0" and len(text) < 19:
-        return int(text)  # a plain decimal: what the resolver and constructor make of it
-    found = tools.resolved.get(text, _NO_KEY)
-    if found is not _NO_KEY:
-        return found
-    tag = str(tools.resolver.resolve(ScalarNode, text, (True, False)))
-    if tag == _STR_TAG:
-        value: object = text
-    elif tag in _SCALAR_TAGS:
-        try:
-            value = tools.constructor.construct_non_recursive_object(ScalarNode(tag, text))
-        except BUILD_ERRORS as exc:
-            kind = tag.rsplit(":", 1)[1]
-            raise YamlRefused(
-                "yaml-syntax",
-                f"{clipped(text)} reads as a YAML {kind} but is not a valid one "
-                f"({build_error(exc)}); quote it to keep it as text",
-                line_at(data, event.start_mark.index),
-            ) from None
-    else:
+    if plain_tag(text) not in BUILT_TAGS | {STR_TAG}:
         return _DEFER
-    if len(tools.resolved) < _PLAIN_CACHE_SIZE and value == value:  # a NaN is built anew
-        tools.resolved[text] = value
-    return value
+    try:
+        return plain_value(text)
+    except Unbuildable as exc:
+        raise YamlRefused("yaml-syntax", str(exc), line_at(data, event.start_mark.index)) from None
 
 
 @dataclass
@@ -187,18 +139,18 @@ def _build(data: bytes) -> object:
     A key repeated in one mapping is the loader's ``DuplicateKeyError``, raised here
     for the mapping it would report: it fills mappings level by level (a document's
     top level first), each in document order."""
-    tools: _Tools | None = _tools()
+    building = True
     result: object = None
     documents = opened = 0
     open_: list[_Into] = []
     repeated: dict[int, _Repeat] = {}  # id(mapping) -> its first repeated key
     for event in events(data):
-        if tools is None:
+        if not building:
             continue
         value: object = _DEFER
         if type(event) is ScalarEvent:  # most events (libyaml's parser makes no subclass)
             if not (event.anchor or event.tag):
-                value = _plain(data, event, tools) if event.implicit[0] else event.value
+                value = _plain(data, event) if event.implicit[0] else event.value
             if value is not _DEFER and open_ and open_[-1].key is not _NO_KEY:
                 open_[-1].add(value)  # a scalar value of a key: no check to make
                 _value_of_repeated(repeated, open_[-1], value)
@@ -216,7 +168,7 @@ def _build(data: bytes) -> object:
         elif not isinstance(event, AliasEvent):
             continue  # the stream's start and end, a document's end
         if value is _DEFER:
-            tools = None
+            building = False
             continue
         added = open_[-1].add(value) if open_ else True
         if added is _REPEATED:
@@ -226,7 +178,7 @@ def _build(data: bytes) -> object:
                 original = _as_constructing(into.collection[value])
                 repeated[id(into.collection)] = _Repeat(into, event.start_mark, value, original)
         elif not added:
-            tools = None
+            building = False
             continue
         elif open_ and open_[-1].key is _NO_KEY:
             _value_of_repeated(repeated, open_[-1], value)
@@ -235,9 +187,9 @@ def _build(data: bytes) -> object:
         if isinstance(value, dict | list):
             opened += 1
             open_.append(_Into(value, len(open_) + 1, opened, event.start_mark))
-    if tools is not None and repeated:
+    if building and repeated:
         raise min(repeated.values(), key=lambda r: (r.into.depth, r.into.order)).error()
-    return result if tools is not None else _DEFER
+    return result if building else _DEFER
 
 
 def _value_of_repeated(repeated: dict[int, _Repeat], into: _Into, value: object) -> None:

@@ -2,8 +2,8 @@
 
 It builds plain Python values itself so that it can refuse, with positions,
 what the changelog must never contain: anchors, aliases, explicit tags and
-duplicate mapping keys. Plain scalars are resolved with the YAML 1.2 core
-schema (the one ruamel.yaml uses by default).
+duplicate mapping keys. Plain scalars are read as ruamel.yaml's safe loader reads
+them (:func:`~changelog_tool.yaml.items.plain_value`), as the master configs are.
 
 Bounded work: the events come from the one bounded event source
 (:func:`changelog_tool.yaml.limits.events`), so a document nested deeper than
@@ -39,7 +39,7 @@ from ruamel.yaml.events import (
     StreamStartEvent,
 )
 
-from changelog_tool.yaml.items import Item, YamlProblem, resolve_plain
+from changelog_tool.yaml.items import Item, Unbuildable, YamlProblem, plain_value
 from changelog_tool.yaml.limits import YamlRefused, events
 
 
@@ -84,7 +84,12 @@ class _Builder:
         self.check(event)
         if isinstance(event, ScalarEvent):
             plain = event.style in (None, "") and event.implicit[0]
-            return resolve_plain(event.value) if plain else event.value
+            if not plain:
+                return event.value
+            try:
+                return plain_value(event.value)
+            except Unbuildable as exc:
+                raise YamlProblem("yaml-syntax", str(exc), self.line(event)) from None
         if isinstance(event, SequenceStartEvent):
             items: list[object] = []
             for child in self.events:

@@ -444,10 +444,15 @@ def test_a_correction_to_another_repositorys_link_is_not_carried() -> None:
     assert asked == [True]
 
 
-@pytest.mark.parametrize(("main_value", "branch_value"), [(b"1", b"1.0"), (b"true", b"1")])
-def test_entries_equal_by_the_gates_rule_are_one_entry_to_the_merge(
-    main_value: bytes, branch_value: bytes
+@pytest.mark.parametrize(
+    ("main_value", "branch_value", "same"),
+    [(b"1", b"1", True), (b"1", b"0x1", True), (b"1", b"1.0", False), (b"true", b"1", False)],
+)
+def test_the_merge_takes_entries_for_one_entry_exactly_when_the_gate_does(
+    main_value: bytes, branch_value: bytes, same: bool
 ) -> None:
+    """The gate's rule (``same_entry``): ``1``, ``1.0`` and ``true`` are different
+    values (YAML 1.2 and JSON tell them apart), two spellings of one value are not."""
     from changelog_tool.ledger.edits import parse
     from changelog_tool.ledger.entry import same_entry
 
@@ -457,11 +462,11 @@ def test_entries_equal_by_the_gates_rule_are_one_entry_to_the_merge(
         )
 
     mains, branchs = spelled(main_value), spelled(branch_value)
-    assert same_entry(parse(mains, 1), parse(branchs, 1))  # the gate: the same entry
+    assert same_entry(parse(mains, 1), parse(branchs, 1)) == same  # the gate
     main = appended(BASE, mains)
     result = merged(BASE, main, appended(BASE, branchs))
-    assert result.data == main  # kept once, as main has it
-    assert len(result.report.duplicates) == 1
+    assert result.data == (main if same else appended(main, branchs))
+    assert len(result.report.duplicates) == (1 if same else 0)
 
 
 def test_a_removal_is_named_at_the_entry_that_now_follows_it() -> None:

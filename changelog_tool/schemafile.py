@@ -1,0 +1,45 @@
+"""The package's JSON Schema of the changelog (``schema/perf-changelog.schema.json``),
+read once: the entry schema (:mod:`changelog_tool.ledger.entryschema`) is built on it,
+and the settings hold their placeholders to its ``pr-link`` rule."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+
+
+@cache
+def document() -> dict[str, object]:
+    """The package's schema of the whole changelog (a list of entries)."""
+    # beside the package's __init__ (the package is always a folder)
+    spec = find_spec("changelog_tool.schema")
+    assert spec is not None and spec.origin is not None, "the schema package is installed"
+    text = Path(spec.origin).with_name("perf-changelog.schema.json")
+    loaded: dict[str, object] = json.loads(text.read_text(encoding="utf-8"))
+    return loaded
+
+
+def placeholder_problem(placeholder: str) -> str | None:
+    """Why an entry could not hold ``placeholder`` as its pr-link (a clause), or
+    ``None``: each spelling the placeholder rule takes (``TODO``, and
+    ``https://github.com/<owner>/<repo>/pull/TODO``) must pass the schema's
+    ``pr-link`` pattern, or the setting names a placeholder no entry can use."""
+    pattern = re.compile(_pr_link_pattern())
+    for link in (placeholder, f"https://github.com/owner/repo/pull/{placeholder}"):
+        if not pattern.search(link):
+            return (
+                f"the entry schema's pr-link pattern refuses {link!r}; a placeholder is "
+                "capital letters, such as XXX or TODO"
+            )
+    return None
+
+
+def _pr_link_pattern() -> str:
+    defs = document().get("$defs")
+    rule = defs.get("pr-link") if isinstance(defs, dict) else None
+    pattern = rule.get("pattern") if isinstance(rule, dict) else None
+    assert isinstance(pattern, str), "the package's schema has a pr-link pattern"
+    return pattern

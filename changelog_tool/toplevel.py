@@ -1,0 +1,107 @@
+"""The top of the git work tree holding a folder, found by git's own rule (pure path
+logic, no git process): the one rule for the settings' root, the confinement of
+reads and writes, and the commands' files.
+
+Git's discovery (``setup.c``), folder by folder from the start upwards:
+
+- a ``.git`` file must be a gitfile, ``gitdir: PATH`` naming a git directory (a
+  linked work tree, a submodule): then this folder is the top; any other ``.git``
+  file (an empty one) stops git with an error, refused here the same way;
+- a ``.git`` folder that is a git directory makes this folder the top; one that is
+  not (an empty folder) is passed over, and the search goes on upwards;
+- a folder that is itself a git directory (a bare repository, or the inside of
+  ``.git``) has no work tree;
+- the search does not enter a folder of ``GIT_CEILING_DIRECTORIES``, nor cross to
+  another file system unless ``GIT_DISCOVERY_ACROSS_FILESYSTEM`` is set.
+
+A git directory holds a valid ``HEAD`` and, in it or in its ``commondir``,
+``objects`` and ``refs``. With ``GIT_DIR`` set git searches nothing: the top is
+``GIT_WORK_TREE``, else the current folder; ``GIT_WORK_TREE`` alone names the top
+of the repository found. (``core.worktree`` in a repository's config is not read.)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from changelog_tool.errors import EnvironmentProblem
+
+_HEX_ID = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_TRUE = ("1", "true", "yes", "on")
+
+
+def work_tree_top(folder: Path) -> Path | None:
+    """The top of the git work tree holding ``folder``, or ``None`` when none holds
+    it; a ``.git`` file that is no gitfile is refused (:class:`EnvironmentProblem`),
+    as git refuses it."""
+    folder = Path(os.path.abspath(folder))
+    tree = os.environ.get("GIT_WORK_TREE")
+    if os.environ.get("GIT_DIR"):
+        return Path(os.path.abspath(tree)) if tree else folder
+    ceilings = {
+        Path(os.path.abspath(c))
+        for c in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep)
+        if os.path.isabs(c)
+    }
+    across = os.environ.get("GIT_DISCOVERY_ACROSS_FILESYSTEM", "").lower() in _TRUE
+    device = _device(folder)
+    for candidate in (folder, *folder.parents):
+        if candidate != folder and (
+            candidate in ceilings or (not across and _device(candidate) != device)
+        ):
+            return None
+        dot = candidate / ".git"
+        if dot.is_file():
+            _gitfile_target(dot)  # refused unless it names a git directory
+            return Path(os.path.abspath(tree)) if tree else candidate
+        if dot.is_dir() and is_git_directory(dot):
+            return Path(os.path.abspath(tree)) if tree else candidate
+        if is_git_directory(candidate):
+            return None  # a bare repository, or inside a git directory: no work tree
+    return None
+
+
+def is_git_directory(folder: Path) -> bool:
+    """Git's test of a git directory: a valid ``HEAD`` (``ref: ...`` or a commit
+    id), and ``objects`` and ``refs`` in it or in the folder its ``commondir`` names."""
+    try:
+        head = (folder / "HEAD").read_bytes()[:256] if (folder / "HEAD").is_file() else b""
+        if not (head.startswith(b"ref:") or _HEX_ID.match(head)):
+            return False
+        common = folder
+        if (folder / "commondir").is_file():
+            common = folder / (folder / "commondir").read_text(encoding="utf-8").strip()
+        return (common / "objects").is_dir() and (common / "refs").is_dir()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _gitfile_target(dot: Path) -> Path:
+    """The git directory a ``.git`` file names, or :class:`EnvironmentProblem` with
+    the words git stops with."""
+    try:
+        data = dot.read_bytes()
+    except OSError as exc:
+        raise EnvironmentProblem(f"git cannot read {dot}: {exc.strerror}") from None
+    line = data.rstrip(b"\r\n")
+    if not line.startswith(b"gitdir: ") or b"\n" in line:
+        raise EnvironmentProblem(
+            f"{dot} is not a git directory nor a gitfile (`gitdir: PATH`), so git stops "
+            "there (invalid gitfile format): remove it, or make it name the git directory"
+        )
+    target = dot.parent / os.fsdecode(line.removeprefix(b"gitdir: "))
+    if not is_git_directory(target):
+        raise EnvironmentProblem(
+            f"{dot} names {target}, which is not a git directory, so git stops there: "
+            "repair or remove it"
+        )
+    return target
+
+
+def _device(folder: Path) -> int | None:
+    try:
+        return os.stat(folder).st_dev
+    except OSError:
+        return None
