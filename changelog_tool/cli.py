@@ -234,7 +234,9 @@ def ended(command: Callable[[], int]) -> int:
     holds the flush: 130, said), never with a lower code. Then, and after an
     interrupted run, stdout's descriptor is pointed at ``os.devnull`` (the idiom of
     Python's docs, signal module, "Note on SIGPIPE"): the interpreter's own flush at
-    exit has nothing left to fail on or wait for, and what was cut short is dropped."""
+    exit has nothing left to fail on or wait for, and what was cut short is dropped.
+    (A ctrl+c landing in the instant before the blocking write starts does not
+    interrupt it: the next ctrl+c does.)"""
     code = 0
     try:
         code = command()
