@@ -15,13 +15,13 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
-from changelog_tool import __version__, batch_process, finish, settings
-from changelog_tool.errors import ChangelogError, NotInRepository, cut_short
+from changelog_tool import __version__, settings
+from changelog_tool.errors import INTERRUPTED, ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
 from changelog_tool.gitrepo.process import in_repository
 from changelog_tool.hints import did_you_mean
@@ -171,9 +171,8 @@ def failure(
     exc: BaseException, *, debug: bool = False, as_json: bool = False, command: str = ""
 ) -> int:
     """The exit code of a command that raised ``exc``, after saying why on stderr (and
-    on stdout as JSON when JSON was asked for). ``python -m changelog_tool``'s direct
-    call of the merge driver ends here too. Outside a repository, every command says
-    so here, in one line, with what to run for ``command``."""
+    on stdout as JSON when JSON was asked for). Outside a repository, every command
+    says so here, in one line, with what to run for ``command``."""
     if isinstance(exc, ChangelogError):
         said = exc.advice(command) if isinstance(exc, NotInRepository) and command else str(exc)
         print(f"changelog: {_safe(said)}", file=sys.stderr)
@@ -224,6 +223,32 @@ def _json_refusal(
         print(json.dumps(document, ensure_ascii=False), flush=True)
 
 
-def entry_point() -> None:
-    batch_process()
-    finish(main())
+def entry_point() -> NoReturn:
+    """The ``changelog`` command and ``python -m changelog_tool``."""
+    sys.exit(ended(main))
+
+
+def ended(command: Callable[[], int]) -> int:
+    """``command``'s exit code, once its output is flushed. Output that cannot be
+    written ends the run as that error would had the command raised it (a closed
+    pipe: 1; another OS error: 2, said; ctrl+c while a reader that stopped reading
+    holds the flush: 130, said), never with a lower code. Then, and after an
+    interrupted run, stdout's descriptor is pointed at ``os.devnull`` (the idiom of
+    Python's docs, signal module, "Note on SIGPIPE"): the interpreter's own flush at
+    exit has nothing left to fail on or wait for, and what was cut short is dropped.
+    (A ctrl+c landing in the instant before the blocking write starts does not
+    interrupt it: the next ctrl+c does.)"""
+    code = 0
+    try:
+        code = command()
+        if code != INTERRUPTED:
+            if sys.stdout is not None:  # (None: the descriptor was closed at the start)
+                sys.stdout.flush()
+            return code
+    except (OSError, KeyboardInterrupt) as exc:
+        code = max(code, failure(exc))
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    if devnull != 1:  # (1 itself when that descriptor was closed at the start)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    return code

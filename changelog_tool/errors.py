@@ -95,7 +95,7 @@ def cut_short(exc: BaseException) -> tuple[int, str | None] | None:
     """How a run that ``exc`` cut short ends: its exit code and what to say on stderr
     (ctrl+c: 130, "interrupted"; a closed pipe, whose reader has gone: 1, nothing;
     another OS error: 2, :func:`os_error`); ``None`` for any other exception. The
-    CLI's error boundary and the end of the process (:func:`changelog_tool.finish`:
+    CLI's error boundary and the end of the process (:func:`changelog_tool.cli.ended`:
     output that cannot be flushed, ctrl+c while it waits) both end so."""
     if isinstance(exc, KeyboardInterrupt):
         return INTERRUPTED, "interrupted"

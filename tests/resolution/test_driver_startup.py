@@ -43,7 +43,7 @@ def test_the_merge_driver_does_not_load_textual(repo: GitRepo) -> None:
 RUN_MODULE = """
 import atexit, runpy, sys
 sys.argv = ["changelog_tool", "merge-driver", *sys.argv[1:], "O", "A", "B", "perf-changelog.yaml"]
-# the process ends in the driver (changelog_tool.finish), running what is registered
+# runs when the process ends, after the driver
 atexit.register(lambda: print("textual" if "textual" in sys.modules else "none"))
 runpy.run_module("changelog_tool", run_name="__main__", alter_sys=True)
 """
