@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from changelog_tool.resolution import driver
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: git's call of the driver never builds a parser
     import argparse
 
 

@@ -106,20 +106,24 @@ def pair(old: Ledger, new: Ledger) -> Pairing:
 def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list[int], list[int]]:
     old, new = out.old, out.new
     history_end = max((p.head for p in out.pairs), default=-1)
-    links = {unlinked(new.text(new.blocks[j])): j for j in reversed(unpaired)}
+    links: dict[bytes, list[int]] = defaultdict(list)
+    for j in reversed(unpaired):  # popped from the end: the first first
+        links[unlinked(new.text(new.blocks[j]))].append(j)
     values = {j: _value(new, new.blocks[j]) for j in unpaired}
     rest = []
     for i in left:
-        text = old.text(old.blocks[i])
-        j = links.get(unlinked(text))
+        relinked = links.get(unlinked(old.text(old.blocks[i]))) or []
+        while relinked and relinked[-1] not in values:  # taken by value already
+            relinked.pop()
+        found: int | None = relinked.pop() if relinked else None
         how = RELINKED
-        if j is None or j not in values:
-            j, how = _by_value(_value(old, old.blocks[i]), values, history_end)
-        if j is None:
+        if found is None:
+            found, how = _by_value(_value(old, old.blocks[i]), values, history_end)
+        if found is None:
             rest.append(i)
             continue
-        del values[j]
-        out.pairs.append(Pair(i, j, how))
+        del values[found]
+        out.pairs.append(Pair(i, found, how))
     return rest, [j for j in unpaired if j in values]
 
 

@@ -7,20 +7,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo import WORKTREE, git, run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.merge.outcome import Upstream, emit, merge_sides
+from changelog_tool.ledger.writer import Bounds
+from changelog_tool.merge.outcome import Outcome, Upstream, emit, merge_sides
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.replay import Mainline
-
-if TYPE_CHECKING:
-    from changelog_tool.ledger.writer import Bounds
-    from changelog_tool.merge.outcome import Outcome
 
 
 @dataclass(frozen=True)

@@ -58,9 +58,9 @@ def test_gits_own_call_skips_the_command_line_parser_and_spawns_nothing_in_a_reb
 ) -> None:
     """``python -m changelog_tool merge-driver %O %A %B %P`` (what ``install`` sets up)
     goes straight to the driver; told the operation by git, it runs no git at all;
-    entries in the emitter's layout are read and proved without the YAML parser (``ruamel``)."""
+    entries are read and proved by the one YAML reader (``ruamel``)."""
     base = _three_sides(repo)
-    assert _run_in_a_rebase(repo) == ["0", "none"]
+    assert _run_in_a_rebase(repo) == ["0", "ruamel"]
     assert repo.read("A") == appended(base, entry("main"), entry("own"))
 
 
@@ -71,7 +71,7 @@ def test_the_installed_call_skips_the_parser_too_and_exits_with_its_conflict_cod
     fast path; a conflict it leaves exits 3, which the installed command tells apart
     from a driver that did not finish."""
     base = _three_sides(repo)
-    assert _run_in_a_rebase(repo, "--conflict-exit", "3") == ["0", "none"]
+    assert _run_in_a_rebase(repo, "--conflict-exit", "3") == ["0", "ruamel"]
     repo.write("A", appended(base, entry("main")))
     repo.write("B", changelog(entry("a"), entry("b", "Edited by the branch")))  # history edited
     code, _ = _run_in_a_rebase(repo, "--conflict-exit", "3")[:2]
@@ -94,8 +94,8 @@ def _run_in_a_rebase(repo: GitRepo, *options: str) -> list[str]:
 
 
 def test_an_entry_in_another_layout_is_merged_with_the_yaml_parser(repo: GitRepo) -> None:
-    """A hand-written entry (list items at indent 2) is not the quick reader's: the
-    driver loads the parser for it, and merges as before."""
+    """A hand-written entry (list items at indent 2) is read by the same reader and
+    merged as any other."""
     base = _three_sides(repo)
     own = entry("own", indent=2)
     repo.write("B", appended(base, own))
