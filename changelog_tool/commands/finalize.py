@@ -27,7 +27,7 @@ from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.compare import compare
-from changelog_tool.ledger.revision import APPEND, NEW, UNCHANGED
+from changelog_tool.ledger.revision import APPEND, MODIFIED, NEW, UNCHANGED
 from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.threeway import Merged
 from changelog_tool.resolution.sync import Sync, commit_merge
@@ -194,7 +194,12 @@ def fill_placeholders(
     history (saying how to undo it; ``restore_from`` names the commit ``base`` is
     read from) and an appended entry that links another pull request."""
     history = compare(base, data, path, restore_from)
-    if history.kind not in (APPEND, NEW, UNCHANGED):
+    edited = any(f.code == "history-modified" for f in history.findings)
+    # form (whitespace, blank lines, an own entry above the base's) is no edit: the
+    # branch's own entries are found wherever they stand, by the one comparison
+    if history.kind not in (APPEND, NEW, UNCHANGED) and not (
+        history.kind == MODIFIED and not edited
+    ):
         # the history check's own findings say how to undo each edit (the same
         # advice `verify` gives): sync for a misplaced entry, else restore and add
         repairs = [
