@@ -15,7 +15,6 @@ import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse
@@ -127,7 +126,7 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
     return rest, [j for j in unpaired if j in values]
 
 
-def _by_value(value: Any, values: dict[int, Any], history_end: int) -> tuple[int | None, str]:
+def _by_value(value: object, values: dict[int, object], history_end: int) -> tuple[int | None, str]:
     """The head entry that is the base entry ``value`` reformatted (the same value),
     or edited: the same pr-link, or the same config-keys among the entries the base
     held (before ``history_end``; after it, an entry of the same keys is a new one)."""
@@ -148,10 +147,10 @@ def _by_value(value: Any, values: dict[int, Any], history_end: int) -> tuple[int
     return None, EDITED
 
 
-def _frozen(value: Any) -> object:
+def _frozen(value: object) -> object:
     link = value.get("pr-link") if isinstance(value, dict) else None
     return (entry_identity(value), link)
 
 
-def _value(ledger: Ledger, block: Block) -> Any:
+def _value(ledger: Ledger, block: Block) -> object:
     return parse(content(ledger, block), block.line)

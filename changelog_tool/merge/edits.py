@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
 
 from changelog_tool.ledger.edits import UNPARSED
 from changelog_tool.ledger.entry import entry_identity
@@ -35,7 +34,7 @@ class Entry:
 
     line: int
     raw: bytes
-    value: Any
+    value: object
 
     def key(self) -> Hashable:
         """Identity for duplicate detection: the entry without its pr-link, equal

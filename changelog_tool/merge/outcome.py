@@ -20,7 +20,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
@@ -137,8 +136,8 @@ class Outcome:
             )
         return lines
 
-    def to_json(self) -> dict[str, Any]:
-        document: dict[str, Any] = {
+    def to_json(self) -> dict[str, object]:
+        document: dict[str, object] = {
             "ok": self.ok,
             "path": self.path,
             "protected": self.decision.side,
@@ -263,7 +262,7 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
 
 
 def emit(
-    outcome: Outcome, fmt: str, extra: dict[str, Any] | None = None, next_step: str | None = None
+    outcome: Outcome, fmt: str, extra: dict[str, object] | None = None, next_step: str | None = None
 ) -> None:
     """Print an outcome: findings plus summary lines (text), or one JSON document."""
 

@@ -28,7 +28,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import last_entry_offset
@@ -65,8 +65,8 @@ class Note:
         other = self.other_line + lines if self.other_line is not None else None
         return Note(self.where, self.line + lines, self.label, other)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"where": self.where, "line": self.line, "entry": self.label}
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"where": self.where, "line": self.line, "entry": self.label}
         if self.other_line is not None:
             data["duplicate_of_line"] = self.other_line
         return data
@@ -86,7 +86,7 @@ class Report:
         Note, ...
     ] = ()  # kept entries that stood before old entries on the other side
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "protected": self.protected,
             "kept": [n.to_json() for n in self.kept],

@@ -12,7 +12,7 @@ from typing import Any
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gate.prlinks import repository_slug
-from changelog_tool.gitrepo import WORKTREE, git, run_git, try_git
+from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.merge.outcome import Outcome, Upstream, emit, merge_sides
@@ -52,14 +52,14 @@ class Sync:
 
 
 def commit_merge(
-    repo: Any,
+    repo: Repo,
     ref: str,
     merged_already: bool,
     path: str,
     data: bytes,
     head: bytes | None,
     work: bytes,
-    outcome: Any,
+    outcome: Outcome,
     fmt: str,
     extra: dict[str, Any],
     *,
