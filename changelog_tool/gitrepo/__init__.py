@@ -15,9 +15,7 @@ git failures become :class:`EnvironmentProblem` messages that say what to run.
 from typing import TYPE_CHECKING
 
 from changelog_tool.gitrepo.objects import (
-    BlobId,
     protected_blob,
-    protected_blob_id,
     read_first_blob,
 )
 from changelog_tool.gitrepo.process import (
@@ -49,7 +47,6 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "WORKTREE",
-    "BlobId",
     "GitDirectory",
     "HeadState",
     "Repo",
@@ -59,7 +56,6 @@ __all__ = [
     "merge_file",
     "operation_in_progress",
     "protected_blob",
-    "protected_blob_id",
     "read_first_blob",
     "remote_url_reader",
     "run_git",

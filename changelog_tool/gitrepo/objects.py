@@ -228,21 +228,6 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
     return spec[: -len(path) - 1], data
 
 
-@dataclass(frozen=True)
-class BlobId:
-    """A blob named by ``spec`` (``ref:path``): its object id and size, read without
-    its content."""
-
-    spec: str
-    oid: str
-    size: int
-
-    def hasher(self) -> hashlib._Hash:
-        """A hash fed the blob header, so that feeding it ``size`` bytes and comparing
-        its hex digest with ``oid`` tells whether those bytes are this blob."""
-        return blob_hasher(self.size, len(self.oid))
-
-
 SMALL_BLOB = 256 << 10
 """Below this size a blob is hashed by Python's own SHA code, above it by OpenSSL's."""
 
@@ -269,21 +254,3 @@ def blob_hasher(size: int, width: int) -> hashlib._Hash:
     hasher = new()
     hasher.update(b"blob %d\0" % size)
     return hasher
-
-
-def protected_blob_id(root: Path, refs: Sequence[str], path: str) -> tuple[str, BlobId] | None:
-    """``path``'s blob at the first protected ref that has it, with that ref's name:
-    object id and size only, through ``--batch-check`` (however long the file, git
-    inflates nothing)."""
-    objects = Objects(root)
-    try:
-        for ref in refs:
-            spec = f"{ref}:{path}"
-            found = objects.info(spec)
-            if found is not None and found[1] == "blob":
-                return ref, BlobId(spec, found[0], found[2])
-        return None
-    except EnvironmentProblem:
-        return None
-    finally:
-        objects.close()
