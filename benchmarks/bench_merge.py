@@ -17,7 +17,7 @@ compiling every module it loads (``PYTHONDONTWRITEBYTECODE=1`` and an empty
 dependencies'). Every driver row runs twice: in a rebase (``GIT_REFLOG_ACTION``
 says which side is main, as on every step of ``git rebase``; ours, git's temp
 file, is main's side and the branch's entries are appended to it in place) and
-with no operation (the driver asks main's blob id and hashes the sides). Scaling:
+with no operation (the driver reads main's file from the protected ref). Scaling:
 the same job on bases of 1,000, 10,000 and 100,000 entries cycled from the same
 real entries, each against the real-size row of the same kind, and for the
 largest a reference: copying ours into a new file and fsyncing it (what a write
@@ -130,7 +130,7 @@ while True:
     chunks[0] == chunks[1][: len(chunks[0])]
     sum(c.count(b"\\n") for c in chunks)
 """
-"""What proving the shared history costs at least, in Python: read the three files in
+"""What reading the three files costs at least, in Python: read them in
 chunks, compare them, and count the lines a report names."""
 
 
@@ -271,7 +271,7 @@ def main() -> None:
             f"({entries:,} entries) by re-appending"
         )
         print("its own entries; ours = base + 3 entries, theirs = base + 2; 'in a rebase': git")
-        print("says which side is main; 'no operation': the driver asks main's blob id. Rows")
+        print("says which side is main; 'no operation': the driver reads main's file. Rows")
         print(
             f"took turns, medians of {args.runs} rounds; peak RSS of one more run (/usr/bin/time)"
         )

@@ -18,7 +18,6 @@ import argparse
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
@@ -27,7 +26,7 @@ from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.compare import compare
-from changelog_tool.ledger.revision import APPEND, NEW, UNCHANGED
+from changelog_tool.ledger.revision import APPEND, MODIFIED, NEW, UNCHANGED
 from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.threeway import Merged
 from changelog_tool.resolution.sync import Sync, commit_merge
@@ -99,7 +98,7 @@ def _finalize(
     link = prlinks.canonical(slug, pr_number)
     source = (ref_sha if onto is not None else base_sha)[:12]
     data, rewritten = fill_placeholders(before, data, path, settings, link, source)
-    extra: dict[str, Any] = {
+    extra: dict[str, object] = {
         "ok": True,
         "path": path,
         "pr_link": link,
@@ -147,13 +146,14 @@ def _finalize(
     return _report(extra, format, 0)
 
 
-def _report(extra: dict[str, Any], fmt: str, code: int, *, committing: bool = False) -> int:
+def _report(extra: dict[str, object], fmt: str, code: int, *, committing: bool = False) -> int:
     if fmt == "json":
         extra["ok"] = code == 0
         print(json.dumps(extra, indent=2))
         return code
-    lines = extra["rewritten"]
-    if not lines and not extra["written"] and not extra["commit"]:
+    lines, commit, unmerged = extra["rewritten"], extra["commit"], extra.get("unmerged")
+    assert isinstance(lines, list)
+    if not lines and not extra["written"] and not commit:
         done = "nothing committed" if committing else "nothing written"
         print(
             f"finalize: {extra['path']}: nothing to fill (no entry of this branch has a "
@@ -165,10 +165,10 @@ def _report(extra: dict[str, Any], fmt: str, code: int, *, committing: bool = Fa
         f"finalize: {extra['path']}: {len(lines)} placeholder pr-link(s) now "
         f"{extra['pr_link']}" + (f" (line {where})" if lines else "")
     )
-    if extra["commit"]:
-        print(f"finalize: committed {extra['commit'][:12]}")
-    if extra.get("unmerged"):  # the merge of --onto stopped on other files
-        files = ", ".join(extra["unmerged"])
+    if isinstance(commit, str):
+        print(f"finalize: committed {commit[:12]}")
+    if isinstance(unmerged, list) and unmerged:  # the merge of --onto stopped on other files
+        files = ", ".join(str(name) for name in unmerged)
         print(
             f"finalize: the merge of {extra['ref']} is still in progress, nothing is "
             f"committed: it stopped on other files ({files}); {extra['path']} is resolved "
@@ -194,7 +194,12 @@ def fill_placeholders(
     history (saying how to undo it; ``restore_from`` names the commit ``base`` is
     read from) and an appended entry that links another pull request."""
     history = compare(base, data, path, restore_from)
-    if history.kind not in (APPEND, NEW, UNCHANGED):
+    edited = any(f.code == "history-modified" for f in history.findings)
+    # form (whitespace, blank lines, an own entry above the base's) is no edit: the
+    # branch's own entries are found wherever they stand, by the one comparison
+    if history.kind not in (APPEND, NEW, UNCHANGED) and not (
+        history.kind == MODIFIED and not edited
+    ):
         # the history check's own findings say how to undo each edit (the same
         # advice `verify` gives): sync for a misplaced entry, else restore and add
         repairs = [

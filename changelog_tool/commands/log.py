@@ -11,7 +11,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
@@ -87,7 +86,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         # a key gone from the masters still finds the entries naming it, not patterns
         gone = [arg for arg, keys in expansion.items() if not keys and "*" not in arg]
 
-    def applies(entry: dict[str, Any]) -> bool:  # the one rule, one entry at a time
+    def applies(entry: dict[str, object]) -> bool:  # the one rule, one entry at a time
         return bool(applying([(0, entry)], searched, verbatim=gone))
 
     items, problems, byte_problems, read_any = file_entries(file, max_bytes, applies, hint)

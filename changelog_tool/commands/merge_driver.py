@@ -9,14 +9,11 @@ Any error inside the merge still leaves git's conflict, never a half-merged or
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from changelog_tool.resolution import driver
-
-if TYPE_CHECKING:
-    import argparse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import shlex
 from pathlib import Path
-from typing import Any
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
@@ -87,7 +86,7 @@ def _sync(
                 f"commit them, then run `{again}` (or stash them first)"
             )
         outcome = sync.of(work)
-    extra: dict[str, Any] = {
+    extra: dict[str, object] = {
         "ref": ref,
         "ref_sha": ref_sha,
         "merge_base": base_sha,

@@ -11,9 +11,7 @@ git failures become :class:`EnvironmentProblem` messages that say what to run.
 """
 
 from changelog_tool.gitrepo.objects import (
-    BlobId,
     protected_blob,
-    protected_blob_id,
     read_first_blob,
 )
 from changelog_tool.gitrepo.process import (
@@ -32,7 +30,6 @@ from changelog_tool.gitrepo.repository import WORKTREE, Repo
 
 __all__ = [
     "WORKTREE",
-    "BlobId",
     "GitDirectory",
     "HeadState",
     "Repo",
@@ -42,7 +39,6 @@ __all__ = [
     "merge_file",
     "operation_in_progress",
     "protected_blob",
-    "protected_blob_id",
     "read_first_blob",
     "remote_url_reader",
     "run_git",

@@ -225,21 +225,6 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
     return spec[: -len(path) - 1], data
 
 
-@dataclass(frozen=True)
-class BlobId:
-    """A blob named by ``spec`` (``ref:path``): its object id and size, read without
-    its content."""
-
-    spec: str
-    oid: str
-    size: int
-
-    def hasher(self) -> hashlib._Hash:
-        """A hash fed the blob header, so that feeding it ``size`` bytes and comparing
-        its hex digest with ``oid`` tells whether those bytes are this blob."""
-        return blob_hasher(self.size, len(self.oid))
-
-
 def blob_hasher(size: int, width: int) -> hashlib._Hash:
     """A hash primed as git hashes a blob of ``size`` bytes: feed it those bytes and
     its hex digest is their object id, SHA-1 or (ids ``width`` 64 hex digits wide)
@@ -247,21 +232,3 @@ def blob_hasher(size: int, width: int) -> hashlib._Hash:
     hasher = hashlib.new("sha256" if width == 64 else "sha1")
     hasher.update(b"blob %d\0" % size)
     return hasher
-
-
-def protected_blob_id(root: Path, refs: Sequence[str], path: str) -> tuple[str, BlobId] | None:
-    """``path``'s blob at the first protected ref that has it, with that ref's name:
-    object id and size only, through ``--batch-check`` (however long the file, git
-    inflates nothing)."""
-    objects = Objects(root)
-    try:
-        for ref in refs:
-            spec = f"{ref}:{path}"
-            found = objects.info(spec)
-            if found is not None and found[1] == "blob":
-                return ref, BlobId(spec, found[0], found[2])
-        return None
-    except EnvironmentProblem:
-        return None
-    finally:
-        objects.close()

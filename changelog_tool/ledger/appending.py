@@ -17,10 +17,7 @@ or ``>+``, takes in the separating empty line; a ``...`` document end makes what
 follows another document; a file with no block entry, such as one flow sequence,
 has no list to join). What the history leaves open at the last entry's ``-`` (a
 quoted scalar run over lines) is the history's own, which ``verify --file`` and
-the merge's proof read. When the last entry and the appended ones are all in the
-emitter's layout, nothing can join or split them (see
-:func:`~changelog_tool.ledger.quickread.quick_items`), and the YAML parser is not
-loaded.
+the merge's proof read.
 """
 
 from __future__ import annotations
@@ -30,7 +27,6 @@ from dataclasses import dataclass
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse_entry
-from changelog_tool.ledger.quickread import quick_items
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
 from changelog_tool.yaml.values import same
@@ -71,8 +67,6 @@ def append_break(
     if not appended.strip(b" \n"):
         return None
     whole = end + appended
-    if end.startswith(b"-") and quick_items(whole) is not None:
-        return None  # all in the emitter's layout: each block reads as it does alone
     first = line + end.count(b"\n")  # the line the appended bytes begin on
     own: list[object] = []
     tail = Ledger(appended)

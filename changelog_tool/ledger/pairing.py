@@ -15,7 +15,6 @@ import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse
@@ -106,24 +105,28 @@ def pair(old: Ledger, new: Ledger) -> Pairing:
 def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list[int], list[int]]:
     old, new = out.old, out.new
     history_end = max((p.head for p in out.pairs), default=-1)
-    links = {unlinked(new.text(new.blocks[j])): j for j in reversed(unpaired)}
+    links: dict[bytes, list[int]] = defaultdict(list)
+    for j in reversed(unpaired):  # popped from the end: the first first
+        links[unlinked(new.text(new.blocks[j]))].append(j)
     values = {j: _value(new, new.blocks[j]) for j in unpaired}
     rest = []
     for i in left:
-        text = old.text(old.blocks[i])
-        j = links.get(unlinked(text))
+        relinked = links.get(unlinked(old.text(old.blocks[i]))) or []
+        while relinked and relinked[-1] not in values:  # taken by value already
+            relinked.pop()
+        found: int | None = relinked.pop() if relinked else None
         how = RELINKED
-        if j is None or j not in values:
-            j, how = _by_value(_value(old, old.blocks[i]), values, history_end)
-        if j is None:
+        if found is None:
+            found, how = _by_value(_value(old, old.blocks[i]), values, history_end)
+        if found is None:
             rest.append(i)
             continue
-        del values[j]
-        out.pairs.append(Pair(i, j, how))
+        del values[found]
+        out.pairs.append(Pair(i, found, how))
     return rest, [j for j in unpaired if j in values]
 
 
-def _by_value(value: Any, values: dict[int, Any], history_end: int) -> tuple[int | None, str]:
+def _by_value(value: object, values: dict[int, object], history_end: int) -> tuple[int | None, str]:
     """The head entry that is the base entry ``value`` reformatted (the same value),
     or edited: the same pr-link, or the same config-keys among the entries the base
     held (before ``history_end``; after it, an entry of the same keys is a new one)."""
@@ -144,10 +147,10 @@ def _by_value(value: Any, values: dict[int, Any], history_end: int) -> tuple[int
     return None, EDITED
 
 
-def _frozen(value: Any) -> object:
+def _frozen(value: object) -> object:
     link = value.get("pr-link") if isinstance(value, dict) else None
     return (entry_identity(value), link)
 
 
-def _value(ledger: Ledger, block: Block) -> Any:
+def _value(ledger: Ledger, block: Block) -> object:
     return parse(content(ledger, block), block.line)

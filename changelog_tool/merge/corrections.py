@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from changelog_tool.ledger.compare import pr_link_corrections
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.entry import pull_link_problem
@@ -33,9 +34,6 @@ def carry(
     other side's only history change is canonical pr-link corrections the protected
     side can take; else ``None``. ``slug`` (or a function giving it, asked only
     here) is the repository the links must point at, as the gate knows it."""
-
-    # deferred: compare reads entries with ruamel.yaml (~16 ms), needed only once a merge is refused
-    from changelog_tool.ledger.compare import pr_link_corrections
 
     found = pr_link_corrections(base, other)
     if found is None:

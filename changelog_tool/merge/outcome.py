@@ -11,9 +11,6 @@ guessed side's, or its copy of an entry both appended would be replaced by the
 guessed side's). On a guess, then, only a merge where one side holds all of the
 other's committed bytes goes through; any other is left to ``changelog resolve
 --protected ours|theirs``.
-
-Git is reached only through plain ``git`` subprocess helpers in ``repo.py``
-(no GitPython), so the merge driver stays fast.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
@@ -31,9 +27,15 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.ledger.streams import first_difference
 from changelog_tool.merge.edits import Problem, possessive
-from changelog_tool.merge.protected import DEFAULT_BRANCHES, Decision, by_upstream, decide
+from changelog_tool.merge.protected import (
+    DEFAULT_BRANCHES,
+    Decision,
+    begins_with_history,
+    by_upstream,
+    decide,
+    history_end,
+)
 from changelog_tool.merge.replay import Mainline
-from changelog_tool.merge.side_changes import begins_with_history, history_end
 from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
@@ -134,8 +136,8 @@ class Outcome:
             )
         return lines
 
-    def to_json(self) -> dict[str, Any]:
-        document: dict[str, Any] = {
+    def to_json(self) -> dict[str, object]:
+        document: dict[str, object] = {
             "ok": self.ok,
             "path": self.path,
             "protected": self.decision.side,
@@ -263,7 +265,7 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
 
 
 def emit(
-    outcome: Outcome, fmt: str, extra: dict[str, Any] | None = None, next_step: str | None = None
+    outcome: Outcome, fmt: str, extra: dict[str, object] | None = None, next_step: str | None = None
 ) -> None:
     """Print an outcome: findings plus summary lines (text), or one JSON document."""
 

@@ -4,19 +4,44 @@ bytes as they were. A result that fails the proof is refused, never written."""
 
 from __future__ import annotations
 
+from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import SequenceStartEvent
+
 from changelog_tool.ledger.appending import same_reading
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import content, label, parse
-from changelog_tool.ledger.quickread import quick_items
-from changelog_tool.merge.edits import Problem, possessive
-from changelog_tool.merge.side_changes import Entry, block_list_events
+from changelog_tool.merge.edits import Entry, Problem, possessive
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
-QUICK_PROOF_BYTES = 256 << 10
-"""Up to this size a result is first read by the quick reader, which costs less than
-loading the YAML parser (docs/performance.md): the merge driver's windows are a few
-entries, so a rebase step never loads it."""
+_DOCUMENT_MARKS = (b"---", b"...", b"%")
+
+
+def _has_document_mark(data: bytes) -> bool:
+    """A line that begins with ``---``, ``...`` or a directive (``%``): more than
+    one document could follow (a cheap over-approximation: ``---x`` counts too)."""
+    return any(data.startswith(mark) or b"\n" + mark in data for mark in _DOCUMENT_MARKS)
+
+
+def block_list_events(data: bytes) -> int | None:
+    """How many YAML events ``data`` parses into, when it is one document whose
+    root is a block sequence at column 0; ``None`` when it is not (or does not
+    parse). Only syntax is read, in libyaml's own loop: no Python object per event."""
+    if _has_document_mark(data):
+        return None
+    try:
+        parser = CParser(data)
+        parser.get_event()  # stream start
+        parser.get_event()  # document start
+        root = parser.get_event() if parser.check_event(SequenceStartEvent) else None
+        if root is None or root.flow_style or root.start_mark.column != 0:
+            return None
+        count: int = 3 + parser.raw_parse()  # the rest, to the end of the stream
+    except YAMLError:
+        return None
+    return count
 
 
 def verify(
@@ -44,39 +69,11 @@ def verify(
         ]
     ledger = Ledger(prot)
     last = ledger.last_block()
-    if last is not None and len(data) <= QUICK_PROOF_BYTES:
-        quick = quick_items(data)
-        if quick is not None:
-            return _verify_quick(ledger, last, quick, kept, lines, prot_name)
     if last is not None and last.start > ledger.preamble_end:
         proved = _verify_from_last_entry(ledger, last, data, kept, lines, prot_name)
         if proved is not None:
             return proved
     return _verify_whole(prot, data, kept, lines, prot_name)
-
-
-def _verify_quick(
-    ledger: Ledger,
-    last: Block,
-    items: list[Item],
-    kept: list[Entry],
-    lines: list[int],
-    prot_name: str,
-) -> list[Problem]:
-    """The proof when the whole result is entries in the emitter's layout after blank
-    lines (:func:`~changelog_tool.ledger.quickread.quick_items`, the strict loader's
-    values): the protected side's last entry is where it was and reads as it does
-    alone, and exactly the kept entries follow it, at the computed lines, with the
-    values they had on the other side."""
-    at = next((i for i, item in enumerate(items) if item.line == last.line), None)
-    if at is None or len(items) != at + 1 + len(kept):
-        return [_miscounted(len(items), count_entries(ledger.data), len(kept))]
-    problems = _read_back(items[at + 1 :], kept, lines)
-    if problems:
-        return problems
-    if kept and not same_reading(parse(content(ledger, last), last.line), items[at].value):
-        return [_last_entry_changed(prot_name, last.line)]
-    return []
 
 
 def _verify_from_last_entry(
@@ -104,9 +101,6 @@ def _verify_from_last_entry(
     head_events = block_list_events(head)
     if head_events is None:
         return None
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-    from changelog_tool.yaml.strict import load_items
-
     try:
         root = load_items(window, line_offset=last.line - 1)
     except YamlProblem:
@@ -131,9 +125,6 @@ def _verify_whole(
 ) -> list[Problem]:
     """The proof by one strict parse of the whole result (the protected side has
     at most one entry, or its history is not a plain block list)."""
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-    from changelog_tool.yaml.strict import load_items
-
     try:
         root = load_items(data)
     except YamlProblem as problem:
@@ -219,9 +210,6 @@ def _last_entry_changed(prot_name: str, line: int) -> Problem:
 def parses_whole(data: bytes, name: str) -> list[Problem]:
     """The other side's history is not the protected side's bytes (the protected
     side rewrote it), so the whole-result parse did not cover it: parse it."""
-    # deferred: ruamel.yaml costs ~16 ms to import; entries in the emitter's layout never need it
-    from changelog_tool.yaml.strict import load_items
-
     try:
         load_items(data)
     except YamlProblem as problem:

@@ -36,7 +36,6 @@ from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
-from changelog_tool.merge.side_changes import begins_with_history, history_end
 from changelog_tool.merge.threeway import Side
 from changelog_tool.settings import branch_name
 
@@ -54,6 +53,21 @@ class Decision:
     side: Side
     reason: str
     certain: bool = True
+
+
+def history_end(data: bytes) -> int | None:
+    """Where the last entry of ``data`` ends (after its last line); ``None`` without
+    entries."""
+    last = Ledger(data).last_block()
+    return last.end if last is not None else None
+
+
+def begins_with_history(data: bytes, of: bytes) -> bool | None:
+    """Whether ``data`` begins with ``of``'s bytes up to the end of its last entry (the
+    blank lines after it are not compared); ``None`` when ``of`` holds no entry. The
+    one rule for "this side keeps that file's history where it stands"."""
+    end = history_end(of)
+    return None if end is None else data[:end] == of[:end]
 
 
 def _entries(data: bytes) -> Counter[bytes]:
@@ -91,18 +105,12 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
 
 
 def by_beginning(
-    ours: bytes, theirs: bytes, upstream: bytes, name: str, offset: int = 0
+    ours: bytes, theirs: bytes, upstream: bytes, name: str
 ) -> Decision | Literal["both", "neither"]:
     """The side that begins with the protected ref's file, when the other does not:
     with its bytes up to the end of its last entry (the blank lines after it are not
     compared). ``"both"`` when both sides do (they tie), ``"neither"`` when neither
-    does or the ref's file holds no entry (this rule cannot tell them apart).
-
-    The three may be windows that begin at the same offset after bytes all of them
-    share (:mod:`changelog_tool.merge.window`): the answer is the whole files' one
-    when the ref's window holds an entry; ``offset`` is then the windows' start, the
-    bytes before them (for the reason's wording only: a count of the entries before
-    would read the whole shared history once more)."""
+    does or the ref's file holds no entry (this rule cannot tell them apart)."""
     ours_begins = begins_with_history(ours, upstream)
     if ours_begins is None:
         return "neither"
@@ -113,7 +121,7 @@ def by_beginning(
     return Decision(
         side,
         f"{side} begins with {name}'s file (every entry: its first "
-        f"{offset + (history_end(upstream) or 0):,} bytes)",
+        f"{history_end(upstream) or 0:,} bytes)",
     )
 
 
@@ -187,9 +195,8 @@ def decide(
     in a merge neither of those decided: on a protected branch, ours is protected.
     ``hint``, the protected ref's side, is asked only when neither decided: on the
     whole files it is :func:`by_upstream` (``functools.partial(by_upstream, ours,
-    theirs, upstream, name)``); the merge driver finds the same answer without
-    reading the whole ref (:func:`changelog_tool.merge.window.upstream_hint`).
-    ``remotes``: the clone's remotes, for the names a merge gives (``fork/main``)."""
+    theirs, upstream, name)``). ``remotes``: the clone's remotes, for the names a
+    merge gives (``fork/main``)."""
     verb = (action or "").split()[:1]
     if verb != ["pull"]:
         by_action = side_from_action(action, branches, remotes)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import site
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,9 +28,6 @@ which ``-I`` would leave out: no current folder, no ``PYTHON*`` variables."""
 
 def isolation_flags() -> tuple[str, ...]:
     """The flags that run this installation's Python isolated (:data:`ISOLATED`)."""
-    # deferred: site costs ~15 ms, and the isolated driver starts without it
-    import site
-
     here = Path(__file__).resolve()
     user_site = Path(site.getusersitepackages()).resolve()
     return USER_SITE_ISOLATED if here.is_relative_to(user_site) else ISOLATED

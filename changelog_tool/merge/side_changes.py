@@ -1,239 +1,197 @@
-"""What each side of a merge did to the changelog since the base, entry by entry.
+"""What each side of a merge did to the changelog since the base, by the one
+comparison of two versions (:func:`~changelog_tool.ledger.pairing.pair`: entries
+paired by identity, never by where they stand).
 
-Pure functions over bytes. The other (unprotected) side may add entries
-anywhere but change none the protected side holds: :func:`own_entries` returns
-the entries it added, or names exactly which historical entry it touched (see
-:mod:`~changelog_tool.merge.scattered`). The protected side may do anything:
-:func:`protected_changes` lists what it appended and removed, so that
-concurrent duplicates can be dropped.
-
-The usual case (a side is the base's bytes, then blank lines, then new
-entries) is recognised from the end of the base's last entry alone, without
-splitting the whole file; the entry-by-entry comparison (with
-:class:`~changelog_tool.ledger.document.Ledger` spans) runs only when that fails.
+The other side may add entries anywhere (a hand merge of main may have left one
+between main's entries) and change the form of the history it holds (trailing
+spaces, blank lines, indentation that reads the same, a missing final newline):
+none of that is an edit. It may not edit or remove an entry the protected side
+holds: :func:`own_entries` returns its own entries (every entry the base lacks,
+wherever it stands, in its order), or names each such edit with its line. The
+protected side may do anything: :func:`protected_changes` lists what it appended
+and removed, so that concurrent duplicates can be dropped.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Hashable, Sequence
+from collections import Counter
 from dataclasses import dataclass
-from difflib import SequenceMatcher
-from typing import Any
 
-from changelog_tool.ledger.boundaries import begins_entry
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import UNPARSED, content, parse, parse_entry
-from changelog_tool.ledger.entry import entry_identity
-from changelog_tool.merge.edits import Problem, possessive
-from changelog_tool.merge.scattered import scattered_own
+from changelog_tool.ledger.edits import content, first_line_difference, label, parse, parse_entry
+from changelog_tool.ledger.pairing import (
+    EDITED,
+    KEPT,
+    REFORMATTED,
+    RELINKED,
+    Pair,
+    Pairing,
+    identity,
+)
+from changelog_tool.merge.edits import MAX_LISTED, Entry, Problem, possessive
 from changelog_tool.yaml.items import YamlProblem
 
-_BLANK_LINES = re.compile(rb"(?:[ ]*\n)*[ ]*")
 
-
-@dataclass(frozen=True)
-class Entry:
-    """One entry of one side: its first line, its own lines (without the final
-    newline) and, when it parses, its value."""
-
-    line: int
-    raw: bytes
-    value: Any
-
-    def key(self) -> Hashable:
-        """Identity for duplicate detection: the entry without its pr-link, equal
-        exactly when the gate's :func:`~changelog_tool.ledger.entry.same_entry` says
-        so (YAML data equality); an entry that does not parse, by its bytes."""
-        if self.value is UNPARSED:
-            return ("raw", self.raw)
-        return entry_identity(self.value)
-
-
-# --- a syntax-only read of a whole file, in C ---------------------------------
-_DOCUMENT_MARKS = (b"---", b"...", b"%")
-
-
-def _has_document_mark(data: bytes) -> bool:
-    """A line that begins with ``---``, ``...`` or a directive (``%``): more than
-    one document could follow (a cheap over-approximation: ``---x`` counts too)."""
-    return any(data.startswith(mark) or b"\n" + mark in data for mark in _DOCUMENT_MARKS)
-
-
-def block_list_events(data: bytes) -> int | None:
-    """How many YAML events ``data`` parses into, when it is one document whose
-    root is a block sequence at column 0; ``None`` when it is not (or does not
-    parse, or the C parser is missing). Only syntax is read: libyaml's own loop,
-    no Python object per event (building values costs several times more)."""
-    try:  # deferred (and below): ruamel.yaml costs ~16 ms; a rebase's driver never reads this
-        from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    if _has_document_mark(data):
-        return None
-    from ruamel.yaml.error import YAMLError
-    from ruamel.yaml.events import SequenceStartEvent
-
-    try:
-        parser = CParser(data)
-        parser.get_event()  # stream start
-        parser.get_event()  # document start
-        root = parser.get_event() if parser.check_event(SequenceStartEvent) else None
-        if root is None or root.flow_style or root.start_mark.column != 0:
-            return None
-        count: int = 3 + parser.raw_parse()  # the rest, to the end of the stream
-    except YAMLError:
-        return None
-    return count
-
-
-# --- the fast path: a side that is the base's bytes, then more entries ----------
-def history_end(base: bytes) -> int | None:
-    """Where the base's last entry ends (after its last line); ``None`` without entries."""
-    last = Ledger(base).last_block()
-    return last.end if last is not None else None
-
-
-def begins_with_history(data: bytes, of: bytes) -> bool | None:
-    """Whether ``data`` begins with ``of``'s bytes up to the end of its last entry (the
-    blank lines after it are not compared); ``None`` when ``of`` holds no entry. The
-    one rule for "this side keeps that file's history where it stands"."""
-    end = history_end(of)
-    return None if end is None else data[:end] == of[:end]
-
-
-def after_history(base: bytes, side: bytes, end: int | None) -> int | None:
-    """If ``side`` is the base's bytes up to ``end`` followed only by blank lines and
-    new entries, the offset where that tail begins; else ``None``."""
-    if end is None or side[:end] != base[:end]:
-        return None
-    pos = end
-    if not base[:end].endswith(b"\n"):  # the base's last line has no newline
-        if pos == len(side):
-            return pos
-        if side[pos : pos + 1] != b"\n":
-            return None
-        pos += 1
-    match = _BLANK_LINES.match(side, pos)
-    after = match.end() if match else pos
-    if after == len(side) or (side[after - 1 : after] == b"\n" and begins_entry(side, after)):
-        return pos
-    return None
-
-
-def tail_entries(data: bytes, start: int) -> list[tuple[int, bytes]]:
-    """``(line, own lines)`` of each entry in ``data[start:]``."""
-    rest = Ledger(data[start:])
-    offset = data.count(b"\n", 0, start)
-    return [(offset + block.line, content(rest, block)) for block in rest.blocks]
-
-
-# --- the other side: appends only ------------------------------------------------
 @dataclass(frozen=True)
 class Own:
+    """The other side's own entries in its file's order; ``inserted``: the lines of
+    those that stood before one of the base's entries; ``history``: its bytes before
+    its own entries when they all follow the base's (else all of it); or the
+    ``problems`` that refuse the merge."""
+
     entries: list[Entry]
     problems: list[Problem]
-    history: bytes  # the other side's bytes that are the base's history
-    inserted: frozenset[int] = frozenset()  # lines of own entries that stood mid-history
-
-
-def own_entries(base: bytes, other: bytes, side: str, protected: bytes, protected_name: str) -> Own:
-    """The entries ``other`` holds that the base lacks, parsed one by one: those it
-    appended after the base's last entry, or, when it is more than an append, those
-    it holds anywhere (:func:`~changelog_tool.merge.scattered.scattered_own`, which
-    refuses a change to an entry ``protected`` holds); or the problems that refuse
-    the merge (history edited, an entry that does not parse, a missing final
-    newline)."""
-    start = after_history(base, other, history_end(base))
+    history: bytes = b""
     inserted: frozenset[int] = frozenset()
-    if start is not None:
-        blocks, history = tail_entries(other, start), other[:start]
-    else:
-        found = scattered_own(
-            Ledger(base), Ledger(other), Ledger(protected), (protected_name, side)
-        )
-        if found.problems:
-            return Own([], found.problems, b"")
-        blocks, inserted = found.blocks, found.inserted
-        history = other  # not the protected side's bytes: the whole side is parsed
+
+
+def own_entries(by_other: Pairing, by_protected: Pairing, names: tuple[str, str]) -> Own:
+    """The entries the other side holds that the base lacks, parsed one by one
+    (``by_other``: the base paired with the other side; ``by_protected``: with the
+    protected side; ``names``: the protected side's, then the other side's); or the
+    problems that refuse the merge (an entry the protected side holds edited or
+    removed, the lines before the first entry changed, an own entry that does not
+    parse)."""
+    problems = _history_problems(by_other, by_protected, names)
+    if problems:
+        return Own([], problems)
+    other, side = by_other.new, names[1]
+    tail = by_other.tail_start
     entries: list[Entry] = []
-    problems = []
-    for line, raw in blocks:
+    for index in by_other.own:
+        block = other.blocks[index]
+        raw = content(other, block)
         try:
-            entries.append(Entry(line, raw, parse_entry(raw, line)))
+            entries.append(Entry(block.line, raw, parse_entry(raw, block.line)))
         except YamlProblem as problem:
             problems.append(
                 Problem(
                     problem.code,
                     side,
                     problem.line,
-                    f"{possessive(side)} new entry at line {line} is not valid YAML: {problem.message}",
+                    f"{possessive(side)} new entry at line {block.line} is not valid YAML: "
+                    f"{problem.message}",
                 )
             )
-    if blocks and not other.endswith(b"\n"):
-        problems.append(
-            Problem(
-                "final-newline",
-                side,
-                other.count(b"\n") + 1,
-                f"{side} does not end with a newline; add one to its last entry",
-            )
-        )
+    inserted = frozenset(other.blocks[j].line for j in by_other.own if j < tail)
+    end = other.blocks[tail - 1].end if tail > 0 else other.preamble_end
+    history = other.data if inserted else other.data[:end]
     return Own(entries, problems, history, inserted)
 
 
-# --- the protected side: anything goes, we only need to know what it did ---------
+def _history_problems(
+    by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
+) -> list[Problem]:
+    """Each entry of the base the other side edited (a pr-link included; unless the
+    protected side made the same change) or removed while the protected side still
+    holds it, and a change to the lines before the first entry that the protected
+    side does not share. Form is never one: whitespace, blank lines, order."""
+    prot_name, side = names
+    base, other, prot = by_other.old, by_other.new, by_protected.new
+    held = {p.base: p for p in by_protected.pairs}
+    problems: list[Problem] = []
+    if _preamble(other) != _preamble(base) and _preamble(prot) == _preamble(base):
+        problems.append(
+            Problem(
+                "history-modified",
+                side,
+                1,
+                f"{side} changed the lines before the first entry, which {prot_name} keeps; "
+                "only appending is allowed when merging",
+            )
+        )
+    for p in by_other.pairs:
+        if p.how not in (EDITED, RELINKED):
+            continue  # the same entry, other form
+        theirs = held.get(p.base)
+        old, new = base.text(base.blocks[p.base]), other.text(other.blocks[p.head])
+        if theirs is not None and identity(prot.text(prot.blocks[theirs.head])) == identity(new):
+            continue  # both sides made the same change
+        verb = "corrected the pr-link of" if p.how == RELINKED else "changed"
+        at = other.blocks[p.head].line + first_line_difference(old, new)
+        what = f"{verb} {_name(base, p.base)}, at its line {at}"
+        problems.append(_edit(side, what, prot_name, _why(theirs), at))
+    for index in by_other.removed:
+        theirs = held.get(index)
+        if theirs is None:
+            continue  # removed on both sides: it stays removed
+        # placed where it was: at the base entry that now follows it, or the last line
+        after = min((p.head for p in by_other.pairs if p.base > index), default=None)
+        end = len(other.data.rstrip(b"\n"))
+        at = other.blocks[after].line if after is not None else other.line_of(end)
+        problems.append(_edit(side, f"removed {_name(base, index)}", prot_name, _why(theirs), at))
+    if len(problems) > MAX_LISTED:
+        more = len(problems) - MAX_LISTED
+        problems = [
+            *problems[:MAX_LISTED],
+            Problem("history-modified", side, None, f"... and {more} more change(s)"),
+        ]
+    return problems
+
+
+def _why(theirs: Pair | None) -> str:
+    """How the protected side has the entry the other side edited or removed: the
+    base's entry (form aside), or its own edit of it, or none (it removed it: the
+    other side's edit would be lost)."""
+    return (
+        "holds"
+        if theirs is not None and theirs.how in (KEPT, REFORMATTED)
+        else "changed or removed too"
+    )
+
+
+def _edit(side: str, what: str, prot_name: str, why: str, line: int) -> Problem:
+    return Problem(
+        "history-modified",
+        side,
+        line,
+        f"{side} {what}, which {prot_name} {why}; only appending is allowed when merging",
+    )
+
+
+def _name(ledger: Ledger, index: int) -> str:
+    block = ledger.blocks[index]
+    raw = content(ledger, block)
+    return (
+        f"entry {index + 1} ({label(parse(raw, block.line), raw)}, line {block.line} of the base)"
+    )
+
+
+def _preamble(ledger: Ledger) -> bytes:
+    return identity(ledger.data[: ledger.preamble_end])
+
+
 @dataclass(frozen=True)
 class ProtectedChanges:
     appended: list[Entry]
     removed: list[Entry]
 
 
-def protected_changes(base: bytes, protected: bytes) -> ProtectedChanges:
-    """Entries the protected side added (anywhere) and removed since the base.
-
-    An entry it rewrote only in ``pr-link`` counts as neither: a pr-link
-    correction is kept as the protected side's bytes and is not a new entry.
-    """
-    start = after_history(base, protected, history_end(base))
-    if start is not None:
-        return ProtectedChanges(
-            [Entry(line, raw, parse(raw, line)) for line, raw in tail_entries(protected, start)], []
-        )
-
-    base_ledger, prot_ledger = Ledger(base), Ledger(protected)
-    old = [content(base_ledger, b) for b in base_ledger.blocks]
-    new = [content(prot_ledger, b) for b in prot_ledger.blocks]
-    added: list[Entry] = []
-    removed: list[Entry] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
-        if tag != "equal":
-            removed += [
-                Entry(b.line, old[b.index], parse(old[b.index], b.line))
-                for b in base_ledger.blocks[i1:i2]
-            ]
-            added += [
-                Entry(b.line, new[b.index], parse(new[b.index], b.line))
-                for b in prot_ledger.blocks[j1:j2]
-            ]
-    return ProtectedChanges(
-        appended=_minus(added, _counts(removed)),
-        removed=_minus(removed, _counts(added)),
-    )
+def protected_changes(by_protected: Pairing) -> ProtectedChanges:
+    """The entries the protected side added (anywhere) and removed since the base
+    (``by_protected``: the base paired with it), an entry it edited counting as both,
+    and one it removed cancelling one it added that is the same entry but for
+    pr-link (:meth:`Entry.key`). One it only relinked or reformatted is neither: its
+    bytes are kept as they are."""
+    base, prot = by_protected.old, by_protected.new
+    edited = [p for p in by_protected.pairs if p.how == EDITED]
+    added = [_entry(prot, j) for j in sorted([*by_protected.own, *(p.head for p in edited)])]
+    removed = [_entry(base, i) for i in sorted([*by_protected.removed, *(p.base for p in edited)])]
+    return ProtectedChanges(_minus(added, removed), _minus(removed, added))
 
 
-def _counts(entries: Sequence[Entry]) -> dict[Hashable, int]:
-    counts: dict[Hashable, int] = {}
-    for entry in entries:
-        counts[entry.key()] = counts.get(entry.key(), 0) + 1
-    return counts
+def _entry(ledger: Ledger, index: int) -> Entry:
+    block = ledger.blocks[index]
+    raw = content(ledger, block)
+    return Entry(block.line, raw, parse(raw, block.line))
 
 
-def _minus(entries: Sequence[Entry], counts: dict[Hashable, int]) -> list[Entry]:
-    left = dict(counts)
+def _minus(entries: list[Entry], others: list[Entry]) -> list[Entry]:
+    """``entries`` but one for each of ``others`` with the same key."""
+    left = Counter(entry.key() for entry in others)
     out = []
     for entry in entries:
-        if left.get(entry.key(), 0) > 0:
+        if left[entry.key()] > 0:
             left[entry.key()] -= 1
         else:
             out.append(entry)

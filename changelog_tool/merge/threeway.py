@@ -1,8 +1,9 @@
 """The pure three-way merge of the changelog: no git, no files, bytes in and out.
 
 The result is the protected side's bytes, unchanged, then the other side's own
-entries (those it holds that the base lacks, wherever they stand in its file:
-:mod:`~changelog_tool.merge.scattered`), in their order, each after exactly one
+entries (those it holds that the base lacks, wherever they stand in its file, by
+the one comparison: :mod:`~changelog_tool.merge.side_changes`), in their order,
+each after exactly one
 empty line, ending in one newline. An entry of the other side that the
 protected side also appended since the base (equal, or equal but for pr-link,
 by the gate's rule) is dropped and reported; one that merely repeats an older
@@ -27,21 +28,18 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import label, parse
+from changelog_tool.ledger.pairing import pair
 from changelog_tool.merge.corrections import carry
-from changelog_tool.merge.edits import Problem
+from changelog_tool.merge.edits import Entry, Problem
 from changelog_tool.merge.proof import parses_whole, verify
 from changelog_tool.merge.replay import Mainline, Split, replayed_run
-from changelog_tool.merge.side_changes import (
-    Entry,
-    own_entries,
-    protected_changes,
-)
+from changelog_tool.merge.side_changes import own_entries, protected_changes
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 Side = Literal["ours", "theirs"]
@@ -67,8 +65,8 @@ class Note:
         other = self.other_line + lines if self.other_line is not None else None
         return Note(self.where, self.line + lines, self.label, other)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"where": self.where, "line": self.line, "entry": self.label}
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"where": self.where, "line": self.line, "entry": self.label}
         if self.other_line is not None:
             data["duplicate_of_line"] = self.other_line
         return data
@@ -88,25 +86,7 @@ class Report:
         Note, ...
     ] = ()  # kept entries that stood before old entries on the other side
 
-    def below(self, lines: int) -> Report:
-        """The report of the same merge of files that have ``lines`` more lines, the
-        same in all three inputs, before the bytes merged (see
-        :func:`changelog_tool.merge.window.merge_after`)."""
-
-        def move(notes: tuple[Note, ...]) -> tuple[Note, ...]:
-            return tuple(note.below(lines) for note in notes)
-
-        return dataclasses.replace(
-            self,
-            kept=move(self.kept),
-            duplicates=move(self.duplicates),
-            removed=move(self.removed),
-            rewritten=move(self.rewritten),
-            corrected=move(self.corrected),
-            reappended=move(self.reappended),
-        )
-
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "protected": self.protected,
             "kept": [n.to_json() for n in self.kept],
@@ -192,10 +172,12 @@ def _merge(
     base: bytes, prot: bytes, other: bytes, protected: Side, replay: Split | None = None
 ) -> Merged | Refused:
     other_name = other_side(protected)
-    own = own_entries(base, other, other_name, prot, protected)
+    old = Ledger(base)
+    by_protected = pair(old, Ledger(prot))
+    own = own_entries(pair(old, Ledger(other)), by_protected, (protected, other_name))
     if own.problems:
         return Refused(protected, tuple(own.problems))
-    changes = protected_changes(base, prot)
+    changes = protected_changes(by_protected)
     pending: dict[Hashable, list[Entry]] = {}
     for entry in changes.appended:
         pending.setdefault(entry.key(), []).append(entry)

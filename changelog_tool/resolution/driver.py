@@ -10,14 +10,12 @@ outside its markers, one conflict holding both sides whole is left instead
 (:mod:`changelog_tool.merge.conflict`). The protected ref only helps tell the
 sides apart when the operation does not. It never imports GitPython or Textual.
 
-However long the history, the usual merge reads it once, in chunks, to prove the
-three files share it, and merges only what follows it
-(:mod:`changelog_tool.merge.window`); the result is the protected side's file
-with the branch's entries appended, a kernel copy renamed over %A
-(``writer.replace_with_copy(scratch=...)``: git's temp file, read back by git and
-deleted, needs no fsync; never written in place, so a driver killed at any point
-leaves %A as git gave it or whole). At most one git process runs (the protected
-ref's blob id, when the operation did not say which side is protected).
+The three files are read whole and merged by the one comparison of entries
+(:mod:`changelog_tool.merge.threeway`), ours as read under the writer's lock, held
+until the result is renamed over %A (never written in place, so a driver killed at
+any point leaves %A as git gave it or whole). At most one git process runs to
+decide the sides (the protected ref's file, when the operation did not say which
+side is protected).
 """
 
 from __future__ import annotations
@@ -30,18 +28,21 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
-from changelog_tool.gitrepo.objects import protected_blob, protected_blob_id
+from changelog_tool.gitrepo.objects import protected_blob
 from changelog_tool.gitrepo.process import GitDirectory, merge_file, remote_names
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.boundaries import count_entries, last_entry
-from changelog_tool.ledger.streams import FileSource, read_from, share_prefix
+from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.merge.conflict import keeps_protected, whole_conflict
 from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.outcome import Outcome
-from changelog_tool.merge.protected import Decision, branch_names, by_upstream, decide
-from changelog_tool.merge.side_changes import begins_with_history
-from changelog_tool.merge.threeway import SIDES, Merged, Side, other_side
-from changelog_tool.merge.window import UNKNOWN, Windows, merge_after, upstream_hint
+from changelog_tool.merge.protected import (
+    Decision,
+    begins_with_history,
+    branch_names,
+    by_upstream,
+    decide,
+)
+from changelog_tool.merge.threeway import Merged, Side, other_side
 from changelog_tool.resolution.recorded import merge_recorded
 from changelog_tool.settings import Settings
 
@@ -57,8 +58,7 @@ failed): %A is as git gave it."""
 
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
-    """Merge from the windows after the shared history when that proves the whole
-    merge (:mod:`changelog_tool.merge.window`), else from the whole files."""
+    """Merge git's three files into ``ours`` (%A), or leave the conflict."""
 
     root = Path.cwd()
     settings = settings_module.load(root)
@@ -67,8 +67,7 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         refusal = too_large(f"{path} ({side})", file.stat().st_size, settings.max_bytes)
         if refusal is not None:
             raise refusal
-    stamp = writer.Stamp.of(ours)
-    shared = _Shared(files, stamp.size)
+    base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
     directory = GitDirectory(root)
     remotes = remote_names(root)
     decision = decide(
@@ -76,63 +75,13 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         operation=directory.operation,
         branches=branch_names(settings.protected_ref, remotes),
         remotes=remotes,
-        hint=lambda: _upstream_hint(root, settings, path, shared),
+        hint=lambda: _upstream_hint(root, settings, path, ours.read_bytes(), theirs_bytes),
         current_branch=directory.branch,
     )
-    windows = shared.windows()
-    if windows is not None:
-        outcome = merge_after(path, windows, decision, settings.placeholders)
-        if outcome is not None and isinstance(outcome.result, Merged):
-            _report(outcome, say)
-            kept = windows.side(decision.side)  # the protected side's window
-            appended = outcome.result.data[len(kept) :]
-            if appended or decision.side != "ours":  # else ours is the result already
-                length = windows.cut + len(kept)
-                source = files[decision.side]
-                writer.replace_with_copy(
-                    ours,
-                    source,
-                    length,
-                    appended,
-                    expected=stamp,
-                    bounds=writer.Bounds.of(settings),
-                    scratch=_is_gits(ours),
-                )
-            return 0
-    return _merge_whole(base, ours, theirs, path, settings, decision, directory, say)
-
-
-GIT_TEMP = ".merge_file_"
-"""How git names the temp files it hands a merge driver."""
-
-
-def _is_gits(path: Path) -> bool:
-    """``path`` is git's own temp file (%A as git names it), which git reads back
-    and deletes: the writer may append to it in place, unsynced. Run by hand on
-    any other file, the driver writes it as every file is written."""
-    return path.name.startswith(GIT_TEMP)
-
-
-def _merge_whole(
-    base: Path,
-    ours: Path,
-    theirs: Path,
-    path: str,
-    settings: Settings,
-    decision: Decision,
-    directory: GitDirectory,
-    say: Say,
-) -> int:
-    """The merge of the whole files, held in memory: a side that is more than an
-    append, a refusal (its messages name whole-file lines), or no shared history.
-    Ours is read under the writer's lock, held until the result computed from those
-    bytes is written. Git's record of main's bytes is read only if the merge asks
-    for it."""
-
-    base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
     outcomes: list[tuple[Outcome, bytes]] = []
 
     def merged(ours_bytes: bytes) -> bytes:
+        """The result, computed under the writer's lock from ours as read there."""
         outcome = merge_recorded(
             path,
             base_bytes,
@@ -154,13 +103,13 @@ def _merge_whole(
         _report(outcome, say)
         other = theirs_bytes if decision.side == "ours" else ours_bytes
         advice = _advice(decision, path, base_bytes, other)
-        return leave_conflict(base, ours, theirs, path, say, outcome.decision.side, advice)
+        return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
     _report(outcomes[-1][0], say)
     return 0
 
 
 class _Refused(Exception):
-    """The merge of the whole files refused: the conflict is left instead."""
+    """The merge refused: the conflict is left instead."""
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:
@@ -189,7 +138,6 @@ def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | N
 
 
 def _report(outcome: Outcome, say: Say) -> None:
-
     for line in outcome.summary():
         say(f"{NAME}: {line}")
     findings = format_text(outcome.findings())
@@ -197,114 +145,14 @@ def _report(outcome: Outcome, say: Say) -> None:
         say(findings)
 
 
-class _Shared:
-    """The three files' shared history, proven once: the windows after it, or
-    ``None`` when the files do not share one (the whole files are merged)."""
-
-    def __init__(self, files: dict[str, Path], ours_size: int) -> None:
-        self.files = files
-        self.ours_size = ours_size
-        self._proven: Windows | None = None
-        self._done = False
-        self._cut: int | None = -1
-
-    def cut(self) -> int | None:
-        """Where the base's last entry begins (``None``: no entry, no windows)."""
-        if self._cut == -1:
-            self._cut = last_entry(FileSource(self.files["base"]))[0]
-        return self._cut
-
-    def windows(
-        self, feed: dict[str, Callable[[bytes | bytearray], None]] | None = None
-    ) -> Windows | None:
-        """The windows, once the shared history is proven (each file's chunks of it
-        also go to ``feed[name]``, on the first call only)."""
-        if self._done:
-            return self._proven
-        self._done = True
-        cut = self.cut()
-        if cut is None:
-            return None
-        names = ("base", "ours", "theirs")
-        newlines = [0]
-
-        def count(chunk: bytes | bytearray) -> None:
-            newlines[0] += chunk.count(b"\n")
-
-        extra = feed or {}
-        feeds: dict[int, Callable[[bytes | bytearray], None]] = {
-            i: extra[name] for i, name in enumerate(names) if name in extra
-        }
-        base_feed = feeds.get(0)
-        feeds[0] = count if base_feed is None else _both(count, base_feed)
-        paths = [self.files[name] for name in names]
-        if not share_prefix(paths[0], paths[1:], cut, feed=feeds):
-            return None
-        base, ours, theirs = (read_from(p, cut) for p in paths)
-        self._proven = Windows(base, ours, theirs, cut, newlines[0])
-        return self._proven
-
-
-def _both(
-    first: Callable[[bytes | bytearray], None], second: Callable[[bytes | bytearray], None]
-) -> Callable[[bytes | bytearray], None]:
-    def call(chunk: bytes | bytearray) -> None:
-        first(chunk)
-        second(chunk)
-
-    return call
-
-
-def _upstream_hint(root: Path, settings: Settings, path: str, shared: _Shared) -> Decision | None:
-    """The protected ref's side (see :func:`changelog_tool.merge.protected.by_upstream`),
-    found from the ref's blob id and size and the files' windows: a side whose bytes
-    hash to the blob holds the ref's whole file. Only when neither does is the ref's
-    file read, and the whole files with it."""
-
-    found = protected_blob_id(root, settings.protected_ref, path)
+def _upstream_hint(
+    root: Path, settings: Settings, path: str, ours: bytes, theirs: bytes
+) -> Decision | None:
+    """The protected ref's side (see :func:`changelog_tool.merge.protected.by_upstream`)."""
+    found = protected_blob(root, settings.protected_ref, path)
     if found is None:
         return None
-    ref, blob = found
-    cut = shared.cut()
-    if cut is not None:
-        sizes: dict[Side, int] = {
-            "ours": shared.ours_size,
-            "theirs": shared.files["theirs"].stat().st_size,
-        }
-        candidates = [side for side in SIDES if sizes[side] >= blob.size]
-        prefix = blob.hasher()  # the shared history is hashed once, from the base's bytes
-        feed = {"base": _first(min(blob.size, cut), prefix.update)} if candidates else {}
-        windows = shared.windows(feed)
-        if windows is not None:  # (proven: each side begins with the bytes hashed)
-            holds: dict[Side, bool] = {}
-            for side in candidates:
-                hasher = prefix.copy()
-                if blob.size > cut:
-                    hasher.update(windows.side(side)[: blob.size - cut])
-                holds[side] = hasher.hexdigest() == blob.oid
-            answer = upstream_hint(windows, blob.size, holds, ref)
-            if answer != UNKNOWN:
-                return answer
-    whole = protected_blob(root, [ref], path)
-    if whole is None:
-        return None
-    ours, theirs = shared.files["ours"].read_bytes(), shared.files["theirs"].read_bytes()
-    return by_upstream(ours, theirs, whole[1], ref)
-
-
-def _first(
-    limit: int, take: Callable[[bytes | bytearray], None]
-) -> Callable[[bytes | bytearray], None]:
-    """``take`` given only the first ``limit`` bytes of the chunks passed in turn."""
-    seen = [0]
-
-    def call(chunk: bytes | bytearray) -> None:
-        left = limit - seen[0]
-        if left > 0:
-            take(chunk if len(chunk) <= left else chunk[:left])
-        seen[0] += len(chunk)
-
-    return call
+    return by_upstream(ours, theirs, found[1], found[0])
 
 
 def leave_conflict(

@@ -7,20 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gate.prlinks import repository_slug
-from changelog_tool.gitrepo import WORKTREE, git, run_git, try_git
+from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.merge.outcome import Upstream, emit, merge_sides
+from changelog_tool.ledger.writer import Bounds
+from changelog_tool.merge.outcome import Outcome, Upstream, emit, merge_sides
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.replay import Mainline
-
-if TYPE_CHECKING:
-    from changelog_tool.ledger.writer import Bounds
-    from changelog_tool.merge.outcome import Outcome
 
 
 @dataclass(frozen=True)
@@ -55,16 +51,16 @@ class Sync:
 
 
 def commit_merge(
-    repo: Any,
+    repo: Repo,
     ref: str,
     merged_already: bool,
     path: str,
     data: bytes,
     head: bytes | None,
     work: bytes,
-    outcome: Any,
+    outcome: Outcome,
     fmt: str,
-    extra: dict[str, Any],
+    extra: dict[str, object],
     *,
     bounds: Bounds,
     quiet: bool = False,
@@ -124,9 +120,9 @@ def commit_merge(
     else:
         message = f"Merge {ref}: {path} as {ref}'s bytes plus this branch's own entries"
         run_git(root, "commit", "-q", "-m", message)
-    extra["commit"] = run_git(root, "rev-parse", "HEAD")
+    extra["commit"] = sha = run_git(root, "rev-parse", "HEAD")
     if not quiet:
-        emit(outcome, fmt, extra, f"committed {extra['commit'][:12]}: {message}")
+        emit(outcome, fmt, extra, f"committed {sha[:12]}: {message}")
     return 0
 
 

@@ -155,3 +155,21 @@ def test_a_merge_that_stops_on_another_file_is_said_in_text_with_what_to_do(
     assert "(notes.txt)" in done.stdout and "git commit" in done.stdout
     assert "committed " not in done.stdout.replace("nothing is committed", "")
     assert (repo.root / ".git" / "MERGE_HEAD").exists()
+
+
+def test_own_entries_above_the_bases_and_spaces_in_old_entries_are_finalized(
+    repo: GitRepo,
+) -> None:
+    """Form is no edit (the one comparison of entries): with trailing spaces on an old
+    entry and an own entry standing above the base's last, both own entries get the
+    link and nothing else changes."""
+    make_project(repo)
+    first, second = HISTORY.split("\n\n")
+    spaced = first.replace('"Add a"', '"Add a"   ')
+    assert spaced != first
+    data = spaced + "\n\n" + entry("a-vllm", "Bump a") + "\n" + second + "\n" + entry("b-vllm")
+    repo.commit("own entries", **{LOG: data})
+    done = run(repo, "finalize", "--pr-number", "7")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert repo.read(LOG) == data.replace("pr-link: XXX", f"pr-link: {LINK}/7").encode()
+    assert "2 placeholder pr-link(s)" in done.stdout

@@ -9,11 +9,9 @@ import subprocess
 from functools import partial
 
 from conftest import GitRepo
-from merge_helpers import appended, changelog, changelog_tool, entry
+from merge_helpers import appended, changelog_tool, entry
 from projects import LOG, NVIDIA, NVIDIA_TEXT, codes, verify
 
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import history_edits
 from changelog_tool.merge.threeway import Refused, merge
 
 ONLY = entry("a-vllm", "Add a", "https://github.com/acme/bench/pull/1")
@@ -28,18 +26,6 @@ def one_entry_project(repo: GitRepo) -> GitRepo:
     )
     repo.git("checkout", "-q", "-b", "feature")
     return repo
-
-
-def test_the_describer_names_the_edit_and_not_the_append() -> None:
-    edits = history_edits(Ledger(ONLY), Ledger(appended(EDITED, NEW)))
-    assert [e.what.split(" (")[0] for e in edits] == ["changed entry 1"]
-    # a real insertion before the last entry is still named
-    two = changelog(ONLY, entry("c-vllm"))
-    inserted = changelog(EDITED, NEW, entry("c-vllm"))
-    whats = [e.what for e in history_edits(Ledger(two), Ledger(inserted))]
-    assert any(
-        "inserted config-keys b-vllm" in w and "before the base's last entry" in w for w in whats
-    )
 
 
 def test_verify_base_reports_only_the_changed_entry(repo: GitRepo) -> None:

@@ -1,6 +1,5 @@
-"""Files read in pieces for the merge driver: the shared prefix proven chunk by chunk
-(a difference at any byte, chunk boundaries included, is found), the last entry
-found from the end, entries counted, and the writer's copy mode."""
+"""Files read in pieces: the last entry found from the end, entries counted, and the
+writer's copy mode."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.atomic import TEMP_SUFFIX
 from changelog_tool.ledger.boundaries import count_entries, last_entry, last_entry_offset
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.streams import FileSource, MemorySource, share_prefix
+from changelog_tool.ledger.streams import FileSource, MemorySource
 
 
 def last_entry_start(path: Path, *, tail: int = 1 << 16) -> int | None:
@@ -47,32 +46,6 @@ def files(tmp_path: Path, *contents: bytes) -> list[Path]:
         path.write_bytes(data)
         paths.append(path)
     return paths
-
-
-@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])
-def test_one_byte_anywhere_in_the_prefix_is_found(tmp_path: Path, chunk: int) -> None:
-    length = 300
-    for at in [*range(0, 20), *range(length - 20, length)]:
-        changed = DATA[:at] + bytes([DATA[at] ^ 1]) + DATA[at + 1 :]
-        base, same, other = files(tmp_path, DATA, DATA, changed)
-        assert share_prefix(base, [same], length, chunk=chunk)
-        assert not share_prefix(base, [other], length, chunk=chunk), at
-        assert not share_prefix(base, [same, other], length, chunk=chunk), at
-        assert share_prefix(base, [other], at, chunk=chunk)  # equal before it
-
-
-def test_a_file_shorter_than_the_prefix_does_not_share_it(tmp_path: Path) -> None:
-    base, short = files(tmp_path, DATA, DATA[:100])
-    assert not share_prefix(base, [short], 101, chunk=16)
-    assert share_prefix(base, [short], 100, chunk=16)
-
-
-def test_each_file_is_fed_its_prefix_in_order(tmp_path: Path) -> None:
-    base, other = files(tmp_path, DATA, appended(DATA, entry("own")))
-    seen: dict[int, bytearray] = {0: bytearray(), 1: bytearray()}
-    feed = {i: seen[i].extend for i in seen}
-    assert share_prefix(base, [other], len(DATA) - 5, feed=feed, chunk=13)
-    assert seen[0] == seen[1] == DATA[:-5]
 
 
 @pytest.mark.parametrize(

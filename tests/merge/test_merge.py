@@ -250,10 +250,12 @@ def test_a_duplicate_key_in_the_protected_sides_history_stays_its_own_bytes() ->
     assert merged(BASE, main, appended(BASE, P1)).data == appended(main, P1)
 
 
-def test_the_other_side_without_a_final_newline_is_refused() -> None:
+def test_the_other_side_without_a_final_newline_is_merged_with_one() -> None:
+    """A missing final newline is form, not an edit: the entry is appended whole and
+    the result ends in one newline."""
+    main = appended(BASE, M1)
     branch = appended(BASE, P1).rstrip(b"\n")
-    [problem] = refused(BASE, appended(BASE, M1), branch).problems
-    assert problem.code == "final-newline" and problem.side == "theirs"
+    assert merged(BASE, main, branch).data == appended(main, P1)
 
 
 def test_an_empty_base_keeps_only_what_the_protected_side_lacks() -> None:

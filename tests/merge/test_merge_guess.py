@@ -18,7 +18,6 @@ from projects import run_process
 
 from changelog_tool.merge.outcome import merge_sides
 from changelog_tool.merge.protected import Decision, decide
-from changelog_tool.merge.window import Windows, merge_after
 
 LOG = "perf-changelog.yaml"
 BASE = changelog(*(entry(f"old-key-{n}", link=100 + n) for n in range(4)))
@@ -179,19 +178,6 @@ def test_a_duplicate_with_ours_real_pr_link_is_not_replaced_by_theirs_placeholde
     assert "equal but for pr-link, would replace it" in result.stderr
     assert "changelog resolve --protected ours|theirs" in result.stderr
     assert repo.git("rev-parse", "HEAD~0") == repo.git("rev-parse", "mine")  # nothing committed
-
-
-def test_the_windows_fast_path_refuses_what_the_whole_merge_refuses_on_a_guess() -> None:
-    """The windows after the shared history give no way round the guess rule."""
-    cut = BASE.rindex(b"- config-keys")
-    ours, theirs = appended(BASE, A_OWN), appended(BASE, B_OWN)
-    windows = Windows(BASE[cut:], ours[cut:], theirs[cut:], cut, BASE[:cut].count(b"\n"))
-    guess = Decision("theirs", "a default", certain=False)
-    assert merge_after(LOG, windows, guess) is None
-    assert not merge_sides(LOG, BASE, ours, theirs, upstream=None, decision=guess).ok
-    sure = Decision("theirs", "the operation said so")
-    fast = merge_after(LOG, windows, sure)
-    assert fast is not None and fast.ok
 
 
 def test_on_a_guess_a_side_that_holds_all_of_the_others_bytes_still_merges() -> None:

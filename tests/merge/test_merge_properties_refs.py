@@ -134,6 +134,24 @@ def key(raw: bytes) -> str:
     return repr(without_pr_link(value)) if isinstance(value, dict) else repr(raw)
 
 
+def value(raw: bytes) -> str:
+    """An entry's value, pr-link included: its whitespace is form."""
+    return repr(parse(raw, 1))
+
+
+def own(other: bytes, base: bytes) -> Counter[bytes]:
+    """The other side's own entries: those the base lacks, but for the base's entries
+    it only reformatted (the same value, other whitespace: form, not an entry)."""
+    restyled = Counter(map(value, (Counter(entries(base)) - Counter(entries(other))).elements()))
+    out: Counter[bytes] = Counter()
+    for raw in (Counter(entries(other)) - Counter(entries(base))).elements():
+        if restyled[value(raw)] > 0:
+            restyled[value(raw)] -= 1
+        else:
+            out[raw] += 1
+    return out
+
+
 def check(case: Case, outcome: Outcome) -> None:
     """The trust boundary, whatever the ref held."""
     decision = outcome.decision
@@ -177,7 +195,7 @@ def check(case: Case, outcome: Outcome) -> None:
     assert sum(gone.values()) == len(report.rewritten)
     # ... and what the other side added is there, or is a reported duplicate of an
     # entry the protected side holds
-    added = Counter(entries(other)) - Counter(entries(case.base)) - appended
+    added = own(other, case.base) - appended
     if report.corrected:  # a corrected old entry is in the result as the other side has it
         added -= Counter(result_entries)
     assert sum(added.values()) <= len(report.duplicates)

@@ -48,11 +48,11 @@ def test_the_json_report_lists_kept_duplicates_and_removed_entries() -> None:
         "perf-changelog.yaml",
         base,
         BRANCH,
-        MAIN,
+        appended(base, entry("shared", link=5)),
         upstream=None,
         decision=Decision("theirs", "test"),
     )
-    assert not outcome.ok  # the branch lacks the base's last entry: it removed history
+    assert not outcome.ok  # the branch lacks the base's last entry, which main holds
     document = json.loads(json.dumps(outcome.to_json()))
     assert document["ok"] is False and document["findings"][0]["code"] == "history-modified"
     outcome = merge_sides(
