@@ -53,7 +53,7 @@ def test_gits_own_call_merges_in_a_rebase_without_textual(repo: GitRepo) -> None
     """``python -m changelog_tool merge-driver %O %A %B %P`` (what ``install`` sets up)
     merges the branch's own entry after main's."""
     base = _three_sides(repo)
-    assert _run_in_a_rebase(repo) == ["0", "ruamel"]
+    assert _run_in_a_rebase(repo) == ["0", "none"]
     assert repo.read("A") == appended(base, entry("main"), entry("own"))
 
 
@@ -62,7 +62,7 @@ def test_the_installed_call_exits_with_its_conflict_code(repo: GitRepo) -> None:
     conflict it leaves exits 3, which the installed command tells apart from a driver
     that did not finish."""
     base = _three_sides(repo)
-    assert _run_in_a_rebase(repo, "--conflict-exit", "3") == ["0", "ruamel"]
+    assert _run_in_a_rebase(repo, "--conflict-exit", "3") == ["0", "none"]
     repo.write("A", appended(base, entry("main")))
     repo.write("B", changelog(entry("a"), entry("b", "Edited by the branch")))  # history edited
     code, _ = _run_in_a_rebase(repo, "--conflict-exit", "3")[:2]
