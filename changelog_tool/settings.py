@@ -10,7 +10,7 @@ configured path stays inside the repository: no ``..``, no absolute path.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
 from changelog_tool.github import is_slug
+from changelog_tool.refnames import branch_name as branch_name
 from changelog_tool.schemafile import placeholder_problem
 from changelog_tool.toplevel import work_tree_top
 
@@ -42,28 +43,6 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
 Reader = Callable[[Path], bytes | None]
 """Reads a settings file by its path in the work tree: its bytes, or ``None``."""
-
-
-USUAL_REMOTES = ("origin", "upstream")
-"""Remote names taken as remotes without asking the clone."""
-
-
-def branch_name(ref: str, remotes: Callable[[], Collection[str]] = tuple) -> str:
-    """The branch a protected ref names, the one rule of it (``init``'s workflow, the
-    gate's "is this the protected branch?", the merge's protected side):
-    ``refs/heads/B`` and ``refs/remotes/R/B`` name ``B``; ``R/B`` names ``B`` when
-    ``R`` is a remote (``origin``, ``upstream``, or one of ``remotes()``, the clone's
-    remotes, asked only for another first part:
-    :func:`~changelog_tool.gitrepo.process.remote_names`); any other ref is a local branch's
-    name, slashes and all (``release/2.x``)."""
-    if ref.startswith("refs/heads/"):
-        return ref.removeprefix("refs/heads/")
-    if ref.startswith("refs/remotes/"):
-        return ref.removeprefix("refs/remotes/").partition("/")[2] or ref
-    first, slash, rest = ref.partition("/")
-    if slash and rest and (first in USUAL_REMOTES or first in remotes()):
-        return rest
-    return ref
 
 
 def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.refnames import remote_and_branch
 from changelog_tool.toplevel import gitfile_target, is_git_directory
 
 
@@ -71,9 +72,10 @@ def remote_names(root: Path) -> Callable[[], frozenset[str]]:
     def names() -> frozenset[str]:
         if not found:
             listed = git(root, "remote").stdout.decode("utf-8", "replace").split()
-            tracking = git(root, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/remotes")
+            tracking = git(root, "for-each-ref", "--format=%(refname)", "refs/remotes")
             refs = tracking.stdout.decode("utf-8", "replace").split()
-            found.append(frozenset(listed) | {ref.partition("/")[0] for ref in refs})
+            split = (remote_and_branch(ref)[0] for ref in refs)
+            found.append(frozenset(listed) | {remote for remote in split if remote})
         return found[0]
 
     return names
