@@ -17,7 +17,7 @@ from typing import Any
 
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
-from changelog_tool.github import is_slug
+from changelog_tool.github import is_slug, pull_link
 from changelog_tool.refnames import branch_name as branch_name
 from changelog_tool.schemafile import placeholder_problem
 from changelog_tool.toplevel import work_tree_top
@@ -45,13 +45,17 @@ Reader = Callable[[Path], bytes | None]
 """Reads a settings file by its path in the work tree: its bytes, or ``None``."""
 
 
+_PLACEHOLDER_LINK = re.compile(pull_link("[^/]+"))
+"""A pull-request link of any last part: a placeholder when that part is one."""
+
+
 def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
     """The one placeholder rule: ``XXX`` or ``https://github.com/<owner>/<repo>/pull/XXX``
     (with the configured placeholders)."""
     if not isinstance(link, str):
         return False
-    tail = link.rsplit("/pull/", 1)[-1] if link.startswith("https://github.com/") else link
-    return tail in placeholders
+    shaped = _PLACEHOLDER_LINK.fullmatch(link)
+    return (shaped.group(2) if shaped is not None else link) in placeholders
 
 
 @dataclass(frozen=True)
