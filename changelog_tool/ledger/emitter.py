@@ -9,8 +9,9 @@ benchmark repository's CI uses) and YAML 1.2 (ruamel.yaml, this tool) resolve
 plain scalars differently (``on``, ``012``, ``1:20``, ``1e3``, ``2024-01-01``),
 so a plain scalar must be made of harmless characters and be a string to both
 readers themselves (:func:`~changelog_tool.yaml.items.plain_tag`, ruamel.yaml's
-resolver; :func:`~changelog_tool.yaml.yaml11.plain`, PyYAML's). Every block is parsed back before it is returned, so a block that would
-not read back as exactly the entry never leaves this module.
+resolver; :func:`~changelog_tool.yaml.yaml11.plain`, PyYAML's). Every block is
+parsed back before it is returned, so a block that would not read back as exactly
+the entry never leaves this module.
 """
 
 from __future__ import annotations
