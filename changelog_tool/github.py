@@ -11,6 +11,16 @@ from urllib.parse import urlsplit
 SLUG = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
 """A GitHub repository's ``owner/name``, as pull-request links spell it."""
 HOST = "github.com"
+
+
+def pull_link(number: str) -> str:
+    """The one shape of a pull-request link, as a regular expression: the repository
+    (``owner/name``, group 1), then ``/pull/`` and ``number`` (a pattern, group 2).
+    Pull-request links (``[0-9]+``), placeholder links and the entry schema's
+    ``pr-link`` pattern are all this shape."""
+    return rf"https://github\.com/({SLUG})/pull/({number})"
+
+
 _SLUG = re.compile(SLUG)
 _SCHEMES = ("https", "http", "ssh", "git")
 

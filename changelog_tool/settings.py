@@ -10,14 +10,15 @@ configured path stays inside the repository: no ``..``, no absolute path.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
-from changelog_tool.github import is_slug
+from changelog_tool.github import is_slug, pull_link
+from changelog_tool.refnames import branch_name as branch_name
 from changelog_tool.schemafile import placeholder_problem
 from changelog_tool.toplevel import work_tree_top
 
@@ -44,26 +45,8 @@ Reader = Callable[[Path], bytes | None]
 """Reads a settings file by its path in the work tree: its bytes, or ``None``."""
 
 
-USUAL_REMOTES = ("origin", "upstream")
-"""Remote names taken as remotes without asking the clone."""
-
-
-def branch_name(ref: str, remotes: Callable[[], Collection[str]] = tuple) -> str:
-    """The branch a protected ref names, the one rule of it (``init``'s workflow, the
-    gate's "is this the protected branch?", the merge's protected side):
-    ``refs/heads/B`` and ``refs/remotes/R/B`` name ``B``; ``R/B`` names ``B`` when
-    ``R`` is a remote (``origin``, ``upstream``, or one of ``remotes()``, the clone's
-    remotes, asked only for another first part:
-    :func:`~changelog_tool.gitrepo.process.remote_names`); any other ref is a local branch's
-    name, slashes and all (``release/2.x``)."""
-    if ref.startswith("refs/heads/"):
-        return ref.removeprefix("refs/heads/")
-    if ref.startswith("refs/remotes/"):
-        return ref.removeprefix("refs/remotes/").partition("/")[2] or ref
-    first, slash, rest = ref.partition("/")
-    if slash and rest and (first in USUAL_REMOTES or first in remotes()):
-        return rest
-    return ref
+_PLACEHOLDER_LINK = re.compile(pull_link("[^/]+"))
+"""A pull-request link of any last part: a placeholder when that part is one."""
 
 
 def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
@@ -71,8 +54,8 @@ def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
     (with the configured placeholders)."""
     if not isinstance(link, str):
         return False
-    tail = link.rsplit("/pull/", 1)[-1] if link.startswith("https://github.com/") else link
-    return tail in placeholders
+    shaped = _PLACEHOLDER_LINK.fullmatch(link)
+    return (shaped.group(2) if shaped is not None else link) in placeholders
 
 
 @dataclass(frozen=True)
@@ -115,7 +98,7 @@ class Settings:
         return self.placeholders[0]
 
 
-_KEYS: dict[str, tuple[str, type[Any]]] = {
+_KEYS: dict[str, tuple[str, type[object]]] = {
     "changelog": ("changelog", str),
     "master-configs": ("master_configs", list),
     "recipe-prefixes": ("recipe_prefixes", dict),
@@ -146,7 +129,7 @@ class Found:
     file: str | None = None
     data: bytes | None = None
 
-    def table(self) -> dict[str, Any]:
+    def table(self) -> dict[str, object]:
         """The ``tool.perf-changelog`` table (the whole dotfile), not yet validated."""
         if self.file is None or self.data is None:
             return {}
@@ -163,7 +146,7 @@ class Found:
         return table if isinstance(table, dict) else {}
 
 
-def read_toml(where: Path, data: bytes) -> dict[str, Any]:
+def read_toml(where: Path, data: bytes) -> dict[str, object]:
     """A settings file's TOML document (refused, with what to do, when it is too large
     or does not parse)."""
     if len(data) > MAX_SETTINGS_BYTES:
@@ -171,9 +154,6 @@ def read_toml(where: Path, data: bytes) -> dict[str, Any]:
             f"{where} is {len(data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
             "limit for a settings file"
         )
-    # deferred: tomllib costs the merge driver ~6 ms where no settings file is to be read
-    import tomllib
-
     if data.startswith(b"\xef\xbb\xbf"):
         raise UsageError(
             f"cannot read settings in {where}: it begins with a byte-order mark, which "
@@ -190,7 +170,7 @@ def read_toml(where: Path, data: bytes) -> dict[str, Any]:
         ) from None
 
 
-def _tool_table(document: dict[str, Any]) -> object:
+def _tool_table(document: dict[str, object]) -> object:
     """``tool.perf-changelog`` of a parsed pyproject.toml (``None``: absent), however
     the TOML spells it: a ``[tool.perf-changelog]`` header, only subtables
     (``[tool.perf-changelog.severity]``), dotted or quoted keys, inline tables."""
@@ -255,7 +235,11 @@ def parse(found: Found, origin: str = "") -> Settings:
             source += f" {TABLE}"
         if origin:
             source += f" {origin}"
-    values: dict[str, Any] = {}
+    texts: dict[str, str] = {}
+    lists: dict[str, tuple[str, ...]] = {}
+    tables: dict[str, dict[str, str]] = {}
+    numbers: dict[str, float] = {}
+    flags: dict[str, bool] = {}
     for name, value in table.items():
         if name not in _KEYS:
             known = ", ".join(sorted(_KEYS))
@@ -272,12 +256,25 @@ def parse(found: Found, origin: str = "") -> Settings:
             raise UsageError(
                 f"setting {name!r} in {source} must be a whole number of bytes (1 or more)"
             )
-        if (
-            not isinstance(value, kind)
-            or (kind is list and not all(isinstance(v, str) for v in value))
-            or (kind is dict and not all(isinstance(v, str) for v in value.values()))
+        path: str | list[str] | dict[str, str]
+        if kind in (float, int) and isinstance(value, int | float):
+            numbers[attr] = value
+            continue
+        if kind is bool and isinstance(value, bool):
+            flags[attr] = value
+            continue
+        if kind is str and isinstance(value, str):
+            texts[attr] = path = value
+        elif kind is list and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            lists[attr], path = tuple(value), value
+        elif (
+            kind is dict
+            and isinstance(value, dict)
+            and all(isinstance(v, str) for v in value.values())
         ):
-            what: dict[type[Any], str] = {
+            tables[attr] = path = value
+        else:
+            what: dict[type[object], str] = {
                 str: "a string",
                 list: "a list of strings",
                 dict: "a table of strings",
@@ -286,45 +283,59 @@ def parse(found: Found, origin: str = "") -> Settings:
             raise UsageError(
                 f"setting {name!r} in {source} must be {what.get(kind, kind.__name__)}"
             )
-        if kind in (float, int):
-            values[attr] = value
-            continue
-        values[attr] = tuple(value) if kind is list else value
         if name in _PATHS:
-            _check_paths(name, value, source)
-    for code, level in values.get("severity", {}).items():
+            _check_paths(name, path, source)
+    d = Settings(root=found.root)
+    settings = Settings(
+        root=found.root,
+        source=source,
+        changelog=texts.get("changelog", d.changelog),
+        master_configs=lists.get("master_configs", d.master_configs),
+        recipe_prefixes=tables.get("recipe_prefixes", d.recipe_prefixes),
+        recipe_dirs=lists.get("recipe_dirs", d.recipe_dirs),
+        protected_ref=lists.get("protected_ref", d.protected_ref),
+        repository=texts.get("repository", d.repository),
+        placeholders=lists.get("placeholders", d.placeholders),
+        duplicate_entry=texts.get("duplicate_entry", d.duplicate_entry),
+        format=texts.get("format", d.format),
+        severity=tables.get("severity", d.severity),
+        lock_timeout=numbers.get("lock_timeout", d.lock_timeout),
+        max_bytes=int(numbers.get("max_bytes", d.max_bytes)),
+        fill_before_merge=flags.get("fill_before_merge", d.fill_before_merge),
+        entry_schema=texts.get("entry_schema", d.entry_schema),
+    )
+    for code, level in settings.severity.items():
         if code not in LINT_CODES or level not in LEVELS:
             raise UsageError(
                 f"setting 'severity' in {source}: {code} = {level!r}; the codes are "
                 f"{', '.join(LINT_CODES)}, the levels {', '.join(LEVELS)}"
             )
-    if values.get("duplicate_entry", "warning") not in ("warning", "error"):
+    if settings.duplicate_entry not in ("warning", "error"):
         raise UsageError(f"setting 'duplicate-entry' in {source} must be 'warning' or 'error'")
-    if values.get("format", "warning") not in ("warning", "error"):
+    if settings.format not in ("warning", "error"):
         raise UsageError(f"setting 'format' in {source} must be 'warning' or 'error'")
-    placeholders = values.get("placeholders", DEFAULT_PLACEHOLDERS)
-    if not placeholders or not all(p.strip() for p in placeholders):
+    if not settings.placeholders or not all(p.strip() for p in settings.placeholders):
         raise UsageError(
             f"setting 'placeholders' in {source} needs at least one placeholder, none empty"
         )
-    for placeholder in values.get("placeholders", ()):
+    for placeholder in settings.placeholders:
         why = placeholder_problem(placeholder)
         if why is not None:
             raise UsageError(
                 f"setting 'placeholders' in {source}: no entry could use {placeholder!r}: {why}"
             )
-    if values.get("protected_ref", ("main",)) == ():
+    if settings.protected_ref == ():
         raise UsageError(f"setting 'protected-ref' in {source} needs at least one ref")
-    repository = values.get("repository")
+    repository = settings.repository
     if repository is not None and not is_slug(repository):
         raise UsageError(
             f"setting 'repository' in {source}: {repository!r} is not owner/name "
             '(e.g. "SemiAnalysisAI/InferenceX")'
         )
-    for ref in values.get("protected_ref", ()):
+    for ref in settings.protected_ref:
         if not ref or ref.startswith("-") or any(c.isspace() or ord(c) < 32 for c in ref):
             raise UsageError(f"setting 'protected-ref' in {source}: {ref!r} is not a ref name")
-    return Settings(root=found.root, source=source, **values)
+    return settings
 
 
 def outside(path: str) -> str | None:

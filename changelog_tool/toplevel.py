@@ -54,7 +54,7 @@ def work_tree_top(folder: Path) -> Path | None:
             return None
         dot = candidate / ".git"
         if dot.is_file():
-            _gitfile_target(dot)  # refused unless it names a git directory
+            gitfile_target(dot)  # refused unless it names a git directory
             return Path(os.path.abspath(tree)) if tree else candidate
         if dot.is_dir() and is_git_directory(dot):
             return Path(os.path.abspath(tree)) if tree else candidate
@@ -78,7 +78,7 @@ def is_git_directory(folder: Path) -> bool:
         return False
 
 
-def _gitfile_target(dot: Path) -> Path:
+def gitfile_target(dot: Path) -> Path:
     """The git directory a ``.git`` file names, or :class:`EnvironmentProblem` with
     the words git stops with."""
     try:

@@ -127,3 +127,30 @@ def test_a_bad_setting_is_refused_with_what_it_must_be(
     (tmp_path / file).write_text(text, encoding="utf-8")
     with pytest.raises(UsageError, match=said):
         settings.load(tmp_path)
+
+
+def test_every_setting_reaches_the_settings(tmp_path: Path) -> None:
+    """Each known setting, given a value other than its default, is read into its field."""
+    given = {
+        "changelog": '"log.yaml"',
+        "master-configs": '["m/*.yaml"]',
+        "recipe-prefixes": '{"a/" = "b/"}',
+        "recipe-dirs": '["r/"]',
+        "protected-ref": '["trunk"]',
+        "repository": '"a/b"',
+        "placeholders": '["TODO"]',
+        "duplicate-entry": '"error"',
+        "format": '"error"',
+        "severity": '{"key-style" = "off"}',
+        "lock-timeout": "5",
+        "max-bytes": "1000",
+        "entry-schema": '"s.json"',
+        "fill-before-merge": "true",
+    }
+    assert set(given) == set(settings._KEYS)
+    text = "".join(f"{name} = {value}\n" for name, value in given.items())
+    read = settings.parse(settings.Found(tmp_path, settings.DOTFILE, text.encode()))
+    default = settings.Settings(root=tmp_path)
+    for name, (attr, _) in settings._KEYS.items():
+        assert getattr(read, attr) != getattr(default, attr), name
+    assert (read.lock_timeout, read.max_bytes, read.severity) == (5.0, 1000, {"key-style": "off"})

@@ -11,6 +11,9 @@ import pytest
 from conftest import GitRepo
 from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, run
 
+from changelog_tool import schemafile
+from changelog_tool.github import pull_link
+
 SETTINGS = ".perf-changelog.toml"
 BUMPED = NVIDIA_TEXT.replace(key_block("b-vllm"), key_block("b-vllm", image="vllm/vllm-openai:v2"))
 
@@ -69,3 +72,28 @@ def test_a_placeholder_the_schema_allows_is_one_everywhere(repo: GitRepo) -> Non
     filled = run(repo, "finalize", "--pr-number", "7")
     assert filled.returncode == 0, filled.stderr
     assert repo.read(LOG).endswith(b"  pr-link: https://github.com/acme/bench/pull/7\n")
+
+
+@pytest.mark.parametrize(
+    "link",
+    ["https://github.com/acme/bench/extra/pull/XXX", "https://github.com/acme/pull/XXX"],
+)
+def test_a_link_the_schema_refuses_is_no_placeholder_to_finalize(repo: GitRepo, link: str) -> None:
+    """The placeholder rule is the schema's shape of a link: finalize fills in only what
+    verify takes for a placeholder, and leaves a malformed link to be fixed by hand."""
+    branch(repo, "XXX")
+    data = HISTORY + "\n" + entry("b-vllm", "Bump", link)
+    repo.commit("a malformed link", **{LOG: data})
+    checked = run(repo, "verify", "--base", "main", "--format", "json")
+    assert "schema" in {f["code"] for f in json.loads(checked.stdout)["findings"]}
+    done = run(repo, "finalize", "--pr-number", "7")
+    assert done.returncode == 1
+    assert f"links {link!r}" in done.stderr and "fix it by hand" in done.stderr
+    assert repo.read(LOG) == data.encode()
+
+
+def test_the_schema_spells_the_pull_link_shape_of_github_py() -> None:
+    """The JSON Schema cannot call Python: its pr-link pattern is held to the one shape."""
+    defs = schemafile.document()["$defs"]
+    assert isinstance(defs, dict)
+    assert defs["pr-link"]["pattern"] == rf"^({pull_link('[0-9]+|[A-Z]+')}|[A-Z]+)(?!\n)$"

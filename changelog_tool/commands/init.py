@@ -32,7 +32,8 @@ from changelog_tool.ledger import writer
 from changelog_tool.merge.attributes import attribute_lines, line_ending
 from changelog_tool.merge.setup import attribute_line
 from changelog_tool.provenance import Source, installed_source, parse_source
-from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, branch_name, find, load
+from changelog_tool.refnames import USUAL_REMOTES, branch_name
+from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
@@ -158,9 +159,10 @@ def _write(top: Path, steps: list[Step]) -> None:
 def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
     """The protected branch the workflow runs on, and the ``protected-ref`` setting
     it needs (empty: the settings already name a ref this clone has). With none of
-    them here, the protected branch is the one ``origin/HEAD`` names, else
-    ``master``, else the current branch; the setting names it on the remote first,
-    as the default does (a CI checkout has only ``origin/...``)."""
+    them here, the protected branch is the one the clone's remote's ``HEAD`` names
+    (``origin``, else ``upstream``, else the clone's first remote), else ``master``,
+    else the current branch; the setting names it on that remote first, as the
+    default does (a CI checkout has only ``origin/...``)."""
 
     def exists(ref: str) -> bool:
         return git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0
@@ -169,17 +171,19 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
     for ref in refs:
         if exists(ref):
             return branch_name(ref, remotes), []
-    origin_head = git(top, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD")
+    names = remotes()
+    remote = next((r for r in (*USUAL_REMOTES, *sorted(names)) if r in names), "origin")
+    remote_head = git(top, "symbolic-ref", "--quiet", "--short", f"refs/remotes/{remote}/HEAD")
     candidates = [
-        branch_name(origin_head.stdout.decode("utf-8", "replace").strip(), remotes)
-        if origin_head.returncode == 0
+        branch_name(remote_head.stdout.decode("utf-8", "replace").strip(), remotes)
+        if remote_head.returncode == 0
         else "",
         "master",
         git(top, "branch", "--show-current").stdout.decode("utf-8", "replace").strip(),
     ]
     for name in candidates:
-        if name and (exists(name) or exists(f"origin/{name}") or name == candidates[-1]):
-            return name, [f"origin/{name}", name]
+        if name and (exists(name) or exists(f"{remote}/{name}") or name == candidates[-1]):
+            return name, [f"{remote}/{name}", name]
     raise EnvironmentProblem(
         f"none of the protected refs ({' or '.join(refs)}) exists in this clone and HEAD "
         f"is on no branch; check out the protected branch and run `changelog init` again, "

@@ -9,7 +9,8 @@ from changelog_tool.github import slug_of
 from changelog_tool.gitrepo import HeadState, remote_url_reader
 from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger.entry import PULL_LINK, PULL_LINK_SHAPE, pull_link_problem
-from changelog_tool.settings import Settings, branch_name
+from changelog_tool.refnames import branch_name
+from changelog_tool.settings import Settings
 
 
 def canonical(slug: str, number: int) -> str:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.refnames import remote_and_branch
+from changelog_tool.toplevel import gitfile_target, is_git_directory
 
 
 def git(
@@ -70,9 +72,10 @@ def remote_names(root: Path) -> Callable[[], frozenset[str]]:
     def names() -> frozenset[str]:
         if not found:
             listed = git(root, "remote").stdout.decode("utf-8", "replace").split()
-            tracking = git(root, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/remotes")
+            tracking = git(root, "for-each-ref", "--format=%(refname)", "refs/remotes")
             refs = tracking.stdout.decode("utf-8", "replace").split()
-            found.append(frozenset(listed) | {ref.partition("/")[0] for ref in refs})
+            split = (remote_and_branch(ref)[0] for ref in refs)
+            found.append(frozenset(listed) | {remote for remote in split if remote})
         return found[0]
 
     return names
@@ -102,27 +105,18 @@ def in_repository(start: Path) -> bool:
 
 def _dot_git(start: Path) -> Path | None:
     """The git directory that ``start/.git`` names without running git: the folder
-    itself, or the ``gitdir:`` line of a ``.git`` file (a linked work tree, a
-    submodule). ``None`` when git must say: ``GIT_DIR`` set, no ``.git`` in
-    ``start``, or one that is not a git directory."""
+    itself, or the one a gitfile names (a linked work tree, a submodule), when it is a
+    git directory by git's own test (:func:`~changelog_tool.toplevel.is_git_directory`).
+    ``None`` when git must say: ``GIT_DIR`` set, no ``.git`` in ``start``, or one that
+    is not a git directory (git passes over an empty ``.git`` folder)."""
     if os.environ.get("GIT_DIR"):
         return None
     dot = start / ".git"
     try:
-        if dot.is_dir():
-            folder = dot
-        elif dot.is_file():
-            line = dot.read_bytes()[:4096].split(b"\n", 1)[0].decode("utf-8").strip()
-            if not line.startswith("gitdir:"):
-                return None
-            folder = start / line[len("gitdir:") :].strip()
-        else:
-            return None
-        if not (folder / "HEAD").is_file():
-            return None
-    except (OSError, UnicodeDecodeError):
+        folder = gitfile_target(dot) if dot.is_file() else dot
+    except EnvironmentProblem:
         return None
-    return Path(os.path.abspath(folder))
+    return Path(os.path.abspath(folder)) if is_git_directory(folder) else None
 
 
 def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
@@ -354,7 +348,7 @@ class GitDirectory:
             self._looked = True
             given = os.environ.get("GIT_DIR")
             folder = Path(os.path.abspath(self.root / given)) if given else None
-            if folder is not None and (folder / "HEAD").is_file():
+            if folder is not None and is_git_directory(folder):
                 self._found = folder
             else:
                 self._found = git_dir(self.root)

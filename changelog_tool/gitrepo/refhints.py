@@ -11,6 +11,7 @@ from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.gitrepo.objects import COMMIT
 from changelog_tool.gitrepo.process import git, run_git
 from changelog_tool.hints import closest
+from changelog_tool.refnames import remote_and_branch
 
 _SETTING = "or set `protected-ref` in the settings (.perf-changelog.toml) to the protected branch"
 
@@ -32,9 +33,9 @@ def _misspelled(root: Path, ref: str, remotes: list[str]) -> str | None:
     """The ref that ``ref`` misspells, if any: a remote's branch compared with that
     remote's branches by the name after ``REMOTE/`` (the shared prefix would make
     any two alike), any other ref with the branches and tags."""
-    remote, _, branch = ref.partition("/")
+    remote, branch = remote_and_branch(ref, lambda: remotes)
     names = ref_names(root)
-    if branch and remote in remotes:
+    if remote in remotes:
         prefix = remote + "/"
         close = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
         return None if close is None else prefix + close
@@ -50,13 +51,13 @@ def unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
     where = f"unknown ref {ref!r} in {root}"
     if shallow:
         where += " (this is a shallow clone)"
-    remote, _, branch = ref.partition("/")
+    remote, branch = remote_and_branch(ref, lambda: remotes)
     listed = "`git branch -a` lists the branches, `git tag` the tags"
     # a misspelling: a fetch of that name would fail
     close = _misspelled(root, ref, remotes) if ":" not in ref else None
     if close is not None:
         return f"no such ref {ref!r} in {root}; did you mean {close}? ({listed})"
-    if branch and (remote in remotes or remote == "origin"):
+    if remote is not None and (remote in remotes or remote == "origin"):
         missing = (
             ""
             if remote in remotes
@@ -80,11 +81,8 @@ def unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
 def no_protected_ref(root: Path, refs: Sequence[str], flag: str) -> EnvironmentProblem:
     """The refusal when none of the protected refs is in this clone."""
     remotes = run_git(root, "remote").split()
-    fetches = [
-        fetch(remote, branch)
-        for remote, _, branch in (ref.partition("/") for ref in refs)
-        if branch and remote in remotes
-    ]
+    split = (remote_and_branch(ref, lambda: remotes) for ref in refs)
+    fetches = [fetch(remote, branch) for remote, branch in split if remote in remotes]
     if fetches:
         advice = (
             f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, "

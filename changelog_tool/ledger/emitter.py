@@ -7,10 +7,11 @@ one line; keys and links plain when that is safe, double-quoted otherwise.
 Safe means every reader gets the same string back: YAML 1.1 (PyYAML, which the
 benchmark repository's CI uses) and YAML 1.2 (ruamel.yaml, this tool) resolve
 plain scalars differently (``on``, ``012``, ``1:20``, ``1e3``, ``2024-01-01``),
-so a plain scalar must be made of harmless characters and look like nothing
-that either version reads as a bool, int, float, null, timestamp, merge or
-value. Every block is parsed back before it is returned, so a block that would
-not read back as exactly the entry never leaves this module.
+so a plain scalar must be made of harmless characters and be a string to both
+readers themselves (:func:`~changelog_tool.yaml.items.plain_tag`, ruamel.yaml's
+resolver; :func:`~changelog_tool.yaml.yaml11.plain`, PyYAML's). Every block is
+parsed back before it is returned, so a block that would not read back as exactly
+the entry never leaves this module.
 """
 
 from __future__ import annotations
@@ -21,26 +22,14 @@ from collections.abc import Mapping
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger.entry import lone_surrogate, normalize, not_an_integer
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, LIST, current
-from changelog_tool.yaml.items import YamlProblem, resolve_plain
+from changelog_tool.yaml.items import STR_TAG, YamlProblem, plain_tag
 from changelog_tool.yaml.strict import load_value
+from changelog_tool.yaml.yaml11 import Unreadable
+from changelog_tool.yaml.yaml11 import plain as plain_1_1
 
 # Characters a plain scalar may hold: no indicator can start it, no ": " or " #" can
 # occur inside it, nothing needs an escape. (A trailing ":" is checked apart.)
 _SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./:*+-]*")
-# Everything that the YAML 1.1 or the YAML 1.2 core resolvers read as something other
-# than a string, widened so that near misses are quoted too (any case, several dots,
-# colons or underscores anywhere in a number, a date followed by anything after T).
-_NOT_A_STRING = re.compile(
-    r"""
-      (?i:y|n|yes|no|true|false|on|off|null|~)      # bool (1.1 and 1.2), null
-    | [-+]?[0-9_.:]+(?:[eE][-+]?[0-9]+)?            # int, float, base 60, 1_000, 012, .5, 1e3
-    | [-+]?0[bBoOxX][0-9a-fA-F_]*                   # 0b101, 0o17, 0x1F
-    | [-+]?\.?(?i:inf|infinity|nan)                 # .inf, -.Inf, .NaN (and inf, NaN)
-    | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt].*)?     # timestamp: 2024-01-01, ...T12:30:00Z
-    | <<|=                                          # merge and value keys (YAML 1.1)
-    """,
-    re.VERBOSE,
-)
 _NAMED = {
     "\x00": "\\0",
     "\x07": "\\a",
@@ -91,12 +80,14 @@ def double_quoted(text: str) -> str:
 
 def plain_is_safe(text: str) -> bool:
     """Whether ``text`` written plain reads back as ``text`` in YAML 1.1 and 1.2 alike."""
-    return (
-        _SAFE_PLAIN.fullmatch(text) is not None
-        and not text.endswith(":")
-        and _NOT_A_STRING.fullmatch(text) is None
-        and resolve_plain(text) == text
-    )
+    if _SAFE_PLAIN.fullmatch(text) is None or text.endswith(":"):
+        return False
+    if plain_tag(text) != STR_TAG:  # YAML 1.2: the reader of every file the tool reads
+        return False
+    try:
+        return plain_1_1(text) == text  # YAML 1.1: PyYAML, as the benchmark CI reads it
+    except Unreadable:
+        return False
 
 
 def scalar(text: str) -> str:

@@ -15,7 +15,7 @@ from typing import cast
 
 from jsonschema.exceptions import ValidationError
 
-from changelog_tool.github import SLUG
+from changelog_tool.github import pull_link
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
 from changelog_tool.yaml.items import YamlValue
 from changelog_tool.yaml.values import identity
@@ -148,7 +148,7 @@ MAX_PR_NUMBER = 2**31 - 1
 GraphQL ``Int``, a signed 32-bit integer."""
 
 
-PULL_LINK_SHAPE = rf"https://github\.com/({SLUG})/pull/([0-9]+)"
+PULL_LINK_SHAPE = pull_link("[0-9]+")
 """How a pull-request link is written: the repository (``owner/name``), the number."""
 PULL_LINK = re.compile(rf"^{PULL_LINK_SHAPE}$")
 """A value that is a pull-request link (the one rule of its shape)."""

@@ -105,8 +105,7 @@ def plain_value(text: str) -> Scalar | datetime.date:
 
 def resolve_plain(text: str) -> Scalar | datetime.date:
     """:func:`plain_value`, with a scalar no reader can build left as text (for the
-    readers that leave refusing it to the strict loader: the quick reader, the
-    emitter's check)."""
+    quick reader, which leaves refusing it to the strict loader)."""
     try:
         return plain_value(text)
     except Unbuildable:

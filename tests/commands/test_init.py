@@ -282,3 +282,20 @@ def test_outside_a_repository_it_says_so_in_one_line(tmp_path: Path, command: st
     done = run(tmp_path, command)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "is not inside a git repository" in done.stderr
+
+
+def test_a_clone_whose_remote_is_upstream_gets_that_remote_in_protected_ref(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    """The clone's one remote is ``upstream`` (``git clone -o upstream``) and init runs on
+    a feature branch: the protected branch is the one ``upstream/HEAD`` names, and the
+    setting names it on ``upstream``, the remote this clone has."""
+    repo.git("branch", "-m", "trunk")
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, "perf-changelog.yaml": HISTORY})
+    clone = GitRepo(tmp_path / "clone")
+    repo.git("clone", "-q", "-o", "upstream", str(repo.root), str(clone.root))
+    clone.git("checkout", "-q", "-b", "adopt")
+    done = run(clone, "init", "--source", SOURCE)
+    assert done.returncode == 0, done.stderr
+    assert clone.read(".perf-changelog.toml") == b'protected-ref = ["upstream/trunk", "trunk"]\n'
+    assert b"branches: [trunk]" in clone.read(".github/workflows/perf-changelog.yml")

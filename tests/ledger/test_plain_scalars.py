@@ -5,6 +5,7 @@ links keep the file's plain style."""
 from __future__ import annotations
 
 from itertools import product
+from pathlib import Path
 
 import pytest
 import yaml
@@ -14,6 +15,7 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
 from yaml_oracles import assert_both_read
 
+from changelog_tool.cli import main
 from changelog_tool.ledger.emitter import plain_is_safe, scalar
 
 # The characters that make numbers, dates, times, booleans and nulls in some YAML.
@@ -52,9 +54,11 @@ def test_a_scalar_reads_back_as_itself_as_a_list_item_and_as_a_value(text: str) 
 
 def test_no_short_plain_scalar_resolves_to_anything_but_a_string() -> None:
     """Every string of up to three of these characters: if the emitter would write it
-    plain, PyYAML's resolver and ruamel.yaml's YAML 1.1 and 1.2 resolvers all say str."""
+    plain, PyYAML's resolver (YAML 1.1) and ruamel.yaml's YAML 1.2 resolver both say str.
+    (The YAML 1.1 spec's ``y`` and ``n`` are strings to PyYAML, the 1.1 reader of
+    record, so they are written plain.)"""
     pyyaml = yaml.resolver.Resolver()
-    ruamel = [VersionedResolver(version=(1, 1)), VersionedResolver(version=(1, 2))]
+    ruamel = [VersionedResolver(version=(1, 2))]
     plain = 0
     for size in (1, 2, 3):
         for chars in product(SHORT, repeat=size):
@@ -66,3 +70,20 @@ def test_no_short_plain_scalar_resolves_to_anything_but_a_string() -> None:
             for resolver in ruamel:
                 assert str(resolver.resolve(ScalarNode, text, (True, False))) == STR, text
     assert plain > len(SHORT) ** 3 // 2  # most of the space was checked, not a sliver
+
+
+@pytest.mark.parametrize("key", ["1.2.3", "2025-06-01Tb200", "inf", "y"])
+def test_add_writes_a_key_plain_when_both_readers_read_it_as_itself(
+    key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Neither PyYAML nor ruamel.yaml reads these as anything but the string itself, so
+    ``add`` keeps the file's plain style for them (a hand-written list of lookalikes
+    used to quote them)."""
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "nvidia-master.yaml").write_text(
+        f'"{key}":\n  image: i\n  scenarios:\n    fixed-seq-len:\n    - {{isl: 1}}\n'
+    )
+    (tmp_path / "perf-changelog.yaml").write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    assert main(["add", "--key", key, "--description", "d", "--dry-run"]) == 0
+    assert f"    - {key}\n" in capsys.readouterr().out
