@@ -201,10 +201,12 @@ def _verify_base(
         if operation is not None:  # its markers and half-merged entries would mislead
             return _unmerged(snapshot, operation, fmt)
         if snapshot.history.kind == ABSENT:
-            where = settings.source or "the default settings"
+            where = f"{settings.source} names it" if settings.source else "the default"
             raise EnvironmentProblem(
-                f"{snapshot.changelog} exists neither at head nor at the base; create it, or "
-                f"set `changelog` in [tool.perf-changelog] (now from {where})"
+                f"{snapshot.changelog} exists neither at head nor at the base ({where}): "
+                "run `changelog init` to adopt the tool, or `changelog add --init` to "
+                "create it with a first entry; if the changelog lives elsewhere, set "
+                "`changelog` in [tool.perf-changelog]"
             )
         verdict = check(
             snapshot,

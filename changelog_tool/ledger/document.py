@@ -13,7 +13,7 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -103,21 +103,6 @@ def file_source(path: Path, limit: int = DEFAULT_MAX_BYTES, hint: str = "") -> F
     except PermissionError:
         raise _unreadable(path) from None
     return FileSource(real)
-
-
-def read_chunks(
-    path: Path, size: int = 1 << 20, limit: int = DEFAULT_MAX_BYTES, hint: str = ""
-) -> Iterator[bytes]:
-    """The bytes of :func:`read_file`, ``size`` at a time (the same checks first, and
-    the same ``hint``), so that a long file is never held whole."""
-    real = _readable(path, hint, limit)
-    try:
-        stream = real.open("rb")
-    except PermissionError:
-        raise _unreadable(path) from None
-    with stream:
-        while chunk := stream.read(size):
-            yield chunk
 
 
 def separator_before_append(data: bytes) -> bytes:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Iterable, Iterator
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from changelog_tool.findings import ERROR, WARNING, Finding
-from changelog_tool.ledger.boundaries import ENTRY_HEAD, last_entry_offset
+from changelog_tool.ledger.boundaries import ENTRY_HEAD
 from changelog_tool.ledger.conversions import BOM
-from changelog_tool.ledger.document import ByteProblem, ByteScan, Ledger, read_chunks, read_file
+from changelog_tool.ledger.document import ByteProblem, Ledger, read_file
 from changelog_tool.ledger.entry import schema_errors
-from changelog_tool.ledger.quickread import quick_item
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 
@@ -109,50 +108,16 @@ def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]
 def check_file(data: bytes, path: str) -> FileReport:
     """Every file-level check, collecting all findings (never raises); the parsed
     entries are kept in the report."""
-    report = _check_stream([data], path, keep_items=True)
-    return report if report is not None else _check_whole(data, path)
-
-
-def read_items(data: bytes) -> list[Item] | None:
-    """The file's entries read block by block (the quick reader first), when that
-    reading is the whole file's (see :func:`_check_stream`); ``None`` when only a
-    whole-file parse can say what the file holds."""
-    report = _check_stream([data], "", keep_items=True)
-    return report.items if report is not None and report.parsed else None
-
-
-def read_file_items(
-    file: Path,
-    limit: int = DEFAULT_MAX_BYTES,
-    keep: Callable[[Item], bool] | None = None,
-    hint: str = "",
-) -> tuple[list[Item], list[ByteProblem]] | None:
-    """:func:`read_items` on a file read a piece at a time, keeping only the items
-    ``keep`` takes (a long history is never held, nor its entries), and the file's
-    byte problems; ``None`` when only a whole-file parse can say what it holds."""
-    scan = ByteScan()
-
-    def chunks() -> Iterator[bytes]:
-        for chunk in read_chunks(file, limit=limit, hint=hint):
-            scan.feed(chunk)
-            yield chunk
-
-    report = _check_stream(chunks(), "", keep_items=True, keep=keep)
-    if report is None or not report.parsed:
-        return None
-    return report.items, scan.problems()
+    return _check_whole(data, path)
 
 
 def check_path(
     file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
 ) -> FileReport:
-    """:func:`check_file` on a file read a piece at a time; the report holds no
-    entries. A file that needs the whole-file reading (see :func:`_check_stream`)
-    is then read whole. Errors as :func:`read_file` (``limit``: ``max-bytes``).
-    ``held``: the lines the protected branch holds (:func:`as_history`)."""
-    report = _check_stream(read_chunks(file, limit=limit), path, keep_items=False)
-    if report is None:
-        report = _check_whole(read_file(file, limit=limit), path)
+    """:func:`check_file` on a file (errors as :func:`read_file`; ``limit``:
+    ``max-bytes``). ``held``: the lines the protected branch holds
+    (:func:`as_history`)."""
+    report = _check_whole(read_file(file, limit=limit), path)
     report.findings = as_history(report.findings, held)
     return report
 
@@ -229,114 +194,4 @@ def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip
         )
 
 
-# --- a file in pieces ------------------------------------------------------------
-
-# Where reading entry by entry could differ from reading the file whole: line breaks
-# YAML knows but the ledger does not (CR, NEL, U+2028/9), a byte-order mark, and
-# document markers or directives at the start of a line (below).
-_UNUSUAL = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", BOM)  # and CR
-_LINE_MARKS = (b"---", b"...", b"%")
-
-
-def _unusual(piece: bytes) -> bool:
-    """Holds any of :data:`_UNUSUAL`, or a line that begins with a document marker
-    or a directive."""
-    return any(mark[-1:] in piece and mark in piece for mark in _UNUSUAL) or any(
-        piece.startswith(mark) or b"\n" + mark in piece for mark in _LINE_MARKS
-    )
-
-
 _BLANK_OR_COMMENT = re.compile(rb"(?: *(?:#[^\n]*)?\n)*")
-
-
-def _pieces(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """The bytes again, cut only where an entry begins (after the first piece)."""
-    carry = b""
-    for chunk in chunks:
-        # more chunks may follow (complete=False); an entry found past the chunk's
-        # first byte begins a line, and is the last of carry + chunk: one copy
-        cut = last_entry_offset(chunk, complete=False)
-        if cut:
-            yield b"".join((carry, memoryview(chunk)[:cut])) if carry else chunk[:cut]
-            carry = chunk[cut:]
-            continue
-        data = carry + chunk if carry else chunk
-        cut = last_entry_offset(data, complete=False)
-        if cut:
-            yield data[:cut]
-            data = data[cut:]
-        carry = data
-    if carry:
-        yield carry
-
-
-def _check_stream(
-    chunks: Iterable[bytes],
-    path: str,
-    *,
-    keep_items: bool,
-    keep: Callable[[Item], bool] | None = None,
-) -> FileReport | None:
-    """The file's findings, reading one entry at a time: each block of lines that
-    starts with ``-`` at column 0 is read on its own (by the quick reader, or the
-    strict loader), so only one piece of the file and the findings are held.
-
-    When every block reads as one list item, the whole file reads as the list of
-    those items, unless something can join or split blocks differently for YAML
-    (:data:`_UNUSUAL`, a preamble other than comments and empty lines); the findings
-    are then those of :func:`_check_whole`, in the same order. In every other case
-    (a block that does not read, no entry at all) this returns ``None`` and the
-    caller reads the file whole, where a failed whole-file parse decides the
-    findings."""
-    scan = ByteScan()
-    entries: list[Finding] = []
-    separators: list[Finding] = []
-    items: list[Item] = []
-    number = 0
-    unseparated = False
-    trailing = 0  # line breaks at the end of the last piece
-    for piece in _pieces(chunks):
-        base = scan.newlines  # lines before this piece
-        scan.feed(piece)
-        trailing = len(piece) - len(piece.rstrip(b"\n"))
-        if scan.unreadable:
-            continue  # only the byte findings will be reported
-        if b"\r" in scan.first or _unusual(piece):  # the byte scan looked for CR
-            return None
-        ledger = Ledger(piece)
-        if number == 0 and _BLANK_OR_COMMENT.fullmatch(piece, 0, ledger.preamble_end) is None:
-            return None
-        for block in ledger.blocks:
-            line = base + block.line
-            item = quick_item(ledger.text(block), line, lines=keep_items)
-            if item is None:
-                try:
-                    item = ledger.parse_block(replace(block, line=line))
-                except YamlProblem:
-                    return None
-            errors = schema_errors(item.value)
-            if errors and not item.key_lines:
-                item = quick_item(ledger.text(block), line) or item  # lines place findings
-            number += 1
-            head = block.start if item.line == line else ledger.line_start(item.line - base)
-            if not piece.startswith(ENTRY_HEAD, head):
-                entries.append(entry_count(f"entry {number}", item.line, path))
-            if errors:
-                entries.extend(schema_findings(f"entry {number}", item.line, item, path, errors))
-            if unseparated:
-                separators.append(_no_separator(line, path))
-            unseparated = block.end == block.sep_end
-            if keep_items and (keep is None or keep(item)):
-                items.append(item)
-    problems = scan.problems()
-    findings = byte_findings(problems, path)
-    if any(p.unreadable for p in problems):
-        return FileReport(findings)
-    if number == 0:
-        return None
-    findings.extend(entries)
-    if not any(p.code == "encoding" for p in problems):
-        if trailing >= 2:
-            findings.append(_ends_with_empty_line(scan.newlines - trailing + 2, path))
-        findings.extend(separators)
-    return FileReport(findings, items, parsed=True)

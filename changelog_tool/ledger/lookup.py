@@ -11,7 +11,6 @@ from pathlib import Path
 from changelog_tool.findings import escape_controls
 from changelog_tool.ledger.document import ByteProblem, Ledger, read_file
 from changelog_tool.ledger.entry import matching_keys
-from changelog_tool.ledger.filecheck import read_file_items, read_items
 from changelog_tool.yaml.items import Item, YamlProblem
 
 
@@ -39,10 +38,6 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]
 
     A file that does not parse as a whole is read entry by entry, so one broken
     entry does not hide the others."""
-
-    quick = read_items(data)  # most files: block by block, mostly without the parser
-    if quick is not None:
-        return [(i.line, i.value) for i in quick if isinstance(i.value, dict)], []
     ledger = Ledger(data)
     try:
         root = ledger.parse()
@@ -69,18 +64,7 @@ def file_entries(
     hint: str = "",
 ) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[ByteProblem], bool]:
     """:func:`entries` of a file, keeping only the entries ``keep`` takes, the file's
-    byte problems, and whether any entry could be read at all (kept or not): read a
-    piece at a time when it reads entry by entry (its entries are never all held),
-    else read whole."""
-
-    def wanted(item: Item) -> bool:
-        return isinstance(item.value, dict) and (keep is None or keep(item.value))
-
-    streamed = read_file_items(file, limit, wanted, hint)
-    if streamed is not None:  # every entry was read
-        items, byte_problems = streamed
-        kept = [(i.line, i.value) for i in items if isinstance(i.value, dict)]
-        return kept, [], byte_problems, True
+    byte problems, and whether any entry could be read at all (kept or not)."""
     data = read_file(file, hint, limit)
     found, problems = entries(data)
     kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]

@@ -1,6 +1,5 @@
-"""What the strict loader builds, and the rule it reads plain scalars by
-(:func:`plain_value`, ruamel.yaml's own resolver): a changelog entry read another
-way (:mod:`changelog_tool.ledger.quickread`) is the same :class:`Item`.
+"""What the strict loader builds (:class:`Item`), and the rule every reader of the
+tool reads plain scalars by (:func:`plain_value`, ruamel.yaml's own resolver).
 """
 
 from __future__ import annotations
@@ -101,12 +100,3 @@ def plain_value(text: str) -> Scalar | datetime.date:
             f"{clipped(text)} reads as a YAML {kind} but is not a valid one "
             f"({build_error(exc)}); quote it to keep it as text"
         ) from None
-
-
-def resolve_plain(text: str) -> Scalar | datetime.date:
-    """:func:`plain_value`, with a scalar no reader can build left as text (for the
-    quick reader, which leaves refusing it to the strict loader)."""
-    try:
-        return plain_value(text)
-    except Unbuildable:
-        return text

@@ -494,6 +494,7 @@ def test_a_changelog_absent_everywhere_is_an_environment_error(repo, capsys) -> 
     repo.commit("configs only", **{MASTER: master(*BASE_KEYS)})
     code, _, err = cli(repo, capsys, "verify", "--base", "main")
     assert code == 2 and "exists neither at head nor at the base" in err
+    assert "`changelog init`" in err and "`changelog add --init`" in err  # what to run
 
 
 def test_the_gate_never_imports_the_tui() -> None:

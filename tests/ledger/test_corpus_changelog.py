@@ -21,7 +21,7 @@ from changelog_tool.errors import ChangelogError
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import normalize
-from changelog_tool.ledger.filecheck import _check_stream, _check_whole, check_file
+from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.yaml.strict import load_value
 
 # Versions of the real file that really are broken, by first 9 hex digits of the
@@ -192,24 +192,3 @@ def masters_at(clone: Path, blobs: Blobs, sha: str) -> MasterSet:
     ).stdout.split()
     paths = [p for p in names if p.endswith("-master.yaml") and "/deprecated/" not in p]
     return MasterSet(MasterFile(p, blobs.read(sha, p) or b"") for p in paths)
-
-
-def test_every_historical_version_read_in_pieces_gives_the_whole_file_findings(
-    clone: Path, blobs: Blobs
-) -> None:
-    """verify --file reads entry by entry; on all of real history it reports what
-    reading each version whole reports, and needs the whole reading only rarely."""
-    streamed = 0
-    commits = changelog_commits(clone)
-    for sha in commits:
-        data = blobs.read(sha)
-        assert data is not None
-        pieces = [data[i : i + 4096] for i in range(0, len(data), 4096)]
-        report = _check_stream(pieces, "perf-changelog.yaml", keep_items=True)
-        if report is None:
-            continue
-        streamed += 1
-        whole = _check_whole(data, "perf-changelog.yaml")
-        assert report.findings == whole.findings, sha
-        assert report.parsed == whole.parsed and report.items == whole.items, sha
-    assert streamed >= len(commits) - 5, (streamed, len(commits))

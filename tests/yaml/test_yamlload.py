@@ -97,7 +97,7 @@ def test_lines_count_lf_only_as_the_ledger_does() -> None:
 def test_nan_and_infinity_in_every_spelling_resolve_as_yaml_1_2_says() -> None:
     import math
 
-    from changelog_tool.yaml.items import resolve_plain
+    from changelog_tool.yaml.items import plain_value
 
-    assert all(math.isnan(resolve_plain(t)) for t in (".nan", ".NaN", ".NAN"))
-    assert [resolve_plain(t) for t in (".inf", "-.Inf", "+.INF")] == [math.inf, -math.inf, math.inf]
+    assert all(math.isnan(plain_value(t)) for t in (".nan", ".NaN", ".NAN"))
+    assert [plain_value(t) for t in (".inf", "-.Inf", "+.INF")] == [math.inf, -math.inf, math.inf]
