@@ -182,24 +182,20 @@ def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[byt
 
 def operation_in_progress(git_directory: Path) -> str | None:
     """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped
-    (or is running) in this git directory, read from its state files (``git am``
-    keeps ``rebase-apply/applying``, a ``rebase --apply`` the same folder without it).
-
-    ``REVERT_HEAD`` and ``CHERRY_PICK_HEAD`` are written only once a pick has
-    stopped, so while git merges (the merge driver running) only a cherry-pick or
-    revert of several commits shows, in the first command of ``sequencer/todo``
-    (``revert <commit>``, ``pick <commit>``); one of a single commit leaves nothing."""
+    (or is running) here, from git's state files (``git am`` keeps
+    ``rebase-apply/applying``, a ``rebase --apply`` the same folder without it).
+    ``REVERT_HEAD`` and ``CHERRY_PICK_HEAD`` are written once a pick has stopped, so
+    while the driver runs only a series of picks shows (``sequencer/todo``)."""
     if (git_directory / "rebase-apply" / "applying").is_file():
         return "am"
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
-        return "rebase"
-    for name, operation in (
-        ("MERGE_HEAD", "merge"),
-        ("CHERRY_PICK_HEAD", "cherry-pick"),
-        ("REVERT_HEAD", "revert"),
-    ):
+        # ``rebase -r`` recreating a merge (``merge``, the last of ``done``) is a merge
+        return "merge" if _merge_step(git_directory / "rebase-merge" / "done") else "rebase"
+    for name, operation in (("MERGE_HEAD", "merge"), ("CHERRY_PICK_HEAD", "cherry-pick")):
         if (git_directory / name).is_file():
             return operation
+    if (git_directory / "REVERT_HEAD").is_file():
+        return "revert"
     return _sequencer_command(git_directory / "sequencer" / "todo")
 
 
@@ -280,6 +276,15 @@ def unmerged(path: Path) -> str | None:
 def unmerged_problem(name: str, operation: str) -> str:
     """What ``add`` and ``verify`` say of a changelog that :func:`unmerged` found."""
     return f"{name} is unmerged ({operation} in progress): run `changelog resolve`"
+
+
+def _merge_step(done: Path) -> bool:
+    """Whether the command a rebase runs (the last in ``done``) is ``merge``."""
+    try:
+        words = done.read_bytes()[-65536:].rstrip().rsplit(b"\n", 1)[-1].split()
+    except OSError:
+        return False
+    return words[:1] in ([b"merge"], [b"m"])
 
 
 def _sequencer_command(todo: Path) -> str | None:

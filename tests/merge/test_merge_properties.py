@@ -270,14 +270,18 @@ def entries(data: bytes) -> Counter[bytes]:
 def assert_nothing_lost_or_doubled(
     result: Merged | Refused, base: bytes, protected: bytes, other: bytes
 ) -> None:
-    """Merged: the protected bytes, then each of the other side's own entries once,
-    unless the protected side appended it too (reported as a duplicate)."""
+    """Merged: the protected bytes, then each of the other side's own entries once;
+    one that is not in the result is one the protected side appended too (reported as
+    a duplicate). An entry is counted by its bytes: with copies equal but for pr-link,
+    the pairing may take one for an old entry both sides changed alike, and then it is
+    in the result already (nothing is lost, whichever copy it was)."""
     assert isinstance(result, Merged), result
     assert result.data.startswith(protected)
     own = entries(other) - entries(base)
     added = entries(result.data) - entries(protected)
     assert added <= own and sum(added.values()) == len(result.report.kept)
-    assert len(result.report.kept) + len(result.report.duplicates) == sum(own.values())
+    missing = own - entries(result.data)
+    assert sum(missing.values()) <= len(result.report.duplicates), missing
 
 
 @st.composite

@@ -129,3 +129,28 @@ def test_an_edit_of_an_old_entry_main_holds_is_refused_naming_it(repo: GitRepo) 
     )
     assert "which ours holds" in said[0]
     assert b"<<<<<<<" in Path(repo.root / LOG).read_bytes()
+
+
+def test_rebase_r_recreating_a_merge_of_main_never_replaces_mains_entry(repo: GitRepo) -> None:
+    """``git rebase -r`` recreates the branch's merge of main as a merge of two lines
+    (its ``merge`` command): not a commit replayed on main, so ours is not taken for
+    main's side. The branch's copy of an entry (its placeholder link) must never stand
+    in place of main's, which holds the real link: in doubt, the rebase stops."""
+    project(repo)
+    mine = entry("x-vllm", "X")
+    repo.commit("branch appends X", **{LOG: appended(BASE, mine)})
+    mains = entry("x-vllm", "X", link=5)
+    main_moves(repo, mains)
+    merged = subprocess.run(
+        ["git", "merge", "-q", "--no-edit", "main"], cwd=repo.root, capture_output=True
+    )
+    assert merged.returncode == 0 and mains in repo.read(LOG)
+    repo.commit("branch appends Y", **{LOG: appended(repo.read(LOG), OWN)})
+    main_moves(repo, M1)
+    done = subprocess.run(
+        ["git", "rebase", "-r", "main"], cwd=repo.root, capture_output=True, text=True
+    )
+    assert done.returncode != 0 and "changelog resolve --protected" in done.stderr
+    theirs = repo.git("show", f":3:{LOG}").encode()  # main's side of the merge, whole
+    assert mains.rstrip() in theirs and M1.rstrip() in theirs
+    assert b"pull/5" in repo.read(LOG)  # the conflict left still shows main's link
