@@ -18,7 +18,6 @@ from pathlib import Path, PurePosixPath
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
 from changelog_tool.github import is_slug, pull_link
-from changelog_tool.refnames import branch_name as branch_name
 from changelog_tool.schemafile import placeholder_problem
 from changelog_tool.toplevel import work_tree_top
 

@@ -1,4 +1,4 @@
-"""One rule turns a protected ref into a branch name (``settings.branch_name``):
+"""One rule turns a protected ref into a branch name (``refnames.branch_name``):
 ``protected-ref = ["origin/release/2.x"]`` names the branch ``release/2.x`` to
 ``init``'s workflow, to the gate's "is this the protected branch?" and to the merge
 driver's protected side. Each in a real clone whose ``origin`` has that branch."""
@@ -15,7 +15,7 @@ from merge_helpers import appended, changelog, entry
 from projects import NVIDIA, NVIDIA_TEXT, run
 
 from changelog_tool.merge.protected import branch_names
-from changelog_tool.settings import branch_name
+from changelog_tool.refnames import branch_name
 
 LOG = "perf-changelog.yaml"
 SETTINGS = ".perf-changelog.toml"

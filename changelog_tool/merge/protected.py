@@ -37,7 +37,7 @@ from typing import Literal
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.merge.threeway import Side
-from changelog_tool.settings import branch_name
+from changelog_tool.refnames import branch_name
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert", "am")
 MERGES = ("merge", "pull")
@@ -130,7 +130,7 @@ Remotes = Callable[[], Collection[str]]
 
 
 def branch_names(refs: Collection[str], remotes: Remotes = tuple) -> frozenset[str]:
-    """The protected branches' names (:func:`~changelog_tool.settings.branch_name`):
+    """The protected branches' names (:func:`~changelog_tool.refnames.branch_name`):
     ``main`` for ``origin/main`` and ``main``, ``release/2.x`` for
     ``origin/release/2.x``."""
     return frozenset(branch_name(ref, remotes) for ref in refs)
