@@ -29,15 +29,10 @@ class Sync:
     upstream: bytes
 
     def of(self, data: bytes) -> Outcome:
-
-        # a file that already begins with REF's bytes was synced before: only what
-        # follows them is the branch's own (the merge-base would see REF's removals
-        # and corrections as the branch's edits to history)
-        base = self.upstream if data.startswith(self.upstream) else self.base
         settings = settings_module.load(Path.cwd())
         return merge_sides(
             self.path,
-            base,
+            self.base,
             data,
             self.upstream,
             upstream=Upstream(self.ref, self.upstream),
