@@ -68,6 +68,9 @@ class Settings:
     repository: str | None = None
     placeholders: tuple[str, ...] = DEFAULT_PLACEHOLDERS
     duplicate_entry: str = "warning"
+    correction: str = "warning"
+    """The severity of a change that only corrects old pr-links: the benchmark CI's
+    reader refuses its deleted lines, so that push benchmarks nothing."""
     format: str = "warning"
     """The severity of form in ``verify --base`` (blank lines, whitespace, an own entry
     not at the tail, a re-land's link): ``"error"`` for byte discipline."""
@@ -106,6 +109,7 @@ _KEYS: dict[str, tuple[str, type[object]]] = {
     "repository": ("repository", str),
     "placeholders": ("placeholders", list),
     "duplicate-entry": ("duplicate_entry", str),
+    "correction": ("correction", str),
     "format": ("format", str),
     "severity": ("severity", dict),
     "lock-timeout": ("lock_timeout", float),
@@ -296,6 +300,7 @@ def parse(found: Found, origin: str = "") -> Settings:
         repository=texts.get("repository", d.repository),
         placeholders=lists.get("placeholders", d.placeholders),
         duplicate_entry=texts.get("duplicate_entry", d.duplicate_entry),
+        correction=texts.get("correction", d.correction),
         format=texts.get("format", d.format),
         severity=tables.get("severity", d.severity),
         lock_timeout=numbers.get("lock_timeout", d.lock_timeout),
@@ -309,8 +314,12 @@ def parse(found: Found, origin: str = "") -> Settings:
                 f"setting 'severity' in {source}: {code} = {level!r}; the codes are "
                 f"{', '.join(LINT_CODES)}, the levels {', '.join(LEVELS)}"
             )
-    if settings.duplicate_entry not in ("warning", "error"):
-        raise UsageError(f"setting 'duplicate-entry' in {source} must be 'warning' or 'error'")
+    for name, level in (
+        ("duplicate-entry", settings.duplicate_entry),
+        ("correction", settings.correction),
+    ):
+        if level not in ("warning", "error"):
+            raise UsageError(f"setting '{name}' in {source} must be 'warning' or 'error'")
     if settings.format not in ("warning", "error"):
         raise UsageError(f"setting 'format' in {source} must be 'warning' or 'error'")
     if not settings.placeholders or not all(p.strip() for p in settings.placeholders):

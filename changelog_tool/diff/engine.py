@@ -32,7 +32,8 @@ from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
-from changelog_tool.ledger.revision import History
+from changelog_tool.ledger.reading import Reading, read_diff
+from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History
 from changelog_tool.settings import Settings
 
 
@@ -60,6 +61,12 @@ class Snapshot:
     """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
     base_masters: MasterSet = field(default_factory=lambda: MasterSet(()))
     """The master configs at the base (the lints compare the changed keys with them)."""
+    reading: Reading | None = None
+    """The benchmark CI's reading of the changelog's diff, merge-base to head
+    (``None``: the changelog did not change)."""
+    behind: Reading | None = None
+    """Its reading from the base ref's tip, when that tip changed the changelog
+    since the merge-base (the pull-request check diffs the tip, two dots)."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +191,14 @@ def snapshot(
             repo, layout.changelog, base_sha, revision.head_blob, history, limit
         )
     changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
+    reading = behind = None
+    if history.kind not in (UNCHANGED, ABSENT):
+        reading = read_diff(repo.file_diff(base_sha, head_rev, layout.changelog))
+        tip = repo.resolve(base_ref)
+        if tip != base_sha and _blob(repo, tip, layout.changelog) != _blob(
+            repo, base_sha, layout.changelog
+        ):
+            behind = read_diff(repo.file_diff(tip, head_rev, layout.changelog))
     messages = functools.cache(functools.partial(repo.messages, base_sha, head_rev))
     return Snapshot(
         changes,
@@ -196,7 +211,14 @@ def snapshot(
         remote_url_reader(repo.root),
         revision.base_tail,
         base_masters=masters["base"],
+        reading=reading,
+        behind=behind,
     )
+
+
+def _blob(repo: Repo, rev: str, path: str) -> str | None:
+    found = repo.blob_info(rev, path)
+    return found[0] if found is not None else None
 
 
 def _add_recipes(

@@ -18,6 +18,7 @@ from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.appendonly import scope_findings
 from changelog_tool.gate.optout import OptOut, find
 from changelog_tool.gate.orphans import orphan_findings
+from changelog_tool.gate.reading import REFUSED, reading_findings
 from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
@@ -91,6 +92,10 @@ def check(
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
     verdict.findings.extend(_duplicates(snapshot, appended, settings))
     verdict.findings.extend(_corrections(snapshot, settings, slug))
+    read = reading_findings(snapshot, settings)
+    if any(f.code == REFUSED for f in read):  # the refusal says it, as an error
+        verdict.findings = [f for f in verdict.findings if f.code != "whitespace"]
+    verdict.findings.extend(read)
     if settings.format == "error":
         verdict.findings = [
             replace(f, severity=ERROR) if f.code in FORM else f for f in verdict.findings
@@ -225,8 +230,7 @@ def _identical(kept: Kept, line: int, entry: Appended) -> bool:
 def _corrections(snapshot: Snapshot, settings: Settings, slug: str | None) -> list[Finding]:
     """A corrected pr-link of an old entry must be this repository's real link."""
     out = []
-    for line, text in snapshot.history.corrections:
-        link = text.split(":", 1)[1].strip().strip("\"'")
+    for line, link in snapshot.history.corrections:
         problem = prlinks.problem(link, settings, slug, allow_placeholder=False)
         if problem is not None:
             out.append(Finding("pr-link", f"corrected link: {problem}", snapshot.changelog, line))

@@ -197,6 +197,20 @@ class Repo:
             rows.extend(("A", p) for p in out.split("\0") if p)
         return rows
 
+    def file_diff(self, base: str, head: str, path: str) -> bytes:
+        """``git diff base head -- path`` as a runner with git's defaults prints it
+        (Myers with the indent heuristic, no colour, no external diff or textconv,
+        whatever this clone's configuration says); ``head`` may be ``WORKTREE``."""
+        args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"]
+        args += ["--diff-algorithm=myers", "--indent-heuristic", "--unified=3", base]
+        if head != WORKTREE:
+            args.append(head)
+        done = git(self.root, *args, "--", f":(top,literal){path}")
+        if done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip()
+            raise EnvironmentProblem(f"git diff failed: {message}")
+        return done.stdout
+
     def _tree_id(self, rev: str, folder: str) -> str | None:
         return self.objects.object_id(f"{rev}:{folder.strip('/')}")
 

@@ -19,7 +19,7 @@ from changelog_tool.ledger.conversions import (
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import first_line_difference, label, parse
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.ledger.pairing import EDITED, RELINKED, Pairing, pair
+from changelog_tool.ledger.pairing import EDITED, RELINKED, Pairing, pair, relinked
 from changelog_tool.ledger.revision import (
     ABSENT,
     APPEND,
@@ -78,17 +78,7 @@ def compare(
             history = _modified(base, head, path, restore_from or "<base commit>")
     check_tail(head[history.prefix.size :], history, path)
     if history.kind == CORRECTION and history.appended:
-        history.findings.insert(
-            0,
-            Finding(
-                "mixed-correction",
-                f"this change corrects {len(history.corrections)} pr-link line(s) "
-                f"of old entries and also appends {len(history.appended)} entr(y/ies); "
-                "do the two in separate pull requests",
-                path,
-                history.appended[0].line,
-            ),
-        )
+        history.findings.insert(0, _mixed(history, path, history.appended[0].line))
     history.findings[:0] = conversions
     if raw is not head:
         offsets_in(raw, history.findings)
@@ -123,27 +113,50 @@ def _new_file(head: bytes, path: str) -> History:
 
 
 def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, str]]] | None:
-    """When only ``pr-link:`` lines of the base changed: (length of the corrected
-    base inside head, the corrected lines)."""
+    """When head only changes old entries' pr-links (the lines differ only in lines
+    that begin ``pr-link:``, and each changed entry, parsed on both sides, differs
+    only in its pr-link value): (length of the corrected base inside head, each
+    correction's ``pr-link:`` line in head and its new link)."""
     old, new = base.split(b"\n"), head.split(b"\n")
     if len(new) < len(old):
         return None
-    changed: list[tuple[int, str]] = []
+    changed: list[int] = []
     for number, (a, b) in enumerate(zip(old[:-1], new, strict=False), 1):
         if a != b:
             if not (_PR_LINK_LINE.match(a) and _PR_LINK_LINE.match(b)):
                 return None
-            changed.append((number, b.decode("utf-8", "replace")))
+            changed.append(number)
     last_old, last_new = old[-1], new[len(old) - 1]
     before = sum(len(line) + 1 for line in new[: len(old) - 1])
     if last_new.startswith(last_old):
         length = before + len(last_old)
     elif _PR_LINK_LINE.match(last_old) and _PR_LINK_LINE.match(last_new):
-        changed.append((len(old), last_new.decode("utf-8", "replace")))
+        changed.append(len(old))
         length = before + len(last_new)
     else:
         return None
-    return (length, changed) if changed else None
+    links = _relinks(Ledger(base), Ledger(head[:length]), changed)
+    return (length, links) if changed and links is not None else None
+
+
+def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]] | None:
+    """Each changed line's entry, parsed in ``old`` and ``new`` (the same lines), is
+    the same entry relinked: the ``(line, new link)``; else ``None``."""
+    out: list[tuple[int, str]] = []
+    for number in lines:
+        index = next((i for i, b in enumerate(old.blocks) if b.line > number), len(old.blocks))
+        if index == 0 or index > len(new.blocks):
+            return None
+        a, b = old.blocks[index - 1], new.blocks[index - 1]
+        before = parse(old.text(a).rstrip(b"\n"), a.line)
+        after = parse(new.text(b).rstrip(b"\n"), b.line)
+        if not relinked(before, after) or not isinstance(after, dict):
+            return None
+        link = after["pr-link"]
+        if not isinstance(link, str):
+            return None
+        out.append((number, link))
+    return out
 
 
 def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
@@ -203,6 +216,10 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
             )
         )
     history.findings.extend(_form(pairing, path))
+    if history.corrections and _besides_corrections(pairing):
+        history.findings.insert(
+            0, _mixed(history, path, new.blocks[pairing.own[0]].line if pairing.own else 1)
+        )
     for index in pairing.own:
         if index < tail:
             block = new.blocks[index]
@@ -219,6 +236,24 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
                 )
             )
     return history  # the entries after the last base entry: compare's check_tail
+
+
+def _besides_corrections(pairing: Pairing) -> bool:
+    """Anything but relinked entries and blank lines: own entries, edits, removals,
+    other spaces in an entry."""
+    return bool(pairing.own or pairing.removed) or any(
+        p.how != RELINKED and not pairing.exact(p) for p in pairing.pairs
+    )
+
+
+def _mixed(history: History, path: str, line: int) -> Finding:
+    return Finding(
+        "mixed-correction",
+        f"this change corrects {len(history.corrections)} pr-link(s) of old entries and "
+        "also changes or appends others; do the two in separate pull requests",
+        path,
+        line,
+    )
 
 
 def _edited(what: str, source: str, path: str) -> str:
@@ -240,12 +275,13 @@ def _name(ledger: Ledger, index: int) -> str:
 
 
 def _links(ledger: Ledger, block: Block) -> list[tuple[int, str]]:
+    """A relinked entry's ``pr-link:`` line and its new link."""
+    value = parse(ledger.text(block).rstrip(b"\n"), block.line)
+    link = value.get("pr-link") if isinstance(value, dict) else None
     lines = ledger.text(block).split(b"\n")
-    return [
-        (block.line + n, line.decode("utf-8", "replace"))
-        for n, line in enumerate(lines)
-        if _PR_LINK_LINE.match(line)
-    ]
+    found = [(len(line) - len(line.lstrip(b" ")), n) for n, line in enumerate(lines)]
+    at = min(((i, n) for i, n in found if _PR_LINK_LINE.match(lines[n])), default=(0, 0))[1]
+    return [(block.line + at, link if isinstance(link, str) else str(link))]
 
 
 def _preamble(ledger: Ledger) -> bytes:

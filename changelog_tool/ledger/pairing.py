@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import UNPARSED, content, parse
 from changelog_tool.ledger.entry import entry_identity
+from changelog_tool.yaml.values import same
 
 PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 
@@ -37,6 +38,18 @@ def unlinked(text: bytes) -> bytes:
         for s in (line.rstrip(b" ") for line in text.split(b"\n"))
         if s and not PR_LINK_LINE.match(s)
     )
+
+
+def relinked(old: object, new: object) -> bool:
+    """``new`` is the entry ``old`` with another pr-link and nothing else changed,
+    judged on the parsed values (a line that merely begins ``pr-link:``, inside a
+    description, is not the entry's link)."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return False
+    link = "pr-link"
+    if old.keys() != new.keys() or link not in old or same(old[link], new[link]):
+        return False
+    return all(same(value, new[key]) for key, value in old.items() if key != link)
 
 
 @dataclass(frozen=True)
@@ -111,11 +124,14 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
     values = {j: _value(new, new.blocks[j]) for j in unpaired}
     rest = []
     for i in left:
-        relinked = links.get(unlinked(old.text(old.blocks[i]))) or []
-        while relinked and relinked[-1] not in values:  # taken by value already
-            relinked.pop()
-        found: int | None = relinked.pop() if relinked else None
+        candidates = links.get(unlinked(old.text(old.blocks[i]))) or []
+        while candidates and candidates[-1] not in values:  # taken by value already
+            candidates.pop()
+        found: int | None = candidates.pop() if candidates else None
         how = RELINKED
+        if found is not None and not _relinked_by_value(old, new, i, found):
+            candidates.append(found)  # (still free for the other base entries)
+            found = None
         if found is None:
             found, how = _by_value(_value(old, old.blocks[i]), values, history_end)
         if found is None:
@@ -145,6 +161,10 @@ def _by_value(value: object, values: dict[int, object], history_end: int) -> tup
         if keys is not None and j < history_end and other.get("config-keys") == keys:
             return j, EDITED
     return None, EDITED
+
+
+def _relinked_by_value(old: Ledger, new: Ledger, i: int, j: int) -> bool:
+    return relinked(_value(old, old.blocks[i]), _value(new, new.blocks[j]))
 
 
 def _frozen(value: object) -> object:

@@ -85,25 +85,27 @@ def test_a_doubled_empty_line_before_the_entry_is_a_warning(repo: GitRepo) -> No
     assert code == 0 and codes == [("separator", "warning")], messages
 
 
-def test_whitespace_in_old_entries_is_a_warning(repo: GitRepo) -> None:
+def test_whitespace_in_old_entries_is_refused_as_the_benchmark_reads_it(repo: GitRepo) -> None:
     """Trailing spaces on an old entry's line, and a blank line between old entries
-    doubled: the same entries, other bytes."""
+    doubled: the same entries, but the benchmark's reader refuses the deleted line."""
     start(repo)
     reformatted = HISTORY.replace('"Add a"\n', '"Add a"   \n', 1).replace("\n\n", "\n\n\n", 1)
     assert reformatted != HISTORY
     repo.commit("entry", **{LOG: reformatted + "\n" + OWN})
     code, codes, messages = verify(repo)
-    assert code == 0, messages
-    assert set(codes) == {("whitespace", "warning"), ("separator", "warning")}
+    assert code == 1, messages
+    assert set(codes) == {("benchmark-refuses", "error"), ("separator", "warning")}
+    refused = next(m for m in messages if "refuses" in m)
+    assert "changelog sync" in refused and "Add a" in refused
 
 
-def test_a_reindented_old_entry_is_a_warning(repo: GitRepo) -> None:
-    """Another indentation of the same value is not an edit."""
+def test_a_reindented_old_entry_is_refused(repo: GitRepo) -> None:
+    """Another indentation of the same value is not an edit, but a deleted line."""
     start(repo)
     reindented = HISTORY.replace("    - a-vllm\n", "  - a-vllm\n", 1)
     repo.commit("entry", **{LOG: reindented + "\n" + OWN})
     code, codes, messages = verify(repo)
-    assert code == 0 and codes == [("whitespace", "warning")], messages
+    assert code == 1 and codes == [("benchmark-refuses", "error")], messages
 
 
 def test_a_re_land_keeps_its_first_link_with_a_warning(repo: GitRepo) -> None:

@@ -111,7 +111,7 @@ def test_pr_link_only_corrections_are_allowed_alone() -> None:
     head = BASE.replace(b"pull/1\n", b"pull/11\n")
     history = compare(BASE, head, PATH)
     assert history.kind == CORRECTION and codes(history) == []
-    assert history.corrections == [(5, "  pr-link: https://github.com/o/r/pull/11")]
+    assert history.corrections == [(5, "https://github.com/o/r/pull/11")]
 
 
 def test_pr_link_corrections_mixed_with_new_entries_are_refused() -> None:

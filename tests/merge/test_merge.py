@@ -475,3 +475,15 @@ def test_a_removal_is_named_at_the_entry_that_now_follows_it() -> None:
     branch = appended(changelog(A, C), P1)
     [problem] = refused(BASE, appended(BASE, M1), branch).problems
     assert problem.line == branch[: branch.index(C)].count(b"\n") + 1
+
+
+def test_a_description_line_that_begins_with_pr_link_is_not_carried_as_a_correction() -> None:
+    """What changed is judged on the parsed entries: a line of a description that
+    begins with ``pr-link:`` is the description."""
+    described = LINKED.replace(
+        b'  description:\n    - "Update a-fp8-b200-vllm"\n',
+        b"  description: |\n    pr-link: https://github.com/acme/bench/pull/5\n",
+    )
+    assert described != LINKED
+    edit = described.replace(b"pull/5\n", b"pull/6\n")
+    refused(described, appended(described, M1), edit)

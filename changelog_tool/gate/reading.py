@@ -1,0 +1,114 @@
+"""The verdict of the benchmark CI's own reader (:mod:`changelog_tool.ledger.reading`):
+what it refuses, and what it reads otherwise than the branch's own entries.
+
+A deleted line it refuses is an error, except where the change only corrects old
+pr-links (a warning, ``correction = "error"`` makes it one: that push benchmarks
+nothing). Added lines that do not load, or load to other entries than the branch
+appended (git's diff cut or joined them), are errors. A branch behind the base
+ref's tip, which the pull-request check refuses until it holds the tip's newer
+entries, gets a warning naming ``changelog sync --commit``.
+"""
+
+from __future__ import annotations
+
+from ruamel.yaml.error import YAMLError
+
+from changelog_tool.diff.engine import Snapshot
+from changelog_tool.findings import ERROR, WARNING, Finding, shown
+from changelog_tool.ledger.reading import Reading
+from changelog_tool.ledger.revision import SYNC, Appended
+from changelog_tool.settings import Settings
+from changelog_tool.yaml import yaml11
+from changelog_tool.yaml.limits import YamlRefused
+from changelog_tool.yaml.values import same
+
+READER = "the benchmark CI's reader of the changelog (`git diff BASE HEAD`)"
+REFUSED = "benchmark-refuses"
+MISREAD = "benchmark-read"
+
+
+def reading_findings(snapshot: Snapshot, settings: Settings) -> list[Finding]:
+    reading, history, path = snapshot.reading, snapshot.history, snapshot.changelog
+    if reading is None:
+        return []
+    # the branch's own reading already failed (an edit, bytes, YAML): its errors say
+    # what to fix first, and the reader's would repeat them
+    if any(f.severity == ERROR for f in history.findings):
+        out: list[Finding] = []
+    elif reading.deleted:
+        out = [_refused(reading, snapshot, settings)]
+    else:
+        out = _misread(reading, history.appended, path)
+    behind = snapshot.behind
+    if behind is not None and behind.deleted and not reading.deleted:
+        ref = snapshot.base_ref
+        message = (
+            f"this branch is behind {ref}: {ref} changed {path} since the branch left it, "
+            f"so `git diff {ref} HEAD`, which the benchmark's pull-request check reads, "
+            f"deletes {len(behind.deleted)} line(s) and is refused until the branch holds "
+            f"them; run `changelog sync --commit` (a merge of {ref} that keeps its bytes, "
+            "then this branch's entries)"
+        )
+        out.append(Finding("behind", message, path, None, WARNING))
+    return out
+
+
+def _refused(reading: Reading, snapshot: Snapshot, settings: Settings) -> Finding:
+    """The deleted lines: a correction alone (a warning by default), else an error."""
+    history, path = snapshot.history, snapshot.changelog
+    first = reading.deleted[0]
+    corrected = {line for line, _ in history.corrections}
+    if (
+        corrected
+        and not history.appended
+        and all(d.head_line in corrected for d in reading.deleted)
+    ):
+        severity = ERROR if settings.correction == "error" else WARNING
+        message = (
+            f"this change only corrects {len(corrected)} old pr-link(s); {READER} "
+            "refuses every deleted line, so this push benchmarks nothing"
+        )
+        return Finding("correction", message, path, first.head_line, severity)
+    message = (
+        f"{READER} refuses this change: it deletes {len(reading.deleted)} non-blank "
+        f"line(s), the first {shown(first.text.strip())} (line {first.base_line} of "
+        f"the base), so none of this branch's entries would be benchmarked; {SYNC}"
+    )
+    return Finding(REFUSED, message, path, first.head_line)
+
+
+def _misread(reading: Reading, appended: list[Appended], path: str) -> list[Finding]:
+    """The added lines do not load, or load to other entries than the branch's own."""
+    line = reading.first_added
+    if reading.problem is not None:
+        message = (
+            f"{READER} cannot load the lines this change adds as entries "
+            f"({reading.problem}); {SYNC}"
+        )
+        return [Finding(MISREAD, message, path, line)]
+    own = _as_read(appended)
+    if own is None or same(reading.entries, own):
+        return []
+    message = (
+        f"{READER} reads {len(reading.entries)} entr(y/ies) from the lines this change adds, "
+        f"not this branch's {len(own)} (git's diff cut or joined them: an entry away from "
+        f"the end, next to changed lines); {SYNC}"
+    )
+    return [Finding(MISREAD, message, path, line)]
+
+
+def _as_read(appended: list[Appended]) -> list[object] | None:
+    """Each own entry as PyYAML reads it alone; ``None`` when one does not read (its
+    own findings say why)."""
+    out: list[object] = []
+    for entry in appended:
+        if entry.value is None:
+            return None
+        try:
+            value = yaml11.load(entry.text)
+        except (yaml11.Unreadable, YAMLError, YamlRefused):
+            return None
+        if not isinstance(value, list) or len(value) != 1:
+            return None
+        out.append(value[0])
+    return out

@@ -1,0 +1,91 @@
+"""The changelog as the benchmark CI reads a change to it (pure).
+
+InferenceX's check (``utils/process_changelog.py``, ``get_added_lines``) runs
+``git diff BASE HEAD -- <changelog>`` with git's defaults and reads its lines: a
+deleted line (``-``, not ``---``) that is not blank after stripping refuses the
+whole change; the added lines (``+``, not ``+++``), joined with line breaks, are
+loaded with PyYAML as the list of new entries. :func:`read_diff` restates that
+reading on git's own output, so block boundaries are git's, not this tool's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ruamel.yaml.error import YAMLError
+
+from changelog_tool.yaml import yaml11
+from changelog_tool.yaml.limits import YamlRefused
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """A deleted line the reader refuses: its number in the base and in head (where
+    the deletion stands), and its text."""
+
+    base_line: int
+    head_line: int
+    text: str
+
+
+@dataclass
+class Reading:
+    """What the benchmark CI reads from one ``git diff`` of the changelog."""
+
+    deleted: list[Deleted] = field(default_factory=list)
+    added: str = ""
+    first_added: int | None = None
+    """Head's line number of the first added line."""
+    entries: list[dict[str, object]] = field(default_factory=list)
+    problem: str | None = None
+    """Why the added lines do not load as a list of entries (``None``: they do)."""
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.deleted) or self.problem is not None
+
+
+def read_diff(diff: bytes) -> Reading:
+    """The benchmark's reading of ``git diff``'s output for one file."""
+    out = Reading()
+    added: list[str] = []
+    old = new = 0
+    for line in diff.decode("utf-8", "replace").split("\n"):
+        hunk = _HUNK.match(line)
+        if hunk:
+            old, new = int(hunk.group(1)), int(hunk.group(2))
+        elif line.startswith("-") and not line.startswith("---"):
+            if line[1:].strip():
+                out.deleted.append(Deleted(old, new, line[1:]))
+            old += 1
+        elif line.startswith("+") and not line.startswith("+++"):
+            if out.first_added is None:
+                out.first_added = new
+            added.append(line[1:])
+            new += 1
+        elif line.startswith(" "):
+            old, new = old + 1, new + 1
+    out.added = "\n".join(added)
+    if out.added.strip():
+        out.entries, out.problem = _entries(out.added)
+    return out
+
+
+def _entries(text: str) -> tuple[list[dict[str, object]], str | None]:
+    """The added text as the list of entries it loads to, or why it does not."""
+    try:
+        value = yaml11.load(text.encode("utf-8"))
+    except YamlRefused as exc:
+        return [], exc.message
+    except (yaml11.Unreadable, YAMLError) as exc:
+        return [], str(exc).strip().splitlines()[0]
+    if not value:
+        return [], None
+    if not isinstance(value, list):
+        return [], f"they load as a {type(value).__name__}, not a list of entries"
+    if not all(isinstance(item, dict) for item in value):
+        return [], "they load as a list whose items are not all entries (mappings)"
+    return value, None
