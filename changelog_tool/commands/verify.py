@@ -28,9 +28,11 @@ from changelog_tool.findings import (
 )
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
+from changelog_tool.gate.stopped import while_stopped
 from changelog_tool.gate.summary import job_summary
 from changelog_tool.gate.verdict import check
 from changelog_tool.gitrepo import Repo
+from changelog_tool.gitrepo.pending import pending
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
@@ -217,6 +219,10 @@ def _verify_base(
             pr_title=pr_title,
             before_merge=before_merge,
         )
+        stopped = pending(repo.git_dir()) if head is None else None
+        if stopped is not None:
+            touching = stopped.touching(repo.root, snapshot.changelog)
+            while_stopped(verdict, stopped, touching, snapshot.changelog)
         verdict.findings.extend(_lints(repo, settings, snapshot))
         verdict.findings.extend(
             unlisted_scenario_types(snapshot.changes.needing_entry(), snapshot.masters)

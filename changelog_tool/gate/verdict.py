@@ -24,7 +24,7 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import same_entry, scenario_types
+from changelog_tool.ledger.entry import same_entry, scenario_types, selection
 from changelog_tool.ledger.revision import FORM, Appended, Kept
 from changelog_tool.settings import Settings
 
@@ -195,6 +195,9 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
         else:
             found = duplicate_in(kept, entry.value)
             if found is None:
+                twin = _same_selection(appended[:index], entry.value)
+                if twin is not None:
+                    out.append(_same_sweeps(twin, entry, snapshot.changelog, severity))
                 continue
             line, said = found, where
             identical = _identical(kept, found, entry)
@@ -212,6 +215,20 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
         )
         out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, severity))
     return out
+
+
+def _same_sweeps(twin: Appended, entry: Appended, path: str, severity: str) -> Finding:
+    message = (
+        f"this entry selects the same config-keys and scenario types as the entry on "
+        f"line {twin.line}, which this branch appends too: the benchmark runs the same "
+        "sweeps twice (a rebase that replayed an entry already added leaves two); keep one"
+    )
+    return Finding("duplicate-entry", message, path, entry.line, severity)
+
+
+def _same_selection(earlier: list[Appended], value: dict[str, object]) -> Appended | None:
+    chosen = selection(value)
+    return next((e for e in earlier if selection(e.value or {}) == chosen), None)
 
 
 def _identical(kept: Kept, line: int, entry: Appended) -> bool:

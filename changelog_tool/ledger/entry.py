@@ -227,6 +227,14 @@ def same_entry(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     return entry_identity(a) == entry_identity(b)
 
 
+def selection(entry: Mapping[str, object]) -> tuple[frozenset[str], frozenset[str]]:
+    """What an entry makes the benchmark run: its config-keys patterns and scenario
+    types (all of them when it names none)."""
+    kinds = entry.get("scenario-type")
+    named = kinds if isinstance(kinds, list) else [kinds] if kinds else scenario_types()
+    return frozenset(texts(entry.get("config-keys"))), frozenset(map(str, named))
+
+
 def entry_identity(value: object) -> Hashable:
     """A hashable form of an entry (or any YAML value) without its ``pr-link``, equal
     for two entries exactly when they are the same entry: YAML data equality
