@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import errno
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,45 @@ def test_every_format_option_says_what_it_prints(capsys: pytest.CaptureFixture[s
         formats = [a for a in command._actions if "--format" in a.option_strings]
         for action in formats:
             assert action.help and action.help.startswith("output: text (default)"), name
+
+
+def _exception_types() -> list[type[BaseException]]:
+    import importlib
+    import pkgutil
+
+    import changelog_tool
+
+    for module in pkgutil.walk_packages(changelog_tool.__path__, "changelog_tool."):
+        importlib.import_module(module.name)
+    found, todo = [], [BaseException]
+    while todo:
+        kind = todo.pop()
+        todo.extend(kind.__subclasses__())
+        if kind.__module__.startswith("changelog_tool."):
+            found.append(kind)
+    return found
+
+
+def test_every_exception_type_of_the_package_takes_a_traceback() -> None:
+    """Raising sets ``__traceback__`` (a ``with`` block re-raising does too): an
+    exception type with frozen fields would turn into FrozenInstanceError."""
+    import contextlib
+    import dataclasses
+
+    kinds = _exception_types()
+    assert len(kinds) > 5
+    frozen = [
+        k.__qualname__
+        for k in kinds
+        if dataclasses.is_dataclass(k) and k.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    ]
+    assert frozen == []
+
+    from changelog_tool.yaml.items import YamlProblem
+
+    @contextlib.contextmanager
+    def held() -> Iterator[None]:
+        yield
+
+    with pytest.raises(YamlProblem), held():
+        raise YamlProblem("yaml-syntax", "broken", 3)

@@ -26,7 +26,7 @@ from changelog_tool.ledger.entry import Entry, normalize, scenario_types
 from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.settings import Settings
-from changelog_tool.yaml.limits import MAX_DEPTH
+from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
 ANSWER_FLAGS = ("key", "description", "scenario_type", "pr_link", "flag", "number")
 
@@ -117,14 +117,8 @@ def _entries_from_json(text: str, placeholder: str) -> list[dict[str, object]]:
         raise ChangelogError(f"stdin is not JSON: {exc}") from None
     except ValueError as exc:  # an integer past Python's digit limit
         raise ChangelogError(f"stdin cannot be read as JSON: {str(exc).split(';')[0]}") from None
-    level, pending = 0, [document]
-    while pending := [node for node in pending if isinstance(node, dict | list)]:
-        level += 1  # breadth first, one level of objects and arrays at a time: no recursion
-        if level > MAX_DEPTH:
-            raise ChangelogError(too_deep)
-        pending = [
-            c for node in pending for c in (node.values() if isinstance(node, dict) else node)
-        ]
+    if deeper_than(document, MAX_DEPTH):
+        raise ChangelogError(too_deep)
     entries = document if isinstance(document, list) else [document]
     if not entries or not all(isinstance(e, dict) for e in entries):
         raise ChangelogError("--json expects an entry object or a non-empty list of entry objects")

@@ -22,6 +22,7 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.findings import ERROR
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
 from changelog_tool.ledger import writer
@@ -211,6 +212,15 @@ def fill_placeholders(
             f"{path}: this branch does not only append to the base ({history.kind}); "
             "finalize rewrites only its own entries: "
             + ("; ".join(repairs) or "undo the edit of the base's entries")
+        )
+    unread = [f for f in history.findings if f.severity == ERROR and f.code != "history-modified"]
+    if unread:
+        # an entry that does not read is not among history.appended: its link unseen
+        listed = "; ".join(f"line {f.line}: {f.message}" for f in unread[:3])
+        raise ChangelogError(
+            f"{path}: finalize reads every entry this branch appended, and cannot read "
+            f"them all ({listed}{'; ...' if len(unread) > 3 else ''}); fix the file "
+            "first (`changelog verify --file` lists every problem); nothing was written"
         )
     lines = data.split(b"\n")
     rewritten = []

@@ -25,11 +25,16 @@ from pathlib import Path
 
 import jsonschema
 from jsonschema.protocols import Validator
+from referencing import Registry
+from referencing.jsonschema import Schema
 
 from changelog_tool import schemafile
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
+from changelog_tool.ledger import schemarefs
+from changelog_tool.ledger.schemarefs import Finder, seen_through
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
+from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
 SETTING = "entry-schema"
 """The setting that names the repository's schema file."""
@@ -60,19 +65,21 @@ class Field:
 class EntrySchema:
     """The entry schema in use: its fields in the order the emitter writes them, its
     scenario types, where it comes from (``source``: the repository's file, or
-    ``None``: the built-in schema alone), and its validator, built once."""
+    ``None``: the built-in schema alone), and its validator, built once, which
+    resolves references only through ``registry``."""
 
     fields: tuple[Field, ...]
     scenario_types: tuple[str, ...]
     source: str | None
     document: dict[str, object] = field(compare=False, repr=False)
+    registry: Registry[Schema] = field(compare=False, repr=False)
     built: dict[str, Validator] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def validator(self) -> Validator:
         """The validator of :attr:`document`, built once, on first use."""
         if "validator" not in self.built:
-            self.built["validator"] = _strict()(self.document)
+            self.built["validator"] = _strict()(self.document, registry=self.registry)
         return self.built["validator"]
 
     @property
@@ -130,33 +137,10 @@ def _object(value: object, where: str) -> dict[str, object]:
     return value
 
 
-def _inline_refs(node: object, defs: dict[str, object], where: str, depth: int = 0) -> object:
-    """The schema with its local ``#/$defs/...`` references replaced by their targets
-    (the same meaning, in one tree that two schemas can be combined in)."""
-    if depth > 32:
-        raise UsageError(f"{where}: its $defs refer to each other in a loop; unfold them")
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            name = ref.removeprefix("#/$defs/")
-            if name == ref or name not in defs:
-                raise UsageError(
-                    f"{where}: $ref {ref!r} is not one of the file's own #/$defs/; "
-                    "define it under $defs in the same file"
-                )
-            rest = {k: v for k, v in node.items() if k != "$ref"}
-            target = _inline_refs(defs[name], defs, where, depth + 1)
-            return {"allOf": [target, _inline_refs(rest, defs, where, depth)]} if rest else target
-        return {k: _inline_refs(v, defs, where, depth) for k, v in node.items() if k != "$defs"}
-    if isinstance(node, list):
-        return [_inline_refs(v, defs, where, depth) for v in node]
-    return node
-
-
-def _field(name: str, node: object, where: str) -> Field:
-    spec: dict[str, object] = node if isinstance(node, dict) else {}
+def _field(name: str, node: object, resolver: Finder, where: str) -> Field:
+    spec = seen_through(node, resolver)
     kind = _KINDS.get(str(spec.get("type"))) if spec else None
-    items = spec.get("items", {})
+    items = seen_through(spec.get("items", {}), resolver)
     if kind is None or (
         kind == LIST and not (isinstance(items, dict) and items.get("type") in (None, "string"))
     ):
@@ -176,18 +160,18 @@ def _field(name: str, node: object, where: str) -> Field:
     )
 
 
-def _scenario_enum(entry: dict[str, object], where: str) -> list[str]:
+def _scenario_enum(entry: dict[str, object], resolver: Finder, where: str) -> list[str]:
     """The scenario types a schema of one entry lists, taken out of it (they are
     combined apart: a repository adds types to the built-in ones)."""
     properties = entry.get("properties")
-    node = properties.get(SCENARIO) if isinstance(properties, dict) else None
-    items = node.get("items") if isinstance(node, dict) else None
-    if isinstance(items, dict) and isinstance(items.get("enum"), list):
-        kinds = items.pop("enum")
-        if not all(isinstance(k, str) for k in kinds):
-            raise UsageError(f"{where}: the scenario types (scenario-type items enum) are strings")
-        return list(kinds)
-    return []
+    node = seen_through(properties.get(SCENARIO), resolver) if isinstance(properties, dict) else {}
+    items = node.get("items")
+    chain = schemarefs.followed(items, resolver) if isinstance(items, dict) else iter(())
+    holder = next((n for n in chain if "enum" in n), None)
+    kinds = holder.pop("enum") if holder is not None else []
+    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+        raise UsageError(f"{where}: the scenario types (scenario-type items enum) are strings")
+    return [str(k) for k in kinds]
 
 
 def combine(extension: dict[str, object] | None, source: str | None = None) -> EntrySchema:
@@ -195,15 +179,22 @@ def combine(extension: dict[str, object] | None, source: str | None = None) -> E
     entry) when there is one: both apply (``allOf``); a field is allowed when either
     declares it; the scenario types are the built-in ones, then the extension's."""
     here = "the built-in schema"
-    defs = _object(builtin_document()["$defs"], here)
-    builtin = _object(_inline_refs(defs["entry"], defs, here), here)
+    document = copy.deepcopy(builtin_document())  # the copy the registry holds
+    uri = str(document["$id"])
+    builtin = _object(_object(document["$defs"], here)["entry"], here)
     del builtin["additionalProperties"]  # decided below, over both schemas' fields
-    kinds = _scenario_enum(builtin, here)
-    fields = {n: _field(n, node, here) for n, node in _object(builtin["properties"], here).items()}
-    parts = [builtin]
     where = source or "the entry schema"
-    if extension is not None:
-        extra = _checked(extension, where)
+    extra = None if extension is None else _checked(extension, where)
+    held = schemarefs.registry(document, uri, extra)
+    found = held.resolver(uri)
+    kinds = _scenario_enum(builtin, found, here)
+    fields = {
+        n: _field(n, node, found, here) for n, node in _object(builtin["properties"], here).items()
+    }
+    parts: list[object] = [{"$ref": f"{uri}#/$defs/entry"}]
+    if extra is not None:
+        schemarefs.check(held, _named(where))
+        found = held.resolver(schemarefs.REPOSITORY_URI)
         for name, node in _object(extra.get("properties", {}), where).items():
             if name in fields:
                 declared = node.get("type") if isinstance(node, dict) else None
@@ -213,22 +204,24 @@ def combine(extension: dict[str, object] | None, source: str | None = None) -> E
                         "schema may tighten a built-in field, not change its type"
                     )
             else:
-                fields[name] = _field(name, node, where)
-        kinds += [k for k in _scenario_enum(extra, where) if k not in kinds]
-        parts.append(extra)
+                fields[name] = _field(name, node, found, where)
+        kinds += [k for k in _scenario_enum(extra, found, where) if k not in kinds]
+        parts.append({"$ref": schemarefs.REPOSITORY_URI})
     scenario = {"type": "array", "items": {"enum": kinds}}
-    document = {
+    combined: dict[str, object] = {
         "allOf": parts,
         "properties": {name: scenario if name == SCENARIO else True for name in fields},
         "additionalProperties": False,
     }
-    return EntrySchema(tuple(fields.values()), tuple(kinds), source, document)
+    return EntrySchema(tuple(fields.values()), tuple(kinds), source, combined, held)
 
 
 def _checked(extension: object, where: str) -> dict[str, object]:
-    """The repository's schema, as a valid 2020-12 schema of one entry, refs inlined."""
+    """The repository's schema, as a valid 2020-12 schema of one entry (a copy)."""
     if not isinstance(extension, dict):
         raise UsageError(f"{where}: a schema of one entry is a JSON object")
+    if deeper_than(extension, MAX_DEPTH):
+        raise UsageError(_too_deep(where))
     try:
         jsonschema.Draft202012Validator.check_schema(extension)
     except jsonschema.SchemaError as exc:
@@ -243,8 +236,8 @@ def _checked(extension: object, where: str) -> dict[str, object]:
             f"{where}: fields that neither schema declares are always refused; declare "
             'each new field under "properties" (drop additionalProperties)'
         )
-    defs = _object(extension.get("$defs", {}), f"{where}: $defs")
-    extra = _object(_inline_refs(copy.deepcopy(extension), defs, where), where)
+    _object(extension.get("$defs", {}), f"{where}: $defs")
+    extra = copy.deepcopy(extension)
     for keyword in ("additionalProperties", "$schema", "$id"):  # said by the combination
         extra.pop(keyword, None)
     if not isinstance(extra.get("properties", {}), dict):
@@ -261,9 +254,20 @@ def parse(data: bytes, source: str) -> EntrySchema:
     """The entry schema of a repository whose schema file (``source``) holds ``data``."""
     try:
         document = json.loads(data.decode("utf-8"))
+    except RecursionError:  # the decoder recurses per level
+        raise UsageError(_too_deep(source)) from None
     except (UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"{source}: not a JSON file: {exc}") from None
     return combine(document, source)
+
+
+def _named(where: str) -> str:
+    """The schema file, and the setting that names it."""
+    return f"{where} (the `{SETTING}` setting)"
+
+
+def _too_deep(where: str) -> str:
+    return f"{_named(where)}: nested deeper than {MAX_DEPTH} levels"
 
 
 def of_settings(settings: Settings, read: Reader | None = None, origin: str = "") -> EntrySchema:

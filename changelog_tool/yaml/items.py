@@ -25,9 +25,10 @@ Schema instance hold. Read-only views, so a ``dict[str, list[str]]`` is one too;
 untrusted bytes is an ``object`` until it is checked (its keys may be numbers)."""
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class YamlProblem(Exception):
-    """A YAML document the changelog refuses. ``line`` is 1-based."""
+    """A YAML document the changelog refuses. ``line`` is 1-based. Not frozen:
+    raising sets ``__traceback__`` (a ``with`` block re-raising it, for one)."""
 
     code: str
     message: str

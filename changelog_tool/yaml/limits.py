@@ -175,3 +175,17 @@ def _too_deep(data: bytes | str, event: Event, needs: str) -> YamlRefused:
         f"nested deeper than {MAX_DEPTH} levels of mappings and lists (aliases included); {needs}",
         line_at(data, event.start_mark.index),
     )
+
+
+def deeper_than(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Whether a JSON value nests more than ``limit`` objects and arrays (the root
+    counting 1), found a level at a time, with no recursion."""
+    level, pending = 0, [value]
+    while pending := [node for node in pending if isinstance(node, dict | list)]:
+        level += 1
+        if level > limit:
+            return True
+        pending = [
+            c for node in pending for c in (node.values() if isinstance(node, dict) else node)
+        ]
+    return False

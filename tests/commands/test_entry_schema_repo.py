@@ -6,7 +6,15 @@ schema it is judged by (docs/usage.md, 'Adding a field')."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
+import pytest
+from conftest import HOSTILE_CPU_SECONDS, cpu_limit
+from listener import listening
 from projects import AMD, AMD_TEXT, LOG, NVIDIA, codes, key_block, run, verify
 
 SCHEMA = ".github/perf-changelog.schema.json"
@@ -188,3 +196,67 @@ def test_init_writes_no_entry_schema(repo) -> None:
     done = run(repo, "init", "--source", "https://github.com/acme/perf-changelog@v1", "--dry-run")
     assert done.returncode == 0, done.stderr
     assert "entry-schema" not in done.stdout and "schema.json" not in done.stdout
+
+
+def reaching(keyword: str, target: str) -> dict[str, object]:
+    """The documented extension, with a rule that sends ``multi-turn`` to ``target``
+    (a schema of integers there: obeyed, it would fail every entry that sets it)."""
+    return {**EXTENSION, "allOf": [{"properties": {"multi-turn": {keyword: target}}}]}
+
+
+@pytest.mark.parametrize("keyword", ["$ref", "$dynamicRef", "$recursiveRef"])
+@pytest.mark.parametrize("where", ["http", "file"])
+def test_a_schema_that_refers_outside_the_repository_reads_nothing(
+    repo, tmp_path, keyword: str, where: str
+) -> None:
+    """`verify --file` (the pre-commit hook) and `add` refuse the file, naming it and
+    the setting; the server hears nothing, the file outside is never obeyed."""
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"type": "integer"}', encoding="utf-8")
+    with listening() as server:
+        target = server.url if where == "http" else outside.as_uri()
+        project(repo, extension=reaching(keyword, target))
+        done = run(repo, *ADD)
+        assert done.returncode == 2, done.stdout + done.stderr
+        said = (
+            f"changelog: {SCHEMA} (the `entry-schema` setting): {keyword} {target!r} leads outside"
+        )
+        assert done.stderr.startswith(said)
+        repo.write(LOG, HISTORY + "\n" + ENTRY)
+        done = run(repo, "verify", "--file")
+        assert done.returncode == 2 and done.stderr.startswith(said), done.stdout + done.stderr
+        assert server.requests == []
+
+
+ENTRY = '- config-keys:\n    - a-vllm\n  description:\n    - "Bump"\n  pr-link: XXX\n  multi-turn: true\n'
+
+
+def test_a_schema_of_doubling_definitions_is_refused_at_once_by_verify_file(repo) -> None:
+    """1.7 KB of $defs, each naming the one before twice, stand for 2**25 copies:
+    followed through the registry, they are counted and refused, not expanded."""
+    defs: dict[str, object] = {"d0": {"type": "boolean"}}
+    for n in range(1, 26):
+        defs[f"d{n}"] = {"allOf": [{"$ref": f"#/$defs/d{n - 1}"}, {"$ref": f"#/$defs/d{n - 1}"}]}
+    extension = {**EXTENSION, "$defs": defs, "allOf": [{"$ref": "#/$defs/d25"}]}
+    assert 1500 < len(json.dumps(extension)) < 2000
+    project(repo, extension=extension)
+    repo.write(LOG, HISTORY + "\n" + ENTRY)
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-I", "-m", "changelog_tool", "verify", "--file"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env=os.environ,
+        timeout=30,
+        preexec_fn=cpu_limit(HOSTILE_CPU_SECONDS),
+        check=False,
+    )
+    took = time.monotonic() - started
+    assert done.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), "expanded, not refused"
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(
+        f"changelog: {SCHEMA} (the `entry-schema` setting): its references, followed, "
+        "make more than 500 subschemas"
+    )
+    assert took < HOSTILE_CPU_SECONDS

@@ -173,3 +173,37 @@ def test_own_entries_above_the_bases_and_spaces_in_old_entries_are_finalized(
     assert done.returncode == 0, done.stdout + done.stderr
     assert repo.read(LOG) == data.replace("pr-link: XXX", f"pr-link: {LINK}/7").encode()
     assert "2 placeholder pr-link(s)" in done.stdout
+
+
+def test_an_appended_entry_that_does_not_read_is_named_and_nothing_written(
+    repo: GitRepo,
+) -> None:
+    """A YAML problem met while the writer's lock is held is a refusal naming the
+    line, never an internal error."""
+    make_project(repo)
+    data = HISTORY + "\n" + entry("a-vllm", "Bump a") + "  extra: [unclosed\n"
+    repo.commit("own entry", **{LOG: data})
+    for extra in ((), ("--commit",)):
+        done = run(repo, "finalize", "--pr-number", "7", *extra)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "internal error" not in done.stderr
+        assert "cannot read them all (line 19: did not find expected ',' or ']')" in done.stderr
+        assert "`changelog verify --file`" in done.stderr
+        assert repo.read(LOG) == data.encode()
+    assert repo.git("status", "--porcelain") == ""
+
+
+def test_a_merge_stopped_on_the_changelog_is_refused_with_its_lines(repo: GitRepo) -> None:
+    branch_with_placeholders(repo)
+    repo.git("checkout", "-q", "main")
+    repo.commit("main moves", **{LOG: HISTORY + "\n" + entry("b-vllm", "Main", f"{LINK}/6")})
+    repo.git("checkout", "-q", "feature")
+    stop = repo.git("merge", "main", check=False)
+    assert "CONFLICT (content): Merge conflict in perf-changelog.yaml" in stop
+    stopped = repo.read(LOG)
+    assert b"<<<<<<<" in stopped
+    done = run(repo, "finalize", "--pr-number", "7")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "internal error" not in done.stderr
+    assert "cannot read them all (line " in done.stderr
+    assert repo.read(LOG) == stopped

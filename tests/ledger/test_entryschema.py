@@ -8,15 +8,24 @@ import ast
 import html
 import json
 import re
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from listener import listening
 
 from changelog_tool.errors import UsageError
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import normalize, schema_errors
-from changelog_tool.ledger.entryschema import FLAG, INTEGER, builtin, builtin_document, parse
+from changelog_tool.ledger.entryschema import (
+    FLAG,
+    INTEGER,
+    TEXT,
+    builtin,
+    builtin_document,
+    parse,
+)
 
 GOOD = {"config-keys": ["a"], "description": ["d"], "pr-link": "XXX"}
 KINDS = {"list": "list of text", "text": "text", "flag": "true/false", "integer": "integer"}
@@ -115,7 +124,7 @@ def test_a_repository_schema_may_tighten_a_built_in_rule() -> None:
         (extension(notes={"type": "object"}), "'notes' needs a type the changelog can hold"),
         (extension(notes={}), "'notes' needs a type the changelog can hold"),
         (extension(**{"pr-link": {"type": "integer"}}), "not change its type"),
-        (b'{"properties": {"a": {"$ref": "https://x.invalid/s.json"}}}', "is not one of"),
+        (b'{"properties": {"a": {"$ref": "https://x.invalid/s.json"}}}', "leads outside"),
         (b'{"minProperties": "two"}', "not a valid JSON Schema"),
     ],
 )
@@ -237,3 +246,125 @@ def test_a_schema_file_written_as_a_whole_schema_is_read_as_one() -> None:
         assert schema_errors({**GOOD, "multi-turn": 1}) == [
             ("multi-turn", "1 is not of type 'boolean'")
         ]
+
+
+REFUSED = "repo.schema.json (the `entry-schema` setting): "
+OUTSIDE = (
+    "leads outside the file; a reference may name a schema of this file (#/$defs/<name>) "
+    "or of the built-in one: no other file or address is read"
+)
+
+
+def refusal(document: object) -> str:
+    with pytest.raises(UsageError) as caught:
+        parse(json.dumps(document).encode(), "repo.schema.json")
+    return str(caught.value)
+
+
+def tightening(keyword: str, target: str) -> dict[str, object]:
+    """A field of text, which a rule elsewhere in the file refers to ``target``
+    for (a schema of integers, where it is read)."""
+    return {
+        "properties": {"turns": {"type": "string"}},
+        "allOf": [{"properties": {"turns": {keyword: target}}}],
+    }
+
+
+@pytest.mark.parametrize("keyword", ["$ref", "$dynamicRef", "$recursiveRef"])
+@pytest.mark.parametrize("where", ["http", "file", "sibling"])
+def test_no_reference_reads_a_file_or_the_network(tmp_path: Path, keyword: str, where: str) -> None:
+    """Every keyword that can refer is resolved through the registry, which holds
+    the built-in schema and the file and retrieves nothing else."""
+    outside = tmp_path / "schema.json"
+    outside.write_text('{"type": "integer"}', encoding="utf-8")
+    with listening() as server:
+        target = {"http": server.url, "file": outside.as_uri(), "sibling": "schema.json"}[where]
+        said = refusal(tightening(keyword, target))
+        assert said == f"{REFUSED}{keyword} {target!r} {OUTSIDE}"
+        assert server.requests == []
+
+
+def test_a_subschema_cannot_move_the_base_of_its_references_elsewhere() -> None:
+    """A nested $id would make ``schema.json`` mean the server's (and could take
+    the built-in schema's address): refused, nothing fetched."""
+    with listening() as server:
+        nested = {"$id": server.url, "properties": {"turns": {"$dynamicRef": "schema.json"}}}
+        said = refusal({"properties": {"turns": {"type": "string"}}, "allOf": [nested]})
+        assert said.startswith(f"{REFUSED}a subschema declares its own $id ({server.url!r})")
+        assert server.requests == []
+
+
+def doubling(levels: int) -> dict[str, object]:
+    """Each definition refers twice to the one before: ``levels`` lines of text that
+    stand for 2**levels copies of the first."""
+    defs: dict[str, object] = {"d0": {"type": "string", "minLength": 1}}
+    for n in range(1, levels + 1):
+        defs[f"d{n}"] = {"allOf": [{"$ref": f"#/$defs/d{n - 1}"}, {"$ref": f"#/$defs/d{n - 1}"}]}
+    return {
+        "$defs": defs,
+        "properties": {"note": {"type": "string"}},
+        "allOf": [{"properties": {"note": {"$ref": f"#/$defs/d{levels}"}}}],
+    }
+
+
+def chain(links: int) -> dict[str, object]:
+    defs: dict[str, object] = {f"d{n}": {"$ref": f"#/$defs/d{n + 1}"} for n in range(links)}
+    defs[f"d{links}"] = {"type": "string"}
+    return {"$defs": defs, "properties": {"note": {"$ref": "#/$defs/d0"}}}
+
+
+@pytest.mark.parametrize(
+    ("document", "says"),
+    [
+        (doubling(12), "its references, followed, make more than 500 subschemas"),
+        (chain(150), "its schemas, references followed, nest deeper than 100 levels"),
+        (
+            {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}},
+            "its references lead back to themselves in a loop",
+        ),
+        ({"properties": {"note": {"$ref": "#"}}}, "lead back to themselves in a loop"),
+        (tightening("$ref", "#/$defs/count"), "'#/$defs/count' names nothing in the file"),
+        (tightening("$dynamicRef", "#count"), "'#count' names nothing in the file"),
+    ],
+)
+def test_a_schema_that_grows_or_loops_once_followed_is_refused(
+    document: dict[str, object], says: str
+) -> None:
+    said = refusal(document)
+    assert said.startswith(REFUSED) and says in said
+
+
+def test_a_schema_nested_past_the_limit_is_refused_not_a_crash() -> None:
+    deep = "{" + '"not": {' * 500 + "}" * 500 + "}"
+    with pytest.raises(UsageError, match="nested deeper than 100 levels"):
+        parse(deep.encode(), "repo.schema.json")
+
+
+def test_references_resolve_within_the_file_and_into_the_built_in_schema() -> None:
+    """What the registry holds is followed: the file's $defs (with words of its own
+    beside a $ref), its dynamic anchors, and the built-in schema's definitions."""
+    uri = builtin_document()["$id"]
+    document = {
+        "$defs": {
+            "count": {"type": "integer", "minimum": 1},
+            "positive": {"$dynamicAnchor": "positive", "maximum": 9},
+        },
+        "properties": {
+            "turns": {"$ref": "#/$defs/count", "description": "turns per conversation"},
+            "owner": {"$ref": f"{uri}#/$defs/config-key"},
+        },
+        "allOf": [{"properties": {"turns": {"$dynamicRef": "#positive"}}}],
+    }
+    added = parse(json.dumps(document).encode(), "x.json")
+    turns, owner = added.fields[-2:]
+    assert (turns.name, turns.kind, turns.minimum) == ("turns", INTEGER, 1)
+    assert turns.description == "turns per conversation"
+    assert (owner.name, owner.kind) == ("owner", TEXT)
+    with entryschema.using(added):
+        assert schema_errors({**GOOD, "turns": 3, "owner": "a-vllm"}) == []
+        assert schema_errors({**GOOD, "turns": 0}) == [("turns", "0 is less than the minimum of 1")]
+        assert schema_errors({**GOOD, "turns": 10}) == [
+            ("turns", "10 is greater than the maximum of 9")
+        ]
+        [(path, _)] = schema_errors({**GOOD, "owner": "a b"})
+        assert path == "owner"
