@@ -5,11 +5,16 @@ back as it was."""
 from __future__ import annotations
 
 import pytest
-from conftest import GitRepo
+from conftest import GitRepo, uses_the_tool
 from projects import run as tool
 
 LOG = "perf-changelog.yaml"
 LINE = b"/perf-changelog.yaml merge=perf-changelog"
+
+
+@pytest.fixture
+def repo(repo: GitRepo) -> GitRepo:
+    return uses_the_tool(repo)
 
 
 @pytest.mark.parametrize("ending", [b"\r\n", b"\n"])
