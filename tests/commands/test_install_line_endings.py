@@ -40,6 +40,9 @@ def test_a_last_line_without_its_ending_gets_the_files_ending_first(repo: GitRep
 
 
 def test_an_older_driver_line_is_replaced_and_the_rest_kept_byte_for_byte(repo: GitRepo) -> None:
-    repo.write(".gitattributes", b"*.png binary\r\n/old.yaml merge=perf-changelog\r\n# note \r\n")
+    repo.write(
+        ".gitattributes",
+        b"*.png binary\r\nsub/perf-changelog.yaml merge=perf-changelog\r\n# note \r\n",
+    )
     assert tool(repo.root, "install").returncode == 0
     assert repo.read(".gitattributes") == b"*.png binary\r\n# note \r\n" + LINE + b"\r\n"
