@@ -161,13 +161,14 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
 
 
 def _write_script(script: Path) -> dict[str, object]:
-    text = driver_script()
-    what = relative(script)
-    if script.is_file() and script.read_text(encoding="utf-8", errors="replace") == text:
+    text, what = driver_script(), relative(script)
+    old = script.read_text(encoding="utf-8", errors="replace") if script.is_file() else None
+    if old == text:
         return {"what": what, "done": "already up to date"}
     script.parent.mkdir(parents=True, exist_ok=True)
     writer.replace(script, text.encode())
-    return {"what": what, "done": f"written: runs {script_python(text)}"}
+    was = f" (it ran {script_python(old)})" if old is not None and script_python(old) else ""
+    return {"what": what, "done": f"written: runs {script_python(text)}{was}"}
 
 
 def _remove_script(script: Path) -> dict[str, object]:

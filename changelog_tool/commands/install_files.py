@@ -10,9 +10,11 @@ everyone's, so it is named, never changed.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
+from changelog_tool.commands.driver_trial import SCRUBBED
 from changelog_tool.gitrepo import run_git, try_git
 from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
@@ -60,9 +62,10 @@ def applies(top: Path, lines: list[str], changelog: str) -> bool:
     only them (patterns there are relative to the top, as in the top-level
     ``.gitattributes``), with the clone's ``core.ignorecase``."""
     ignorecase = try_git(top, "config", "--bool", "core.ignorecase").stdout.strip() or "false"
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}  # never the clone's
     with tempfile.TemporaryDirectory(prefix="perf-changelog-attributes-") as folder:
         where = Path(folder)
-        run_git(where, "init", "-q", "--bare", "probe.git")
+        run_git(where, "init", "-q", "--bare", "probe.git", env=env)
         info = where / "probe.git" / "info"
         info.mkdir(exist_ok=True)
         (info / "attributes").write_bytes("".join(lines).encode())
@@ -70,6 +73,7 @@ def applies(top: Path, lines: list[str], changelog: str) -> bool:
             where,
             *("--git-dir", "probe.git", "-c", f"core.ignorecase={ignorecase}"),
             *("check-attr", "-z", "merge", "--", changelog),
+            env=env,
         )
     values = out.split("\0")
     return len(values) > 2 and values[2] == DRIVER

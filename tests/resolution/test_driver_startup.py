@@ -170,8 +170,15 @@ def test_a_driver_that_cannot_start_says_so_in_one_line_and_leaves_gits_conflict
     assert repo.git("show", f":3:{LOG}").encode() == own.rstrip(b"\n")
     assert [p.name for p in repo.root.iterdir() if p.name.startswith(".merge_file")] == []
 
+    checked = tool(repo.root, "install", "--check")
+    assert checked.returncode == 1 and "run `changelog install`" in checked.stdout
+    if gone == "the interpreter":
+        assert f"runs {python}, which is not there" in checked.stdout
+    else:
+        assert "No module named changelog_tool" in checked.stdout
     repo.git("rebase", "--abort")
-    assert tool(repo.root, "install").returncode == 0
+    repaired = tool(repo.root, "install")
+    assert repaired.returncode == 0 and f"(it ran {python})" in repaired.stdout
     again = subprocess.run(
         ["git", "rebase", "main"], cwd=repo.root, capture_output=True, text=True, check=False
     )
