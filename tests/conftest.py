@@ -98,6 +98,13 @@ def repo(tmp_path: Path) -> GitRepo:
     return r
 
 
+def uses_the_tool(repo: GitRepo) -> GitRepo:
+    """``repo`` with an empty changelog committed: a repository that uses the tool,
+    where `install` writes."""
+    repo.commit("changelog", **{"perf-changelog.yaml": ""})
+    return repo
+
+
 @pytest.fixture
 def project(repo: GitRepo) -> GitRepo:
     """The shared project (:func:`projects.make_project`): on main both master files

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,13 +116,17 @@ def shell_argv(line: str) -> list[str]:
     return ["sh", "-c", line] if SHELL_META.intersection(line) else [line]
 
 
-def run(command: str) -> Trial:
+def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
     """The configured driver ``command`` run as git runs it in ``git merge feature``
-    on ``main``, in a temporary repository that is removed afterwards."""
+    on ``main``, in a temporary repository that is removed afterwards, whose git
+    directory holds ``git_files`` (the clone's driver script)."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-check-") as folder:
         top = Path(folder).resolve()
         _repository(top, {**env, **IDENTITY})
+        for relative, content in (git_files or {}).items():
+            (top / ".git" / relative).parent.mkdir(parents=True, exist_ok=True)
+            (top / ".git" / relative).write_bytes(content)
         names = []
         for data in (BASE, MAIN, BRANCH):
             handle, name = tempfile.mkstemp(prefix=".merge_file_", dir=top)

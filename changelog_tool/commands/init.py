@@ -16,13 +16,12 @@ prints the exact bytes each file would get and writes nothing. Afterwards
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from changelog_tool.commands import add_format, init_edits
+from changelog_tool.commands import add_format, adoption, init_edits
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
@@ -37,8 +36,7 @@ from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
 PRE_COMMIT = ".pre-commit-config.yaml"
-SETTINGS = ".perf-changelog.toml"
-SKIP = {".git", ".venv", "node_modules", "__pycache__"}
+SETTINGS = adoption.SETTINGS
 
 
 @dataclass(frozen=True)
@@ -75,12 +73,12 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     origin = parse_source(source) if source is not None else installed_source()
     with Repo.open(Path.cwd()) as repo:  # outside a repository: the one message for it
         top = repo.root
-    files = _tracked_or_present(top)
+    files = adoption.yaml_files(top)
     changelog = _changelog(top, files)
-    masters = [f for f in files if fnmatch.fnmatch(f, "*-master.yaml")]
+    masters = adoption.master_configs(files)
     if not masters:
         raise EnvironmentProblem(
-            f"no master config (*-master.yaml) found in {top}; add one, or write "
+            f"{adoption.no_master_config(top)}; add one, or write "
             f'{SETTINGS} with `master-configs = ["<glob>"]` by hand'
         )
     settings: dict[str, str | list[str]] = {}
@@ -88,7 +86,7 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
         settings["changelog"] = changelog
     read = _matching(top, DEFAULT_MASTER_GLOBS)
     if not read:
-        globs = sorted({str(Path(m).parent / "*-master.yaml") for m in masters})
+        globs = sorted({str(Path(m).parent / adoption.MASTER) for m in masters})
         settings["master-configs"] = globs
         read = _matching(top, globs)
     current = load(top)
@@ -194,15 +192,6 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
 def _matching(top: Path, globs: Sequence[str]) -> list[str]:
     """The files the tool reads as master configs under these globs."""
     return [path.relative_to(top).as_posix() for path in master_paths(top, globs)]
-
-
-def _tracked_or_present(top: Path) -> list[str]:
-    out = []
-    for path in sorted(top.rglob("*.y*ml")):
-        rel = path.relative_to(top)
-        if not SKIP.intersection(rel.parts) and path.is_file():
-            out.append(rel.as_posix())
-    return out
 
 
 def _changelog(top: Path, files: list[str]) -> str:

@@ -1,44 +1,51 @@
-"""`changelog install [--uninstall | --check]`: set up the merge driver in this clone.
+"""`changelog install [--uninstall | --check] [--force]`: set up the merge driver in
+this clone.
 
-Three pieces, all idempotent: the attribute ``merge=perf-changelog`` on the
+Four pieces, all idempotent: the attribute ``merge=perf-changelog`` on the
 changelog in the clone's own ``info/attributes`` (in the common git directory,
 so every worktree has it and the very first rebase uses the driver, before any
 commit carries it), the same line in ``.gitattributes`` (commit it to share it;
 it is harmless in clones without the driver, where git falls back to its usual
-text merge), and the local git config that defines the driver. Git never takes
-driver definitions from a repository (they run programs), so each clone runs
-``changelog install`` once. The driver command is the absolute path of the
-running interpreter, so it works inside git without an activated virtualenv;
-``--check`` runs the configured command as git would, on a trial merge
-(:mod:`changelog_tool.commands.driver_trial`), and calls it ready only when git
-would get the merge (not after a moved venv, a missing ``%P``, swapped files).
-Nothing is called done before ``git check-attr`` confirms git applies it.
-``--uninstall`` touches this clone's state only: a tracked ``.gitattributes`` is
-everyone's, so it is left as it is and the line to remove by hand is named.
+text merge; a line there that git already applies is left as it is), the driver
+script in the common git directory, and the local git config that runs it
+(``sh "$(git rev-parse --git-common-dir)/perf-changelog/merge-driver.sh" %O %A %B %P``). Git never takes driver definitions from a
+repository (they run programs), so each clone runs ``changelog install`` once.
+The script names the absolute path of the running interpreter, so it works
+inside git without an activated virtualenv, and leaves git's own conflict with
+one line of advice when that interpreter or the tool is gone. A repository with
+no changelog, no settings and no master config does not use the tool: ``install``
+refuses it unless ``--force``. ``--check`` runs the configured command as git
+would, on a trial merge (:mod:`changelog_tool.commands.driver_trial`), and calls
+it ready only when git would get the merge. Nothing is called done before ``git
+check-attr`` confirms git applies it. ``--uninstall`` touches this clone's state
+only (:mod:`changelog_tool.commands.install_files`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format, driver_trial
+from changelog_tool.commands import add_format, adoption, driver_trial, install_files
 from changelog_tool.confinement import confined
-from changelog_tool.errors import ChangelogError
+from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gitrepo import Repo, run_git, try_git
 from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
-from changelog_tool.merge.attributes import attribute_lines, is_driver_line, line_ending
 from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.setup import (
     DRIVER,
     NAME,
+    SCRIPT,
     attribute_line,
     driver_command,
+    driver_script,
     is_isolated,
+    script_python,
 )
 
 
@@ -55,22 +62,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="report whether the driver is configured, applied to the changelog, and runnable",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="install in a repository that does not use perf-changelog (no changelog, "
+        "no settings, no master config)",
+    )
     add_format(parser)
 
 
-def run(*, uninstall: bool, check: bool, format: str) -> int:
+def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> int:
     cwd = Path.cwd()
     with Repo.open(cwd) as repo:  # outside a repository: the one message that says so
         top, common = repo.root, repo.common_directory
     settings = settings_module.load(cwd)
     changelog = repo_path(settings.changelog_path, top)
     files = (common / "info" / "attributes", confined(top, ".gitattributes"))
+    script = common / SCRIPT
     if check:
-        steps, ok = _check(top, changelog)
+        steps, ok = _check(top, changelog, script)
     elif uninstall:
-        steps, ok = [*_remove(top, files), _unset_config(top)], True
+        steps = [*install_files.remove(top, files), _unset_config(top), _remove_script(script)]
+        ok = True
     else:
-        steps = _add(files, attribute_line(changelog))
+        refusal = None if force else adoption.refusal(top, changelog, settings.source)
+        if refusal is not None:
+            raise EnvironmentProblem(refusal)
+        steps = install_files.add(top, files, attribute_line(changelog), changelog)
+        steps.append(_write_script(script))
         steps += [
             _set_config(top, f"merge.{DRIVER}.{k}", v)
             for k, v in (("name", NAME), ("driver", driver_command()))
@@ -141,61 +160,24 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
     return {"what": f"git config {key}", "done": f"set to {value!r}{was}"}
 
 
-def _add(files: tuple[Path, ...], line: str) -> list[dict[str, object]]:
-    """The attribute line in each file, replacing an older line for the driver; the
-    other lines are kept as they are, and the new one ends as the file's lines do."""
-    steps: list[dict[str, object]] = []
-    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
-    for path, old in zip(files, olds, strict=True):
-        if line in (entry.rstrip("\r\n") for entry in old):
-            steps.append({"what": relative(path), "done": f"already has {line!r}"})
-            continue
-        kept = [entry for entry in old if not is_driver_line(entry)]
-        ending = line_ending(old)
-        if kept and not kept[-1].endswith(("\n", "\r")):
-            kept[-1] += ending  # the last line lacked its ending: the new line follows it
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer.replace(path, "".join([*kept, line + ending]).encode())
-        older = " (replacing an older line)" if len(kept) < len(old) else ""
-        steps.append({"what": relative(path), "done": f"added {line!r}{older}"})
-    return steps
+def _write_script(script: Path) -> dict[str, object]:
+    text, what = driver_script(), relative(script)
+    old = script.read_text(encoding="utf-8", errors="replace") if script.is_file() else None
+    if old == text:
+        return {"what": what, "done": "already up to date"}
+    script.parent.mkdir(parents=True, exist_ok=True)
+    writer.replace(script, text.encode())
+    was = f" (it ran {script_python(old)})" if old is not None and script_python(old) else ""
+    return {"what": what, "done": f"written: runs {script_python(text)}{was}"}
 
 
-def _remove(top: Path, files: tuple[Path, ...]) -> list[dict[str, object]]:
-    """The driver's line out of this clone's own attribute files. A ``.gitattributes``
-    that git tracks is shared with everyone who clones: it is never changed here, and
-    the step says which line to remove by hand, and why."""
-    steps: list[dict[str, object]] = []
-    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
-    for path, old in zip(files, olds, strict=True):
-        kept = [entry for entry in old if not is_driver_line(entry)]
-        if len(kept) == len(old):
-            steps.append({"what": relative(path), "done": "has no merge driver line"})
-        elif path.name == ".gitattributes" and _tracked(top, path):
-            lines = "; ".join(repr(e.rstrip("\r\n")) for e in old if is_driver_line(e))
-            steps.append(
-                {
-                    "what": relative(path),
-                    "done": f"left as it is: it is tracked, so shared with every clone; "
-                    f"to stop the driver for everyone, remove {lines} by hand and commit "
-                    "that (in this clone, without the driver's config, git merges the "
-                    "file as plain text)",
-                    "kept": True,
-                }
-            )
-        elif any(entry.strip() for entry in kept) or path.name != ".gitattributes":
-            writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
-            steps.append({"what": relative(path), "done": "removed the merge driver line"})
-        else:
-            path.unlink()
-            steps.append({"what": relative(path), "done": "removed (it held only that line)"})
-    return steps
-
-
-def _tracked(top: Path, path: Path) -> bool:
-    """Is ``path`` in git's index (committed or staged)?"""
-    relative = path.relative_to(top).as_posix() if path.is_relative_to(top) else str(path)
-    return try_git(top, "ls-files", "--error-unmatch", "--", relative).returncode == 0
+def _remove_script(script: Path) -> dict[str, object]:
+    if not script.is_file():
+        return {"what": relative(script), "done": "was not there"}
+    script.unlink()
+    if not any(script.parent.iterdir()):
+        script.parent.rmdir()
+    return {"what": relative(script), "done": "removed"}
 
 
 def _unset_config(top: Path) -> dict[str, object]:
@@ -211,24 +193,42 @@ def _applied(top: Path, changelog: str) -> str | None:
     return None if value in ("", "unspecified", "unset") else value
 
 
-def _python_flags(command: str) -> list[str] | None:
-    """The flags of the ``<python> [flags] -m changelog_tool`` the command runs, or
-    ``None`` when it runs something else (a wrapper: the trial merge still checks
-    that it does not import the work tree's modules)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    for at in range(1, len(words) - 1):
-        if words[at : at + 2] == ["-m", "changelog_tool"]:
-            start = at
-            while start > 0 and words[start - 1].startswith("-"):
-                start -= 1
-            return words[start:at] if start > 0 else None
+def _python_flags(text: str) -> list[str] | None:
+    """The flags of the ``<python> [flags] -m changelog_tool`` a line of ``text`` (the
+    command, or the driver script) runs, or ``None`` when it runs something else (a
+    wrapper: the trial merge still checks that it does not import the work tree's
+    modules)."""
+    for line in text.splitlines():
+        try:
+            words = shlex.split(line.rstrip().removesuffix("\\"))  # a continued line
+        except ValueError:
+            continue
+        for at in range(1, len(words) - 1):
+            if words[at : at + 2] == ["-m", "changelog_tool"]:
+                start = at
+                while start > 0 and words[start - 1].startswith("-"):
+                    start -= 1
+                return words[start:at] if start > 0 else None
     return None
 
 
-def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
+def _script_step(script: Path) -> tuple[dict[str, object], str]:
+    """Is the driver script there, and is the Python it names? Its text (empty when
+    it is missing)."""
+    what = f"the driver script {relative(script)}"
+    if not script.is_file():
+        return {"what": what, "done": "missing", "ok": False}, ""
+    text = script.read_text(encoding="utf-8", errors="replace")
+    python = script_python(text)
+    if python is None:
+        return {"what": what, "done": "names no Python", "ok": False}, text
+    if not os.access(python, os.X_OK):
+        done = f"runs {python}, which is not there (the virtualenv was moved or deleted?)"
+        return {"what": what, "done": done, "ok": False}, text
+    return {"what": what, "done": f"runs {python}", "ok": True}, text
+
+
+def _check(top: Path, changelog: str, script: Path) -> tuple[list[dict[str, object]], bool]:
     """Is the driver configured, applied to the changelog, and still runnable?"""
     steps: list[dict[str, object]] = []
     command = try_git(top, "config", "--get", f"merge.{DRIVER}.driver").stdout.strip()
@@ -247,7 +247,12 @@ def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
             "ok": applied == DRIVER,
         }
     )
-    flags = _python_flags(command) if command else None
+    runs, placed = command, {}
+    if command == driver_command():
+        step, runs = _script_step(script)
+        steps.append(step)
+        placed = {SCRIPT: runs.encode()} if runs else {}
+    flags = _python_flags(runs) if runs else None
     if flags is not None:
         isolated = is_isolated(flags)
         steps.append(
@@ -261,7 +266,7 @@ def _check(top: Path, changelog: str) -> tuple[list[dict[str, object]], bool]:
                 "ok": isolated,
             }
         )
-    trial = driver_trial.run(command) if command else None
+    trial = driver_trial.run(command, placed) if command else None
     steps.append(
         {
             "what": "a trial merge through the driver command, as git runs it",

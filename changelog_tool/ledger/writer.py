@@ -254,8 +254,8 @@ def replace_with_copy(
     without fsync (git does not sync the work tree it writes from it either), but
     still through a temp file renamed over it, never appended in place: a driver
     killed in the middle of the write leaves ``path`` as git gave it, so the
-    installed driver command can fall back to git's own conflict on it
-    (:func:`changelog_tool.merge.setup.driver_command`).
+    installed driver script can fall back to git's own conflict on it
+    (:func:`changelog_tool.merge.setup.driver_script`).
     """
     real = regular_file(path)
     assert real is not None  # without missing_ok, a missing file raises

@@ -1,6 +1,7 @@
 """How git is told to use the merge driver: the attribute line that applies it to
 the changelog, and the command git runs (always an isolated Python: the work tree
-is data, never code; then git's own conflict when that Python does not finish)."""
+is data, never code; then git's own conflict when that Python does not start or
+finish): a short command that runs the clone's driver script."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import site
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from changelog_tool.ledger.atomic import TEMP_SUFFIX
 
 DRIVER = "perf-changelog"
 NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new entries"
@@ -38,47 +41,83 @@ def is_isolated(flags: Sequence[str]) -> bool:
 
 
 CONFLICT_EXIT = 3
-"""The driver's exit status, in the installed command, when it has left the conflict
-in %A itself: any other failure means it did not finish (see :func:`driver_command`)."""
-FALLBACK = "; ".join(
-    (
-        "s=$?",
-        "[ $s = 0 ] && exit 0",
-        f"[ $s = {CONFLICT_EXIT} ] && exit 1",
-        "echo \"changelog merge-driver did not finish (exit $s): git's own conflict is left "
-        "instead (both sides whole where its text merge has no conflict); run "
-        '\\`changelog resolve\\` to merge, and \\`changelog install --check\\`" >&2',
-        "rm -f .%A.*.perf-changelog.tmp",
-        "git merge-file -p -L ours -L base -L theirs %A %O %B >%A.m",
-        "c=$?",
-        "if [ $c -ge 1 ] && [ $c -lt 128 ]; then mv -f %A.m %A",
-        "else { echo '<<<<<<< ours'; cat %A; [ -z \"$(tail -c 1 %A)\" ] || echo",
-        'echo =======; cat %B; [ -z "$(tail -c 1 %B)" ] || echo',
-        "echo '>>>>>>> theirs'; } >%A.m && mv -f %A.m %A; fi",
-        "rm -f %A.m",
-        "exit 1",
-    )
-)
-"""What the installed command runs after the driver: its success and its own conflict
-pass through; anything else (the interpreter gone: 127; the process killed: 128 + the
-signal; Python unable to import the tool: 1) leaves git's own conflict on %A, which
-the driver only ever replaces whole (renamed over), so it is still as git gave it
-(the temp file a killed writer leaves beside it is removed first): ``git
-merge-file``'s markers, or, where that text merge has no conflict (it would apply
-one side's edit of history silently), one conflict holding both sides whole. Plain
-POSIX ``sh``; no ``%`` but git's own placeholders."""
+"""The driver's exit status, in the driver script, when it has left the conflict in
+%A itself: any other failure means it did not start or did not finish."""
+SCRIPT = Path("perf-changelog") / "merge-driver.sh"
+"""The driver script, in the clone's common git directory (every worktree shares it,
+no branch can write it, and it stays when the tool's virtualenv is gone)."""
+TROUBLESHOOTING = "docs/troubleshooting.md#the-merge-driver-cannot-start"
+"""Where perf-changelog's documentation explains a driver that cannot start."""
 
 
 def driver_command() -> str:
-    """The command git runs for the driver (``merge.perf-changelog.driver``): this
-    installation's isolated Python on git's three files and the path, then, in plain
-    ``sh``, :data:`FALLBACK`, so that a driver that cannot start or dies leaves git's
-    conflict markers (``git merge-file``), never one side silently."""
-    python = " ".join(shlex.quote(word) for word in (sys.executable, *isolation_flags()))
-    return (
-        f"{python} -m changelog_tool merge-driver --conflict-exit {CONFLICT_EXIT} "
-        f"%O %A %B %P; {FALLBACK}"
-    )
+    """The command git runs for the driver (``merge.perf-changelog.driver``): the
+    clone's driver script (:func:`driver_script`) on git's three files and the path,
+    found through git from the top of whichever worktree git runs it in (so it
+    still runs after the clone is moved)."""
+    return f'sh "$(git rev-parse --git-common-dir)/{SCRIPT.as_posix()}" %O %A %B %P'
+
+
+def driver_script(python: str | None = None, flags: Sequence[str] | None = None) -> str:
+    """The driver script: this installation's isolated Python merges; when it cannot
+    start (interpreter or package gone) or does not finish (killed), git's own
+    conflict is left on %A, which the driver only ever replaces whole (renamed over),
+    so it is still as git gave it: ``git merge-file``'s markers or, where that text
+    merge has no conflict (it would apply one side's edit of history silently), one
+    conflict holding both sides whole; and stderr gets one line saying so (with the
+    last line of Python's own), never the shell's. Plain POSIX ``sh``."""
+    words = (python or sys.executable, *(isolation_flags() if flags is None else flags))
+    start = " ".join(shlex.quote(word) for word in words[1:])
+    return rf"""# The perf-changelog merge driver of this clone, written by `changelog install`
+# (run it again to rewrite this file). Git runs it as: sh <this file> %O %A %B %P
+python={shlex.quote(words[0])}
+log="$2.perf-changelog.log"
+if [ -x "$python" ]; then
+	"$python" {start} -m changelog_tool merge-driver --conflict-exit {CONFLICT_EXIT} \
+		"$1" "$2" "$3" "$4" 2>"$log"
+	s=$?
+	why="exit $s$(tail -n 1 "$log" | sed 's/^/: /')"
+else
+	s=127
+	why="$python is not there"
+fi
+if [ $s = 0 ] || [ $s = {CONFLICT_EXIT} ]; then
+	cat "$log" >&2
+	rm -f "$log"
+	[ $s = 0 ] && exit 0
+	exit 1
+fi
+rm -f "$log" "$(dirname "$2")/.$(basename "$2")."*{TEMP_SUFFIX}
+case $s in 1 | 126 | 127) what="could not start" ;; *) what="did not finish" ;; esac
+echo "changelog merge-driver $what ($why): git's own conflict is left in $4;" \
+	"\`changelog install\` repairs the driver, \`changelog install --check\` shows what is" \
+	"wrong (perf-changelog's {TROUBLESHOOTING})" >&2
+git merge-file -p -L ours -L base -L theirs "$2" "$1" "$3" >"$2.m"
+c=$?
+if [ $c -ge 1 ] && [ $c -lt 128 ]; then
+	mv -f "$2.m" "$2"
+else
+	{{
+		echo "<<<<<<< ours"; cat "$2"; [ -z "$(tail -c 1 "$2")" ] || echo
+		echo "======="; cat "$3"; [ -z "$(tail -c 1 "$3")" ] || echo
+		echo ">>>>>>> theirs"
+	}} >"$2.m" && mv -f "$2.m" "$2"
+fi
+rm -f "$2.m"
+exit 1
+"""
+
+
+def script_python(text: str) -> str | None:
+    """The interpreter a driver script runs (its ``python=`` line)."""
+    for line in text.splitlines():
+        if line.startswith("python="):
+            try:
+                words = shlex.split(line.removeprefix("python="))
+            except ValueError:
+                return None
+            return words[0] if len(words) == 1 else None
+    return None
 
 
 def attribute_line(changelog: str) -> str:

@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import GitRepo
+import pytest
+from conftest import GitRepo, uses_the_tool
 from hostile_inputs import hostile_modules
 from merge_helpers import appended, changelog, entry
 from projects import run as tool
@@ -21,15 +22,24 @@ LOG = "perf-changelog.yaml"
 LINE = "/perf-changelog.yaml merge=perf-changelog"
 
 
+@pytest.fixture
+def repo(repo: GitRepo) -> GitRepo:
+    return uses_the_tool(repo)
+
+
 def test_install_adds_the_attribute_line_and_the_local_driver_config(repo: GitRepo) -> None:
     result = tool(repo.root, "install")
     assert result.returncode == 0, result.stderr
     assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
     driver = repo.git("config", "--local", "--get", "merge.perf-changelog.driver")
     assert driver == driver_command()
-    assert driver.startswith(
-        f"{sys.executable} -I -m changelog_tool merge-driver --conflict-exit 3 %O %A %B %P; "
+    assert (
+        driver
+        == 'sh "$(git rev-parse --git-common-dir)/perf-changelog/merge-driver.sh" %O %A %B %P'
     )
+    script = (repo.root / ".git" / "perf-changelog" / "merge-driver.sh").read_text()
+    assert f"python={sys.executable}\n" in script
+    assert '"$python" -I -m changelog_tool merge-driver --conflict-exit 3 ' in script
     assert repo.git("config", "--local", "--get", "merge.perf-changelog.name")
     assert repo.git("check-attr", "merge", "--", LOG) == f"{LOG}: merge: perf-changelog"
     assert "each" in result.stdout.lower() or "every other clone" in result.stdout
@@ -42,7 +52,8 @@ def test_installing_twice_changes_nothing_and_says_so(repo: GitRepo) -> None:
     assert again.returncode == 0
     assert (repo.root / ".gitattributes").read_text() == LINE + "\n"
     assert (repo.root / ".git" / "config").read_bytes() == config
-    assert again.stdout.count("already") == 4  # info/attributes, .gitattributes, two configs
+    assert again.stdout.count("already") == 5  # two attribute files, the script, two configs
+    assert "merge-driver.sh: already up to date" in again.stdout
 
 
 def test_install_keeps_other_attributes_and_uninstall_removes_only_its_own(
@@ -73,6 +84,7 @@ def test_install_reports_as_json(repo: GitRepo) -> None:
     assert [s["what"].rsplit("/", 1)[-1] for s in document["steps"]] == [
         "attributes",
         ".gitattributes",
+        "merge-driver.sh",
         "git config merge.perf-changelog.name",
         "git config merge.perf-changelog.driver",
     ]
@@ -191,9 +203,8 @@ def test_the_driver_never_imports_the_work_trees_modules(repo: GitRepo, tmp_path
     base = changelog(entry("a", link=1), entry("b", link=2))
     repo.commit("base", **{LOG: base, **hostile_modules(marks)})
     assert tool(repo.root, "install").returncode == 0
-    assert " -I -m changelog_tool merge-driver " in repo.git(
-        "config", "--get", "merge.perf-changelog.driver"
-    )
+    script = repo.root / ".git" / "perf-changelog" / "merge-driver.sh"
+    assert " -I -m changelog_tool merge-driver " in script.read_text()
     repo.commit("attributes")
     repo.git("checkout", "-q", "-b", "feature")
     repo.commit("own", **{LOG: appended(base, entry("own"))})

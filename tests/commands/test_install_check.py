@@ -12,12 +12,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GitRepo
+from conftest import GitRepo, uses_the_tool
 from projects import run as tool
 
 from changelog_tool.commands import driver_trial
 
 PYTHON = f"{sys.executable} -I -m changelog_tool merge-driver"
+
+
+@pytest.fixture
+def repo(repo: GitRepo) -> GitRepo:
+    return uses_the_tool(repo)
 
 
 def check(repo: GitRepo, command: str) -> tuple[int, str, dict[str, object]]:

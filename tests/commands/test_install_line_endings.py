@@ -5,11 +5,16 @@ back as it was."""
 from __future__ import annotations
 
 import pytest
-from conftest import GitRepo
+from conftest import GitRepo, uses_the_tool
 from projects import run as tool
 
 LOG = "perf-changelog.yaml"
 LINE = b"/perf-changelog.yaml merge=perf-changelog"
+
+
+@pytest.fixture
+def repo(repo: GitRepo) -> GitRepo:
+    return uses_the_tool(repo)
 
 
 @pytest.mark.parametrize("ending", [b"\r\n", b"\n"])
@@ -35,6 +40,9 @@ def test_a_last_line_without_its_ending_gets_the_files_ending_first(repo: GitRep
 
 
 def test_an_older_driver_line_is_replaced_and_the_rest_kept_byte_for_byte(repo: GitRepo) -> None:
-    repo.write(".gitattributes", b"*.png binary\r\n/old.yaml merge=perf-changelog\r\n# note \r\n")
+    repo.write(
+        ".gitattributes",
+        b"*.png binary\r\nsub/perf-changelog.yaml merge=perf-changelog\r\n# note \r\n",
+    )
     assert tool(repo.root, "install").returncode == 0
     assert repo.read(".gitattributes") == b"*.png binary\r\n# note \r\n" + LINE + b"\r\n"
