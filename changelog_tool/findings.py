@@ -18,6 +18,7 @@ from datetime import date
 
 ERROR = "error"
 WARNING = "warning"
+NOTICE = "notice"
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from changelog_tool.diff.masters import MasterFile
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.points import points
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
+from changelog_tool.diff.restored import benchmarked_state
 from changelog_tool.diff.staged import staged_findings
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
@@ -64,6 +65,8 @@ class Snapshot:
     reading: Reading | None = None
     """The benchmark CI's reading of the changelog's diff, merge-base to head
     (``None``: the changelog did not change)."""
+    benchmarked: Callable[[str], str | None] = lambda key: None
+    """The entry whose benchmarked state a key is put back to (:mod:`restored`)."""
     behind: Reading | None = None
     """Its reading from the base ref's tip, when that tip changed the changelog
     since the merge-base (the pull-request check diffs the tip, two dots)."""
@@ -213,6 +216,9 @@ def snapshot(
         base_masters=masters["base"],
         reading=reading,
         behind=behind,
+        benchmarked=benchmarked_state(
+            repo, layout.changelog, layout.masters, base_sha, masters["head"]
+        ),
     )
 
 

@@ -9,12 +9,11 @@ from collections.abc import Iterable
 from changelog_tool.diff.keychange import KeyChange
 from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masterset import MasterSet
-from changelog_tool.findings import Finding
+from changelog_tool.findings import NOTICE, Finding
 from changelog_tool.ledger.entryschema import SCENARIO, builtin, current
 
 UNLISTED = "unlisted-scenario-type"
 """The code of the one notice about scenario types the entry schema does not list."""
-NOTICE = "notice"
 
 
 def added_fields() -> list[str]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from changelog_tool.diff.engine import Snapshot
-from changelog_tool.diff.keychange import ADDED, RECIPE, KeyChange
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
 from changelog_tool.diff.scenarios import Gap, gaps
-from changelog_tool.findings import ERROR, WARNING, Finding, shown
+from changelog_tool.findings import ERROR, NOTICE, WARNING, Finding, shown
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.appendonly import scope_findings
@@ -63,6 +63,9 @@ def check(
         verdict.findings.insert(0, changed)
     appended = [a for a in history.appended if a.value is not None]
     unselected = gaps(changes.needing_entry(), [a.value or {} for a in appended])
+    restoring = [(g, _restores(snapshot, g)) for g in unselected]
+    verdict.findings.extend(_restored(g, state) for g, state in restoring if state is not None)
+    unselected = [g for g, state in restoring if state is None]
     verdict.uncovered = [g.change for g in unselected]
     # the commits are read for an opt-out only when it excuses something
     verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason, pr_title)
@@ -136,6 +139,23 @@ def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Fin
             message = rejection.message if same else f"{rejection.field}: {rejection.message}"
         out.append(Finding(rejection.code, message, path, line, rejection.severity))
     return out
+
+
+def _restores(snapshot: Snapshot, gap: Gap) -> str | None:
+    """A modified key no appended entry names, put back as the newest entry that
+    covers it had it benchmarked: that entry, said; else ``None``."""
+    if gap.change.kind != MODIFIED or gap.matched:
+        return None
+    return snapshot.benchmarked(gap.change.key)
+
+
+def _restored(gap: Gap, state: str) -> Finding:
+    change = gap.change
+    message = (
+        f"{shown(change.key)} changed ({', '.join(change.fields)}) back to the state "
+        f"benchmarked by {state}: its results are of this state, no entry needed"
+    )
+    return Finding("restored", message, change.path or "", change.line, NOTICE, key=change.key)
 
 
 def _uncovered(gap: Gap, opt_out: OptOut | None) -> Finding:

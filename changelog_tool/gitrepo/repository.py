@@ -197,6 +197,13 @@ class Repo:
             rows.extend(("A", p) for p in out.split("\0") if p)
         return rows
 
+    def line_origin(self, rev: str, path: str, line: int) -> str | None:
+        """The commit that wrote line ``line`` of ``path`` as ``rev`` has it (one
+        ``git blame`` of that line); ``None`` when git cannot tell."""
+        done = git(self.root, "blame", "--porcelain", "-L", f"{line},{line}", rev, "--", path)
+        words = done.stdout.split(maxsplit=1) if done.returncode == 0 else []
+        return words[0].decode("ascii", "replace") if words else None
+
     def file_diff(self, base: str, head: str, path: str) -> bytes:
         """``git diff base head -- path`` as a runner with git's defaults prints it
         (Myers with the indent heuristic, no colour, no external diff or textconv,

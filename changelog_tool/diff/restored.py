@@ -1,0 +1,57 @@
+"""A key the branch puts back exactly as the newest entry that covers it had it
+benchmarked (a revert of a change no entry benchmarked): the benchmark's latest
+results already are of this state, so no entry is needed."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from changelog_tool.diff.masterparse import MasterProblem
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.gitrepo import Repo
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import content, label, parse
+from changelog_tool.ledger.entry import matches, texts
+from changelog_tool.yaml.values import same
+
+
+def benchmarked_state(
+    repo: Repo, changelog: str, masters: tuple[str, ...], base_sha: str, head: MasterSet
+) -> Callable[[str], str | None]:
+    """``key`` -> the newest base entry covering ``key`` (said for a finding) when
+    head's value of ``key`` is the value it had at the commit that wrote that entry;
+    else ``None``. One parse of the base's entries from the end back to that entry,
+    one ``git blame`` of one line, and the master configs of one commit."""
+    ledger: list[Ledger] = []
+
+    def lookup(key: str) -> str | None:
+        if not ledger:
+            ledger.append(Ledger(repo.read(base_sha, changelog) or b""))
+        entries = ledger[0]
+        for block in reversed(entries.blocks):
+            value = parse(content(entries, block), block.line)
+            if not isinstance(value, dict):
+                continue
+            if any(matches(p, key) for p in texts(value.get("config-keys"))):
+                commit = repo.line_origin(base_sha, changelog, block.line)
+                if commit is None or not _same_value(repo, commit, masters, key, head):
+                    return None
+                link = value.get("pr-link")
+                return f"the entry on line {block.line} of the base ({label(value)}, {link})"
+        return None
+
+    return lookup
+
+
+def _same_value(
+    repo: Repo, commit: str, masters: tuple[str, ...], key: str, head: MasterSet
+) -> bool:
+    found = repo.tree_files(commit, masters)
+    then = MasterSet(MasterFile(p, repo.read_blob(s)) for p, s in found.items() if s is not None)
+    with contextlib.suppress(MasterProblem, KeyError):  # as this tool and the jobs read it
+        return same(then.value(key), head.value(key)) and same(
+            then.value_yaml_1_1(key), head.value_yaml_1_1(key)
+        )
+    return False

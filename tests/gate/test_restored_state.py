@@ -1,0 +1,45 @@
+"""A config put back exactly as the newest entry covering it had it benchmarked (a
+revert of a change no entry benchmarked) needs no entry: a notice naming that
+entry, not uncovered-key. Real history."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import GitRepo
+from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, run
+
+V2 = NVIDIA_TEXT.replace(key_block("a-vllm"), key_block("a-vllm", image="vllm/vllm-openai:v2"))
+V3 = NVIDIA_TEXT.replace(key_block("a-vllm"), key_block("a-vllm", image="vllm/vllm-openai:v3"))
+LINK = "https://github.com/acme/bench/pull/3"
+
+
+def history_with_an_unbenchmarked_change(repo: GitRepo) -> None:
+    """main: a-vllm at v1 with its entry, then bumped to v2 with none; checked out:
+    branch feature from there."""
+    assert V2 != NVIDIA_TEXT != V3
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, LOG: HISTORY})
+    repo.commit("a, benchmarked", **{LOG: HISTORY + "\n" + entry("a-vllm", "Tune a", LINK)})
+    repo.commit("a to v2, no entry", **{NVIDIA: V2})
+    repo.git("checkout", "-q", "-b", "feature")
+
+
+def verify(repo: GitRepo) -> tuple[int, list[dict]]:
+    done = run(repo, "verify", "--base", "main", "--format", "json")
+    return done.returncode, json.loads(done.stdout)["findings"]
+
+
+def test_a_revert_to_the_benchmarked_state_is_a_notice(repo: GitRepo) -> None:
+    history_with_an_unbenchmarked_change(repo)
+    repo.commit("revert a", **{NVIDIA: NVIDIA_TEXT})
+    code, findings = verify(repo)
+    assert code == 0, findings
+    assert [(f["code"], f["severity"]) for f in findings] == [("restored", "notice")]
+    assert "line 13 of the base" in findings[0]["message"] and "pull/3" in findings[0]["message"]
+
+
+def test_another_state_still_needs_an_entry(repo: GitRepo) -> None:
+    history_with_an_unbenchmarked_change(repo)
+    repo.commit("a to v3", **{NVIDIA: V3})
+    code, findings = verify(repo)
+    assert code == 1 and [f["code"] for f in findings] == ["uncovered-key"]
