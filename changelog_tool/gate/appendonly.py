@@ -24,7 +24,7 @@ from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.scenarios import named_types
 from changelog_tool.findings import Finding, shown
-from changelog_tool.ledger.entry import matching_keys, scenario_types
+from changelog_tool.ledger.entry import matching_keys, scenario_types, texts
 from changelog_tool.ledger.revision import Appended
 
 CODE = "append-only-scope"
@@ -50,6 +50,14 @@ def selection(
     return out
 
 
+def _named(entries: Sequence[Appended]) -> str:
+    """``line 16: a-vllm, b-*``, one per entry: the entries a finding means."""
+    return "; ".join(
+        f"line {a.line}: {', '.join(shown(k) for k in texts((a.value or {}).get('config-keys')))}"
+        for a in entries
+    )
+
+
 def scope_findings(snapshot: Snapshot, appended: Sequence[Appended]) -> list[Finding]:
     """The scope rules' errors for the branch's append-only entries (none without any)."""
     flagged = [a for a in appended if is_append_only(a.value or {})]
@@ -57,13 +65,12 @@ def scope_findings(snapshot: Snapshot, appended: Sequence[Appended]) -> list[Fin
         return []
     regular = [a for a in appended if not is_append_only(a.value or {})]
     if regular:
-        lines = ", ".join(str(a.line) for a in regular)
         return [
             Finding(
                 CODE,
-                f"append-only entries cannot share a sweep with regular entries (line(s) "
-                f"{lines}); the benchmark CI refuses the mix: put them in separate pull "
-                "requests, or drop append-only",
+                f"append-only entries ({_named(flagged)}) cannot share a sweep with regular "
+                f"entries ({_named(regular)}); the benchmark CI refuses the mix: put them in "
+                "separate pull requests, or drop append-only",
                 snapshot.changelog,
                 flagged[0].line,
             )

@@ -157,7 +157,8 @@ def test_append_only_and_regular_entries_cannot_share_a_sweep(repo) -> None:
         entry(["test-config"], [AGENTIC], append_only=False),
     )
     (message,) = scope(found)
-    assert "cannot share a sweep with regular entries (line(s) 16)" in message
+    assert "append-only entries (line 7: test-config) cannot share a sweep" in message
+    assert "with regular entries (line 16: test-config)" in message
 
 
 def test_a_selected_config_missing_from_the_base_is_refused(repo) -> None:
