@@ -28,7 +28,7 @@ from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger import writer
 from changelog_tool.merge.outcome import emit, repo_path
 from changelog_tool.merge.threeway import Merged
-from changelog_tool.resolution.sync import Sync, commit_merge
+from changelog_tool.resolution.sync import Sync, commit_merge, rebuilt, recovered
 from changelog_tool.settings import Settings
 
 
@@ -43,10 +43,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="commit it as a merge of REF (clears a pull request's conflict)",
     )
+    parser.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="when the branch lost REF's entries (a rebase with -X theirs): write REF's "
+        "bytes, then the entries this branch's own commits appended",
+    )
     add_format(parser)
 
 
-def run(*, onto: str | None, commit: bool, format: str) -> int:
+def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -> int:
     with Repo.open(Path.cwd()) as repo:
         settings = settings_module.load(Path.cwd())
         repo.limit = settings.max_bytes
@@ -54,11 +60,17 @@ def run(*, onto: str | None, commit: bool, format: str) -> int:
         # held from the first read of the changelog to the last write and the commit,
         # across `git merge`: an `add` meanwhile waits, then appends to the result
         with writer.hold(repo.root / path, writer.Bounds.of(settings)):
-            return _sync(repo, settings, path, onto, commit, format)
+            return _sync(repo, settings, path, onto, commit, format, rebuild)
 
 
 def _sync(
-    repo: Repo, settings: Settings, path: str, onto: str | None, commit: bool, format: str
+    repo: Repo,
+    settings: Settings,
+    path: str,
+    onto: str | None,
+    commit: bool,
+    format: str,
+    rebuild: bool = False,
 ) -> int:
     if repo.index_stages(path):
         raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
@@ -93,15 +105,28 @@ def _sync(
         "written": False,
         "commit": None,
     }
+    lost = not isinstance(outcome.result, Merged) and any(
+        p.code == "history-modified" for p in outcome.result.problems
+    )
+    own = recovered(repo, base_sha, path) if lost else []
+    if lost and rebuild:
+        outcome = sync.of(rebuilt(sync.base, own))
+        extra["rebuilt"] = len(own)
     if not isinstance(outcome.result, Merged):
         rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
         fix = "fix what is named above"
-        if any(p.code == "history-modified" for p in outcome.result.problems):
+        if lost:
             shown = shlex.quote(f"{ref}:{path}")
             fix = (
                 f"an entry {ref} holds must read as {ref} has it (`git show {shown}` "
                 "prints its file); put back what is named above"
             )
+            if not rebuild:
+                fix += (
+                    f", or rebuild it: `{rerun} --rebuild` writes {ref}'s bytes, then the "
+                    f"{len(own)} entr(y/ies) this branch's own commits appended"
+                    + "".join(f"\n  {_first_line(e)}" for e in own)
+                )
         emit(outcome, format, extra, f"{path} was not changed: {fix}, then run `{rerun}` again")
         return 1
     data = outcome.result.data
@@ -154,3 +179,9 @@ def _sync(
     extra["written"] = True
     emit(outcome, format, extra, f"rewrote {path}; {step}")
     return 0
+
+
+def _first_line(entry: bytes) -> str:
+    """An entry named by its config-keys' first line (``- config-keys: [a]``, ``- a``)."""
+    lines = entry.decode("utf-8", "replace").split("\n")
+    return " ".join(line.strip() for line in lines[:2])

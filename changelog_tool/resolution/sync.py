@@ -13,6 +13,9 @@ from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
+from changelog_tool.ledger.document import Ledger, separator_before_append
+from changelog_tool.ledger.edits import content
+from changelog_tool.ledger.pairing import identity, pair
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.merge.outcome import Outcome, Upstream, emit, merge_sides
 from changelog_tool.merge.protected import Decision
@@ -43,6 +46,34 @@ class Sync:
             mainline=Mainline(replaying=False),  # REF's file is main's, all of it
             slug=lambda: repository_slug(settings, self.upstream),
         )
+
+
+def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
+    """The entries this branch's own commits (``base_sha..HEAD``, merges left out: a
+    merge of main brings main's entries) appended and did not remove later, in
+    order: what a replay that dropped lines (``rebase -X theirs``) cannot lose."""
+    shas = run_git(repo.root, "rev-list", "--reverse", "--no-merges", f"{base_sha}..HEAD")
+    own: dict[bytes, bytes] = {}  # identity -> the entry's bytes
+    for sha in shas.split():
+        old = Ledger(repo.read(f"{sha}^", path) or b"")
+        new = Ledger(repo.read(sha, path) or b"")
+        paired = pair(old, new)
+        for index in paired.removed:
+            own.pop(identity(old.text(old.blocks[index])), None)
+        for index in paired.own:
+            raw = content(new, new.blocks[index])
+            own.setdefault(identity(raw), raw)
+    return list(own.values())
+
+
+def rebuilt(base: bytes, entries: list[bytes]) -> bytes:
+    """The merge-base's file with ``entries`` appended: the branch as if it had only
+    appended them (``Sync.of`` then puts them after REF's bytes)."""
+    if not entries:
+        return base
+    return (
+        base + separator_before_append(base) + b"\n".join(e.rstrip(b"\n") + b"\n" for e in entries)
+    )
 
 
 def commit_merge(
