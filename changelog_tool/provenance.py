@@ -10,10 +10,9 @@ import re
 from dataclasses import dataclass
 from importlib import metadata
 
+from changelog_tool import DISTRIBUTION
 from changelog_tool.errors import UsageError
 from changelog_tool.github import slug_of
-
-DISTRIBUTION = "perf-changelog"
 
 
 @dataclass(frozen=True)
