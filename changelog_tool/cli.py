@@ -113,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     debug = debugging(words)
     words = [w for w in words if w != "--debug"]  # accepted anywhere on the line
+    if words[:1] == ["help"]:  # `changelog help [COMMAND]`, as git and pip take it
+        words = [*words[1:2], "--help"]
     parser = build_parser(words)
     try:
         args = _parse(parser, words)
