@@ -124,7 +124,9 @@ async def test_at_60x15_the_restored_draft_note_leaves_the_form_in_view(box: San
         assert not app._notifications
         lines = screen_text(app).split("\n")
         at = next(i for i, line in enumerate(lines) if line.startswith("┗━"))
-        assert " ".join(lines[at + 1 : -1]).strip().startswith("Restored your unsaved answers ("), lines
+        assert " ".join(lines[at + 1 : -1]).strip().startswith("Restored your unsaved answers ("), (
+            lines
+        )
         assert any("Half a thought" in line for line in lines[:at]), lines
         await pilot.press(*" more")
         await pilot.pause()
