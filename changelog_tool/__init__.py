@@ -1,3 +1,16 @@
 """perf-changelog: keep a benchmark repository's perf-changelog.yaml honest."""
 
-__version__ = "0.1.0"
+DISTRIBUTION = "perf-changelog"
+
+
+def __getattr__(name: str) -> str:
+    """``__version__``: the installed version, which the build takes from git. Read
+    when asked, so that a command that does not show it does not load the reader."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import metadata
+
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:  # a source tree that is not installed
+        return "unknown (not installed)"

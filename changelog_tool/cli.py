@@ -20,7 +20,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
-from changelog_tool import __version__, settings
+import changelog_tool
+from changelog_tool import settings
 from changelog_tool.errors import INTERRUPTED, ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
 from changelog_tool.gitrepo.process import in_repository
@@ -65,6 +66,17 @@ class _Parser(argparse.ArgumentParser):
         raise UsageExit(said)
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, read only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"{parser.prog} {changelog_tool.__version__}")
+        parser.exit()
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's parser is configured and its module
     imported. When none is chosen, every
@@ -73,7 +85,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
     parser = _Parser(prog="changelog", description="Keep perf-changelog.yaml honest.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     parser.add_argument(
         "--debug",
         action="store_true",
@@ -101,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     debug = debugging(words)
     words = [w for w in words if w != "--debug"]  # accepted anywhere on the line
+    if words[:1] == ["help"]:  # `changelog help [COMMAND]`, as git and pip take it
+        words = [*words[1:2], "--help"]
     parser = build_parser(words)
     try:
         args = _parse(parser, words)

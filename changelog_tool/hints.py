@@ -7,6 +7,14 @@ import difflib
 import os
 from collections.abc import Iterable
 
+TROUBLESHOOTING = "docs/troubleshooting.md"
+
+
+def see(section: str) -> str:
+    """Where the project's troubleshooting page says more, for a message: the page and
+    the section's heading (a test holds each to a heading of the page)."""
+    return f"see '{section}' in perf-changelog's {TROUBLESHOOTING}"
+
 
 def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
     """The candidate closest to ``word``, if one is close enough to be a misspelling

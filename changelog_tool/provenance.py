@@ -10,10 +10,13 @@ import re
 from dataclasses import dataclass
 from importlib import metadata
 
+from changelog_tool import DISTRIBUTION
 from changelog_tool.errors import UsageError
 from changelog_tool.github import slug_of
 
-DISTRIBUTION = "perf-changelog"
+COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+RELEASE = re.compile(r"[0-9]+(\.[0-9]+)*")
+"""A version a release tag ``v<version>`` builds (a commit after it builds a dev version)."""
 
 
 @dataclass(frozen=True)
@@ -21,16 +24,27 @@ class Source:
     url: str  # a git URL pre-commit can clone
     ref: str  # a tag or a commit
     github: str | None  # ``owner/name`` when the URL is a GitHub repository
+    tag: str | None = None  # the release tag of the commit ``ref``, when known
 
     @property
     def action(self) -> str | None:
         """The ``uses:`` value of the GitHub Action, when it lives on GitHub."""
         return f"{self.github}@{self.ref}" if self.github else None
 
+    @property
+    def pinned(self) -> bool:
+        """Does ``ref`` name a commit (a tag or a branch can be moved)?"""
+        return COMMIT.fullmatch(self.ref) is not None
 
-def source_of(url: str, ref: str) -> Source:
+    def find_commit(self) -> str:
+        """The command that prints the commit of the tag ``ref``: its last line's first
+        field (the ``^{}`` line of an annotated tag is its commit)."""
+        return f"git ls-remote {self.url} refs/tags/{self.ref} 'refs/tags/{self.ref}^{{}}'"
+
+
+def source_of(url: str, ref: str, tag: str | None = None) -> Source:
     url = url.removeprefix("git+")
-    return Source(url, ref, slug_of(url))
+    return Source(url, ref, slug_of(url), tag)
 
 
 def parse_source(text: str) -> Source:
@@ -44,9 +58,10 @@ def parse_source(text: str) -> Source:
     return source_of(url, ref)
 
 
-def from_install_record(record_text: str | None) -> Source | None:
+def from_install_record(record_text: str | None, version: str = "") -> Source | None:
     """The source ``direct_url.json`` records: a git URL and the commit installed
-    (``None`` for an install from a folder, a wheel or an index)."""
+    (``None`` for an install from a folder, a wheel or an index); its release tag
+    ``v<version>`` when the installed ``version`` is a release."""
     if not record_text:
         return None
     try:
@@ -58,15 +73,15 @@ def from_install_record(record_text: str | None) -> Source | None:
     if not isinstance(vcs, dict) or vcs.get("vcs") != "git" or not isinstance(url, str):
         return None
     commit = vcs.get("commit_id")
-    if not isinstance(commit, str) or not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):
+    if not isinstance(commit, str) or not COMMIT.fullmatch(commit):
         return None
-    return source_of(url, commit)
+    return source_of(url, commit, f"v{version}" if RELEASE.fullmatch(version) else None)
 
 
 def installed_source() -> Source | None:
     """This installation's source, from its install record (``None`` when unknown)."""
     try:
-        text = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        installed = metadata.distribution(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return None
-    return from_install_record(text)
+    return from_install_record(installed.read_text("direct_url.json"), installed.version)

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import GitRepo
 from projects import run, run_process
 
 from changelog_tool.cli import main
@@ -116,4 +117,21 @@ def test_in_a_process_of_its_own_outside_a_repository_is_one_line(tmp_path: Path
     assert done.returncode == 2
     assert done.stderr == (
         f"changelog: {tmp_path} is not inside a git repository; run `changelog keys` in a clone\n"
+    )
+
+
+def test_help_as_a_command_shows_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: changelog [-h]")
+    assert main(["help", "verify"]) == 0
+    assert capsys.readouterr().out.startswith("usage: changelog verify ")
+
+
+def test_finalize_without_a_number_says_what_the_number_is(repo: GitRepo) -> None:
+    done = run(repo.root, "finalize")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "changelog: finalize needs the number of the pull request whose link replaces the "
+        "placeholder pr-links: `changelog finalize --pr-number N` (add --commit to commit "
+        "the result)\n"
     )

@@ -13,6 +13,7 @@ IMPORTED_WHEN_CHOSEN = {
     ("__main__.py", "changelog_tool.commands"),  # the merge driver, as git calls it
     ("commands/add.py", "changelog_tool.tui"),
     ("commands/demo.py", "changelog_tool.tui"),
+    ("__init__.py", "importlib"),  # the version's reader, when `--version` asks for it
 }
 
 NOT_YET_CONVERTED: tuple[str, ...] = ()

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import tomllib
+from pathlib import Path
 
+import pytest
 from conftest import ROOT
+
+from changelog_tool.cli import main
 
 
 def test_every_subpackage_is_listed_for_the_wheel() -> None:
@@ -18,18 +24,60 @@ def test_every_subpackage_is_listed_for_the_wheel() -> None:
     assert found <= listed, sorted(found - listed)
 
 
-def test_the_version_is_written_once() -> None:
-    """pyproject takes it from the package, so the installed metadata, ``--version``
-    and a release tag (the release workflow checks ``v<version>``) cannot disagree."""
+def test_the_version_comes_from_git_in_one_place() -> None:
+    """The build takes it from git (setuptools-scm); the package and ``--version``
+    read the installed metadata, so none of them can disagree with a release tag."""
     from importlib import metadata
 
     import changelog_tool
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
-    dynamic = project["tool"]["setuptools"]["dynamic"]["version"]
-    assert dynamic == {"attr": "changelog_tool.__version__"}
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = pyproject["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    assert "dynamic" not in pyproject["tool"]["setuptools"]
+    assert any(r.startswith("setuptools-scm") for r in pyproject["build-system"]["requires"])
+    assert pyproject["tool"]["setuptools_scm"]["fallback_version"]
     assert metadata.version("perf-changelog") == changelog_tool.__version__
+    assert "__version__ =" not in (ROOT / "changelog_tool" / "__init__.py").read_text()
+
+
+def test_version_shows_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"changelog {metadata.version('perf-changelog')}\n"
+
+
+def test_a_tag_names_the_version_and_a_later_commit_a_dev_version_with_its_hash(
+    tmp_path: Path,
+) -> None:
+    """What the build computes from this pyproject's settings, in a repository with
+    and without a tag (and with no git history at all: the fallback)."""
+    scm = pytest.importorskip("setuptools_scm")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", repo / "pyproject.toml")
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+        return done.stdout.decode().strip()
+
+    def version() -> str:
+        config = scm.Configuration.from_file(str(repo / "pyproject.toml"), root=str(repo))
+        return str(scm.get_version(root=str(repo), fallback_version=config.fallback_version))
+
+    fallback = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools_scm"]
+    assert version() == fallback["fallback_version"]  # no git history
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    assert version().startswith(f"0.1.1.dev1+g{git('rev-parse', '--short=7', 'HEAD')}")
+    git("tag", "v1.2.3")
+    assert version() == "1.2.3"
+    (repo / "more").write_text("x")
+    git("add", "more")
+    git("commit", "-qm", "second")
+    assert version().startswith(f"1.2.4.dev1+g{git('rev-parse', '--short=7', 'HEAD')}")
 
 
 def test_no_home_page_is_claimed() -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Unpack
 
@@ -12,8 +14,10 @@ from changelog_tool import settings as settings_module
 from changelog_tool.authoring import append
 from changelog_tool.authoring.drafts import Answers
 from changelog_tool.authoring.fieldoptions import add_field_options, entry_fields, schema_here
+from changelog_tool.authoring.rows import rows_for, suggestion
 from changelog_tool.authoring.session import diff_answer
 from changelog_tool.confinement import confined, confined_file
+from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.findings import Finding, format_text
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
@@ -25,7 +29,6 @@ from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import Entry, normalize, scenario_types
 from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.writer import Bounds
-from changelog_tool.settings import Settings
 from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
 ANSWER_FLAGS = ("key", "description", "scenario_type", "pr_link", "flag", "number")
@@ -79,14 +82,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_field_options(parser, schema_here())
 
 
-def _entry_from_flags(answers: Answers, placeholder: str) -> dict[str, object]:
-    if not answers["key"]:
-        raise UsageError("no config key: pass --key KEY (repeatable; patterns allowed)")
+def _entry_from_flags(
+    answers: Answers, placeholder: str, changes: Callable[[], ChangeSet | str]
+) -> dict[str, object]:
+    """The entry the flags give. Without ``--key``, the keys the TUI would preselect
+    (and, without ``--scenario-type``, the scenario types it would suggest for them);
+    every answer still missing is named in one message."""
+    keys, types = answers["key"], answers["scenario_type"]
+    if not keys:
+        changed = changes()
+        rows = [] if isinstance(changed, str) else rows_for(changed)
+        draft = suggestion(rows, placeholder)
+        keys, types = draft.keys, types or draft.scenario_types
+    missing = []
+    if not keys:
+        missing.append("a config key: pass --key KEY (repeatable; patterns allowed)")
     if not answers["description"]:
-        raise UsageError("no description: pass --description TEXT (repeatable, one bullet each)")
+        missing.append("a description: pass --description TEXT (repeatable, one bullet each)")
+    if missing:
+        raise UsageError(f"missing {'; and '.join(missing)}; nothing was written")
+    if not answers["key"]:
+        print(
+            "changelog: no --key given: the keys this branch changed that need an entry "
+            f"(what the add screen preselects): {', '.join(keys)}"
+            + (f"; scenario types: {', '.join(types)}" if types else ""),
+            file=sys.stderr,
+        )
     entry: dict[str, object] = {
-        "config-keys": answers["key"],
-        "scenario-type": answers["scenario_type"],
+        "config-keys": keys,
+        "scenario-type": types,
         "description": answers["description"],
         "pr-link": answers["pr_link"] or placeholder,
     }
@@ -151,6 +175,7 @@ def run(
             "was written)"
         )
     given = any(answers.get(name) for name in ANSWER_FLAGS)
+    changes = functools.cache(lambda: diff_answer(settings, None))  # the branch's, once
     interactive = (
         not no_input
         and not from_json
@@ -180,9 +205,9 @@ def run(
             ) from None
         raw = _entries_from_json(text, settings.placeholder_link())
     else:
-        raw = [_entry_from_flags(answers, settings.placeholder_link())]
+        raw = [_entry_from_flags(answers, settings.placeholder_link(), changes)]
     entries = [normalize(entry) for entry in raw]
-    rules = work_tree_rules(settings, _tail(path), changed=lambda: _changed_keys(settings))
+    rules = work_tree_rules(settings, _tail(path), changed=lambda: _changed_keys(changes()))
     for warning in refuse(entries, rules):
         print(f"changelog: warning: {warning}", file=sys.stderr)
     return append_entries(
@@ -196,10 +221,9 @@ def run(
     )
 
 
-def _changed_keys(settings: Settings) -> list[str] | None:
+def _changed_keys(changes: ChangeSet | str) -> list[str] | None:
     """The keys this branch changed that need an entry, as the TUI lists them (against
     the protected branch's merge-base); ``None`` when there is no base to diff with."""
-    changes = diff_answer(settings, None)
     return None if isinstance(changes, str) else [c.key for c in changes.needing_entry()]
 
 

@@ -39,9 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pr-number",
         type=pull_request_number,
-        required=True,
         metavar="N",
-        help="the pull request whose link replaces the placeholders",
+        help="the pull request whose link replaces the placeholders (required)",
     )
     parser.add_argument(
         "--onto",
@@ -56,7 +55,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser)
 
 
-def run(*, pr_number: int, onto: str | None, commit: bool, format: str) -> int:
+def run(*, pr_number: int | None, onto: str | None, commit: bool, format: str) -> int:
+    if pr_number is None:
+        raise UsageError(
+            "finalize needs the number of the pull request whose link replaces the "
+            "placeholder pr-links: `changelog finalize --pr-number N` (add --commit to "
+            "commit the result)"
+        )
     with Repo.open(Path.cwd()) as repo:
         settings = settings_module.load(Path.cwd())
         repo.limit = settings.max_bytes

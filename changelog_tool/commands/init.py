@@ -44,6 +44,7 @@ class Step:
     path: str
     action: str  # "create", "append", "keep"
     text: str = ""
+    note: str = ""  # said after the file's text
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -94,23 +95,12 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     if refs:
         settings["protected-ref"] = refs
     settings_step = _settings(top, settings, current.source)
-    action = origin.action if origin is not None else None
     steps = [
         _file(top, changelog, ""),
         settings_step,
         _line(top, ".gitattributes", attribute_line(changelog)),
-        _workflow_step(top, branch, action)
-        if action
-        else Step(
-            WORKFLOW,
-            "keep",
-            UNKNOWN_SOURCE
-            if origin is None
-            else f"not written: {origin.url} is not a GitHub repository, so a workflow "
-            "cannot use its Action; run `changelog verify --base origin/<branch> --format "
-            "github` in your CI instead",
-        ),
-        _pre_commit(top, origin) if origin else Step(PRE_COMMIT, "keep", UNKNOWN_SOURCE),
+        _workflow_step(top, branch, origin),
+        _pre_commit(top, origin),
     ]
     if not dry_run:
         _write(top, steps)
@@ -246,15 +236,36 @@ def _line(top: Path, path: str, line: str) -> Step:
     return Step(path, "append", lead + line + ending)
 
 
-def _pre_commit(top: Path, origin: Source) -> Step:
+def _pre_commit(top: Path, origin: Source | None) -> Step:
     target = _target(top, PRE_COMMIT)
     old = target.read_bytes() if target.is_file() else None
+    if origin is None:
+        if old is not None and init_edits.has_hook(old):
+            return Step(PRE_COMMIT, "keep", init_edits.HAS_HOOK)
+        return Step(PRE_COMMIT, "keep", UNKNOWN_SOURCE)
     edit = init_edits.pre_commit(old, origin)
     return Step(PRE_COMMIT, edit.action, edit.text)
 
 
-def _workflow_step(top: Path, branch: str, action: str) -> Step:
-    text = _workflow(branch, action)
+def _workflow_step(top: Path, branch: str, origin: Source | None) -> Step:
+    """The workflow, when it does not exist yet: the Action pinned by commit (the
+    tag in a comment), or by the tag alone when no commit is known, with the
+    command that finds the tag's commit."""
+    if _target(top, WORKFLOW).exists():
+        return Step(WORKFLOW, "keep", "exists; left as it is")
+    if origin is None:
+        return Step(WORKFLOW, "keep", UNKNOWN_SOURCE)
+    action = origin.action
+    if action is None:
+        return Step(
+            WORKFLOW,
+            "keep",
+            f"not written: {origin.url} is not a GitHub repository, so a workflow cannot "
+            "use its Action; run `changelog verify --base origin/<branch> --format "
+            "github` in your CI instead",
+        )
+    comment = f" # {origin.tag}" if origin.pinned and origin.tag else ""
+    text = _workflow(branch, action + comment)
     if not init_edits.workflow_reads_back(text, branch, action):
         return Step(
             WORKFLOW,
@@ -262,7 +273,15 @@ def _workflow_step(top: Path, branch: str, action: str) -> Step:
             f"not written: the branch name {branch!r} does not read back from it; write "
             "the workflow by hand (see the README)",
         )
-    return _file(top, WORKFLOW, text)
+    note = (
+        ""
+        if origin.pinned
+        else f"{origin.ref} is not a commit, so the Action is pinned by a name that can "
+        f"be moved (zizmor reports it as unpinned-uses); its commit is the last line's "
+        f"first field of `{origin.find_commit()}`: put it in place of {origin.ref}, "
+        f"followed by `# {origin.ref}`, or run init with --source {origin.url}@<commit>"
+    )
+    return Step(WORKFLOW, "create", text, note)
 
 
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
@@ -317,6 +336,8 @@ def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters:
             continue
         print(f"init: {verb} {step.path}:")
         print("".join(f"    {line}\n" for line in step.text.splitlines()), end="")
+        if step.note:
+            print(f"init: {step.path}: {step.note}")
     if any(step.path == SETTINGS and step.action != "keep" for step in steps):
         print(
             f"init: commit {SETTINGS} to the protected branch first: `verify --base` reads "

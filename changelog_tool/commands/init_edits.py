@@ -80,8 +80,10 @@ def read_yaml(data: bytes) -> tuple[object, str | None]:
 
 def _hook(origin: Source, indent: int) -> str:
     pad = " " * indent
+    # a commit with its tag in the comment pre-commit's own `autoupdate --freeze` writes
+    frozen = f"  # frozen: {origin.tag}" if origin.pinned and origin.tag else ""
     return (
-        f"{pad}- repo: {flow(origin.url)}\n{pad}  rev: {flow(origin.ref)}\n"
+        f"{pad}- repo: {flow(origin.url)}\n{pad}  rev: {flow(origin.ref)}{frozen}\n"
         f"{pad}  hooks:\n{pad}    - id: {HOOK_ID}\n"
     )
 
@@ -93,6 +95,16 @@ def _has_hook(repos: list[object]) -> bool:
         and any(isinstance(h, dict) and h.get("id") == HOOK_ID for h in repo["hooks"])
         for repo in repos
     )
+
+
+HAS_HOOK = "already has the perf-changelog hook"
+
+
+def has_hook(old: bytes) -> bool:
+    """Does this ``.pre-commit-config.yaml`` already name the perf-changelog hook?"""
+    value, problem = read_yaml(old)
+    repos = value.get("repos") if problem is None and isinstance(value, dict) else None
+    return isinstance(repos, list) and _has_hook(repos)
 
 
 INSTALL_TYPES_KEY = "default_install_hook_types"
@@ -134,7 +146,7 @@ def pre_commit(old: bytes | None, origin: Source) -> Edit:
             )
             if edit.action == "append":
                 return edit
-        return Edit("keep", "already has the perf-changelog hook")
+        return Edit("keep", HAS_HOOK)
     wanted = {**(value or {}), "repos": [*(repos or []), item]}
     candidates = (
         [_hook(origin, indent) for indent in (2, 0, 4)]

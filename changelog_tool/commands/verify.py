@@ -34,6 +34,7 @@ from changelog_tool.gate.verdict import check
 from changelog_tool.gitrepo import Repo
 from changelog_tool.gitrepo.pending import pending
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
+from changelog_tool.hints import see
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.ledger.revision import ABSENT
@@ -272,7 +273,9 @@ def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
         "changed": changes.to_json(),
         "appended": [],
     }
-    message = unmerged_problem(snapshot.changelog, operation)
+    message = (
+        f"{unmerged_problem(snapshot.changelog, operation)} ({see('A rebase stopped mid-way')})"
+    )
     emit_report(document, [Finding("unmerged", message, snapshot.changelog)], fmt)
     return 1
 

@@ -23,11 +23,13 @@ from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
-from changelog_tool.hints import did_you_mean
+from changelog_tool.hints import did_you_mean, see
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
 from changelog_tool.settings import Settings
 from changelog_tool.yaml.yaml11 import disagreements
+
+QUEUE = see("The placeholder before a merge queue")
 
 YAML_1_1 = "yaml-1-1"
 """The finding code of a value YAML 1.1 (PyYAML) and YAML 1.2 read differently."""
@@ -173,7 +175,7 @@ def rejections(
                     "pr-link",
                     "pr-link",
                     f"placeholder {link!r}: before merging it must be {final} "
-                    f"(run `changelog finalize --pr-number {rules.pr_number}`)",
+                    f"(run `changelog finalize --pr-number {rules.pr_number}`; {QUEUE})",
                     link,
                     "error" if rules.before_merge else "warning",
                 )
@@ -185,7 +187,7 @@ def rejections(
                     "pr-link",
                     f"placeholder {link!r} would reach the protected branch: fill it before "
                     "the merge (run `changelog finalize --pr-number N` with the pull "
-                    "request's number)",
+                    f"request's number; {QUEUE})",
                     link,
                 )
             )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from changelog_tool.findings import WARNING, Finding
+from changelog_tool.hints import see
 from changelog_tool.ledger.conversions import (
     NUL_REFUSED,
     offsets_in,
@@ -262,7 +263,7 @@ def _edited(what: str, source: str, path: str) -> str:
     return (
         f"this branch {what}; the file is append-only, only a pr-link may be corrected "
         f"(restore it with `git checkout {source} -- {path}`, then add this branch's "
-        "entries again with `changelog add`)"
+        f"entries again with `changelog add`; {see('Entries lost after -X theirs')})"
     )
 
 

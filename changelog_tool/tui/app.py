@@ -14,6 +14,7 @@ from textual import events, on, work
 from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, TextArea
@@ -187,9 +188,8 @@ class AddApp(SavingApp):
         _stamp("first-paint")
         self.load_changes()
         self.query_one(Pane).show(*texts.waiting_pane(self.session))
-        self.query_one("#status", Label).update("Looking for the keys this branch changed...")
-        if self.note:
-            self.notify(self.note, timeout=8)
+        looking = Content("Looking for the keys this branch changed...")
+        self.query_one("#status", Label).update(texts.with_note(self.note, looking))
 
     @work(thread=True, exclusive=True)
     def load_changes(self) -> None:
@@ -242,7 +242,9 @@ class AddApp(SavingApp):
     def refresh_preview(self) -> None:
         draft = self.current_draft()
         preview = self.session.preview(draft)
-        self.query_one("#status", Label).update(texts.status(preview))
+        # the restored-draft note stays in the status line until the answers change
+        note = self.note if draft == self.baseline else ""
+        self.query_one("#status", Label).update(texts.with_note(note, texts.status(preview)))
         keys_note = texts.keys_note(self.loaded) if self.loaded else ""
         keys_problem = texts.field_problem(preview, *texts.KEY_FIELDS) if self.loaded else ""
         self.query_one(KeyPicker).show_problem("\n".join(filter(None, [keys_note, keys_problem])))
@@ -387,5 +389,5 @@ def make_app(
     if kept is not None:
         draft, saved = kept
         initial = draft.overlay(flags)
-        note = f"Restored the answers you left unsaved ({saved})."
+        note = f"Restored your unsaved answers ({saved})."
     return AddApp(session, initial, note=note)

@@ -46,6 +46,12 @@ def status(preview: Preview) -> Content:
     return Content.styled("✓ ready: ctrl+s appends the preview", "$text-success")
 
 
+def with_note(note: str, line: Content) -> Content:
+    """The status line, or a note in its place (the restored-draft one, one line at
+    60 columns): not a toast, which would cover the form at a small size."""
+    return Content(note) if note else line
+
+
 def field_problem(preview: Preview, *fields: str) -> str:
     """The problems of the named fields, for the label under them."""
     return "\n".join(

@@ -45,7 +45,10 @@ def test_verify_gives_one_finding_that_names_resolve(repo: GitRepo) -> None:
     stopped_rebase(repo)
     text = run(repo, "verify", "--base", "main")
     assert text.returncode == 1, text.stdout + text.stderr
-    message = "perf-changelog.yaml is unmerged (rebase in progress): run `changelog resolve`"
+    message = (
+        "perf-changelog.yaml is unmerged (rebase in progress): run `changelog resolve` (see "
+        "'A rebase stopped mid-way' in perf-changelog's docs/troubleshooting.md)"
+    )
     assert f"{LOG}: unmerged: {message}" in text.stdout
     assert "history-modified" not in text.stdout and "uncovered-key" not in text.stdout
     as_json = run(repo, "verify", "--base", "main", "--format", "json")

@@ -82,7 +82,7 @@ def test_the_next_add_offers_the_answers_kept_at_a_sigint(
     assert exit_code(terminal, tmp_path / "exit-code") == "130"
     terminal.tmux("kill-session", "-t", "t")
     launch(terminal, "add", box.root, tmp_path / "again")
-    terminal.wait_for("Restored the answers")  # the note, wrapped in its toast
+    terminal.wait_for("Restored your unsaved answers")  # the note, in the status line
     terminal.wait_for(TYPED)
 
 

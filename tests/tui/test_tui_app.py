@@ -229,7 +229,7 @@ async def test_unsaved_answers_are_kept_and_offered_prefilled_next_time(box: San
         await settle(pilot)
         assert again.query_one("#description", TextArea).text == "Keep me"
         assert sorted(again.query_one(KeyPicker).to_model()) == sorted(CHANGED)
-        assert "Restored the answers" in screen_text(again)
+        assert "Restored your unsaved answers" in screen_text(again)
 
 
 @synchronous

@@ -10,6 +10,8 @@ import pytest
 from textual.widgets import Footer
 from tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 
+from changelog_tool.authoring import drafts
+from changelog_tool.authoring.drafts import Draft
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.tui.widgets import Pane
 
@@ -108,3 +110,24 @@ async def test_at_80x24_the_preview_shows_the_description_as_it_is_typed(
         pane = screen_text(app).split("Preview:", 1)[1]
         assert "description:" in pane, pane
         assert '- "Bump the image"' in pane and '- "Retune the sweep"' in pane, pane
+
+
+@synchronous
+async def test_at_60x15_the_restored_draft_note_leaves_the_form_in_view(box: Sandbox) -> None:
+    """The note is in the status line, not in a toast over the form, until the
+    answers change."""
+    drafts.save(box.changelog, Draft(keys=[], description=["Half a thought"]))
+    app = app_for(box.root)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        assert not app._notifications
+        lines = screen_text(app).split("\n")
+        at = next(i for i, line in enumerate(lines) if line.startswith("┗━"))
+        assert " ".join(lines[at + 1 : -1]).strip().startswith("Restored your unsaved answers ("), (
+            lines
+        )
+        assert any("Half a thought" in line for line in lines[:at]), lines
+        await pilot.press(*" more")
+        await pilot.pause()
+        assert "Restored your unsaved answers" not in screen_text(app)
