@@ -100,20 +100,24 @@ def _narrows(old: object, new: object, name: str | None = None) -> bool:
 
 
 _SWEEP = frozenset({"conc-start", "conc-end"})
+SWEEP_STEP = 2
+"""The factor between a sweep's points: the generator's ``--step-size`` default, and
+the fixed step of the ``test-config`` command that a changelog's sweep runs."""
 
 
 def sweep(entry: Mapping[object, object]) -> frozenset[int] | None:
-    """The concurrencies of a search-space entry's ``conc-start``/``conc-end`` sweep
-    (doubling from the start while at most the end: 4..64 is 4, 8, 16, 32, 64);
-    ``None`` unless both are positive integers in order. Raising the start to 5
-    benchmarks 5, 10, 20, 40: other points, not fewer."""
+    """The concurrencies of a search-space entry's ``conc-start``/``conc-end`` sweep;
+    ``None`` unless both are positive integers in order. Rule of InferenceX's
+    ``generate_sweep_configs.py``: from the start, times 2 while below the end, then
+    the end itself (a step past it is clamped to it): 4..100 is 4, 8, ..., 64, 100.
+    Raising the start to 5 benchmarks 5, 10, 20, 40, 64: other points, not fewer."""
     start, end = entry.get("conc-start"), entry.get("conc-end")
     if type(start) is not int or type(end) is not int or not 0 < start <= end:
         return None
-    found, value = set(), start
-    while value <= end:
+    found, value = {end}, start
+    while value < end:
         found.add(value)
-        value *= 2
+        value *= SWEEP_STEP
     return frozenset(found)
 
 

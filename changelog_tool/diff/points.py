@@ -3,8 +3,8 @@
 A point is one concurrency value of one search-space entry of one scenario item
 (a seq-len config of ``fixed-seq-len``, a config of ``agentic-coding``). A
 search-space entry names its concurrencies as ``conc-list: [...]`` (each value
-a point) or ``conc-start``/``conc-end`` (the sweep doubles from start to end:
-1..256 is 9 points). An entry with neither counts as one point.
+a point) or ``conc-start``/``conc-end`` (the generator's sweep, :func:`sweep`:
+1..256 is 9 points, 4..100 is 6). An entry with neither counts as one point.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ def _concurrencies(entry: object) -> int:
     if not isinstance(entry, Mapping):
         return 1
     listed = entry.get("conc-list")
-    if isinstance(listed, list):
-        return max(len(listed), 1)
+    if isinstance(listed, list) and listed:  # the generator runs a list it is given
+        return len(listed)
     swept = sweep(entry)
     return len(swept) if swept is not None else 1
 

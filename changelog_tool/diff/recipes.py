@@ -6,8 +6,10 @@ other configured prefixes map to a directory of the repository; a path under a
 recipe directory is taken as is; a bare file name means any recipe file with
 that name.
 
-A recipe edit counts only when the file's YAML data changes: comments, layout,
-quoting and key order do not (:func:`same_data`).
+A recipe edit counts only when the file's YAML data changes, as this tool reads it
+(YAML 1.2) or as the benchmark jobs load it (PyYAML, YAML 1.1: an unquoted ``off``
+is false there, ``"off"`` text): comments, layout, quoting and key order that
+neither reading sees do not (:func:`same_data`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from ruamel.yaml.error import YAMLError
 from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused
 from changelog_tool.yaml.safeload import load
 from changelog_tool.yaml.values import same
+from changelog_tool.yaml.yaml11 import Unreadable
+from changelog_tool.yaml.yaml11 import load as load_1_1
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")
 RECIPE_SUFFIXES = (".yaml", ".yml")
@@ -78,14 +82,35 @@ def needle(path: str) -> str:
 
 
 def same_data(old: bytes, new: bytes) -> bool:
-    """Do two versions of a recipe hold the same YAML data? A version that does not
-    parse, holds a key twice or breaks a limit (``limits``: alias expansion, depth)
-    never does: the recipe counts as changed."""
+    """Do two versions of a recipe hold the same YAML data, to both readings? A
+    version that does not parse, holds a key twice or breaks a limit (``limits``:
+    alias expansion, depth) never does: the recipe counts as changed."""
     if old == new:
         return True
     try:
-        return same(load(old), load(new))
+        if not same(load(old), load(new)):
+            return False
     except (YAMLError, YamlRefused):
         return False
     except BUILD_ERRORS:  # a value its tag says it is and is not
         return False
+    return _same_to_the_jobs(old, new)
+
+
+_UNREAD = object()
+
+
+def _same_to_the_jobs(old: bytes, new: bytes) -> bool:
+    """Do the benchmark jobs (PyYAML) load the same data from both versions? Two
+    versions they cannot load at all are the same to them (nothing new runs)."""
+    before, after = _as_the_jobs_load(old), _as_the_jobs_load(new)
+    if before is _UNREAD or after is _UNREAD:
+        return before is after
+    return same(before, after)
+
+
+def _as_the_jobs_load(data: bytes) -> object:
+    try:
+        return load_1_1(data)
+    except (Unreadable, YAMLError, YamlRefused):
+        return _UNREAD

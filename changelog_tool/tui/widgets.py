@@ -7,9 +7,9 @@ from __future__ import annotations
 import contextlib
 import re
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, ScrollableContainer
+from textual.containers import Grid, Horizontal, ScrollableContainer
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static, TextArea
@@ -21,6 +21,21 @@ from changelog_tool.tui.panel import Panel
 DESCRIPTION = re.compile(r" *\d+ \+   description:")
 PR_LINK = re.compile(r" *\d+ \+   pr-link:")
 """The appended entry's lines in the preview's body (see texts.preview_pane)."""
+
+
+FLAGS_LABEL = "Flags    "
+ROW_PADDING = 1  # a form row's left padding (app.tcss)
+TICK_EXTRA = 5  # a compact tick's cells beside its label: its button, a space each side
+NUMBER_WIDTH = 4  # an integer box's narrowest (app.tcss)
+
+
+def columns(widths: list[int], room: int) -> int:
+    """How many ticks of ``widths`` fit on one line of ``room`` cells, in a grid whose
+    columns are each as wide as their widest tick (one at least)."""
+    for count in range(len(widths), 1, -1):
+        if sum(max(widths[i::count]) for i in range(count)) <= room:
+            return count
+    return 1
 
 
 class Tick(Checkbox):
@@ -68,13 +83,14 @@ class EntryForm(Panel):
             with Horizontal(classes="group field"):
                 yield Label("  pr-link ", classes="field-label")
                 yield Input(id="pr-link", compact=True)
-        with Horizontal(classes="row"):
+        with Horizontal(classes="row flags"):
             with Horizontal(classes="group"):
-                yield Label("Flags    ", classes="field-label")
-                for flag in self.flags:
-                    yield Tick(flag.name, id=f"flag-{flag.name}", compact=True).with_tooltip(
-                        flag.description or None
-                    )
+                yield Label(FLAGS_LABEL, classes="field-label")
+                with Grid(id="flag-ticks"):
+                    for flag in self.flags:
+                        yield Tick(flag.name, id=f"flag-{flag.name}", compact=True).with_tooltip(
+                            flag.description or None
+                        )
             for number in self.integers:
                 with Horizontal(classes="group field"):
                     yield Label(f" {number.name} ", classes="field-label")
@@ -82,6 +98,15 @@ class EntryForm(Panel):
                         id=f"number-{number.name}", classes="number", compact=True, type="integer"
                     )
                     yield box.with_tooltip(number.description or None)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """As many flag ticks on a line as the form's width holds beside the integer
+        boxes (under them on a narrow screen), the rest on the lines below."""
+        room = event.size.width - ROW_PADDING - len(FLAGS_LABEL)
+        if not self.screen.has_class("-narrow"):
+            room -= sum(len(f" {n.name} ") + NUMBER_WIDTH for n in self.integers)
+        widths = [len(f.name) + TICK_EXTRA for f in self.flags]
+        self.query_one("#flag-ticks", Grid).styles.grid_size_columns = columns(widths, room)
 
     def load(self, draft: Draft, placeholder: str) -> None:
         self.set_description(draft.description)

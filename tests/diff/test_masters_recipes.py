@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to
+import pytest
+
+from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.settings import DEFAULT_RECIPE_DIRS, DEFAULT_RECIPE_PREFIXES
 
 PREFIXES = DEFAULT_RECIPE_PREFIXES
@@ -53,3 +55,28 @@ def test_only_yaml_under_recipe_directories_are_recipes() -> None:
     assert is_recipe("benchmarks/multi_node/llm-d-recipes/b.yml", PREFIXES, DEFAULT_RECIPE_DIRS)
     assert not is_recipe("benchmarks/multi_node/run.sh", PREFIXES, DEFAULT_RECIPE_DIRS)
     assert not is_recipe("configs/nvidia-master.yaml", PREFIXES, DEFAULT_RECIPE_DIRS)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "same"),
+    [
+        (b'flag: "off"\n', b"flag: off\n", False),  # text to YAML 1.2, false to PyYAML
+        (b"flag: yes\n", b'flag: "yes"\n', False),
+        (b"n: 010\n", b"n: 10\n", False),  # 10 to YAML 1.2 both times; 8, then 10 to PyYAML
+        (b"flag: off\n", b"flag: off  # kept\n", True),
+        (b'flag: "off"\n', b"{flag: 'off'}\n", True),
+        (b"a: 1\n", b"a: 2\n", False),
+        (b"a: 1\n", b"a: 1\nb: [\n", False),  # no longer parses
+    ],
+)
+def test_a_recipe_is_the_same_only_when_both_readings_say_so(
+    old: bytes, new: bytes, same: bool
+) -> None:
+    assert same_data(old, new) is same
+    assert same_data(new, old) is same
+
+
+def test_versions_pyyaml_reads_at_neither_side_are_the_same_to_the_jobs() -> None:
+    # a tab before a value: libyaml and YAML 1.2 take it, PyYAML's reader does not
+    assert same_data(b"a:\t1\n", b"a:\t1  # note\n")
+    assert not same_data(b"a: 1\n", b"a:\t1\n")

@@ -45,6 +45,7 @@ GOOD: dict[str, st.SearchStrategy[Any]] = {
     ),
     "evals-only": st.booleans(),
     "all-evals": st.booleans(),
+    "no-evals": st.booleans(),
     "append-only": st.booleans(),
     "eval-min-prefill-ep": st.integers(1, 64),
 }

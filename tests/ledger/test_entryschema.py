@@ -57,7 +57,12 @@ def test_the_docs_field_table_is_the_schema() -> None:
 def test_the_built_in_schema_gives_the_fields_in_the_emitters_order() -> None:
     definition = builtin()
     assert definition.names[:4] == ("config-keys", "scenario-type", "description", "pr-link")
-    assert [f.name for f in definition.of_kind(FLAG)] == ["evals-only", "all-evals", "append-only"]
+    assert [f.name for f in definition.of_kind(FLAG)] == [
+        "evals-only",
+        "all-evals",
+        "no-evals",
+        "append-only",
+    ]
     [number] = definition.of_kind(INTEGER)
     assert (number.name, number.minimum) == ("eval-min-prefill-ep", 1)
     assert definition.scenario_types == ("fixed-seq-len", "agentic-coding")

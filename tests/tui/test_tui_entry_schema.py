@@ -53,6 +53,7 @@ async def test_the_form_shows_the_added_flag_and_scenario_type_and_writes_the_fl
         assert flags == [
             "flag-evals-only",
             "flag-all-evals",
+            "flag-no-evals",
             "flag-append-only",
             "flag-multi-turn",
         ]

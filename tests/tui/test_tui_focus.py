@@ -22,6 +22,7 @@ ORDER = [
     "pr-link",
     "flag-evals-only",
     "flag-all-evals",
+    "flag-no-evals",
     "flag-append-only",
     "number-eval-min-prefill-ep",
     "pane-scroll",
