@@ -140,6 +140,7 @@ def test_every_setting_reaches_the_settings(tmp_path: Path) -> None:
         "repository": '"a/b"',
         "placeholders": '["TODO"]',
         "duplicate-entry": '"error"',
+        "correction": '"error"',
         "format": '"error"',
         "severity": '{"key-style" = "off"}',
         "lock-timeout": "5",
