@@ -75,6 +75,23 @@ def verify(command: list[str], cwd: Path, env: dict[str, str], *args: str) -> di
     }
 
 
+def reader(root: Path, base: str, head: str) -> str:
+    """The benchmark CI's own reading of the change (this checkout's restatement of
+    it): ``refuses`` (a deleted non-blank line), ``cannot load``, or ``reads N``."""
+    from changelog_tool.ledger.reading import read_diff
+
+    diff = subprocess.run(
+        ["git", "diff", "--no-color", "--no-ext-diff", base, head, "--", CHANGELOG],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    ).stdout
+    reading = read_diff(diff)
+    if reading.deleted:
+        return "refuses"
+    return "cannot load" if reading.problem else f"reads {len(reading.entries)}"
+
+
 def pull_requests(
     command: list[str], env: dict[str, str], tmp: Path, records: list[dict[str, object]], jobs: int
 ) -> list[dict[str, object]]:
@@ -89,6 +106,7 @@ def pull_requests(
 
     def one(record: dict[str, object]) -> dict[str, object]:
         remote = OLD_REMOTE if str(record["head_date"]) < RENAMED else NEW_REMOTE
+        seen = reader(repos[remote], str(record["base_ref"]), str(record["head_ref"]))
         result = verify(
             command,
             repos[remote],
@@ -100,7 +118,7 @@ def pull_requests(
             "--pr-number",
             str(record["pr"]),
         )
-        return {"pr": record["pr"], "state": record["state"], **result}
+        return {"pr": record["pr"], "state": record["state"], "reader": seen, **result}
 
     with ThreadPoolExecutor(jobs) as pool:
         return list(pool.map(one, records))
@@ -155,10 +173,24 @@ def report(prs: list[dict[str, object]], states: list[dict[str, object]]) -> Non
     )
     for s in failed_states:
         print(f"  {s['commit']}: {', '.join(s['errors'])}")  # type: ignore[arg-type]
+    print("the benchmark's reader beside the gate (merged and closed):")
+    table: Counter[tuple[str, str]] = Counter()
+    for p in prs:
+        if p["exit"] in (0, 1) and "reader" in p:
+            seen = "accepts" if str(p["reader"]).startswith("reads") else str(p["reader"])
+            table[seen, "fail" if p["exit"] == 1 else "pass"] += 1
+    for (seen, verdict), count in sorted(table.items()):
+        print(f"  reader {seen:11} gate {verdict}: {count}")
+    passed_refused = [
+        p for p in prs if p.get("reader") in ("refuses", "cannot load") and p["exit"] == 0
+    ]
+    print(
+        "  the gate passes, the reader refuses:", [(p["pr"], p["warnings"]) for p in passed_refused]
+    )
     print("merged pull requests stopped:")
     for p in prs:
         if p["state"] == "merged" and p["exit"] == 1:
-            print(f"  #{p['pr']}: {', '.join(p['errors'])}")  # type: ignore[arg-type]
+            print(f"  #{p['pr']}: {', '.join(p['errors'])} (reader: {p.get('reader')})")  # type: ignore[arg-type]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
