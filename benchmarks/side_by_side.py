@@ -24,8 +24,8 @@ from bench_merge import TARGET_BYTES, Scenario, grown, real_file
 from bench_verify_base import CHANGELOG, CORPUS, pick_commits, synthetic_repo
 from timing import Command, cache_bytecode, installed_python, measure_together, revision_python
 
-FLOOR_IMPORT = "import ruamel.yaml, jsonschema, git"
-FLOOR = "floor: python -I -c 'import ruamel.yaml, jsonschema, git'"
+FLOOR_IMPORT = "import ruamel.yaml, jsonschema"
+FLOOR = "floor: python -I -c 'import ruamel.yaml, jsonschema'"
 
 
 def first_key(repo: Path) -> str:

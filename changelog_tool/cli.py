@@ -24,7 +24,7 @@ import changelog_tool
 from changelog_tool import settings
 from changelog_tool.errors import INTERRUPTED, ChangelogError, NotInRepository, cut_short
 from changelog_tool.findings import not_a_command
-from changelog_tool.gitrepo.process import in_repository
+from changelog_tool.gitrepo.process import git_dir
 from changelog_tool.hints import did_you_mean
 from changelog_tool.toplevel import work_tree_top
 
@@ -172,7 +172,7 @@ def _need_repository(command: str) -> None:
     changelog the settings name, when it exists (else it is the folder that is wrong,
     and "pass --init" or "pass --file" would mislead)."""
     here = Path.cwd()
-    if work_tree_top(here) is not None or in_repository(here):  # a broken .git: git's reason
+    if work_tree_top(here) is not None or git_dir(here) is not None:  # a broken .git: git's reason
         return
     if command in ("add", "log"):
         found = settings.load(here)

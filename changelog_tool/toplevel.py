@@ -36,10 +36,17 @@ def work_tree_top(folder: Path) -> Path | None:
     """The top of the git work tree holding ``folder``, or ``None`` when none holds
     it; a ``.git`` file that is no gitfile is refused (:class:`EnvironmentProblem`),
     as git refuses it."""
+    found = discover(folder)
+    return found[0] if found else None
+
+
+def discover(folder: Path) -> tuple[Path, Path | None] | None:
+    """The top of the work tree holding ``folder`` and the git directory its ``.git``
+    names (``None`` when ``GIT_DIR`` names it); ``None`` when no work tree holds it."""
     folder = Path(os.path.abspath(folder))
     tree = os.environ.get("GIT_WORK_TREE")
     if os.environ.get("GIT_DIR"):
-        return Path(os.path.abspath(tree)) if tree else folder
+        return (Path(os.path.abspath(tree)) if tree else folder), None
     ceilings = {
         Path(os.path.abspath(c))
         for c in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep)
@@ -54,12 +61,12 @@ def work_tree_top(folder: Path) -> Path | None:
             return None
         dot = candidate / ".git"
         if dot.is_file():
-            gitfile_target(dot)  # refused unless it names a git directory
-            return Path(os.path.abspath(tree)) if tree else candidate
-        if dot.is_dir() and is_git_directory(dot):
-            return Path(os.path.abspath(tree)) if tree else candidate
-        if is_git_directory(candidate):
-            return None  # a bare repository, or inside a git directory: no work tree
+            dot = gitfile_target(dot)  # refused unless it names a git directory
+        elif not (dot.is_dir() and is_git_directory(dot)):
+            if is_git_directory(candidate):
+                return None  # a bare repository, or inside a git directory: no work tree
+            continue
+        return (Path(os.path.abspath(tree)) if tree else candidate), Path(os.path.abspath(dot))
     return None
 
 

@@ -65,7 +65,7 @@ def run(*, protected: str | None, format: str) -> int:
         directory = GitDirectory(repo.root)
         operation = directory.operation()
         if operation == "merge":  # which branch: the merge message names it
-            operation = _merge_with_names(repo.git_dir())
+            operation = _merge_with_names(repo.git_directory)
         side = next((s for s in SIDES if s == protected), None)
         chosen = Decision(side, "chosen with --protected") if side else None
         upstream = Upstream.of(protected_blob(repo.root, settings.protected_ref, path))

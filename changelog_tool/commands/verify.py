@@ -220,7 +220,7 @@ def _verify_base(
             pr_title=pr_title,
             before_merge=before_merge,
         )
-        stopped = pending(repo.git_dir()) if head is None else None
+        stopped = pending(repo.git_directory) if head is None else None
         if stopped is not None:
             touching = stopped.touching(repo.root, snapshot.changelog)
             while_stopped(verdict, stopped, touching, snapshot.changelog)

@@ -1,13 +1,9 @@
 """Git at the edge: every git call of the tool goes through this module.
 
-Two mechanisms, each for what it does best. Objects (refs, trees, blobs) are read
-through ``git cat-file --batch`` (:mod:`objects`, the one batch reader, persistent
-for a :class:`Repo` that reads dozens of blobs, and for the merge driver's one
-question of the protected ref); GitPython reads what it does well beyond that
-(the index's conflict stages, ref names for "did you mean"). Short one-off
-questions (config, the state of the git directory, ``merge-file``, building the
-demo repository) are one plain ``git`` subprocess (:func:`git`). Everything else in the tool works on bytes and plain values;
-git failures become :class:`EnvironmentProblem` messages that say what to run.
+Objects (refs, trees, blobs) are read through one persistent ``git cat-file
+--batch`` (:mod:`objects`); every other question is one plain ``git`` process
+(:func:`git`). Git failures become :class:`EnvironmentProblem` messages that say
+what to run. Why not GitPython: docs/design.md.
 """
 
 from changelog_tool.gitrepo.objects import (

@@ -201,8 +201,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
     """The first ``rev:path`` of ``specs`` that exists, with its bytes, read through
-    one :class:`Objects` (no GitPython: the merge driver must start fast); ``None``
-    when none does or git cannot be asked."""
+    one :class:`Objects`; ``None`` when none does or git cannot be asked."""
     objects = Objects(root)
     try:
         for spec in specs:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.refnames import remote_and_branch
-from changelog_tool.toplevel import gitfile_target, is_git_directory
+from changelog_tool.toplevel import discover, is_git_directory
 
 
 def git(
@@ -46,7 +46,7 @@ def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
 
 def remote_url_reader(root: Path) -> Callable[[str], str | None]:
     """A remote's URL by name (``None`` for a remote this clone lacks), every remote's
-    read with one ``git config`` when first asked for (no GitPython)."""
+    read with one ``git config`` when first asked for."""
     found: list[dict[str, str]] = []
 
     def url(name: str) -> str | None:
@@ -82,45 +82,26 @@ def remote_names(root: Path) -> Callable[[], frozenset[str]]:
 
 
 def git_dir(start: Path) -> Path | None:
-    """The absolute git directory of the repository holding ``start`` (no GitPython),
-    or ``None`` outside a repository. Read from ``start/.git`` when it is there (git
-    runs the merge driver at the top of the work tree), else asked of git."""
-    found = _dot_git(start)
-    if found is not None:
-        return found
+    """The absolute git directory of the repository holding ``start``, ``None``
+    outside one. Without a process when ``GIT_DIR`` (valid from ``start``: git
+    exports it so to a merge driver) or a ``.git`` found by git's search
+    (:func:`~changelog_tool.toplevel.discover`) names it; else git is asked (a bare
+    repository, the inside of a git directory)."""
+    given = os.environ.get("GIT_DIR")
+    if given and is_git_directory(folder := Path(os.path.abspath(start / given))):
+        return folder
     try:
+        found = None if given else discover(start)
+        if found is not None and found[1] is not None:
+            return found[1]
         result = git(start, "rev-parse", "--absolute-git-dir")
-    except EnvironmentProblem:
+    except EnvironmentProblem:  # a broken ``.git`` file, or no git
         return None
     return Path(result.stdout.decode().strip()) if result.returncode == 0 else None
 
 
-def in_repository(start: Path) -> bool:
-    """Whether ``start`` is inside a git repository: a ``.git`` in it or a parent says
-    so without a process; else git is asked (``GIT_DIR``, or no ``.git`` found)."""
-    if any(_dot_git(folder) is not None for folder in (start, *start.parents)):
-        return True
-    return git_dir(start) is not None
-
-
-def _dot_git(start: Path) -> Path | None:
-    """The git directory that ``start/.git`` names without running git: the folder
-    itself, or the one a gitfile names (a linked work tree, a submodule), when it is a
-    git directory by git's own test (:func:`~changelog_tool.toplevel.is_git_directory`).
-    ``None`` when git must say: ``GIT_DIR`` set, no ``.git`` in ``start``, or one that
-    is not a git directory (git passes over an empty ``.git`` folder)."""
-    if os.environ.get("GIT_DIR"):
-        return None
-    dot = start / ".git"
-    try:
-        folder = gitfile_target(dot) if dot.is_file() else dot
-    except EnvironmentProblem:
-        return None
-    return Path(os.path.abspath(folder)) if is_git_directory(folder) else None
-
-
 def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Plain ``git`` in ``root`` (no GitPython), for building repositories such as the
+    """Plain ``git`` in ``root``, for building repositories such as the
     demo sandbox; a failure becomes :class:`EnvironmentProblem` with git's message."""
     result = git(root, *args, env=env)
     if result.returncode != 0:
@@ -336,11 +317,9 @@ _REFTABLE_HEAD = ".invalid"
 
 
 class GitDirectory:
-    """The git directory of the work tree at ``root``, found once, and what it says
-    of HEAD: the branch it is on and the operation in progress (the merge driver,
-    ``resolve`` and the gate's :func:`head_state` alike). ``GIT_DIR`` (valid from
-    ``root``: git exports it so to a merge driver it runs there) when it names a git
-    directory, else ``root/.git``, else git is asked; reading HEAD runs no git."""
+    """The git directory of the work tree at ``root`` (:func:`git_dir`), found once,
+    and what it says of HEAD: the branch it is on and the operation in progress (the
+    merge driver, ``resolve`` and the gate's :func:`head_state` alike)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -351,12 +330,7 @@ class GitDirectory:
         """The absolute git directory; ``None`` outside a repository."""
         if not self._looked:
             self._looked = True
-            given = os.environ.get("GIT_DIR")
-            folder = Path(os.path.abspath(self.root / given)) if given else None
-            if folder is not None and is_git_directory(folder):
-                self._found = folder
-            else:
-                self._found = git_dir(self.root)
+            self._found = git_dir(self.root)
         return self._found
 
     def operation(self) -> str | None:

@@ -310,9 +310,6 @@ class Repo:
     def add(self, path: str) -> None:
         self._run("add", "--", path)
 
-    def git_dir(self) -> Path:
-        return self.git_directory
-
     def _walk_tree(
         self,
         tree: str,

@@ -8,7 +8,7 @@ left as git would have left it, through ``git merge-file``, naming the entry and
 line; if git's text merge would already have changed the protected side's bytes
 outside its markers, one conflict holding both sides whole is left instead
 (:mod:`changelog_tool.merge.conflict`). The protected ref only helps tell the
-sides apart when the operation does not. It never imports GitPython or Textual.
+sides apart when the operation does not. It never imports Textual.
 
 The three files are read whole and merged by the one comparison of entries
 (:mod:`changelog_tool.merge.threeway`), ours as read under the writer's lock, held

@@ -114,7 +114,7 @@ def commit_merge(
         # over it, so put HEAD's bytes back first (the rewrite is recomputed below)
         _restore(root / path, head, work, bounds)
         started = try_git(root, "merge", "--no-ff", "--no-commit", ref)
-        if not (repo.git_dir() / "MERGE_HEAD").is_file():
+        if not (repo.git_directory / "MERGE_HEAD").is_file():
             _restore(root / path, work, head, bounds)
             raise EnvironmentProblem(
                 f"`git merge --no-commit {ref}` did not start (nothing was changed): "

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import GitRepo
 from projects import run
 
@@ -33,3 +34,16 @@ def test_the_git_directory_under_a_head_only_sub_git_is_the_parents(repo: GitRep
     )
     assert Path(gits.stdout.strip()) == repo.root / ".git"
     assert git_dir(sub) == repo.root / ".git"
+
+
+def test_from_a_subfolder_the_git_directory_is_found_without_git(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search that finds the top of the work tree names its git directory too:
+    from a folder below the top, no git process is run."""
+    deeper = repo.root / "sub" / "deeper"
+    deeper.mkdir(parents=True)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    assert git_dir(deeper) == repo.root / ".git"
+    assert not trace.exists()
