@@ -8,8 +8,6 @@ corrections, edited history) compare lines or entry blocks.
 
 from __future__ import annotations
 
-import re
-
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.hints import see
 from changelog_tool.ledger.conversions import (
@@ -20,7 +18,14 @@ from changelog_tool.ledger.conversions import (
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.ledger.edits import first_line_difference, label, parse
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.ledger.pairing import EDITED, RELINKED, Pairing, pair, relinked
+from changelog_tool.ledger.pairing import (
+    EDITED,
+    PR_LINK_LINE,
+    RELINKED,
+    Pairing,
+    pair,
+    relinked,
+)
 from changelog_tool.ledger.revision import (
     ABSENT,
     APPEND,
@@ -37,7 +42,6 @@ from changelog_tool.ledger.revision import (
 )
 from changelog_tool.yaml.items import Item, YamlProblem
 
-_PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 _MAX_HISTORY_FINDINGS = 10
 
 
@@ -124,14 +128,14 @@ def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, 
     changed: list[int] = []
     for number, (a, b) in enumerate(zip(old[:-1], new, strict=False), 1):
         if a != b:
-            if not (_PR_LINK_LINE.match(a) and _PR_LINK_LINE.match(b)):
+            if not (PR_LINK_LINE.match(a) and PR_LINK_LINE.match(b)):
                 return None
             changed.append(number)
     last_old, last_new = old[-1], new[len(old) - 1]
     before = sum(len(line) + 1 for line in new[: len(old) - 1])
     if last_new.startswith(last_old):
         length = before + len(last_old)
-    elif _PR_LINK_LINE.match(last_old) and _PR_LINK_LINE.match(last_new):
+    elif PR_LINK_LINE.match(last_old) and PR_LINK_LINE.match(last_new):
         changed.append(len(old))
         length = before + len(last_new)
     else:
@@ -281,7 +285,7 @@ def _links(ledger: Ledger, block: Block) -> list[tuple[int, str]]:
     link = value.get("pr-link") if isinstance(value, dict) else None
     lines = ledger.text(block).split(b"\n")
     found = [(len(line) - len(line.lstrip(b" ")), n) for n, line in enumerate(lines)]
-    at = min(((i, n) for i, n in found if _PR_LINK_LINE.match(lines[n])), default=(0, 0))[1]
+    at = min(((i, n) for i, n in found if PR_LINK_LINE.match(lines[n])), default=(0, 0))[1]
     return [(block.line + at, link if isinstance(link, str) else str(link))]
 
 
