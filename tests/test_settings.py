@@ -159,3 +159,9 @@ def test_every_setting_reaches_the_settings(tmp_path: Path) -> None:
         attr = name.replace("-", "_")
         assert getattr(read, attr) != getattr(default, attr), name
     assert (read.lock_timeout, read.max_bytes, read.severity) == (5.0, 1000, {"key-style": "off"})
+
+
+def test_the_schema_names_each_lint_that_has_a_default_severity() -> None:
+    """``[severity]`` takes the codes of the settings' schema; each lint's default
+    severity must be settable there."""
+    assert tuple(settings.DEFAULT_SEVERITY) == settings.LINT_CODES
