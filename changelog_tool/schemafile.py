@@ -1,6 +1,6 @@
-"""The package's JSON Schema of the changelog (``schema/perf-changelog.schema.json``),
-read once: the entry schema (:mod:`changelog_tool.ledger.entryschema`) is built on it,
-and the settings hold their placeholders to its ``pr-link`` rule."""
+"""The package's JSON Schemas (``schema/``), each read once: the changelog's, which
+the entry schema (:mod:`changelog_tool.ledger.entryschema`) is built on and the
+settings hold their placeholders to (its ``pr-link`` rule), and the settings'."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from pathlib import Path
 
 
 @cache
-def document() -> dict[str, object]:
-    """The package's schema of the whole changelog (a list of entries)."""
+def document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
+    """A schema the package ships: by default that of the whole changelog (a list of
+    entries); ``settings.schema.json``, that of the settings."""
     # beside the package's __init__ (the package is always a folder)
     spec = find_spec("changelog_tool.schema")
     assert spec is not None and spec.origin is not None, "the schema package is installed"
-    text = Path(spec.origin).with_name("perf-changelog.schema.json")
+    text = Path(spec.origin).with_name(name)
     loaded: dict[str, object] = json.loads(text.read_text(encoding="utf-8"))
     return loaded
 

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
+import jsonschema
+
+from changelog_tool import schemafile
 from changelog_tool.confinement import confined_file
 from changelog_tool.errors import UsageError
 from changelog_tool.github import is_slug, pull_link
-from changelog_tool.schemafile import placeholder_problem
 from changelog_tool.toplevel import work_tree_top
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
@@ -100,25 +103,17 @@ class Settings:
         return self.placeholders[0]
 
 
-_KEYS: dict[str, tuple[str, type[object]]] = {
-    "changelog": ("changelog", str),
-    "master-configs": ("master_configs", list),
-    "recipe-prefixes": ("recipe_prefixes", dict),
-    "recipe-dirs": ("recipe_dirs", list),
-    "protected-ref": ("protected_ref", list),
-    "repository": ("repository", str),
-    "placeholders": ("placeholders", list),
-    "duplicate-entry": ("duplicate_entry", str),
-    "correction": ("correction", str),
-    "format": ("format", str),
-    "severity": ("severity", dict),
-    "lock-timeout": ("lock_timeout", float),
-    "max-bytes": ("max_bytes", int),
-    "entry-schema": ("entry_schema", str),
-    "fill-before-merge": ("fill_before_merge", bool),
-}
-LINT_CODES = tuple(DEFAULT_SEVERITY)
-LEVELS = ("error", "warning", "notice", "off")
+_SCHEMA = schemafile.document("settings.schema.json")
+KNOWN: dict[str, Any] = _SCHEMA["properties"]  # type: ignore[assignment]
+"""Each setting's schema, by name; its field is the name with ``_`` for ``-``."""
+LINT_CODES: tuple[str, ...] = tuple(KNOWN["severity"]["propertyNames"]["enum"])
+LEVELS: tuple[str, ...] = tuple(KNOWN["severity"]["additionalProperties"]["enum"])
+_VALIDATOR = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    ),  # TOML's 5.0 is no whole number of bytes
+)(_SCHEMA)
 _PATHS = ("changelog", "master-configs", "recipe-dirs", "recipe-prefixes", "entry-schema")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -238,112 +233,16 @@ def parse(found: Found, origin: str = "") -> Settings:
             source += f" {TABLE}"
         if origin:
             source += f" {origin}"
-    texts: dict[str, str] = {}
-    lists: dict[str, tuple[str, ...]] = {}
-    tables: dict[str, dict[str, str]] = {}
-    numbers: dict[str, float] = {}
-    flags: dict[str, bool] = {}
-    for name, value in table.items():
-        if name not in _KEYS:
-            known = ", ".join(sorted(_KEYS))
-            raise UsageError(f"unknown setting {name!r} in {source}; known settings: {known}")
-        attr, kind = _KEYS[name]
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if kind is float and not (isinstance(value, float) and 0 < value <= 3600):
-            raise UsageError(
-                f"setting {name!r} in {source} must be a number of seconds "
-                "(more than 0, at most 3600)"
-            )
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise UsageError(
-                f"setting {name!r} in {source} must be a whole number of bytes (1 or more)"
-            )
-        path: str | list[str] | dict[str, str]
-        if kind in (float, int) and isinstance(value, int | float):
-            numbers[attr] = value
-            continue
-        if kind is bool and isinstance(value, bool):
-            flags[attr] = value
-            continue
-        if kind is str and isinstance(value, str):
-            texts[attr] = path = value
-        elif kind is list and isinstance(value, list) and all(isinstance(v, str) for v in value):
-            lists[attr], path = tuple(value), value
-        elif (
-            kind is dict
-            and isinstance(value, dict)
-            and all(isinstance(v, str) for v in value.values())
-        ):
-            tables[attr] = path = value
-        else:
-            what: dict[type[object], str] = {
-                str: "a string",
-                list: "a list of strings",
-                dict: "a table of strings",
-                bool: "true or false",
-            }
-            raise UsageError(
-                f"setting {name!r} in {source} must be {what.get(kind, kind.__name__)}"
-            )
-        if name in _PATHS:
-            _check_paths(name, path, source)
-    d = Settings(root=found.root)
-    settings = Settings(
-        root=found.root,
-        source=source,
-        changelog=texts.get("changelog", d.changelog),
-        master_configs=lists.get("master_configs", d.master_configs),
-        recipe_prefixes=tables.get("recipe_prefixes", d.recipe_prefixes),
-        recipe_dirs=lists.get("recipe_dirs", d.recipe_dirs),
-        protected_ref=lists.get("protected_ref", d.protected_ref),
-        repository=texts.get("repository", d.repository),
-        placeholders=lists.get("placeholders", d.placeholders),
-        duplicate_entry=texts.get("duplicate_entry", d.duplicate_entry),
-        correction=texts.get("correction", d.correction),
-        format=texts.get("format", d.format),
-        severity=tables.get("severity", d.severity),
-        lock_timeout=numbers.get("lock_timeout", d.lock_timeout),
-        max_bytes=int(numbers.get("max_bytes", d.max_bytes)),
-        fill_before_merge=flags.get("fill_before_merge", d.fill_before_merge),
-        entry_schema=texts.get("entry_schema", d.entry_schema),
-    )
-    for code, level in settings.severity.items():
-        if code not in LINT_CODES or level not in LEVELS:
-            raise UsageError(
-                f"setting 'severity' in {source}: {code} = {level!r}; the codes are "
-                f"{', '.join(LINT_CODES)}, the levels {', '.join(LEVELS)}"
-            )
-    for name, level in (
-        ("duplicate-entry", settings.duplicate_entry),
-        ("correction", settings.correction),
-    ):
-        if level not in ("warning", "error"):
-            raise UsageError(f"setting '{name}' in {source} must be 'warning' or 'error'")
-    if settings.format not in ("warning", "error"):
-        raise UsageError(f"setting 'format' in {source} must be 'warning' or 'error'")
-    if not settings.placeholders or not all(p.strip() for p in settings.placeholders):
-        raise UsageError(
-            f"setting 'placeholders' in {source} needs at least one placeholder, none empty"
-        )
-    for placeholder in settings.placeholders:
-        why = placeholder_problem(placeholder)
-        if why is not None:
-            raise UsageError(
-                f"setting 'placeholders' in {source}: no entry could use {placeholder!r}: {why}"
-            )
-    if settings.protected_ref == ():
-        raise UsageError(f"setting 'protected-ref' in {source} needs at least one ref")
-    repository = settings.repository
-    if repository is not None and not is_slug(repository):
-        raise UsageError(
-            f"setting 'repository' in {source}: {repository!r} is not owner/name "
-            '(e.g. "SemiAnalysisAI/InferenceX")'
-        )
-    for ref in settings.protected_ref:
-        if not ref or ref.startswith("-") or any(c.isspace() or ord(c) < 32 for c in ref):
-            raise UsageError(f"setting 'protected-ref' in {source}: {ref!r} is not a ref name")
-    return settings
+    problems = sorted(_problems(table, source), key=lambda found: found[0])
+    if problems:
+        raise UsageError(problems[0][1])
+    given: dict[str, Any] = {
+        name.replace("-", "_"): tuple(value) if isinstance(value, list) else value
+        for name, value in table.items()
+    }
+    if "lock_timeout" in given:
+        given["lock_timeout"] = float(given["lock_timeout"])
+    return Settings(root=found.root, source=source, **given)
 
 
 def outside(path: str) -> str | None:
@@ -360,16 +259,81 @@ def outside(path: str) -> str | None:
     return None
 
 
-def _check_paths(name: str, value: str | list[str] | dict[str, str], source: str | None) -> None:
-    if isinstance(value, dict):
-        paths = list(value.values())
-    else:
-        paths = [value] if isinstance(value, str) else list(value)
-    for path in paths:
-        why = outside(path)
-        if why is not None:
-            raise UsageError(
-                f"setting {name!r} in {source}: {path!r} leads outside the repository "
-                f"({why}); configured paths are relative to the settings' folder and stay "
-                "inside the repository"
+_WHAT = {
+    "string": "a string",
+    "array": "a list of strings",
+    "object": "a table of strings",
+    "boolean": "true or false",
+    "number": "a number of seconds (more than 0, at most 3600)",
+    "integer": "a whole number of bytes (1 or more)",
+}
+_LATER = ("severity", "duplicate-entry", "correction", "format", "placeholders")
+
+
+def _problems(table: dict[str, Any], source: str | None) -> Iterator[tuple[tuple[int, int], str]]:
+    """What is wrong with the settings, each with its rank (the lowest is said): an
+    unknown setting, a wrong type or a path outside the repository, in the table's
+    order; then each value's own rule (:data:`_LATER`, placeholders, refs, repository)."""
+    order, in_ = list(table), f"in {source}"
+    for error in _VALIDATOR.iter_errors(table):
+        if not error.path:  # additionalProperties: the first name the schema lacks
+            name = next(name for name in order if name not in KNOWN)
+            known = ", ".join(sorted(KNOWN))
+            yield (0, order.index(name)), f"unknown setting {name!r} {in_}; known settings: {known}"
+            continue
+        name = str(error.path[0])
+        kind, rank = _type(name), (1, _LATER.index(name) if name in _LATER else 6)
+        if error.validator == "type" or kind in ("number", "integer"):
+            yield (0, order.index(name)), f"setting {name!r} {in_} must be {_WHAT[kind]}"
+        elif name == "severity":
+            code = str(error.path[1] if len(error.path) > 1 else error.instance)
+            level = table[name][code]
+            yield (
+                rank,
+                f"setting 'severity' {in_}: {code} = {level!r}; the codes are "
+                + (f"{', '.join(LINT_CODES)}, the levels {', '.join(LEVELS)}"),
             )
+        elif name == "placeholders":
+            yield rank, f"setting {name!r} {in_} needs at least one placeholder, none empty"
+        elif error.validator == "minItems":  # protected-ref
+            yield rank, f"setting {name!r} {in_} needs at least one ref"
+        elif error.validator == "not":  # protected-ref
+            yield (1, 8), f"setting {name!r} {in_}: {error.instance!r} is not a ref name"
+        else:
+            yield rank, f"setting {name!r} {in_} must be 'warning' or 'error'"
+    for placeholder in _strings(table.get("placeholders")):
+        why = schemafile.placeholder_problem(placeholder)
+        if why is not None:
+            yield (1, 5), f"setting 'placeholders' {in_}: no entry could use {placeholder!r}: {why}"
+    repository = table.get("repository")
+    if isinstance(repository, str) and not is_slug(repository):
+        example = '(e.g. "SemiAnalysisAI/InferenceX")'
+        yield (1, 7), f"setting 'repository' {in_}: {repository!r} is not owner/name {example}"
+    for name in _PATHS:
+        for path in _strings(table.get(name)):
+            why = outside(path)
+            if why is not None:
+                yield (
+                    (0, order.index(name)),
+                    (
+                        f"setting {name!r} {in_}: {path!r} leads outside the repository ({why}); "
+                        "configured paths are relative to the settings' folder and stay inside "
+                        "the repository"
+                    ),
+                )
+
+
+def _type(name: str) -> str:
+    """The JSON type a setting's value must have."""
+    schema = KNOWN[name]
+    if "$ref" in schema:
+        schema = _SCHEMA["$defs"][schema["$ref"].rsplit("/", 1)[1]]  # type: ignore[index]
+    return str(schema["type"])
+
+
+def _strings(value: object) -> list[str]:
+    """The texts a setting's value holds (a text, a list's items, a table's values)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    items = value if isinstance(value, list) else [value]
+    return [item for item in items if isinstance(item, str)]

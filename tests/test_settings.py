@@ -117,6 +117,9 @@ def test_a_protected_ref_that_reads_as_an_option_is_refused(tmp_path: Path) -> N
         (".perf-changelog.toml", "protected-ref = []\n", "needs at least one ref"),
         (".perf-changelog.toml", 'placeholders = [""]\n', "none empty"),
         (".perf-changelog.toml", 'repository = "not a repo"\n', "is not owner/name"),
+        (".perf-changelog.toml", "max-bytes = 5.0\n", "a whole number of bytes"),
+        (".perf-changelog.toml", "lock-timeout = true\n", "a number of seconds"),
+        (".perf-changelog.toml", 'severity = {"key-style" = 1}\n', "a table of strings$"),
         (".perf-changelog.toml", '\ufeffchangelog = "c.yaml"\n', "byte-order mark"),
         ("pyproject.toml", "[tool]\nperf-changelog = 5  # not [tool.perf-changelog]\n", "a table"),
     ],
@@ -148,10 +151,17 @@ def test_every_setting_reaches_the_settings(tmp_path: Path) -> None:
         "entry-schema": '"s.json"',
         "fill-before-merge": "true",
     }
-    assert set(given) == set(settings._KEYS)
+    assert set(given) == set(settings.KNOWN)
     text = "".join(f"{name} = {value}\n" for name, value in given.items())
     read = settings.parse(settings.Found(tmp_path, settings.DOTFILE, text.encode()))
     default = settings.Settings(root=tmp_path)
-    for name, (attr, _) in settings._KEYS.items():
+    for name in settings.KNOWN:
+        attr = name.replace("-", "_")
         assert getattr(read, attr) != getattr(default, attr), name
     assert (read.lock_timeout, read.max_bytes, read.severity) == (5.0, 1000, {"key-style": "off"})
+
+
+def test_the_schema_names_each_lint_that_has_a_default_severity() -> None:
+    """``[severity]`` takes the codes of the settings' schema; each lint's default
+    severity must be settable there."""
+    assert tuple(settings.DEFAULT_SEVERITY) == settings.LINT_CODES

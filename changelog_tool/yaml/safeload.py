@@ -1,16 +1,21 @@
-"""The value of a master config or recipe, as ruamel's safe loader builds it, read
-within the limits (:func:`changelog_tool.yaml.limits.events`).
+"""Values built in one pass over the bounded events (:func:`changelog_tool.yaml.limits.events`),
+as ruamel's safe loader builds them: the master configs' and recipes' loader
+(:func:`load`), and the changelog's strict loader built on the same pass
+(:mod:`.strict`).
 
-One pass over the bounded events builds the value itself; what that pass leaves
-to the loader (anchors and aliases, explicit tags, directives, a second document,
-a collection as a key, scalars of other tags) goes to ruamel's C-backed safe
-loader after the same bounded pass, so both ways agree on every document.
+A master config's pass leaves to ruamel's C-backed safe loader what it does not
+build (anchors and aliases, explicit tags, directives, a second document, a
+collection as a key, scalars of other tags), after the same bounded pass, so both
+ways agree on every document. The changelog's pass refuses them instead.
 """
 
 from __future__ import annotations
 
+import re
 import threading
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import DuplicateKeyError
@@ -19,23 +24,18 @@ from ruamel.yaml.events import (
     AliasEvent,
     CollectionEndEvent,
     DocumentStartEvent,
+    Event,
     MappingStartEvent,
     ScalarEvent,
     SequenceStartEvent,
 )
 
 from changelog_tool.yaml.items import BUILT_TAGS, STR_TAG, Unbuildable, plain_tag, plain_value
-from changelog_tool.yaml.limits import (
-    YamlRefused,
-    events,
-    line_at,
-)
+from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events, line_at
 
 _DEFER = object()
-"""What :func:`_build` returns for a document it leaves to ruamel's loader."""
+"""What :func:`build` returns for a document it leaves to ruamel's loader."""
 _NO_KEY = object()
-_REPEATED = object()
-"""What :meth:`_Into.add` returns for a key its mapping already holds."""
 
 _local = threading.local()
 
@@ -44,63 +44,30 @@ def load(data: bytes) -> object:
     """The document's value, as ruamel's safe loader builds it (one loader per
     thread: the TUI diffs in a worker thread). Raises
     :class:`~changelog_tool.yaml.limits.YamlRefused` or ruamel's ``YAMLError``."""
-    value = _build(data)
+    value = build(data)
     if value is not _DEFER:
         return value
-    return _loader().load(data)
-
-
-def _loader() -> YAML:
     loader: YAML | None = getattr(_local, "loader", None)
     if loader is None:
         loader = _local.loader = YAML(typ="safe", pure=False)
-    return loader
-
-
-def _plain(data: bytes, event: ScalarEvent) -> object:
-    """A plain scalar's value, as ruamel's safe loader builds it
-    (:func:`~changelog_tool.yaml.items.plain_value`); :data:`_DEFER` for a tag beyond
-    null, bool, int, float and timestamp (``<<``, ``=``); :class:`YamlRefused` at the
-    scalar's line for one no reader can build (``2025-13-01``)."""
-    text: str = event.value
-    if plain_tag(text) not in BUILT_TAGS | {STR_TAG}:
-        return _DEFER
-    try:
-        return plain_value(text)
-    except Unbuildable as exc:
-        raise YamlRefused("yaml-syntax", str(exc), line_at(data, event.start_mark.index)) from None
+    return loader.load(data)
 
 
 @dataclass
 class _Into:
-    """A collection being filled: where its next node goes, its depth, its place
-    in document order and where it starts."""
+    """A collection being filled: its depth, its place in document order, where it
+    starts, the key that waits for its value, and (strict) each key's line, or the
+    item lines of a list that is a key's value (``lines`` under ``prefix``)."""
 
     collection: dict[object, object] | list[object]
     depth: int
     order: int
     mark: StreamMark
     key: object = _NO_KEY
-    """The key that waits for its value (a mapping's)."""
-
-    def add(self, value: object) -> object:
-        """Put ``value`` where the collection takes its next node; False where the
-        safe loader would do more than this pass does (a collection as a key, which
-        it turns into a tuple or refuses); :data:`_REPEATED` for a key the mapping
-        already holds (the next value replaces its value: the document is refused
-        anyway)."""
-        if isinstance(self.collection, list):
-            self.collection.append(value)
-        elif self.key is _NO_KEY:
-            if isinstance(value, dict | list):
-                return False
-            self.key = value
-            if value in self.collection:
-                return _REPEATED
-        else:
-            self.collection[self.key] = value
-            self.key = _NO_KEY
-        return True
+    lines: dict[str, int] | None = None
+    prefix: str = ""
+    as_key: bool = False
+    """A collection as a mapping's key (strict: refused once it is read)."""
 
 
 @dataclass
@@ -131,65 +98,156 @@ def _as_constructing(value: object) -> str:
     return "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else str(value)
 
 
-def _build(data: bytes) -> object:
-    """Read the bounded :func:`events` once and build the value as ruamel's safe
-    loader would; :data:`_DEFER` (the events still read to the end, so the limits
-    hold) for what this pass leaves to that loader.
+@dataclass
+class Built:
+    """What a strict pass read: the root value and, when it is a list, each item's
+    line and key lines (:class:`~changelog_tool.yaml.items.Item`)."""
 
-    A key repeated in one mapping is the loader's ``DuplicateKeyError``, raised here
-    for the mapping it would report: it fills mappings level by level (a document's
-    top level first), each in document order."""
-    building = True
+    value: object = None
+    items: list[tuple[int, dict[str, int]]] = field(default_factory=list)
+
+
+def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
+    """Read the bounded :func:`events` once and build the value as ruamel's safe
+    loader would.
+
+    A master config's pass (not ``strict``) returns :data:`_DEFER` (the events still
+    read to the end, so the limits hold) for what it leaves to that loader. A key
+    repeated in one mapping is the loader's ``DuplicateKeyError``, raised for the
+    mapping it would report: it fills mappings level by level (a document's top
+    level first), each in document order.
+
+    A ``strict`` pass returns a :class:`Built` and refuses, with
+    :class:`YamlRefused` at the line (LF-separated, before ``offset``), what the
+    changelog must never hold: anchors, aliases, tags, a collection as a key, a
+    repeated key, a second document. Key lines are shifted by ``offset``."""
+    text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+    breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))] if strict else []
+
+    def line(mark: StreamMark) -> int:
+        return bisect_right(breaks, mark.index - 1) + 1 if strict else line_at(data, mark.index)
+
+    built = Built()
     result: object = None
     documents = opened = 0
     open_: list[_Into] = []
     repeated: dict[int, _Repeat] = {}  # id(mapping) -> its first repeated key
-    for event in events(data):
-        if not building:
-            continue
+    stream = events(data, needs="an entry needs 3" if strict else MASTER_NEEDS)
+    for event in stream:
         value: object = _DEFER
         if type(event) is ScalarEvent:  # most events (libyaml's parser makes no subclass)
-            if not (event.anchor or event.tag):
-                value = _plain(data, event) if event.implicit[0] else event.value
-            if value is not _DEFER and open_ and open_[-1].key is not _NO_KEY:
-                open_[-1].add(value)  # a scalar value of a key: no check to make
-                _value_of_repeated(repeated, open_[-1], value)
+            if not (event.anchor or event.tag) or (
+                strict and event.tag == "!" and not event.anchor
+            ):
+                value = _plain(event, line, strict) if event.implicit[0] else event.value
+            into = open_[-1] if open_ else None
+            if value is not _DEFER and into is not None and into.key is not _NO_KEY:
+                into.collection[into.key] = value  # type: ignore[call-overload]
+                into.key = _NO_KEY  # a scalar value of a key: no check to make
+                if repeated:
+                    _value_of_repeated(repeated, into, value)
                 continue
         elif isinstance(event, MappingStartEvent | SequenceStartEvent):
             if not (event.anchor or event.tag):
                 value = {} if isinstance(event, MappingStartEvent) else []
         elif isinstance(event, CollectionEndEvent):
-            open_.pop()
+            done = open_.pop()
+            if done.as_key:
+                raise YamlRefused("yaml-syntax", "a mapping key must be a scalar", line(done.mark))
             continue
         elif isinstance(event, DocumentStartEvent):
             documents += 1
-            if documents == 1 and event.version is None and not event.tags:
+            if strict and result is not None:
+                where = line(event.start_mark)
+                raise YamlRefused("yaml-syntax", "more than one YAML document", where)
+            if strict or (documents == 1 and event.version is None and not event.tags):
                 continue
         elif not isinstance(event, AliasEvent):
             continue  # the stream's start and end, a document's end
         if value is _DEFER:
-            building = False
-            continue
-        added = open_[-1].add(value) if open_ else True
-        if added is _REPEATED:
-            into = open_[-1]
-            if id(into.collection) not in repeated:
-                assert isinstance(into.collection, dict)
-                original = _as_constructing(into.collection[value])
-                repeated[id(into.collection)] = _Repeat(into, event.start_mark, value, original)
-        elif not added:
-            building = False
-            continue
-        elif open_ and open_[-1].key is _NO_KEY:
-            _value_of_repeated(repeated, open_[-1], value)
-        if not open_:
+            if strict:
+                raise _refused(event, line(event.start_mark))
+            break
+        into, key, as_key = (open_[-1] if open_ else None), _NO_KEY, False
+        if into is None:
             result = value
+        elif isinstance(into.collection, list):
+            if into.lines is not None:
+                where = line(event.start_mark) + offset
+                into.lines[f"{into.prefix}{len(into.collection)}"] = where
+            into.collection.append(value)
+        elif into.key is _NO_KEY:
+            if isinstance(value, dict | list):
+                if not strict:
+                    break  # the safe loader makes a tuple of it, or refuses it
+                as_key = True
+            elif value in into.collection:
+                if strict:
+                    first = into.lines[str(value)] if into.lines is not None else 0
+                    raise YamlRefused(
+                        "duplicate-yaml-key",
+                        f"duplicate key {value!r} (first on line {first}); keep only one",
+                        line(event.start_mark),
+                    )
+                if id(into.collection) not in repeated:
+                    original = _as_constructing(into.collection[value])
+                    repeated[id(into.collection)] = _Repeat(into, event.start_mark, value, original)
+            elif into.lines is not None:
+                into.lines[str(value)] = line(event.start_mark) + offset
+            into.key = value
+        else:
+            key, into.key = into.key, _NO_KEY
+            into.collection[key] = value
+            _value_of_repeated(repeated, into, value)
+        lines: dict[str, int] | None = {} if strict and isinstance(value, dict) else None
+        if strict and into is not None and len(open_) == 1 and isinstance(into.collection, list):
+            built.items.append((line(event.start_mark) + offset, {} if lines is None else lines))
         if isinstance(value, dict | list):
             opened += 1
-            open_.append(_Into(value, len(open_) + 1, opened, event.start_mark))
-    if building and repeated:
-        raise min(repeated.values(), key=lambda r: (r.into.depth, r.into.order)).error()
-    return result if building else _DEFER
+            nested = _Into(value, len(open_) + 1, opened, event.start_mark, lines=lines)
+            nested.as_key = as_key
+            if strict and isinstance(value, list) and key is not _NO_KEY and into is not None:
+                nested.lines, nested.prefix = into.lines, f"{key}/"
+            open_.append(nested)
+    else:
+        if strict:
+            built.value = result
+            return built
+        if repeated:
+            raise min(repeated.values(), key=lambda r: (r.into.depth, r.into.order)).error()
+        return result
+    for _ in stream:  # the rest is read: the limits hold to the end
+        pass
+    return _DEFER
+
+
+def _plain(event: ScalarEvent, line: Callable[[StreamMark], int], strict: bool) -> object:
+    """A plain scalar's value, as ruamel's safe loader builds it
+    (:func:`~changelog_tool.yaml.items.plain_value`); :data:`_DEFER` (not ``strict``)
+    for a tag beyond null, bool, int, float and timestamp (``<<``, ``=``);
+    :class:`YamlRefused` at the scalar's line for one no reader can build
+    (``2025-13-01``)."""
+    text: str = event.value
+    if not strict and plain_tag(text) not in BUILT_TAGS | {STR_TAG}:
+        return _DEFER
+    try:
+        return plain_value(text)
+    except Unbuildable as exc:
+        raise YamlRefused("yaml-syntax", str(exc), line(event.start_mark)) from None
+
+
+def _refused(event: Event, line: int) -> YamlRefused:
+    """Why the changelog refuses ``event``: an anchor, an alias or a tag."""
+    anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
+    if isinstance(event, AliasEvent):
+        why = f"YAML alias *{anchor} is not allowed in the changelog; write the value out"
+    elif anchor is not None:
+        why = f"YAML anchor &{anchor} is not allowed in the changelog; write the value out"
+    else:
+        return YamlRefused(
+            "yaml-tag", f"YAML tag {tag} is not allowed in the changelog; remove it", line
+        )
+    return YamlRefused("yaml-alias", why, line)
 
 
 def _value_of_repeated(repeated: dict[int, _Repeat], into: _Into, value: object) -> None:

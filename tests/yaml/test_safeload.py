@@ -124,13 +124,13 @@ def test_every_document_reads_as_ruamels_safe_loader_reads_it(data: bytes) -> No
 def test_ordinary_master_configs_are_built_in_the_limits_pass(data: bytes) -> None:
     """Anchors, tags and directives go to ruamel's loader; documents without them must
     not, or the pass would read every document twice."""
-    assert safeload._build(data) is not safeload._DEFER
+    assert safeload.build(data) is not safeload._DEFER
     assert _same(load(data), YAML(typ="safe", pure=False).load(data))
 
 
 @pytest.mark.parametrize("data", [b"a: &x 1\nb: *x\n", b"a: !!str 1\n", b"%YAML 1.1\n---\na: 1\n"])
 def test_what_the_pass_does_not_build_goes_to_ruamels_loader(data: bytes) -> None:
-    assert safeload._build(data) is safeload._DEFER
+    assert safeload.build(data) is safeload._DEFER
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ def test_a_repeated_key_is_the_loaders_own_error_without_the_loader(data: bytes)
     (it fills mappings level by level): a 1 MB flow mapping of one repeated key was
     left to it and took 10 s."""
     with pytest.raises(DuplicateKeyError) as ours:
-        safeload._build(data)
+        safeload.build(data)
     with pytest.raises(DuplicateKeyError) as theirs:
         YAML(typ="safe", pure=False).load(data)
     for exc in (ours.value, theirs.value):
