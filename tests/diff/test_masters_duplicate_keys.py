@@ -57,8 +57,19 @@ def test_deleting_the_last_definition_is_a_change_of_the_key(repo) -> None:
     doubled_on_main(repo)
     repo.commit("drop the later copy", **{NVIDIA: NVIDIA_TEXT})
     code, document = verify(repo)  # CI now runs v1 where it ran v9
-    assert code == 1 and document["changed"]["modified"] == {"a-vllm": ["image"]}
-    assert codes(document) == ["uncovered-key"]
+    assert document["changed"]["modified"] == {"a-vllm": ["image"]}
+    # v9 came with no entry: v1 is what a-vllm's newest entry benchmarked
+    assert code == 0 and codes(document) == ["restored"]
+
+
+def test_deleting_the_last_definition_of_a_benchmarked_state_needs_an_entry(repo) -> None:
+    doubled_on_main(repo)
+    repo.git("checkout", "-q", "main")
+    repo.commit("benchmark v9", **{LOG: HISTORY + "\n" + entry("a-vllm", "Run v9")})
+    repo.git("checkout", "-q", "-B", "feature")
+    repo.commit("drop the later copy", **{NVIDIA: NVIDIA_TEXT})
+    code, document = verify(repo)  # CI now runs v1 where its newest entry ran v9
+    assert code == 1 and codes(document) == ["uncovered-key"]
 
 
 def test_renaming_the_last_definition_changes_the_key_and_adds_the_new_name(repo) -> None:
