@@ -69,6 +69,26 @@ def _refused(reading: Reading, snapshot: Snapshot, settings: Settings) -> Findin
             "refuses every deleted line, so this push benchmarks nothing"
         )
         return Finding("correction", message, path, first.head_line, severity)
+    if all(d.unterminated for d in reading.deleted):  # the base's last line, given its break
+        said = (
+            f"this change gives the base's last line its line break, which {READER} sees "
+            f"as the line deleted ({shown(first.text.strip())}) and refuses"
+        )
+        if not history.appended:  # main's past: the one push that fixes it runs nothing
+            return Finding(
+                "base-final-newline",
+                f"{said}: this push benchmarks nothing",
+                path,
+                first.head_line,
+                WARNING,
+            )
+        return Finding(
+            REFUSED,
+            f"{said}, so none of this branch's entries would be benchmarked: land the "
+            "line break in a change of its own first, then append the entries after it",
+            path,
+            first.head_line,
+        )
     message = (
         f"{READER} refuses this change: it deletes {len(reading.deleted)} non-blank "
         f"line(s), the first {shown(first.text.strip())} (line {first.base_line} of "
@@ -87,28 +107,39 @@ def _misread(reading: Reading, appended: list[Appended], path: str) -> list[Find
         )
         return [Finding(MISREAD, message, path, line)]
     own = _as_read(appended)
-    if own is None or same(reading.entries, own):
+    if own is None:
         return []
+    read = reading.entries
+    if len(read) == len(own) and all(
+        any(same(mine, theirs) for mine in readings)
+        for readings, theirs in zip(own, read, strict=True)
+    ):
+        return []
+    if len(read) == len(own):
+        said = "other entries than this branch's"
+    else:
+        said = f"{len(read)} entr(y/ies), not this branch's {len(own)}"
     message = (
-        f"{READER} reads {len(reading.entries)} entr(y/ies) from the lines this change adds, "
-        f"not this branch's {len(own)} (git's diff cut or joined them: an entry away from "
-        f"the end, next to changed lines); {SYNC}"
+        f"{READER} reads {said} from the lines this change adds (git's diff cut or "
+        f"joined them: an entry away from the end, next to changed lines); {SYNC}"
     )
     return [Finding(MISREAD, message, path, line)]
 
 
-def _as_read(appended: list[Appended]) -> list[object] | None:
-    """Each own entry as PyYAML reads it alone; ``None`` when one does not read (its
-    own findings say why)."""
-    out: list[object] = []
+def _as_read(appended: list[Appended]) -> list[tuple[object, object]] | None:
+    """Each own entry as PyYAML reads it alone, with its last line break and without
+    it (the reader joins the added lines, so the last one has none: a ``|`` scalar
+    there ends without one); ``None`` when one does not read (its own findings say
+    why)."""
+    out: list[tuple[object, object]] = []
     for entry in appended:
         if entry.value is None:
             return None
         try:
-            value = yaml11.load(entry.text)
+            whole, cut = yaml11.load(entry.text), yaml11.load(entry.text.rstrip(b"\n"))
         except (yaml11.Unreadable, YAMLError, YamlRefused):
             return None
-        if not isinstance(value, list) or len(value) != 1:
+        if not (isinstance(whole, list) and isinstance(cut, list)) or len(whole) != 1:
             return None
-        out.append(value[0])
+        out.append((whole[0], cut[0]))
     return out

@@ -29,6 +29,8 @@ class Deleted:
     base_line: int
     head_line: int
     text: str
+    unterminated: bool = False
+    """The base's last line, which had no line break (git: ``\\ No newline``)."""
 
 
 @dataclass
@@ -53,6 +55,7 @@ def read_diff(diff: bytes) -> Reading:
     out = Reading()
     added: list[str] = []
     old = new = 0
+    previous = ""
     for line in diff.decode("utf-8", "replace").split("\n"):
         hunk = _HUNK.match(line)
         if hunk:
@@ -68,6 +71,11 @@ def read_diff(diff: bytes) -> Reading:
             new += 1
         elif line.startswith(" "):
             old, new = old + 1, new + 1
+        elif line.startswith("\\") and previous.startswith("-") and out.deleted:
+            last = out.deleted[-1]
+            if last.base_line == old - 1:
+                out.deleted[-1] = Deleted(last.base_line, last.head_line, last.text, True)
+        previous = line
     out.added = "\n".join(added)
     if out.added.strip():
         out.entries, out.problem = _entries(out.added)

@@ -80,11 +80,32 @@ def test_the_readers_line_rules_are_the_benchmarks() -> None:
 def test_a_base_file_without_a_final_newline_makes_the_append_a_deleted_line(
     repo: GitRepo,
 ) -> None:
-    """Git shows the old last line as deleted and added again with its newline."""
+    """Git shows the old last line as deleted and added again with its newline: the
+    reader refuses, and the entries of that push are never benchmarked."""
     start(repo, HISTORY.rstrip("\n"))
     repo.commit("entry", **{LOG: HISTORY + "\n" + OWN})
     code, codes, messages = verify(repo)
     assert code == 1 and ("benchmark-refuses", "error") in codes, messages
+    assert "line break in a change of its own first" in " ".join(messages)
+
+
+def test_giving_the_base_its_final_newline_alone_is_a_warning(repo: GitRepo) -> None:
+    """Main's past: the one push that fixes it benchmarks nothing, and loses nothing."""
+    start(repo, HISTORY.rstrip("\n"))
+    repo.commit("newline", **{LOG: HISTORY, NVIDIA: NVIDIA_TEXT})
+    code, codes, messages = verify(repo)
+    assert code == 0 and codes == [("base-final-newline", "warning")], messages
+
+
+def test_a_block_scalar_at_the_end_is_read_as_appended(repo: GitRepo) -> None:
+    """The reader joins the added lines without a last line break: a ``|`` scalar
+    that ends the file reads without its final newline, which is no misreading."""
+    start(repo)
+    own = OWN.replace('  description:\n    - "Bump b\'s image"\n', "  description: |\n    Bump b\n")
+    assert own != OWN
+    repo.commit("entry", **{LOG: HISTORY + "\n" + own})
+    code, codes, messages = verify(repo)
+    assert "benchmark-read" not in [c for c, _ in codes], messages
 
 
 # --- corrections: a change of one entry's parsed pr-link value and nothing else -----------
