@@ -23,7 +23,6 @@ from changelog_tool.findings import Finding, format_text
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
-from changelog_tool.hints import relative
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import Entry, normalize, scenario_types
@@ -296,10 +295,5 @@ def append_entries(
             )
         )
     else:
-        where = ", ".join(str(line) for line in result.entry_lines)
-        noun = "entry" if len(entries) == 1 else "entries"
-        print(
-            f"appended {len(entries)} {noun} to {relative(path)} at line {where} "
-            f"(bytes {result.old_size}..{result.new_size})"
-        )
+        print(append.appended_message(result, path, len(entries)))
     return 0
