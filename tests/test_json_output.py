@@ -4,6 +4,7 @@ errors and --dry-run included, is one JSON document on stdout."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from conftest import GitRepo
@@ -53,6 +54,14 @@ def test_a_dry_run_is_json_with_the_exact_bytes(project: GitRepo) -> None:
         written["ok"] is True
         and project.read("perf-changelog.yaml") == before + document["appended"].encode()
     )
+
+
+def test_a_file_name_that_is_not_utf8_keeps_the_json_utf8(project: GitRepo) -> None:
+    """As in verify's documents, the name's byte is written as its ``\\udcXX`` escape."""
+    name = os.fsdecode(b"x\xff.yaml")
+    done = run(project.root, "add", "--json", "--dry-run", "--init", "--file", name, stdin=ENTRY)
+    assert done.returncode == 0, done.stderr
+    assert "\\udcff" in done.stdout and json.loads(done.stdout)["path"].endswith(name)
 
 
 def booleans_are_booleans(document: object) -> None:

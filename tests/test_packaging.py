@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import shutil
 import subprocess
 import tomllib
@@ -22,6 +23,23 @@ def test_every_subpackage_is_listed_for_the_wheel() -> None:
         for p in (ROOT / "changelog_tool").rglob("__init__.py")
     }
     assert found <= listed, sorted(found - listed)
+
+
+def test_every_data_file_in_the_package_is_listed_for_the_wheel() -> None:
+    """setuptools globs package-data as ``glob`` does: ``*`` skips dotfiles."""
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = {
+        Path(path)
+        for package, patterns in settings["package-data"].items()
+        for pattern in patterns
+        for path in glob.glob(str(ROOT / package.replace(".", "/") / pattern), recursive=True)
+    }
+    data = {
+        p
+        for p in (ROOT / "changelog_tool").rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc")
+    }
+    assert data <= listed, sorted(str(p.relative_to(ROOT)) for p in data - listed)
 
 
 def test_the_version_comes_from_git_in_one_place() -> None:

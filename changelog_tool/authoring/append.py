@@ -66,3 +66,13 @@ def append(
     the file as the caller previewed it (see there)."""
     blocks = [emit(entry) for entry in entries]
     return writer.append(path, blocks, held=held, expected=expected, create=init, bounds=bounds)
+
+
+def appended_message(result: writer.Appended, path: Path, count: int = 1) -> str:
+    """What an append of ``count`` entries says when done (``add`` and the TUI's save)."""
+    where = ", ".join(str(line) for line in result.entry_lines)
+    noun = "entry" if count == 1 else "entries"
+    return (
+        f"appended {count} {noun} to {relative(path)} at line {where} "
+        f"(bytes {result.old_size}..{result.new_size})"
+    )

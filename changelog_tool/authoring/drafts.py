@@ -74,13 +74,18 @@ class Draft:
         """Something a person typed that would be lost on leaving."""
         return any(line.strip() for line in self.description)
 
-    def to_entry(self, placeholder: str) -> dict[str, object]:
-        """The entry mapping (unvalidated) in canonical field order."""
+    def to_entry(self, placeholder: str, *, typed: bool = True) -> dict[str, object]:
+        """The entry mapping (unvalidated) in canonical field order. ``typed``: answers
+        typed in the form, blank lines and surrounding spaces dropped; else the flags',
+        taken as given."""
         entry: dict[str, object] = {"config-keys": list(self.keys)}
         if self.scenario_types:
             entry["scenario-type"] = list(self.scenario_types)
-        entry["description"] = [line.strip() for line in self.description if line.strip()]
-        entry["pr-link"] = self.pr_link.strip() or placeholder
+        lines, link = self.description, self.pr_link
+        if typed:
+            lines, link = [line.strip() for line in lines if line.strip()], link.strip()
+        entry["description"] = list(lines)
+        entry["pr-link"] = link or placeholder
         entry.update(dict.fromkeys(self.flags, True))
         entry.update(self.numbers)
         return entry

@@ -9,7 +9,6 @@ import argparse
 from collections.abc import Sequence
 
 from changelog_tool import settings as settings_module
-from changelog_tool.authoring.drafts import Answers
 from changelog_tool.errors import ChangelogError
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, Field
@@ -78,10 +77,3 @@ def add_field_options(parser: argparse.ArgumentParser, schema: EntrySchema) -> N
                 )
         except argparse.ArgumentError:
             continue  # the option is add's own
-
-
-def entry_fields(answers: Answers) -> dict[str, object]:
-    """The flags and integer fields given, as entry fields."""
-    fields: dict[str, object] = dict.fromkeys(answers.get("flag") or [], True)
-    fields.update(answers.get("number") or {})
-    return fields

@@ -12,18 +12,17 @@ from typing import Unpack
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring import append
-from changelog_tool.authoring.drafts import Answers
-from changelog_tool.authoring.fieldoptions import add_field_options, entry_fields, schema_here
+from changelog_tool.authoring.drafts import Answers, Draft
+from changelog_tool.authoring.fieldoptions import add_field_options, schema_here
 from changelog_tool.authoring.rows import rows_for, suggestion
 from changelog_tool.authoring.session import diff_answer
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError, UsageError
-from changelog_tool.findings import Finding, format_text
+from changelog_tool.findings import dump_json, format_text
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
-from changelog_tool.hints import relative
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import Entry, normalize, scenario_types
@@ -88,34 +87,28 @@ def _entry_from_flags(
     """The entry the flags give. Without ``--key``, the keys the TUI would preselect
     (and, without ``--scenario-type``, the scenario types it would suggest for them);
     every answer still missing is named in one message."""
-    keys, types = answers["key"], answers["scenario_type"]
-    if not keys:
+    draft = Draft.from_flags(answers)
+    if not draft.keys:
         changed = changes()
-        rows = [] if isinstance(changed, str) else rows_for(changed)
-        draft = suggestion(rows, placeholder)
-        keys, types = draft.keys, types or draft.scenario_types
+        suggested = suggestion([] if isinstance(changed, str) else rows_for(changed), placeholder)
+        draft.keys = suggested.keys
+        draft.scenario_types = draft.scenario_types or suggested.scenario_types
     missing = []
-    if not keys:
+    if not draft.keys:
         missing.append("a config key: pass --key KEY (repeatable; patterns allowed)")
-    if not answers["description"]:
+    if not draft.description:
         missing.append("a description: pass --description TEXT (repeatable, one bullet each)")
     if missing:
         raise UsageError(f"missing {'; and '.join(missing)}; nothing was written")
     if not answers["key"]:
+        types = draft.scenario_types
         print(
             "changelog: no --key given: the keys this branch changed that need an entry "
-            f"(what the add screen preselects): {', '.join(keys)}"
+            f"(what the add screen preselects): {', '.join(draft.keys)}"
             + (f"; scenario types: {', '.join(types)}" if types else ""),
             file=sys.stderr,
         )
-    entry: dict[str, object] = {
-        "config-keys": keys,
-        "scenario-type": types,
-        "description": answers["description"],
-        "pr-link": answers["pr_link"] or placeholder,
-    }
-    entry.update(entry_fields(answers))
-    return entry
+    return draft.to_entry(placeholder, typed=False)
 
 
 def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -251,55 +244,25 @@ def append_entries(
     held: HeldLines | None = None,
 ) -> int:
     bounds = bounds or writer.Bounds()
-
-    def warn(warnings: tuple[Finding, ...]) -> None:
-        if warnings and not as_json:
-            for line in format_text(list(warnings)).splitlines():
-                print(f"changelog: warning: {line}", file=sys.stderr)
-
+    done: dict[str, object]
     if dry_run:
         planned = append.plan(entries, path, init=init, bounds=bounds, held=held)
-        warn(planned.warnings)
-        size = planned.size
-        if as_json:
-            print(
-                json.dumps(
-                    {
-                        "ok": True,
-                        "dry_run": True,
-                        "path": str(path),
-                        "appended": planned.appended.decode("utf-8"),
-                        "bytes": [size, size + len(planned.appended)],
-                        "warnings": [f.to_json() for f in planned.warnings],
-                    },
-                    ensure_ascii=False,
-                )
-            )
-        else:
-            sys.stdout.buffer.write(planned.appended)
-            sys.stdout.flush()
-        return 0
-    result = append.append(entries, path, init=init, bounds=bounds, held=held)
-    warnings = result.warnings
-    warn(warnings)
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "ok": True,
-                    "dry_run": False,
-                    "path": str(path),
-                    "lines": list(result.entry_lines),
-                    "bytes": [result.old_size, result.new_size],
-                    "warnings": [f.to_json() for f in warnings],
-                }
-            )
-        )
+        size, warnings = planned.size, planned.warnings
+        done = {"appended": planned.appended.decode("utf-8")}
+        done["bytes"] = [size, size + len(planned.appended)]
     else:
-        where = ", ".join(str(line) for line in result.entry_lines)
-        noun = "entry" if len(entries) == 1 else "entries"
-        print(
-            f"appended {len(entries)} {noun} to {relative(path)} at line {where} "
-            f"(bytes {result.old_size}..{result.new_size})"
-        )
+        result = append.append(entries, path, init=init, bounds=bounds, held=held)
+        warnings = result.warnings
+        done = {"lines": list(result.entry_lines), "bytes": [result.old_size, result.new_size]}
+    if as_json:
+        document = {"ok": True, "dry_run": dry_run, "path": str(path), **done}
+        print(dump_json({**document, "warnings": [f.to_json() for f in warnings]}))
+        return 0
+    for line in format_text(list(warnings)).splitlines():
+        print(f"changelog: warning: {line}", file=sys.stderr)
+    if dry_run:
+        sys.stdout.buffer.write(planned.appended)
+        sys.stdout.flush()
+    else:
+        print(append.appended_message(result, path, len(entries)))
     return 0

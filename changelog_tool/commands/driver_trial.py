@@ -1,19 +1,14 @@
-"""`install --check`'s trial merge: the configured driver command, run as git runs it,
-on a tiny three-way merge in a temporary repository.
-
-Git (``ll-merge.c``) writes the three sides to temp files named ``.merge_file_XXXXXX``
-at the top of the work tree, replaces ``%O`` ``%A`` ``%B`` with their names, ``%L``
-with the conflict-marker size and ``%P`` with the path (single-quoted for the shell),
-runs the result through the shell from the top of the work tree, and takes what
-``%A`` then holds: exit 0 is a clean merge, anything else a conflict. The trial does
-the same, as ``git merge feature`` on ``main`` would, and says what git would see:
-the exit code, and whether ``%A`` holds the merge (main's entries, then the
-branch's own). So a command that misses ``%P``, names a moved interpreter or
-passes the files in the wrong order is never called ready, whatever it looks like.
+"""`install --check`'s trial merge: ``git merge feature`` on ``main`` in a temporary
+repository whose config names the configured command as the changelog's merge driver.
+Git runs the driver itself (its temp files, ``%`` substitutions, shell and folder);
+git's trace2 events give the driver's exit code, and the work tree what ``%A`` held.
+So a command that misses ``%P``, names a moved interpreter or passes the files in
+the wrong order is never called ready, whatever it looks like.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tempfile
@@ -24,12 +19,9 @@ from pathlib import Path
 from changelog_tool.gitrepo import run_git
 
 PATH = "perf-changelog.yaml"
-MARKER_SIZE = 7
-"""Git's default conflict-marker size (``%L``)."""
-SHELL_META = set("|&;<>()$`\\\"' \t\n*?[#~=%")
-"""The characters that make git run a command through ``sh -c`` (``run-command.c``)."""
+TRIAL_DRIVER = "perf-changelog-trial"
 TIMEOUT = 60.0
-"""Seconds the trial waits for the driver (a merge of three tiny files)."""
+"""Seconds the trial waits for the merge (of three tiny files)."""
 SCRUBBED = (
     "GIT_DIR",
     "GIT_WORK_TREE",
@@ -47,6 +39,10 @@ IDENTITY = {
     "GIT_COMMITTER_NAME": "perf-changelog install --check",
     "GIT_COMMITTER_EMAIL": "check@example.invalid",
 }
+WORK_TREE_MODULE = "changelog_tool"
+"""A package of that name at the top of the trial's work tree, as a branch could add:
+a driver that imports it (a Python not isolated) leaves :data:`IMPORTED` behind."""
+IMPORTED = "imported-from-the-work-tree"
 
 
 def _entry(key: str, number: int) -> bytes:
@@ -79,67 +75,23 @@ class Trial:
         return self.exit_code == 0 and self.merged
 
 
-def sq_quote(text: str) -> str:
-    """Git's ``sq_quote_buf``: single quotes around, ``'`` and ``!`` escaped."""
-    return "'" + text.replace("'", "'\\''").replace("!", "'\\!'") + "'"
-
-
-def expand(command: str, o: str, a: str, b: str, path: str) -> str:
-    """The command line git runs for ``merge.<name>.driver``: ``%O %A %B`` the temp
-    files, ``%L`` the marker size, ``%P`` the quoted path, ``%S %X %Y`` the quoted
-    labels (the trial's: base, ours, theirs); any other ``%`` kept."""
-    values = {
-        "O": o,
-        "A": a,
-        "B": b,
-        "L": str(MARKER_SIZE),
-        "P": sq_quote(path),
-        "S": sq_quote("base"),
-        "X": sq_quote("ours"),
-        "Y": sq_quote("theirs"),
-    }
-    out, at = [], 0
-    while at < len(command):
-        char, after = command[at], command[at + 1 : at + 2]
-        if char == "%" and after and after in values:
-            out.append(values[after])
-            at += 2
-            continue
-        out.append(char)
-        at += 1
-    return "".join(out)
-
-
-def shell_argv(line: str) -> list[str]:
-    """How git starts a command line with ``use_shell``: directly when it holds no
-    shell character, else through ``sh -c``."""
-    return ["sh", "-c", line] if SHELL_META.intersection(line) else [line]
-
-
 def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
-    """The configured driver ``command`` run as git runs it in ``git merge feature``
-    on ``main``, in a temporary repository that is removed afterwards, whose git
-    directory holds ``git_files`` (the clone's driver script)."""
+    """The configured driver ``command`` run by git in ``git merge feature`` on ``main``,
+    in a temporary repository that is removed afterwards, whose git directory holds
+    ``git_files`` (the clone's driver script)."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-check-") as folder:
         top = Path(folder).resolve()
-        _repository(top, {**env, **IDENTITY})
+        _repository(top, {**env, **IDENTITY}, command)
         for relative, content in (git_files or {}).items():
             (top / ".git" / relative).parent.mkdir(parents=True, exist_ok=True)
             (top / ".git" / relative).write_bytes(content)
-        names = []
-        for data in (BASE, MAIN, BRANCH):
-            handle, name = tempfile.mkstemp(prefix=".merge_file_", dir=top)
-            with os.fdopen(handle, "wb") as file:
-                file.write(data)
-            names.append(Path(name).name)
-        line = expand(command, names[0], names[1], names[2], PATH)
-        git_env = {**env, "GIT_REFLOG_ACTION": "merge feature", "GIT_PREFIX": ""}
+        trace = top / ".git" / "trace2.json"
         try:
             done = subprocess.run(
-                shell_argv(line),
+                ["git", "-c", f"core.hooksPath={os.devnull}", "merge", "--no-commit", "feature"],
                 cwd=top,
-                env=git_env,
+                env={**env, "GIT_TRACE2_EVENT": str(trace)},
                 capture_output=True,
                 text=True,
                 timeout=TIMEOUT,
@@ -147,50 +99,71 @@ def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
             )
         except subprocess.TimeoutExpired:
             return Trial(None, False, f"did not finish within {TIMEOUT:.0f} s")
-        except OSError as exc:
-            return Trial(None, False, f"cannot start: {exc.strerror or exc}")
-        result = (top / names[1]).read_bytes()
+        started = _driver_exit(trace)
+        if started is None:
+            return Trial(None, False, f"git did not run it: {done.stderr.strip()}")
+        code, line = started
+        result = (top / PATH).read_bytes()
         if (top / IMPORTED).exists():
             return Trial(
-                done.returncode,
+                code,
                 False,
                 f"imports the work tree's own {WORK_TREE_MODULE}/ instead of the tool: its "
                 "Python is not isolated, so a branch's modules would run inside every merge",
             )
-    return _judge(done.returncode, result, done.stderr)
+    # the shell names itself by the command line, temp file names and all
+    return _judge(code, result, done.stderr.replace(f"{line}: ", "sh: "))
 
 
-WORK_TREE_MODULE = "changelog_tool"
-"""A package of that name at the top of the trial's work tree, as a branch could add:
-a driver that imports it (a Python not isolated) leaves :data:`IMPORTED` behind."""
-IMPORTED = "imported-from-the-work-tree"
+def _driver_exit(trace: Path) -> tuple[int, str] | None:
+    """The driver's exit code and command line (git runs it through the shell, its only
+    such child), from the merge's own trace2 events, not the driver's git commands'."""
+    events = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
+    own = [e for e in events if e["sid"] == events[0]["sid"]]
+    shell = {
+        e["child_id"]: e["argv"][0] for e in own if e["event"] == "child_start" and e["use_shell"]
+    }
+    ended = [
+        (e["code"], shell[e["child_id"]])
+        for e in own
+        if e["event"] == "child_exit" and e["child_id"] in shell
+    ]
+    return ended[0] if ended else None
 
 
-def _repository(top: Path, env: dict[str, str]) -> None:
-    """``main`` holding main's file, checked out, as the driver finds it in a merge,
-    with a package of the tool's name in the work tree that only a driver not
-    isolated from it would import."""
+def _repository(top: Path, env: dict[str, str], command: str) -> None:
+    """``main`` and ``feature`` each adding an entry to the base's file, ``main`` checked
+    out, ``command`` the file's merge driver; in the work tree, a package of the tool's
+    name that only a driver not isolated from it would import."""
+    run_git(top, "init", "-q", env=env)
+    run_git(top, "symbolic-ref", "HEAD", "refs/heads/main", env=env)
+    run_git(top, "config", f"merge.{TRIAL_DRIVER}.driver", command, env=env)
+    (top / ".git" / "info" / "attributes").write_text(f"{PATH} merge={TRIAL_DRIVER} -text\n")
+
+    def commit(data: bytes, message: str) -> None:
+        (top / PATH).write_bytes(data)
+        run_git(top, "add", PATH, env=env)
+        run_git(
+            top,
+            *("-c", "commit.gpgsign=false", "-c", f"core.hooksPath={os.devnull}"),
+            *("commit", "-q", "--no-verify", "-m", message),
+            env=env,
+        )
+
+    commit(BASE, "base")
+    run_git(top, "checkout", "-q", "-b", "feature", env=env)
+    commit(BRANCH, "feature")
+    run_git(top, "checkout", "-q", "main", env=env)
+    commit(MAIN, "main")
     package = top / WORK_TREE_MODULE
     package.mkdir()
     (package / "__init__.py").write_text(
         f"import sys\nopen({IMPORTED!r}, 'w').close()\nsys.exit(97)\n"
     )
-    run_git(top, "init", "-q", env=env)
-    run_git(top, "symbolic-ref", "HEAD", "refs/heads/main", env=env)
-    (top / PATH).write_bytes(MAIN)
-    run_git(top, "add", PATH, env=env)
-    run_git(
-        top,
-        *("-c", "commit.gpgsign=false", "-c", f"core.hooksPath={os.devnull}"),
-        *("commit", "-q", "--no-verify", "-m", "main"),
-        env=env,
-    )
 
 
 def _judge(code: int, result: bytes, stderr: str) -> Trial:
     last = (stderr.strip().splitlines() or [""])[-1].strip()
-    if code < 0:
-        return Trial(code, False, f"killed by signal {-code}: git would see a conflict")
     holds = _holds(result)
     if code != 0:
         hint = {

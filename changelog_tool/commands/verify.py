@@ -13,6 +13,7 @@ from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.confinement import confined
 from changelog_tool.diff.engine import Layout, Snapshot
+from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.diff.summary import change_lines
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.errors import EnvironmentProblem, UsageError
@@ -22,7 +23,6 @@ from changelog_tool.findings import (
     format_github,
     format_text,
     github_log,
-    has_errors,
     shown,
     text_log,
 )
@@ -43,6 +43,14 @@ from changelog_tool.settings import Settings
 
 CONFIGURED = Path()
 """``--file`` with no path: the changelog the settings name."""
+EMPTY_CHANGES: dict[str, object] = {
+    "added": [],
+    "modified": {},
+    "removed": [],
+    "recipes": {},
+    "orphan_recipes": [],
+}
+"""``changed`` without git (``--file``)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -93,25 +101,37 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser, github=True)
 
 
-def empty_changes() -> dict[str, object]:
-    return {"added": [], "modified": {}, "removed": [], "recipes": {}, "orphan_recipes": []}
-
-
 def emit_report(
-    document: dict[str, object], findings: list[Finding], fmt: str, log: list[str] | None = None
-) -> None:
-    """Print findings in the chosen format; the JSON document per design.md.
-    ``log`` lines (changes, the suggested entry) go with the text and github formats."""
+    findings: list[Finding],
+    fmt: str,
+    changes: ChangeSet | None = None,
+    *,
+    appended: bool = True,
+    log: list[str] | None = None,
+    more: dict[str, object] | None = None,
+) -> int:
+    """Print findings in the chosen format and return the exit code. JSON: the document
+    per design.md (``changes`` none: no git; ``appended``: list the appended entries;
+    ``more`` fields before the findings); ``log`` lines (changes, the suggested entry)
+    go with the text and github formats."""
+    errors = sum(f.severity == "error" for f in findings)
     if fmt == "json":
-        document["findings"] = [f.to_json() for f in findings]
+        document: dict[str, object] = {
+            "ok": not errors,
+            "base": changes.base if changes else None,
+            "head": changes.head if changes else None,
+            "changed": changes.to_json() if changes else EMPTY_CHANGES,
+            "appended": changes.appended if changes and appended else [],
+            **(more or {}),
+            "findings": [f.to_json() for f in findings],
+        }
         print(dump_json(document))
-        return
+        return 1 if errors else 0
     text = format_github(findings) if fmt == "github" else format_text(findings)
     if text:
         print(text)
     if log:
         print(github_log(log) if fmt == "github" else text_log(log))
-    errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     summary = "ok" if not errors else "failed"
     print(
@@ -124,8 +144,9 @@ def emit_report(
             verdict="fail" if errors else "pass",
             errors=str(errors),
             warnings=str(warnings),
-            **{"suggested-entry": str(document.get("suggested_entry") or "")},
+            **{"suggested-entry": str((more or {}).get("suggested_entry") or "")},
         )
+    return 1 if errors else 0
 
 
 def step_outputs(path: str, **values: str) -> None:
@@ -172,17 +193,7 @@ def _verify_file(path: Path, fmt: str) -> int:
         shown = str(path)
     entryschema.use_settings(settings)
     held = lazy_held_lines(path, settings.protected_ref)
-    report = check_path(path, shown, settings.max_bytes, held)
-    ok = not has_errors(report.findings)
-    document: dict[str, object] = {
-        "ok": ok,
-        "base": None,
-        "head": None,
-        "changed": empty_changes(),
-        "appended": [],
-    }
-    emit_report(document, report.findings, fmt)
-    return 0 if ok else 1
+    return emit_report(check_path(path, shown, settings.max_bytes, held).findings, fmt)
 
 
 def _verify_base(
@@ -228,18 +239,11 @@ def _verify_base(
         verdict.findings.extend(
             unlisted_scenario_types(snapshot.changes.needing_entry(), snapshot.masters)
         )
-    ok = not has_errors(verdict.findings)
     changes = snapshot.changes
-    document: dict[str, object] = {
-        "ok": ok,
-        "base": changes.base,
-        "head": changes.head,
-        "changed": changes.to_json(),
-        "appended": changes.appended,
-    }
+    more: dict[str, object] = {}
     if verdict.suggested_entry is not None:
-        document["suggested_entry"] = verdict.suggested_entry
-    document["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
+        more["suggested_entry"] = verdict.suggested_entry
+    more["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
     log = change_lines(changes) + added_fields()
     if verdict.opt_out is not None:
         out = verdict.opt_out
@@ -253,31 +257,23 @@ def _verify_base(
             f"(or run `changelog add {keys} --description ...`):"
         )
         log.append(verdict.suggested_entry.rstrip("\n"))
-    emit_report(document, verdict.findings, fmt, log)
+    code = emit_report(verdict.findings, fmt, changes, log=log, more=more)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         text = job_summary(changes, verdict, snapshot.changelog)
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
             summary.write(text)
-    return 0 if ok else 1
+    return code
 
 
 def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
     """The one finding while a rebase or merge that stopped on the changelog waits for
     ``resolve``: judging its conflict markers or half-merged entries (history edited,
     keys uncovered: "append one") would lead the wrong way, to doubled entries."""
-    changes = snapshot.changes
-    document: dict[str, object] = {
-        "ok": False,
-        "base": changes.base,
-        "head": changes.head,
-        "changed": changes.to_json(),
-        "appended": [],
-    }
     message = (
         f"{unmerged_problem(snapshot.changelog, operation)} ({see('A rebase stopped mid-way')})"
     )
-    emit_report(document, [Finding("unmerged", message, snapshot.changelog)], fmt)
-    return 1
+    finding = Finding("unmerged", message, snapshot.changelog)
+    return emit_report([finding], fmt, snapshot.changes, appended=False)
 
 
 def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:

@@ -1,36 +1,26 @@
-"""A throwaway, realistic benchmark repository built in code with real git.
-
-Used by ``changelog demo`` (and its tests): two master configs of about a
-dozen keys each, a recipe tree referenced via ``CONFIG_FILE=recipes/...``, a
-changelog with some history on ``main``, and a checked-out branch that adds a
-key, changes another key's image and scenarios, and edits a recipe.
-"""
+"""A throwaway, realistic benchmark repository for ``changelog demo``: the files each
+commit writes are package data under ``history/``, committed with real git."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from changelog_tool.demo.content import (
-    DSR1_GB200,
-    DSR1_GB200_AGENTIC,
-    HISTORY,
-    KIMI_B200,
-    KIMI_B300,
-    RECIPES,
-    SLUG,
-    TRT_B200,
-    amd,
-    generic_recipe,
-    nvidia,
-    recipe,
-)
 from changelog_tool.errors import UsageError
 from changelog_tool.gitrepo import run_git
 
 BRANCH = "kimik3-b300-agentic"
 BASE = "main"
+MAIN = [  # (folder under history/, day of June 2026, message)
+    ("1", 1, "Add DeepSeek-R1, GPT-OSS, Llama and Kimi-K3 configs (#101)"),
+    ("2", 2, "Add Kimi-K3 TP8 x PP2 aggregated agentic recipe on B200 (#103)"),
+    ("3", 3, "[AMD] Bump SGLang ROCm image for DeepSeek-R1 FP4 MI355X (#104)"),
+]
+ON_BRANCH = "Add Kimi-K3 B300 agentic; GPT-OSS MI355X nightly image with agentic sweep"
 
 
 @dataclass(frozen=True)
@@ -63,15 +53,19 @@ def _env(day: int) -> dict[str, str]:
     return env
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
+def _files(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, bytes]]:
+    for item in folder.iterdir():
+        if item.is_dir():
+            yield from _files(item, f"{prefix}{item.name}/")
+        else:
+            yield f"{prefix}{item.name}", item.read_bytes()
+
+
+def _commit(root: Path, folder: str, day: int, message: str) -> None:
+    for name, data in _files(files("changelog_tool.demo") / "history" / folder):
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
-def _commit(root: Path, message: str, day: int, files: dict[str, str]) -> None:
-    _write(root, files)
+        path.write_bytes(data)
     run_git(root, "add", "-A")
     run_git(
         root,
@@ -94,37 +88,8 @@ def build(dest: Path) -> Sandbox:
     root = dest.resolve()
     run_git(root, "init", "-q")
     run_git(root, "symbolic-ref", "HEAD", f"refs/heads/{BASE}")
-    changelog = ""
-    recipes = {
-        f"{RECIPES}/{KIMI_B200}": recipe("kimi-k3-agg-b200-tp8pp2-agentic", "b200"),
-        f"{RECIPES}/{DSR1_GB200}": generic_recipe("sglang/deepseek-r1/1k1k"),
-        f"{RECIPES}/{DSR1_GB200_AGENTIC}": generic_recipe("sglang/deepseek-r1/agentic"),
-        f"{RECIPES}/{TRT_B200}": generic_recipe("trtllm/b200-fp4/1k1k"),
-    }
-    first = {
-        "configs/nvidia-master.yaml": nvidia(branch=False),
-        "configs/amd-master.yaml": amd(branch=False),
-        ".perf-changelog.toml": f'repository = "{SLUG}"\n',
-        "README.md": "# inferencex-demo\n\nA throwaway repository built by `changelog demo`.\n",
-        **recipes,
-    }
-    for day, (message, entries) in enumerate(HISTORY, 1):
-        changelog += ("\n" if changelog else "") + "\n".join(entries)
-        files = dict(first) if day == 1 else {}
-        files["perf-changelog.yaml"] = changelog
-        _commit(root, message, day, files)
+    for folder, day, message in MAIN:
+        _commit(root, folder, day, message)
     run_git(root, "checkout", "-q", "-b", BRANCH)
-    _commit(
-        root,
-        "Add Kimi-K3 B300 agentic; GPT-OSS MI355X nightly image with agentic sweep",
-        10,
-        {
-            "configs/nvidia-master.yaml": nvidia(branch=True),
-            "configs/amd-master.yaml": amd(branch=True),
-            f"{RECIPES}/{KIMI_B300}": recipe("kimi-k3-agg-b300-tp8pp2-agentic", "b300"),
-            f"{RECIPES}/{KIMI_B200}": recipe(
-                "kimi-k3-agg-b200-tp8pp2-agentic", "b200", max_num_seqs=512
-            ),
-        },
-    )
+    _commit(root, "4", 10, ON_BRANCH)
     return Sandbox(root)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -11,28 +13,41 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import events, on, work
-from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
+from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, TextArea
-from textual.worker import get_current_worker
+from textual.worker import WorkerFailed, get_current_worker
 
 from changelog_tool.authoring import drafts
+from changelog_tool.authoring.append import appended_message
 from changelog_tool.authoring.drafts import Answers, Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
 from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
+from changelog_tool.errors import INTERRUPTED as INTERRUPTED_CODE
+from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
+from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
 from changelog_tool.tui.help import HelpScreen
 from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import (
+    INTERRUPTED,
+    LEFT_CODE,
+    SIGNALS,
+    Outcome,
+    backstop,
+    keep,
+    leave,
     route_signals,
+    signal_code,
 )
-from changelog_tool.tui.saving import SavingApp
+from changelog_tool.tui.selection import take_selection
 from changelog_tool.tui.widgets import EntryForm, Pane
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
@@ -87,7 +102,7 @@ def key_rows(height: int) -> int:
     return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 
-class AddApp(SavingApp):
+class AddApp(App[Outcome]):
     CSS_PATH = "app.tcss"
     TITLE = "changelog add"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -135,6 +150,8 @@ class AddApp(SavingApp):
         self.live = False  # the preview follows the answers once the keys are on screen
         self.unroute_signals: Callable[[], None] | None = None
         self.toasted: set[str] = set()  # the problems the "Not saved" toast reports
+        self.crashed: BaseException | None = None  # the first exception not handled
+        self.editing: Editing | None = None  # the editor ctrl+e runs, while it runs
 
     # --- building ---------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
@@ -275,6 +292,98 @@ class AddApp(SavingApp):
             await asyncio.sleep(0)  # the keys typed meanwhile are handled here
         self.refresh_preview()
 
+    # --- ending: saved, left, interrupted, crashed -------------------------------------
+    def _handle_exception(self, error: Exception) -> None:
+        """An exception the app did not catch ends it as Textual does, without its
+        printed traceback: it is kept (a worker's own, not Textual's wrapper) for
+        :func:`changelog_tool.tui.run_add` to raise once the terminal is restored."""
+        if self.crashed is None:
+            self.crashed = error.error if isinstance(error, WorkerFailed) else error
+        super()._handle_exception(error)
+        self._exit_renderables.clear()
+
+    def action_interrupt(self) -> None:
+        """ctrl+c: copy a selection if there is one; otherwise leave as esc does (asking
+        first when something was typed), and the process exits with 130. In the leave
+        question it answers "leave", so ctrl+c twice always gets out, the draft kept."""
+        if isinstance(self.screen, ConfirmLeave):
+            self.screen.dismiss(INTERRUPT)
+            return
+        copied = take_selection(self)
+        if copied:
+            self.copy_to_clipboard(copied)
+            self.notify("ctrl+c again leaves", title="Copied the selection", timeout=4)
+            return
+        self.action_leave(interrupted=True)
+
+    def action_leave(self, interrupted: bool = False) -> None:
+        draft = self.current_draft()
+        if draft == self.baseline:
+            self._leave(draft, interrupted)
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer in (LEAVE, INTERRUPT):
+                self._leave(draft, interrupted or answer == INTERRUPT)
+
+        self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
+
+    def _leave(self, draft: Draft, interrupted: bool) -> None:
+        code, how = (INTERRUPTED_CODE, INTERRUPTED) if interrupted else (LEFT_CODE, "")
+        self.exit(leave(self.session.path, draft, self.baseline, code, how))
+
+    def signalled(self, signum: int) -> None:
+        """SIGINT, SIGTERM or SIGHUP from outside: leave at once, keeping typed answers
+        (see :mod:`changelog_tool.tui.leaving`); nothing once the app has its outcome."""
+        if self.return_value is not None:
+            return
+        if self.editing is not None:  # ended too; the answers are those from before it
+            self.editing.stop()
+        try:
+            draft = self.current_draft()
+        except NoMatches:  # the form is not there yet: nothing was typed
+            draft = self.baseline
+        code, how = signal_code(signum), SIGNALS[signal.Signals(signum)]
+        outcome = leave(self.session.path, draft, self.baseline, code, how)  # the draft first
+        if not self.is_headless:  # a real terminal: see leaving.py
+            backstop(code)
+        self.exit(outcome)
+
+    def action_save(self) -> None:
+        """ctrl+s: append the entry and end. A save that fails writes nothing and keeps
+        the app open with the answers, kept as the draft too where that can be written."""
+        draft = self.current_draft()
+        path = self.session.path
+        try:
+            result = self.session.save(draft)
+        except ConcurrentChange as exc:
+            kept = keep(path, draft)
+            try:
+                self.session.reload()
+            except (ChangelogError, OSError) as refused:
+                self._not_saved(draft, refused, kept)
+                return
+            self.reread()
+            self.notify(
+                f"{exc}. Your answers are kept; the preview now shows the current "
+                f"file: check it and press ctrl+s again. {kept}".rstrip(),
+                severity="warning",
+                timeout=15,
+            )
+            return
+        except (ChangelogError, OSError) as exc:
+            self._not_saved(draft, exc, keep(path, draft) if draft.has_text() else "")
+            return
+        with contextlib.suppress(OSError):  # saved: a draft that stays is only offered again
+            drafts.discard(path)
+        self.exit(Outcome(0, appended_message(result, path)))
+
+    def _not_saved(self, draft: Draft, error: Exception, kept: str) -> None:
+        self.refresh_preview()
+        message = texts.not_saved(self.session.path, error, kept)
+        self.notify(message, title="Not saved", severity="error", timeout=15)
+        self.toasted = set(self.session.problems(draft))
+
     # --- events ---------------------------------------------------------------------------
     @on(KeyPicker.Changed)
     @on(EntryForm.Changed)
@@ -382,12 +491,8 @@ def make_app(
 ) -> AddApp:
     """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
     session = AddSession(settings, path, base=base, init=init)
-    flags = Draft.from_flags(prefill or {})
+    initial, note = Draft.from_flags(prefill or {}), ""
     kept = drafts.load(path)
-    note = ""
-    initial = flags
     if kept is not None:
-        draft, saved = kept
-        initial = draft.overlay(flags)
-        note = f"Restored your unsaved answers ({saved})."
+        initial, note = kept[0].overlay(initial), f"Restored your unsaved answers ({kept[1]})."
     return AddApp(session, initial, note=note)

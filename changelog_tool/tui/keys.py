@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
@@ -17,7 +17,6 @@ from textual.widgets import Input, Label, SelectionList
 from textual.widgets.selection_list import Selection
 
 from changelog_tool.authoring.rows import KeyRow
-from changelog_tool.tui.panel import Panel
 
 FILTER_FROM = 150
 """With this many master keys or more, a filter box narrows the key list."""
@@ -68,9 +67,11 @@ def row_prompt(row: KeyRow, width: int = 40, match_count: int | None = None) -> 
     )
 
 
-class KeyPicker(Panel):
+class KeyPicker(Vertical):
     """The key panel. ``rows`` is every row in order; ``chosen`` what is ticked,
     whether the filter shows it or not."""
+
+    DEFAULT_CLASSES = "panel"
 
     class Changed(Message):
         """The chosen keys changed."""

@@ -89,6 +89,17 @@ def leave(path: Path, draft: Draft, baseline: Draft, code: int, how: str = "") -
     return Outcome(code, nothing)
 
 
+def keep(path: Path, draft: Draft) -> str:
+    """Keep ``draft`` as the draft of ``path``; what to tell when it could not be (the
+    answers stay in the form either way)."""
+    try:
+        drafts.save(path, draft)
+    except (ChangelogError, OSError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return f"The draft could not be kept either ({reason}); the answers stay on screen."
+    return ""
+
+
 def detach_if_hung_up() -> bool:
     """When the terminal is gone (its ioctls fail with EIO, as after it was closed), point
     stdin, stdout and stderr at /dev/null and say so: Textual's shutdown and the last

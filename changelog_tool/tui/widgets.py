@@ -9,14 +9,13 @@ import re
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Grid, Horizontal, ScrollableContainer
+from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static, TextArea
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, current
-from changelog_tool.tui.panel import Panel
 
 DESCRIPTION = re.compile(r" *\d+ \+   description:")
 PR_LINK = re.compile(r" *\d+ \+   pr-link:")
@@ -46,9 +45,11 @@ class Tick(Checkbox):
         return super().render()
 
 
-class EntryForm(Panel):
+class EntryForm(Vertical):
     """Description, scenario types, pr-link, and the entry schema's flags (a tick
     each) and integer fields (a box each), each with its description as tooltip."""
+
+    DEFAULT_CLASSES = "panel"
 
     class Changed(Message):
         """Any answer in the form changed."""
@@ -56,7 +57,7 @@ class EntryForm(Panel):
     def __init__(
         self, scenarios: list[str], *, schema: EntrySchema | None = None, id: str | None = None
     ) -> None:
-        super().__init__(id=id, focused=True)  # the description has the focus first
+        super().__init__(id=id)
         self.scenarios = scenarios  # the schema's scenario types, in its order
         schema = schema or current()
         self.flags = schema.of_kind(FLAG)
@@ -161,8 +162,10 @@ class EntryForm(Panel):
         self.post_message(self.Changed())
 
 
-class Pane(Panel):
+class Pane(Vertical):
     """The bottom pane: the preview of the bytes to append, or the previous entries."""
+
+    DEFAULT_CLASSES = "panel"
 
     class Toggle(Message):
         pass

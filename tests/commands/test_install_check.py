@@ -87,9 +87,10 @@ def test_a_command_git_cannot_merge_with_is_not_ready(
 def test_the_trial_runs_the_command_as_git_runs_it(repo: GitRepo, tmp_path: Path) -> None:
     """A command that records its arguments and folder, run once by a real `git merge`
     and once by the trial: the same shape (three temp files named as git names them
-    at the top of the work tree, then the path), the same exit-code meaning."""
+    at the top of the work tree, then the path and git's labels of the three sides),
+    the same exit-code meaning."""
     record = tmp_path / "args"
-    command = f"printf '%s\\n' \"$PWD\" %O %A %B %P %L >> {record}; exit 3"
+    command = f"printf '%s\\n' \"$PWD\" %O %A %B %P %L %S %X %Y >> {record}; exit 3"
     repo.commit("base", **{"f.yaml": "a: 1\n"})
     repo.git("checkout", "-q", "-b", "feature")
     repo.commit("ours", **{"f.yaml": "a: 2\n"})
@@ -104,18 +105,13 @@ def test_the_trial_runs_the_command_as_git_runs_it(repo: GitRepo, tmp_path: Path
     trial = driver_trial.run(command.replace("exit 3", "exit 0"))
     assert trial.exit_code == 0 and not trial.merged
     lines = record.read_text().splitlines()
-    by_git, by_trial = lines[:6], lines[6:]
+    by_git, by_trial = lines[:9], lines[9:]
     assert by_git[0] == str(repo.root.resolve())
     for seen, path in ((by_git, "f.yaml"), (by_trial, driver_trial.PATH)):
         assert all(name.startswith(".merge_file_") and "/" not in name for name in seen[1:4])
-        assert seen[4:] == [path, "7"]
+        assert seen[4:6] == [path, "7"]
+    assert by_git[6:] == by_trial[6:]  # %S %X %Y: what this git makes of them
     assert not Path(by_trial[0]).exists()  # the trial's repository is gone
-
-
-def test_the_path_is_quoted_for_the_shell_as_git_quotes_it() -> None:
-    assert driver_trial.expand("d %O %A %B %P", "o", "a", "b", "it's!") == (
-        "d o a b 'it'\\''s'\\!''"
-    )
 
 
 def test_a_wrapped_command_is_judged_by_what_it_does(repo: GitRepo, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The demo repository: realistic, built in code with real git."""
+"""The demo repository: realistic, committed with real git."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_every_recipe_reference_points_at_a_file_in_the_recipe_tree(box: sandbox
     references = re.findall(r'"CONFIG_FILE=recipes/([^"]+)"', text)
     assert len(references) >= 4
     for reference in references:
-        assert (box.root / sandbox.RECIPES / reference).is_file()
+        assert (box.root / "benchmarks/multi_node/srt-slurm-recipes" / reference).is_file()
 
 
 def test_main_has_history_and_a_valid_changelog(box: sandbox.Sandbox) -> None:
@@ -75,8 +75,14 @@ def test_the_branch_adds_a_key_changes_image_and_scenarios_and_edits_a_recipe(
     old, new = before["gptoss-fp4-mi355x-vllm"], after["gptoss-fp4-mi355x-vllm"]
     assert old["image"] != new["image"] and old["scenarios"] != new["scenarios"]
     names = git(box.root, "diff", "--name-status", sandbox.BASE).splitlines()
-    assert f"M\t{sandbox.RECIPES}/{sandbox.KIMI_B200}" in names
-    assert f"A\t{sandbox.RECIPES}/{sandbox.KIMI_B300}" in names
+    assert (
+        "M\tbenchmarks/multi_node/srt-slurm-recipes/vllm/kimi-k3/agentic/agg-b200-tp8pp2-agentic.yaml"
+        in names
+    )
+    assert (
+        "A\tbenchmarks/multi_node/srt-slurm-recipes/vllm/kimi-k3/agentic/agg-b300-tp8pp2-agentic.yaml"
+        in names
+    )
 
 
 def test_the_repository_is_the_same_every_time(box: sandbox.Sandbox, tmp_path: Path) -> None:

@@ -126,7 +126,7 @@ async def test_the_description_is_the_first_widget_to_get_the_focus(box: Sandbox
         assert selector
         first = next(w for w in screen.query(selector) if w.focusable)
         assert first is app.query_one("#description")
-        assert [p.id for p in panels(app) if p.has_class("-focus")] == ["form"]
+        assert [p.id for p in panels(app) if p.has_pseudo_class("focus-within")] == ["form"]
 
 
 def luminance(colour: Color) -> float:
@@ -157,7 +157,7 @@ async def test_the_focus_border_stands_out_three_to_one_in_both_themes(box: Sand
             for panel in panels(app):
                 next(w for w in panel.query("*") if w.focusable).focus()
                 await pilot.pause()
-                assert panel.has_class("-focus")
+                assert panel.has_pseudo_class("focus-within")
                 _, border = panel.styles.border_top
                 behind = panel.background_colors[1]
                 ratio = contrast(behind + border, behind)
