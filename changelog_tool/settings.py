@@ -14,7 +14,6 @@ import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 import jsonschema
 
@@ -104,10 +103,21 @@ class Settings:
 
 
 _SCHEMA = schemafile.document("settings.schema.json")
-KNOWN: dict[str, Any] = _SCHEMA["properties"]  # type: ignore[assignment]
+
+
+def _at(*path: str) -> object:
+    """The settings schema's node at ``path``."""
+    node: object = _SCHEMA
+    for part in path:
+        assert isinstance(node, dict)
+        node = node[part]
+    return node
+
+
+KNOWN: dict[str, dict[str, object]] = _SCHEMA["properties"]  # type: ignore[assignment]
 """Each setting's schema, by name; its field is the name with ``_`` for ``-``."""
-LINT_CODES: tuple[str, ...] = tuple(KNOWN["severity"]["propertyNames"]["enum"])
-LEVELS: tuple[str, ...] = tuple(KNOWN["severity"]["additionalProperties"]["enum"])
+LINT_CODES = tuple(map(str, _at("properties", "severity", "propertyNames", "enum")))  # type: ignore[call-overload]
+LEVELS = tuple(map(str, _at("properties", "severity", "additionalProperties", "enum")))  # type: ignore[call-overload]
 _VALIDATOR = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
@@ -236,13 +246,14 @@ def parse(found: Found, origin: str = "") -> Settings:
     problems = sorted(_problems(table, source), key=lambda found: found[0])
     if problems:
         raise UsageError(problems[0][1])
-    given: dict[str, Any] = {
+    given: dict[str, object] = {
         name.replace("-", "_"): tuple(value) if isinstance(value, list) else value
         for name, value in table.items()
     }
-    if "lock_timeout" in given:
-        given["lock_timeout"] = float(given["lock_timeout"])
-    return Settings(root=found.root, source=source, **given)
+    timeout = given.get("lock_timeout")
+    if isinstance(timeout, int | float):  # (the schema let only numbers through)
+        given["lock_timeout"] = float(timeout)
+    return Settings(root=found.root, source=source, **given)  # type: ignore[arg-type]
 
 
 def outside(path: str) -> str | None:
@@ -270,7 +281,9 @@ _WHAT = {
 _LATER = ("severity", "duplicate-entry", "correction", "format", "placeholders")
 
 
-def _problems(table: dict[str, Any], source: str | None) -> Iterator[tuple[tuple[int, int], str]]:
+def _problems(
+    table: dict[str, object], source: str | None
+) -> Iterator[tuple[tuple[int, int], str]]:
     """What is wrong with the settings, each with its rank (the lowest is said): an
     unknown setting, a wrong type or a path outside the repository, in the table's
     order; then each value's own rule (:data:`_LATER`, placeholders, refs, repository)."""
@@ -287,7 +300,8 @@ def _problems(table: dict[str, Any], source: str | None) -> Iterator[tuple[tuple
             yield (0, order.index(name)), f"setting {name!r} {in_} must be {_WHAT[kind]}"
         elif name == "severity":
             code = str(error.path[1] if len(error.path) > 1 else error.instance)
-            level = table[name][code]
+            section = table[name]
+            level = section.get(code) if isinstance(section, dict) else None
             yield (
                 rank,
                 f"setting 'severity' {in_}: {code} = {level!r}; the codes are "
@@ -325,9 +339,9 @@ def _problems(table: dict[str, Any], source: str | None) -> Iterator[tuple[tuple
 
 def _type(name: str) -> str:
     """The JSON type a setting's value must have."""
-    schema = KNOWN[name]
-    if "$ref" in schema:
-        schema = _SCHEMA["$defs"][schema["$ref"].rsplit("/", 1)[1]]  # type: ignore[index]
+    ref = KNOWN[name].get("$ref")
+    schema = _at("$defs", ref.rsplit("/", 1)[1]) if isinstance(ref, str) else KNOWN[name]
+    assert isinstance(schema, dict)
     return str(schema["type"])
 
 
