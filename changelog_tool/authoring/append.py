@@ -13,8 +13,7 @@ from changelog_tool.errors import UsageError
 from changelog_tool.findings import Finding
 from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.appendable import Appendable, check_appendable
-from changelog_tool.ledger.document import file_source, regular_file
+from changelog_tool.ledger.document import read_file, regular_file
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import HeldLines
 
@@ -38,19 +37,19 @@ def plan(
     held: HeldLines | None = None,
 ) -> Planned:
     """The bytes :func:`append` would write now (nothing is written)."""
-    real = regular_file(path, missing_ok=True)
-    if real is None:
+    if regular_file(path, missing_ok=True) is None:
         if not init:
             raise UsageError(
                 f"{relative(path)} does not exist; pass --init to create it, or --file to name "
                 "another"
             )
-        found = Appendable(0, 0, b"")
+        data, warnings = b"", []
     else:
-        found = check_appendable(file_source(real, bounds.limit), str(path), held)
+        data = read_file(path, limit=bounds.limit)
+        warnings = writer.check_appendable(data, str(path), held)
     blocks = [emit(entry) for entry in entries]
-    appended = writer.plan_append(found.end, blocks, first_line=found.end_line, path=path)
-    return Planned(path, found.size, appended, found.warnings)
+    appended = writer.plan_append(data, blocks, path=path)
+    return Planned(path, len(data), appended, tuple(warnings))
 
 
 def append(
@@ -60,10 +59,10 @@ def append(
     init: bool,
     bounds: writer.Bounds,
     held: HeldLines | None = None,
-    expected: writer.Stamp | None = None,
+    expected: bytes | None = None,
 ) -> writer.Appended:
     """Append the entries (:func:`changelog_tool.ledger.writer.append`). ``expected``:
-    the file as the caller previewed it (see there)."""
+    the file's bytes as the caller previewed them (see there)."""
     blocks = [emit(entry) for entry in entries]
     return writer.append(path, blocks, held=held, expected=expected, create=init, bounds=bounds)
 

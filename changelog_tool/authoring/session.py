@@ -130,19 +130,15 @@ class AddSession:
         return Path(os.path.realpath(file))
 
     def read(self) -> bytes:
-        """The changelog's bytes now, and its :attr:`stamp` (taken first: a change
-        made while it is read then refuses the save); refused when it is no longer
-        confined (:meth:`confined`)."""
+        """The changelog's bytes now (a save refuses once they changed); refused when
+        it is no longer confined (:meth:`confined`)."""
         self.confined()
-        try:
-            self.stamp = writer.Stamp.of(self.path)
-        except FileNotFoundError:
-            self.stamp = writer.Stamp.missing()
+        if not self.path.exists():
             if not self.init:
                 raise ChangelogError(
                     f"{self.path} does not exist; pass --init to create it, "
                     "or --file to name another"
-                ) from None
+                )
             return b""
         return read_file(self.path, limit=self.settings.max_bytes)
 
@@ -293,7 +289,7 @@ class AddSession:
             init=self.init,
             bounds=writer.Bounds.of(self.settings),
             held=lazy_held_lines(self.path, self.settings.protected_ref),
-            expected=self.stamp,
+            expected=self.old,
         )
 
 

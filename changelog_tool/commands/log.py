@@ -20,7 +20,7 @@ from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.findings import json_default
 from changelog_tool.gate.acceptance import unmatched
 from changelog_tool.hints import relative
-from changelog_tool.ledger.document import file_source
+from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.lookup import applying, file_entries, format_text
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
@@ -74,7 +74,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
             settings = None  # unreadable settings: no master keys, literal matching
     max_bytes = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
     shown = relative(file)  # as the text output names it
-    file_source(file, max_bytes, hint)  # a file that cannot be read is said first, alone
+    data = read_file(file, hint, max_bytes)  # a file that cannot be read is said first, alone
     masters = master_keys(settings) if settings is not None else None
     expansion: dict[str, list[str]] | None = None
     searched, gone = key, []
@@ -89,7 +89,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     def applies(entry: dict[str, object]) -> bool:  # the one rule, one entry at a time
         return bool(applying([(0, entry)], searched, verbatim=gone))
 
-    items, problems, byte_problems, read_any = file_entries(file, max_bytes, applies, hint)
+    items, problems, byte_problems, read_any = file_entries(data, applies)
     if not read_any and problems:
         raise ChangelogError(f"cannot read {shown}: {problems[0]}")
     for byte_problem in byte_problems:

@@ -55,9 +55,8 @@ class Snapshot:
     remote_url: Callable[[str], str | None] = lambda name: None
     """The URL of a remote (``upstream``, ``origin``), read when the pr-link
     repository is needed."""
-    base_tail: Callable[[], bytes] = bytes
-    """The base changelog's last 64 KiB, read on demand: its newest pr-link names
-    the repository."""
+    base_tail: bytes = b""
+    """The base changelog's last 64 KiB: its newest pr-link names the repository."""
     settings_change: Finding | None = None
     """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
     base_masters: MasterSet = field(default_factory=lambda: MasterSet(()))

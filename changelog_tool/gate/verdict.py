@@ -25,7 +25,7 @@ from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import same_entry, scenario_types, selection
-from changelog_tool.ledger.revision import FORM, Appended, Kept
+from changelog_tool.ledger.revision import FORM, Appended
 from changelog_tool.settings import Settings
 
 
@@ -71,11 +71,10 @@ def check(
     verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason, pr_title)
     verdict.findings.extend(_uncovered(g, verdict.opt_out) for g in unselected)
     verdict.findings.extend(scope_findings(snapshot, appended))
-    # the repository is needed only to judge or suggest a pr-link (the base's tail
-    # may have to be read for it)
+    # the repository is needed only to judge or suggest a pr-link
     needed = appended or verdict.uncovered or snapshot.history.corrections
     slug = (
-        prlinks.repository_slug(settings, snapshot.base_tail(), snapshot.remote_url)
+        prlinks.repository_slug(settings, snapshot.base_tail, snapshot.remote_url)
         if needed
         else None
     )
@@ -221,7 +220,7 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
                 continue
             line, said = found, where
             identical = _identical(kept, found, entry)
-        if identical and entry.line <= history.prefix.lines:  # before the base's last entry
+        if identical and entry.line <= history.prefix.count(b"\n"):  # before the base's last entry
             message = (
                 f"this entry is a copy of the entry on line {line}{said}, its pr-link too, left "
                 "between the base's entries (by a merge): it runs and publishes twice; remove it"
@@ -251,11 +250,10 @@ def _same_selection(earlier: list[Appended], value: dict[str, object]) -> Append
     return next((e for e in earlier if selection(e.value or {}) == chosen), None)
 
 
-def _identical(kept: Kept, line: int, entry: Appended) -> bool:
+def _identical(kept: bytes, line: int, entry: Appended) -> bool:
     """The kept entry at ``line`` has the same pr-link as ``entry`` (it is equal but
     for pr-link already)."""
-    data = kept.read(0, kept.size)
-    ledger = Ledger(data)
+    ledger = Ledger(kept)
     block = next((b for b in ledger.blocks if b.line == line), None)
     if block is None:
         return False

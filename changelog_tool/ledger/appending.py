@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse_entry
 from changelog_tool.yaml.items import Item, YamlProblem
@@ -51,14 +52,14 @@ class Break:
 
 
 def append_break(
-    end: bytes, appended: bytes, line: int = 1, whose: str = "the existing file's"
+    old: bytes, appended: bytes, line: int = 1, whose: str = "the existing file's"
 ) -> Break | None:
-    """Why appending ``appended`` (separator and entries) after ``end`` breaks the file,
+    """Why appending ``appended`` (separator and entries) after ``old`` breaks the file,
     or ``None`` when it does not.
 
-    ``end`` is the existing file from its last entry's first line to its end (the
-    whole file when no line begins an entry); it begins on file line ``line``.
-    ``whose`` names the file in the messages (the merge names its side). An
+    ``old`` is the existing file (or its end from a line start, file line ``line``);
+    only its end from its last entry on is read (all of it when no line begins an
+    entry). ``whose`` names the file in the messages (the merge names its side). An
     appended entry that does not parse on its own, and an end that does not parse on
     its own (a trailing ``---`` makes a second document; a duplicate key), are not
     what the append does: ``None``, and the checks of the entries and of the
@@ -66,6 +67,8 @@ def append_break(
     ``verify --file`` reports it)."""
     if not appended.strip(b" \n"):
         return None
+    start = last_entry_offset(old) or 0
+    end, line = old[start:], line + old.count(b"\n", 0, start)
     whole = end + appended
     first = line + end.count(b"\n")  # the line the appended bytes begin on
     own: list[object] = []

@@ -51,30 +51,17 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write_over(
-    path: Path,
-    real: Path,
-    mode: int,
-    tail: bytes,
-    *,
-    src: int = -1,
-    length: int = 0,
-    sync: bool = True,
-) -> None:
-    """Make ``real`` (``path`` after links) hold the first ``length`` bytes of the open
-    file ``src``, copied by the kernel, then ``tail``: through a temp file, locked,
-    fsynced (with its folder) unless ``sync`` is off, given ``mode`` and renamed over
-    ``real``. The new file stays locked until it is read back (its size, and
-    ``tail`` after the copied bytes), so a writer that opens it after the rename
+def write_over(path: Path, real: Path, mode: int, data: bytes) -> None:
+    """Make ``real`` (``path`` after links) hold ``data``: through a temp file, locked,
+    fsynced (with its folder), given ``mode`` and renamed over ``real``. The new file
+    stays locked until it is read back, so a writer that opens it after the rename
     waits; a read-back that differs refuses."""
     tmp = real.parent / f".{real.name}.{os.getpid()}.{time.monotonic_ns()}{TEMP_SUFFIX}"
     fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        _copy(src, fd, length)
-        _write_all(fd, tail)
-        if sync:
-            os.fsync(fd)
+        _write_all(fd, data)
+        os.fsync(fd)
         os.fchmod(fd, mode)
         os.replace(tmp, real)
     except BaseException:
@@ -83,13 +70,11 @@ def write_over(
             os.unlink(tmp)
         raise
     try:
-        if sync:
-            _sync_folder(real.parent)
-        size = os.fstat(fd).st_size
-        written = os.pread(fd, len(tail) + 1, length) if tail else b""
+        _sync_folder(real.parent)
+        written = os.pread(fd, len(data) + 1, 0)
     finally:
         os.close(fd)
-    if size != length + len(tail) or written != tail:
+    if written != data:
         raise ChangelogError(
             f"read-back of {path} does not match what was written; check the disk and the file"
         )
@@ -108,25 +93,3 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def _copy(src: int, out: int, length: int) -> None:
-    """``length`` bytes from the start of ``src`` into ``out``, in the kernel
-    (``copy_file_range``), else through a buffer."""
-    done = 0
-    try:
-        while done < length:
-            n = os.copy_file_range(src, out, length - done, done)
-            if n == 0:
-                break
-            done += n
-    except OSError:
-        pass
-    while done < length:
-        os.lseek(out, done, os.SEEK_SET)
-        chunk = os.pread(src, min(1 << 20, length - done), done)
-        if not chunk:
-            raise ChangelogError("the file being copied became shorter; nothing was written")
-        _write_all(out, chunk)
-        done += len(chunk)
-    os.lseek(out, length, os.SEEK_SET)

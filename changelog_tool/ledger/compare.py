@@ -36,7 +36,6 @@ from changelog_tool.ledger.revision import (
     UNCHANGED,
     Appended,
     History,
-    Kept,
     check_entry,
     check_tail,
 )
@@ -73,15 +72,15 @@ def compare(
     if head == base:
         return History(UNCHANGED, findings=conversions)  # nothing appended: no prefix needed
     if head.startswith(base):
-        history = History(APPEND, prefix=Kept.of(base))
+        history = History(APPEND, prefix=base)
     else:
         corrected = pr_link_corrections(base, head)
         if corrected is not None:
-            kept = Kept.of(head[: corrected[0]])
+            kept = head[: corrected[0]]
             history = History(CORRECTION, prefix=kept, corrections=corrected[1])
         else:
             history = _modified(base, head, path, restore_from or "<base commit>")
-    check_tail(head[history.prefix.size :], history, path)
+    check_tail(head[len(history.prefix) :], history, path)
     if history.kind == CORRECTION and history.appended:
         history.findings.insert(0, _mixed(history, path, history.appended[0].line))
     history.findings[:0] = conversions
@@ -175,7 +174,7 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     pairing = pair(old, new)
     tail = pairing.tail_start
     prefix_end = new.blocks[tail - 1].sep_end if tail > 0 else new.preamble_end
-    history = History(MODIFIED, prefix=Kept.of(head[:prefix_end]), base=Kept.of(base))
+    history = History(MODIFIED, prefix=head[:prefix_end], base=base)
     errors: list[Finding] = []
     if _preamble(old) != _preamble(new):
         errors.append(

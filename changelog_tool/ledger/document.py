@@ -8,7 +8,6 @@ never re-serialized.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 import stat
@@ -21,7 +20,6 @@ from pathlib import Path
 from changelog_tool.errors import UsageError, too_large
 from changelog_tool.hints import relative
 from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
-from changelog_tool.ledger.streams import FileSource
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
@@ -68,41 +66,20 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
     return real
 
 
-def _readable(path: Path, hint: str, limit: int) -> Path:
+def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> bytes:
+    """A changelog's bytes, or an error that says what is wrong with the path
+    (missing, not a regular file, over ``limit``: the ``max-bytes`` setting),
+    checked before reading."""
     real = regular_file(path, missing_ok=True)
     if real is None:
         raise UsageError(f"{relative(path)} does not exist{hint}")
     refusal = too_large(str(path), real.stat().st_size, limit)
     if refusal is not None:
         raise refusal
-    return real
-
-
-def _unreadable(path: Path) -> UsageError:
-    return UsageError(f"{path} cannot be read (permission denied); check its mode")
-
-
-def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> bytes:
-    """A changelog's bytes, or an error that says what is wrong with the path
-    (missing, not a regular file, over ``limit``: the ``max-bytes`` setting),
-    checked before reading."""
-    real = _readable(path, hint, limit)
     try:
         return real.read_bytes()
     except PermissionError:
-        raise _unreadable(path) from None
-
-
-def file_source(path: Path, limit: int = DEFAULT_MAX_BYTES, hint: str = "") -> FileSource:
-    """The file ``path`` names, to be read a range at a time, after the checks of
-    :func:`read_file` (``limit``: ``max-bytes``; ``hint``: what a missing file's
-    message adds)."""
-    real = _readable(path, hint, limit)
-    try:
-        os.close(os.open(real, os.O_RDONLY))
-    except PermissionError:
-        raise _unreadable(path) from None
-    return FileSource(real)
+        raise UsageError(f"{path} cannot be read (permission denied); check its mode") from None
 
 
 def separator_before_append(data: bytes) -> bytes:
@@ -132,133 +109,6 @@ _MARKED = (
     (b"\t", "a tab", "use spaces"),
     (b"\x00", "a NUL byte", "remove it"),
 )
-
-
-class ByteScan:
-    """Encoding and whitespace problems of a file fed in pieces cut anywhere (a UTF-8
-    character split between two pieces is decoded across them), with the same
-    findings as the whole file fed at once."""
-
-    def __init__(self) -> None:
-        self.size = 0
-        self.newlines = 0
-        self.bom = False
-        self.not_utf8: tuple[int, int, int] | None = None  # offset, byte, line
-        self.first: dict[bytes, int] = {}  # line of each marked byte's first occurrence
-        self.counts: dict[bytes, int] = {}
-        self.ends_with_newline = True
-        self._head = b""  # the file's first bytes, until there are 3 (a BOM)
-        self._pending = b""  # the start of a character the last piece ended inside
-        self._pending_line = 0  # its line
-
-    def feed(self, piece: bytes, *, count_lines: bool = True) -> None:
-        """Scan the next piece; without ``count_lines`` (the last piece, when no later
-        line number is needed) :attr:`newlines` is not advanced."""
-        if not piece:
-            return
-        if self.size < 3:
-            self._head = (self._head + piece[:3])[:3]
-            self.bom = self._head == b"\xef\xbb\xbf"
-        if self.not_utf8 is None and (self._pending or not piece.isascii()):
-            self._decode(piece)  # ASCII is UTF-8 (a fast check)
-        for byte, _, _ in _MARKED:
-            pos = piece.find(byte)  # a fast search; counting takes longer, so only if found
-            if pos >= 0:
-                if byte not in self.first:
-                    self.first[byte] = self.newlines + piece.count(b"\n", 0, pos) + 1
-                self.counts[byte] = self.counts.get(byte, 0) + piece.count(byte)
-        self.size += len(piece)
-        if count_lines:
-            self.newlines += piece.count(b"\n")
-        self.ends_with_newline = piece.endswith(b"\n")
-
-    def _decode(self, piece: bytes) -> None:
-        """Check that ``piece`` continues the file as UTF-8, without copying it (a
-        character begun in the last piece is completed from this one's first bytes;
-        one this piece ends inside is kept for the next)."""
-        start = 0
-        if self._pending:
-            joined = self._pending + piece[:3]
-            try:
-                _, used = codecs.utf_8_decode(joined, "strict", False)
-            except UnicodeDecodeError as exc:
-                self._bad(joined[exc.start], exc.start - len(self._pending), piece)
-                return
-            if used < len(self._pending):  # still inside it (a piece of 1 or 2 bytes)
-                self._pending = joined  # (no line break in it: its line is unchanged)
-                return
-            start = used - len(self._pending)
-            self._pending = b""
-        try:
-            _, used = codecs.utf_8_decode(memoryview(piece)[start:], "strict", False)
-        except UnicodeDecodeError as exc:
-            self._bad(piece[start + exc.start], start + exc.start, piece)
-            return
-        end = start + used
-        if end < len(piece):
-            self._pending = piece[end:]
-            self._pending_line = self.newlines + piece.count(b"\n", 0, end) + 1
-
-    def _bad(self, byte: int, pos: int, piece: bytes) -> None:
-        """The first byte that is not UTF-8, at ``pos`` in ``piece`` (before it: in the
-        last piece's unfinished character)."""
-        line = self.newlines + piece.count(b"\n", 0, max(pos, 0)) + 1
-        self.not_utf8 = (self.size + pos, byte, line)
-        self._pending = b""
-
-    def _unfinished(self) -> None:
-        """The file ended inside a character: its first byte is the one not UTF-8."""
-        if self._pending and self.not_utf8 is None:
-            self.not_utf8 = (self.size - len(self._pending), self._pending[0], self._pending_line)
-            self._pending = b""
-
-    @property
-    def unreadable(self) -> bool:
-        return self.not_utf8 is not None or b"\x00" in self.first
-
-    def problems(self) -> list[ByteProblem]:
-        # (no size check here: every reader refuses a file over max-bytes before
-        # reading it, errors.too_large)
-        self._unfinished()
-        problems: list[ByteProblem] = []
-        if self.bom:
-            problems.append(
-                ByteProblem(
-                    "encoding",
-                    "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes",
-                    1,
-                )
-            )
-        if self.not_utf8 is not None:
-            offset, bad, line = self.not_utf8
-            problems.append(
-                ByteProblem(
-                    "encoding",
-                    f"not UTF-8: byte 0x{bad:02x} at offset {offset} "
-                    "cannot be decoded; re-save the file as UTF-8",
-                    line,
-                    unreadable=True,
-                )
-            )
-        for byte, name, fix in _MARKED:
-            if byte in self.first:
-                problems.append(
-                    ByteProblem(
-                        "encoding",
-                        f"{name} ({self.counts[byte]} in the file); {fix}",
-                        self.first[byte],
-                        unreadable=byte == b"\x00",
-                    )
-                )
-        if self.size and not self.ends_with_newline:
-            problems.append(
-                ByteProblem(
-                    "final-newline",
-                    "the file does not end with a newline; add one",
-                    self.newlines + 1,
-                )
-            )
-        return problems
 
 
 def _is_blank(line: bytes) -> bool:
@@ -335,12 +185,32 @@ class Ledger:
 
     # --- byte-level checks -----------------------------------------------------
     def byte_problems(self) -> list[ByteProblem]:
-        """Encoding and whitespace problems, cheap over the whole file."""
-        scan = ByteScan()
-        scan.feed(self.data, count_lines=False)  # a pass over the file saved (add)
-        if not scan.ends_with_newline:
-            scan.newlines = len(self._newlines)  # the final-newline finding's line
-        return scan.problems()
+        """Encoding and whitespace problems, cheap over the whole file (no size check:
+        every reader refuses a file over max-bytes before reading it)."""
+        data, problems = self.data, []
+        if data.startswith(b"\xef\xbb\xbf"):
+            message = "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes"
+            problems.append(ByteProblem("encoding", message, 1))
+        try:
+            if not data.isascii():  # (ASCII is UTF-8: a fast check)
+                data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            message = (
+                f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+                "cannot be decoded; re-save the file as UTF-8"
+            )
+            line = data.count(b"\n", 0, exc.start) + 1
+            problems.append(ByteProblem("encoding", message, line, unreadable=True))
+        for byte, name, fix in _MARKED:
+            pos = data.find(byte)  # a fast search; counting takes longer, so only if found
+            if pos >= 0:
+                message = f"{name} ({data.count(byte)} in the file); {fix}"
+                line = data.count(b"\n", 0, pos) + 1
+                problems.append(ByteProblem("encoding", message, line, byte == b"\x00"))
+        if data and not data.endswith(b"\n"):
+            message = "the file does not end with a newline; add one"
+            problems.append(ByteProblem("final-newline", message, data.count(b"\n") + 1))
+        return problems
 
     # --- parsing -------------------------------------------------------------
     def parse(self) -> list[Item] | object:

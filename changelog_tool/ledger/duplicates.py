@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from changelog_tool.ledger.boundaries import entry_after, entry_before
 from changelog_tool.ledger.edits import parse_entry
 from changelog_tool.ledger.entry import same_entry
-from changelog_tool.ledger.revision import REGION, Kept
 from changelog_tool.yaml.items import YamlProblem
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
@@ -49,34 +48,28 @@ def search_order(wanted: list[bytes], sample: bytes) -> list[bytes]:
     return sorted(unique, key=lambda word: (sample.count(word), -len(word)))
 
 
-def duplicate_at(
-    data: bytes, entry: Mapping[str, object], lo: int = 0, order: list[bytes] | None = None
-) -> int | None:
-    """The offset of the last entry in ``data[lo:]`` equal to ``entry`` but for pr-link
-    (``data[lo]`` begins an entry); ``order``: the needles as :func:`search_order`
-    gives them (else taken from ``data``'s own end)."""
-    wanted = order if order is not None else search_order(needles(entry), data[-SAMPLE:])
+def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
+    """The 1-based line of the last entry in ``kept`` equal to ``entry`` but for
+    pr-link, or ``None``."""
+    wanted = search_order(needles(entry), kept[-SAMPLE:])
     if not wanted:
         return None
     # every needle is in every spelling of an equal entry: search by the rarest,
     # check the others in each block it is found in
     first, rest = wanted[0], wanted[1:]
-    find = data.find
-    pos = len(data)
+    pos = len(kept)
     while True:
-        hit = data.rfind(first, lo, pos)
+        hit = kept.rfind(first, 0, pos)
         if hit < 0:
             return None
-        start = entry_before(data, hit, lo)
-        pos = start
-        end = entry_after(data, hit + len(first))
-        for word in rest:  # looked up in place: most look-alikes fail here
-            if find(word, start, end) < 0:
-                break
-        else:
-            if _equal(data[start:end], entry):
-                return start
-        if start <= lo:
+        start = pos = entry_before(kept, hit)
+        end = entry_after(kept, hit + len(first))
+        # looked up in place: most look-alikes fail on a missing word
+        if all(kept.find(word, start, end) >= 0 for word in rest) and _equal(
+            kept[start:end], entry
+        ):
+            return kept.count(b"\n", 0, start) + 1
+        if start <= 0:
             return None
 
 
@@ -88,21 +81,3 @@ def _equal(block: bytes, entry: Mapping[str, object]) -> bool:
     except YamlProblem:
         return False
     return isinstance(value, dict) and same_entry(value, entry)
-
-
-def duplicate_in(kept: Kept, entry: Mapping[str, object], region: int = REGION) -> int | None:
-    """The 1-based line of the last kept entry equal to ``entry`` but for pr-link
-    (:func:`duplicate_at`), or ``None``: searched ``region`` bytes at a time from the
-    newest (a long history is searched without being held whole, and its lines are
-    counted only back to a duplicate, when there is one)."""
-    wanted = needles(entry)
-    if not wanted:
-        return None
-    order: list[bytes] | None = None
-    for data, start, lo in kept.regions(region):
-        if order is None:  # the newest region's end tells which needle is rarest
-            order = search_order(wanted, data[max(lo, len(data) - SAMPLE) :])
-        found = duplicate_at(data, entry, lo, order)
-        if found is not None:
-            return kept.line_at(start + found)
-    return None

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from changelog_tool.findings import escape_controls
-from changelog_tool.ledger.document import ByteProblem, Ledger, read_file
+from changelog_tool.ledger.document import ByteProblem, Ledger
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.yaml.items import Item, YamlProblem
 
@@ -58,14 +57,10 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]
 
 
 def file_entries(
-    file: Path,
-    limit: int,
-    keep: Callable[[dict[str, object]], bool] | None = None,
-    hint: str = "",
+    data: bytes, keep: Callable[[dict[str, object]], bool] | None = None
 ) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[ByteProblem], bool]:
-    """:func:`entries` of a file, keeping only the entries ``keep`` takes, the file's
-    byte problems, and whether any entry could be read at all (kept or not)."""
-    data = read_file(file, hint, limit)
+    """:func:`entries` of a file's bytes, keeping only the entries ``keep`` takes, the
+    file's byte problems, and whether any entry could be read at all (kept or not)."""
     found, problems = entries(data)
     kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]
     return kept, problems, Ledger(data).byte_problems(), bool(found)

@@ -5,12 +5,11 @@ appended (block, line, value), and the checks of every byte it appended
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.appending import append_break
-from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START, last_entry, next_entry
+from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START
 from changelog_tool.ledger.conversions import OFFSET, readable
 from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.yaml.items import Item, YamlProblem
@@ -47,74 +46,6 @@ class Appended:
         return self.line
 
 
-TAIL = 65536
-"""How much of the kept bytes' end is held in memory (the separator check, the
-newest pr-links that name the repository)."""
-REGION = 4 << 20
-
-
-@dataclass(frozen=True)
-class Kept:
-    """The base bytes a revision keeps, as the checks need them: their length, their
-    line breaks, their last :data:`TAIL` bytes, and ``read(start, end)`` for a
-    search through all of them (in memory, or spooled to disk by the git edge, so
-    that a long history never has to be held whole)."""
-
-    size: int
-    lines: int
-    tail: bytes
-    read: Callable[[int, int], bytes]
-
-    @classmethod
-    def of(cls, data: bytes) -> Kept:
-        return cls(len(data), data.count(b"\n"), data[-TAIL:], lambda a, b: data[a:b])
-
-    def __bool__(self) -> bool:
-        return self.size > 0
-
-    def regions(self, size: int = REGION) -> Iterator[tuple[bytes, int, int]]:
-        """The kept bytes newest first, in regions of about ``size`` bytes cut where an
-        entry begins (column-0 ``-``): ``(data, offset, lo)``, the region being
-        ``data[lo:]`` and ``data`` beginning at ``offset`` (not cut off by a copy)."""
-        end = self.size
-        while end > 0:
-            start = max(0, end - size)
-            data = self.read(start, end)
-            lo = 0
-            while start > 0:
-                cut = next_entry(data)
-                if cut is not None:
-                    lo = cut
-                    break
-                start = max(0, start - size)  # one entry longer than a region
-                data = self.read(start, end)
-            yield data, start, lo
-            end = start + lo
-
-    def from_last_entry(self) -> tuple[bytes, int]:
-        """The kept bytes from their last entry's first line to their end, and that
-        line (:func:`~changelog_tool.ledger.boundaries.last_entry`); all of them, from
-        line 1, when no line begins an entry. What an append may change
-        (:func:`append_break`)."""
-        start, data = last_entry(self, tail=len(self.tail))
-        if start is None:
-            return data, 1
-        return data, self.lines - data.count(b"\n") + 1
-
-    def line_at(self, offset: int, size: int = REGION) -> int:
-        """The 1-based line that holds byte ``offset``: :attr:`lines` less the line
-        breaks from it to the end (read ``size`` bytes at a time from the end, which
-        a search from the newest has just read)."""
-        lines, stop = self.lines, self.size
-        while stop > offset:
-            start = max(offset, stop - size)
-            lines -= self.read(start, stop).count(b"\n")
-            stop = start
-        return lines + 1
-
-
-EMPTY = Kept.of(b"")
-
 SYNC = "`changelog sync` rewrites it as the base's bytes, then this branch's own entries"
 """The fix every form warning names (blank lines, whitespace, an entry not at the tail)."""
 FORM = frozenset({"separator", "whitespace", "entry-order", "re-land"})
@@ -124,11 +55,12 @@ FORM = frozenset({"separator", "whitespace", "entry-order", "re-land"})
 @dataclass
 class History:
     kind: str
-    prefix: Kept = EMPTY
+    prefix: bytes = b""
+    """The bytes head keeps from the base (the base, or the base corrected)."""
     appended: list[Appended] = field(default_factory=list)
     corrections: list[tuple[int, str]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    base: Kept | None = None
+    base: bytes | None = None
     """The base's bytes when head does not begin with them (where a copy of an own
     entry is looked for); else the :attr:`prefix` is the base."""
 
@@ -143,22 +75,20 @@ def check_tail(tail: bytes, history: History, path: str) -> None:
     _check_tail(tail, history, path)
     new = history.findings[found:]
     if not any(f.severity != WARNING for f in new) and history.appended:
-        end, line = history.prefix.from_last_entry()
-        broken = append_break(end, tail, line)
+        broken = append_break(history.prefix, tail)
         if broken is not None:
             history.findings.append(Finding(broken.code, broken.message, path, broken.line))
 
 
 def _check_tail(tail: bytes, history: History, path: str) -> None:
-    kept = history.prefix
-    prefix = kept.tail  # its end: what the separator checks look at
-    before = kept.lines  # head line = tail line + before
+    prefix = history.prefix
+    before = prefix.count(b"\n")  # head line = tail line + before
     findings = history.findings
     for problem in Ledger(tail).byte_problems():
         message = problem.message
         at = OFFSET.search(message)
         if at:  # counted from the file's start, not the tail's
-            offset = kept.size + int(at.group()[len("at offset ") :])
+            offset = len(prefix) + int(at.group()[len("at offset ") :])
             message = OFFSET.sub(f"at offset {offset}", message)
         findings.append(
             Finding(

@@ -1,22 +1,22 @@
-"""The one file writer: every file the tool writes goes through :func:`_rewrite`,
-or, with the kept bytes copied by the kernel instead of held, through
-:func:`replace_with_copy` (the merge driver) and :func:`append` (``add``, the TUI).
+"""The one file writer: every file the tool writes goes through :func:`_rewrite`.
 
 Under an exclusive lock on the target, it reads the current bytes, computes the
 new ones and writes them through a temp file renamed over the target, then reads
 them back (:mod:`.atomic`). :func:`append` only ever adds bytes after exactly one
-empty line; :func:`replace` (the merge driver, ``resolve``, ``sync``, drafts,
-attributes) writes bytes a caller has verified, and refuses when the file changed
-since the caller read it, so a concurrent ``add`` is never silently overwritten.
-Every write holds the lock of the file's folder and of the file (:mod:`.locking`);
-a command that must keep its read and its write together holds it across both
-(:func:`hold`). A symlink is followed and its target written in place of the link;
-anything that is not a regular file is refused before it is opened.
+empty line; :func:`replace` (``resolve``, ``sync``, drafts, attributes) writes
+bytes a caller has verified, and refuses when the file changed since the caller
+read it, so a concurrent ``add`` is never silently overwritten. Every write holds
+the lock of the file's folder and of the file (:mod:`.locking`); a command that
+must keep its read and its write together holds it across both (:func:`hold`), and
+the merge driver computes its result under the lock (:func:`replace_computed`). A
+symlink is followed and its target written in place of the link; anything that is
+not a regular file is refused before it is opened.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -24,21 +24,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
-from changelog_tool.findings import Finding
+from changelog_tool.findings import Finding, format_text, has_errors
 from changelog_tool.hints import relative
 from changelog_tool.ledger import locking
-from changelog_tool.ledger.appendable import check_appendable
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.atomic import read_fd, remove_stale_temps, write_over
-from changelog_tool.ledger.boundaries import last_entry_offset
+from changelog_tool.ledger.boundaries import ENTRY_HEAD
 from changelog_tool.ledger.document import (
-    file_source,
+    Ledger,
     first_appended_line,
     regular_file,
     separator_before_append,
 )
-from changelog_tool.ledger.filecheck import HeldLines
+from changelog_tool.ledger.filecheck import (
+    HeldLines,
+    as_history,
+    byte_findings,
+    entry_count,
+    schema_findings,
+)
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
+from changelog_tool.yaml.items import YamlProblem
 
 LOCK_TIMEOUT = 30.0
 """Seconds to wait for another writer's lock before giving up."""
@@ -69,24 +75,60 @@ class Appended:
     warnings: tuple[Finding, ...] = ()
 
 
-def plan_append(
-    old: bytes, blocks: list[bytes], *, first_line: int = 1, path: object = "the changelog"
-) -> bytes:
-    """The bytes that follow ``old``: one empty line before each new entry. ``old`` is
-    the file, or its end from its last entry on (beginning on file line
-    ``first_line``: all an append reads). Refused (:class:`ChangelogError`, naming
-    ``path``) when the append would change or break what is there
-    (:func:`~changelog_tool.ledger.appending.append_break`, the one append rule)."""
+def plan_append(old: bytes, blocks: list[bytes], *, path: object = "the changelog") -> bytes:
+    """The bytes that follow the file ``old``: one empty line before each new entry.
+    Refused (:class:`ChangelogError`, naming ``path``) when the append would change or
+    break what is there (:func:`~changelog_tool.ledger.appending.append_break`, the
+    one append rule)."""
     if not blocks:
         raise ChangelogError("nothing to append")
     planned = separator_before_append(old) + b"\n".join(blocks)
-    start = last_entry_offset(old) or 0
-    broken = append_break(old[start:], planned, first_line + old.count(b"\n", 0, start))
+    broken = append_break(old, planned)
     if broken is not None:
         raise ChangelogError(
             f"refusing to append to {path} (nothing was written): {broken.message}"
         )
     return planned
+
+
+_NO_FINAL_NEWLINE = (
+    "the file does not end with a newline, so no appended entry can follow exactly one "
+    "empty line; add the final newline on its own first (that keeps every old byte)"
+)
+
+
+def check_appendable(
+    data: bytes, path: str = "perf-changelog.yaml", held: HeldLines | None = None
+) -> list[Finding]:
+    """Refuse a file we must not append to, because the result would fail the
+    repository's CI whatever is appended: bad bytes, no final newline, a last entry
+    that does not parse or that the schema rejects, unless the protected branch
+    already holds that entry (``held``: :func:`as_history`), which is then a
+    warning (returned). Only the last entry is parsed."""
+    ledger = Ledger(data)
+    problems = [
+        dataclasses.replace(p, message=_NO_FINAL_NEWLINE) if p.code == "final-newline" else p
+        for p in byte_findings(ledger.byte_problems(), path)
+    ]
+    last = ledger.last_block() if not problems and data.strip() else None
+    if not problems and data.strip() and last is None:
+        problems.append(Finding("not-a-list", "no entry found (no line begins with '- ')", path, 1))
+    elif last is not None:
+        try:
+            item = ledger.parse_block(last)
+        except YamlProblem as problem:
+            problems.append(Finding(problem.code, problem.message, path, problem.line))
+        else:
+            problems.extend(schema_findings("the last entry", last.line, item, path))
+        if not data[last.start :].startswith(ENTRY_HEAD):
+            problems.append(entry_count("the last entry", last.line, path))
+    problems = as_history(problems, held)
+    if has_errors(problems):
+        raise ChangelogError(
+            f"refusing to append to {path}; fix these first (nothing was written):\n"
+            + format_text(problems)
+        )
+    return problems
 
 
 @contextlib.contextmanager
@@ -98,18 +140,6 @@ def hold(path: Path, bounds: Bounds = Bounds()) -> Iterator[None]:
     own writes inside go on, every other writer waits (``bounds.timeout``)."""
     with locking.hold(path, bounds.timeout):
         yield
-
-
-def _create_empty(path: Path) -> Path:
-    """Create ``path``'s file, empty (unless another process just did), and its
-    folders; its real path."""
-    real = Path(os.path.realpath(path))
-    real.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-    found = regular_file(real)
-    assert found is not None  # without missing_ok, a missing file raises
-    return found
 
 
 def _rewrite(
@@ -156,17 +186,6 @@ def _create_whole(
     return b"", new
 
 
-def _entry_lines(lines: int, end: bytes, blocks: list[bytes]) -> tuple[int, ...]:
-    """The first line of each appended block, after a file of ``lines`` line breaks
-    that ends with ``end`` (and the separator the append puts before them)."""
-    found = []
-    line = first_appended_line(lines, end)
-    for block in blocks:
-        found.append(line)
-        line += block.count(b"\n") + 1
-    return tuple(found)
-
-
 def replace(
     path: Path,
     data: bytes,
@@ -200,143 +219,45 @@ def replace_computed(
     return _rewrite(path, make, create=False, bounds=bounds)
 
 
-@dataclass(frozen=True)
-class Stamp:
-    """A file as a caller read it: its size, modification time and inode (for a file
-    too long to keep its bytes to compare)."""
-
-    size: int
-    mtime_ns: int
-    inode: int
-
-    @classmethod
-    def of(cls, path: Path) -> Stamp:
-        return cls.of_stat(os.stat(path))
-
-    @classmethod
-    def of_stat(cls, found: os.stat_result) -> Stamp:
-        return cls(found.st_size, found.st_mtime_ns, found.st_ino)
-
-    @classmethod
-    def missing(cls) -> Stamp:
-        """A file read as missing (the TUI's ``--init``)."""
-        return cls(0, -1, -1)
-
-    def allows(self, now: Stamp) -> bool:
-        """Whether the file found ``now`` is the file as read: the same, or, for a
-        file read as missing, an empty one (the append's own creation)."""
-        return now == self or (self.inode == -1 and now.size == 0)
-
-
-def replace_with_copy(
-    path: Path,
-    source: Path,
-    length: int,
-    tail: bytes,
-    *,
-    expected: Stamp,
-    bounds: Bounds = Bounds(),
-    scratch: bool = False,
-) -> None:
-    """Write the ``length`` bytes of ``source`` (``path`` itself, or another file),
-    then ``tail``, as the whole file ``path``: the merge driver's result, the
-    protected side's bytes then the appended entries, at any history length.
-
-    The one writer's steps, with the kept bytes copied by the kernel rather than
-    held: under the lock, ``path`` must still be as ``expected`` and ``source``
-    still ``length`` bytes long (else :class:`ConcurrentChange`, nothing written);
-    temp file, fsync, rename; then the new file's size and the bytes after the
-    copy (``tail``, what was appended) are read back.
-
-    ``scratch``: ``path`` is a file git handed the merge driver (``%A``), which git
-    reads back as the merge's result as soon as the driver exits, then deletes
-    (the driver says so only for a file named as git names them). It is written
-    without fsync (git does not sync the work tree it writes from it either), but
-    still through a temp file renamed over it, never appended in place: a driver
-    killed in the middle of the write leaves ``path`` as git gave it, so the
-    installed driver script can fall back to git's own conflict on it
-    (:func:`changelog_tool.merge.setup.driver_script`).
-    """
-    real = regular_file(path)
-    assert real is not None  # without missing_ok, a missing file raises
-    remove_stale_temps(real)
-    with locking.locked(real, bounds.timeout) as fd, open(source, "rb") as src:
-        _copy_locked(path, real, fd, src.fileno(), length, tail, expected, scratch=scratch)
-
-
-def _copy_locked(
-    path: Path,
-    real: Path,
-    fd: int,
-    src: int,
-    length: int,
-    tail: bytes,
-    expected: Stamp,
-    *,
-    scratch: bool = False,
-) -> None:
-    """:func:`replace_with_copy`'s steps once ``fd`` (``real``, locked) is held:
-    ``src`` is the open source of the ``length`` kept bytes."""
-    now = Stamp.of_stat(os.fstat(fd))
-    kept = os.fstat(src)
-    if now != expected or kept.st_size != length:
-        raise ConcurrentChange(
-            f"{path} changed while this command ran ({expected.size} -> {now.size} "
-            "bytes, another process wrote it); nothing was written: run the command again"
-        )
-    mode = stat.S_IMODE(os.fstat(fd).st_mode)
-    write_over(path, real, mode, tail, src=src, length=length, sync=not scratch)
-
-
 def append(
     path: Path,
     blocks: list[bytes],
     *,
     held: HeldLines | None = None,
-    expected: Stamp | None = None,
+    expected: bytes | None = None,
     create: bool = False,
     bounds: Bounds = Bounds(),
 ) -> Appended:
     """Append ``blocks`` (emitted entries) to the changelog at ``path``: the one append,
-    for ``add``'s flags, ``--json`` and the TUI alike, at any history length.
+    for ``add``'s flags, ``--json`` and the TUI alike.
 
-    Under the lock, the file is checked a piece at a time
-    (:func:`~changelog_tool.ledger.appendable.check_appendable`: it refuses a file
+    Under the lock, the file is checked (:func:`check_appendable`: it refuses a file
     whose end no append can fix; a flaw in an entry the protected branch already
-    holds, ``held``, is a warning, returned), the append is planned from its end
-    (:func:`plan_append`) and the kept bytes are copied by the kernel from the locked
-    file. ``expected``: the file as the caller read it to preview the append (the
-    TUI); if it changed since, :class:`ConcurrentChange` and nothing is written.
-    Without it, a concurrent ``add`` waits on the lock (up to ``bounds.timeout``),
-    then checks and plans against the file as the other left it, so none is refused
-    or lost; only a change made meanwhile without the lock (another program writing
-    in place) refuses it. ``create``: a missing file is created empty first."""
-    real = regular_file(path, missing_ok=True)
-    if real is None:
-        if not create:
-            raise UsageError(
-                f"{relative(path)} does not exist; pass --init to create it, or --file to name "
-                "another"
-            )
-        real = _create_empty(path)
-    remove_stale_temps(real)
-    with locking.locked(real, bounds.timeout) as fd:
-        stamp = Stamp.of_stat(os.fstat(fd))
-        if expected is not None and not expected.allows(stamp):
+    holds, ``held``, is a warning, returned) and the append planned from its bytes
+    (:func:`plan_append`). ``expected``: the file's bytes as the caller read them to
+    preview the append (the TUI); if it changed since, :class:`ConcurrentChange` and
+    nothing is written. Without it, a concurrent ``add`` waits on the lock (up to
+    ``bounds.timeout``), then checks and plans against the file as the other left it,
+    so none is refused or lost. ``create``: a missing file is created."""
+    if regular_file(path, missing_ok=True) is None and not create:
+        raise UsageError(
+            f"{relative(path)} does not exist; pass --init to create it, or --file to name another"
+        )
+    warnings: list[Finding] = []
+
+    def make(old: bytes) -> bytes:
+        if expected is not None and old != expected:
             raise ConcurrentChange(
-                f"{path} changed since it was read ({expected.size} -> {stamp.size} bytes); "
+                f"{path} changed since it was read ({len(expected)} -> {len(old)} bytes); "
                 "nothing was written: re-check and save again"
             )
-        found = check_appendable(file_source(real, bounds.limit), str(path), held)
-        now = {Stamp.of(real), Stamp.of_stat(os.fstat(fd))}  # by path and by descriptor
-        if found.size != stamp.size or now != {stamp}:
-            raise ConcurrentChange(
-                f"{path} changed while it was checked (written by a program that does not "
-                "take the lock); nothing was written: run the command again"
-            )
-        planned = plan_append(found.end, blocks, first_line=found.end_line, path=path)
-        _copy_locked(path, real, fd, fd, found.size, planned, stamp)
-    starts = _entry_lines(found.lines, found.end, blocks)
-    last = found.lines + planned.count(b"\n")
-    size = found.size
-    return Appended(path, size, size + len(planned), starts[0], last, starts, found.warnings)
+        warnings.extend(check_appendable(old, str(path), held))
+        return old + plan_append(old, blocks, path=path)
+
+    old, new = _rewrite(path, make, create=create, bounds=bounds)
+    starts, line = [], first_appended_line(old.count(b"\n"), old)
+    for block in blocks:
+        starts.append(line)
+        line += block.count(b"\n") + 1
+    last = new.count(b"\n")
+    return Appended(path, len(old), len(new), starts[0], last, tuple(starts), tuple(warnings))

@@ -25,7 +25,6 @@ from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import label, parse
-from changelog_tool.ledger.streams import first_difference
 from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.protected import (
     DEFAULT_BRANCHES,
@@ -262,6 +261,22 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
     block = blocks[-1]
     raw = other[block.start : block.end]
     return block.line, f"entry {block.index + 1} ({label(parse(raw, block.line), raw)})"
+
+
+def first_difference(a: bytes, b: bytes) -> int:
+    """The offset of the first byte where ``a`` and ``b`` differ (the shorter one's
+    length when it begins the other), found by halves: each step one ``memcmp``, not
+    a loop over bytes."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while high - low > 1:  # a[:low] == b[:low], a[:high] != b[:high]
+        middle = (low + high) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def emit(

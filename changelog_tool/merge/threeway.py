@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from changelog_tool.ledger.appending import append_break
-from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.ledger.pairing import pair
@@ -220,9 +219,7 @@ def _append_breaks(prot: bytes, data: bytes, protected: Side) -> list[Problem]:
     side: its last entry must read the same, and the whole stay one list."""
     if len(data) == len(prot):
         return []
-    start = last_entry_offset(prot) or 0
-    line = prot.count(b"\n", 0, start) + 1
-    broken = append_break(prot[start:], data[len(prot) :], line, f"{protected}'s")
+    broken = append_break(prot, data[len(prot) :], whose=f"{protected}'s")
     if broken is None:
         return []
     return [Problem(broken.code, "result", broken.line, f"{broken.what}; nothing was written")]

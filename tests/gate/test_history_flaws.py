@@ -102,9 +102,8 @@ def test_no_real_main_state_is_refused_for_an_entry_flaw(tmp_path: Path) -> None
     from changelog_tool.errors import ChangelogError
     from changelog_tool.findings import has_errors
     from changelog_tool.gate.held import held_in
-    from changelog_tool.ledger.appendable import check_appendable
     from changelog_tool.ledger.filecheck import as_history, check_file
-    from changelog_tool.ledger.streams import MemorySource
+    from changelog_tool.ledger.writer import check_appendable
 
     bundle = CORPUS / "inferencex-data.bundle"
     if not bundle.is_file():
@@ -132,7 +131,7 @@ def test_no_real_main_state_is_refused_for_an_entry_flaw(tmp_path: Path) -> None
         if has_errors(findings):
             refused[sha] = {f.code for f in findings if f.severity == "error"}
         try:
-            check_appendable(MemorySource(data), LOG, held)
+            check_appendable(data, LOG, held)
         except ChangelogError:
             refused.setdefault(sha, set()).add("add")
     assert len(shas) > 500

@@ -6,7 +6,6 @@ on real git repositories."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from merge_helpers import appended, changelog, entry
@@ -205,12 +204,9 @@ def test_a_trailing_document_start_is_refused_by_add_and_the_merge(repo) -> None
     assert isinstance(result, Refused)
 
 
-def test_the_tail_of_a_long_history_is_found_from_its_end(tmp_path: Path) -> None:
-    from changelog_tool.ledger.revision import Kept
-
-    data = b"".join(entry(f"k{n}") + b"\n" for n in range(3000)) + KEEP.encode()
-    kept = Kept.of(data)
-    end, line = kept.from_last_entry()
-    assert end == KEEP.encode()
-    assert line == data.count(b"\n") - KEEP.count("\n") + 1
-    assert Kept.of(b"# only comments\n").from_last_entry() == (b"# only comments\n", 1)
+def test_the_rule_reads_a_long_history_from_its_last_entry() -> None:
+    history = b"".join(entry(f"k{n}") + b"\n" for n in range(3000))
+    data = history + KEEP.encode()
+    broken = append_break(data, NEW)
+    assert broken == append_break(KEEP.encode(), NEW, history.count(b"\n") + 1)
+    assert broken is not None and broken.line > history.count(b"\n")

@@ -1,13 +1,12 @@
-"""The byte scan gives the same findings however the file is cut into pieces (the
-writer's check feeds it the chunks it reads, cut anywhere, even inside a UTF-8
-character), and places a byte that is not UTF-8 where decoding the whole file does."""
+"""The byte scan places a byte that is not UTF-8 where decoding the file does, and
+names each kind of damaged byte once."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from changelog_tool.ledger.document import ByteScan
+from changelog_tool.ledger.document import Ledger
 
 # bytes that matter: line breaks, the marked bytes, a BOM, whole characters of 2, 3
 # and 4 bytes, their pieces, and bytes that never begin or continue one
@@ -21,42 +20,25 @@ PARTS = st.sampled_from(
 FILES = st.lists(PARTS, max_size=40).map(b"".join)
 
 
-def scanned(pieces: list[bytes]) -> tuple[object, ...]:
-    scan = ByteScan()
-    for piece in pieces:
-        scan.feed(piece)
-    return scan.problems(), scan.size, scan.newlines, scan.ends_with_newline
-
-
-def cut(data: bytes, cuts: list[int]) -> list[bytes]:
-    points = sorted({min(c, len(data)) for c in cuts})
-    return [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
-
-
-@given(FILES, st.lists(st.integers(0, 200), max_size=12))
-def test_the_findings_do_not_depend_on_where_the_pieces_are_cut(
-    data: bytes, cuts: list[int]
-) -> None:
-    assert scanned(cut(data, cuts)) == scanned([data])
-
-
-@given(FILES, st.lists(st.integers(0, 200), max_size=12))
-def test_a_byte_that_is_not_utf8_is_where_decoding_finds_it(data: bytes, cuts: list[int]) -> None:
-    scan = ByteScan()
-    for piece in cut(data, cuts):
-        scan.feed(piece)
-    scan.problems()
+@given(FILES)
+def test_a_byte_that_is_not_utf8_is_where_decoding_finds_it(data: bytes) -> None:
+    found = [p for p in Ledger(data).byte_problems() if p.message.startswith("not UTF-8")]
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        assert scan.not_utf8 == (exc.start, data[exc.start], line)
+        [problem] = found
+        assert f"byte 0x{data[exc.start]:02x} at offset {exc.start} " in problem.message
+        assert problem.line == data.count(b"\n", 0, exc.start) + 1
     else:
-        assert scan.not_utf8 is None
+        assert not found
 
 
-def test_one_byte_pieces_of_a_file_with_every_kind_of_character() -> None:
+def test_a_file_with_every_kind_of_damage() -> None:
     data = "\ufeffa é → 𝄞\n\tb\r\n".encode() + b"\xe2\x86\n"
-    assert scanned([data[i : i + 1] for i in range(len(data))]) == scanned([data])
-    problems, *_ = scanned([data])
-    assert len(problems) == 4  # type: ignore[arg-type]  # BOM, not UTF-8, CR, tab
+    problems = Ledger(data).byte_problems()
+    assert [(p.message.split(" ")[0], p.line) for p in problems] == [
+        ("the", 1),  # the byte-order mark
+        ("not", 3),  # not UTF-8: the character the last line breaks off
+        ("a", 2),  # a carriage return
+        ("a", 2),  # a tab
+    ]

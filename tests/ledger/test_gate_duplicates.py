@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from changelog_tool.ledger.duplicates import duplicate_in, needles, search_order
-from changelog_tool.ledger.revision import Kept
 
 
 def find(data: bytes, entry: dict[str, object]) -> int | None:
     """The line of the last entry of ``data`` equal to ``entry`` but for pr-link."""
-    return duplicate_in(Kept.of(data), entry)
+    return duplicate_in(data, entry)
 
 
 def block(key: str, text: str, link: str = "https://github.com/o/r/pull/1") -> bytes:

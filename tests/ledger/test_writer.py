@@ -124,7 +124,7 @@ def test_a_file_changed_since_the_preview_is_not_written(tmp_path: Path) -> None
     path = tmp_path / "perf-changelog.yaml"
     path.write_bytes(OLD.encode())
     with pytest.raises(ConcurrentChange, match="changed since it was read"):
-        writer.append(path, [block(1)], expected=writer.Stamp(1, 2, 3))
+        writer.append(path, [block(1)], expected=b"other\n")
     assert path.read_bytes() == OLD.encode()
 
 
