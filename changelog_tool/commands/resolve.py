@@ -25,10 +25,10 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.conflict import unread_entries
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Outcome, Upstream, emit, repo_path
+from changelog_tool.merge.outcome import Outcome, Upstream, emit, merge_sides, repo_path
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.threeway import SIDES, Merged
-from changelog_tool.resolution.recorded import merge_recorded
+from changelog_tool.resolution.recorded import recorded_context
 
 NEXT = {
     "rebase": "then run `git rebase --continue`",
@@ -72,6 +72,15 @@ def run(*, protected: str | None, format: str) -> int:
         outcomes: list[Outcome] = []
         sides = (stages.get(1, b""), stages[2], stages[3])
         merges = text_merges(repo.root, *sides)  # what git's own merge may have left
+        context = recorded_context(
+            path,
+            sides[0],
+            settings,
+            directory,
+            decision=chosen,
+            operation=lambda: operation,
+            upstream=upstream,
+        )
 
         def merged(current: bytes) -> bytes:
             """The result, computed under the writer's lock from the work tree's bytes
@@ -79,17 +88,7 @@ def run(*, protected: str | None, format: str) -> int:
             unread = unread_entries(current, [*sides, *merges])
             if unread:
                 raise ChangelogError(_unread(path, unread))
-            outcome = merge_recorded(
-                path,
-                stages.get(1, b""),
-                stages[2],
-                stages[3],
-                settings=settings,
-                directory=directory,
-                decision=chosen,
-                operation=lambda: operation,
-                upstream=upstream,
-            )
+            outcome = merge_sides(path, *sides, context)
             outcomes.append(outcome)
             if not isinstance(outcome.result, Merged):
                 raise _NotMerged

@@ -150,42 +150,44 @@ class Outcome:
         return document
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a merge reads besides the three sides. The protected side is ``decision``,
+    else :func:`decide`'s from ``action``, ``operation``, ``branches`` (the protected
+    branches), ``current_branch``, ``remotes`` and ``upstream`` (a hint);
+    ``placeholders``, ``mainline`` (git's record of main's bytes; else ``upstream``'s
+    as a hint) and ``slug`` are :func:`~changelog_tool.merge.threeway.merge`'s."""
+
+    upstream: Upstream | None = None
+    action: str | None = None
+    operation: Callable[[], str | None] | None = None
+    decision: Decision | None = None
+    branches: Collection[str] = DEFAULT_BRANCHES
+    placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS
+    current_branch: Callable[[], str | None] | None = None
+    mainline: Mainline | Callable[[], Mainline] | None = None
+    slug: str | Callable[[], str | None] | None = None
+    remotes: Callable[[], Collection[str]] = tuple
+
+
 def merge_sides(
-    path: str,
-    base: bytes,
-    ours: bytes,
-    theirs: bytes,
-    *,
-    upstream: Upstream | None,
-    action: str | None = None,
-    operation: Callable[[], str | None] | None = None,
-    decision: Decision | None = None,
-    branches: Collection[str] = DEFAULT_BRANCHES,
-    placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
-    current_branch: Callable[[], str | None] | None = None,
-    mainline: Mainline | Callable[[], Mainline] | None = None,
-    slug: str | Callable[[], str | None] | None = None,
-    remotes: Callable[[], Collection[str]] = tuple,
+    path: str, base: bytes, ours: bytes, theirs: bytes, context: Context = Context()
 ) -> Outcome:
-    """Decide the protected side (unless given) and merge. ``branches`` are the
-    protected branches' names, ``placeholders`` the placeholder pr-links,
-    ``current_branch`` the branch HEAD is on, ``remotes`` the clone's remotes (see
-    :func:`decide`); ``mainline`` is
-    git's record of main's bytes and ``slug`` the repository of pr-links (see
-    :func:`~changelog_tool.merge.threeway.merge`)."""
+    """Decide the protected side (unless the context gives it) and merge."""
+    upstream, decision, mainline = context.upstream, context.decision, context.mainline
     if decision is None:
         hint = partial(by_upstream, ours, theirs, upstream.data, upstream.ref) if upstream else None
         decision = decide(
-            action=action,
-            operation=operation,
-            branches=branches,
+            action=context.action,
+            operation=context.operation,
+            branches=context.branches,
             hint=hint,
-            current_branch=current_branch,
-            remotes=remotes,
+            current_branch=context.current_branch,
+            remotes=context.remotes,
         )
-    if mainline is None and upstream is not None:  # no record given: the ref as a hint
+    if mainline is None and upstream is not None:
         mainline = Mainline(ref=upstream.data, ref_name=upstream.ref)
-    result = merge(base, ours, theirs, decision.side, placeholders, mainline, slug)
+    result = merge(base, ours, theirs, decision.side, context.placeholders, mainline, context.slug)
     if isinstance(result, Merged) and not decision.certain:
         other = theirs if decision.side == "ours" else ours
         result = _nothing_dropped_on_a_guess(result, decision, other)

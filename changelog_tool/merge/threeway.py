@@ -17,9 +17,9 @@ entries being replayed by a rebase, told from main's by git's own record (a
 rebase's onto file; see :mod:`changelog_tool.merge.replay`), given as bytes:
 the merge itself reads no git.
 
-The result is verified before it is returned (see :func:`changelog_tool.merge.proof.verify`): it parses
-as a whole, the protected side's entries read back unchanged and the
-appended ones read back as the values they had on the other side.
+The result is verified before it is returned: the append rule
+(:func:`~changelog_tool.ledger.appending.append_break`) on what is appended, then
+:func:`changelog_tool.merge.proof.verify` on the history it is appended to.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def _merge(
             kept.append(entry)
     data, lines = _assemble(prot, [e.raw + b"\n" for e in kept])
     problems = _append_breaks(prot, data, protected) or verify(
-        prot, data, kept, lines, (protected, other_name)
+        prot, data, len(kept), lines[0] if lines else None, protected
     )
     if not problems and not prot.startswith(own.history):
         problems = parses_whole(other, other_name)

@@ -20,6 +20,7 @@ side is protected).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 from collections.abc import Callable
@@ -29,21 +30,20 @@ from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
 from changelog_tool.gitrepo.objects import protected_blob
-from changelog_tool.gitrepo.process import GitDirectory, merge_file, remote_names
+from changelog_tool.gitrepo.process import GitDirectory, merge_file
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.merge.conflict import keeps_protected, whole_conflict
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Outcome
+from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import (
     Decision,
     begins_with_history,
-    branch_names,
     by_upstream,
     decide,
 )
 from changelog_tool.merge.threeway import Merged, Side, other_side
-from changelog_tool.resolution.recorded import merge_recorded
+from changelog_tool.resolution.recorded import recorded_context
 from changelog_tool.settings import Settings
 
 Say = Callable[[str], None]
@@ -68,29 +68,21 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         if refusal is not None:
             raise refusal
     base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
-    directory = GitDirectory(root)
-    remotes = remote_names(root)
+    context = recorded_context(path, base_bytes, settings, GitDirectory(root))
     decision = decide(
         action=os.environ.get("GIT_REFLOG_ACTION"),
-        operation=directory.operation,
-        branches=branch_names(settings.protected_ref, remotes),
-        remotes=remotes,
+        operation=context.operation,
+        branches=context.branches,
+        remotes=context.remotes,
         hint=lambda: _upstream_hint(root, settings, path, ours.read_bytes(), theirs_bytes),
-        current_branch=directory.branch,
+        current_branch=context.current_branch,
     )
+    context = dataclasses.replace(context, decision=decision)
     outcomes: list[tuple[Outcome, bytes]] = []
 
     def merged(ours_bytes: bytes) -> bytes:
         """The result, computed under the writer's lock from ours as read there."""
-        outcome = merge_recorded(
-            path,
-            base_bytes,
-            ours_bytes,
-            theirs_bytes,
-            settings=settings,
-            directory=directory,
-            decision=decision,
-        )
+        outcome = merge_sides(path, base_bytes, ours_bytes, theirs_bytes, context)
         outcomes.append((outcome, ours_bytes))
         if not isinstance(outcome.result, Merged):
             raise _Refused

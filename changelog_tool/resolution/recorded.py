@@ -9,36 +9,29 @@ from pathlib import Path
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
 from changelog_tool.gitrepo.process import GitDirectory, remote_names, replay_start
-from changelog_tool.merge.outcome import Outcome, Upstream, merge_sides
+from changelog_tool.merge.outcome import Context, Upstream
 from changelog_tool.merge.protected import Decision, branch_names
 from changelog_tool.merge.replay import Mainline
 from changelog_tool.settings import Settings
 
 
-def merge_recorded(
+def recorded_context(
     path: str,
     base: bytes,
-    ours: bytes,
-    theirs: bytes,
-    *,
     settings: Settings,
     directory: GitDirectory,
+    *,
     decision: Decision | None = None,
     operation: Callable[[], str | None] | None = None,
     upstream: Upstream | None = None,
-) -> Outcome:
-    """Merge the three sides (:func:`~changelog_tool.merge.outcome.merge_sides`) with
-    what the repository says: the protected side from ``decision`` when given, else
-    from the operation in progress (``operation``, else the git directory's) and the
-    branch HEAD is on, ``upstream`` (the protected ref's file) only a hint; main's
-    bytes from git's record (:func:`recorded_mainline`); the settings' protected
-    branches and placeholders; pr-links judged against the base's repository."""
+) -> Context:
+    """The merge context the repository gives: the protected side from ``decision``,
+    else from the operation in progress (``operation``, else the git directory's) and
+    the branch HEAD is on, ``upstream`` only a hint; main's bytes from git's record
+    (:func:`recorded_mainline`); the settings' protected branches and placeholders;
+    pr-links judged against the base's repository."""
     remotes = remote_names(directory.root)
-    return merge_sides(
-        path,
-        base,
-        ours,
-        theirs,
+    return Context(
         upstream=upstream,
         operation=operation or directory.operation,
         decision=decision,

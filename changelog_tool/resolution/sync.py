@@ -17,7 +17,7 @@ from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.pairing import identity, pair
 from changelog_tool.ledger.writer import Bounds
-from changelog_tool.merge.outcome import Outcome, Upstream, emit, merge_sides
+from changelog_tool.merge.outcome import Context, Outcome, Upstream, emit, merge_sides
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.replay import Mainline
 
@@ -33,11 +33,7 @@ class Sync:
 
     def of(self, data: bytes) -> Outcome:
         settings = settings_module.load(Path.cwd())
-        return merge_sides(
-            self.path,
-            self.base,
-            data,
-            self.upstream,
+        context = Context(
             upstream=Upstream(self.ref, self.upstream),
             decision=Decision(
                 "theirs", f"sync: {self.ref} leads, this branch's own entries follow"
@@ -46,6 +42,7 @@ class Sync:
             mainline=Mainline(replaying=False),  # REF's file is main's, all of it
             slug=lambda: repository_slug(settings, self.upstream),
         )
+        return merge_sides(self.path, self.base, data, self.upstream, context)
 
 
 def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:

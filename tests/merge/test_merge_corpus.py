@@ -14,7 +14,7 @@ from changelog_tool.findings import ERROR
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.outcome import Context, merge_sides
 from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.threeway import Merged, Refused, merge
 
@@ -142,7 +142,7 @@ def test_the_corpus_replay_as_the_driver_runs_it_loses_and_doubles_no_entry(
             sides = (s.main, s.pr) if rebasing else (s.pr, s.main)
             record = Mainline(s.main, "onto") if rebasing else Mainline(replaying=False)
             outcome = merge_sides(
-                "perf-changelog.yaml", s.base, *sides, upstream=None, action=action, mainline=record
+                "perf-changelog.yaml", s.base, *sides, Context(action=action, mainline=record)
             )
             if not isinstance(outcome.result, Merged):
                 codes = sorted({p.code for p in outcome.result.problems})
@@ -195,9 +195,7 @@ def test_hand_merged_corpus_branches_resolve_to_the_expected_bytes(
                 "perf-changelog.yaml",
                 first,
                 *sides,
-                upstream=None,
-                action=action,
-                mainline=Mainline(replaying=False),
+                Context(action=action, mainline=Mainline(replaying=False)),
             )
             if not isinstance(outcome.result, Merged):
                 tally["refused"] += 1

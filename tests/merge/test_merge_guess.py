@@ -16,7 +16,7 @@ from merge_helpers import appended, changelog, entry, recording_git
 from merge_helpers import changelog_tool as tool
 from projects import run_process
 
-from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.outcome import Context, merge_sides
 from changelog_tool.merge.protected import Decision, decide
 
 LOG = "perf-changelog.yaml"
@@ -183,7 +183,7 @@ def test_a_duplicate_with_ours_real_pr_link_is_not_replaced_by_theirs_placeholde
 def test_on_a_guess_a_side_that_holds_all_of_the_others_bytes_still_merges() -> None:
     ours, theirs = appended(BASE, A_OWN), appended(BASE, A_OWN, B_OWN)
     guess = Decision("theirs", "a default", certain=False)
-    outcome = merge_sides(LOG, BASE, ours, theirs, upstream=None, decision=guess)
+    outcome = merge_sides(LOG, BASE, ours, theirs, Context(decision=guess))
     assert outcome.ok and outcome.result.data == theirs  # type: ignore[union-attr]
 
 

@@ -1,6 +1,7 @@
-"""How the merge proves its result without building the values of the whole history:
-the protected side before its last entry is read for syntax only (in C), the rest
-in full; anything unusual falls back to one strict parse of the whole result."""
+"""How the merge proves the history it appends to without building the values of the
+whole history: the protected side before its last entry is read for syntax only (in
+C), the rest in full; anything unusual falls back to one strict parse of the whole
+result. How each entry reads is the append rule's (tests/ledger/test_append_rule.py)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,7 @@ from merge_helpers import appended, changelog, entry
 from test_merge_properties import History, histories, items_with
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import parse
-from changelog_tool.merge.edits import Entry
-from changelog_tool.merge.proof import (
-    _verify_from_last_entry,
-    _verify_whole,
-    block_list_events,
-    verify,
-)
+from changelog_tool.merge.proof import _from_last_entry, _verify_whole, block_list_events
 from changelog_tool.merge.threeway import Merged, Refused, _assemble, merge
 
 A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
@@ -43,17 +37,13 @@ def test_what_is_not_one_block_list_at_column_zero_has_no_count() -> None:
 
 def test_the_usual_merge_is_proved_from_the_protected_sides_last_entry() -> None:
     main = appended(BASE, M1)
-    data = appended(main, P1, P2)
-    ledger = Ledger(main)
-    last = ledger.last_block()
+    last = Ledger(main).last_block()
     assert last is not None
-    kept = [Entry(0, raw, parse(raw, 1)) for raw in (P1.rstrip(b"\n"), P2.rstrip(b"\n"))]
-    first = main.count(b"\n") + 2
-    lines = [first, first + P1.count(b"\n") + 1]
-    assert _verify_from_last_entry(ledger, last, data, kept, lines, "ours") == []
-    # a wrong line or value is named, not waved through
-    [problem] = _verify_from_last_entry(ledger, last, data, kept[::-1], lines, "ours") or []
-    assert "does not read back as config-keys pr-two" in problem.message
+    assert _from_last_entry(last, appended(main, P1, P2), 2)
+    result = merge(BASE, main, appended(BASE, P1, P2), "ours")
+    assert isinstance(result, Merged) and result.data == appended(main, P1, P2)
+    # a count that is not the one read steps aside, to the whole parse
+    assert not _from_last_entry(last, appended(main, P1, P2), 1)
 
 
 def test_a_last_entry_inside_a_quoted_string_of_the_history_is_refused() -> None:
@@ -116,8 +106,7 @@ def test_the_proof_from_the_last_entry_agrees_with_reading_the_whole_result(
     """Wherever the appended bytes are damaged, both proofs accept or both refuse
     (the short one may also step aside, leaving it to the whole parse)."""
     assume(h.own)  # with nothing appended, the result is the protected bytes as they are
-    kept = [Entry(0, i.bytes().rstrip(b"\n"), parse(i.bytes(), 1)) for i in h.own]
-    result, lines = _assemble(h.protected, [e.raw + b"\n" for e in kept])
+    result, lines = _assemble(h.protected, [i.bytes().rstrip(b"\n") + b"\n" for i in h.own])
     ledger = Ledger(h.protected)
     last = ledger.last_block()
     at = data.draw(st.integers(len(h.protected), len(result)))
@@ -125,28 +114,21 @@ def test_the_proof_from_the_last_entry_agrees_with_reading_the_whole_result(
     damaged = result[:at] + edit + result[at + (0 if edit else 1) :]
     if last is None or last.start <= ledger.preamble_end:
         return
-    short = _verify_from_last_entry(ledger, last, damaged, kept, lines, "ours")
-    whole = _verify_whole(h.protected, damaged, kept, lines, "ours")
-    if short is not None:
-        assert (short == []) == (whole == []), (short, whole)
+    short = _from_last_entry(last, damaged, len(h.own))
+    whole = _verify_whole(h.protected, damaged, len(h.own), lines[0], "ours")
+    if short:
+        assert whole == [], whole
     if damaged == result:
-        assert short == [] and whole == []
+        assert short and whole == []
 
 
-def test_a_result_is_proved_as_a_whole_and_a_wrong_entry_named() -> None:
+def test_a_result_is_proved_as_a_whole_and_a_wrong_count_named() -> None:
     main = appended(BASE, M1)
     data = appended(main, P1, P2)
-    kept = [Entry(0, raw, parse(raw, 1)) for raw in (P1.rstrip(b"\n"), P2.rstrip(b"\n"))]
     first = main.count(b"\n") + 2
-    lines = [first, first + P1.count(b"\n") + 1]
-    assert verify(main, data, kept, lines, ("ours", "theirs")) == []
-    # one entry too few, a wrong line, a wrong value: each is named, not waved through
-    [short] = _verify_whole(main, data, kept[:1], lines[:1], "ours")
+    assert _verify_whole(main, data, 2, first, "ours") == []
+    [short] = _verify_whole(main, data, 1, first, "ours")
     assert short.code == "entry-count" and "expected 4 + 1" in short.message
-    [moved] = verify(main, data, kept, [lines[0], lines[1] + 1], ("ours", "theirs"))
-    assert "does not read back as config-keys pr-two" in moved.message
-    [swapped] = verify(main, data, kept[::-1], lines, ("ours", "theirs"))
-    assert "does not read back" in swapped.message
 
 
 def test_a_nan_in_the_protected_sides_last_entry_is_the_same_value_read_twice() -> None:

@@ -28,7 +28,7 @@ from test_merge_properties import SEPARATORS, Item, items, items_with, published
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse
 from changelog_tool.ledger.entry import without_pr_link
-from changelog_tool.merge.outcome import Outcome, Upstream, merge_sides
+from changelog_tool.merge.outcome import Context, Outcome, Upstream, merge_sides
 from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.threeway import Merged
 
@@ -223,9 +223,7 @@ def test_a_merge_keeps_the_protected_bytes_and_every_entry_whatever_the_ref_hold
         case.base,
         ours,
         theirs,
-        upstream=upstream,
-        action=case.action,
-        mainline=case.mainline(),
+        Context(upstream=upstream, action=case.action, mainline=case.mainline()),
     )
     check(case, outcome)
     if case.action is not None and isinstance(outcome.result, Merged):
@@ -259,9 +257,7 @@ def test_main_s_newest_entries_survive_any_branch_edit_in_a_rebase(case: Case) -
         rebase.base,
         rebase.main,
         rebase.branch,
-        upstream=upstream,
-        action=rebase.action,
-        mainline=rebase.mainline(),
+        Context(upstream=upstream, action=rebase.action, mainline=rebase.mainline()),
     )
     for edit in case.edits:
         event(f"branch: {edit}")

@@ -7,7 +7,7 @@ import json
 from merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import WARNING
-from changelog_tool.merge.outcome import Upstream, merge_sides
+from changelog_tool.merge.outcome import Context, Upstream, merge_sides
 from changelog_tool.merge.protected import Decision
 
 BASE = changelog(entry("a", link=1), entry("b", link=2))
@@ -17,7 +17,7 @@ BRANCH = appended(BASE, entry("shared", link="XXX"), entry("own"))
 
 def test_a_concurrent_duplicate_is_a_duplicate_entry_warning_at_the_kept_copy() -> None:
     outcome = merge_sides(
-        "perf-changelog.yaml", BASE, MAIN, BRANCH, upstream=None, decision=Decision("ours", "test")
+        "perf-changelog.yaml", BASE, MAIN, BRANCH, Context(decision=Decision("ours", "test"))
     )
     [finding] = outcome.findings()
     assert (finding.code, finding.severity) == ("duplicate-entry", WARNING)
@@ -29,7 +29,7 @@ def test_a_concurrent_duplicate_is_a_duplicate_entry_warning_at_the_kept_copy() 
 
 def test_the_summary_names_the_protected_side_the_reason_and_the_appended_lines() -> None:
     outcome = merge_sides(
-        "perf-changelog.yaml", BASE, MAIN, BRANCH, upstream=Upstream("origin/main", MAIN)
+        "perf-changelog.yaml", BASE, MAIN, BRANCH, Context(upstream=Upstream("origin/main", MAIN))
     )
     first, merged = outcome.summary()
     assert first.startswith(
@@ -49,8 +49,7 @@ def test_the_json_report_lists_kept_duplicates_and_removed_entries() -> None:
         base,
         BRANCH,
         appended(base, entry("shared", link=5)),
-        upstream=None,
-        decision=Decision("theirs", "test"),
+        Context(decision=Decision("theirs", "test")),
     )
     assert not outcome.ok  # the branch lacks the base's last entry, which main holds
     document = json.loads(json.dumps(outcome.to_json()))
@@ -60,8 +59,7 @@ def test_the_json_report_lists_kept_duplicates_and_removed_entries() -> None:
         base,
         appended(base, entry("own")),
         BASE,
-        upstream=None,
-        decision=Decision("theirs", "test"),
+        Context(decision=Decision("theirs", "test")),
     )
     document = outcome.to_json()
     assert document["ok"] and document["protected"] == "theirs"
@@ -74,7 +72,7 @@ def test_on_a_guessed_side_nothing_is_dropped_and_the_merge_is_refused() -> None
     ours, theirs = appended(BASE, entry("m", link=3)), appended(base, entry("own"))
     # merging a branch that is not the protected one: theirs leads by default, a guess
     guessed = merge_sides(
-        "perf-changelog.yaml", base, theirs, ours, upstream=None, action="merge feature"
+        "perf-changelog.yaml", base, theirs, ours, Context(action="merge feature")
     )
     assert (guessed.decision.side, guessed.decision.certain) == ("theirs", False)
     assert not guessed.ok
@@ -83,7 +81,5 @@ def test_on_a_guessed_side_nothing_is_dropped_and_the_merge_is_refused() -> None
     for finding in findings:
         assert finding.code == "history-modified" and "only a guess" in finding.message
         assert "changelog resolve --protected" in finding.message
-    rebase = merge_sides(
-        "perf-changelog.yaml", base, ours, theirs, upstream=None, action="rebase (pick)"
-    )
+    rebase = merge_sides("perf-changelog.yaml", base, ours, theirs, Context(action="rebase (pick)"))
     assert rebase.ok and rebase.result.data == appended(ours, entry("own"))  # type: ignore[union-attr]

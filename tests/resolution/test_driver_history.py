@@ -17,7 +17,7 @@ from merge_helpers import appended, changelog, entry, recording_git
 from projects import run, run_process
 
 from changelog_tool.findings import format_text
-from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.outcome import Context, merge_sides
 from changelog_tool.merge.protected import by_upstream, decide
 from changelog_tool.merge.threeway import Merged, merge
 
@@ -75,7 +75,7 @@ def test_appends_to_a_long_history_merge_as_the_whole_files_do(long_repo: GitRep
     ours, theirs = appended(BASE, *MAIN_NEW), appended(BASE, *OWN)
     result = driver(long_repo, BASE, ours, theirs, action="rebase")
     assert result.returncode == 0, result.stderr
-    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
+    whole = merge_sides(LOG, BASE, ours, theirs, Context(action="rebase"))
     assert isinstance(whole.result, Merged)
     assert long_repo.read(".merge_file_A") == whole.result.data == appended(ours, *OWN)
     assert told(result) == whole.summary()  # the same lines, counted in the whole files
@@ -88,7 +88,7 @@ def test_a_branch_entry_main_also_appended_is_dropped_at_its_whole_file_line(
     result = driver(long_repo, BASE, ours, theirs, action="rebase")
     assert result.returncode == 0, result.stderr
     assert long_repo.read(".merge_file_A") == appended(ours, OWN[0])
-    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
+    whole = merge_sides(LOG, BASE, ours, theirs, Context(action="rebase"))
     assert told(result)[:2] == whole.summary()
     warning = format_text(whole.findings())
     assert f"line {COUNT * 6 + 7}" in warning  # main's copy, in the result
@@ -120,7 +120,7 @@ def test_main_that_edited_one_entry_deep_in_the_history_is_merged_as_a_whole(
     result = driver(long_repo, BASE, ours, theirs, action="rebase")
     assert result.returncode == 0, result.stderr
     assert long_repo.read(".merge_file_A") == appended(ours, *OWN)
-    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
+    whole = merge_sides(LOG, BASE, ours, theirs, Context(action="rebase"))
     assert any("line 30001 of the base" in line for line in whole.summary())
     assert told(result) == whole.summary()
 
@@ -133,7 +133,7 @@ def test_main_that_edited_the_entry_before_the_bases_last_is_merged_as_a_whole(
     ours, theirs = appended(main, *MAIN_NEW), appended(BASE, *OWN)
     result = driver(long_repo, BASE, ours, theirs, action="rebase")
     assert result.returncode == 0, result.stderr
-    whole = merge_sides(LOG, BASE, ours, theirs, upstream=None, action="rebase")
+    whole = merge_sides(LOG, BASE, ours, theirs, Context(action="rebase"))
     assert any(f"line {(COUNT - 2) * 6 + 1} of the base" in line for line in whole.summary())
     assert told(result) == whole.summary()
 
