@@ -4,8 +4,7 @@ DISTRIBUTION = "perf-changelog"
 
 
 def __getattr__(name: str) -> str:
-    """``__version__``: the installed version, which the build takes from git. Read
-    when asked, so that a command that does not show it does not load the reader."""
+    """``__version__``: the installed version, read only when asked."""
     if name != "__version__":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from importlib import metadata

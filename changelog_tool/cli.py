@@ -1,10 +1,5 @@
-"""The ``changelog`` command: parse, dispatch to ``commands/<verb>.py``, map errors.
-
-Each command module has ``configure(parser)`` and ``run(**kwargs) -> int``. Only the
-chosen command's module is imported (none for the top-level help), and each command
-module imports what it needs at its top, so that ``verify`` and the merge driver
-never load the TUI.
-"""
+"""The ``changelog`` command: parse, dispatch to ``commands/<verb>.py``, map errors to exit
+codes. See docs/design.md, "Layering, checked"."""
 
 from __future__ import annotations
 
@@ -58,8 +53,8 @@ class UsageExit(SystemExit):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        """As argparse says it (the usage, then the error, on stderr), and kept for
-        the JSON refusal that ``--format json`` asks for."""
+        """As argparse says it (usage, then error, on stderr), kept for ``--format json``'s
+        refusal."""
         self.print_usage(sys.stderr)
         said = f"{self.prog}: error: {message}"
         print(said, file=sys.stderr)
@@ -78,10 +73,8 @@ class _Version(argparse.Action):
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; only the chosen command's parser is configured and its module
-    imported. When none is chosen, every
-    command is named with its one-line help (the top-level help and the list of
-    choices need no more), and no command module is imported."""
+    """The parser; only the chosen command's module is imported and its parser configured (none
+    for the top-level help)."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
     parser = _Parser(prog="changelog", description="Keep perf-changelog.yaml honest.")
@@ -140,9 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, object]:
-    """The parsed command line, as argparse parses it, but: no command at all prints
-    the help (on stderr, exit 2, as ruff does); an unknown command gets the closest
-    name; an unknown option is refused with the usage of the command it was given to."""
+    """The parsed command line; no command prints the help (exit 2), an unknown command gets the
+    closest name, an unknown option the usage of its command."""
     if not words:
         parser.print_help(sys.stderr)
         raise UsageExit(f"{parser.prog}: error: no command given")
@@ -166,11 +158,8 @@ def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.Argu
 
 
 def _need_repository(command: str) -> None:
-    """Refuse, before the command starts, to run outside a git work tree (checked
-    without a process when the current folder or a parent holds ``.git``). ``add``
-    and ``log`` also work on a copy of the changelog outside git: there, on the
-    changelog the settings name, when it exists (else it is the folder that is wrong,
-    and "pass --init" or "pass --file" would mislead)."""
+    """Refuse to run outside a git work tree; ``add`` and ``log`` also work on a changelog
+    outside git when the one the settings name exists."""
     here = Path.cwd()
     if work_tree_top(here) is not None or git_dir(here) is not None:  # a broken .git: git's reason
         return
@@ -184,9 +173,7 @@ def _need_repository(command: str) -> None:
 def failure(
     exc: BaseException, *, debug: bool = False, as_json: bool = False, command: str = ""
 ) -> int:
-    """The exit code of a command that raised ``exc``, after saying why on stderr (and
-    on stdout as JSON when JSON was asked for). Outside a repository, every command
-    says so here, in one line, with what to run for ``command``."""
+    """The exit code for ``exc``, after saying why on stderr (and as JSON on stdout when asked)."""
     if isinstance(exc, ChangelogError):
         said = exc.advice(command) if isinstance(exc, NotInRepository) and command else str(exc)
         print(f"changelog: {_safe(said)}", file=sys.stderr)
@@ -220,16 +207,14 @@ def debugging(words: Sequence[str]) -> bool:
 
 
 def _safe(message: str) -> str:
-    """A message for stderr, which CI runners also read for workflow commands: names
-    from a branch inside it cannot start a line with ``::`` or hide a control."""
+    """A message for stderr that cannot start a line with ``::`` or hide a control character."""
     return "\n".join(not_a_command(line) for line in message.split("\n"))
 
 
 def _json_refusal(
     exc: ChangelogError, kind: str, code: int | None = None, message: str | None = None
 ) -> None:
-    """The refusal as a JSON document on stdout, where stdout can take it (the refusal
-    may be that it cannot: the message on stderr is then all there is)."""
+    """The refusal as JSON on stdout, when stdout can take it."""
     exit_code = exc.exit_code if code is None else code
     said = str(exc) if message is None else message
     document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": said}}
@@ -243,15 +228,9 @@ def entry_point() -> NoReturn:
 
 
 def ended(command: Callable[[], int]) -> int:
-    """``command``'s exit code, once its output is flushed. Output that cannot be
-    written ends the run as that error would had the command raised it (a closed
-    pipe: 1; another OS error: 2, said; ctrl+c while a reader that stopped reading
-    holds the flush: 130, said), never with a lower code. Then, and after an
-    interrupted run, stdout's descriptor is pointed at ``os.devnull`` (the idiom of
-    Python's docs, signal module, "Note on SIGPIPE"): the interpreter's own flush at
-    exit has nothing left to fail on or wait for, and what was cut short is dropped.
-    (A ctrl+c landing in the instant before the blocking write starts does not
-    interrupt it: the next ctrl+c does.)"""
+    """``command``'s exit code once its output is flushed: an unwritable output ends the run as
+    its error would (closed pipe 1, OS error 2, ctrl+c 130), never lower; then stdout points
+    at ``os.devnull`` so the interpreter's final flush cannot fail."""
     code = 0
     try:
         code = command()

@@ -1,7 +1,5 @@
-"""Where the tool may read and write in a checkout: a branch's symbolic link must not
-lead it outside the repository, or into its git directory (pure path logic; the
-one rule for the work tree's reads, the changelog ``add`` writes, the settings
-file and the attribute file ``install`` edits)."""
+"""Where the tool may read and write in a checkout: a symbolic link must not lead outside the
+repository or into its git directory (pure path logic)."""
 
 from __future__ import annotations
 
@@ -13,10 +11,8 @@ from changelog_tool.toplevel import work_tree_top
 
 
 def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
-    """``top / path``, refused (:class:`EnvironmentProblem`) when a symbolic link on the
-    way leads outside ``top`` or into the git directory (``top/.git``, ``git_dirs``):
-    a branch must not make the tool read, and echo, files outside the checkout such
-    as ``.git/config``."""
+    """``top / path``, refused (:class:`EnvironmentProblem`) when a link on the way leads outside
+    ``top`` or into a git directory (``top/.git``, ``git_dirs``)."""
     file = top / path
     real, root = file.resolve(), top.resolve()
     inner = {(root / ".git").resolve(), *(d.resolve() for d in git_dirs)}
@@ -33,14 +29,12 @@ def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
 
 
 def top_of(folder: Path) -> Path:
-    """The work tree holding ``folder``, as git finds it
-    (:func:`~changelog_tool.toplevel.work_tree_top`; else ``folder`` itself)."""
+    """The work tree holding ``folder`` (else ``folder`` itself)."""
     return work_tree_top(folder) or folder
 
 
 def confined_file(file: Path) -> Path:
-    """``file`` (in a work tree), refused as :func:`confined` refuses when a link on
-    the way leads outside that work tree or into its git directory."""
+    """``file``, refused as :func:`confined` refuses, within its own work tree."""
     folder = file.parent.absolute()
     top = top_of(folder)
     return confined(top, file.absolute().relative_to(top).as_posix())

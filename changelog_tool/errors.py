@@ -28,8 +28,7 @@ class EnvironmentProblem(ChangelogError):
 
 
 class NotInRepository(EnvironmentProblem):
-    """The command needs a git work tree, and ``folder`` is in none: exit 2. The error
-    boundary says it in one line, with what to run for the command at hand."""
+    """The command needs a git work tree and ``folder`` is in none: exit 2."""
 
     def __init__(self, folder: Path) -> None:
         super().__init__(f"{folder} is not inside a git repository; run this in a clone")
@@ -56,9 +55,8 @@ class ConcurrentChange(ChangelogError):
 
 
 def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | None:
-    """The one refusal of a file over the ``max-bytes`` limit (``None`` when it fits),
-    made before the file is read: by the diff engine, the lints, ``verify --file``,
-    ``add`` and the merge driver alike."""
+    """The one refusal of a file over ``max-bytes`` (``None`` when it fits), made before reading
+    it."""
     if limit is None or size <= limit:
         return None
     return EnvironmentProblem(
@@ -84,19 +82,15 @@ _OS_ADVICE = {
 
 
 def os_error(exc: OSError) -> str:
-    """A one-line message for an OS error: what failed, where, and what to do.
-    Every writer works on a temp file, so nothing was changed."""
+    """A one-line message for an OS error: what failed, where, and what to do."""
     advice = _OS_ADVICE.get(exc.errno or 0, exc.strerror or str(exc))
     where = f" ({exc.filename})" if exc.filename else ""
     return f"cannot complete: {advice}{where}; nothing was changed"
 
 
 def cut_short(exc: BaseException) -> tuple[int, str | None] | None:
-    """How a run that ``exc`` cut short ends: its exit code and what to say on stderr
-    (ctrl+c: 130, "interrupted"; a closed pipe, whose reader has gone: 1, nothing;
-    another OS error: 2, :func:`os_error`); ``None`` for any other exception. The
-    CLI's error boundary and the end of the process (:func:`changelog_tool.cli.ended`:
-    output that cannot be flushed, ctrl+c while it waits) both end so."""
+    """How a run that ``exc`` cut short ends: (exit code, message) for ctrl+c (130), a closed
+    pipe (1, silent) or another OS error (2); ``None`` for any other exception."""
     if isinstance(exc, KeyboardInterrupt):
         return INTERRUPTED, "interrupted"
     if isinstance(exc, BrokenPipeError):

@@ -1,11 +1,5 @@
-"""Findings (what a check found) and the three output formats.
-
-Names in findings and logs come from the branch being judged (keys, fields, file
-names, commit messages), so nothing printed may become more than the one line it
-is meant to be: text lines show control characters escaped, annotations escape
-their data and properties as GitHub reads them, and the GitHub log is printed
-with GitHub's command processing stopped (docs/usage.md, docs/security.md).
-"""
+"""Findings (what a check found) and their text, github and json formats. Names from the branch
+never break out of their one line. See docs/security.md."""
 
 from __future__ import annotations
 
@@ -49,8 +43,7 @@ class Finding:
 
 
 def listing(names: Sequence[str], most: int = 3) -> str:
-    """``a, b, c and 4 more``: the first ``most`` names of a grouped finding's list
-    (the JSON output has them all), so that its one line stays readable."""
+    """``a, b, c and 4 more``: the first ``most`` names of a grouped finding's list."""
     shown = ", ".join(names[:most])
     return f"{shown} and {len(names) - most} more" if len(names) > most else shown
 
@@ -74,16 +67,14 @@ def _escape(char: str) -> str:
 
 
 def escape_controls(text: str) -> str:
-    """``text`` with every control character as a visible escape (``\\n``, ``\\x1b``,
-    ``\\xff`` for a byte of a file name that is not UTF-8)."""
+    """``text`` with every control character as a visible escape (``\\n``, ``\\x1b``, ``\\xff``)."""
     if _CONTROL.search(text) is None:
         return text
     return _CONTROL.sub(lambda found: _escape(found.group()), text)
 
 
 def shown(name: str) -> str:
-    """A name from the branch for one line of output: as is, or, when it holds a
-    control character, quoted with the characters escaped (``'a\\nb'``)."""
+    """A name from the branch as is, or quoted with its control characters escaped."""
     if _CONTROL.search(name) is None:
         return name
     quote = "'" if "'" not in name or '"' in name else '"'  # as repr() picks it
@@ -97,8 +88,7 @@ def shown(name: str) -> str:
 
 
 def not_a_command(line: str) -> str:
-    """One log line that GitHub cannot read as a workflow command: no control
-    character, and no ``::`` at its start (after blanks, which GitHub skips)."""
+    """One log line GitHub cannot read as a workflow command."""
     line = escape_controls(line)
     bare = line.lstrip()
     if bare.startswith("::"):
@@ -143,10 +133,8 @@ def text_log(lines: Sequence[str]) -> str:
 
 
 def github_log(lines: Sequence[str], token: str | None = None) -> str:
-    """Log lines (changes, the suggested entry) for a GitHub Actions log: each line
-    made safe by itself, and all of them between ``::stop-commands::TOKEN`` and
-    ``::TOKEN::`` (a random token, which the runner masks), so GitHub reads no
-    command in them even if one slipped through."""
+    """Log lines for GitHub Actions, each made safe and all between ``::stop-commands::TOKEN``
+    and ``::TOKEN::``."""
     token = token or secrets.token_hex(16)
     return f"::stop-commands::{token}\n{text_log(lines)}\n::{token}::"
 
@@ -155,13 +143,11 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_default(value: object) -> str:
-    """A value JSON has no type for, as text: a date or time YAML read (an entry's
-    ``2024-01-01``) in ISO 8601."""
+    """A value JSON has no type for (a date YAML read) as ISO 8601 text."""
     return value.isoformat() if isinstance(value, date) else str(value)
 
 
 def dump_json(document: Mapping[str, object]) -> str:
-    """The document as JSON, valid UTF-8: a lone surrogate (a file name's byte that is
-    not UTF-8) is written as its ``\\udcXX`` escape, which JSON readers take back."""
+    """The document as valid UTF-8 JSON: a lone surrogate is written as its ``\\udcXX`` escape."""
     text = json.dumps(document, ensure_ascii=False, default=json_default)
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -1,7 +1,5 @@
-"""GitHub repositories as the tool names them: ``owner/name`` (a slug), and the URLs
-a git remote, an install record or ``init --source`` spells them with. The one
-parser of them: a URL names a GitHub repository only when its host is exactly
-``github.com``."""
+"""GitHub repositories as the tool names them: ``owner/name`` slugs and the URLs that spell them.
+A URL names one only when its host is exactly ``github.com``."""
 
 from __future__ import annotations
 
@@ -14,10 +12,8 @@ HOST = "github.com"
 
 
 def pull_link(number: str) -> str:
-    """The one shape of a pull-request link, as a regular expression: the repository
-    (``owner/name``, group 1), then ``/pull/`` and ``number`` (a pattern, group 2).
-    Pull-request links (``[0-9]+``), placeholder links and the entry schema's
-    ``pr-link`` pattern are all this shape."""
+    """The one pull-request link shape as a regex: ``owner/name`` (group 1), ``/pull/``,
+    ``number`` (a pattern, group 2)."""
     return rf"https://github\.com/({SLUG})/pull/({number})"
 
 
@@ -31,11 +27,8 @@ def is_slug(text: str) -> bool:
 
 
 def slug_of(url: str | None) -> str | None:
-    """``owner/name`` of a GitHub repository's URL, else ``None``: ``https://``,
-    ``http://``, ``ssh://`` or ``git://`` with host ``github.com`` (a user or token
-    before it, a port after it), or ``[user@]github.com:owner/name`` as ssh writes it;
-    ``.git`` and one final ``/`` may end it, pip's ``git+`` may begin it. Any other
-    host (``notgithub.com``, ``github.com.example``) is not GitHub."""
+    """``owner/name`` of a GitHub repository's URL (https, http, ssh, git, scp-like, ``git+``
+    prefix, ``.git`` suffix), else ``None``."""
     text = (url or "").strip().removeprefix("git+")
     if "://" in text:
         try:

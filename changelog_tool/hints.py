@@ -11,14 +11,12 @@ TROUBLESHOOTING = "docs/troubleshooting.md"
 
 
 def see(section: str) -> str:
-    """Where the project's troubleshooting page says more, for a message: the page and
-    the section's heading (a test holds each to a heading of the page)."""
+    """The troubleshooting page and section heading that say more about a message."""
     return f"see '{section}' in perf-changelog's {TROUBLESHOOTING}"
 
 
 def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """The candidate closest to ``word``, if one is close enough to be a misspelling
-    (``cutoff``: difflib's similarity ratio, 0 to 1)."""
+    """The candidate close enough to ``word`` to be a misspelling (``cutoff``: difflib ratio)."""
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return close[0] if close else None
 
@@ -30,9 +28,8 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 
 
 def relative(path: str | os.PathLike[str]) -> str:
-    """``path`` as the person at the terminal would type it: relative to the current
-    folder (``perf-changelog.yaml``, or ``../perf-changelog.yaml`` from a subfolder)
-    when the two share a folder below the file system's root, else absolute."""
+    """``path`` relative to the current folder when they share a folder below the root, else
+    absolute."""
     where = os.path.abspath(path)
     here = os.getcwd()
     try:

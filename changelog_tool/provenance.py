@@ -1,7 +1,5 @@
-"""Where this installation of the tool comes from: the repository and the commit a
-generated workflow or pre-commit entry may name. Only what was verified: the install
-record pip keeps (PEP 610's ``direct_url.json``: the VCS URL and the commit it
-installed), or what the user passed (``init --source URL@REF``); never a guess."""
+"""Where this installation comes from, for generated workflows: the VCS URL and commit of pip's
+install record (PEP 610 ``direct_url.json``), or ``init --source``; never a guess."""
 
 from __future__ import annotations
 
@@ -37,8 +35,7 @@ class Source:
         return COMMIT.fullmatch(self.ref) is not None
 
     def find_commit(self) -> str:
-        """The command that prints the commit of the tag ``ref``: its last line's first
-        field (the ``^{}`` line of an annotated tag is its commit)."""
+        """The command printing the commit of tag ``ref`` (its last line's first field)."""
         return f"git ls-remote {self.url} refs/tags/{self.ref} 'refs/tags/{self.ref}^{{}}'"
 
 
@@ -59,9 +56,8 @@ def parse_source(text: str) -> Source:
 
 
 def from_install_record(record_text: str | None, version: str = "") -> Source | None:
-    """The source ``direct_url.json`` records: a git URL and the commit installed
-    (``None`` for an install from a folder, a wheel or an index); its release tag
-    ``v<version>`` when the installed ``version`` is a release."""
+    """The source ``direct_url.json`` records (``None`` unless a git URL), with tag
+    ``v<version>`` when the installed version is a release."""
     if not record_text:
         return None
     try:

@@ -1,6 +1,4 @@
-"""The remote and the branch a git ref names: the one split of a ref, for the
-protected branch's name (the gate, the merge, ``init``) and for the fetch that makes
-a missing remote ref (the refusals of :mod:`changelog_tool.gitrepo.refhints`)."""
+"""The remote and branch a git ref names: the one split of a ref."""
 
 from __future__ import annotations
 
@@ -13,11 +11,9 @@ USUAL_REMOTES = ("origin", "upstream")
 def remote_and_branch(
     ref: str, remotes: Callable[[], Collection[str]] = tuple
 ) -> tuple[str | None, str]:
-    """``(remote, branch)``: ``refs/heads/B`` is the local ``B``; ``refs/remotes/R/B``
-    and ``R/B`` are ``R``'s ``B`` when ``R`` is a remote (``origin``, ``upstream``, or
-    one of ``remotes()``, the clone's remotes, asked only for another first part:
-    :func:`~changelog_tool.gitrepo.process.remote_names`); any other ref is a local
-    branch's name, slashes and all (``release/2.x``)."""
+    """``(remote, branch)``: ``refs/heads/B`` is local; ``refs/remotes/R/B`` and ``R/B`` are
+    ``R``'s when ``R`` is a remote (``remotes()`` is asked only when needed); else a local
+    branch name."""
     if ref.startswith("refs/heads/"):
         return None, ref.removeprefix("refs/heads/")
     if ref.startswith("refs/remotes/"):
@@ -30,7 +26,5 @@ def remote_and_branch(
 
 
 def branch_name(ref: str, remotes: Callable[[], Collection[str]] = tuple) -> str:
-    """The branch a protected ref names (``origin/release/2.x``: ``release/2.x``), by
-    :func:`remote_and_branch`: the gate's "is this the protected branch?", the merge's
-    protected side, ``init``'s workflow."""
+    """The branch a protected ref names (``origin/release/2.x``: ``release/2.x``)."""
     return remote_and_branch(ref, remotes)[1]

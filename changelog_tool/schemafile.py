@@ -1,6 +1,4 @@
-"""The package's JSON Schemas (``schema/``), each read once: the changelog's, which
-the entry schema (:mod:`changelog_tool.ledger.entryschema`) is built on and the
-settings hold their placeholders to (its ``pr-link`` rule), and the settings'."""
+"""The package's JSON Schemas (``schema/``), each read once: the changelog's and the settings'."""
 
 from __future__ import annotations
 
@@ -13,8 +11,7 @@ from pathlib import Path
 
 @cache
 def document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
-    """A schema the package ships: by default that of the whole changelog (a list of
-    entries); ``settings.schema.json``, that of the settings."""
+    """A shipped schema: the whole changelog's by default, or ``settings.schema.json``."""
     # beside the package's __init__ (the package is always a folder)
     spec = find_spec("changelog_tool.schema")
     assert spec is not None and spec.origin is not None, "the schema package is installed"
@@ -24,10 +21,8 @@ def document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
 
 
 def placeholder_problem(placeholder: str) -> str | None:
-    """Why an entry could not hold ``placeholder`` as its pr-link (a clause), or
-    ``None``: each spelling the placeholder rule takes (``TODO``, and
-    ``https://github.com/<owner>/<repo>/pull/TODO``) must pass the schema's
-    ``pr-link`` pattern, or the setting names a placeholder no entry can use."""
+    """Why an entry could not hold ``placeholder`` as its pr-link (a clause), or ``None``: both
+    its spellings must pass the schema's ``pr-link`` pattern."""
     pattern = re.compile(_pr_link_pattern())
     for link in (placeholder, f"https://github.com/owner/repo/pull/{placeholder}"):
         if not pattern.search(link):

@@ -1,11 +1,6 @@
-"""Settings from ``[tool.perf-changelog]`` in pyproject.toml or ``.perf-changelog.toml``.
-
-Defaults fit an InferenceX checkout, so it needs no settings at all. Unknown
-settings are an error, not ignored. One parser for every source: the work tree's
-files, or their bytes at a commit (``verify --base`` reads the base's: the branch
-it judges must not choose how it is judged, see docs/security.md). Every
-configured path stays inside the repository: no ``..``, no absolute path.
-"""
+"""Settings from ``[tool.perf-changelog]`` in pyproject.toml or ``.perf-changelog.toml``; the
+defaults fit InferenceX. One parser for the work tree and for a commit's bytes (see
+docs/security.md); unknown settings and paths outside the repository are refused."""
 
 from __future__ import annotations
 
@@ -51,8 +46,8 @@ _PLACEHOLDER_LINK = re.compile(pull_link("[^/]+"))
 
 
 def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
-    """The one placeholder rule: ``XXX`` or ``https://github.com/<owner>/<repo>/pull/XXX``
-    (with the configured placeholders)."""
+    """The one placeholder rule: ``XXX`` or ``https://github.com/<owner>/<repo>/pull/XXX``, for
+    each configured placeholder."""
     if not isinstance(link, str):
         return False
     shaped = _PLACEHOLDER_LINK.fullmatch(link)
@@ -130,8 +125,8 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 
 @dataclass(frozen=True)
 class Found:
-    """Where the settings are: the settings root, the file that holds them
-    (``None``: none, the defaults apply) and its bytes."""
+    """Where the settings are: the root, the file holding them (``None``: defaults) and its
+    bytes."""
 
     root: Path
     file: str | None = None
@@ -155,8 +150,7 @@ class Found:
 
 
 def read_toml(where: Path, data: bytes) -> dict[str, object]:
-    """A settings file's TOML document (refused, with what to do, when it is too large
-    or does not parse)."""
+    """A settings file's TOML document (refused when too large or not TOML)."""
     if len(data) > MAX_SETTINGS_BYTES:
         raise UsageError(
             f"{where} is {len(data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
@@ -179,18 +173,15 @@ def read_toml(where: Path, data: bytes) -> dict[str, object]:
 
 
 def _tool_table(document: dict[str, object]) -> object:
-    """``tool.perf-changelog`` of a parsed pyproject.toml (``None``: absent), however
-    the TOML spells it: a ``[tool.perf-changelog]`` header, only subtables
-    (``[tool.perf-changelog.severity]``), dotted or quoted keys, inline tables."""
+    """``tool.perf-changelog`` of a parsed pyproject.toml, however the TOML spells it (``None``:
+    absent)."""
     tool = document.get("tool")
     return tool.get("perf-changelog") if isinstance(tool, dict) else None
 
 
 def holds_settings(where: Path, data: bytes) -> bool:
-    """Does this pyproject.toml hold the settings? Read as TOML, never searched as
-    bytes. One that cannot be read (too large, not TOML) may hold them: it is taken as
-    holding them, so that :meth:`Found.table` refuses it with the reason, rather than
-    the defaults silently applying."""
+    """Does this pyproject.toml hold the settings? One that cannot be read counts as holding
+    them, so :meth:`Found.table` refuses it rather than defaults applying."""
     try:
         return _tool_table(read_toml(where, data)) is not None
     except UsageError:
@@ -198,16 +189,12 @@ def holds_settings(where: Path, data: bytes) -> bool:
 
 
 def read_work_tree(path: Path) -> bytes | None:
-    """The default :data:`Reader`: a regular file in the work tree (refused when a
-    link leads it outside the work tree or into the git directory)."""
+    """The default :data:`Reader`: a regular file in the work tree, confined."""
     return path.read_bytes() if path.is_file() and confined_file(path) else None
 
 
 def find(start: Path, read: Reader = read_work_tree) -> Found:
-    """The nearest ancestor of ``start`` up to the git top level (as git finds it:
-    :func:`~changelog_tool.toplevel.work_tree_top`) with settings (a dotfile, or a
-    pyproject.toml with a ``tool.perf-changelog`` table), else that top level;
-    files read with ``read``."""
+    """The nearest ancestor of ``start`` up to the work tree's top with settings, else that top."""
     start = start.resolve()
     top = work_tree_top(start)
     folders = [start, *start.parents]
@@ -227,9 +214,8 @@ def find_root(start: Path) -> Path:
 
 
 def load(start: Path | None = None, *, read: Reader | None = None, origin: str = "") -> Settings:
-    """The settings for ``start`` (default: the current directory). ``read`` reads a
-    settings file's bytes (default: from the work tree; ``verify --base`` passes one
-    that reads the base commit), ``origin`` says where in messages ("at the base ...")."""
+    """The settings for ``start`` (default: cwd); ``read`` reads a settings file's bytes,
+    ``origin`` says where in messages."""
     return parse(find(start or Path.cwd(), read or read_work_tree), origin)
 
 
@@ -284,9 +270,7 @@ _LATER = ("severity", "duplicate-entry", "correction", "format", "placeholders")
 def _problems(
     table: dict[str, object], source: str | None
 ) -> Iterator[tuple[tuple[int, int], str]]:
-    """What is wrong with the settings, each with its rank (the lowest is said): an
-    unknown setting, a wrong type or a path outside the repository, in the table's
-    order; then each value's own rule (:data:`_LATER`, placeholders, refs, repository)."""
+    """What is wrong with the settings, each with its rank (the lowest is said)."""
     order, in_ = list(table), f"in {source}"
     for error in _VALIDATOR.iter_errors(table):
         if not error.path:  # additionalProperties: the first name the schema lacks

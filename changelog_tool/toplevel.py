@@ -1,24 +1,7 @@
-"""The top of the git work tree holding a folder, found by git's own rule (pure path
-logic, no git process): the one rule for the settings' root, the confinement of
-reads and writes, and the commands' files.
-
-Git's discovery (``setup.c``), folder by folder from the start upwards:
-
-- a ``.git`` file must be a gitfile, ``gitdir: PATH`` naming a git directory (a
-  linked work tree, a submodule): then this folder is the top; any other ``.git``
-  file (an empty one) stops git with an error, refused here the same way;
-- a ``.git`` folder that is a git directory makes this folder the top; one that is
-  not (an empty folder) is passed over, and the search goes on upwards;
-- a folder that is itself a git directory (a bare repository, or the inside of
-  ``.git``) has no work tree;
-- the search does not enter a folder of ``GIT_CEILING_DIRECTORIES``, nor cross to
-  another file system unless ``GIT_DISCOVERY_ACROSS_FILESYSTEM`` is set.
-
-A git directory holds a valid ``HEAD`` and, in it or in its ``commondir``,
-``objects`` and ``refs``. With ``GIT_DIR`` set git searches nothing: the top is
-``GIT_WORK_TREE``, else the current folder; ``GIT_WORK_TREE`` alone names the top
-of the repository found. (``core.worktree`` in a repository's config is not read.)
-"""
+"""The top of the git work tree holding a folder, by git's discovery rule (``setup.c``) in pure
+path logic: gitfiles followed, invalid ``.git`` folders passed over, an invalid ``.git`` file
+refused, ``GIT_CEILING_DIRECTORIES``, ``GIT_DISCOVERY_ACROSS_FILESYSTEM``, ``GIT_DIR`` and
+``GIT_WORK_TREE`` honoured (``core.worktree`` is not read)."""
 
 from __future__ import annotations
 
@@ -33,16 +16,15 @@ _TRUE = ("1", "true", "yes", "on")
 
 
 def work_tree_top(folder: Path) -> Path | None:
-    """The top of the git work tree holding ``folder``, or ``None`` when none holds
-    it; a ``.git`` file that is no gitfile is refused (:class:`EnvironmentProblem`),
-    as git refuses it."""
+    """The top of the work tree holding ``folder``, or ``None``; a ``.git`` file that is no
+    gitfile is refused, as git refuses it."""
     found = discover(folder)
     return found[0] if found else None
 
 
 def discover(folder: Path) -> tuple[Path, Path | None] | None:
-    """The top of the work tree holding ``folder`` and the git directory its ``.git``
-    names (``None`` when ``GIT_DIR`` names it); ``None`` when no work tree holds it."""
+    """The top of the work tree holding ``folder`` and the git directory its ``.git`` names
+    (``None`` when ``GIT_DIR`` names it); ``None`` when none holds it."""
     folder = Path(os.path.abspath(folder))
     tree = os.environ.get("GIT_WORK_TREE")
     if os.environ.get("GIT_DIR"):
@@ -71,8 +53,8 @@ def discover(folder: Path) -> tuple[Path, Path | None] | None:
 
 
 def is_git_directory(folder: Path) -> bool:
-    """Git's test of a git directory: a valid ``HEAD`` (``ref: ...`` or a commit
-    id), and ``objects`` and ``refs`` in it or in the folder its ``commondir`` names."""
+    """Git's test of a git directory: a valid ``HEAD``, and ``objects`` and ``refs`` in it or its
+    ``commondir``."""
     try:
         head = (folder / "HEAD").read_bytes()[:256] if (folder / "HEAD").is_file() else b""
         if not (head.startswith(b"ref:") or _HEX_ID.match(head)):

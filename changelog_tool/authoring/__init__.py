@@ -1,1 +1,1 @@
-"""Writing an entry: the answers a person gives (`Draft`) and the add session the TUI and `demo` drive."""
+"""Writing an entry: the answers a person gives (``Draft``) and the add session the TUI drives."""

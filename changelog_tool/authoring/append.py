@@ -1,7 +1,5 @@
-"""Appending entries: the one operation behind ``add``'s flags, ``--json``,
-``--dry-run`` and the TUI's save. Each emits the entries, checks the file (main's
-own flawed last entry is a warning, not a wall) and plans the exact bytes the
-same way; only the output differs."""
+"""Appending entries: the one operation behind ``add``'s flags, ``--json``, ``--dry-run`` and the
+TUI's save; only the output differs."""
 
 from __future__ import annotations
 
@@ -61,8 +59,8 @@ def append(
     held: HeldLines | None = None,
     expected: bytes | None = None,
 ) -> writer.Appended:
-    """Append the entries (:func:`changelog_tool.ledger.writer.append`). ``expected``:
-    the file's bytes as the caller previewed them (see there)."""
+    """Append the entries (:func:`changelog_tool.ledger.writer.append`); ``expected``: the bytes
+    the caller previewed."""
     blocks = [emit(entry) for entry in entries]
     return writer.append(path, blocks, held=held, expected=expected, create=init, bounds=bounds)
 

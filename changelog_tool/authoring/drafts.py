@@ -1,11 +1,6 @@
-"""The answers to `changelog add`'s questions, and their persistence as a draft.
-
-A :class:`Draft` is what the TUI's form holds, as plain data: it is built from
-the scriptable flags (so the TUI can be prefilled from them), turned into an
-entry mapping for validation and emission, and kept in the target repository's
-git directory (``.git/perf-changelog-draft.json``) when saving fails or the
-user leaves with unsaved text, so that the next ``changelog add`` offers it.
-"""
+"""The answers to ``changelog add``'s questions (:class:`Draft`), kept as
+``.git/perf-changelog-draft.json`` when a save fails or typed text is left, for the next
+``add`` to offer."""
 
 from __future__ import annotations
 
@@ -26,9 +21,8 @@ integers by their field names)."""
 
 
 class Answers(TypedDict, total=False):
-    """``changelog add``'s answer flags as argparse gives them (``None``: not given):
-    ``flag`` the boolean fields set (``--evals-only``), ``number`` the integer fields
-    given (``--eval-min-prefill-ep 2``), both named as in the entry schema."""
+    """``add``'s answer flags as argparse gives them (``None``: not given); ``flag`` and
+    ``number`` hold the schema's boolean and integer fields."""
 
     key: list[str] | None
     scenario_type: list[str] | None
@@ -75,9 +69,8 @@ class Draft:
         return any(line.strip() for line in self.description)
 
     def to_entry(self, placeholder: str, *, typed: bool = True) -> dict[str, object]:
-        """The entry mapping (unvalidated) in canonical field order. ``typed``: answers
-        typed in the form, blank lines and surrounding spaces dropped; else the flags',
-        taken as given."""
+        """The entry mapping (unvalidated) in canonical order; ``typed`` answers lose blank lines
+        and surrounding spaces."""
         entry: dict[str, object] = {"config-keys": list(self.keys)}
         if self.scenario_types:
             entry["scenario-type"] = list(self.scenario_types)
@@ -119,8 +112,8 @@ class Draft:
 
 
 def location(changelog: Path) -> Path:
-    """Where the draft for ``changelog`` lives: in its repository's git directory,
-    else beside the file."""
+    """Where the draft for ``changelog`` lives: its repository's git directory, else beside the
+    file."""
     folder = changelog.resolve().parent
     found = git_dir(folder) if folder.is_dir() else None
     return (found or folder) / DRAFT_NAME

@@ -1,12 +1,5 @@
-"""The description in the user's editor: ``$VISUAL``, else ``$EDITOR``, else ``vi``,
-run on a temporary file that holds one bullet per line; what it leaves there comes
-back one bullet per line, without blank lines and ``#`` comment lines (as git's
-commit message does).
-
-The editor runs off the app's loop (the app waits for it in a thread, the screen
-suspended), so a signal meanwhile is handled at once: :meth:`Editing.stop` ends the
-editor (SIGTERM, then SIGKILL after :data:`STOP_SECONDS`) and the app leaves as it
-does on any signal, keeping the answers as they were before the editor opened."""
+"""The description in ``$VISUAL``, ``$EDITOR`` or ``vi``, one bullet per line (blank and ``#``
+lines dropped, as git does); :meth:`Editing.stop` ends it from another thread on a signal."""
 
 from __future__ import annotations
 
@@ -83,10 +76,8 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
 def edit_description(
     lines: list[str], env: Mapping[str, str] | None = None, editing: Editing | None = None
 ) -> list[str]:
-    """Run the editor on ``lines`` (and a comment saying how) and return the lines it
-    leaves; raises :class:`EditorFailed` (the caller keeps ``lines``) when the editor
-    is missing, exits with an error or was stopped (``editing``: the run, for another
-    thread to stop)."""
+    """Run the editor on ``lines`` and return what it leaves; :class:`EditorFailed` when it is
+    missing, fails or was stopped (``editing``: the run to stop)."""
     env = os.environ if env is None else env
     command = editor_command(env)
     handle, name = tempfile.mkstemp(prefix="perf-changelog-description-", suffix=".txt")

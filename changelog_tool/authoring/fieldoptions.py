@@ -1,7 +1,5 @@
-"""``add``'s options for the entry schema's fields: ``--<flag>`` for each boolean
-field, ``--<field> N`` for each integer field, each helped by the schema's own
-``description``. Made when the parser is built, from the schema of the repository
-in the current directory, so a field the repository adds needs no new release."""
+"""``add``'s options for the entry schema's fields (``--<flag>``, ``--<field> N``), made from the
+current repository's schema when the parser is built."""
 
 from __future__ import annotations
 
@@ -15,8 +13,8 @@ from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, Field
 
 
 def schema_here() -> EntrySchema:
-    """The entry schema of the repository in the current directory; the built-in one
-    when its settings cannot be read (the command then says why, once it runs)."""
+    """The entry schema of the repository here; the built-in one when its settings cannot be
+    read."""
     try:
         return entryschema.of_settings(settings_module.load())
     except (ChangelogError, OSError):
@@ -48,8 +46,8 @@ def _bounds(field: Field) -> str:
 
 
 def add_field_options(parser: argparse.ArgumentParser, schema: EntrySchema) -> None:
-    """An option per flag and integer field of ``schema``, in its order. A field whose
-    option ``add`` already has (``--file``) is written with ``--json`` only."""
+    """An option per flag and integer field of ``schema``; one clashing with an ``add`` option is
+    ``--json`` only."""
     group = parser.add_argument_group(
         "entry fields",
         f"from the entry schema ({schema.source or 'built in'}); other fields: --json",

@@ -1,11 +1,5 @@
-"""What an entry will run: the master keys its config-keys resolve to, each key's
-scenario types and benchmark points (:mod:`changelog_tool.diff.points`), the total,
-and the patterns that reach far more keys than the branch changed.
-
-A benchmark point is one benchmark run: one concurrency of one search-space entry of
-one scenario item (see :mod:`changelog_tool.diff.points`). When the entry names
-scenario types, only those run; otherwise every scenario type of each key does.
-"""
+"""What an entry will run: the master keys its patterns resolve to, each key's scenario types and
+benchmark points (:mod:`changelog_tool.diff.points`), the total, and too-broad patterns."""
 
 from __future__ import annotations
 
@@ -50,8 +44,7 @@ class Reach:
 
     @property
     def per_type(self) -> dict[str, int]:
-        """Benchmark points per scenario type, over every key (the schema's types first,
-        in its order)."""
+        """Benchmark points per scenario type over every key (schema types first)."""
         out: dict[str, int] = {kind: 0 for kind in schema_types()}
         for key in self.keys:
             for kind, count in key.points.items():
@@ -64,8 +57,8 @@ class Reach:
         return [key.key for key in self.keys if not key.counted]
 
     def summary(self) -> str:
-        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (while some keys' points
-        are being counted: ``at least``, and how many keys are left)."""
+        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (``at least`` while some are
+        counted)."""
         keys, kinds, total = len(self.keys), len(self.scenario_types), self.total
         pending = len(self.pending)
         least = "at least " if pending else ""
@@ -96,10 +89,8 @@ def reach(
     points_of: Callable[[str], dict[str, int] | str | None],
     changed: Iterable[str],
 ) -> Reach:
-    """What ``patterns`` run among the master ``keys``: ``points_of(key)`` gives a key's
-    points per scenario type (``None`` when unknown, :data:`PENDING` when not counted
-    yet); ``changed`` are the keys the branch changed that need an entry (a pattern
-    reaching far beyond them is warned)."""
+    """What ``patterns`` run among ``keys``: ``points_of(key)`` gives points per type (``None``
+    unknown, :data:`PENDING` not counted); ``changed`` keys bound the broad-pattern warning."""
     changed = set(changed)
     resolved: dict[str, None] = {}
     warnings = []

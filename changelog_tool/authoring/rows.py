@@ -1,6 +1,5 @@
-"""The key list of `changelog add`: one row per changed key (or a key or pattern added by
-hand, or another master key), their order, which are preselected, and the entry the
-gate suggests for them."""
+"""The key list of ``changelog add``: rows, their order, the preselected ones and the suggested
+entry for them."""
 
 from __future__ import annotations
 
@@ -19,8 +18,8 @@ MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
 @dataclass(frozen=True)
 class KeyRow:
-    """One line of the key list: a changed key, a key/pattern the user added, or
-    (``other``) a master key the branch did not change."""
+    """One line of the key list: a changed key, one added by hand, or (``other``) an unchanged
+    one."""
 
     key: str
     change: KeyChange | None = None
@@ -65,8 +64,8 @@ class KeyRow:
 
 
 def _row(change: KeyChange, appended: list[Entry]) -> KeyRow:
-    """A changed key's row: covered when the appended entries select each of its
-    changed scenario types (the gate's rule), else the types still missing."""
+    """A changed key's row: covered when appended entries select its changed types, else the
+    missing ones."""
     found = gap(change, appended)
     missing = found.kinds if found is not None else ()
     return KeyRow(change.key, change, found is None, change.scenarios, missing=missing)
@@ -87,8 +86,8 @@ def rows_for(changes: ChangeSet) -> list[KeyRow]:
 
 
 def listed(rows: list[KeyRow], chosen: list[str], master_keys: list[str]) -> list[KeyRow]:
-    """Every row of the key list in order: the changed keys (``rows``), the chosen keys
-    and patterns that are not among them, then every other master key."""
+    """Every row in order: changed keys, chosen keys and patterns not among them, other master
+    keys."""
     out = list(rows)
     known = {r.key for r in out}
     out += [KeyRow(k) for k in chosen if k not in known]
@@ -111,14 +110,12 @@ def _missing(rows: list[KeyRow]) -> dict[str, tuple[str, ...]]:
 
 
 def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
-    """The scenario types an entry for the chosen keys should name (the gate's rule):
-    none when every type of every chosen key changed, else exactly the changed ones."""
+    """The scenario types an entry for the chosen keys should name (the gate's rule)."""
     return affected(_changes(rows, keys), scenario_types(), _missing(rows))
 
 
 def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
-    """What the TUI starts from: the preselected keys and the gate's suggested entry
-    for them (scenario types, drafted description)."""
+    """What the TUI starts from: the preselected keys and the suggested entry for them."""
     keys = preselected(rows)
     entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types(), _missing(rows))
     return Draft(

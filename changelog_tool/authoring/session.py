@@ -1,11 +1,5 @@
-"""What the `changelog add` TUI shows and does, without Textual.
-
-The app only displays this module's answers: the changed keys (from the diff
-engine, as rows of :mod:`.rows`), what an entry runs (:mod:`.reach`),
-pattern counts and completions, the previous entries for the chosen keys, the
-preview of the exact bytes to append, validation problems, and the save
-itself (through :func:`changelog_tool.authoring.append.append` with ``expected=``).
-"""
+"""What the ``changelog add`` TUI shows and does, without Textual: changed keys, reach, pattern
+counts, history, the preview of the exact bytes and the save."""
 
 from __future__ import annotations
 
@@ -78,8 +72,7 @@ counted in the background."""
 
 
 def diff_answer(settings: Settings, base: str | None) -> ChangeSet | str:
-    """The diff engine's changes against ``base``, or the message of the error that
-    stopped it (what the key list says instead of keys)."""
+    """The diff engine's changes against ``base``, or the message of the error that stopped it."""
     try:
         return collect(settings, base=base)
     except ChangelogError as exc:
@@ -117,11 +110,8 @@ class AddSession:
 
     # --- reading --------------------------------------------------------------------
     def confined(self) -> Path:
-        """Where the changelog is (its real path, links followed), refused
-        (:class:`~changelog_tool.errors.EnvironmentProblem`) when a link on the way now
-        leads outside the repository or into its git directory: the rule ``add``
-        checks as it starts, checked again at every read and every write (the file
-        may become such a link while the screen is open)."""
+        """The changelog's real path, refused when a link now leads outside the repository or
+        into its git directory; checked at every read and write."""
         settings = self.settings
         if self.path == settings.root / settings.changelog:
             file = confined(settings.root, settings.changelog)
@@ -130,8 +120,7 @@ class AddSession:
         return Path(os.path.realpath(file))
 
     def read(self) -> bytes:
-        """The changelog's bytes now (a save refuses once they changed); refused when
-        it is no longer confined (:meth:`confined`)."""
+        """The changelog's bytes now, refused when no longer confined."""
         self.confined()
         if not self.path.exists():
             if not self.init:
@@ -158,9 +147,7 @@ class AddSession:
         return self.loaded
 
     def history(self) -> list[tuple[int, Entry]]:
-        """``(line, entry)`` for every entry of the file, parsed once, on first use: not
-        before the changed keys are shown (it is the history pane's; the app parses it
-        in a worker once they are), from any thread."""
+        """``(line, entry)`` for every entry, parsed once on first use, from any thread."""
         with self._history_lock:
             if self._history is None:
                 self._history, _ = entries(self.old)
@@ -169,11 +156,8 @@ class AddSession:
     # --- questions ------------------------------------------------------------------
     @cached_property
     def master_keys(self) -> list[str]:
-        """Every master-config key, sorted, from the acceptance rules (:meth:`rules`:
-        the work tree's master configs), the source :meth:`reach` and the check of an
-        entry's config-keys use too: completion and pattern counts can then never offer
-        a key the check refuses, nor miss one it accepts. Known from the start, before
-        (and whether or not) the diff loads."""
+        """Every master key, sorted, from the acceptance rules, so completion and counts match
+        the check."""
         return sorted(self._masters.owner)  # the rules' own (see :meth:`rules`)
 
     def pattern_matches(self, pattern: str) -> list[str]:
@@ -202,9 +186,8 @@ class AddSession:
         return [f"{name}: {message}" for name, message in self.field_problems(draft)]
 
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
-        """``(field, message)`` for each reason this draft cannot be saved: the
-        acceptance rule every other path uses, with the two empty answers said in words
-        that name the field to fill in."""
+        """``(field, message)`` for each reason this draft cannot be saved (the acceptance rule,
+        empty answers named)."""
         entry = self.entry(draft)
         out = []
         if not draft.keys:
@@ -218,12 +201,8 @@ class AddSession:
         return out
 
     def reach(self, draft: Draft) -> Reach:
-        """What the draft's keys and patterns run (see :mod:`.reach`). Keys not counted
-        before are counted for up to :attr:`points_budget` seconds; the others are
-        left :data:`~changelog_tool.authoring.reach.PENDING` (:attr:`Reach.pending`:
-        the app counts them in a worker, then asks again). A complete reach is kept,
-        as most answers (a description typed) change neither its keys nor its scenario
-        types, and a pattern can reach thousands of keys."""
+        """What the draft's patterns run; keys not counted within :attr:`points_budget` seconds
+        stay :data:`~changelog_tool.authoring.reach.PENDING`. A complete reach is cached."""
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]
@@ -242,8 +221,8 @@ class AddSession:
         return found
 
     def points(self, key: str) -> dict[str, int] | None:
-        """A master key's benchmark points per scenario type (``None``: its value does
-        not parse), computed once per session."""
+        """A master key's benchmark points per scenario type (``None``: unparsable), once per
+        session."""
         if key not in self._points:
             try:
                 self._points[key] = points_of(self._masters.value(key))
@@ -277,9 +256,8 @@ class AddSession:
 
     # --- saving -------------------------------------------------------------------
     def save(self, draft: Draft) -> writer.Appended:
-        """Append the draft's entry (:func:`changelog_tool.authoring.append.append`, as
-        ``add`` with flags does); raises ConcurrentChange if the file changed since it
-        was read (the preview was built from ``self.old``)."""
+        """Append the draft's entry as ``add`` does; raises ConcurrentChange if the file differs
+        from ``self.old``."""
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
@@ -294,8 +272,8 @@ class AddSession:
 
 
 def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[int, str, bool]]:
-    """``(line number, text, is new)`` for the last ``context`` lines of the file and
-    every line the append adds (the exact bytes, separator included)."""
+    """``(line number, text, is new)`` for the file's last ``context`` lines and every appended
+    line."""
     start = len(old)
     for _ in range(context + 1):
         start = old.rfind(b"\n", 0, start)

@@ -84,9 +84,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _entry_from_flags(
     answers: Answers, placeholder: str, changes: Callable[[], ChangeSet | str]
 ) -> dict[str, object]:
-    """The entry the flags give. Without ``--key``, the keys the TUI would preselect
-    (and, without ``--scenario-type``, the scenario types it would suggest for them);
-    every answer still missing is named in one message."""
+    """The entry the flags give; without ``--key`` (``--scenario-type``) what the TUI would
+    preselect (suggest); missing answers named in one message."""
     draft = Draft.from_flags(answers)
     if not draft.keys:
         changed = changes()
@@ -112,8 +111,8 @@ def _entry_from_flags(
 
 
 def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """A JSON object, refused when it names a field twice (JSON keeps the last one
-    silently; the changelog's YAML loader refuses a repeated key too)."""
+    """A JSON object, refused when it names a field twice (as the YAML loader refuses a repeated
+    key)."""
     found: dict[str, object] = {}
     for name, value in pairs:
         if name in found:
@@ -123,8 +122,8 @@ def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 
 def _entries_from_json(text: str, placeholder: str) -> list[dict[str, object]]:
-    """The entries of ``add --json``'s stdin. Nesting is bounded as in the changelog's
-    own loader; a refusal is a message, never a traceback."""
+    """The entries of ``add --json``'s stdin, nesting bounded; a refusal is a message, never a
+    traceback."""
     too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:
         document = json.loads(text, object_pairs_hook=_unique_pairs)
@@ -215,8 +214,8 @@ def run(
 
 
 def _changed_keys(changes: ChangeSet | str) -> list[str] | None:
-    """The keys this branch changed that need an entry, as the TUI lists them (against
-    the protected branch's merge-base); ``None`` when there is no base to diff with."""
+    """The changed keys needing an entry, as the TUI lists them; ``None`` without a base to diff
+    with."""
     return None if isinstance(changes, str) else [c.key for c in changes.needing_entry()]
 
 

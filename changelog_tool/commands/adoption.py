@@ -1,6 +1,5 @@
-"""Does a repository use perf-changelog? What `init` and `install` both ask before
-they write: the YAML files of the work tree, and among them the master configs
-(``*-master.yaml``) as `init` finds them."""
+"""Does a repository use perf-changelog? Its YAML files and master configs as ``init`` finds
+them, asked by ``init`` and ``install`` before they write."""
 
 from __future__ import annotations
 
@@ -34,8 +33,8 @@ def no_master_config(top: Path) -> str:
 
 
 def refusal(top: Path, changelog: str, settings_file: str | None) -> str | None:
-    """Why `install` must not write to this repository (no changelog, no settings
-    file and no master config: it does not use perf-changelog); ``None`` when it may."""
+    """Why ``install`` must not write here (no changelog, settings or master config), or
+    ``None``."""
     if (top / changelog).exists() or settings_file is not None or master_configs(yaml_files(top)):
         return None
     return (

@@ -1,8 +1,5 @@
-"""`changelog demo`: a throwaway realistic repository, and the add TUI on it.
-
-Without a terminal (or with ``--no-input``) it builds the repository and prints
-what the TUI would show: the changed keys and a suggested entry.
-"""
+"""``changelog demo``: a throwaway realistic repository and the add TUI on it; without a terminal
+(or ``--no-input``) it prints the changed keys and a suggested entry."""
 
 from __future__ import annotations
 
@@ -48,8 +45,8 @@ def run(*, keep: Path | None, no_input: bool) -> int:
 
 
 def clean_up(folder: Path) -> bool:
-    """Delete a temporary demo repository, unless it holds a draft the TUI just said
-    it kept there (then say where it stays). Returns whether it was deleted."""
+    """Delete a temporary demo repository unless it holds a kept draft (then say where); whether
+    it was deleted."""
     changelog = folder / "perf-changelog.yaml"
     if changelog.is_file() and drafts.load(changelog) is not None:
         print(

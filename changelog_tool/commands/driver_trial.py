@@ -1,10 +1,6 @@
-"""`install --check`'s trial merge: ``git merge feature`` on ``main`` in a temporary
-repository whose config names the configured command as the changelog's merge driver.
-Git runs the driver itself (its temp files, ``%`` substitutions, shell and folder);
-git's trace2 events give the driver's exit code, and the work tree what ``%A`` held.
-So a command that misses ``%P``, names a moved interpreter or passes the files in
-the wrong order is never called ready, whatever it looks like.
-"""
+"""``install --check``'s trial merge: git itself runs the configured driver in ``git merge
+feature`` in a temporary repository; trace2 gives its exit code and the work tree what ``%A``
+held. See docs/usage.md."""
 
 from __future__ import annotations
 
@@ -63,8 +59,8 @@ MERGED = MAIN + b"\n" + _entry("c-vllm", 3)
 
 @dataclass(frozen=True)
 class Trial:
-    """What git would see: the driver's exit code (``None``: it did not run to the
-    end), whether ``%A`` holds the merge, and the words for it."""
+    """What git would see: the driver's exit code (``None``: did not finish), whether ``%A``
+    holds the merge, and the words for it."""
 
     exit_code: int | None
     merged: bool
@@ -76,9 +72,8 @@ class Trial:
 
 
 def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
-    """The configured driver ``command`` run by git in ``git merge feature`` on ``main``,
-    in a temporary repository that is removed afterwards, whose git directory holds
-    ``git_files`` (the clone's driver script)."""
+    """The driver ``command`` run by git in a trial merge in a temporary repository whose git
+    directory holds ``git_files``."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-check-") as folder:
         top = Path(folder).resolve()
@@ -116,8 +111,7 @@ def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
 
 
 def _driver_exit(trace: Path) -> tuple[int, str] | None:
-    """The driver's exit code and command line (git runs it through the shell, its only
-    such child), from the merge's own trace2 events, not the driver's git commands'."""
+    """The driver's exit code and command line, from the merge's own trace2 events."""
     events = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
     own = [e for e in events if e["sid"] == events[0]["sid"]]
     shell = {
@@ -132,9 +126,8 @@ def _driver_exit(trace: Path) -> tuple[int, str] | None:
 
 
 def _repository(top: Path, env: dict[str, str], command: str) -> None:
-    """``main`` and ``feature`` each adding an entry to the base's file, ``main`` checked
-    out, ``command`` the file's merge driver; in the work tree, a package of the tool's
-    name that only a driver not isolated from it would import."""
+    """``main`` and ``feature`` each adding an entry, ``command`` the merge driver, and a decoy
+    package only a non-isolated driver would import."""
     run_git(top, "init", "-q", env=env)
     run_git(top, "symbolic-ref", "HEAD", "refs/heads/main", env=env)
     run_git(top, "config", f"merge.{TRIAL_DRIVER}.driver", command, env=env)

@@ -1,17 +1,7 @@
-"""`changelog init [--dry-run]`: adopt the tool in a repository in one command.
-
-It finds the changelog, the master configs and the protected branch, then writes
-only what is missing, each step idempotent: an empty changelog when there is
-none (the file ``add --init`` starts from), settings (``.perf-changelog.toml``)
-only where the defaults do not fit (``protected-ref`` when this clone has none of
-the default protected refs, e.g. a repository whose branch is ``master``), the
-``.gitattributes`` line for the merge driver, a GitHub workflow that runs the
-gate through the Action on pushes to the protected branch, and a pre-commit hook
-entry. ``--dry-run``
-prints the exact bytes each file would get and writes nothing. Afterwards
-``changelog verify`` works with no further step; each clone still runs
-``changelog install`` once for the merge driver's local config.
-"""
+"""``changelog init [--dry-run]``: adopt the tool in one command, writing only what is missing
+(an empty changelog, settings where defaults do not fit, the ``.gitattributes`` line, a
+workflow, a pre-commit hook); ``--dry-run`` prints the bytes. See README.md, "Adopt it in your
+repository"."""
 
 from __future__ import annotations
 
@@ -109,9 +99,7 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
 
 
 def _target(top: Path, path: str) -> Path:
-    """Where ``path`` is read and written: inside the repository, never through a
-    symbolic link that leads out of it or into its git directory (the one
-    confinement rule), and never a directory."""
+    """Where ``path`` is read and written: confined to the repository, never a directory."""
     target = confined(top, path)
     if target.is_dir():
         raise ChangelogError(f"{path} is a directory; init writes a file there: move it away")
@@ -119,8 +107,7 @@ def _target(top: Path, path: str) -> Path:
 
 
 def _write(top: Path, steps: list[Step]) -> None:
-    """Every planned file written, each whole (a temp file renamed); planning checked
-    them all first. A write that fails says which files were already written."""
+    """Every planned file written whole (temp file, rename); a failure says which were written."""
     done: list[str] = []
     for step in steps:
         if step.action == "keep":
@@ -145,12 +132,9 @@ def _write(top: Path, steps: list[Step]) -> None:
 
 
 def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
-    """The protected branch the workflow runs on, and the ``protected-ref`` setting
-    it needs (empty: the settings already name a ref this clone has). With none of
-    them here, the protected branch is the one the clone's remote's ``HEAD`` names
-    (``origin``, else ``upstream``, else the clone's first remote), else ``master``,
-    else the current branch; the setting names it on that remote first, as the
-    default does (a CI checkout has only ``origin/...``)."""
+    """The protected branch the workflow runs on and the ``protected-ref`` setting it needs
+    (empty when the settings name a ref here); else the remote ``HEAD``'s branch, ``master``,
+    or the current branch."""
 
     def exists(ref: str) -> bool:
         return git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0
@@ -202,9 +186,8 @@ def _file(top: Path, path: str, text: str) -> Step:
 
 
 def _settings(top: Path, settings: dict[str, str | list[str]], source: str | None) -> Step:
-    """The settings file where the defaults do not fit. Settings already in
-    pyproject.toml are never shadowed by a new dotfile (which would win over them):
-    what to set there is said instead."""
+    """The settings file where defaults do not fit; settings in pyproject.toml are never shadowed
+    by a new dotfile."""
     if not settings:
         return Step(SETTINGS, "keep", "the defaults fit: no settings needed")
     text = init_edits.toml_settings(settings)
@@ -223,8 +206,7 @@ def _settings(top: Path, settings: dict[str, str | list[str]], source: str | Non
 
 
 def _line(top: Path, path: str, line: str) -> Step:
-    """The attribute line appended to ``.gitattributes``, read as ``install`` reads it
-    (the same lines, the same line ending)."""
+    """The attribute line appended to ``.gitattributes``, read as ``install`` reads it."""
     target = _target(top, path)
     old = attribute_lines(target)
     if line in (entry.rstrip("\r\n") for entry in old):
@@ -248,9 +230,8 @@ def _pre_commit(top: Path, origin: Source | None) -> Step:
 
 
 def _workflow_step(top: Path, branch: str, origin: Source | None) -> Step:
-    """The workflow, when it does not exist yet: the Action pinned by commit (the
-    tag in a comment), or by the tag alone when no commit is known, with the
-    command that finds the tag's commit."""
+    """The workflow, when missing: the Action pinned by commit (tag in a comment), else by tag
+    with the command finding its commit."""
     if _target(top, WORKFLOW).exists():
         return Step(WORKFLOW, "keep", "exists; left as it is")
     if origin is None:

@@ -1,12 +1,6 @@
-"""What ``changelog init`` writes into a file, proved by reading the result back.
-
-Every file init writes or appends to is read after the edit as its own tool reads
-it (YAML as a YAML 1.1 safe reader reads it, as pre-commit does; TOML with
-``tomllib``) and must hold exactly what it held before plus what init adds. An
-edit that does not (a ``repos: []`` flow list, ``repos:`` followed by other keys, a
-file that does not parse) is not made: the step writes nothing to that file and
-says what to add by hand.
-"""
+"""What ``changelog init`` writes into a file, proved by reading the result back as its own tool
+reads it (YAML 1.1, ``tomllib``): it must hold what it held plus init's addition, else the
+file is kept and the output says what to add by hand."""
 
 from __future__ import annotations
 
@@ -27,16 +21,15 @@ HOOK_ID = "perf-changelog"
 
 @dataclass(frozen=True)
 class Edit:
-    """What to do to a file: ``create`` or ``append`` ``text``, or ``keep`` it (``text``
-    says why, and what to add by hand)."""
+    """What to do to a file: ``create`` or ``append`` ``text``, or ``keep`` it (``text`` says
+    why)."""
 
     action: str
     text: str
 
 
 def flow(name: str) -> str:
-    """A name as a YAML scalar, quoted where a YAML 1.1 reader (as GitHub and pre-commit
-    read these files) would read something else: a number, a boolean, a flow marker."""
+    """A name as a YAML scalar, quoted where a YAML 1.1 reader would read something else."""
     plain = re.fullmatch(r"[A-Za-z][A-Za-z0-9_./-]*", name) and name.lower() not in YAML_WORDS
     return name if plain else json.dumps(name, ensure_ascii=False)
 
@@ -115,9 +108,8 @@ hook runs at pre-push, and pre-commit installs only the commit hook by default."
 
 
 def pre_commit(old: bytes | None, origin: Source) -> Edit:
-    """The perf-changelog hook added to a ``.pre-commit-config.yaml`` (``None``: there
-    is none), as a block item after what the file holds, with the hook types a plain
-    ``pre-commit install`` installs when the file sets none; proved by reading it back."""
+    """The perf-changelog hook added to a ``.pre-commit-config.yaml`` as a block item (with hook
+    types when it sets none), proved by reading back; ``None`` when none."""
     alone, _ = read_yaml(("repos:\n" + _hook(origin, 2)).encode())
     item = alone["repos"][0] if isinstance(alone, dict) else None
     by_hand = "add this item to its `repos:` list by hand:\n" + _hook(origin, 2).rstrip("\n")

@@ -1,25 +1,7 @@
-"""`changelog install [--uninstall | --check] [--force]`: set up the merge driver in
-this clone.
-
-Four pieces, all idempotent: the attribute ``merge=perf-changelog`` on the
-changelog in the clone's own ``info/attributes`` (in the common git directory,
-so every worktree has it and the very first rebase uses the driver, before any
-commit carries it), the same line in ``.gitattributes`` (commit it to share it;
-it is harmless in clones without the driver, where git falls back to its usual
-text merge; a line there that git already applies is left as it is), the driver
-script in the common git directory, and the local git config that runs it
-(``sh "$(git rev-parse --git-common-dir)/perf-changelog/merge-driver.sh" %O %A %B %P``). Git never takes driver definitions from a
-repository (they run programs), so each clone runs ``changelog install`` once.
-The script names the absolute path of the running interpreter, so it works
-inside git without an activated virtualenv, and leaves git's own conflict with
-one line of advice when that interpreter or the tool is gone. A repository with
-no changelog, no settings and no master config does not use the tool: ``install``
-refuses it unless ``--force``. ``--check`` runs the configured command as git
-would, on a trial merge (:mod:`changelog_tool.commands.driver_trial`), and calls
-it ready only when git would get the merge. Nothing is called done before ``git
-check-attr`` confirms git applies it. ``--uninstall`` touches this clone's state
-only (:mod:`changelog_tool.commands.install_files`).
-"""
+"""``changelog install [--uninstall | --check] [--force]``: set up the merge driver in this clone
+(``info/attributes``, ``.gitattributes``, the driver script, the local git config), each step
+idempotent and confirmed by ``git check-attr``. See docs/usage.md, "Rebases and merges: the
+merge driver, ``resolve``, ``sync``"."""
 
 from __future__ import annotations
 
@@ -194,10 +176,8 @@ def _applied(top: Path, changelog: str) -> str | None:
 
 
 def _python_flags(text: str) -> list[str] | None:
-    """The flags of the ``<python> [flags] -m changelog_tool`` a line of ``text`` (the
-    command, or the driver script) runs, or ``None`` when it runs something else (a
-    wrapper: the trial merge still checks that it does not import the work tree's
-    modules)."""
+    """The flags of the ``<python> [flags] -m changelog_tool`` a line of ``text`` runs, or
+    ``None`` for anything else."""
     for line in text.splitlines():
         try:
             words = shlex.split(line.rstrip().removesuffix("\\"))  # a continued line
@@ -213,8 +193,7 @@ def _python_flags(text: str) -> list[str] | None:
 
 
 def _script_step(script: Path) -> tuple[dict[str, object], str]:
-    """Is the driver script there, and is the Python it names? Its text (empty when
-    it is missing)."""
+    """Is the driver script there, and the Python it names? Its text (empty when missing)."""
     what = f"the driver script {relative(script)}"
     if not script.is_file():
         return {"what": what, "done": "missing", "ok": False}, ""

@@ -1,12 +1,6 @@
-"""`install`'s edits of the attribute files (``info/attributes``, ``.gitattributes``).
-
-A file whose own lines already make git apply the driver to the changelog is left as
-it is, whatever its pattern looks like (git is asked, ``git check-attr``, on that
-file's lines alone). ``--uninstall`` removes the driver's lines from this clone's own
-files; from a ``.gitattributes`` that git tracks, only the lines its index does not
-hold (what ``install`` added here and no one committed): a committed line is
-everyone's, so it is named, never changed.
-"""
+"""``install``'s edits of ``info/attributes`` and ``.gitattributes``. A file whose lines already
+make git apply the driver is left as is; ``--uninstall`` removes only the lines the index does
+not hold (a committed line is named, never changed)."""
 
 from __future__ import annotations
 
@@ -25,9 +19,8 @@ Step = dict[str, object]
 
 
 def add(top: Path, files: tuple[Path, ...], line: str, changelog: str) -> list[Step]:
-    """The attribute line in each file that does not already apply the driver to the
-    changelog, replacing an older line for the driver; the other lines are kept as
-    they are, and the new one ends as the file's lines do."""
+    """The attribute line in each file not yet applying the driver, replacing an older driver
+    line, ending as the file's lines do."""
     steps: list[Step] = []
     olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):
@@ -57,10 +50,8 @@ def add(top: Path, files: tuple[Path, ...], line: str, changelog: str) -> list[S
 
 
 def applies(top: Path, lines: list[str], changelog: str) -> bool:
-    """Do these attribute lines alone make git apply the driver to the changelog?
-    Asked of git, in a temporary bare repository whose ``info/attributes`` holds
-    only them (patterns there are relative to the top, as in the top-level
-    ``.gitattributes``), with the clone's ``core.ignorecase``."""
+    """Do these lines alone make git apply the driver to the changelog? Asked of git in a
+    temporary bare repository."""
     ignorecase = try_git(top, "config", "--bool", "core.ignorecase").stdout.strip() or "false"
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}  # never the clone's
     with tempfile.TemporaryDirectory(prefix="perf-changelog-attributes-") as folder:
@@ -80,8 +71,8 @@ def applies(top: Path, lines: list[str], changelog: str) -> bool:
 
 
 def remove(top: Path, files: tuple[Path, ...]) -> list[Step]:
-    """The driver's lines out of this clone's own attribute files; from a tracked
-    ``.gitattributes``, only the lines its index does not hold."""
+    """The driver's lines out of this clone's attribute files; from a tracked ``.gitattributes``,
+    only those its index lacks."""
     steps: list[Step] = []
     olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
     for path, old in zip(files, olds, strict=True):

@@ -1,11 +1,5 @@
-"""`changelog keys`: what the branch changed in the master configs and recipes.
-
-Output follows the contract of ``verify``: ``--format json`` carries ``ok``, ``base``,
-``head``, ``changed`` and ``findings`` (plus every key change in full under ``keys``);
-``--format github`` annotates the findings and, as notices, the changed keys. Exit 1
-when a master config the branch touched does not parse. With ``--base`` the settings
-come from the base commit, as for ``verify --base``.
-"""
+"""``changelog keys``: what the branch changed in the master configs and recipes, with
+``verify``'s output contract; exit 1 when a touched master config does not parse."""
 
 from __future__ import annotations
 
@@ -77,10 +71,8 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
 
 
 def _changes(base: str | None, head: str | None) -> tuple[ChangeSet, Finding | None]:
-    """With ``--base``, read as ``verify --base`` reads: the base's settings, and the
-    branch's settings change as a finding (a warning: ``keys`` is no gate). Without
-    it, the work tree's settings, which also name the protected ref to compare with:
-    that is the local question "what did I change", asked with the settings at hand."""
+    """With ``--base``, read as ``verify --base`` reads (the settings change a warning); without
+    it, with the work tree's settings."""
     if base is not None:
         with Repo.open(Path.cwd()) as repo:
             _, found = gather_from_base(repo, Path.cwd(), base=base, head=head)

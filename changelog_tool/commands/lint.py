@@ -1,11 +1,6 @@
-"""`changelog lint [--base REF]`: what is wrong in the YAML the branch changed,
-without the changelog checks, for a pre-commit hook: the master-config problems
-the branch introduced (YAML that does not parse, a key in two files, a key name
-a YAML 1.1 reader misreads, a deleted recipe still referenced, a link), as
-``keys`` reports them, then the review lints (key spelling, repeated blocks,
-recipe references). ``verify --base`` reports the same findings, read the same way:
-with ``--base``, the settings are the base's and a branch's settings change is
-``settings-changed``."""
+"""``changelog lint [--base REF]``: the master-config problems the branch introduced and the
+review lints, without the changelog checks, for a pre-commit hook; read as ``verify --base``
+reads them."""
 
 from __future__ import annotations
 
@@ -66,10 +61,8 @@ def run(*, base: str | None, format: str, allow_settings_change: bool = False) -
 
 
 def _read(base: str | None) -> tuple[Repo, Settings, Snapshot]:
-    """With ``--base``, read as ``verify --base`` reads: the settings (severities
-    included) of the base, never the branch's, whose change is a finding. Without
-    it, the work tree's settings, which name the protected ref: the local question
-    "what does my change look like", asked as ``keys`` asks it."""
+    """With ``--base``, the base's settings (the branch's change a finding); without it, the work
+    tree's."""
     if base is not None:
         repo = Repo.open(Path.cwd())
         try:

@@ -1,9 +1,6 @@
-"""`changelog log KEY`: the entries that apply to a key (patterns resolved), newest first.
-
-With master configs in the work tree, a ``*`` argument is expanded against their keys,
-and an argument that matches none of them is named on stderr with a close key. Encoding
-problems (CR line endings, tabs, a byte-order mark) are named on stderr too: lines are
-counted by LF, so in a file with CR line endings they are not the lines an editor shows."""
+"""``changelog log KEY``: the entries that apply to a key, newest first; ``*`` arguments expand
+against the work tree's master keys, and unmatched arguments and encoding problems are named
+on stderr."""
 
 from __future__ import annotations
 
@@ -41,8 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
-    """The work tree's master-config keys and the files holding them (as ``add`` checks
-    them); None when the repository has no master configs."""
+    """The work tree's master keys and their files; ``None`` without master configs."""
     masters = work_tree_masters(settings)
     if masters is None:
         return None
@@ -52,8 +48,8 @@ def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
 def expand(
     arguments: list[str], keys: list[str], files: list[str]
 ) -> tuple[dict[str, list[str]], list[str]]:
-    """Each argument's matching master keys (sorted), and a warning for each argument
-    that matches none, with the closest key as a hint."""
+    """Each argument's matching master keys, and a warning with the closest key for each that
+    matches none."""
     expansion = {arg: sorted(matching_keys(arg, keys)) for arg in arguments}
     warnings = [unmatched(arg, keys, files) for arg, found in expansion.items() if not found]
     return expansion, warnings

@@ -1,11 +1,6 @@
-"""`changelog merge-driver %O %A %B %P`: git's merge driver for the changelog.
-
-Git calls it with three temp files (base, ours, theirs) and the path; the merge
-itself is :mod:`changelog_tool.resolution.driver`. Exit 0: the merged bytes are
-in %A. Exit 1: git's own conflict is left, and stderr says why and what to do.
-Any error inside the merge still leaves git's conflict, never a half-merged or
-"ours" file.
-"""
+"""``changelog merge-driver %O %A %B %P``: git's merge driver for the changelog (the merge is
+:mod:`changelog_tool.resolution.driver`). Exit 0: merged bytes in %A; exit 1: git's own
+conflict left, stderr says why."""
 
 from __future__ import annotations
 

@@ -110,10 +110,8 @@ def emit_report(
     log: list[str] | None = None,
     more: dict[str, object] | None = None,
 ) -> int:
-    """Print findings in the chosen format and return the exit code. JSON: the document
-    per design.md (``changes`` none: no git; ``appended``: list the appended entries;
-    ``more`` fields before the findings); ``log`` lines (changes, the suggested entry)
-    go with the text and github formats."""
+    """Print findings in the chosen format and return the exit code (the JSON document as in
+    docs/usage.md; ``log`` lines for text and github)."""
     errors = sum(f.severity == "error" for f in findings)
     if fmt == "json":
         document: dict[str, object] = {
@@ -150,8 +148,7 @@ def emit_report(
 
 
 def step_outputs(path: str, **values: str) -> None:
-    """Append the step's outputs to GitHub's ``$GITHUB_OUTPUT`` file, each in the
-    ``name<<delimiter`` form that carries any text (a delimiter no value holds)."""
+    """Append the step's outputs to ``$GITHUB_OUTPUT`` in the ``name<<delimiter`` form."""
     with open(path, "a", encoding="utf-8") as outputs:
         for name, value in values.items():
             delimiter = f"perf_changelog_{secrets.token_hex(8)}"
@@ -182,8 +179,8 @@ def run(
 
 
 def _verify_file(path: Path, fmt: str) -> int:
-    """The file judged alone, with the settings of the folder that holds it (its
-    ``max-bytes``, its protected ref); :data:`CONFIGURED`: the settings' changelog."""
+    """The file judged alone with the settings of its folder; :data:`CONFIGURED`: the settings'
+    changelog."""
     if path == CONFIGURED:  # the settings' changelog, never through a link out of the checkout
         settings = settings_module.load()
         path = confined(settings.root, settings.changelog)
@@ -266,9 +263,8 @@ def _verify_base(
 
 
 def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
-    """The one finding while a rebase or merge that stopped on the changelog waits for
-    ``resolve``: judging its conflict markers or half-merged entries (history edited,
-    keys uncovered: "append one") would lead the wrong way, to doubled entries."""
+    """The one finding while a stopped rebase or merge waits for ``resolve`` (judging conflict
+    markers would lead to doubled entries)."""
     message = (
         f"{unmerged_problem(snapshot.changelog, operation)} ({see('A rebase stopped mid-way')})"
     )
@@ -277,8 +273,7 @@ def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
 
 
 def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:
-    """The review lints (``changelog lint``) on what the branch changed, with the
-    base's severities; nothing to read when no recipe or master key changed."""
+    """The review lints on what the branch changed, with the base's severities."""
     changes = snapshot.changes
     if not changes.recipes and not changes.needing_entry():
         return []

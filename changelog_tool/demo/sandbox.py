@@ -1,5 +1,5 @@
-"""A throwaway, realistic benchmark repository for ``changelog demo``: the files each
-commit writes are package data under ``history/``, committed with real git."""
+"""A throwaway benchmark repository for ``changelog demo``: package data under ``history/``
+committed with real git."""
 
 from __future__ import annotations
 

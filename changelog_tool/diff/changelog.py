@@ -29,8 +29,8 @@ class Revision:
 
 
 def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
-    """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (a commit,
-    or ``WORKTREE``); files over ``limit`` bytes are refused before they are read."""
+    """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (or ``WORKTREE``);
+    files over ``limit`` refused unread."""
     base = repo.read(base_sha, path, limit)
     if head_rev == WORKTREE:
         file = repo.inside(path)

@@ -38,8 +38,8 @@ def changed_fields(old: object, new: object) -> list[str]:
 
 
 def kinds(value: object) -> tuple[str, ...]:
-    """The scenario types a master key's value has, in its order (a key of the older
-    layout, with ``seq-len-configs`` at its top, has ``fixed-seq-len``)."""
+    """The scenario types a master key's value has, in order (the older layout,
+    ``seq-len-configs`` at the top, has ``fixed-seq-len``)."""
     if not isinstance(value, Mapping):
         return ()
     scenarios = value.get(SCENARIOS)
@@ -106,11 +106,9 @@ the fixed step of the ``test-config`` command that a changelog's sweep runs."""
 
 
 def sweep(entry: Mapping[object, object]) -> frozenset[int] | None:
-    """The concurrencies of a search-space entry's ``conc-start``/``conc-end`` sweep;
-    ``None`` unless both are positive integers in order. Rule of InferenceX's
-    ``generate_sweep_configs.py``: from the start, times 2 while below the end, then
-    the end itself (a step past it is clamped to it): 4..100 is 4, 8, ..., 64, 100.
-    Raising the start to 5 benchmarks 5, 10, 20, 40, 64: other points, not fewer."""
+    """The concurrencies of a ``conc-start``/``conc-end`` sweep as InferenceX's
+    ``generate_sweep_configs.py`` makes them: doubling from the start, then the end (4..100:
+    4, 8, ..., 64, 100); ``None`` unless both are positive integers in order."""
     start, end = entry.get("conc-start"), entry.get("conc-end")
     if type(start) is not int or type(end) is not int or not 0 < start <= end:
         return None
@@ -122,8 +120,8 @@ def sweep(entry: Mapping[object, object]) -> frozenset[int] | None:
 
 
 def is_reduction(old: object, new: object) -> bool:
-    """True when ``new`` only drops scenarios or search-space points of ``old``:
-    nothing new would be benchmarked, so no changelog entry is needed."""
+    """True when ``new`` only drops scenarios or search-space points of ``old`` (no entry
+    needed)."""
     if same(old, new) or not (isinstance(old, Mapping) and isinstance(new, Mapping)):
         return False
     for name in set(old) | set(new):

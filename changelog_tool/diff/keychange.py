@@ -1,8 +1,5 @@
-"""What a branch changed in the master configs and recipes (pure data).
-
-Produced by the diff engine (``changes.collect``), consumed by ``keys``,
-``verify --base`` and the TUI.
-"""
+"""What a branch changed in the master configs and recipes (pure data), for ``keys``, ``verify
+--base`` and the TUI."""
 
 from __future__ import annotations
 
@@ -26,13 +23,9 @@ UNREAD = frozenset({UNPARSABLE, UNPARSABLE_AT_BASE})
 class KeyChange:
     """One master-config key the branch touched.
 
-    ``kind`` is added / modified / removed / recipe (only a referenced recipe
-    changed). ``fields`` names what changed (``image``, ``scenarios.agentic-coding``);
-    ``scenarios`` the scenario types added or changed; ``reduced`` is true when the
-    change only removed scenarios or search-space points (nothing new to run).
-    ``path``/``line`` locate the key in its master file at head (at base if removed).
-    ``kinds`` are the scenario types the key has at head (none when its value cannot
-    be read, or it was removed).
+    ``kind``: added, modified, removed or recipe. ``fields``: what changed; ``scenarios``:
+    types added or changed; ``reduced``: only removed scenarios or points. ``path``/``line``:
+    where the key is at head (base if removed); ``kinds``: its scenario types at head.
     """
 
     key: str

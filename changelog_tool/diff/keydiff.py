@@ -1,6 +1,5 @@
-"""What a branch changed in the master configs, key by key (pure): added, removed,
-modified (which fields, which scenario types, whether it only narrows what runs),
-keys defined twice at head, and added or modified keys that no entry can name."""
+"""What a branch changed in the master configs, key by key (pure): added, removed, modified,
+defined twice, or unnameable by an entry."""
 
 from __future__ import annotations
 
@@ -28,8 +27,8 @@ from changelog_tool.diff.masterset import MasterSet
 def diff(
     base: MasterSet, head: MasterSet
 ) -> tuple[list[KeyChange], list[tuple[str, MasterProblem]]]:
-    """Keys added, modified (semantically) and removed between two trees, and the
-    problems of the keys the branch touched (added and changed keys are parsed)."""
+    """Keys added, modified (semantically) and removed between two trees, and the problems of the
+    keys the branch touched."""
     changes: list[KeyChange] = []
     problems: list[tuple[str, MasterProblem]] = []
     for key in sorted(set(head.owner) | set(base.owner)):
@@ -117,10 +116,8 @@ def _read_1_1(masters: MasterSet, key: str) -> object:
 def key_names(
     changes: list[KeyChange], head: MasterSet | None = None
 ) -> list[tuple[str, MasterProblem]]:
-    """A ``key-name`` problem for each added or modified key whose name the changelog
-    schema refuses (an entry naming it would fail, and a pattern would hide the odd
-    character from whoever reads the entry), or that a YAML 1.1 reader, as benchmark
-    jobs use, reads as no name (a plain ``on:`` is true there)."""
+    """A ``key-name`` problem for each added or modified key the schema refuses, or that YAML 1.1
+    reads as no name (a plain ``on:``)."""
     out = []
     for change in changes:
         why = key_name_problem(change.key) if change.kind in (ADDED, MODIFIED) else None
@@ -136,9 +133,8 @@ _MANY_DUPLICATES = 10
 
 
 def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, MasterProblem]]:
-    """Keys that head defines in more than one master file, where base did not: one
-    ``duplicate-master-key`` per extra definition (one per file pair when there are many,
-    as when a whole file was copied)."""
+    """A ``duplicate-master-key`` per extra definition of a key in head's master files that base
+    did not have (one per file pair when many)."""
     pairs: dict[tuple[str, str], list[tuple[str, MasterFile, MasterFile]]] = {}
     for key, files in head.defined.items():
         if len(files) < 2:

@@ -1,11 +1,5 @@
-"""Master-config key names that no changelog entry can name (pure): a key holding a
-character the schema's config-key pattern refuses, such as an invisible or look-alike
-character: a zero-width space, a dotless i (U+0131), a Cyrillic a (U+0430), a
-non-breaking space.
-
-The schema in ``schema/`` is the one definition: a character is refused where the
-pattern refuses it (the first character of a key may be narrower than the rest).
-"""
+"""Master-config key names no entry can name (pure): a character the schema's config-key pattern
+refuses (an invisible or look-alike one), as the schema in ``schema/`` defines it."""
 
 from __future__ import annotations
 
@@ -29,14 +23,12 @@ def _pattern() -> re.Pattern[str]:
 
 
 def _refused(char: str, first: bool) -> bool:
-    """Does the schema refuse ``char`` at the start of a key (``first``) or after an
-    accepted character?"""
+    """Does the schema refuse ``char`` first in a key (``first``) or after an accepted character?"""
     return _pattern().fullmatch(char if first else "a" + char) is None
 
 
 def describe(char: str) -> str:
-    """``'x' U+0078 LATIN SMALL LETTER X``; an invisible character is not shown, only
-    named."""
+    """``'x' U+0078 LATIN SMALL LETTER X``; an invisible character is only named."""
     code = f"U+{ord(char):04X}"
     category = unicodedata.category(char)
     name = unicodedata.name(char, "") or _UNNAMED.get(category, "an unassigned character")
@@ -48,8 +40,7 @@ def describe(char: str) -> str:
 
 
 def key_name_problem(key: str) -> str | None:
-    """Why the changelog cannot name ``key`` (its refused characters, each once, with
-    its 1-based position), or ``None`` when the schema accepts it."""
+    """Why no entry can name ``key`` (its refused characters and 1-based positions), or ``None``."""
     if _pattern().fullmatch(key) is not None:
         return None
     if not key:

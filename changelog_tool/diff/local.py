@@ -1,6 +1,4 @@
-"""The work tree's master configs, read without git (the TUI reads them before its
-first paint, so this module stays light: no git, no YAML parser until a value is
-asked for)."""
+"""The work tree's master configs, read without git and without parsing until a value is asked."""
 
 from __future__ import annotations
 
@@ -36,11 +34,8 @@ def linked(path: str, what: str) -> str:
 
 
 def master_paths(root: Path, globs: Sequence[str]) -> list[Path]:
-    """The work tree's files under ``root`` that the globs name (``*`` inside one
-    folder): what `add`, `log` and `init` take as master configs. The same walk as
-    the diff engine's over the work tree (:func:`walk_dir`), so both find the same
-    files: a symbolic link where a master config is looked for is refused here as
-    `verify` refuses it."""
+    """The work tree's files under ``root`` that the globs name, by the diff engine's walk; a
+    symbolic link is refused as ``verify`` refuses it."""
     found: dict[str, str | None] = {}
     links: set[str] = set()
     for glob in globs:
@@ -54,9 +49,8 @@ def master_paths(root: Path, globs: Sequence[str]) -> list[Path]:
 
 
 def work_tree_masters(settings: Settings) -> MasterSet | None:
-    """The work tree's master configs; ``None`` when the globs match no file. A file
-    that links outside the repository, or over ``max-bytes``, is refused, as in
-    :meth:`Repo.read`."""
+    """The work tree's master configs (``None`` when the globs match nothing); links outside and
+    files over ``max-bytes`` refused."""
     root = settings.root
     paths = master_paths(root, settings.master_configs)
     if not paths:

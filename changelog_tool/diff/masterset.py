@@ -44,8 +44,7 @@ class MasterSet:
         return [(f.path, p) for f in self.files for p in f.problems]
 
     def has_scenario(self, key: str, kind: str) -> bool:
-        """Does ``key`` define scenario type ``kind``? (A key that does not parse
-        counts as yes: its problem is reported once, elsewhere.)"""
+        """Does ``key`` define scenario type ``kind``? (A key that does not parse counts as yes.)"""
         chunk = self.chunk(key)
         if (
             chunk is not None
@@ -65,9 +64,8 @@ class MasterSet:
         return kind == "fixed-seq-len" and "seq-len-configs" in value
 
     def mentions(self, needle: str) -> list[str]:
-        """Keys whose values may hold ``needle`` (a cheap pre-filter before parsing):
-        their bytes contain it, or a backslash (a double-quoted escape, ``\\x61``
-        for ``a``, or an escaped line break, spells text its bytes do not hold)."""
+        """Keys whose bytes may hold ``needle`` (a pre-filter): they contain it, or a backslash
+        escape."""
         raw = needle.encode("utf-8", "surrogateescape")  # a file name git gave as bytes
         out = []
         for key, file in self.owner.items():

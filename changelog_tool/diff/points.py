@@ -1,11 +1,6 @@
-"""How much benchmarking a master key triggers: its benchmark points (pure).
-
-A point is one concurrency value of one search-space entry of one scenario item
-(a seq-len config of ``fixed-seq-len``, a config of ``agentic-coding``). A
-search-space entry names its concurrencies as ``conc-list: [...]`` (each value
-a point) or ``conc-start``/``conc-end`` (the generator's sweep, :func:`sweep`:
-1..256 is 9 points, 4..100 is 6). An entry with neither counts as one point.
-"""
+"""A master key's benchmark points (pure): one per concurrency of each search-space entry of each
+scenario item (``conc-list`` values, or the ``conc-start``/``conc-end`` sweep); an entry with
+neither counts as one."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
-"""Recipe references: which master keys point at which recipe files (pure).
-
-A key references a recipe with a string ``NAME=<path>.yaml`` anywhere in its
-value (``CONFIG_FILE=recipes/vllm/...yaml`` in practice). ``recipes/...`` and
-other configured prefixes map to a directory of the repository; a path under a
-recipe directory is taken as is; a bare file name means any recipe file with
-that name.
-
-A recipe edit counts only when the file's YAML data changes, as this tool reads it
-(YAML 1.2) or as the benchmark jobs load it (PyYAML, YAML 1.1: an unquoted ``off``
-is false there, ``"off"`` text): comments, layout, quoting and key order that
-neither reading sees do not (:func:`same_data`).
-"""
+"""Recipe references: which master keys point at which recipe files (``NAME=<path>.yaml`` in a
+value) (pure). A recipe edit counts only when its YAML data changes to YAML 1.2 or to PyYAML
+(:func:`same_data`)."""
 
 from __future__ import annotations
 
@@ -58,8 +48,7 @@ def target(ref: str, prefixes: Mapping[str, str]) -> str:
 
 
 def refers_to(ref: str, path: str, prefixes: Mapping[str, str]) -> bool:
-    """Does a reference name this recipe file? (``recipes/v/./agg.yaml`` and
-    ``./recipes//v/agg.yaml`` name ``recipes/v/agg.yaml``, as a file system reads them.)"""
+    """Does a reference name this recipe file, as a file system reads the path?"""
     mapped = target(posixpath.normpath(ref) if "/" in ref else ref, prefixes)
     if "/" in mapped:
         mapped = posixpath.normpath(mapped)
@@ -82,9 +71,8 @@ def needle(path: str) -> str:
 
 
 def same_data(old: bytes, new: bytes) -> bool:
-    """Do two versions of a recipe hold the same YAML data, to both readings? A
-    version that does not parse, holds a key twice or breaks a limit (``limits``:
-    alias expansion, depth) never does: the recipe counts as changed."""
+    """Do two versions of a recipe hold the same YAML data, to both readings? One that does not
+    parse, repeats a key or breaks a limit never does."""
     if old == new:
         return True
     try:
@@ -101,8 +89,8 @@ _UNREAD = object()
 
 
 def _same_to_the_jobs(old: bytes, new: bytes) -> bool:
-    """Do the benchmark jobs (PyYAML) load the same data from both versions? Two
-    versions they cannot load at all are the same to them (nothing new runs)."""
+    """Do the benchmark jobs (PyYAML) load the same data from both? Two unloadable versions are
+    the same."""
     before, after = _as_the_jobs_load(old), _as_the_jobs_load(new)
     if before is _UNREAD or after is _UNREAD:
         return before is after

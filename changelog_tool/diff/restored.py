@@ -1,6 +1,5 @@
-"""A key the branch puts back exactly as the newest entry that covers it had it
-benchmarked (a revert of a change no entry benchmarked): the benchmark's latest
-results already are of this state, so no entry is needed."""
+"""A key the branch puts back exactly as the newest entry covering it benchmarked it: no entry is
+needed."""
 
 from __future__ import annotations
 
@@ -20,10 +19,8 @@ from changelog_tool.yaml.values import same
 def benchmarked_state(
     repo: Repo, changelog: str, masters: tuple[str, ...], base_sha: str, head: MasterSet
 ) -> Callable[[str], str | None]:
-    """``key`` -> the newest base entry covering ``key`` (said for a finding) when
-    head's value of ``key`` is the value it had at the commit that wrote that entry;
-    else ``None``. One parse of the base's entries from the end back to that entry,
-    one ``git blame`` of one line, and the master configs of one commit."""
+    """``key`` -> the newest base entry covering it when head's value equals its value at that
+    entry's commit; else ``None``."""
     ledger: list[Ledger] = []
 
     def lookup(key: str) -> str | None:

@@ -1,10 +1,5 @@
-"""The changelog as the index has it: what the next commit records.
-
-Work-tree ``verify --base`` (the pre-commit hook) reads the work tree, so that
-uncommitted edits count; the index can still differ from it: ``git rm --cached``
-stages a deletion while the file stays on disk, and ``git add`` of a history edit
-followed by a clean-up in the work tree stages the edit. Both are caught here.
-"""
+"""The changelog as the index has it: a staged deletion or history edit that the work tree (which
+``verify --base`` reads) does not show."""
 
 from __future__ import annotations
 
@@ -17,10 +12,8 @@ from changelog_tool.ledger.revision import MODIFIED, History
 def staged_findings(
     repo: Repo, path: str, base_sha: str, work_blob: str, history: History, limit: int
 ) -> list[Finding]:
-    """What the next commit would record, when the index differs from the work tree
-    (whose file has the blob id ``work_blob``): a staged deletion (``git rm
-    --cached``), or a staged version that edits history while the work tree's does
-    not. A conflicted file is left to ``changelog resolve``."""
+    """Findings for what the next commit records when the index differs from the work tree (blob
+    ``work_blob``); a conflicted file is left to ``resolve``."""
     entries = repo.index_entries(path)
     if not entries:
         return [

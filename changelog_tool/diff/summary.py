@@ -1,8 +1,5 @@
-"""Plain-text rendering of a ChangeSet (``keys`` and ``verify --base`` logs).
-
-Key, field and file names come from the branch: each is :func:`shown`, so a name
-holding a line break stays on its line (and cannot start a workflow command).
-"""
+"""Plain-text rendering of a ChangeSet (``keys`` and ``verify --base`` logs), names made safe
+with :func:`shown`."""
 
 from __future__ import annotations
 
@@ -56,8 +53,8 @@ def change_lines(changes: ChangeSet) -> list[str]:
 
 
 def notices(changes: ChangeSet) -> list[Finding]:
-    """One ``notice`` per changed key at its line (``--format github``); a removed key
-    names its file at base without a line, which head may no longer have."""
+    """One ``notice`` per changed key at its line (``--format github``); a removed key names only
+    its file."""
     out = []
     for change in changes.keys:
         line = None if change.kind == REMOVED else change.line

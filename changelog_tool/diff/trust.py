@@ -1,13 +1,5 @@
-"""The settings ``verify --base`` and ``keys --base`` trust: those of the base commit.
-
-The branch being judged may change ``.perf-changelog.toml`` or the
-``[tool.perf-changelog]`` table of ``pyproject.toml``, and those bytes are not
-trusted: a ``changelog`` pointing at a decoy file would let edited history pass.
-So the settings are found and read at the merge-base, through the same parser as
-the work tree's (:func:`changelog_tool.settings.load`), and the branch's settings
-are only compared with them: a difference is a finding (``settings-changed``),
-never obeyed. See docs/security.md.
-"""
+"""The settings ``verify --base`` and ``keys --base`` trust: the base commit's, through the same
+parser; the branch's are only compared (``settings-changed``). See docs/security.md."""
 
 from __future__ import annotations
 
@@ -25,9 +17,7 @@ from changelog_tool.settings import MAX_SETTINGS_BYTES, Found, Reader, Settings,
 def gather_from_base(
     repo: Repo, start: Path, *, base: str, head: str | None = None
 ) -> tuple[Settings, Snapshot]:
-    """The settings at the merge-base of ``base`` and head, and the snapshot read with
-    them (from ``repo``, which the caller opened); ``snapshot.settings_change`` says
-    whether the branch changed them."""
+    """The settings at the merge-base of ``base`` and head, and the snapshot read with them."""
     sides = Revisions.of(repo, None, base, head)
     settings, change = base_settings(repo, start, sides)
     schema_change = base_entry_schema(repo, settings, sides)
@@ -39,8 +29,8 @@ def gather_from_base(
 
 
 def base_entry_schema(repo: Repo, settings: Settings, sides: Revisions) -> Finding | None:
-    """Put in use the entry schema the base's settings name, read at the base; a
-    ``settings-changed`` finding when the branch changes that file."""
+    """Put in use the entry schema the base's settings name; a ``settings-changed`` finding when
+    the branch changes that file."""
     read = _reader(repo, sides.base_sha)
     entryschema.use(entryschema.of_settings(settings, read, f"at the base {sides.base_sha[:12]}"))
     if settings.entry_schema is None:
@@ -62,9 +52,7 @@ def base_entry_schema(repo: Repo, settings: Settings, sides: Revisions) -> Findi
 
 
 def base_settings(repo: Repo, start: Path, sides: Revisions) -> tuple[Settings, Finding | None]:
-    """The base's settings for ``start``, and a ``settings-changed`` finding (severity
-    left to the caller) when head's differ: another settings root or file, another
-    table, or settings that do not parse."""
+    """The base's settings for ``start``, and a ``settings-changed`` finding when head's differ."""
     at_base = find(start, _reader(repo, sides.base_sha))
     settings = parse(at_base, f"at the base {sides.base_sha[:12]}")
     at_head = find(start, _reader(repo, sides.head_rev))

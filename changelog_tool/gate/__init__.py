@@ -1,1 +1,1 @@
-"""The CI gate: the one entry-acceptance rule, pr-link policy, opt-out, suggestions and the verdict of `verify --base`."""
+"""The CI gate: the one entry-acceptance rule, pr-link policy, opt-out, suggestions, the verdict."""

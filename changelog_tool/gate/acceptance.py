@@ -1,13 +1,6 @@
-"""The one rule for an acceptable new entry.
-
-`add` (flags and ``--json``), the TUI (its preview and its save) and
-``verify``'s check of appended entries all call :func:`rejections`, so no path
-can write what another path would fail: the schema, no key, pattern or scenario type
-listed twice, every config-keys pattern
-matching a key of the master configs, a scenario type that one of the matched
-keys has, and the pr-link policy (this repository's link; a placeholder only
-off the protected branch).
-"""
+"""The one rule for an acceptable new entry (:func:`rejections`), used by ``add``, ``--json``,
+the TUI and ``verify``: the schema, nothing listed twice, every pattern matching a master key,
+a scenario type a matched key has, and the pr-link policy."""
 
 from __future__ import annotations
 
@@ -39,9 +32,8 @@ not change: each of them re-runs its whole sweep for nothing the change needs.""
 
 
 def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str | None:
-    """The warning for a pattern that reaches far more keys than the branch changed
-    (see :data:`BROAD_PATTERN_EXTRA_KEYS`), or ``None``: the TUI's preview, ``add``
-    and ``verify`` all say it."""
+    """The warning for a pattern reaching far more keys than the branch changed
+    (:data:`BROAD_PATTERN_EXTRA_KEYS`), or ``None``."""
     needed = set(matched) & set(changed)
     extra = len(matched) - len(needed)
     if "*" not in pattern or extra <= BROAD_PATTERN_EXTRA_KEYS:
@@ -54,8 +46,8 @@ def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str |
 
 @dataclass(frozen=True)
 class Rejection:
-    """Why an entry is not acceptable: a finding code, the field (a schema path such
-    as ``description/0``), the message, and the offending text (to find its line)."""
+    """Why an entry is not acceptable: finding code, field (schema path), message, offending
+    text."""
 
     code: str
     field: str
@@ -69,9 +61,8 @@ class Rejection:
 
 @dataclass(frozen=True)
 class Rules:
-    """What an entry is judged against: the master configs it must name, the
-    repository its pr-link must point at, and the protected branch, when that is
-    where the entry is written (``None`` on any other branch)."""
+    """What an entry is judged against: master configs, the pr-link repository, and the protected
+    branch when written there."""
 
     settings: Settings
     masters: MasterSet
@@ -92,10 +83,8 @@ def work_tree_rules(
     masters: MasterSet | None = None,
     changed: Callable[[], Collection[str] | None] | None = None,
 ) -> Rules:
-    """The rules for an entry written to the work tree's changelog now: its master
-    configs (``masters``, or read here; an error when there are none), the repository
-    (``changelog_tail`` lets the newest entry name it), and the protected branch if
-    that is checked out."""
+    """The rules for an entry written to the work tree's changelog now (``changelog_tail`` lets
+    the newest entry name the repository)."""
     if masters is None:
         masters = work_tree_masters_or_error(settings)
     state = head_state(settings.root, settings.protected_ref)
@@ -120,9 +109,8 @@ def unmatched(pattern: str, keys: Sequence[str], files: Sequence[str]) -> str:
 def rejections(
     entry: Mapping[str, object], rules: Rules, block: bytes | None = None
 ) -> list[Rejection]:
-    """Every reason ``entry`` would fail the gate; empty when it is acceptable.
-    ``block`` is the entry's bytes as appended (``verify``); without it, the bytes
-    ``add`` would write. Both YAML readings of those bytes must agree."""
+    """Every reason ``entry`` would fail the gate (empty: acceptable). ``block``: its bytes as
+    appended, else as ``add`` would write; both YAML readings must agree."""
     out = [Rejection("schema", path, message) for path, message in schema_errors(entry)]
     if block is not None:
         out += _readings(entry, block)
@@ -237,8 +225,8 @@ def rejections(
 def zero_points(
     entry: Mapping[str, object], keys: Sequence[str], masters: MasterSet
 ) -> list[Rejection]:
-    """A ``scenario-mismatch`` for each key the entry matches but runs no scenario of:
-    its ``scenario-type`` names none of the types the key has (zero points)."""
+    """A ``scenario-mismatch`` for each matched key whose types the entry's ``scenario-type``
+    misses."""
     named = named_types(entry)
     if named is None:
         return []
@@ -273,8 +261,7 @@ def _emitted(entry: Mapping[str, object]) -> bytes | None:
 
 
 def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejection]:
-    """Where PyYAML (YAML 1.1, benchmark CI's reader) reads the entry's bytes
-    otherwise than this tool (YAML 1.2)."""
+    """Where PyYAML (YAML 1.1) reads the entry's bytes otherwise than this tool (YAML 1.2)."""
     if block is None:
         return []
     out = []
@@ -296,8 +283,8 @@ def refusals(entry: Mapping[str, object], rules: Rules) -> list[Rejection]:
 
 
 def refuse(entries: Sequence[Mapping[str, object]], rules: Rules) -> list[str]:
-    """Raise, naming every rejection of every entry, unless all are acceptable; the
-    warnings otherwise (said, never refused)."""
+    """Raise, naming every rejection of every entry, unless all are acceptable; else the
+    warnings."""
     lines: list[str] = []
     warnings: list[str] = []
     for number, entry in enumerate(entries, 1):

@@ -1,17 +1,6 @@
-"""The benchmark CI's scope rules for ``append-only: true`` entries (pure).
-
-Since 2026-08-14 (InferenceX #2613) an append-only sweep runs only the points a
-change adds, and ``utils/process_changelog.py`` refuses the sweep when: append-only
-and regular entries are mixed; a selected config is missing from the base; a config
-the entries do not select changed; a selected config gained or lost a scenario;
-config-wide fields changed while the config has an unselected scenario; an
-unselected scenario changed. A config's selected scenarios are the union of its
-entries' ``scenario-type`` (every type the schema knows when one names none).
-
-Changes inside a selected scenario (new points, a range turned into a list, moved
-fields) pass here: the CI compares those on the generated sweep matrix (every old
-point kept, recipes unchanged), which stays its job (docs/usage.md).
-"""
+"""The benchmark CI's scope rules for ``append-only: true`` entries (InferenceX #2613,
+``utils/process_changelog.py``), pure. Changes inside a selected scenario pass here: the CI
+compares those on its sweep matrix (docs/usage.md)."""
 
 from __future__ import annotations
 
@@ -112,8 +101,8 @@ def scope_findings(snapshot: Snapshot, appended: Sequence[Appended]) -> list[Fin
 def _inside(
     change: KeyChange, allowed: set[str], base: MasterSet, head: MasterSet
 ) -> list[Finding]:
-    """The rules for one selected config that changed: its scenarios, its config-wide
-    fields, and its unselected scenarios."""
+    """The rules for one selected, changed config: its scenarios, config-wide fields, unselected
+    scenarios."""
     if any(f in UNREAD for f in change.fields):
         return []  # a side that does not parse is reported as such
     try:

@@ -1,11 +1,6 @@
-"""Which of a changelog's lines the protected branch already holds: main's past is
-never the next pull request's fault, so a flaw in an entry main holds is a warning
-(:func:`changelog_tool.ledger.filecheck.as_history`), and the same flaw in a new
-entry an error. An entry is main's by identity: its content, wherever it stands,
-its pr-link aside, since main corrects old links (and adds missing ones) later
-(:func:`~changelog_tool.ledger.pairing.unlinked`); never by a common byte prefix,
-which such a correction cuts short. Without a repository or a protected ref that
-has the file, no line is held and every entry is judged as new."""
+"""Which of a changelog's lines the protected branch already holds, by entry identity without the
+pr-link, so that a flaw there is a warning
+(:func:`~changelog_tool.ledger.filecheck.as_history`)."""
 
 from __future__ import annotations
 
@@ -19,9 +14,8 @@ from changelog_tool.ledger.pairing import unlinked
 
 
 def held_lines(file: Path, refs: Sequence[str]) -> Container[int]:
-    """The lines of ``file`` that belong to an entry (its lines and the blank lines
-    after it) the first protected ref holding the file holds too; none when there is
-    no repository, no such ref or no such file there."""
+    """The lines of ``file`` in entries (with the blank lines after) that the first protected ref
+    holding the file holds too; none without one."""
     folder = file.absolute().parent
     top = git(folder, "rev-parse", "--show-toplevel")
     if top.returncode != 0:

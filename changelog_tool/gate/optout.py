@@ -1,17 +1,6 @@
-"""The explicit opt-out: a change that truly cannot affect performance.
-
-Three ways to say so, each with a reason that shows in the output:
-
-* ``--skip-reason TEXT`` (CI passes it from a pull-request label);
-* the repository's subject tags in the pull request's title (``--pr-title``: the
-  squash commit that will carry them exists only after the merge);
-* a commit trailer ``No-Perf-Change: <reason>`` in any commit of the branch;
-* the repository's existing subject tags ``[skip-sweep]`` / ``[no perf changes]``
-  (the subject is the reason).
-
-An opt-out turns ``uncovered-key`` errors into warnings; it never excuses
-edited history, dangling patterns or bad pr-links.
-"""
+"""The explicit opt-out of a change that cannot affect performance: ``--skip-reason``, a subject
+tag in ``--pr-title``, a ``No-Perf-Change:`` trailer, or a commit's subject tag. It turns
+``uncovered-key`` errors into warnings, nothing else."""
 
 from __future__ import annotations
 
@@ -41,8 +30,7 @@ def find(
     flag: str | None = None,
     title: str | None = None,
 ) -> OptOut | None:
-    """The opt-out in force, if any: the flag first, then a tag in the pull request's
-    title, then the newest commit (``messages`` is called only when neither says)."""
+    """The opt-out in force: the flag, then the pull request's title, then the newest commit."""
     if flag is not None and flag.strip():
         return OptOut(flag.strip(), "--skip-reason")
     if title is not None and _TAG.search(title.split("\n", 1)[0]):

@@ -1,6 +1,4 @@
-"""``orphan-recipe``: changed recipes that no master-config key references, one
-finding per folder (a branch that adds a recipe collection adds dozens at once),
-listing its files in the JSON output."""
+"""``orphan-recipe``: changed recipes no master key references, one finding per folder."""
 
 from __future__ import annotations
 
@@ -11,8 +9,7 @@ from changelog_tool.findings import WARNING, Finding, listing
 
 
 def orphan_findings(recipes: Iterable[str]) -> list[Finding]:
-    """One warning per folder of ``recipes``, at its first file (where an annotation
-    can stand)."""
+    """One warning per folder of ``recipes``, at its first file."""
     folders: dict[str, list[str]] = {}
     for recipe in recipes:
         folders.setdefault(posixpath.dirname(recipe), []).append(recipe)

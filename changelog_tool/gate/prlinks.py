@@ -53,15 +53,9 @@ def repository_slug(
     changelog: bytes | None = None,
     remote_url: Callable[[str], str | None] | None = None,
 ) -> str | None:
-    """The repository whose pull requests the changelog links to.
-
-    The configured slug; else an ``upstream`` remote on GitHub; else the ``origin``
-    remote on GitHub -- unless the newest numbered pr-link in ``changelog`` (its
-    tail is enough) names a repository of the same name under another owner: then
-    ``origin`` is a contributor's fork and the link's repository is the one. With
-    no GitHub remote, the newest link decides. ``remote_url`` maps a remote name to its
-    URL (default: ``git config`` in the settings root).
-    """
+    """The repository the changelog's pr-links point at: the setting; else the ``upstream`` or
+    ``origin`` remote on GitHub (unless the newest link shows ``origin`` is a fork); else the
+    newest link."""
     if settings.repository:
         return settings.repository
     if remote_url is None:
@@ -84,15 +78,8 @@ def repository_slug(
 
 
 def protected_head(settings: Settings, head: HeadState) -> str | None:
-    """The protected branch that ``head`` is, or ``None``: the one decision of
-    "is this the protected branch?" (where a placeholder pr-link is refused).
-
-    During a rebase, merge, cherry-pick or revert the entries being written belong
-    to the branch being replayed, even on the protected tip: not protected. A
-    checked-out branch is protected when its name is a protected ref's branch
-    name; a detached HEAD (or a ``--head`` commit) when it is a protected ref's
-    commit.
-    """
+    """The protected branch ``head`` is, or ``None``: the one "is this the protected branch?".
+    Never during a replay; a branch by name, a detached HEAD by commit."""
     if head.operation is not None:
         return None
     if head.branch is not None:

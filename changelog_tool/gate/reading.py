@@ -1,13 +1,5 @@
-"""The verdict of the benchmark CI's own reader (:mod:`changelog_tool.ledger.reading`):
-what it refuses, and what it reads otherwise than the branch's own entries.
-
-A deleted line it refuses is an error, except where the change only corrects old
-pr-links (a warning, ``correction = "error"`` makes it one: that push benchmarks
-nothing). Added lines that do not load, or load to other entries than the branch
-appended (git's diff cut or joined them), are errors. A branch behind the base
-ref's tip, which the pull-request check refuses until it holds the tip's newer
-entries, gets a warning naming ``changelog sync --commit``.
-"""
+"""The verdict of the benchmark CI's own reader (:mod:`changelog_tool.ledger.reading`). See
+docs/design.md, "The benchmark's reading decides"."""
 
 from __future__ import annotations
 
@@ -127,10 +119,8 @@ def _misread(reading: Reading, appended: list[Appended], path: str) -> list[Find
 
 
 def _as_read(appended: list[Appended]) -> list[tuple[object, object]] | None:
-    """Each own entry as PyYAML reads it alone, with its last line break and without
-    it (the reader joins the added lines, so the last one has none: a ``|`` scalar
-    there ends without one); ``None`` when one does not read (its own findings say
-    why)."""
+    """Each own entry as PyYAML reads it alone, with and without its last line break; ``None``
+    when one does not read."""
     out: list[tuple[object, object]] = []
     for entry in appended:
         if entry.value is None:

@@ -1,6 +1,5 @@
-"""What ``verify`` says about the entry schema in use: the fields a repository's
-schema adds (with the schema's descriptions), and, once per run, the scenario types
-that changed master configs use but the schema does not list."""
+"""What ``verify`` says about the entry schema in use: the fields a repository's schema adds, and
+scenario types the changed keys use that it does not list."""
 
 from __future__ import annotations
 
@@ -47,9 +46,8 @@ def _kinds(change: KeyChange, masters: MasterSet) -> Iterable[str]:
 
 
 def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) -> list[Finding]:
-    """One notice (never an error: the master configs are right, the schema lags)
-    naming the scenario types the changed keys use that the entry schema does not
-    list, with the fix; none when every type is listed."""
+    """One notice naming the scenario types the changed keys use that the schema lacks, with the
+    fix."""
     definition = current()
     unlisted: dict[str, list[str]] = {}
     where: KeyChange | None = None

@@ -1,6 +1,5 @@
-"""The verdict while git has stopped in a rebase, merge or cherry-pick: said first,
-and no advice to append while commits still to replay change the changelog (the
-entry may be in one of them: following the advice would leave two)."""
+"""The verdict while git has stopped in a rebase, merge or cherry-pick: no advice to append while
+commits to replay still change the changelog."""
 
 from __future__ import annotations
 

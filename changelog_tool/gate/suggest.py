@@ -15,11 +15,8 @@ def scenario_types(
     known: Sequence[str],
     missing: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
-    """The scenario types to name in an entry for ``changes``, in ``known`` (schema)
-    order: each key's changed scenario types (:func:`changed_kinds`; ``missing``
-    narrows them to those still unselected); none (every scenario runs) when that is
-    every type of every key, when a key's types are unknown, or when one is a type
-    the schema does not know."""
+    """The scenario types to name for ``changes`` in schema order (``missing`` narrows them);
+    none when that would be every type, or a type is unknown."""
     wanted: set[str] = set()
     everything = True
     for change in changes:
@@ -76,8 +73,7 @@ def suggested_entry(
     known_scenarios: Sequence[str],
     missing: Mapping[str, Sequence[str]] | None = None,
 ) -> Suggested:
-    """The entry that covers ``changes``: their keys, the scenario types they
-    affect (of them, the ``missing`` ones: those no entry selects yet), a drafted
+    """The entry covering ``changes``: keys, scenario types (of ``missing``), a drafted
     description and ``pr_link``."""
     kinds = scenario_types(changes, known_scenarios, missing)
     keys = sorted({c.key for c in changes})

@@ -1,12 +1,5 @@
-"""The job summary ``verify --format github`` appends to ``$GITHUB_STEP_SUMMARY``:
-Markdown people read on the run's page (pure).
-
-A table of the changed keys (added, modified, reduced, removed, recipe), what
-changed and whether an appended entry covers it; the findings; and the
-suggested entry in a fenced ``yaml`` block (none when the change is opted out).
-Every name comes from the branch, so it is escaped: it cannot break the table,
-open a fence or inject HTML.
-"""
+"""The Markdown job summary ``verify --format github`` appends to ``$GITHUB_STEP_SUMMARY``
+(pure): changed keys, findings, the suggested entry, every name escaped."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The ``verify --base`` checks: what a branch changed against what it appended.
-
-Pure over a :class:`~changelog_tool.diff.engine.Snapshot`; produces Findings and, when
-keys are uncovered, a ready-to-append entry (emitted byte-exact by the emitter). The
-gate decides severities: a settings change in the branch is an error unless allowed.
-"""
+"""The ``verify --base`` checks: what a branch changed against what it appended (pure over a
+``Snapshot``), and a ready-to-append entry for uncovered keys."""
 
 from __future__ import annotations
 
@@ -39,8 +35,8 @@ class Verdict:
 
 
 def settings_change(snapshot: Snapshot, allowed: bool) -> Finding | None:
-    """The branch's settings change as the gate judges it (``verify --base`` and
-    ``lint --base``): an error, or a warning when ``allowed``."""
+    """The branch's settings change as the gate judges it: an error, or a warning when
+    ``allowed``."""
     if snapshot.settings_change is None:
         return None
     return replace(snapshot.settings_change, severity=WARNING if allowed else ERROR)
@@ -141,8 +137,8 @@ def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Fin
 
 
 def _restores(snapshot: Snapshot, gap: Gap) -> str | None:
-    """A modified key no appended entry names, put back as the newest entry that
-    covers it had it benchmarked: that entry, said; else ``None``."""
+    """The newest entry covering a modified key no appended entry names, when the key is put back
+    as it benchmarked it; else ``None``."""
     if gap.change.kind != MODIFIED or gap.matched:
         return None
     return snapshot.benchmarked(gap.change.key)
@@ -193,11 +189,8 @@ def _uncovered(gap: Gap, opt_out: OptOut | None) -> Finding:
 
 
 def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings) -> list[Finding]:
-    """A new entry equal to an earlier one (but for pr-link, or identical): it re-runs
-    the same sweeps and publishes twice. Appended at the tail, that is how a sweep is
-    re-run on purpose (real practice): as ``duplicate-entry`` in the settings. An
-    identical copy standing between the base's entries is what a merge leaves, never
-    a re-run: an error."""
+    """A new entry equal to an earlier one: at the tail a re-run (the ``duplicate-entry``
+    setting), an identical copy between the base's entries an error (a merge's leftover)."""
     history = snapshot.history
     kept = history.base or history.prefix
     where = " of the base" if history.base is not None else ""
@@ -251,8 +244,7 @@ def _same_selection(earlier: list[Appended], value: dict[str, object]) -> Append
 
 
 def _identical(kept: bytes, line: int, entry: Appended) -> bool:
-    """The kept entry at ``line`` has the same pr-link as ``entry`` (it is equal but
-    for pr-link already)."""
+    """The kept entry at ``line`` has ``entry``'s pr-link."""
     ledger = Ledger(kept)
     block = next((b for b in ledger.blocks if b.line == line), None)
     if block is None:

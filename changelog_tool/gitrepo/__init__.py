@@ -1,10 +1,6 @@
-"""Git at the edge: every git call of the tool goes through this module.
-
-Objects (refs, trees, blobs) are read through one persistent ``git cat-file
---batch`` (:mod:`objects`); every other question is one plain ``git`` process
-(:func:`git`). Git failures become :class:`EnvironmentProblem` messages that say
-what to run. Why not GitPython: docs/design.md.
-"""
+"""Every git call of the tool: objects through one ``git cat-file --batch``, other questions as
+plain ``git``; failures become :class:`EnvironmentProblem` saying what to run. See
+docs/design.md, "Git is run, not re-implemented"."""
 
 from changelog_tool.gitrepo.objects import (
     protected_blob,

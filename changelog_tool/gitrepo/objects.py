@@ -1,8 +1,5 @@
-"""A repository's objects through one persistent ``git cat-file --batch`` process:
-refs resolved to commits, blobs read whole or in chunks, trees listed. Every read
-of ``verify --base``, ``keys`` and the TUI goes through it, so a run costs one git
-process for all its objects, and a blob larger than the limit is refused after
-its header, before its bytes are read."""
+"""A repository's objects through one persistent ``git cat-file --batch``: refs resolved, blobs
+read whole or in chunks (refused over the limit after the header), trees listed."""
 
 from __future__ import annotations
 
@@ -67,14 +64,13 @@ class Objects:
         return self._check.stdin, self._check.stdout
 
     def info(self, spec: str) -> tuple[str, str, int] | None:
-        """The sha, type and size of ``spec`` without its bytes (a second process,
-        ``--batch-check``, started on first use); ``None`` when absent."""
+        """The sha, type and size of ``spec`` without its bytes (``--batch-check``); ``None``
+        when absent."""
         return self._ask(spec, self._check_pipes)
 
     def header(self, spec: str) -> tuple[str, str, int] | None:
-        """Ask for ``spec`` (``rev:path``, a sha, ``ref^{commit}``): its sha, type and
-        size, with its bytes pending (read them with :meth:`content`, :meth:`chunks`
-        or :meth:`skip`); ``None`` when git has no such object."""
+        """Ask for ``spec``: its sha, type and size, its bytes left pending (read them with
+        :meth:`content`, :meth:`chunks` or :meth:`skip`); ``None`` when absent."""
         return self._ask(spec, self._pipes)
 
     def _ask(
@@ -126,9 +122,8 @@ class Objects:
             pass
 
     def chunks(self, size: int) -> Iterator[bytes]:
-        """The pending bytes of the object just asked for (``size`` from its header),
-        in chunks of at most :data:`CHUNK`; memory stays bounded by the chunk size.
-        The iterator must be consumed to the end before the next request."""
+        """The pending bytes in chunks of at most :data:`CHUNK`; consume it before the next
+        request."""
         _, receive = self._pipes()
         left = size
         while left:
@@ -141,10 +136,8 @@ class Objects:
         receive.read(1)
 
     def object_id(self, spec: str) -> str | None:
-        """The sha of the object ``spec`` names (``rev:folder``: a tree), ``None`` when
-        absent; asked of the ``--batch`` process like the reads around it, so no
-        second process is started for it (a tree is small: its bytes are dropped;
-        anything else over :data:`CHUNK` bytes ends the process rather than be read)."""
+        """The sha of the object ``spec`` names, ``None`` when absent; asked of the ``--batch``
+        process (a non-tree over :data:`CHUNK` bytes ends it rather than be read)."""
         found = self.header(spec)
         if found is None:
             return None
@@ -180,9 +173,7 @@ class Objects:
 
 
 def _widen(pipe: IO[bytes] | None) -> None:
-    """Let git run a chunk ahead of the reader: a pipe of :data:`CHUNK` bytes (Linux;
-    64 KiB by default) lets git inflate the next chunk while this one is hashed and
-    searched. Where the system refuses, the pipe keeps its size."""
+    """Let git run a chunk ahead of the reader: a pipe of :data:`CHUNK` bytes, where allowed."""
     resize = getattr(fcntl, "F_SETPIPE_SZ", None)
     if pipe is not None and resize is not None:
         with contextlib.suppress(OSError):
@@ -190,8 +181,7 @@ def _widen(pipe: IO[bytes] | None) -> None:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End a ``cat-file`` process now: it only reads, so nothing of git's is lost,
-    and a wait with a timeout would poll in sleeps."""
+    """End a ``cat-file`` process now (it only reads, so nothing is lost)."""
     for pipe in (process.stdin, process.stdout):
         if pipe is not None:
             pipe.close()
@@ -200,8 +190,8 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
-    """The first ``rev:path`` of ``specs`` that exists, with its bytes, read through
-    one :class:`Objects`; ``None`` when none does or git cannot be asked."""
+    """The first ``rev:path`` of ``specs`` that exists, with its bytes; ``None`` when none does
+    or git cannot be asked."""
     objects = Objects(root)
     try:
         for spec in specs:
@@ -225,9 +215,7 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
 
 
 def blob_hasher(size: int, width: int) -> hashlib._Hash:
-    """A hash primed as git hashes a blob of ``size`` bytes: feed it those bytes and
-    its hex digest is their object id, SHA-1 or (ids ``width`` 64 hex digits wide)
-    SHA-256."""
+    """A hash primed as git hashes a blob of ``size`` bytes: SHA-1, or SHA-256 for ``width`` 64."""
     hasher = hashlib.new("sha256" if width == 64 else "sha1")
     hasher.update(b"blob %d\0" % size)
     return hasher

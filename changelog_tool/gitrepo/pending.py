@@ -17,8 +17,7 @@ _SHA = re.compile(rb"[0-9a-f]{7,64}")
 
 @dataclass(frozen=True)
 class Pending:
-    """An operation git has stopped in: its name and the commits still to replay
-    (``None`` for a merge, which has none)."""
+    """An operation git has stopped in and the commits still to replay (``None`` for a merge)."""
 
     operation: str
     remaining: tuple[str, ...] | None
@@ -62,8 +61,7 @@ def _todo_commits(todo: bytes) -> list[str]:
 
 
 def _patches(folder: Path) -> list[str]:
-    """``git rebase --apply`` and ``git am``: the commits of the patches from ``next``
-    on (each patch file begins ``From <sha>``)."""
+    """``rebase --apply`` and ``am``: the commits of the patches from ``next`` on."""
     try:
         first = int((folder / "next").read_text().strip())
         last = int((folder / "last").read_text().strip())

@@ -1,6 +1,5 @@
-"""Plain ``git`` processes: the one place that spawns git (:func:`git`), and the short
-one-off questions asked through it (config, the checked-out state, the state of the
-git directory, ``merge-file``, blobs of the protected ref for the merge driver)."""
+"""Plain ``git`` processes: the one place that spawns git, and the one-off questions asked
+through it (config, the git directory's state, ``merge-file``)."""
 
 from __future__ import annotations
 
@@ -19,8 +18,8 @@ from changelog_tool.toplevel import discover, is_git_directory
 def git(
     root: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """One plain ``git`` process in ``root`` whose exit code the caller reads; only
-    a missing git is an error. With :func:`spawn`, the one place that spawns git."""
+    """One plain ``git`` process in ``root`` whose exit code the caller reads; only a missing git
+    is an error."""
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
@@ -30,8 +29,7 @@ def git(
 
 
 def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
-    """A long-running ``git`` process in ``root`` fed through its pipes (``cat-file
-    --batch``); its error output is dropped (a missing object is reported on stdout)."""
+    """A long-running ``git`` process in ``root`` fed through its pipes; its stderr is dropped."""
     try:
         return subprocess.Popen(
             ["git", *args],
@@ -45,8 +43,8 @@ def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
 
 
 def remote_url_reader(root: Path) -> Callable[[str], str | None]:
-    """A remote's URL by name (``None`` for a remote this clone lacks), every remote's
-    read with one ``git config`` when first asked for."""
+    """A remote's URL by name (``None`` when absent), all read with one ``git config`` when first
+    asked."""
     found: list[dict[str, str]] = []
 
     def url(name: str) -> str | None:
@@ -64,9 +62,8 @@ def remote_url_reader(root: Path) -> Callable[[str], str | None]:
 
 
 def remote_names(root: Path) -> Callable[[], frozenset[str]]:
-    """The clone's remote names, read when first asked for: the configured remotes
-    (``git remote``) and those it holds remote-tracking branches of (``fork`` for
-    ``refs/remotes/fork/main``, which git resolves ``fork/main`` to)."""
+    """The clone's remote names: configured remotes and those it holds remote-tracking branches
+    of."""
     found: list[frozenset[str]] = []
 
     def names() -> frozenset[str]:
@@ -82,11 +79,8 @@ def remote_names(root: Path) -> Callable[[], frozenset[str]]:
 
 
 def git_dir(start: Path) -> Path | None:
-    """The absolute git directory of the repository holding ``start``, ``None``
-    outside one. Without a process when ``GIT_DIR`` (valid from ``start``: git
-    exports it so to a merge driver) or a ``.git`` found by git's search
-    (:func:`~changelog_tool.toplevel.discover`) names it; else git is asked (a bare
-    repository, the inside of a git directory)."""
+    """The absolute git directory of the repository holding ``start``, ``None`` outside one;
+    without a process when ``GIT_DIR`` or a ``.git`` names it."""
     given = os.environ.get("GIT_DIR")
     if given and is_git_directory(folder := Path(os.path.abspath(start / given))):
         return folder
@@ -101,8 +95,8 @@ def git_dir(start: Path) -> Path | None:
 
 
 def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Plain ``git`` in ``root``, for building repositories such as the
-    demo sandbox; a failure becomes :class:`EnvironmentProblem` with git's message."""
+    """Plain ``git`` in ``root``; a failure becomes :class:`EnvironmentProblem` with git's
+    message."""
     result = git(root, *args, env=env)
     if result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip()
@@ -111,8 +105,8 @@ def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
 
 
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Plain ``git`` in ``root`` whose exit code the caller reads (a merge that
-    stops on conflicts exits 1), as text; only a missing git is an error."""
+    """Plain ``git`` in ``root`` as text, whose exit code the caller reads; only a missing git is
+    an error."""
     done = git(root, *args)
     return subprocess.CompletedProcess(
         done.args,
@@ -123,10 +117,8 @@ def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def object_header(line: bytes) -> tuple[str, str, int] | None:
-    """``git cat-file --batch`` / ``--batch-check``'s line for one object, without its
-    line break: ``(object id, type, size)``, or ``None`` for an object git does not
-    have (``missing``, ``ambiguous``) or a line that is not a header. The one parser of
-    it (:class:`~changelog_tool.gitrepo.objects.Objects`, the one-shot reads below)."""
+    """``cat-file --batch``'s header line as ``(object id, type, size)``, or ``None`` for a
+    missing object or a line that is no header. The one parser of it."""
     words = line.split()
     if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
         return None
@@ -134,9 +126,8 @@ def object_header(line: bytes) -> tuple[str, str, int] | None:
 
 
 def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:
-    """``git merge-file -p`` of three files: git's own textual merge, with conflict
-    markers where it conflicts (in the configured ``merge.conflictStyle``), and
-    the number of conflicts; ``None`` when git fails."""
+    """``git merge-file -p`` of three files in the configured conflict style, and the number of
+    conflicts; ``None`` when git fails."""
     style = try_git(root, "config", "--get", "merge.conflictStyle").stdout.strip()
     args = ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs"]
     if style in ("diff3", "zdiff3"):
@@ -146,9 +137,8 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
 
 
 def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[bytes]:
-    """Git's own text merges of three versions of a file (``git merge-file``, in the
-    merge and the diff3 layouts: their clean hunks may differ), as git leaves them
-    when no merge driver runs; those that failed are left out."""
+    """Git's text merges of three versions (merge and diff3 layouts), as git leaves them without
+    a driver; failed ones left out."""
     found: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
         files = [Path(folder, name) for name in ("ours", "base", "theirs")]
@@ -162,11 +152,8 @@ def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[byt
 
 
 def operation_in_progress(git_directory: Path) -> str | None:
-    """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped
-    (or is running) here, from git's state files (``git am`` keeps
-    ``rebase-apply/applying``, a ``rebase --apply`` the same folder without it).
-    ``REVERT_HEAD`` and ``CHERRY_PICK_HEAD`` are written once a pick has stopped, so
-    while the driver runs only a series of picks shows (``sequencer/todo``)."""
+    """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped (or is
+    running) here, from git's state files."""
     if (git_directory / "rebase-apply" / "applying").is_file():
         return "am"
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
@@ -184,22 +171,13 @@ REPLAY_UNRECORDED = "unrecorded"
 
 
 def replay_start(git_directory: Path) -> tuple[str, str] | str | None:
-    """The commit a replay in progress builds on (a revision: a commit id, ``HEAD``
-    or ``<id>^``), and the record git keeps of it, read in this order:
+    """The commit a replay in progress builds on and git's record of it: ``rebase-merge/onto``,
+    ``rebase-apply/onto``, ``rebase-apply/rewritten``'s first parent or ``HEAD``,
+    ``ORIG_HEAD`` for ``am``, ``sequencer/head``.
 
-    - ``rebase-merge/onto`` (``git rebase``, ``pull --rebase``, ``rebase -i``), and
-      ``rebase-apply/onto`` (``rebase --apply``, written once it stops);
-    - a ``rebase --apply`` still running has no ``onto`` yet: the parent of the
-      first commit it wrote (``rebase-apply/rewritten``), or, before it wrote
-      one, ``HEAD`` itself;
-    - ``git am`` (``rebase-apply/applying``): ``ORIG_HEAD``, which it sets to the
-      commit it starts on;
-    - a series of picks: ``sequencer/head``, the HEAD it started from.
-
-    :data:`REPLAY_UNRECORDED` when a replay runs and none of these can be read;
-    ``None`` when none runs (a merge, ``MERGE_HEAD``; one cherry-pick or revert,
-    ``CHERRY_PICK_HEAD``/``REVERT_HEAD`` or nothing; a stash): the protected side is
-    then the commit HEAD is on, main's, all of it."""
+    :data:`REPLAY_UNRECORDED` when a replay runs and none can be read; ``None`` when none
+    runs.
+    """
     apply = git_directory / "rebase-apply"
     for name in ("rebase-merge/onto", "rebase-apply/onto"):
         sha = _first_word(git_directory / name)
@@ -224,8 +202,8 @@ def replay_start(git_directory: Path) -> tuple[str, str] | str | None:
 
 
 def _first_word(path: Path, index: int = 0) -> str | None:
-    """The ``index``-th word of the first line of a small state file of git's (a
-    commit id), or ``None`` when it is missing, unreadable or not an id."""
+    """The ``index``-th word of a small state file's first line if it is a commit id, else
+    ``None``."""
     try:
         with path.open("rb") as file:
             line = file.read(4096).split(b"\n", 1)[0]
@@ -237,11 +215,8 @@ def _first_word(path: Path, index: int = 0) -> str | None:
 
 
 def unmerged(path: Path) -> str | None:
-    """When the index holds conflict stages for the file ``path`` names (a rebase or
-    merge stopped on it): the operation in progress (``rebase``, ``am``, ``merge``,
-    ``cherry-pick``, ``revert``; ``a merge`` when the git directory names none);
-    ``None`` when it holds none, outside a repository, or without git. One plain git
-    process (``ls-files -u``)."""
+    """The operation in progress when the index holds conflict stages for ``path`` (``a merge``
+    when none is named); ``None`` otherwise or without git."""
     folder = path.parent
     if not folder.is_dir():
         return None
@@ -283,10 +258,8 @@ def _sequencer_command(todo: Path) -> str | None:
 
 
 def current_branch(git_directory: Path) -> str | None:
-    """The branch HEAD is on (``main``), read from the git directory's ``HEAD`` file
-    without running git; ``None`` when HEAD is detached (a rebase) or unreadable. A
-    repository whose refs are a reftable keeps a placeholder there
-    (``refs/heads/.invalid``): git itself is asked then."""
+    """The branch HEAD is on, read from ``HEAD`` (git is asked for a reftable); ``None`` when
+    detached or unreadable."""
     try:
         with (git_directory / "HEAD").open("rb") as file:
             head = file.read(1024)
@@ -317,9 +290,7 @@ _REFTABLE_HEAD = ".invalid"
 
 
 class GitDirectory:
-    """The git directory of the work tree at ``root`` (:func:`git_dir`), found once,
-    and what it says of HEAD: the branch it is on and the operation in progress (the
-    merge driver, ``resolve`` and the gate's :func:`head_state` alike)."""
+    """The git directory of the work tree at ``root``, found once, and what it says of HEAD."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -346,9 +317,8 @@ class GitDirectory:
 
 @dataclass(frozen=True)
 class HeadState:
-    """What is checked out: the commit, the branch (``None`` when detached), an
-    operation stopped in the git directory, and the commits of the protected refs
-    (read only when HEAD is detached: a branch name decides otherwise)."""
+    """What is checked out: commit, branch (``None``: detached), the operation stopped, and the
+    protected refs' commits (read only when detached)."""
 
     sha: str | None
     branch: str | None

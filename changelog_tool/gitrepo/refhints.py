@@ -17,22 +17,18 @@ _SETTING = "or set `protected-ref` in the settings (.perf-changelog.toml) to the
 
 
 def fetch(remote: str, branch: str) -> str:
-    """The fetch that makes ``remote/branch`` here: the full refspec, since a
-    single-branch clone's plain fetch makes no remote ref."""
+    """The fetch that makes ``remote/branch`` here: the full refspec (single-branch clones)."""
     return f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
 
 
 def ref_names(root: Path) -> list[str]:
-    """Local and remote branch names and tags (``refs/`` and its next part left
-    out), for "did you mean"."""
+    """Local and remote branch names and tags, for "did you mean"."""
     out = git(root, "for-each-ref", "--format=%(refname)").stdout.decode("utf-8", "replace")
     return [name if name.count("/") < 2 else name.split("/", 2)[2] for name in out.split()]
 
 
 def _misspelled(root: Path, ref: str, remotes: list[str]) -> str | None:
-    """The ref that ``ref`` misspells, if any: a remote's branch compared with that
-    remote's branches by the name after ``REMOTE/`` (the shared prefix would make
-    any two alike), any other ref with the branches and tags."""
+    """The ref that ``ref`` misspells, if any (a remote's branch among that remote's branches)."""
     remote, branch = remote_and_branch(ref, lambda: remotes)
     names = ref_names(root)
     if remote in remotes:
@@ -43,8 +39,7 @@ def _misspelled(root: Path, ref: str, remotes: list[str]) -> str | None:
 
 
 def unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
-    """The message for a ref this clone lacks as a commit (``kind``: the type of the
-    object it names, if any), with the command to run."""
+    """The message for a ref this clone lacks as a commit, with the command to run."""
     if kind is not None and kind != COMMIT:
         return f"{ref!r} names a {kind}, not a commit; pass a branch, tag or commit"
     remotes = run_git(root, "remote").split()

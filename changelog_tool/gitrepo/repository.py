@@ -1,6 +1,5 @@
-"""The repository the diff engine and the commands read: refs, blobs and trees
-through one persistent ``git cat-file --batch`` process (:mod:`.objects`), other
-questions through the one git spawner (:mod:`.process`)."""
+"""The repository the diff engine and the commands read: objects through :mod:`.objects`, other
+questions through :mod:`.process`."""
 
 from __future__ import annotations
 
@@ -93,8 +92,7 @@ class Repo:
         return found[1] if found is not None else None
 
     def protected_ref(self, refs: Sequence[str], flag: str = "--base REF") -> str:
-        """The first of the protected refs (settings' order) this clone has; the one
-        lookup of the protected ref (`verify`, `keys`, the TUI, `sync`)."""
+        """The first protected ref (settings' order) this clone has: the one lookup of it."""
         for ref in refs:
             try:
                 self.resolve(ref)
@@ -124,15 +122,12 @@ class Repo:
 
     # --- contents ----------------------------------------------------------------
     def inside(self, path: str) -> Path:
-        """``path`` in the work tree, refused when it, or a folder on the way, is a
-        symbolic link that leads outside the work tree or into the git directory
-        (see :func:`confined`)."""
+        """``path`` in the work tree, confined (:func:`confined`)."""
         return confined(self.root, path, (self.git_directory, self.common_directory))
 
     def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
-        """File bytes at a commit (or ``WORKTREE``, see :meth:`inside`); ``None`` when
-        absent; refused, before reading, when larger than ``limit`` bytes (default:
-        :attr:`limit`)."""
+        """File bytes at a commit (or ``WORKTREE``); ``None`` when absent; refused over ``limit``
+        before reading."""
         limit = self.limit if limit is None else limit
         if rev == WORKTREE:
             file = self.inside(path)
@@ -141,10 +136,8 @@ class Repo:
         return self.objects.content(found[1]) if found is not None else None
 
     def blob_header(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
-        """The blob id and size of ``path`` at the commit ``rev``, its bytes left pending
-        in the ``cat-file`` process (read them with ``objects.content`` or
-        ``objects.chunks``); ``None`` when it is absent or not a file; refused when
-        larger than ``limit`` (default: :attr:`limit`)."""
+        """Blob id and size of ``path`` at ``rev``, its bytes left pending in ``cat-file``;
+        ``None`` when absent or not a file; refused over ``limit``."""
         found = self.objects.header(f"{rev}:{path}")
         if found is not None and found[1] != "blob":
             self.objects.skip(found[2])
@@ -161,8 +154,8 @@ class Repo:
     def _as_file(
         self, found: tuple[str, str, int] | None, path: str, limit: int | None
     ) -> tuple[str, int] | None:
-        """The one rule for a file at a commit: absent or not a blob is ``None``; over
-        ``limit`` (default: :attr:`limit`) is refused."""
+        """The one rule for a file at a commit: absent or not a blob is ``None``; over ``limit``
+        refused."""
         if found is None or found[1] != "blob":
             return None
         refusal = too_large(path, found[2], self.limit if limit is None else limit)
@@ -178,10 +171,8 @@ class Repo:
         return found is not None and found[1] == "blob"
 
     def changed_files(self, base: str, head: str, folders: Iterable[str]) -> list[tuple[str, str]]:
-        """``(status, path)`` under ``folders`` between two commits (or the work tree);
-        renames count as a deletion plus an addition. Between commits, a folder whose
-        tree is the same object on both sides is not diffed (no git process at all
-        when none changed)."""
+        """``(status, path)`` under ``folders`` between two commits (or the work tree); a rename
+        is a deletion plus an addition."""
         if head != WORKTREE:
             folders = [f for f in folders if self._tree_id(base, f) != self._tree_id(head, f)]
         spec = [f":(top){folder}" for folder in folders]
@@ -198,16 +189,15 @@ class Repo:
         return rows
 
     def line_origin(self, rev: str, path: str, line: int) -> str | None:
-        """The commit that wrote line ``line`` of ``path`` as ``rev`` has it (one
-        ``git blame`` of that line); ``None`` when git cannot tell."""
+        """The commit that wrote line ``line`` of ``path`` at ``rev`` (``git blame``); ``None``
+        when unknown."""
         done = git(self.root, "blame", "--porcelain", "-L", f"{line},{line}", rev, "--", path)
         words = done.stdout.split(maxsplit=1) if done.returncode == 0 else []
         return words[0].decode("ascii", "replace") if words else None
 
     def file_diff(self, base: str, head: str, path: str) -> bytes:
-        """``git diff base head -- path`` as a runner with git's defaults prints it
-        (Myers with the indent heuristic, no colour, no external diff or textconv,
-        whatever this clone's configuration says); ``head`` may be ``WORKTREE``."""
+        """``git diff base head -- path`` with git's defaults whatever the clone's configuration;
+        ``head`` may be ``WORKTREE``."""
         args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"]
         args += ["--diff-algorithm=myers", "--indent-heuristic", "--unified=3", base]
         if head != WORKTREE:
@@ -224,13 +214,9 @@ class Repo:
     def tree_files(
         self, rev: str, patterns: Iterable[str], links: set[str] | None = None
     ) -> dict[str, str | None]:
-        """Paths matching any glob (``*`` stays inside one path segment, ``**`` spans
-        segments) -> blob sha, at a commit; -> ``None`` in the work tree. Trees are
-        read through the persistent ``cat-file`` process, never ``ls-tree -r``.
-
-        A symbolic link where a segment matches (the file, or a folder on the way) is
-        not followed, at a commit (git stores the path it points to) nor in the work
-        tree, so both read the same files: it goes to ``links``."""
+        """Paths matching any glob (``*`` within a segment, ``**`` across) -> blob sha at a
+        commit, ``None`` in the work tree. Symbolic links are not followed: they go to
+        ``links``."""
         found: dict[str, str | None] = {}
         linked: set[str] = set()
         trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
@@ -247,8 +233,7 @@ class Repo:
         return dict(sorted(found.items()))
 
     def is_link(self, rev: str, path: str) -> bool:
-        """``path`` is a symbolic link at a commit (its tree entry's mode) or in the work
-        tree."""
+        """``path`` is a symbolic link at a commit or in the work tree."""
         if rev == WORKTREE:
             return (self.root / path).is_symlink()
         folder, _, name = path.rpartition("/")
@@ -280,8 +265,7 @@ class Repo:
         return {stage: self.read_blob(sha, path=path) for stage, sha in entries.items() if stage}
 
     def outside_sparse_checkout(self, paths: Iterable[str]) -> dict[str, str]:
-        """Of ``paths``, those the index marks skip-worktree (a sparse checkout leaves
-        them out of the work tree; git takes them as unchanged) -> their index blob."""
+        """Of ``paths``, those the index marks skip-worktree -> their index blob."""
         wanted = sorted(paths)
         if not wanted:
             return {}
@@ -295,9 +279,8 @@ class Repo:
         return found
 
     def index_entries(self, path: str) -> dict[int, str]:
-        """Stage -> blob sha of ``path`` in the index: ``{0: sha}`` when it is staged,
-        stages 1-3 when it is conflicted, nothing when the index lacks it (a staged
-        deletion, or a file never added)."""
+        """Stage -> blob sha of ``path`` in the index (``{0: sha}`` staged, 1-3 conflicted, empty
+        when absent)."""
         out = self._run("ls-files", "-s", "-z", "--", f":(top,literal){path}")
         entries: dict[int, str] = {}
         for row in out.split("\0"):
@@ -319,8 +302,7 @@ class Repo:
         links: set[str],
         trees: dict[str, list[TreeEntry]],
     ) -> None:
-        """Files under the tree ``tree`` (at ``prefix``) matching the glob ``parts``
-        (``trees``: the trees read so far)."""
+        """Files under ``tree`` (at ``prefix``) matching the glob ``parts``."""
         if not parts:
             return
         if tree not in trees:

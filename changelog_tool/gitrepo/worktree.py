@@ -1,6 +1,5 @@
-"""Files of the work tree as the tool may read them: the glob walk over folders, and
-a file read within ``max-bytes`` (every path confined first:
-:mod:`changelog_tool.confinement`)."""
+"""Files of the work tree as the tool may read them: the glob walk, and a read within
+``max-bytes``, every path confined first."""
 
 from __future__ import annotations
 
@@ -11,8 +10,8 @@ from changelog_tool.errors import too_large
 
 
 def read_file(file: Path, name: str, limit: int | None) -> bytes:
-    """A work-tree file that :func:`confined` gave, refused before reading when over
-    ``limit`` bytes (``max-bytes``; ``name`` says which file in the message)."""
+    """A confined work-tree file, refused over ``limit`` bytes before reading (``name`` for the
+    message)."""
     refusal = too_large(name, file.stat().st_size, limit)
     if refusal is not None:
         raise refusal
@@ -27,10 +26,8 @@ def wild(part: str) -> bool:
 def walk_dir(
     root: Path, prefix: str, parts: list[str], found: dict[str, str | None], links: set[str]
 ) -> None:
-    """Paths under ``root`` matching the glob ``parts`` (the work tree's twin of the
-    walk over a commit's tree); a symbolic link where a segment matches goes to
-    ``links``, not followed, and ``**`` does not descend into linked folders (git
-    stores a link, not a tree, and a link to ``..`` would never end)."""
+    """Paths under ``root`` matching the glob ``parts``, as the commit tree walk; symbolic links
+    go to ``links``, not followed."""
     if not parts:
         return
     part, rest = parts[0], parts[1:]

@@ -1,1 +1,1 @@
-"""The changelog as bytes: the document model, the strict loader, entries, the emitter, the one writer and the file checks."""
+"""The changelog as bytes: document model, entries, emitter, the one writer and the file checks."""

@@ -1,24 +1,5 @@
-"""The one append rule: what an append may do to the file it extends.
-
-Appending entries must leave what is already there reading as it did: the
-existing file's last entry keeps its value once entries follow it, and the whole
-still reads as one list, the appended entries its next items, each with the
-value it has on its own. :func:`append_break` says why an append breaks that, or
-``None``; ``add`` (flags, ``--json``, the TUI, ``--dry-run``: all through
-:func:`changelog_tool.ledger.writer.plan_append`), ``verify --base`` (the check of
-the appended tail, :func:`changelog_tool.ledger.revision.check_tail`) and the merge
-(:mod:`changelog_tool.merge.threeway`) all call it, so none of them accepts an
-append another refuses.
-
-It reads only the existing file's end from its last entry on and the appended
-bytes, never the history before: an append begins after the last entry, so only
-that entry's end can take in what follows it (a keep-chomping block scalar, ``|+``
-or ``>+``, takes in the separating empty line; a ``...`` document end makes what
-follows another document; a file with no block entry, such as one flow sequence,
-has no list to join). What the history leaves open at the last entry's ``-`` (a
-quoted scalar run over lines) is the history's own, which ``verify --file`` and
-the merge's proof read.
-"""
+"""The one append rule: what an append may do to the file it extends. See docs/design.md, "One
+append rule"."""
 
 from __future__ import annotations
 
@@ -38,8 +19,8 @@ _KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", r
 
 @dataclass(frozen=True)
 class Break:
-    """Why an append breaks the file: a finding code, the file line it concerns,
-    what goes wrong (a sentence without its final stop) and what to do instead."""
+    """Why an append breaks the file: finding code, file line, what goes wrong (no final stop)
+    and what to do instead."""
 
     code: str
     line: int
@@ -54,17 +35,13 @@ class Break:
 def append_break(
     old: bytes, appended: bytes, line: int = 1, whose: str = "the existing file's"
 ) -> Break | None:
-    """Why appending ``appended`` (separator and entries) after ``old`` breaks the file,
-    or ``None`` when it does not.
+    """Why appending ``appended`` (separator and entries) after ``old`` breaks the file, or
+    ``None``.
 
-    ``old`` is the existing file (or its end from a line start, file line ``line``);
-    only its end from its last entry on is read (all of it when no line begins an
-    entry). ``whose`` names the file in the messages (the merge names its side). An
-    appended entry that does not parse on its own, and an end that does not parse on
-    its own (a trailing ``---`` makes a second document; a duplicate key), are not
-    what the append does: ``None``, and the checks of the entries and of the
-    existing file name them (``add``'s gate and the merge's proof refuse such an end;
-    ``verify --file`` reports it)."""
+    ``old`` is the file or its end from file line ``line``; only its end from the last entry
+    on is read. ``whose`` names the file in messages. An appended entry or an end that does
+    not parse alone is not the append's doing: ``None`` (other checks name it).
+    """
     if not appended.strip(b" \n"):
         return None
     start = last_entry_offset(old) or 0
@@ -123,8 +100,7 @@ def append_break(
 
 
 def _as_list(root: object) -> list[Item] | None:
-    """The items of a document that is a list (an empty one, or comments only, is
-    an empty list), else ``None``."""
+    """The items of a document that is a list (empty or comments only: ``[]``), else ``None``."""
     if root is None:
         return []
     if isinstance(root, list) and all(isinstance(item, Item) for item in root):
@@ -133,15 +109,12 @@ def _as_list(root: object) -> list[Item] | None:
 
 
 def same_reading(a: object, b: object) -> bool:
-    """Two readings of an entry are the same value: YAML data equality
-    (:func:`changelog_tool.yaml.values.same`; a ``.nan`` equals itself here, as its
-    text does)."""
+    """Two readings of an entry are the same value (:func:`~changelog_tool.yaml.values.same`)."""
     return same(a, b)
 
 
 def _cause(end: bytes, line: int) -> str:
-    """What in ``end`` takes in the appended bytes, when it is one of the known
-    endings: a document marker or directive, a keep-chomping block scalar, no entry."""
+    """What in ``end`` takes in the appended bytes, when it is a known ending."""
     marker = _MARKER.search(end)
     if marker is not None:
         at = line + end.count(b"\n", 0, marker.start())

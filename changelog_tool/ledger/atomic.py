@@ -1,9 +1,6 @@
-"""The file steps of every write: a temp file in the target's folder, filled, fsynced,
-given the target's mode and renamed over it, then read back.
-
-Temp files are named ``.<name>.<pid>.<ns>.perf-changelog.tmp``; a crash leaves one
-behind, and the next write removes those whose process is gone.
-"""
+"""The file steps of every write: a temp file in the target's folder
+(``.<name>.<pid>.<ns>.perf-changelog.tmp``), fsynced, given the mode, renamed over the target
+and read back; stale temps of dead processes are removed. See docs/design.md, "One writer"."""
 
 from __future__ import annotations
 
@@ -52,10 +49,8 @@ def _alive(pid: int) -> bool:
 
 
 def write_over(path: Path, real: Path, mode: int, data: bytes) -> None:
-    """Make ``real`` (``path`` after links) hold ``data``: through a temp file, locked,
-    fsynced (with its folder), given ``mode`` and renamed over ``real``. The new file
-    stays locked until it is read back, so a writer that opens it after the rename
-    waits; a read-back that differs refuses."""
+    """Make ``real`` hold ``data`` through a locked, fsynced temp file renamed over it (with
+    ``mode``), kept locked until read back; a differing read-back refuses."""
     tmp = real.parent / f".{real.name}.{os.getpid()}.{time.monotonic_ns()}{TEMP_SUFFIX}"
     fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:

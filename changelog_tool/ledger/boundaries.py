@@ -1,10 +1,5 @@
-"""Where entries begin: the one rule, and every finder built on it.
-
-An entry begins on a line whose first byte is ``-`` followed by a space, a line
-break or the end of the file (``-x`` begins none, nor ``-`` then a tab or a carriage
-return). Every reader of entry boundaries (the ledger's blocks, the last entry, the
-next or previous entry around an offset, the count) is in this module.
-"""
+"""Where entries begin, and every finder built on that rule: a line whose first byte is ``-``
+followed by a space, a line break or the end of the file."""
 
 from __future__ import annotations
 
@@ -32,9 +27,8 @@ def entry_starts(data: bytes) -> list[int]:
 
 
 def count_entries(data: bytes) -> int:
-    """How many lines of ``data`` begin an entry, counted with ``bytes.count``; lines
-    holding only ``-`` overlap there, so the rare file with two in a row is counted by
-    :func:`entry_starts`."""
+    """How many lines of ``data`` begin an entry (``bytes.count``, with :func:`entry_starts` for
+    adjacent ``-`` lines)."""
     alone = data.count(b"\n-\n")
     if alone and b"-\n-" in data:
         return len(entry_starts(data))
@@ -43,8 +37,7 @@ def count_entries(data: bytes) -> int:
 
 
 def next_entry(data: bytes, pos: int = 0) -> int | None:
-    """The first entry that begins on a line after a line break at or after ``pos``;
-    ``None`` when there is none."""
+    """The first entry beginning after a line break at or after ``pos``, or ``None``."""
     while True:
         index = data.find(b"\n-", pos)
         if index < 0:
@@ -55,8 +48,7 @@ def next_entry(data: bytes, pos: int = 0) -> int | None:
 
 
 def entry_before(data: bytes, pos: int) -> int:
-    """Where the entry that holds offset ``pos`` begins: the last line after a line
-    break in ``data[:pos]`` that begins an entry, else 0."""
+    """Where the entry holding offset ``pos`` begins, else 0."""
     while True:
         index = data.rfind(b"\n-", 0, pos)
         if index < 0:
@@ -73,9 +65,8 @@ def entry_after(data: bytes, pos: int) -> int:
 
 
 def last_entry_offset(data: bytes) -> int | None:
-    """Where the last entry in ``data`` begins, found from the end without scanning
-    the rest; ``None`` when no line begins an entry (a last line ``-`` is an empty
-    entry)."""
+    """Where the last entry begins, found from the end; ``None`` when none (a last line ``-`` is
+    an empty entry)."""
     pos = len(data)
     while pos > 0:
         hit = data.rfind(b"\n-", 0, pos)

@@ -1,10 +1,5 @@
-"""What a branch did to the changelog between base and head bytes (pure).
-
-The common case costs one prefix comparison and a parse of the appended tail,
-whatever the length of the history: the base bytes were checked when they were
-appended, and a branch may only add bytes after them. The rare cases (pr-link
-corrections, edited history) compare lines or entry blocks.
-"""
+"""What a branch did to the changelog between base and head bytes (pure): an append costs one
+prefix comparison and a parse of the tail. See docs/design.md, "One comparison"."""
 
 from __future__ import annotations
 
@@ -47,8 +42,8 @@ _MAX_HISTORY_FINDINGS = 10
 def compare(
     base: bytes | None, head: bytes | None, path: str, restore_from: str | None = None
 ) -> History:
-    """Classify the change and check every byte the branch added. ``restore_from``
-    names the base commit in the advice to restore a deleted file."""
+    """Classify the change and check every byte the branch added; ``restore_from`` names the base
+    commit in the advice to restore a deleted file."""
     if head is None:
         if base is None:
             return History(ABSENT)
@@ -90,8 +85,7 @@ def compare(
 
 
 def _new_file(head: bytes, path: str) -> History:
-    """A changelog the branch creates: every entry is appended (the gate's acceptance
-    rule judges their fields, so the schema findings are not repeated here)."""
+    """A changelog the branch creates: every entry is appended (the gate judges their fields)."""
 
     report = check_file(head, path)
     nul = any(f.code == "encoding" and "NUL" in f.message for f in report.findings)
@@ -117,10 +111,8 @@ def _new_file(head: bytes, path: str) -> History:
 
 
 def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, str]]] | None:
-    """When head only changes old entries' pr-links (the lines differ only in lines
-    that begin ``pr-link:``, and each changed entry, parsed on both sides, differs
-    only in its pr-link value): (length of the corrected base inside head, each
-    correction's ``pr-link:`` line in head and its new link)."""
+    """When head only changes old entries' pr-links: (length of the corrected base inside head,
+    each correction's ``pr-link:`` line and new link); else ``None``."""
     old, new = base.split(b"\n"), head.split(b"\n")
     if len(new) < len(old):
         return None
@@ -144,8 +136,8 @@ def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, 
 
 
 def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]] | None:
-    """Each changed line's entry, parsed in ``old`` and ``new`` (the same lines), is
-    the same entry relinked: the ``(line, new link)``; else ``None``."""
+    """``(line, new link)`` of each changed line's entry when each is the same entry relinked;
+    else ``None``."""
     out: list[tuple[int, str]] = []
     for number in lines:
         index = next((i for i, b in enumerate(old.blocks) if b.line > number), len(old.blocks))
@@ -164,12 +156,9 @@ def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]
 
 
 def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
-    """History changed: pair the base's entries with head's by identity
-    (:mod:`~changelog_tool.ledger.pairing`). An edited or removed base entry is an
-    error; a relinked one a correction; whitespace, blank lines and order are form
-    (warnings); each head entry the base lacks is the branch's own, wherever it
-    stands: those after the last base entry are checked as an append, the others
-    read one by one, with a warning that they are not at the tail."""
+    """History changed: pair base and head entries by identity. Edits and removals are errors,
+    relinks corrections, whitespace and order form warnings; own entries past the last base
+    entry are checked as an append, the others one by one."""
     old, new = Ledger(base), Ledger(head)
     pairing = pair(old, new)
     tail = pairing.tail_start
@@ -243,8 +232,7 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
 
 
 def _besides_corrections(pairing: Pairing) -> bool:
-    """Anything but relinked entries and blank lines: own entries, edits, removals,
-    other spaces in an entry."""
+    """Anything but relinked entries and blank lines."""
     return bool(pairing.own or pairing.removed) or any(
         p.how != RELINKED and not pairing.exact(p) for p in pairing.pairs
     )
@@ -261,8 +249,8 @@ def _mixed(history: History, path: str, line: int) -> Finding:
 
 
 def _edited(what: str, source: str, path: str) -> str:
-    """An edit of the base's entries, which `changelog sync` refuses to carry, is undone
-    by taking the base's file and adding this branch's entries again."""
+    """An edit of the base's entries: undone by taking the base's file and adding this branch's
+    entries again."""
     return (
         f"this branch {what}; the file is append-only, only a pr-link may be corrected "
         f"(restore it with `git checkout {source} -- {path}`, then add this branch's "
@@ -295,8 +283,7 @@ def _preamble(ledger: Ledger) -> bytes:
 
 
 def _form(pairing: Pairing, path: str) -> list[Finding]:
-    """The whitespace, blank-line and order differences in what the base held: one
-    warning each kind, at the first place it occurs."""
+    """Whitespace, blank-line and order differences: one warning per kind, at its first place."""
     old, new = pairing.old, pairing.new
     out: list[Finding] = []
     if old.data[: old.preamble_end] != new.data[: new.preamble_end] and (

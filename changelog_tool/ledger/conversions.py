@@ -1,7 +1,5 @@
-"""Whole-file conversions an editor or git makes to the changelog (a byte-order mark,
-CRLF line endings), undone before comparing with the base so they read as one
-``encoding`` finding each, not as every line of history edited; and byte offsets
-counted in the file as it is (pure)."""
+"""Whole-file conversions (a BOM, CRLF) undone before comparing with the base, so each is one
+``encoding`` finding; byte offsets counted in the file as it is (pure)."""
 
 from __future__ import annotations
 
@@ -17,9 +15,8 @@ NUL_REFUSED = "unacceptable character #x0000"
 
 
 def undo_conversions(base: bytes, head: bytes, path: str) -> tuple[bytes, list[Finding]]:
-    """A byte-order mark or CRLF line endings that the base does not have, added by an
-    editor or git's autocrlf: one ``encoding`` finding each, and head without them (so
-    they are not misread as every line of history being edited)."""
+    """A BOM or CRLF line endings the base lacks: one ``encoding`` finding each, and head without
+    them."""
     found: list[tuple[str, int, str]] = []
     if head.startswith(BOM) and not base.startswith(BOM):
         head = head[len(BOM) :]

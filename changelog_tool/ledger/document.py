@@ -1,10 +1,5 @@
-"""The changelog as bytes.
-
-A :class:`Ledger` finds each entry's byte span and first line and keeps the
-separators (empty lines, lines holding only spaces, a missing final newline)
-exactly as found. It parses YAML only where a job asks for it; history is
-never re-serialized.
-"""
+"""The changelog as bytes: a :class:`Ledger` finds each entry's span and line and keeps
+separators exactly as found. See docs/design.md, "Why append-only, byte for byte"."""
 
 from __future__ import annotations
 
@@ -27,8 +22,8 @@ from changelog_tool.yaml.strict import load_items
 
 @dataclass(frozen=True)
 class Block:
-    """One entry's bytes: ``data[start:end]`` are its lines, ``data[end:sep_end]`` the
-    separator lines (empty or whitespace-only) that follow it."""
+    """One entry's bytes: ``data[start:end]`` its lines, ``data[end:sep_end]`` the separator
+    lines after it."""
 
     index: int
     start: int
@@ -46,9 +41,8 @@ class ByteProblem:
 
 
 def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
-    """The real path of the regular file ``path`` names (a symlink is followed);
-    ``None`` when it does not exist and ``missing_ok``. Anything else is refused
-    at once, before it is opened (opening a FIFO would wait forever)."""
+    """The real path of the regular file ``path`` names; ``None`` when missing and
+    ``missing_ok``; anything else refused before opening (a FIFO would block)."""
     real = Path(os.path.realpath(path))
     try:
         mode = os.stat(real).st_mode
@@ -67,9 +61,8 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
 
 
 def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> bytes:
-    """A changelog's bytes, or an error that says what is wrong with the path
-    (missing, not a regular file, over ``limit``: the ``max-bytes`` setting),
-    checked before reading."""
+    """A changelog's bytes, or an error saying what is wrong with the path (missing, not a
+    regular file, over ``limit``)."""
     real = regular_file(path, missing_ok=True)
     if real is None:
         raise UsageError(f"{relative(path)} does not exist{hint}")
@@ -83,12 +76,8 @@ def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> byt
 
 
 def separator_before_append(data: bytes) -> bytes:
-    """What goes between existing bytes and a first appended entry.
-
-    Exactly one empty line must precede the new entry: nothing if the file
-    already ends with an empty line, one newline if it ends with a newline (a
-    last line holding only spaces is not empty), two if it lacks a final newline.
-    """
+    """What goes between existing bytes and a first appended entry so that exactly one empty line
+    precedes it."""
     if not data:
         return b""
     if data.endswith(b"\n\n"):
@@ -99,8 +88,7 @@ def separator_before_append(data: bytes) -> bytes:
 
 
 def first_appended_line(lines: int, end: bytes) -> int:
-    """The line an entry appended to a file begins on: after its ``lines`` line
-    breaks and the separator the append puts after ``end`` (the file's last bytes)."""
+    """The line an entry appended after ``end`` begins on, ``lines`` line breaks into the file."""
     return lines + separator_before_append(end).count(b"\n") + 1
 
 
@@ -168,8 +156,7 @@ class Ledger:
         return match.start() if match else len(self.data)
 
     def last_block(self) -> Block | None:
-        """The last entry (:func:`last_entry_offset`), found from the end without
-        scanning the whole file; the same span as ``blocks[-1]``, its index -1."""
+        """The last entry, found from the end; the same span as ``blocks[-1]``."""
         start = last_entry_offset(self.data)
         if start is None:
             return None
@@ -185,8 +172,8 @@ class Ledger:
 
     # --- byte-level checks -----------------------------------------------------
     def byte_problems(self) -> list[ByteProblem]:
-        """Encoding and whitespace problems, cheap over the whole file (no size check:
-        every reader refuses a file over max-bytes before reading it)."""
+        """Encoding and whitespace problems over the whole file (the size was checked before
+        reading)."""
         data, problems = self.data, []
         if data.startswith(b"\xef\xbb\xbf"):
             message = "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes"

@@ -1,11 +1,5 @@
-"""Is an appended entry a copy of an existing one? Found without parsing history.
-
-Candidate blocks are found by a byte search (from the end) for the entry's
-rarest needle in the newest history (a config key or description word); a block is read (by
-:func:`~changelog_tool.ledger.edits.parse_entry`) only when it also holds every other key,
-scenario type and description word (runs of characters YAML never escapes or
-folds). The cost follows the number of look-alike entries, not the history's length.
-"""
+"""Is an appended entry a copy of an existing one? Found without parsing history: a byte search
+for the entry's rarest needle, then a parse only of blocks that hold every needle."""
 
 from __future__ import annotations
 
@@ -40,17 +34,14 @@ SAMPLE = 64 << 10
 
 
 def search_order(wanted: list[bytes], sample: bytes) -> list[bytes]:
-    """The needles rarest first in ``sample`` (the newest history), the longer first
-    among equals: the search runs on the first, so the blocks it stops at are few
-    (a config key recurs in every entry about that key; a description word seldom
-    does), and a look-alike fails on its first missing word."""
+    """The needles rarest first in ``sample`` (the newest history), longer first among equals."""
     unique = list(dict.fromkeys(wanted))  # a key may also be a description word
     return sorted(unique, key=lambda word: (sample.count(word), -len(word)))
 
 
 def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
-    """The 1-based line of the last entry in ``kept`` equal to ``entry`` but for
-    pr-link, or ``None``."""
+    """The 1-based line of the last entry in ``kept`` equal to ``entry`` but for pr-link, or
+    ``None``."""
     wanted = search_order(needles(entry), kept[-SAMPLE:])
     if not wanted:
         return None
@@ -74,8 +65,8 @@ def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
 
 
 def _equal(block: bytes, entry: Mapping[str, object]) -> bool:
-    """The block (one entry and the blank lines after it) reads as ``entry`` but for
-    pr-link; a look-alike in the emitter's layout is read without the YAML parser."""
+    """The block reads as ``entry`` but for pr-link (the emitter's layout is read without the
+    parser)."""
     try:
         value = parse_entry(block.rstrip(b" \n"), 1)
     except YamlProblem:

@@ -1,9 +1,5 @@
-"""Reading one entry of the changelog on its own, and naming it.
-
-The merge and the gate read an entry's bytes alone (:func:`parse_entry`), name it
-by its config-keys (:func:`label`) and say on which of its lines two versions of
-it first differ (:func:`first_line_difference`).
-"""
+"""One entry of the changelog read alone (:func:`parse_entry`), named (:func:`label`), and where
+two versions first differ (:func:`first_line_difference`)."""
 
 from __future__ import annotations
 
@@ -15,15 +11,13 @@ UNPARSED: object = object()
 
 
 def content(ledger: Ledger, block: Block) -> bytes:
-    """An entry's own lines, without the newline that ends its last line (so that
-    the last entry of a file lacking its final newline compares equal)."""
+    """An entry's own lines without the final newline (a file lacking one compares equal)."""
     text = ledger.data[block.start : block.end]
     return text[:-1] if text.endswith(b"\n") else text
 
 
 def parse_entry(raw: bytes, line: int) -> object:
-    """The value of one entry's bytes, read by the strict loader (raises
-    :class:`YamlProblem`, lines in the file)."""
+    """The value of one entry's bytes by the strict loader (raises :class:`YamlProblem`)."""
     items = load_items(raw + b"\n", line_offset=line - 1)
     if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
         raise YamlProblem("entry-count", "this block is not exactly one list item", line)

@@ -1,18 +1,6 @@
-"""Entry -> canonical YAML block, in the file's prevailing style.
-
-Fields in the entry schema's order (its ``properties``: config-keys,
-scenario-type, description, pr-link, then flags); list items indented four spaces; descriptions always double-quoted and on
-one line; keys and links plain when that is safe, double-quoted otherwise.
-
-Safe means every reader gets the same string back: YAML 1.1 (PyYAML, which the
-benchmark repository's CI uses) and YAML 1.2 (ruamel.yaml, this tool) resolve
-plain scalars differently (``on``, ``012``, ``1:20``, ``1e3``, ``2024-01-01``),
-so a plain scalar must be made of harmless characters and be a string to both
-readers themselves (:func:`~changelog_tool.yaml.items.plain_tag`, ruamel.yaml's
-resolver; :func:`~changelog_tool.yaml.yaml11.plain`, PyYAML's). Every block is
-parsed back before it is returned, so a block that would not read back as exactly
-the entry never leaves this module.
-"""
+"""Entry -> canonical YAML block: the schema's field order, list items indented four spaces,
+descriptions double-quoted on one line, scalars plain only when YAML 1.1 and 1.2 both read
+them back as the same string. See docs/design.md, "An emitter that proves itself"."""
 
 from __future__ import annotations
 
@@ -96,7 +84,7 @@ def scalar(text: str) -> str:
 
 
 def _value(path: str, field: str, kind: str | None, value: object) -> str:
-    """One value as YAML, or a refusal naming the field (validation refuses the same)."""
+    """One value as YAML, or a refusal naming the field."""
     if kind == FLAG:
         if isinstance(value, bool):
             return "true" if value else "false"

@@ -1,11 +1,6 @@
 """Entries as plain mappings, validated by the entry schema in use
-(:mod:`changelog_tool.ledger.entryschema`: ``schema/``, and the repository's file).
-
-Validation also says what JSON Schema cannot: ``integer`` means a Python ``int`` (not
-``1.0``, which JSON Schema counts as an integer, nor ``True``), and no text may hold a
-lone surrogate, which UTF-8 cannot store. So whatever passes validation, the emitter
-can write, and the values read back are the values given.
-"""
+(:mod:`~changelog_tool.ledger.entryschema`), plus what JSON Schema cannot say: an integer is
+an ``int``, and no text holds a lone surrogate, so whatever passes, the emitter can write."""
 
 from __future__ import annotations
 
@@ -155,11 +150,8 @@ PULL_LINK = re.compile(rf"^{PULL_LINK_SHAPE}$")
 
 
 def pull_link_problem(link: str, slug: str | None) -> str | None:
-    """Why ``link`` is not a pull request's canonical link (a clause), or ``None``
-    when it is: the one rule for the gate's pr-links (which adds placeholders and
-    the pull request's own number) and for the pr-link corrections a merge carries.
-    The number obeys :func:`pr_number_problem`; with a ``slug``, the link must point
-    at that repository (``owner/name``, compared without case)."""
+    """Why ``link`` is not a canonical pull-request link (a clause), or ``None``; with a ``slug``
+    it must point at that repository."""
     match = PULL_LINK.match(link)
     if match is None:
         return f"{link!r} is not a pull-request link"
@@ -172,10 +164,8 @@ def pull_link_problem(link: str, slug: str | None) -> str | None:
 
 
 def pr_number_problem(text: str) -> str | None:
-    """Why ``text`` is not a pull-request number (a clause: ``'012' has a leading
-    zero (write 12)``), or ``None`` when it is: the one rule for the number of a
-    pr-link (``verify``, ``add``, the TUI) and for ``--pr-number``: a positive integer
-    in decimal digits, without a leading zero, at most :data:`MAX_PR_NUMBER`."""
+    """Why ``text`` is not a pull-request number (a clause), or ``None``: positive decimal, no
+    leading zero, at most :data:`MAX_PR_NUMBER`."""
     if not (text.isascii() and text.isdigit()):
         return f"{text!r} is not written in decimal digits"
     if not text.strip("0"):
@@ -188,9 +178,7 @@ def pr_number_problem(text: str) -> str | None:
 
 
 def repeated_items(entry: Mapping[str, object]) -> list[tuple[str, str]]:
-    """``(field path, message)`` for each key, pattern or scenario type an entry
-    lists again (``config-keys/2``): the second copy would change nothing the CI
-    runs, so it is a typing slip to say, never a value to drop silently."""
+    """``(field path, message)`` for each key, pattern or scenario type an entry lists again."""
     found = []
     for field in ("config-keys", "scenario-type"):
         values = entry.get(field)
@@ -222,34 +210,26 @@ def without_pr_link(entry: Mapping[str, object]) -> Entry:
 
 
 def same_entry(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
-    """Equal, or equal but for ``pr-link``: the one rule of "the same entry", for the
-    gate's duplicates and the merge's (see :func:`entry_identity`)."""
+    """Equal, or equal but for ``pr-link``: the one rule of "the same entry"."""
     return entry_identity(a) == entry_identity(b)
 
 
 def selection(entry: Mapping[str, object]) -> tuple[frozenset[str], frozenset[str]]:
-    """What an entry makes the benchmark run: its config-keys patterns and scenario
-    types (all of them when it names none)."""
+    """What an entry makes the benchmark run: its patterns and scenario types (all when none)."""
     kinds = entry.get("scenario-type")
     named = kinds if isinstance(kinds, list) else [kinds] if kinds else scenario_types()
     return frozenset(texts(entry.get("config-keys"))), frozenset(map(str, named))
 
 
 def entry_identity(value: object) -> Hashable:
-    """A hashable form of an entry (or any YAML value) without its ``pr-link``, equal
-    for two entries exactly when they are the same entry: YAML data equality
-    (:func:`changelog_tool.yaml.values.identity`: ``1``, ``1.0`` and ``true`` differ,
-    a NaN equals a NaN)."""
+    """A hashable form of an entry without its ``pr-link``, equal exactly for the same entry
+    (:func:`~changelog_tool.yaml.values.identity`)."""
     return identity(without_pr_link(value) if isinstance(value, Mapping) else value)
 
 
 def matches(pattern: str, key: str) -> bool:
-    """Whole-key match; ``*`` matches any run of characters, all else is literal.
-
-    Matched by its literal parts in order, each at its leftmost place (which is
-    enough: what ``*`` skips is free), so the work is linear in the key whatever
-    the pattern: a regex of ``.*`` runs backtracks exponentially on
-    ``*a*a*a...b`` (a pattern a branch may append, to stall CI)."""
+    """Whole-key match where ``*`` matches any run and all else is literal; linear in the key (a
+    regex would backtrack on a hostile ``*a*a*...b``)."""
     parts = pattern.split("*")
     if len(parts) == 1:
         return key == pattern

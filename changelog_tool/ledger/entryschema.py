@@ -1,17 +1,6 @@
-"""The one definition of an entry: the JSON Schema in ``schema/``, extended by the
-repository's own schema file (the ``entry-schema`` setting).
-
-Everything that knows what an entry holds asks the :class:`EntrySchema` in use: the
-gate's validation, ``add``'s flags and ``--json``, the TUI's rows, the emitter's field
-order, ``log`` and the field table of docs/usage.md. A repository file may add fields
-(booleans, integers, text, lists of text), add scenario types and tighten any rule;
-the built-in rules always apply with it (``allOf``), so the fields the benchmark CI
-needs stay required. A field neither schema declares is refused.
-
-A command puts the schema in use once (:func:`use`), after reading its settings:
-``verify --base`` those of the base (``diff/trust.py``), every other command the work
-tree's (:func:`use_settings`). Without that, the built-in schema is in use.
-"""
+"""The one definition of an entry: the JSON Schema in ``schema/``, combined (``allOf``) with the
+repository's file (the ``entry-schema`` setting). A command puts it in use once (:func:`use`);
+until then the built-in schema is in use. See docs/design.md, "Parse only what the job needs"."""
 
 from __future__ import annotations
 
@@ -45,9 +34,8 @@ _KINDS = {"boolean": FLAG, "integer": INTEGER, "string": TEXT, "array": LIST}
 
 @dataclass(frozen=True)
 class Field:
-    """One field an entry may hold: its name, its kind (:data:`FLAG`, :data:`INTEGER`,
-    :data:`TEXT` or :data:`LIST` of text), the schema's ``description`` of it, and
-    an integer's bounds."""
+    """One field an entry may hold: name, kind (:data:`FLAG`, :data:`INTEGER`, :data:`TEXT` or
+    :data:`LIST`), description, an integer's bounds."""
 
     name: str
     kind: str
@@ -63,10 +51,8 @@ class Field:
 
 @dataclass(frozen=True)
 class EntrySchema:
-    """The entry schema in use: its fields in the order the emitter writes them, its
-    scenario types, where it comes from (``source``: the repository's file, or
-    ``None``: the built-in schema alone), and its validator, built once, which
-    resolves references only through ``registry``."""
+    """The entry schema in use: fields in emitter order, scenario types, ``source`` (``None``:
+    built-in only), and its validator, built once."""
 
     fields: tuple[Field, ...]
     scenario_types: tuple[str, ...]
@@ -103,8 +89,7 @@ class EntrySchema:
 
 
 def _is_integer(_checker: object, value: object) -> bool:
-    """JSON Schema's ``integer`` as an entry means it: an ``int``, never a bool or a
-    float (JSON Schema counts 2.0 as an integer; the changelog would read it as 2.0)."""
+    """JSON Schema's ``integer`` as an entry means it: an ``int``, never a bool or a float."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -161,8 +146,7 @@ def _field(name: str, node: object, resolver: Finder, where: str) -> Field:
 
 
 def _scenario_enum(entry: dict[str, object], resolver: Finder, where: str) -> list[str]:
-    """The scenario types a schema of one entry lists, taken out of it (they are
-    combined apart: a repository adds types to the built-in ones)."""
+    """The scenario types a one-entry schema lists, taken out of it (combined apart)."""
     properties = entry.get("properties")
     node = seen_through(properties.get(SCENARIO), resolver) if isinstance(properties, dict) else {}
     items = node.get("items")
@@ -175,9 +159,8 @@ def _scenario_enum(entry: dict[str, object], resolver: Finder, where: str) -> li
 
 
 def combine(extension: dict[str, object] | None, source: str | None = None) -> EntrySchema:
-    """The built-in entry schema, with the repository's ``extension`` (a schema of one
-    entry) when there is one: both apply (``allOf``); a field is allowed when either
-    declares it; the scenario types are the built-in ones, then the extension's."""
+    """The built-in schema with the repository's ``extension``, both applying (``allOf``); a
+    field either declares is allowed; built-in scenario types first."""
     here = "the built-in schema"
     document = copy.deepcopy(builtin_document())  # the copy the registry holds
     uri = str(document["$id"])
@@ -271,8 +254,7 @@ def _too_deep(where: str) -> str:
 
 
 def of_settings(settings: Settings, read: Reader | None = None, origin: str = "") -> EntrySchema:
-    """The entry schema ``settings`` name (``entry-schema``), read with ``read`` (a
-    settings reader: the base's files for ``verify --base``) or from the work tree."""
+    """The entry schema ``settings`` name, read with ``read`` or from the work tree."""
     if settings.entry_schema is None:
         return builtin()
     shown = f"{settings.entry_schema}{f' {origin}' if origin else ''}"

@@ -85,10 +85,8 @@ there is a flaw to place; :mod:`changelog_tool.gate.held`)."""
 
 
 def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]:
-    """Main's past is never the next pull request's fault: an entry flaw on a line
-    the protected branch already holds is a warning that says how to correct it; the
-    same flaw in an entry the branch adds stays an error. Without ``held`` (no
-    repository, no protected ref) every entry is judged as new."""
+    """An entry flaw on a line the protected branch already holds (``held``) is a warning saying
+    how to correct it; in a new entry it stays an error."""
     if held is None or not any(f.code in ENTRY_FLAWS and f.severity == ERROR for f in findings):
         return findings
     lines = held()
@@ -106,17 +104,15 @@ def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]
 
 
 def check_file(data: bytes, path: str) -> FileReport:
-    """Every file-level check, collecting all findings (never raises); the parsed
-    entries are kept in the report."""
+    """Every file-level check, collecting all findings (never raises), parsed entries kept."""
     return _check_whole(data, path)
 
 
 def check_path(
     file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
 ) -> FileReport:
-    """:func:`check_file` on a file (errors as :func:`read_file`; ``limit``:
-    ``max-bytes``). ``held``: the lines the protected branch holds
-    (:func:`as_history`)."""
+    """:func:`check_file` on a file (errors as :func:`read_file`); ``held`` as in
+    :func:`as_history`."""
     report = _check_whole(read_file(file, limit=limit), path)
     report.findings = as_history(report.findings, held)
     return report

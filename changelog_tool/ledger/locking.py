@@ -1,20 +1,6 @@
-"""The writer's locks: the folder a file lives in, then the file itself.
-
-Every write takes an exclusive ``flock`` on the folder of the file it writes (its
-real folder, after links), then on the file. The file's lock alone cannot keep a
-command's read and its write together when something else replaces the file in
-between: ``git merge`` writes the changelog as a new file, whose lock nobody
-holds, so an ``add`` started meanwhile would append to it and the command's
-write would then erase that entry. The folder stays the same object across such
-a replacement, so a command that must hold the changelog from its read to its
-write (``sync --commit``, ``finalize --commit``: across ``git merge``) takes
-:func:`hold` first; the writes it makes inside take it again at no cost.
-
-A held folder is told to the processes started meanwhile (the
-:data:`HELD_VARIABLE` environment variable: its device and inode): the merge
-driver git runs inside ``sync``'s merge writes git's temp file in that folder,
-and waits on no lock its own ancestor holds.
-"""
+"""The writer's locks: an exclusive ``flock`` on the file's folder, then on the file; a held
+folder is told to child processes (:data:`HELD_VARIABLE`). See docs/design.md, "A read and its
+write under one lock"."""
 
 from __future__ import annotations
 
@@ -40,8 +26,7 @@ def _identity(found: os.stat_result) -> str:
 
 
 def _wait_for(fd: int, what: Path, started: float, timeout: float, told: list[bool]) -> None:
-    """``flock(fd)`` exclusively, waiting up to ``timeout`` seconds from ``started``;
-    says what it waits for after a second."""
+    """``flock(fd)`` exclusively, waiting up to ``timeout`` seconds from ``started``."""
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -61,10 +46,8 @@ def _wait_for(fd: int, what: Path, started: float, timeout: float, told: list[bo
 
 @contextlib.contextmanager
 def hold(path: Path, timeout: float, *, export: bool = True) -> Iterator[None]:
-    """The exclusive lock on the folder ``path`` lives in (after links), for the
-    block: every write of this thread inside it goes on at once, every other
-    writer waits (up to ``timeout`` seconds each). ``export``: told to the
-    processes started inside the block (:data:`HELD_VARIABLE`)."""
+    """The exclusive lock on ``path``'s folder for the block: this thread's writes go on, other
+    writers wait (``timeout`` each); ``export`` tells child processes."""
     folder = Path(os.path.realpath(path)).parent
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -99,8 +82,7 @@ def hold(path: Path, timeout: float, *, export: bool = True) -> Iterator[None]:
 
 @contextlib.contextmanager
 def locked(path: Path, timeout: float) -> Iterator[int]:
-    """The folder's lock (:func:`hold`), then an exclusive lock on the file that
-    ``path`` names *now* (retried after a rename): its descriptor."""
+    """The folder's lock, then an exclusive lock on the file ``path`` names now: its descriptor."""
     started, told = time.monotonic(), [False]
     with hold(path, timeout, export=False):
         while True:

@@ -1,6 +1,5 @@
-"""Looking entries up: every entry of a changelog with its line (broken entries
-skipped, not fatal), and the entries that apply to some keys, newest first, as
-``log`` and the TUI's history pane show them."""
+"""Looking entries up: every entry with its line (broken ones skipped), and those that apply to
+some keys, newest first, for ``log`` and the TUI's history pane."""
 
 from __future__ import annotations
 
@@ -15,8 +14,8 @@ from changelog_tool.yaml.items import Item, YamlProblem
 
 @dataclass(frozen=True)
 class Applied:
-    """An entry that applies to a key: where it starts, which patterns matched, and
-    which of the keys looked for it applies to."""
+    """An entry that applies to a key: its start, the matching patterns and the keys it applies
+    to."""
 
     line: int
     entry: dict[str, object]
@@ -33,10 +32,8 @@ class Applied:
 
 
 def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]]:
-    """``(line, entry)`` for every entry in file order, and problems with broken ones.
-
-    A file that does not parse as a whole is read entry by entry, so one broken
-    entry does not hide the others."""
+    """``(line, entry)`` for every entry in file order, and problems; a file that does not parse
+    whole is read entry by entry."""
     ledger = Ledger(data)
     try:
         root = ledger.parse()
@@ -59,8 +56,8 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]
 def file_entries(
     data: bytes, keep: Callable[[dict[str, object]], bool] | None = None
 ) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[ByteProblem], bool]:
-    """:func:`entries` of a file's bytes, keeping only the entries ``keep`` takes, the
-    file's byte problems, and whether any entry could be read at all (kept or not)."""
+    """:func:`entries` of a file's bytes that ``keep`` takes, its byte problems, and whether any
+    entry could be read."""
     found, problems = entries(data)
     kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]
     return kept, problems, Ledger(data).byte_problems(), bool(found)
@@ -71,8 +68,8 @@ def applying(
     keys: Iterable[str],
     verbatim: Iterable[str] = (),
 ) -> list[Applied]:
-    """The entries whose config-keys match any of ``keys`` or name one of ``verbatim``
-    exactly, newest first, each with the keys (sorted) it applies to."""
+    """Entries whose config-keys match ``keys`` or name one of ``verbatim``, newest first, with
+    the keys each applies to."""
     wanted = list(dict.fromkeys(keys))
     exact = set(verbatim)
     out = []

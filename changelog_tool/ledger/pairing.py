@@ -1,13 +1,5 @@
-"""Base entries and head entries paired by identity: the one comparison of two
-versions of the changelog.
-
-An entry's identity is its content: its lines without trailing spaces and without
-blank lines, never where it stands or the bytes before it. Each base entry is
-*kept* (head holds the same entry, wherever), *relinked* (head holds it with
-another pr-link), *reformatted* (the same value, other whitespace), *edited* (the
-same config-keys, another value) or *removed*. Each head entry the base lacks is
-the branch's *own*, wherever it stands.
-"""
+"""Base and head entries paired by identity: the one comparison of two versions. See
+docs/design.md, "One comparison"."""
 
 from __future__ import annotations
 
@@ -41,9 +33,7 @@ def unlinked(text: bytes) -> bytes:
 
 
 def relinked(old: object, new: object) -> bool:
-    """``new`` is the entry ``old`` with another pr-link and nothing else changed,
-    judged on the parsed values (a line that merely begins ``pr-link:``, inside a
-    description, is not the entry's link)."""
+    """``new`` is ``old`` with another pr-link and nothing else changed (parsed values decide)."""
     if not (isinstance(old, dict) and isinstance(new, dict)):
         return False
     link = "pr-link"
@@ -54,8 +44,7 @@ def relinked(old: object, new: object) -> bool:
 
 @dataclass(frozen=True)
 class Pair:
-    """A base entry and the head entry that is it (``how``: kept, relinked,
-    reformatted or edited)."""
+    """A base entry and its head entry (``how``: kept, relinked, reformatted or edited)."""
 
     base: int
     head: int
@@ -64,8 +53,7 @@ class Pair:
 
 @dataclass
 class Pairing:
-    """How the head entries relate to the base entries (indexes into the ledgers'
-    blocks)."""
+    """How head entries relate to base entries (indexes into the ledgers' blocks)."""
 
     old: Ledger
     new: Ledger
@@ -75,8 +63,8 @@ class Pairing:
 
     @property
     def tail_start(self) -> int:
-        """The first head index after the last head entry that is a base entry: own
-        entries from here on are at the tail."""
+        """The first head index after the last base entry: own entries from here on are at the
+        tail."""
         return max((p.head for p in self.pairs), default=-1) + 1
 
     def moved(self) -> bool:
@@ -91,8 +79,8 @@ class Pairing:
 
 
 def pair(old: Ledger, new: Ledger) -> Pairing:
-    """Pair ``old``'s entries (the base) with ``new``'s (head) by identity first, then
-    the rest: the same entry but for pr-link, the same value, the same config-keys."""
+    """Pair ``old``'s entries with ``new``'s by identity, then the same but for pr-link, the same
+    value, the same config-keys."""
     out = Pairing(old, new)
     waiting: dict[bytes, list[int]] = defaultdict(list)
     for index, block in enumerate(old.blocks):
@@ -143,9 +131,8 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
 
 
 def _by_value(value: object, values: dict[int, object], history_end: int) -> tuple[int | None, str]:
-    """The head entry that is the base entry ``value`` reformatted (the same value),
-    or edited: the same pr-link, or the same config-keys among the entries the base
-    held (before ``history_end``; after it, an entry of the same keys is a new one)."""
+    """The head entry that is ``value`` reformatted or edited (same pr-link, or same config-keys
+    before ``history_end``)."""
     if not isinstance(value, dict):
         return None, EDITED
     for j, other in values.items():

@@ -1,12 +1,5 @@
-"""The changelog as the benchmark CI reads a change to it (pure).
-
-InferenceX's check (``utils/process_changelog.py``, ``get_added_lines``) runs
-``git diff BASE HEAD -- <changelog>`` with git's defaults and reads its lines: a
-deleted line (``-``, not ``---``) that is not blank after stripping refuses the
-whole change; the added lines (``+``, not ``+++``), joined with line breaks, are
-loaded with PyYAML as the list of new entries. :func:`read_diff` restates that
-reading on git's own output, so block boundaries are git's, not this tool's.
-"""
+"""The changelog as the benchmark CI reads a change (pure): InferenceX's ``get_added_lines``
+restated on git's own diff. See docs/design.md, "The benchmark's reading decides"."""
 
 from __future__ import annotations
 
@@ -23,8 +16,7 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 @dataclass(frozen=True)
 class Deleted:
-    """A deleted line the reader refuses: its number in the base and in head (where
-    the deletion stands), and its text."""
+    """A deleted line the reader refuses: its number in base and head, and its text."""
 
     base_line: int
     head_line: int

@@ -1,7 +1,5 @@
-"""A branch's revision of the changelog: its kind (new, unchanged, append, pr-link
-correction, modified, absent), the bytes kept from the base, the entries it
-appended (block, line, value), and the checks of every byte it appended
-(separators, one list item per entry, YAML)."""
+"""A branch's revision of the changelog: its kind, the bytes kept from the base, the entries it
+appended, and the checks of every appended byte."""
 
 from __future__ import annotations
 
@@ -66,9 +64,8 @@ class History:
 
 
 def check_tail(tail: bytes, history: History, path: str) -> None:
-    """Check the bytes after the (possibly corrected) base: separator, entries, and,
-    when those hold, the one append rule (:func:`append_break`: the base's last entry
-    reads the same, and the whole is still one list, with the tail after it)."""
+    """Check the bytes after the (possibly corrected) base: separator, entries, then the one
+    append rule (:func:`append_break`)."""
     if not tail:
         return
     found = len(history.findings)
@@ -194,8 +191,8 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
 
 
 def check_entry(text: bytes, line: int, history: History, path: str) -> None:
-    """One entry of the branch's own, wherever it stands: it begins like one, and
-    reads as one list item."""
+    """One entry of the branch's own, wherever it stands: it begins like one and reads as one
+    item."""
     if not text.startswith(ENTRY_HEAD):
         history.findings.append(
             Finding(

@@ -1,15 +1,7 @@
-"""The entry schema's references, resolved as jsonschema is built to resolve them:
-a ``referencing`` registry holding the built-in schema and the repository's file
-(the ``entry-schema`` setting), whose retrieval refuses every other URI. No
-reference keyword (``$ref``, ``$dynamicRef``, ``$recursiveRef``) reads a file or
-reaches the network, and nothing is copied: the validator follows references.
-
-:func:`check` follows each reference of the repository's file once, when it is
-read, and refuses one that leads outside the registry, a loop, and a schema that,
-its references followed, holds more than :data:`MAX_SUBSCHEMAS` subschemas or
-nests deeper than :data:`~changelog_tool.yaml.limits.MAX_DEPTH`: an entry may be
-checked against each of them.
-"""
+"""The entry schema's references, resolved by a ``referencing`` registry holding only the
+built-in schema and the repository's file; :func:`check` refuses references elsewhere, loops
+and schemas past :data:`MAX_SUBSCHEMAS` or ``MAX_DEPTH``. See docs/design.md, "Parse only what
+the job needs"."""
 
 from __future__ import annotations
 
@@ -34,8 +26,7 @@ _DEFINITIONS = ("$defs", "definitions")
 
 
 class Finder(Protocol):
-    """Where references are looked up: what ``Registry.resolver`` makes (a base
-    address in the registry)."""
+    """Where references are looked up (what ``Registry.resolver`` makes)."""
 
     def lookup(self, ref: str) -> Found: ...
 
@@ -58,8 +49,7 @@ def _nothing_else(uri: URI) -> Resource[Schema]:
 def registry(
     builtin: dict[str, object], builtin_uri: str, extension: dict[str, object] | None
 ) -> Registry[Schema]:
-    """The built-in schema at ``builtin_uri`` and the repository's ``extension``
-    (at :data:`REPOSITORY_URI`), and nothing else."""
+    """The built-in schema at ``builtin_uri`` and the repository's ``extension``, nothing else."""
     held = [(builtin_uri, DRAFT202012.create_resource(builtin))]
     if extension is not None:
         held.append((REPOSITORY_URI, DRAFT202012.create_resource(extension)))
@@ -87,8 +77,7 @@ def every_subschema(document: object) -> Iterator[object]:
 
 
 def lookup(resolver: Finder, keyword: str, ref: str, where: str) -> tuple[Schema, Finder]:
-    """What ``ref`` names, through the registry, and where its own references are
-    looked up; or the refusal."""
+    """What ``ref`` names and where its own references are looked up; or the refusal."""
     try:
         resolved = resolver.lookup(ref)
         return resolved.contents, resolved.resolver
@@ -149,9 +138,8 @@ class _Walk:
 
 
 def check(held: Registry[Schema], where: str) -> None:
-    """Refuses (naming ``where``: the file and its setting) what the repository's file in ``held``
-    refers to outside the registry, and a schema that loops or grows past the
-    limits once its references are followed."""
+    """Refuse (naming ``where``) references of the repository's file outside the registry, and a
+    schema that loops or grows past the limits."""
     resolver = held.resolver(REPOSITORY_URI)
     document = held.contents(REPOSITORY_URI)
     for node in every_subschema(document):
@@ -167,8 +155,8 @@ def check(held: Registry[Schema], where: str) -> None:
 
 
 def followed(node: dict[str, object], resolver: Finder) -> Iterator[dict[str, object]]:
-    """``node``, then what its ``$ref`` names, and so on (a checked schema has no
-    loop): the schemas that together say what one field is."""
+    """``node``, then what its ``$ref`` names, and so on: the schemas that together define a
+    field."""
     for _ in range(MAX_DEPTH):
         yield node
         ref = node.get("$ref")
@@ -181,8 +169,7 @@ def followed(node: dict[str, object], resolver: Finder) -> Iterator[dict[str, ob
 
 
 def seen_through(node: object, resolver: Finder) -> dict[str, object]:
-    """A field's schema as its references make it: its own keywords over those of
-    what it refers to."""
+    """A field's schema with its own keywords over those of what it refers to."""
     if not isinstance(node, dict):
         return {}
     view: dict[str, object] = {}

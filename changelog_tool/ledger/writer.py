@@ -1,17 +1,5 @@
-"""The one file writer: every file the tool writes goes through :func:`_rewrite`.
-
-Under an exclusive lock on the target, it reads the current bytes, computes the
-new ones and writes them through a temp file renamed over the target, then reads
-them back (:mod:`.atomic`). :func:`append` only ever adds bytes after exactly one
-empty line; :func:`replace` (``resolve``, ``sync``, drafts, attributes) writes
-bytes a caller has verified, and refuses when the file changed since the caller
-read it, so a concurrent ``add`` is never silently overwritten. Every write holds
-the lock of the file's folder and of the file (:mod:`.locking`); a command that
-must keep its read and its write together holds it across both (:func:`hold`), and
-the merge driver computes its result under the lock (:func:`replace_computed`). A
-symlink is followed and its target written in place of the link; anything that is
-not a regular file is refused before it is opened.
-"""
+"""The one file writer: every write goes through :func:`_rewrite` (lock, temp file, rename,
+read-back). See docs/design.md, "One writer" and "A read and its write under one lock"."""
 
 from __future__ import annotations
 
@@ -52,8 +40,8 @@ LOCK_TIMEOUT = 30.0
 
 @dataclass(frozen=True)
 class Bounds:
-    """What every write obeys: how long it waits for another writer's lock (the
-    ``lock-timeout`` setting) and the largest file it reads (``max-bytes``)."""
+    """What every write obeys: the lock wait (``lock-timeout``) and the largest file read
+    (``max-bytes``)."""
 
     timeout: float = LOCK_TIMEOUT
     limit: int = DEFAULT_MAX_BYTES
@@ -76,10 +64,8 @@ class Appended:
 
 
 def plan_append(old: bytes, blocks: list[bytes], *, path: object = "the changelog") -> bytes:
-    """The bytes that follow the file ``old``: one empty line before each new entry.
-    Refused (:class:`ChangelogError`, naming ``path``) when the append would change or
-    break what is there (:func:`~changelog_tool.ledger.appending.append_break`, the
-    one append rule)."""
+    """The bytes that follow ``old``: one empty line before each new entry; refused when the
+    append rule breaks (:func:`append_break`)."""
     if not blocks:
         raise ChangelogError("nothing to append")
     planned = separator_before_append(old) + b"\n".join(blocks)
@@ -100,11 +86,9 @@ _NO_FINAL_NEWLINE = (
 def check_appendable(
     data: bytes, path: str = "perf-changelog.yaml", held: HeldLines | None = None
 ) -> list[Finding]:
-    """Refuse a file we must not append to, because the result would fail the
-    repository's CI whatever is appended: bad bytes, no final newline, a last entry
-    that does not parse or that the schema rejects, unless the protected branch
-    already holds that entry (``held``: :func:`as_history`), which is then a
-    warning (returned). Only the last entry is parsed."""
+    """Refuse a file no append can make pass CI (bad bytes, no final newline, a broken last
+    entry), unless ``held`` holds that entry: then a warning, returned. Parses only the last
+    entry."""
     ledger = Ledger(data)
     problems = [
         dataclasses.replace(p, message=_NO_FINAL_NEWLINE) if p.code == "final-newline" else p
@@ -133,11 +117,7 @@ def check_appendable(
 
 @contextlib.contextmanager
 def hold(path: Path, bounds: Bounds = Bounds()) -> Iterator[None]:
-    """The lock every write of ``path`` takes (the folder's: see
-    :mod:`~changelog_tool.ledger.locking`), held for the block: a command that reads
-    the file, computes from those bytes and writes (``sync``, ``finalize``) holds it
-    from that read to that write, across whatever runs between (``git merge``); its
-    own writes inside go on, every other writer waits (``bounds.timeout``)."""
+    """The lock every write of ``path`` takes, held for the block (see :mod:`.locking`)."""
     with locking.hold(path, bounds.timeout):
         yield
 
@@ -149,10 +129,8 @@ def _rewrite(
     create: bool,
     bounds: Bounds = Bounds(),
 ) -> tuple[bytes, bytes]:
-    """Under the lock: ``new = make(old)``, written atomically and read back.
-    ``make`` may raise to refuse; then nothing is written. A file over
-    ``bounds.limit`` bytes (``max-bytes``) is refused before it is read. Returns
-    ``(old, new)``."""
+    """Under the lock: ``new = make(old)`` written atomically and read back (``make`` may raise
+    to refuse); over ``bounds.limit`` refused unread. Returns ``(old, new)``."""
     real = regular_file(path, missing_ok=create)
     if real is None:
         return _create_whole(path, make, bounds)
@@ -170,9 +148,8 @@ def _rewrite(
 def _create_whole(
     path: Path, make: Callable[[bytes], bytes], bounds: Bounds
 ) -> tuple[bytes, bytes]:
-    """:func:`_rewrite` of a missing file: under the folder's lock, ``make(b"")``
-    written to a temp file and renamed into place, never an empty file first (a
-    write that fails, on a full disk, leaves no file at all)."""
+    """:func:`_rewrite` of a missing file: ``make(b"")`` renamed into place, never an empty file
+    first."""
     real = Path(os.path.realpath(path))
     real.parent.mkdir(parents=True, exist_ok=True)
     with locking.hold(real, bounds.timeout, export=False):
@@ -193,10 +170,8 @@ def replace(
     expected: bytes | None = None,
     bounds: Bounds = Bounds(),
 ) -> None:
-    """Write ``data`` as the whole file (created if missing). ``expected``: the bytes
-    the caller read and built ``data`` from; if the file changed since, nothing is
-    written and :class:`ConcurrentChange` says to run the command again. ``bounds``:
-    the settings' lock timeout and ``max-bytes``, for the file being replaced."""
+    """Write ``data`` as the whole file (created if missing); if it differs from ``expected``,
+    nothing is written and :class:`ConcurrentChange` is raised."""
 
     def make(old: bytes) -> bytes:
         if expected is not None and old != expected:
@@ -212,10 +187,8 @@ def replace(
 def replace_computed(
     path: Path, make: Callable[[bytes], bytes], *, bounds: Bounds = Bounds()
 ) -> tuple[bytes, bytes]:
-    """Write ``make(old)`` as the whole file, ``old`` being its bytes read under the
-    lock, which is held from that read to the write: the result is computed from
-    exactly the bytes it replaces, and no other writer (an ``add``) lands between.
-    ``make`` may raise to refuse; then nothing is written. Returns ``(old, new)``."""
+    """Write ``make(old)``, ``old`` read under the lock held until the write. ``make`` may raise
+    to refuse. Returns ``(old, new)``."""
     return _rewrite(path, make, create=False, bounds=bounds)
 
 
@@ -228,17 +201,10 @@ def append(
     create: bool = False,
     bounds: Bounds = Bounds(),
 ) -> Appended:
-    """Append ``blocks`` (emitted entries) to the changelog at ``path``: the one append,
-    for ``add``'s flags, ``--json`` and the TUI alike.
-
-    Under the lock, the file is checked (:func:`check_appendable`: it refuses a file
-    whose end no append can fix; a flaw in an entry the protected branch already
-    holds, ``held``, is a warning, returned) and the append planned from its bytes
-    (:func:`plan_append`). ``expected``: the file's bytes as the caller read them to
-    preview the append (the TUI); if it changed since, :class:`ConcurrentChange` and
-    nothing is written. Without it, a concurrent ``add`` waits on the lock (up to
-    ``bounds.timeout``), then checks and plans against the file as the other left it,
-    so none is refused or lost. ``create``: a missing file is created."""
+    """Append ``blocks`` to the changelog at ``path``: the one append. Under the lock, the file
+    is checked (:func:`check_appendable`; warnings returned) and the append planned. With
+    ``expected``, a changed file raises :class:`ConcurrentChange`; ``create`` creates a
+    missing one."""
     if regular_file(path, missing_ok=True) is None and not create:
         raise UsageError(
             f"{relative(path)} does not exist; pass --init to create it, or --file to name another"

@@ -1,3 +1,2 @@
-"""Review lints on the YAML a branch added or changed: key spelling conventions
-(``key-style``), near-identical sibling blocks (``repeated-block``), and recipe
-references that name no file (``recipe-reference``). Pure over bytes."""
+"""Review lints on the YAML a branch changed: ``key-style``, ``repeated-block``,
+``recipe-reference``. Pure over bytes."""

@@ -1,8 +1,6 @@
-"""``repeated-block``, its second shape: a large block (a mapping of at least
-:data:`~changelog_tool.lint.repeated.MIN_SHARED` direct keys, or a scalar of at
-least :data:`LONG_SCALAR` characters) written again in one of the files the branch
-changed, named with every place it is written in those files, at least one place
-new. Only the largest repeated block is named, not each part of it (pure)."""
+"""``repeated-block``'s second shape: a large block (at least
+:data:`~changelog_tool.lint.repeated.MIN_SHARED` keys, or a scalar of :data:`LONG_SCALAR`
+characters) written again in a changed file, at least one place new (pure)."""
 
 from __future__ import annotations
 
@@ -70,13 +68,9 @@ def copies(
     new: Callable[[str], set[Place]],
     reported: Iterable[Place] = (),
 ) -> list[Copies]:
-    """The large blocks written more than once in one of ``files`` (path ->
-    mappings), with every place they are written across ``files``, where at least
-    one place is new (``new(path)``: a file's new places, asked only for a block
-    written more than once). A block held at most once per file is not reported:
-    an anchor reaches only within its file, and recipes of one sweep are meant to
-    look alike. Not named again: a block of one file whose places are all inside
-    sibling blocks already ``reported``, and a block inside a larger repeated one."""
+    """The large blocks written more than once in one of ``files``, with all their places, at
+    least one new (``new(path)``). Not reported: blocks held once per file, inside reported
+    siblings or inside a larger repeat."""
     found: dict[tuple[bool, int], list[Place]] = {}
     sizes: dict[tuple[bool, int], int] = {}
     for path, maps in files.items():
@@ -137,8 +131,7 @@ def _inside(named: set[tuple[str, tuple[str, ...]]], place: Place) -> bool:
 
 
 def new_places(path: str, head: list[Mapping], base: list[Mapping]) -> set[Place]:
-    """The places of ``path`` whose value is new at head: mappings whose value
-    changed, and scalar fields whose value changed."""
+    """The places of ``path`` whose value is new at head (changed mappings and scalar fields)."""
     before = {m.path: m for m in base}
     out = set()
     for mapping in head:

@@ -1,6 +1,5 @@
-"""The lints' reads from git: for a snapshot the diff engine took, the changed
-recipe files and master configs at head and base, and the references of the
-changed keys, handed to the pure :func:`changelog_tool.lint.review.review`."""
+"""The lints' reads from git for a snapshot, handed to the pure
+:func:`changelog_tool.lint.review.review`."""
 
 from __future__ import annotations
 
@@ -27,8 +26,7 @@ def lint_findings(
     severity: dict[str, str] | None = None,
     limit: int | None = None,
 ) -> list[Finding]:
-    """The lint findings for a snapshot the diff engine took (git reads here, each
-    file refused before reading when over ``limit`` bytes)."""
+    """The lint findings for a snapshot (each file refused unread over ``limit`` bytes)."""
     changes = snap.changes
     base, head = changes.base or "", changes.head
     found = Changed()
@@ -38,8 +36,7 @@ def lint_findings(
         return path if "/" in path else None  # a bare name may live in any recipe folder
 
     def _existed_at_base(ref: str) -> bool:
-        """A reference the base's value already held is reported only when the file
-        it names existed at the base (the branch removed it)."""
+        """A reference the base already held is reported only when its file existed at the base."""
         path = where(ref)
         return path is None or repo.exists(base, path)
 

@@ -1,22 +1,7 @@
-"""``key-style``: a mapping key spelled snake_case among kebab-case siblings (or the
-reverse), judged by its siblings, not by its file (pure).
-
-Recipe files mix conventions by section: vLLM flags are kebab-case, srt-slurm's own
-fields snake_case, environment variables UPPER_CASE. So the unit is the mapping:
-
-- a key slips when a strict majority of its styled sibling keys (keys a merge key
-  brings in included) use the other style;
-- only a key with no styled sibling is judged by its file, and only in a file whose
-  styled keys are at least :data:`FILE_SHARE` the other style; so is a key of a
-  mapping split evenly between the styles, where each side's keys would otherwise
-  call the other side's the slip;
-- a name with no lower-case letter (``NCCL_IB_HCA``) never votes and is never
-  flagged, nor a name with no separator (``image``) or with both.
-
-Only keys the branch added (or renamed) are reported: ``new_paths`` holds the key
-paths that are not at the base. Each mapping's votes are counted once, so the work
-is linear in the number of keys.
-"""
+"""``key-style``: a key spelled snake_case among kebab-case siblings or the reverse (pure). A key
+slips when a strict majority of its styled siblings use the other style; one with no styled
+sibling, or in an evenly split mapping, is judged by its file (:data:`FILE_SHARE`). Names
+without lower case or separators never vote. Only keys in ``new_paths`` are reported."""
 
 from __future__ import annotations
 
@@ -83,9 +68,7 @@ overlap)."""
 
 
 def file_votes(data: bytes) -> Votes:
-    """The styled keys of a whole file, by one byte scan of its key lines (a key in a
-    flow mapping is missed), each name then judged by :func:`style`. For a file read
-    only in part: a changed master key."""
+    """The styled keys of a whole file by one byte scan of its key lines (flow mappings missed)."""
     names = _KEY_LINE.findall(b"\n" + data + b"\n")
     return _votes([name.decode("ascii") for name in names])
 
@@ -100,11 +83,8 @@ def slips(
     new_paths: Callable[[], set[tuple[str, ...]]],
     whole_file: Callable[[], Votes] | None = None,
 ) -> list[StyleSlip]:
-    """The added keys whose style goes against their siblings (or, with no styled
-    sibling, against a file that is nearly all the other style). ``whole_file``:
-    the file's votes when ``maps`` are only a part of it. ``new_paths`` and
-    ``whole_file`` are asked only for a key that goes against, the rare case: the
-    base's keys and the whole file's are not read for a change that has none."""
+    """The added keys whose style goes against their siblings (or their file); ``new_paths`` and
+    ``whole_file`` are asked only when a key goes against."""
     in_file: list[Votes] = []
 
     def file() -> Votes:

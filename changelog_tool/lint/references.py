@@ -1,6 +1,5 @@
-"""``recipe-reference``: a changed key's references that name no file, one finding
-per key (a key with a recipe per search-space point can dangle dozens of them at
-once), listing each reference with its line in the JSON output. Pure."""
+"""``recipe-reference``: a changed key's references that name no file, one finding per key
+(pure)."""
 
 from __future__ import annotations
 
@@ -14,8 +13,8 @@ def reference_findings(
     exists: Callable[[str], bool],
     target: Callable[[str], str | None],
 ) -> list[Finding]:
-    """One finding per ``(master file, key)`` whose references (``(master file, key,
-    reference, line)`` each) name a path that does not exist, at its first line."""
+    """One finding per ``(master file, key)`` whose references name no existing path, at its
+    first line."""
     dangling: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
     for path, key, ref, line in references:
         where = target(ref)

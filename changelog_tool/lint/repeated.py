@@ -1,25 +1,7 @@
-"""``repeated-block``: the same settings written out more than once, where an anchor
-and a merge key would say them once (pure).
-
-Two shapes, both notices:
-
-- **Sibling blocks** that are near copies: a recipe's ``prefill`` and ``decode``
-  sharing a dozen fields and a long connector setting, so that a later edit to
-  one copy silently makes them disagree. Two sibling mappings repeat when they
-  share at least :data:`MIN_SHARED` identical fields and at least
-  :data:`MIN_SHARE` of the union of their fields. Blocks that already use a
-  merge key (``<<``) are never reported, nor items of one list (a sweep's
-  entries are meant to look alike).
-- **A large block written again** (:mod:`.copies`), named with every place it
-  is written in the files the branch changed, at least one place new.
-
-A sibling block's fields are its leaves (``prefill.dp.chunked_prefill_size``),
-compared through the value numbers of :mod:`changelog_tool.yaml.tree` (each value
-flattened once); a large block's size is its direct keys.
-Comparing sibling pairs is bounded by :data:`MAX_PAIRS` per review (past it,
-siblings are grouped only when identical), and flattening nested fields by
-:data:`MAX_LEAVES` (past it, a block's fields are its direct keys).
-"""
+"""``repeated-block`` (pure): sibling mappings that are near copies (at least :data:`MIN_SHARED`
+identical leaf fields and :data:`MIN_SHARE` of their union; none using ``<<``, nor list
+items), and large blocks written again (:mod:`.copies`). Bounded by :data:`MAX_PAIRS` and
+:data:`MAX_LEAVES`."""
 
 from __future__ import annotations
 
@@ -105,8 +87,7 @@ MAX_EXAMPLES = 100
 
 
 def merges(maps: Sequence[Mapping]) -> list[Merge]:
-    """The file's own anchor-and-merge-key pairs, in order (the first
-    :data:`MAX_EXAMPLES`: a few show the form)."""
+    """The file's own anchor-and-merge-key pairs, the first :data:`MAX_EXAMPLES`."""
     anchored = {m.anchor: m for m in maps if m.anchor is not None}
     out: list[Merge] = []
     for mapping in maps:
@@ -118,8 +99,7 @@ def merges(maps: Sequence[Mapping]) -> list[Merge]:
 
 
 def nearest(examples: Sequence[Merge], near: tuple[str, ...]) -> Merge | None:
-    """The pair whose merging mapping shares the longest path with ``near`` (the
-    first written on a tie), to show the form the file already uses."""
+    """The pair whose merging mapping shares the longest path with ``near`` (first on a tie)."""
     return max(examples, key=lambda e: _common(e.used.path, near), default=None)
 
 
@@ -131,8 +111,7 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
 
 
 class Budget:
-    """Work left over one review: pairs of siblings to compare, and leaf fields to
-    flatten."""
+    """Work left over one review: sibling pairs to compare, leaf fields to flatten."""
 
     def __init__(self, pairs: int = MAX_PAIRS, leaves: int = MAX_LEAVES) -> None:
         self.pairs = pairs
@@ -144,10 +123,8 @@ class Budget:
 
 
 class Leaves:
-    """A block's fields as leaf paths (``prefill.dp.chunked_prefill_size``) and their
-    value numbers: nested settings compare field by field. Each value is flattened
-    once (equal values share it), within the budget; past it, a block's fields are
-    its direct keys."""
+    """A block's fields as leaf paths and value numbers, flattened once within the budget (past
+    it, direct keys)."""
 
     def __init__(self, values: Values, budget: Budget) -> None:
         self.values = values
@@ -196,8 +173,8 @@ def repeats(
     leaves: Leaves,
     changed: set[tuple[str, ...]] | None = None,
 ) -> list[Repeat]:
-    """Groups of sibling blocks that repeat each other (one notice per group); with
-    ``changed``, only groups where at least one block is among the changed paths."""
+    """Groups of sibling blocks that repeat each other; with ``changed``, only groups touching
+    it."""
     leaves.budget.path = path
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
@@ -246,8 +223,8 @@ Block = tuple[Mapping, dict[str, int]]
 
 
 def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]:
-    """Siblings grouped around the first of each group: identical ones by their value
-    number, near copies by comparing fields while the budget lasts."""
+    """Siblings grouped: identical ones by value number, near copies by fields while the budget
+    lasts."""
     leaders: list[tuple[Block, set[tuple[str, int]], list[Block]]] = []
     by_value: dict[int, list[Block]] = {}
     for block in siblings:

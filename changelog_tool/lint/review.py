@@ -1,11 +1,5 @@
-"""The lints over what a branch changed, as findings (pure over the files given).
-
-:func:`review` takes, for each changed recipe file and master config, its bytes at
-head and at the base (``None`` when absent), the master keys the branch added or
-modified, and the paths that exist at head; it returns ``key-style``,
-``repeated-block`` and ``recipe-reference`` findings at their lines, each with
-the severity the settings give its code (``off`` drops it).
-"""
+"""The lints over what a branch changed, as findings at their lines with the severities the
+settings give (``off`` drops one). Pure over the files given."""
 
 from __future__ import annotations
 
@@ -22,8 +16,8 @@ from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
 
 @dataclass(frozen=True)
 class MasterKey:
-    """One changed master key: its file, its bytes at head and base (``None`` when
-    added), the line it starts on, and its whole file's styled keys."""
+    """One changed master key: file, head and base bytes (``None``: added), start line, the
+    file's styled keys."""
 
     path: str
     head: bytes
@@ -35,8 +29,8 @@ class MasterKey:
 
 @dataclass
 class Changed:
-    """What the lints look at: changed YAML files (head and base bytes), the master
-    keys added or modified with their reference strings, and a test for a path."""
+    """What the lints look at: changed YAML files, the changed master keys with their references,
+    and a path test."""
 
     recipes: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
     masters: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
@@ -93,11 +87,8 @@ costs bounded work. A lint the settings make an error fails closed: its
 
 
 class _Budget:
-    """Which changed files the review reads within :data:`REVIEW_BYTES`, decided
-    before any is read: the master configs first, then the recipes; within each, the
-    smallest first, so that no one large file (whatever its name sorts as) starves
-    the others: a file is left only when it is larger than what the smaller ones
-    left of the budget. A master file's keys share one decision."""
+    """Which changed files the review reads within :data:`REVIEW_BYTES`, decided before reading:
+    masters first, then recipes, smallest first in each."""
 
     def __init__(self, changed: Changed) -> None:
         sizes: dict[str, int] = {}
@@ -122,8 +113,8 @@ class _Budget:
         return path in self.taken
 
     def findings(self, levels: MappingType[str, str]) -> list[Finding]:
-        """One ``review-skipped`` error for each lint the settings make an error that
-        left a file unread, and one notice for the other lints that did."""
+        """A ``review-skipped`` error per erroring lint that left a file unread, a notice for the
+        others."""
         unread = {
             "key-style": sorted(self.skipped),
             "repeated-block": sorted(p for p in self.skipped if p not in self.masters),
@@ -169,8 +160,7 @@ class _Budget:
 
 
 def _cut_short(paths: list[str], level: str) -> Finding:
-    """repeated-block stopped comparing within its work budget: an error when the
-    settings make the lint one (it fails closed), else a notice."""
+    """repeated-block ran out of budget: an error when the settings make it one, else a notice."""
     closed = level == "error"
     return Finding(
         "review-skipped",
@@ -188,9 +178,8 @@ def _cut_short(paths: list[str], level: str) -> Finding:
 
 
 class _File:
-    """One file (or one key's part of it) and what the lints ask of it. The base's
-    bytes are parsed only when a lint needs them; either side unreadable gives no
-    lint (the YAML checks of verify say why)."""
+    """One file (or one key's part) and what the lints ask of it; the base is parsed only when
+    needed."""
 
     def __init__(
         self,
@@ -277,8 +266,7 @@ def _style_message(slip: keystyle.StyleSlip) -> str:
 
 
 def _copies(files: list[_File]) -> list[Finding]:
-    """The large blocks repeated across the changed recipe files (beyond the sibling
-    repeats already reported)."""
+    """The large blocks repeated across the changed recipe files, beyond the sibling repeats."""
     readable = [f for f in files if f.now is not None]
     maps = {f.path: f.now or [] for f in readable}
     by_path = {f.path: f for f in readable}

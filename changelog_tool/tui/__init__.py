@@ -1,6 +1,5 @@
-"""The Textual TUI, the only package that imports Textual. A command imports it
-when it opens the TUI, so the commands that never do (``verify``, ``add`` with
-flags, the merge driver) never load Textual."""
+"""The Textual TUI, the only package that imports Textual. See docs/design.md, "Layering,
+checked"."""
 
 from __future__ import annotations
 
@@ -15,10 +14,9 @@ from changelog_tool.tui.app import make_app
 def run_add(
     *, settings: Settings, path: Path, base: str | None, prefill: Answers, init: bool
 ) -> int:
-    """Open the add screen; returns the exit code: 0 saved, 1 left without saving, 130
-    left with ctrl+c or ended by SIGINT, 143 by SIGTERM, 129 by SIGHUP (a signal keeps
-    the typed answers as the draft, as leaving does: see :mod:`changelog_tool.tui.leaving`).
-    An exception the app did not handle is raised once the terminal is restored."""
+    """Open the add screen; the exit code: 0 saved, 1 left, 130 ctrl+c/SIGINT, 143 SIGTERM, 129
+    SIGHUP (see :mod:`.leaving`). An unhandled exception is raised once the terminal is
+    restored."""
     app = make_app(settings, path, base=base, prefill=prefill, init=init)
     outcome = app.run()
     if app.crashed is not None:  # a bug: for the CLI's error boundary (exit 2)

@@ -54,8 +54,7 @@ TIMING_ENV = "PERF_CHANGELOG_TIMING"
 
 
 def _stamp(event: str) -> None:
-    """Append ``event time cpu`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks):
-    the wall clock, and the CPU time the process used so far."""
+    """Append ``event time cpu`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks)."""
     target = os.environ.get(TIMING_ENV)
     if target:
         with open(target, "a", encoding="utf-8") as handle:
@@ -70,12 +69,8 @@ SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the 
 
 
 class AddScreen(Screen[None]):
-    """The add screen: the description has the focus from the start. Textual's own
-    first focus (the first focusable widget: the key filter) would light the keys
-    panel and then unlight it when the description takes the focus, restyling it
-    twice before the first frame. Narrower than 80 columns, the form's rows take two
-    lines each (class ``-narrow``, see app.tcss), so no field is pushed off the edge;
-    the key list is as high as :func:`key_rows` says."""
+    """The add screen, with the description focused from the start; narrower than 80 columns the
+    form's rows take two lines (``-narrow``)."""
 
     AUTO_FOCUS = "#description"
     # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
@@ -92,11 +87,8 @@ KEY_ROWS = 3
 
 
 def key_rows(height: int) -> int:
-    """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24
-    rows and 3 of every 7 rows beyond (the preview, the panel that takes the rest, gets
-    the other 4), never fewer; one fewer on a short screen. A rule of rows, not a share of the panels' box: the key
-    panel grows with what it must show under the list (a problem can take three
-    lines), which a fixed share would cut off."""
+    """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24, plus 3 of
+    every 7 rows beyond; one fewer on a short screen."""
     if height < SHORT:  # with the description's two rows, the panels fit 15 rows
         return KEY_ROWS - 1
     return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
@@ -155,10 +147,8 @@ class AddApp(App[Outcome]):
 
     # --- building ---------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """What the command palette (ctrl+p) offers: the app's own actions, one per
-        binding with a tooltip (so the keys and the palette cannot drift apart), named
-        by it, with the key in the help line. Not Textual's own: its Quit would skip
-        the leave question and the draft, its themes the two this screen is made for."""
+        """The command palette: the app's own actions, one per binding with a tooltip (not
+        Textual's, whose Quit would skip the draft)."""
         for binding in self.BINDINGS:
             if isinstance(binding, Binding) and binding.tooltip:
                 yield SystemCommand(
@@ -198,10 +188,8 @@ class AddApp(App[Outcome]):
         self.baseline = self.current_draft()
 
     def on_ready(self) -> None:
-        """Textual's Ready: the first frame is on the terminal. Only now the diff starts,
-        in a worker (begun earlier, it held the first frame back);
-        until the keys are on screen the pane shows the file's tail, unchecked
-        (checking loads the schema and the YAML parser, which would hold the keys back)."""
+        """The first frame is on the terminal: start the diff in a worker; until the keys show,
+        the pane shows the file's tail, unchecked."""
         _stamp("first-paint")
         self.load_changes()
         self.query_one(Pane).show(*texts.waiting_pane(self.session))
@@ -231,8 +219,7 @@ class AddApp(App[Outcome]):
         self.call_after_refresh(self._keys_shown)
 
     def _keys_shown(self) -> None:
-        """Once the changed keys are on screen: the preview, then every other master key
-        after the changed ones."""
+        """Once the changed keys show: the preview, then the other master keys."""
         _stamp("keys")
         self.live = True
         self.refresh_preview()
@@ -241,8 +228,7 @@ class AddApp(App[Outcome]):
 
     @work(thread=True, group="history")
     def parse_history(self) -> None:
-        """The history pane's entries, parsed once the keys are on screen (not before:
-        the keys would wait for them)."""
+        """The history pane's entries, parsed once the keys are on screen."""
         self.session.history()
 
     def _list_other_keys(self) -> None:
@@ -279,11 +265,8 @@ class AddApp(App[Outcome]):
 
     @work(exclusive=True, group="points")
     async def count_points(self, keys: list[str]) -> None:
-        """The benchmark points the preview left to count (a pattern reaching thousands
-        of keys), counted on the screen's own loop a slice at a time, so that typing
-        goes on in between (a thread would share the interpreter lock with the screen,
-        which then waited for it at every step); then the
-        preview again, complete. A newer preview's count replaces this one."""
+        """Count the points the preview left, a slice at a time on the screen's loop, then
+        preview again; a newer count replaces this one."""
         left = list(reversed(keys))
         while left:
             until = time.monotonic() + POINTS_SLICE
@@ -294,18 +277,16 @@ class AddApp(App[Outcome]):
 
     # --- ending: saved, left, interrupted, crashed -------------------------------------
     def _handle_exception(self, error: Exception) -> None:
-        """An exception the app did not catch ends it as Textual does, without its
-        printed traceback: it is kept (a worker's own, not Textual's wrapper) for
-        :func:`changelog_tool.tui.run_add` to raise once the terminal is restored."""
+        """An uncaught exception ends the app without Textual's traceback; kept for ``run_add``
+        to raise."""
         if self.crashed is None:
             self.crashed = error.error if isinstance(error, WorkerFailed) else error
         super()._handle_exception(error)
         self._exit_renderables.clear()
 
     def action_interrupt(self) -> None:
-        """ctrl+c: copy a selection if there is one; otherwise leave as esc does (asking
-        first when something was typed), and the process exits with 130. In the leave
-        question it answers "leave", so ctrl+c twice always gets out, the draft kept."""
+        """ctrl+c: copy a selection if any, else leave as esc does (exit 130); in the leave
+        question it answers "leave"."""
         if isinstance(self.screen, ConfirmLeave):
             self.screen.dismiss(INTERRUPT)
             return
@@ -333,8 +314,7 @@ class AddApp(App[Outcome]):
         self.exit(leave(self.session.path, draft, self.baseline, code, how))
 
     def signalled(self, signum: int) -> None:
-        """SIGINT, SIGTERM or SIGHUP from outside: leave at once, keeping typed answers
-        (see :mod:`changelog_tool.tui.leaving`); nothing once the app has its outcome."""
+        """SIGINT, SIGTERM or SIGHUP: leave at once, keeping typed answers (see :mod:`.leaving`)."""
         if self.return_value is not None:
             return
         if self.editing is not None:  # ended too; the answers are those from before it
@@ -350,8 +330,8 @@ class AddApp(App[Outcome]):
         self.exit(outcome)
 
     def action_save(self) -> None:
-        """ctrl+s: append the entry and end. A save that fails writes nothing and keeps
-        the app open with the answers, kept as the draft too where that can be written."""
+        """ctrl+s: append the entry and end; a failed save writes nothing and keeps the answers
+        (and a draft)."""
         draft = self.current_draft()
         path = self.session.path
         try:
@@ -409,8 +389,8 @@ class AddApp(App[Outcome]):
 
     @on(Pane.Toggle)
     def action_toggle_pane(self) -> None:
-        """The preview or the previous entries; on a short screen (``-short``) f2 goes
-        round: the preview in place of the panels, the previous entries, the panels."""
+        """The preview or the previous entries; on a short screen f2 also cycles through the
+        panels."""
         screen = self.screen
         if not screen.has_class("-short"):
             self.showing_history = not self.showing_history
@@ -438,10 +418,8 @@ class AddApp(App[Outcome]):
         self.push_screen(HelpScreen())
 
     async def action_edit_description(self) -> None:
-        """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`),
-        the screen suspended. The editor runs in a thread the loop waits for, not on the
-        loop: a signal meanwhile ends it and the app (the draft kept: see
-        :meth:`signalled`)."""
+        """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`), the
+        screen suspended, the editor in a thread."""
         form = self.query_one(EntryForm)
         before = form.to_model([]).description
         self.editing = Editing()

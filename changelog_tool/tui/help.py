@@ -1,5 +1,4 @@
-"""The help screen (f1, or ? outside a text field): every binding, and how an entry
-is built."""
+"""The help screen (f1, or ? outside a text field): every binding, and how an entry is built."""
 
 from __future__ import annotations
 

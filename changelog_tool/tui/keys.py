@@ -1,7 +1,5 @@
-"""The key list: the changed keys on top, keys and patterns added by hand, then every
-other master key; a filter box in large repositories; a field to add a key or a
-pattern. It holds no logic: it shows the rows it is given and what is ticked, and
-posts Messages when the user changes something."""
+"""The key list: changed keys on top, hand-added keys and patterns, then every other master key,
+with a filter and an add field. It shows rows and posts Messages; no logic."""
 
 from __future__ import annotations
 
@@ -36,8 +34,7 @@ class KeySuggester(Suggester):
 
 
 class KeyList(SelectionList[str]):
-    """The key list, with the same ``✓``/blank boxes as the form's ticks. Taking the
-    focus highlights a row, so space always has a key to tick."""
+    """The key list, ticked with ``✓``/blank; taking the focus highlights a row."""
 
     def render_line(self, y: int) -> Strip:
         strip = super().render_line(y)
@@ -68,8 +65,7 @@ def row_prompt(row: KeyRow, width: int = 40, match_count: int | None = None) -> 
 
 
 class KeyPicker(Vertical):
-    """The key panel. ``rows`` is every row in order; ``chosen`` what is ticked,
-    whether the filter shows it or not."""
+    """The key panel: ``rows`` every row in order, ``chosen`` what is ticked (filtered or not)."""
 
     DEFAULT_CLASSES = "panel"
 
@@ -160,8 +156,7 @@ class KeyPicker(Vertical):
             no_match.update(f'No key name contains "{typed}": change or shorten the filter')
 
     def add_key(self, row: KeyRow, match_count: int | None) -> None:
-        """Tick ``row``'s key, adding it after the changed and hand-added rows when the
-        list does not have it yet."""
+        """Tick ``row``'s key, adding it after the changed and hand-added rows when missing."""
         if not any(r.key == row.key for r in self.rows):
             at = next((i for i, r in enumerate(self.rows) if r.other), len(self.rows))
             self.rows.insert(at, row)

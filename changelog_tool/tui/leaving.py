@@ -1,32 +1,6 @@
-"""How a run of the add screen ends without saving: its exit code and message, the draft
-kept or dropped, and the signals from outside that end it the same way.
-
-Exit codes (what ``changelog add`` returns; a shell reports 128 + N for a command that
-signal N ended, and these keep that convention although the process exits normally):
-
-- 0: saved (not decided here).
-- 1: left with esc or ctrl+q.
-- 130: left with the ctrl+c key, or a SIGINT from outside (``kill -INT``).
-- 143: a SIGTERM (``kill``, a supervisor stopping the session).
-- 129: a SIGHUP (the terminal was closed, or ``kill -HUP``).
-
-A signal ends the run the way leaving does, without asking: the typed answers are kept
-as the draft (``.git/perf-changelog-draft.json``) the next ``changelog add`` offers,
-nothing is written to the changelog, and the app exits through Textual's own shutdown,
-which restores the terminal and prints no traceback. A second signal while the app ends
-changes nothing; other signals (SIGQUIT, SIGKILL) keep their default effect.
-
-How: Python-level handlers, installed when the app loads (before the terminal enters
-application mode) and replaced by the previous ones once the app has shut down, do only
-two things at once: when the terminal is gone (closed: its ioctls fail with EIO) they
-point stdin/stdout/stderr at /dev/null, and they hand the signal to the app's event loop
-(``call_soon_threadsafe``), where the draft is read from the form and saved before the
-app exits, never in the middle of the app's own code. The first must happen at once:
-closing a terminal also sends SIGCONT, on which Textual's driver restarts application
-mode on the dead terminal, its output thread dies of the failed write, and the shutdown
-waits for that thread forever. A backstop ends the process with the signal's code if the
-shutdown still has not ended it 10 s after the draft was kept.
-"""
+"""How a run of the add screen ends without saving: exit code and message, the draft kept or
+dropped, and the signals that end it the same way (SIGINT 130, SIGTERM 143, SIGHUP 129; esc
+1). See docs/design.md, "Module layout" (``tui/``)."""
 
 from __future__ import annotations
 
@@ -72,9 +46,8 @@ def signal_code(signum: int) -> int:
 
 
 def leave(path: Path, draft: Draft, baseline: Draft, code: int, how: str = "") -> Outcome:
-    """Leave without writing ``path``: keep ``draft`` when it holds typed text, else drop
-    a kept draft the user emptied; ``how`` (e.g. "interrupted") starts the message. A
-    draft that cannot be kept is said so in the message: leaving never fails."""
+    """Leave without writing ``path``: keep ``draft`` if it has typed text, else drop an emptied
+    one; ``how`` starts the message. Never fails."""
     nothing = f"{how}: " if how else ""
     nothing += f"nothing was written to {path}"
     if draft.has_text():
@@ -90,8 +63,7 @@ def leave(path: Path, draft: Draft, baseline: Draft, code: int, how: str = "") -
 
 
 def keep(path: Path, draft: Draft) -> str:
-    """Keep ``draft`` as the draft of ``path``; what to tell when it could not be (the
-    answers stay in the form either way)."""
+    """Keep ``draft`` for ``path``; what to tell when it could not be."""
     try:
         drafts.save(path, draft)
     except (ChangelogError, OSError) as exc:
@@ -101,10 +73,7 @@ def keep(path: Path, draft: Draft) -> str:
 
 
 def detach_if_hung_up() -> bool:
-    """When the terminal is gone (its ioctls fail with EIO, as after it was closed), point
-    stdin, stdout and stderr at /dev/null and say so: Textual's shutdown and the last
-    message then write nowhere, instead of failing on the dead terminal (a failed write
-    kills Textual's output thread, and the shutdown then waits for it forever)."""
+    """When the terminal is gone (EIO), point stdin, stdout and stderr at /dev/null and say so."""
     gone = False
     for fd in (0, 1, 2):
         try:
@@ -120,9 +89,7 @@ def detach_if_hung_up() -> bool:
 
 
 def backstop(code: int, seconds: float = BACKSTOP_SECONDS) -> threading.Timer:
-    """End the process with ``code`` if it still runs ``seconds`` from now (a daemon timer,
-    gone when the process ends first): once a signal has come and the draft is kept, a
-    shutdown stuck on the terminal must not keep the process alive."""
+    """End the process with ``code`` if it still runs ``seconds`` from now (a daemon timer)."""
     timer = threading.Timer(seconds, os._exit, (code,))
     timer.daemon = True
     timer.start()
@@ -130,9 +97,8 @@ def backstop(code: int, seconds: float = BACKSTOP_SECONDS) -> threading.Timer:
 
 
 def route_signals(react: Callable[[int], None]) -> Callable[[], None]:
-    """Call ``react(signum)`` on the running loop for each of :data:`SIGNALS`, detaching
-    from a terminal that is gone first; returns what puts the previous handlers back.
-    Outside the main thread (where Python takes no signals) it routes nothing."""
+    """Call ``react(signum)`` on the running loop for each of :data:`SIGNALS`, detaching from a
+    dead terminal first; returns the restorer. Only on the main thread."""
     loop = asyncio.get_running_loop()
 
     def handler(signum: int, frame: FrameType | None) -> None:

@@ -1,5 +1,4 @@
-"""Text a person selected on the screen (in a field, or with the mouse), taken for
-ctrl+c to copy. Taking it clears the selection, so a second ctrl+c leaves."""
+"""Text selected on the screen, taken for ctrl+c to copy (so a second ctrl+c leaves)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What the add screen says about the answers, as styled text: the title over the keys,
-the status line, the preview pane and the history pane (the app puts them on screen)."""
+"""What the add screen says, as styled text: the keys' title, the status line, the preview and
+history panes."""
 
 from __future__ import annotations
 
@@ -36,8 +36,7 @@ def keys_note(loaded: Loaded) -> str:
 
 
 def status(preview: Preview) -> Content:
-    """The line under the panes: how many problems and in which fields (each is said in
-    full under its field), or that ctrl+s would save."""
+    """The line under the panes: the problems and their fields, or that ctrl+s would save."""
     if preview.problems:
         count = len(preview.problems)
         fields = ", ".join(preview.by_field)
@@ -47,8 +46,7 @@ def status(preview: Preview) -> Content:
 
 
 def with_note(note: str, line: Content) -> Content:
-    """The status line, or a note in its place (the restored-draft one, one line at
-    60 columns): not a toast, which would cover the form at a small size."""
+    """The status line, or a note in its place (not a toast, which would cover the form)."""
     return Content(note) if note else line
 
 
@@ -73,9 +71,8 @@ pattern can reach thousands, and the pane renders every line it holds)."""
 
 
 def runs(preview: Preview) -> tuple[Content, list[Content]]:
-    """What the entry runs: the total line with its warnings (wrapping), and one line
-    per key with its scenario types and benchmark points (the first
-    :data:`SHOWN_KEYS`, then one line for the others)."""
+    """What the entry runs: the total with warnings, and a line per key (the first
+    :data:`SHOWN_KEYS`, then one for the rest)."""
     reach = preview.reach
     if reach is None or not reach.keys:
         return Content(""), []
@@ -126,8 +123,8 @@ def preview_title(session: AddSession) -> str:
 def preview_pane(
     session: AddSession, draft: Draft, preview: Preview
 ) -> tuple[str, Content, Content, str, bool]:
-    """The preview pane's title, note (what the entry runs), body (the bytes ctrl+s appends, with the file's last lines around
-    them, then the points per key) and subtitle."""
+    """The preview pane's title, note, body (the bytes to append amid the file's last lines) and
+    subtitle."""
     if preview.refused:  # the file is not shown: where it leads now is not the checkout's
         refused = Content.styled(f"✗ {preview.refused}", "$text-error")
         return preview_title(session), Content(""), refused, PREVIEW_KEYS, False
@@ -157,9 +154,8 @@ def waiting_pane(session: AddSession) -> tuple[str, Content, Content, str, bool]
 
 
 def not_saved(path: Path, error: Exception, kept: str) -> str:
-    """The "Not saved" message of a ctrl+s that failed: what failed, that nothing was
-    written, and that the answers are still on screen for the next ctrl+s. ``kept``:
-    where the draft is kept, or why it could not be."""
+    """The "Not saved" message: what failed, that nothing was written, the answers kept; ``kept``
+    says where the draft is."""
     if isinstance(error, OSError):
         what = error.strerror or str(error)
         cause = f"could not write {path}: {what}; nothing was written"
@@ -174,8 +170,7 @@ def not_saved(path: Path, error: Exception, kept: str) -> str:
 
 
 def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content, Content, str, bool]:
-    """The history pane's title, note, body and subtitle: the previous entries for the
-    chosen keys."""
+    """The history pane's title, note, body and subtitle: previous entries for the chosen keys."""
     found = session.history_for(keys)
     title = f"Previous entries for the chosen keys: {len(found)}, newest first"
     body = (

@@ -1,6 +1,5 @@
-"""The add screen's form and pane (the key list is in :mod:`.keys`). They hold no
-logic: they show what they are given, post Messages when the user changes something,
-and expose ``to_model()``."""
+"""The add screen's form and pane (the key list is in :mod:`.keys`): they show, post Messages and
+expose ``to_model()``."""
 
 from __future__ import annotations
 
@@ -29,8 +28,7 @@ NUMBER_WIDTH = 4  # an integer box's narrowest (app.tcss)
 
 
 def columns(widths: list[int], room: int) -> int:
-    """How many ticks of ``widths`` fit on one line of ``room`` cells, in a grid whose
-    columns are each as wide as their widest tick (one at least)."""
+    """How many ticks of ``widths`` fit in ``room`` cells, columns as wide as their widest tick."""
     for count in range(len(widths), 1, -1):
         if sum(max(widths[i::count]) for i in range(count)) <= room:
             return count
@@ -46,8 +44,8 @@ class Tick(Checkbox):
 
 
 class EntryForm(Vertical):
-    """Description, scenario types, pr-link, and the entry schema's flags (a tick
-    each) and integer fields (a box each), each with its description as tooltip."""
+    """Description, scenario types, pr-link, and the schema's flags and integer fields, with
+    tooltips."""
 
     DEFAULT_CLASSES = "panel"
 
@@ -101,8 +99,7 @@ class EntryForm(Vertical):
                     yield box.with_tooltip(number.description or None)
 
     def on_resize(self, event: events.Resize) -> None:
-        """As many flag ticks on a line as the form's width holds beside the integer
-        boxes (under them on a narrow screen), the rest on the lines below."""
+        """As many flag ticks per line as fit beside the integer boxes, the rest below."""
         room = event.size.width - ROW_PADDING - len(FLAGS_LABEL)
         if not self.screen.has_class("-narrow"):
             room -= sum(len(f" {n.name} ") + NUMBER_WIDTH for n in self.integers)
@@ -178,8 +175,7 @@ class Pane(Vertical):
     def show(
         self, title: str, note: Content | str, body: Content | str, subtitle: str, wrap: bool
     ) -> None:
-        """``note`` wraps at the pane's width (messages); ``body`` wraps when ``wrap``
-        (prose), else scrolls sideways (the bytes to append)."""
+        """``note`` wraps; ``body`` wraps when ``wrap``, else scrolls sideways."""
         self.query_one("#pane-body", Static).set_class(wrap, "wrap")
         self.border_title = title
         self.border_subtitle = subtitle
@@ -197,8 +193,7 @@ class Pane(Vertical):
                 self.call_after_refresh(self._bring_into_view, start, end)
 
     def _bring_into_view(self, start: int, end: int) -> None:
-        """Scroll the pane so body lines ``start``..``end`` show, ``start`` first when
-        they do not all fit."""
+        """Scroll so body lines ``start``..``end`` show, ``start`` first when they do not fit."""
         scroll = self.query_one("#pane-scroll", ScrollableContainer)
         rows = scroll.scrollable_content_region.height
         scroll.scroll_to(y=min(start, max(0, end - rows + 1)), animate=False)

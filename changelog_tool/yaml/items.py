@@ -1,6 +1,5 @@
-"""What the strict loader builds (:class:`Item`), and the rule every reader of the
-tool reads plain scalars by (:func:`plain_value`, ruamel.yaml's own resolver).
-"""
+"""What the strict loader builds (:class:`Item`), and how every reader reads plain scalars
+(:func:`plain_value`, ruamel.yaml's resolver)."""
 
 from __future__ import annotations
 
@@ -27,8 +26,8 @@ untrusted bytes is an ``object`` until it is checked (its keys may be numbers)."
 
 @dataclass(unsafe_hash=True)
 class YamlProblem(Exception):
-    """A YAML document the changelog refuses. ``line`` is 1-based. Not frozen:
-    raising sets ``__traceback__`` (a ``with`` block re-raising it, for one)."""
+    """A YAML document the changelog refuses; ``line`` is 1-based. Not frozen: raising sets
+    ``__traceback__``."""
 
     code: str
     message: str
@@ -57,8 +56,7 @@ _LETTERS = frozenset("tTfFnN")
 
 
 class Unbuildable(ValueError):
-    """A plain scalar YAML reads as a number, date or time that it is not
-    (``2025-13-01``): no reader can build it."""
+    """A plain scalar that reads as a number, date or time it is not (``2025-13-01``)."""
 
 
 _SAFE = YAML(typ="safe", pure=False)
@@ -81,11 +79,8 @@ def plain_tag(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def plain_value(text: str) -> Scalar | datetime.date:
-    """The value of a plain (unquoted) scalar as ruamel.yaml's safe loader builds it,
-    the YAML 1.2 reading of every file the tool reads (the master configs' loader,
-    :mod:`changelog_tool.yaml.safeload`, calls it too): ``1_000`` and ``0x_1F`` are
-    numbers, ``2024-01-01`` a date, as they are to YAML 1.1 (PyYAML) too. Raises
-    :class:`Unbuildable` for a scalar whose tag says what it is not."""
+    """A plain scalar's value as ruamel.yaml's safe loader builds it (YAML 1.2); raises
+    :class:`Unbuildable` when its tag says what it is not."""
     tag = plain_tag(text)
     if tag not in BUILT_TAGS:
         return text  # a string, or a tag only a whole document gives meaning (<<, =)

@@ -1,23 +1,7 @@
-"""Bounded work on master-config and recipe YAML: the limits, and the event scan
-that enforces them before any value is built.
-
-The branch under review supplies these files, so they may be hostile. Two shapes
-cost far more than their bytes:
-
-- **Alias expansion** (billion laughs): ``&a0 [x]``, ``&a1 [*a0, *a0, ...]``, ...
-  A few hundred bytes stand for hundreds of millions of nodes, and every walk over
-  the value visits each copy. The scan adds up, for each alias, the size of the
-  node it repeats and refuses the document once aliases have added more than
-  :data:`MAX_ALIAS_NODES` nodes: a ``yaml-alias`` problem at the alias's line.
-- **Nesting**: deep ``[`` overflow Python's recursion in any recursive walk, and
-  crash the C loader. The scan refuses a node deeper than :data:`MAX_DEPTH`
-  collections, counting what an alias repeats at the depth where it is used: a
-  ``yaml-syntax`` problem at that line.
-
-The scan reads libyaml's events one at a time and stops at the first excess. Both
-limits sit far above what real configs need, and only what aliases add counts, so
-an honest file that grows large is never refused for its size.
-"""
+"""The bounded event scan every YAML reader starts from: libyaml's events, refused at the first
+node deeper than :data:`MAX_DEPTH` (``yaml-syntax``) or once aliases add more than
+:data:`MAX_ALIAS_NODES` nodes (``yaml-alias``), before any value is built. Only what aliases
+add counts, so an honest large file is never refused."""
 
 from __future__ import annotations
 
@@ -41,9 +25,8 @@ MAX_ALIAS_NODES = 100_000
 
 
 class YamlRefused(Exception):
-    """A document refused before its value is built: it breaks one of the limits, or
-    holds a plain scalar no reader can build (``2025-13-01`` reads as a date and is
-    none). ``line`` is 1-based (LF-separated lines)."""
+    """A document refused before its value is built: past a limit, or a plain scalar no reader
+    can build. ``line`` is 1-based (LF lines)."""
 
     def __init__(self, code: str, message: str, line: int) -> None:
         super().__init__(message)
@@ -54,8 +37,7 @@ class YamlRefused(Exception):
 
 @dataclass
 class _Open:
-    """A collection the scan is inside: its anchor, where its count began, its depth
-    and the deepest level reached below it."""
+    """A collection the scan is inside: anchor, count start, depth and deepest level below it."""
 
     anchor: str | None
     start: int
@@ -69,9 +51,8 @@ to the YAML 1.1 readers benchmark CI uses), not to a scan by ``\\n``."""
 
 
 def line_at(data: bytes | str, index: int) -> int:
-    """The 1-based line of a parser mark's character ``index``, counting LF only (as git,
-    editors' line numbers on LF files and the byte scan do; libyaml's own line also
-    counts a lone CR, U+0085, U+2028 and U+2029)."""
+    """The 1-based line of a mark's character ``index``, counting LF only (as git and the byte
+    scan do)."""
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     return text.removeprefix("\ufeff").count("\n", 0, max(index, 0)) + 1
 
@@ -80,10 +61,8 @@ MASTER_NEEDS = "a master config needs about 10: flatten it"
 
 
 def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Event]:
-    """libyaml's events for ``data``, raising :class:`YamlRefused` at the first node
-    past a limit (before any event of that node is given), and ruamel's own
-    ``YAMLError`` at a syntax error. ``needs``: what a document of this kind needs,
-    said when one is too deep. The one event source of every YAML reader here."""
+    """libyaml's events for ``data``: :class:`YamlRefused` at the first node past a limit,
+    ruamel's ``YAMLError`` at a syntax error. ``needs`` is said when too deep."""
     parser = CParser(data)
     sizes: dict[str, tuple[int, int]] = {}  # anchor -> (expanded nodes, height)
     unclosed: set[str] = set()  # anchors whose newest node is a collection still open
@@ -156,8 +135,7 @@ it is and it is not (``2025-13-01``, ``!!bool "abc"``, ``!!int ""``)."""
 
 
 def build_error(exc: Exception) -> str:
-    """What a constructor's error says, in the terms of a config (not Python's advice
-    on ``sys.set_int_max_str_digits``)."""
+    """A constructor's error in a config's terms (not Python's advice on int digits)."""
     if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
         return f"a number of more than {sys.get_int_max_str_digits():,} digits"
     return str(exc)
@@ -178,8 +156,7 @@ def _too_deep(data: bytes | str, event: Event, needs: str) -> YamlRefused:
 
 
 def deeper_than(value: object, limit: int = MAX_DEPTH) -> bool:
-    """Whether a JSON value nests more than ``limit`` objects and arrays (the root
-    counting 1), found a level at a time, with no recursion."""
+    """Whether a JSON value nests more than ``limit`` levels (the root is 1), without recursion."""
     level, pending = 0, [value]
     while pending := [node for node in pending if isinstance(node, dict | list)]:
         level += 1

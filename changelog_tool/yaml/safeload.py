@@ -1,13 +1,6 @@
-"""Values built in one pass over the bounded events (:func:`changelog_tool.yaml.limits.events`),
-as ruamel's safe loader builds them: the master configs' and recipes' loader
-(:func:`load`), and the changelog's strict loader built on the same pass
-(:mod:`.strict`).
-
-A master config's pass leaves to ruamel's C-backed safe loader what it does not
-build (anchors and aliases, explicit tags, directives, a second document, a
-collection as a key, scalars of other tags), after the same bounded pass, so both
-ways agree on every document. The changelog's pass refuses them instead.
-"""
+"""Values built in one pass over the bounded events, as ruamel's safe loader builds them: the
+master configs' loader (:func:`load`, which defers anchors, tags and the like to ruamel) and
+the changelog's strict pass (refusing them). See docs/design.md, "Module layout" (``yaml/``)."""
 
 from __future__ import annotations
 
@@ -41,9 +34,8 @@ _local = threading.local()
 
 
 def load(data: bytes) -> object:
-    """The document's value, as ruamel's safe loader builds it (one loader per
-    thread: the TUI diffs in a worker thread). Raises
-    :class:`~changelog_tool.yaml.limits.YamlRefused` or ruamel's ``YAMLError``."""
+    """The document's value as ruamel's safe loader builds it (one loader per thread); raises
+    :class:`YamlRefused` or ``YAMLError``."""
     value = build(data)
     if value is not _DEFER:
         return value
@@ -55,9 +47,8 @@ def load(data: bytes) -> object:
 
 @dataclass
 class _Into:
-    """A collection being filled: its depth, its place in document order, where it
-    starts, the key that waits for its value, and (strict) each key's line, or the
-    item lines of a list that is a key's value (``lines`` under ``prefix``)."""
+    """A collection being filled: depth, document order, start, the key awaiting a value and
+    (strict) key or item lines."""
 
     collection: dict[object, object] | list[object]
     depth: int
@@ -93,34 +84,26 @@ class _Repeat:
 
 
 def _as_constructing(value: object) -> str:
-    """A value as the safe loader shows it in a duplicate-key error: a mapping or
-    sequence is still empty there (it is filled a level later)."""
+    """A value as the safe loader shows it in a duplicate-key error (collections still empty)."""
     return "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else str(value)
 
 
 @dataclass
 class Built:
-    """What a strict pass read: the root value and, when it is a list, each item's
-    line and key lines (:class:`~changelog_tool.yaml.items.Item`)."""
+    """A strict pass's result: the root value and, for a list, each item's line and key lines."""
 
     value: object = None
     items: list[tuple[int, dict[str, int]]] = field(default_factory=list)
 
 
 def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
-    """Read the bounded :func:`events` once and build the value as ruamel's safe
-    loader would.
+    """Build the value of the bounded :func:`events` as ruamel's safe loader would.
 
-    A master config's pass (not ``strict``) returns :data:`_DEFER` (the events still
-    read to the end, so the limits hold) for what it leaves to that loader. A key
-    repeated in one mapping is the loader's ``DuplicateKeyError``, raised for the
-    mapping it would report: it fills mappings level by level (a document's top
-    level first), each in document order.
-
-    A ``strict`` pass returns a :class:`Built` and refuses, with
-    :class:`YamlRefused` at the line (LF-separated, before ``offset``), what the
-    changelog must never hold: anchors, aliases, tags, a collection as a key, a
-    repeated key, a second document. Key lines are shifted by ``offset``."""
+    Not ``strict``: :data:`_DEFER` for what is left to that loader; a repeated key raises its
+    ``DuplicateKeyError`` for the mapping it would report. ``strict``: a :class:`Built`,
+    refusing anchors, aliases, tags, complex or repeated keys and a second document with
+    :class:`YamlRefused`; lines shifted by ``offset``.
+    """
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))] if strict else []
 
@@ -222,11 +205,8 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
 
 
 def _plain(event: ScalarEvent, line: Callable[[StreamMark], int], strict: bool) -> object:
-    """A plain scalar's value, as ruamel's safe loader builds it
-    (:func:`~changelog_tool.yaml.items.plain_value`); :data:`_DEFER` (not ``strict``)
-    for a tag beyond null, bool, int, float and timestamp (``<<``, ``=``);
-    :class:`YamlRefused` at the scalar's line for one no reader can build
-    (``2025-13-01``)."""
+    """A plain scalar's value (:func:`plain_value`); :data:`_DEFER` (not ``strict``) for other
+    tags; :class:`YamlRefused` for one no reader can build."""
     text: str = event.value
     if not strict and plain_tag(text) not in BUILT_TAGS | {STR_TAG}:
         return _DEFER
@@ -251,8 +231,7 @@ def _refused(event: Event, line: int) -> YamlRefused:
 
 
 def _value_of_repeated(repeated: dict[int, _Repeat], into: _Into, value: object) -> None:
-    """``value`` was just given to ``into``: the repeated key's value, when that key
-    waited for it."""
+    """The repeated key's value, when ``into``'s waiting key was the repeated one."""
     found = repeated.get(id(into.collection))
     if found is not None and found.value is None:
         found.value = _as_constructing(value)

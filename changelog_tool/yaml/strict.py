@@ -1,13 +1,6 @@
-"""The changelog's strict loader: values built in the bounded pass of
-:func:`changelog_tool.yaml.safeload.build`, as the master configs' are, refusing
-with positions what the changelog must never contain (anchors, aliases, explicit
-tags, duplicate mapping keys). Documents nest at most
-:data:`~changelog_tool.yaml.limits.MAX_DEPTH` deep; the changelog needs 3 levels.
-
-Lines are counted as the :class:`~changelog_tool.ledger.document.Ledger` counts
-them, by LF: libyaml also breaks lines at a lone CR, U+0085, U+2028 and U+2029, and
-its line numbers would not point into the file's bytes.
-"""
+"""The changelog's strict loader: the bounded pass of
+:func:`~changelog_tool.yaml.safeload.build`, refusing anchors, aliases, tags and duplicate
+keys with their lines (counted by LF, as the ledger counts them)."""
 
 from __future__ import annotations
 
@@ -19,12 +12,8 @@ from changelog_tool.yaml.safeload import Built, build
 
 
 def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
-    """Parse one YAML document.
-
-    Returns a list of :class:`Item` when the root is a sequence, else the root
-    value itself. ``line_offset`` shifts every reported line (for parsing a
-    slice of a larger file). Raises :class:`YamlProblem`.
-    """
+    """One YAML document: a list of :class:`Item` when the root is a sequence, else the root
+    value; lines shifted by ``line_offset``. Raises :class:`YamlProblem`."""
     try:
         built = build(data, strict=True, offset=line_offset)
     except YamlRefused as exc:

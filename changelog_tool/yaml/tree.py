@@ -1,16 +1,7 @@
-"""The mappings of a YAML file as the lints see them (pure).
-
-A file is read as a tree of nodes from libyaml's events (bounded by the limits of
-:mod:`changelog_tool.yaml.limits`, and not constructed: no scalar is resolved), so
-every mapping keeps its line, its keys keep theirs, and a merge key (``<<``) and
-an anchor (``&name``) stay visible.
-Every node is visited once (anchored nodes that aliases share too), and each
-value gets a number in one pass from its children's numbers: equal numbers are
-equal values, so comparing two blocks, here or in another file read with the same
-:class:`Values`, never walks them again. A hostile file costs bounded work. Keys
-inside strings (a JSON blob, a ``KEY=value`` setting) are not mapping keys and
-never appear here.
-"""
+"""The mappings of a YAML file as the lints see them (pure): nodes from the bounded events,
+unresolved, with lines, merge keys and anchors visible. Each node is visited once and numbered
+from its children, so equal numbers are equal values across files read with one
+:class:`Values`."""
 
 from __future__ import annotations
 
@@ -41,11 +32,8 @@ class Key:
 
 @dataclass
 class Mapping:
-    """One YAML mapping: where it is (its path of keys from the root), its line,
-    its keys in order, the keys a merge key brings in (``merged``), the anchor it
-    defines and the anchors it merges, and, when values are read, the number of
-    each field's value (``fields``), its own number (``value``) and the length of
-    each scalar field's text (``lengths``)."""
+    """One YAML mapping: its key path, line, keys, merged keys and anchors, and (with values)
+    each field's value number, its own number and scalar lengths."""
 
     path: tuple[str, ...]
     line: int
@@ -60,9 +48,7 @@ class Mapping:
 
 
 class Values:
-    """Numbers for values: the same number for equal values, across every file read
-    with the same instance (a scalar by its text, a collection by its children's
-    numbers, a mapping whatever its key order)."""
+    """Numbers for values, equal for equal values across every file read with this instance."""
 
     def __init__(self) -> None:
         self._known: dict[Hashable, int] = {}
@@ -94,9 +80,8 @@ _MERGE = "tag:yaml.org,2002:merge"
 
 
 class _Node:
-    """A node as the lints see it: ``kind`` scalar, mapping or sequence; a scalar's
-    ``text``, or a collection's ``nodes`` (a mapping's keys and values alternate); its
-    0-based line; whether a key is a merge key; the anchor it defines."""
+    """A node: kind, a scalar's ``text`` or a collection's ``nodes``, 0-based line, merge key,
+    anchor."""
 
     __slots__ = ("anchor", "kind", "line", "merge", "nodes", "text")
 
@@ -115,9 +100,7 @@ class _Node:
 
 
 def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None) -> list[Mapping]:
-    """Every mapping in ``data`` (a single document), outermost first; with
-    ``values``, also each mapping's value numbers (only the repeated-block lint
-    needs them)."""
+    """Every mapping in ``data``, outermost first; with ``values``, their value numbers too."""
     try:
         root = _compose(data)
     except YamlRefused as exc:
@@ -177,8 +160,7 @@ def _compose(data: bytes) -> _Node | None:
 
 
 class _Walk:
-    """One pass over the tree: each node once (an alias gives the number its node
-    got), the mappings in the order they start, and the node budget."""
+    """One pass over the tree: each node once, mappings in start order, the node budget."""
 
     def __init__(self, offset: int, values: Values | None) -> None:
         self.offset = offset
@@ -188,8 +170,8 @@ class _Walk:
         self.budget = MAX_NODES
 
     def node(self, node: _Node, path: tuple[str, ...], depth: int, at: int | None) -> int:
-        """``node``'s value number (-1 without ``values``); ``at``: the line of the
-        key that names it (a block is where it is named)."""
+        """``node``'s value number (-1 without ``values``); ``at``: the line of the key naming
+        it."""
         known = self.numbers.get(id(node))
         if known is not None:
             return known

@@ -1,6 +1,4 @@
-"""YAML data equality: what "the same value" means for a config a job reads, and for
-an entry (:func:`identity`, its hashable form: duplicates, the merge, the pairing of
-base and head entries)."""
+"""YAML data equality: :func:`same` and its hashable form :func:`identity`."""
 
 from __future__ import annotations
 
@@ -11,11 +9,9 @@ _NAN = ("float", "nan")
 
 
 def same(a: object, b: object) -> bool:
-    """The same YAML data: equal values of equal types (``1``, ``1.0`` and ``true``
-    differ, as they do in YAML, though Python's ``==`` says they are equal), mappings
-    with the same keys in any order, and a ``.nan`` equal to a ``.nan`` (which ``==``
-    says it never is: a comment edited beside one would read as a change). A mapping
-    with a NaN key is never the same as another (no lookup finds such a key)."""
+    """The same YAML data: equal values of equal types (``1``, ``1.0``, ``true`` differ),
+    mappings in any key order, a ``.nan`` equal to a ``.nan``; a mapping with a NaN key equals
+    nothing."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict) and isinstance(b, dict):  # (b is: its type is a's)
@@ -32,11 +28,8 @@ def same(a: object, b: object) -> bool:
 
 
 def identity(value: object) -> Hashable:
-    """A hashable form of a YAML value, equal for two values exactly when :func:`same`
-    says they are the same: each value with its type (``1``, ``1.0`` and ``true``
-    differ, as they do in YAML and JSON), a mapping's keys in any order, and a NaN
-    equal to a NaN (the same ``.nan`` read twice). Unlike :func:`same`, a mapping
-    with a NaN key is the same as itself here."""
+    """A hashable form of a YAML value, equal exactly when :func:`same` says so (except that a
+    mapping with a NaN key equals itself here)."""
     kind = type(value).__name__
     if isinstance(value, Mapping):
         return kind, frozenset((identity(k), identity(v)) for k, v in value.items())

@@ -1,16 +1,6 @@
-"""Values as a YAML 1.1 reader builds them: PyYAML's safe loader (its C loader when
-libyaml is there), which benchmark jobs read the changelog and the master configs
-with.
-
-YAML 1.1 reads plain scalars otherwise than YAML 1.2 (ruamel's reading): ``on``,
-``yes`` and ``off`` are booleans, ``010`` is 8, ``1:20`` is 80 and ``1_000`` is
-1000. The input is held to the bounded-input guard first
-(:func:`changelog_tool.yaml.limits.events`: depth, alias expansion; and a base-60
-integer's length), so PyYAML reads only what the YAML 1.2 reading may read too.
-What PyYAML's safe loader refuses (a tag it does not know, a collection as a key,
-and a tab outside quoted text, which its C loader would let through) raises
-:class:`Unreadable`.
-"""
+"""Values as PyYAML's safe loader builds them (YAML 1.1: ``on`` is true, ``010`` is 8), which
+benchmark jobs read with. Input passes the bounded scan first; what PyYAML refuses (unknown
+tags, complex keys, bare tabs) raises :class:`Unreadable`."""
 
 from __future__ import annotations
 
@@ -39,9 +29,7 @@ _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+")
 
 def load(data: bytes) -> object:
     """The document's value as PyYAML's safe loader builds it, within the limits of
-    :func:`~changelog_tool.yaml.limits.events` (which raises :class:`YamlRefused`, and
-    ruamel's ``YAMLError`` for what libyaml cannot parse); :class:`Unreadable` for
-    what PyYAML refuses."""
+    :func:`~changelog_tool.yaml.limits.events`; :class:`Unreadable` for what PyYAML refuses."""
     quoted: list[tuple[int, int]] = []  # where quoted and block scalars lie (characters)
     for event in events(data):
         if isinstance(event, ScalarEvent):
@@ -89,13 +77,8 @@ _TEXT = re.compile(r"[^ \t]")
 
 
 def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
-    """PyYAML's scanner skips spaces, not tabs, between tokens and refuses a tab in a
-    plain scalar: a tab outside quoted or block scalars and comments is
-    :class:`Unreadable` (libyaml, which built the events, allows more).
-
-    One pass: the tabs, the quoted spans (in order, as the events found them) and
-    each line's first comment and first text are visited once (a search per tab over
-    the text before it grew with the square of the line)."""
+    """A tab outside quoted or block scalars and comments is :class:`Unreadable`, as PyYAML's
+    scanner refuses it; one pass over the text."""
     spans = iter(quoted)
     span = next(spans, None)
     line_end = -1  # the line of the last tab seen outside quotes: where it ends,
@@ -126,10 +109,8 @@ READER = "PyYAML (YAML 1.1, which benchmark CI reads the changelog with)"
 
 
 def disagreements(block: bytes, read: object) -> list[tuple[str, str]]:
-    """Where a YAML 1.1 reader (PyYAML) reads ``block`` otherwise than ``read``, its
-    YAML 1.2 reading: ``(field path, message)`` naming both readings (``010`` is 10
-    to YAML 1.2 and 8 to PyYAML; ``0o10`` is 8 and a string; ``yes`` a string and
-    True). ``block`` is one changelog entry (a list of one mapping) or several."""
+    """``(field path, message)`` where PyYAML reads ``block`` (one or more entries) otherwise
+    than ``read``, its YAML 1.2 reading."""
     try:
         other = load(block)
     except (Unreadable, YAMLError, YamlRefused) as exc:
