@@ -1,16 +1,6 @@
-"""`changelog finalize --pr-number N [--onto REF] [--commit]`: prepare a branch for merge.
-
-Every entry the branch appended whose pr-link is a placeholder (``XXX``, or the
-repository's ``.../pull/XXX``) gets the canonical link of pull request N, and
-nothing else changes: only those ``pr-link:`` lines are rewritten, each entry is
-read back to prove it, and every other byte stays. With ``--onto REF`` the file
-is first rebuilt as REF's bytes plus the branch's own entries (as ``sync`` does);
-with ``--commit`` the result is committed (as a merge of REF when ``--onto``
-moved the base, as ``sync --commit`` does); with no placeholder to fill it says
-so and commits nothing. Refused, with nothing written: an
-appended entry that already links another pull request, a branch that edits
-history, a repository whose pull-request links cannot be known.
-"""
+"""`changelog finalize --pr-number N [--onto REF] [--commit]`: the branch's
+placeholder pr-links become pull request N's link and nothing else changes;
+``--onto`` first rebuilds the file as ``sync`` does, ``--commit`` commits it."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""`changelog resolve`: after a rebase or merge stopped on the changelog, resolve it.
-
-Reads the conflicted file's index stages (1 base, 2 ours, 3 theirs), merges them
-as the merge driver would, writes the result to the work tree (a whole-file
-replace of bytes the merge verified: the protected side's bytes plus the
-branch's own entries) and stages it with ``git add``. When the branch edited
-history it refuses and leaves the file as git left it. The protected side comes
-from the operation that stopped (a merge's message names the branch merged in);
-the protected ref is only a hint when that does not say.
-"""
+"""`changelog resolve`: after a rebase or merge stopped on the changelog, merge its
+index stages as the driver would, write the result and stage it; refused (the
+file left as git left it) when the branch edited history."""
 
 from __future__ import annotations
 

@@ -1,19 +1,7 @@
-"""`changelog sync [--onto REF] [--commit]`: make the branch's changelog REF's bytes
-plus the branch's own entries.
-
-GitHub's own merge ignores merge drivers, so a pull request whose base moved
-shows a conflict on the changelog. ``sync`` computes the same merge the driver
-would (base: the merge-base with REF; protected: REF; the other side: this
-branch) and rewrites the work-tree file with it. This is the one rewrite of
-the changelog that is not an append, and it is allowed because the result is
-exactly REF's bytes (an exact prefix, byte for byte) followed by the entries
-this branch appended: compared with REF, the branch then only appends, which
-is what CI checks. If the branch edited history, nothing is written.
-
-With ``--commit`` the rewrite is committed as a merge of REF (``git merge
---no-commit REF``, then this file, then ``git commit``): only a merge moves the
-pull request's merge-base, which is what clears GitHub's conflict.
-"""
+"""`changelog sync [--onto REF] [--commit] [--rebuild]`: the branch's changelog as
+REF's bytes plus the branch's own entries (the merge the driver computes, base
+from git's merge-base); ``--commit`` records it as a merge of REF, which clears a
+pull request's conflict on GitHub."""
 
 from __future__ import annotations
 

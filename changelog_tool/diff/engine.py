@@ -1,13 +1,5 @@
-"""The diff engine at the git edge: read two trees, hand bytes to the pure core.
-
-``collect(settings, base=None, head=None)`` is the one entry point for
-``keys``, ``verify --base`` and the TUI (``diff/trust.py`` first reads the
-settings at the base). ``base=None`` means the merge-base of the protected ref
-and HEAD; ``head=None`` means the work tree, whose files are read only inside the
-checkout, and whose changelog is also judged as the index has it (what the next
-commit records). Objects come through one persistent ``cat-file`` process;
-master configs are parsed only where their bytes differ.
-"""
+"""The diff engine at the git edge: read two trees (base: the merge-base with the
+protected ref; head: a commit or the work tree), hand bytes to the pure core."""
 
 from __future__ import annotations
 

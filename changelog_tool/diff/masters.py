@@ -1,14 +1,6 @@
-"""Master configs as data: top-level keys by a byte scan, values parsed per key.
-
-A master config is a YAML mapping whose top-level keys are benchmark configs.
-Finding the keys and their lines needs no YAML parser: a key is a line that
-begins at column 0. Values are parsed (:mod:`.masterparse`) one key's bytes at a
-time and only when a job asks, so a diff between two versions parses just the
-keys whose bytes differ. A file that uses anchors or aliases (or that the scan
-cannot split safely) is parsed whole, so anchors and merge keys are always
-resolved. A whole file that does not parse keeps the keys the scan found: they
-are unknown, not removed.
-"""
+"""Master configs as data: top-level keys by a byte scan (a key begins at column
+0), values parsed per key and only when asked; a file with anchors, or one the
+scan cannot split, is parsed whole. See docs/design.md, "Module layout"."""
 
 from __future__ import annotations
 

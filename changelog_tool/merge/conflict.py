@@ -1,15 +1,6 @@
-"""The conflict left for a human when a merge is refused, and whether it keeps the
-protected side's bytes.
-
-A refused merge leaves git's own textual merge (``git merge-file``) in the file.
-Git applies every change of the other side that does not touch a change of the
-protected side, so outside its markers it may already have rewritten or dropped
-one of the protected side's entries: resolved towards the protected side, such a
-file no longer begins with the protected bytes, and one ``git add`` would publish
-the rewrite. That file is replaced by one conflict between the two sides, from
-the first entry where they differ to the end: each side's bytes, intact, in its
-own section.
-"""
+"""The conflict left when a merge is refused: git's own, unless its text merge
+already rewrote the protected side outside its markers; then one conflict holding
+both sides whole, from the first entry where they differ."""
 
 from __future__ import annotations
 

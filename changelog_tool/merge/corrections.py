@@ -1,17 +1,6 @@
-"""A pr-link correction the other side made to an old entry, carried onto the
-protected bytes (pure).
-
-A branch may fix an old entry's pr-link (a wrong or non-canonical link to the
-repository's canonical pull-request link) and nothing else in history. Once the
-protected side appended entries, that is no longer an append, so the merge would
-refuse it. It is carried over when it is provably safe: the other side changed
-only ``pr-link:`` lines of the base, each to a canonical link (the gate's own rule,
-:func:`~changelog_tool.ledger.entry.pull_link_problem`: a number from 1 without a
-leading zero, and the repository's, when it is known), and each of those
-entries appears byte for byte, exactly once, in the base and in the protected side (which thus
-left it unchanged since the base). Only those lines change; every other
-protected byte stays. Anything else is left to the refusal.
-"""
+"""The other side's pr-link corrections of old entries, carried onto the protected
+bytes when provably safe: only the parsed pr-link changed, to a canonical link,
+in an entry each side holds exactly once, byte for byte (pure)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,7 @@
 """Glue shared by the merge driver, ``resolve`` and ``sync``: pick the protected
-side, merge, and say what happened (text for people, JSON for scripts).
-
-The protected ref (:class:`Upstream`) only helps tell the sides apart when the
-operation does not say; the merge itself never sees it. When the side was only
-hinted or defaulted, the merge may not drop or rewrite anything on that guess:
-an outcome that would (the protected side's removals, replayed entries
-rewritten) is refused, and so is one that does not keep the other side's bytes
-too, up to the end of its last entry (its own entries would move after the
-guessed side's, or its copy of an entry both appended would be replaced by the
-guessed side's). On a guess, then, only a merge where one side holds all of the
-other's committed bytes goes through; any other is left to ``changelog resolve
---protected ours|theirs``.
-"""
+side, merge, and say what happened (text or JSON). On a side only hinted or
+defaulted, nothing is dropped or rewritten; such a merge is left to ``changelog
+resolve --protected ours|theirs``."""
 
 from __future__ import annotations
 

@@ -1,31 +1,6 @@
-"""Which side of a merge is the protected branch (its bytes lead the result).
-
-In ``git rebase main`` "ours" is main; in ``git merge main`` from a branch
-"theirs" is main. Decided, in this order, from:
-
-1. ``GIT_REFLOG_ACTION``: ``rebase``, ``pull --rebase``, ``cherry-pick``,
-   ``revert``, ``am`` -> ours (the commit being built on); ``merge`` or ``pull``
-   of the protected branch (or of the current branch's upstream: no name) -> theirs;
-2. the operation in progress in the git directory (a rebase, a cherry-pick or
-   a revert -> ours; a merge of a protected branch -> theirs);
-3. a merge (of a branch that is not protected) while HEAD is on a protected
-   branch (``main`` for the protected ref ``origin/main``) -> ours: the merge
-   writes that branch, so its committed bytes lead, and that is certain;
-4. only then, as a hint, the protected ref's own changelog (``origin/main``,
-   else ``main``): the side that begins with it while the other does not, else
-   the side holding more of its entries;
-5. otherwise theirs in a merge (of another branch, or of an unnamed commit), ours
-   in anything else (ours is HEAD, the branch being written: a cherry-pick or a
-   revert of one commit, which git names to a merge driver neither in
-   ``GIT_REFLOG_ACTION`` nor in the git directory, a stash, ``checkout -m``).
-
-The protected ref may be stale (a fork's ``origin/main`` lags behind the main
-the branch is rebased onto, or holds the fork's own commits), so it never
-overrides the operation: a rebase's ours is protected whatever the ref holds.
-A side that rests on the ref alone, or on a merge's default, is not
-``certain``: the merge then may not drop or rewrite anything on its strength
-(see :func:`changelog_tool.merge.outcome.merge_sides`).
-"""
+"""Which side of a merge is the protected branch (its bytes lead the result): the
+operation first, the protected ref only as a hint. See docs/design.md, "Which
+side leads"."""
 
 from __future__ import annotations
 

@@ -1,38 +1,6 @@
-"""When the protected side's own last entries may change: the branch's entries replayed.
-
-The merge keeps the protected side's bytes as given. The one exception is a
-rebase replaying a commit that edits (or drops) an entry an earlier commit of
-the same branch appended, e.g. turning its ``XXX`` pr-link into the real link.
-At that step the base (O) is the commit's parent, which ends with the entry, and
-the protected side (the rebased HEAD) ends with the copy the rebase already
-replayed. The run of entries the other side rewrites is a candidate when:
-
-1. the other side holds the base's entries unchanged up to some entry; the run
-   is the base's entries from the first one it changes, drops or inserts
-   before, to the base's end;
-2. the run lies after the place where the protected side's history departs from
-   the base (the entries both begin with): the protected side does not hold
-   these entries where the base does;
-3. the protected side ends with the run, entry for entry, byte for byte.
-
-Which of the protected side's entries are main's is then taken from git's own
-record (:class:`Mainline`), in this order:
-
-- the operation's record: the commit a rebase (either backend) or ``git am``
-  builds on, or the first commit of a series of picks (``sequencer/head``), holds
-  main's exact file (:func:`~changelog_tool.gitrepo.process.replay_start`); the
-  run must lie wholly after main's entries. When no replay is running at all (a
-  merge, one cherry-pick), the whole protected side is main's and nothing is
-  replayed;
-- where that record cannot be read, the protected ref as a hint: an entry it
-  holds, even a stale ref, is main's, never the branch's own;
-- and only then a guess, said as one: every entry of the run carries a
-  placeholder pr-link (``XXX`` or ``.../pull/XXX``), as main's gate refuses one.
-  Real main has held placeholder entries in about half of its states, which is
-  why the guess comes last.
-
-Anything else is refused, and the entries stay as the protected side has them.
-"""
+"""The branch's own entries a rebase replays, told from main's by git's own record
+of the operation, then the protected ref, then (said as a guess) placeholder
+pr-links. See docs/design.md, "Which side leads"."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
-"""What each side of a merge did to the changelog since the base, by the one
-comparison of two versions (:func:`~changelog_tool.ledger.pairing.pair`: entries
-paired by identity, never by where they stand).
-
-The other side may add entries anywhere (a hand merge of main may have left one
-between main's entries) and change the form of the history it holds (trailing
-spaces, blank lines, indentation that reads the same, a missing final newline):
-none of that is an edit. It may not edit or remove an entry the protected side
-holds: :func:`own_entries` returns its own entries (every entry the base lacks,
-wherever it stands, in its order), or names each such edit with its line. The
-protected side may do anything: :func:`protected_changes` lists what it appended
-and removed, so that concurrent duplicates can be dropped.
-"""
+"""What each side did to the changelog since the base, by the one comparison
+(:func:`~changelog_tool.ledger.pairing.pair`): the other side's own entries, or
+its edits of entries the protected side holds; the protected side's appends and
+removals."""
 
 from __future__ import annotations
 

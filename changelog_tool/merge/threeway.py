@@ -1,26 +1,6 @@
-"""The pure three-way merge of the changelog: no git, no files, bytes in and out.
-
-The result is the protected side's bytes, unchanged, then the other side's own
-entries (those it holds that the base lacks, wherever they stand in its file, by
-the one comparison: :mod:`~changelog_tool.merge.side_changes`), in their order,
-each after exactly one
-empty line, ending in one newline. An entry of the other side that the
-protected side also appended since the base (equal, or equal but for pr-link,
-by the gate's rule) is dropped and reported; one that merely repeats an older
-entry is kept. What the protected side removed or corrected stays as the
-protected side has it. If the other side changed or removed an entry the
-protected side holds, the merge is refused with the entry and line named:
-nothing is guessed.
-
-The one exception to "the protected bytes, unchanged" is the branch's own
-entries being replayed by a rebase, told from main's by git's own record (a
-rebase's onto file; see :mod:`changelog_tool.merge.replay`), given as bytes:
-the merge itself reads no git.
-
-The result is verified before it is returned: the append rule
-(:func:`~changelog_tool.ledger.appending.append_break`) on what is appended, then
-:func:`changelog_tool.merge.proof.verify` on the history it is appended to.
-"""
+"""The pure three-way merge of the changelog: the protected side's bytes, then the
+other side's own entries, verified before it is returned. See docs/design.md,
+"Why a merge driver"."""
 
 from __future__ import annotations
 

@@ -1,22 +1,6 @@
-"""The merge driver's algorithm: git's three temp files (base, ours, theirs) merged
-into %A, or git's own conflict left behind (``changelog merge-driver`` parses
-git's call and says what happened).
-
-On success the merged bytes are written into %A (atomically). When the merge is
-refused (a side edited history, bad input, anything unexpected) the conflict is
-left as git would have left it, through ``git merge-file``, naming the entry and
-line; if git's text merge would already have changed the protected side's bytes
-outside its markers, one conflict holding both sides whole is left instead
-(:mod:`changelog_tool.merge.conflict`). The protected ref only helps tell the
-sides apart when the operation does not. It never imports Textual.
-
-The three files are read whole and merged by the one comparison of entries
-(:mod:`changelog_tool.merge.threeway`), ours as read under the writer's lock, held
-until the result is renamed over %A (never written in place, so a driver killed at
-any point leaves %A as git gave it or whole). At most one git process runs to
-decide the sides (the protected ref's file, when the operation did not say which
-side is protected).
-"""
+"""The merge driver's algorithm: git's three files merged into %A, or git's own
+conflict left behind, naming the entry and line. See docs/design.md, "Why a merge
+driver" and "One writer"."""
 
 from __future__ import annotations
 
