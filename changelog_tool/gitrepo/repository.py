@@ -188,12 +188,21 @@ class Repo:
             rows.extend(("A", p) for p in out.split("\0") if p)
         return rows
 
-    def line_origin(self, rev: str, path: str, line: int) -> str | None:
-        """The commit that wrote line ``line`` of ``path`` at ``rev`` (``git blame``); ``None``
-        when unknown."""
-        done = git(self.root, "blame", "--porcelain", "-L", f"{line},{line}", rev, "--", path)
-        words = done.stdout.split(maxsplit=1) if done.returncode == 0 else []
-        return words[0].decode("ascii", "replace") if words else None
+    def line_origin(self, rev: str, path: str, line: int, depth: int = 1000) -> str | None:
+        """The commit that wrote line ``line`` of ``path`` as ``rev`` has it (one ``git
+        blame`` of that line, over the last ``depth`` commits that changed ``path``);
+        ``None`` when git cannot tell within them."""
+        skipped = git(self.root, "rev-list", f"--skip={depth}", "-n", "1", rev, "--", path)
+        oldest = skipped.stdout.decode("ascii", "replace").strip()
+        span = f"{oldest}..{rev}" if skipped.returncode == 0 and oldest else rev
+        done = git(
+            self.root, "blame", "--root", "--porcelain", "-L", f"{line},{line}", span, "--", path
+        )
+        lines = done.stdout.split(b"\n") if done.returncode == 0 else []
+        header = lines[: next((i for i, x in enumerate(lines) if x.startswith(b"\t")), 0)]
+        if not header or b"boundary" in header:
+            return None
+        return header[0].split(maxsplit=1)[0].decode("ascii", "replace")
 
     def file_diff(self, base: str, head: str, path: str) -> bytes:
         """``git diff base head -- path`` with git's defaults whatever the clone's configuration;

@@ -43,3 +43,18 @@ def test_another_state_still_needs_an_entry(repo: GitRepo) -> None:
     repo.commit("a to v3", **{NVIDIA: V3})
     code, findings = verify(repo)
     assert code == 1 and [f["code"] for f in findings] == ["uncovered-key"]
+
+
+def test_the_origin_of_an_entry_is_looked_up_within_a_bounded_history(repo: GitRepo) -> None:
+    """Past the last ``depth`` commits that changed the changelog git cannot tell: no
+    notice is made on a guess."""
+    from changelog_tool.gitrepo import Repo
+
+    history_with_an_unbenchmarked_change(repo)
+    for n in range(3):
+        repo.commit(f"entry {n}", **{LOG: HISTORY + "\n" + entry("b-vllm", f"Run {n}", LINK)})
+    with Repo.open(repo.root) as git:
+        written = git.line_origin("HEAD", LOG, 1)
+        assert written is not None and written == repo.git("rev-list", "--max-parents=0", "HEAD")
+        assert git.line_origin("HEAD", LOG, 1, depth=2) is None
+        assert git.line_origin("HEAD", LOG, 16, depth=2) == repo.git("rev-parse", "HEAD")
