@@ -206,12 +206,18 @@ class Repo:
 
     def file_diff(self, base: str, head: str, path: str) -> bytes:
         """``git diff base head -- path`` with git's defaults whatever the clone's configuration;
-        ``head`` may be ``WORKTREE``."""
-        args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"]
-        args += ["--diff-algorithm=myers", "--indent-heuristic", "--unified=3", base]
-        if head != WORKTREE:
-            args.append(head)
-        done = git(self.root, *args, "--", f":(top,literal){path}")
+        ``head`` may be ``WORKTREE``, where a new file not yet added reads as its commit adds
+        it."""
+        args = ["-c", "diff.suppressBlankEmpty=false", "diff", "--no-color", "--no-ext-diff"]
+        args += ["--no-textconv", "--diff-algorithm=myers", "--indent-heuristic", "--unified=3"]
+        untracked = head == WORKTREE and not self.index_entries(path)
+        if untracked and not self.exists(base, path) and self.exists(WORKTREE, path):
+            done = git(self.root, *args, "--no-index", "--", "/dev/null", path)
+            if done.returncode in (0, 1):  # (1: they differ)
+                return done.stdout
+        else:
+            sides = [base] if head == WORKTREE else [base, head]
+            done = git(self.root, *args, *sides, "--", f":(top,literal){path}")
         if done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip()
             raise EnvironmentProblem(f"git diff failed: {message}")

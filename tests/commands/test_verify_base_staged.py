@@ -44,3 +44,13 @@ def test_an_unstaged_entry_over_a_clean_index_is_judged_as_the_work_tree_has_it(
     project.write(LOG, HISTORY + "\n" + entry("a-vllm", "Bump a"))
     code, document = verify(project)
     assert (code, codes(document)) == (0, [])
+
+
+def test_a_new_changelog_not_yet_added_is_read_as_its_next_commit_adds_it(repo) -> None:
+    """The benchmark reads the commit, where the new file's lines are all added."""
+    repo.commit("base", **{NVIDIA: NVIDIA_TEXT, ".perf-changelog.toml": 'repository = "a/b"\n'})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write(NVIDIA, NVIDIA_TEXT.replace("v1", "v2", 1))
+    repo.write(LOG, entry("a-vllm", "Bump a"))
+    code, document = verify(repo)
+    assert (code, codes(document)) == (0, []), document["findings"]

@@ -120,6 +120,20 @@ def test_a_correction_alone_is_a_warning_or_an_error_by_the_setting(
     assert "benchmarks nothing" in messages[0]
 
 
+def test_a_correction_is_read_on_gits_default_diff_whatever_the_clones_config(
+    repo: GitRepo,
+) -> None:
+    """``diff.suppressBlankEmpty`` prints a blank context line as an empty line: the
+    reader still counts it, so the deleted line is the corrected one."""
+    short = '- config-keys: [b-vllm]\n  description: ["C"]\n  pr-link: XXX\n'
+    start(repo, HISTORY + "\n" + short)
+    repo.git("config", "diff.suppressBlankEmpty", "true")
+    relinked = short.replace("XXX", "https://github.com/acme/bench/pull/3")
+    repo.commit("relink", **{LOG: HISTORY + "\n" + relinked, NVIDIA: NVIDIA_TEXT})
+    code, codes, messages = verify(repo)
+    assert (code, codes) == (0, [("correction", "warning")]), messages
+
+
 def test_a_description_line_that_begins_with_pr_link_is_not_a_correction(repo: GitRepo) -> None:
     history = HISTORY.replace(
         '  description:\n    - "Add a"\n', "  description: |\n  pr-link: see #1\n", 1
