@@ -15,7 +15,7 @@ from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import content
-from changelog_tool.ledger.pairing import identity, pair
+from changelog_tool.ledger.pairing import KEPT, identity, pair
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.merge.outcome import Context, Outcome, Upstream, emit, merge_sides
 from changelog_tool.merge.protected import Decision
@@ -48,13 +48,21 @@ class Sync:
 def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
     """The entries this branch's own commits (``base_sha..HEAD``, merges left out: a
     merge of main brings main's entries) appended and did not remove later, in
-    order: what a replay that dropped lines (``rebase -X theirs``) cannot lose."""
+    order and as last edited: what a replay that dropped lines (``rebase -X theirs``)
+    cannot lose."""
     shas = run_git(repo.root, "rev-list", "--reverse", "--no-merges", f"{base_sha}..HEAD")
     own: dict[bytes, bytes] = {}  # identity -> the entry's bytes
     for sha in shas.split():
         old = Ledger(repo.read(f"{sha}^", path) or b"")
         new = Ledger(repo.read(sha, path) or b"")
         paired = pair(old, new)
+        for match in paired.pairs:  # a later commit's edit of an own entry: the edited one
+            was = identity(old.text(old.blocks[match.base]))
+            if was in own and match.how != KEPT:
+                raw = content(new, new.blocks[match.head])
+                own = {
+                    identity(raw) if k == was else k: raw if k == was else v for k, v in own.items()
+                }
         for index in paired.removed:
             own.pop(identity(old.text(old.blocks[index])), None)
         for index in paired.own:

@@ -43,3 +43,19 @@ def test_sync_rebuild_puts_mains_bytes_back_then_the_branchs_entries(repo: GitRe
     assert repo.git("status", "--porcelain") == ""
     verified = tool(repo.root, "verify", "--base", "main")
     assert "history-modified" not in verified.stdout
+
+
+def test_sync_rebuild_keeps_the_branchs_later_edit_of_its_own_entry(repo: GitRepo) -> None:
+    """A placeholder link made real in a later commit: the rebuilt entry is the edited one."""
+    repo.commit("base", **{LOG: BASE})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("own", **{LOG: appended(BASE, OWN)})
+    linked = entry("own", link=7)
+    repo.commit("link", **{LOG: appended(BASE, linked)})
+    repo.git("checkout", "-q", "main")
+    repo.commit("main's entry", **{LOG: appended(BASE, MAINS)})
+    repo.git("checkout", "-q", "feature")
+    repo.git("rebase", "-q", "-X", "theirs", "main")
+    done = tool(repo.root, "sync", "--rebuild", "--commit")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert repo.read(LOG) == appended(appended(BASE, MAINS), linked)
