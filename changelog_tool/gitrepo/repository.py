@@ -208,8 +208,9 @@ class Repo:
         """``git diff base head -- path`` with git's defaults whatever the clone's configuration;
         ``head`` may be ``WORKTREE``, where a new file not yet added reads as its commit adds
         it."""
-        args = ["-c", "diff.suppressBlankEmpty=false", "diff", "--no-color", "--no-ext-diff"]
-        args += ["--no-textconv", "--diff-algorithm=myers", "--indent-heuristic", "--unified=3"]
+        args = ["-c", "diff.suppressBlankEmpty=false", "-c", "core.attributesFile=/dev/null"]
+        args += ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-O/dev/null"]
+        args += ["--diff-algorithm=myers", "--indent-heuristic", "--unified=3"]
         untracked = head == WORKTREE and not self.index_entries(path)
         if untracked and not self.exists(base, path) and self.exists(WORKTREE, path):
             done = git(self.root, *args, "--no-index", "--", "/dev/null", path)

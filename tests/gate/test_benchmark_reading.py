@@ -130,6 +130,7 @@ def test_a_correction_is_read_on_gits_default_diff_whatever_the_clones_config(
     repo.git("config", "diff.suppressBlankEmpty", "true")
     relinked = short.replace("XXX", "https://github.com/acme/bench/pull/3")
     repo.commit("relink", **{LOG: HISTORY + "\n" + relinked, NVIDIA: NVIDIA_TEXT})
+    repo.git("config", "diff.orderFile", str(repo.root / "no-such-order-file"))
     code, codes, messages = verify(repo)
     assert (code, codes) == (0, [("correction", "warning")]), messages
 
