@@ -4,7 +4,7 @@ needed."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
@@ -21,22 +21,30 @@ def benchmarked_state(
 ) -> Callable[[str], str | None]:
     """``key`` -> the newest base entry covering it when head's value equals its value at that
     entry's commit; else ``None``."""
-    ledger: list[Ledger] = []
+    read: list[tuple[int, dict[str, object]]] = []  # (line, value), newest first
+    blocks: list[Iterator[tuple[int, object]]] = []
+
+    def newest_first() -> Iterator[tuple[int, dict[str, object]]]:
+        """The base's entries from its end, each parsed once for every key asked."""
+        if not blocks:
+            entries = Ledger(repo.read(base_sha, changelog) or b"")
+            blocks.append(
+                (b.line, parse(content(entries, b), b.line)) for b in reversed(entries.blocks)
+            )
+        yield from read
+        for line, value in blocks[0]:
+            if isinstance(value, dict):
+                read.append((line, value))
+                yield line, value
 
     def lookup(key: str) -> str | None:
-        if not ledger:
-            ledger.append(Ledger(repo.read(base_sha, changelog) or b""))
-        entries = ledger[0]
-        for block in reversed(entries.blocks):
-            value = parse(content(entries, block), block.line)
-            if not isinstance(value, dict):
-                continue
+        for line, value in newest_first():
             if any(matches(p, key) for p in texts(value.get("config-keys"))):
-                commit = repo.line_origin(base_sha, changelog, block.line)
+                commit = repo.line_origin(base_sha, changelog, line)
                 if commit is None or not _same_value(repo, commit, masters, key, head):
                     return None
                 link = value.get("pr-link")
-                return f"the entry on line {block.line} of the base ({label(value)}, {link})"
+                return f"the entry on line {line} of the base ({label(value)}, {link})"
         return None
 
     return lookup

@@ -5,9 +5,15 @@ entry, not uncovered-key. Real history."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 
-from conftest import GitRepo
+from conftest import HOSTILE_CPU_SECONDS, GitRepo, cpu_limit
 from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, run
+
+from changelog_tool.gitrepo import Repo
 
 V2 = NVIDIA_TEXT.replace(key_block("a-vllm"), key_block("a-vllm", image="vllm/vllm-openai:v2"))
 V3 = NVIDIA_TEXT.replace(key_block("a-vllm"), key_block("a-vllm", image="vllm/vllm-openai:v3"))
@@ -48,8 +54,6 @@ def test_another_state_still_needs_an_entry(repo: GitRepo) -> None:
 def test_the_origin_of_an_entry_is_looked_up_within_a_bounded_history(repo: GitRepo) -> None:
     """Past the last ``depth`` commits that changed the changelog git cannot tell: no
     notice is made on a guess."""
-    from changelog_tool.gitrepo import Repo
-
     history_with_an_unbenchmarked_change(repo)
     for n in range(3):
         repo.commit(f"entry {n}", **{LOG: HISTORY + "\n" + entry("b-vllm", f"Run {n}", LINK)})
@@ -58,3 +62,26 @@ def test_the_origin_of_an_entry_is_looked_up_within_a_bounded_history(repo: GitR
         assert written is not None and written == repo.git("rev-list", "--max-parents=0", "HEAD")
         assert git.line_origin("HEAD", LOG, 1, depth=2) is None
         assert git.line_origin("HEAD", LOG, 16, depth=2) == repo.git("rev-parse", "HEAD")
+
+
+def test_many_uncovered_keys_over_a_long_history_read_it_once(repo: GitRepo) -> None:
+    """Each key's lookup walks the same entries from the end: they are parsed once for
+    all the keys, so 40 uncovered keys over 6,000 entries stay within the hostile-input
+    CPU bound (parsed once per key, they took minutes)."""
+    keys = [f"zz-key-{n}" for n in range(40)]
+    history = "\n".join(entry(f"old-{n}", "Old", LINK) for n in range(6000))
+    masters = "".join(f"{key}:\n  image: v1\n" for key in keys)
+    repo.commit("base", **{NVIDIA: masters, LOG: history})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("bump every key", **{NVIDIA: masters.replace("v1", "v2")})
+    done = subprocess.run(
+        [sys.executable, "-I", "-m", "changelog_tool", "verify", "--base", "main"],
+        cwd=repo.root,
+        capture_output=True,
+        env=os.environ,
+        timeout=60,
+        preexec_fn=cpu_limit(HOSTILE_CPU_SECONDS),
+        check=False,
+    )
+    assert done.returncode != -signal.SIGXCPU, f"over {HOSTILE_CPU_SECONDS} s of CPU"
+    assert done.returncode == 1 and done.stdout.count(b"uncovered-key") == 40
