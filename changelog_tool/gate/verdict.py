@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 
 from changelog_tool.diff.engine import Snapshot
@@ -20,7 +21,7 @@ from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.edits import parse
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import same_entry, scenario_types, selection
+from changelog_tool.ledger.entry import entry_identity, scenario_types, selection
 from changelog_tool.ledger.revision import FORM, Appended
 from changelog_tool.settings import Settings
 
@@ -196,19 +197,20 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
     where = " of the base" if history.base is not None else ""
     severity = ERROR if settings.duplicate_entry == "error" else WARNING
     out = []
-    for index, entry in enumerate(appended):
+    by_identity: dict[Hashable, Appended] = {}  # the first appended entry of each
+    by_selection: dict[Hashable, Appended] = {}
+    for entry in appended:
         assert entry.value is not None
-        earlier = next(
-            (e for e in appended[:index] if same_entry(e.value or {}, entry.value)), None
-        )
+        first = by_identity.setdefault(entry_identity(entry.value), entry)
+        earlier = first if first is not entry else None
+        twin = by_selection.setdefault(selection(entry.value), entry)
         if earlier is not None:
             line, said = earlier.line, ""
             identical = (earlier.value or {}).get("pr-link") == entry.value.get("pr-link")
         else:
             found = duplicate_in(kept, entry.value)
             if found is None:
-                twin = _same_selection(appended[:index], entry.value)
-                if twin is not None:
+                if twin is not entry:
                     out.append(_same_sweeps(twin, entry, snapshot.changelog, severity))
                 continue
             line, said = found, where
@@ -236,11 +238,6 @@ def _same_sweeps(twin: Appended, entry: Appended, path: str, severity: str) -> F
         "sweeps twice (a rebase that replayed an entry already added leaves two); keep one"
     )
     return Finding("duplicate-entry", message, path, entry.line, severity)
-
-
-def _same_selection(earlier: list[Appended], value: dict[str, object]) -> Appended | None:
-    chosen = selection(value)
-    return next((e for e in earlier if selection(e.value or {}) == chosen), None)
 
 
 def _identical(kept: bytes, line: int, entry: Appended) -> bool:
