@@ -3,6 +3,8 @@ prefix comparison and a parse of the tail. See docs/design.md, "One comparison".
 
 from __future__ import annotations
 
+import bisect
+
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.hints import see
 from changelog_tool.ledger.conversions import (
@@ -139,8 +141,9 @@ def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]
     """``(line, new link)`` of each changed line's entry when each is the same entry relinked;
     else ``None``."""
     out: list[tuple[int, str]] = []
+    starts = [b.line for b in old.blocks]
     for number in lines:
-        index = next((i for i, b in enumerate(old.blocks) if b.line > number), len(old.blocks))
+        index = bisect.bisect_right(starts, number)  # the entry that holds the line, + 1
         if index == 0 or index > len(new.blocks):
             return None
         a, b = old.blocks[index - 1], new.blocks[index - 1]
