@@ -23,8 +23,24 @@ class Pending:
     remaining: tuple[str, ...] | None
 
     def touching(self, root: Path, path: str) -> list[str]:
-        """The remaining commits that change ``path``."""
-        return [sha for sha in self.remaining or () if _changes(root, sha, path)]
+        """The remaining commits that change ``path`` (one ``git diff-tree --stdin``)."""
+        if not self.remaining:
+            return []
+        shas = "".join(f"{sha}\n" for sha in self.remaining).encode("ascii")
+        done = git(
+            root,
+            "diff-tree",
+            "--stdin",
+            "-r",
+            "--name-only",
+            "--",
+            f":(top,literal){path}",
+            stdin=shas,
+        )
+        changed = (
+            set(done.stdout.decode("ascii", "replace").split()) if done.returncode == 0 else set()
+        )
+        return [sha for sha in self.remaining if sha in changed]
 
     def continue_command(self) -> str:
         return "git commit" if self.operation == "merge" else f"git {self.operation} --continue"
@@ -76,8 +92,3 @@ def _patches(folder: Path) -> list[str]:
         if len(head) > 1 and head[0] == b"From" and _SHA.fullmatch(head[1]):
             out.append(head[1].decode("ascii"))
     return out
-
-
-def _changes(root: Path, sha: str, path: str) -> bool:
-    done = git(root, "diff", "--name-only", f"{sha}^", sha, "--", f":(top,literal){path}")
-    return done.returncode == 0 and bool(done.stdout.strip())
