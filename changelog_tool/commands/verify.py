@@ -28,7 +28,7 @@ from changelog_tool.findings import (
 )
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
-from changelog_tool.gate.stopped import while_stopped
+from changelog_tool.gate.stopped import in_progress, waiting
 from changelog_tool.gate.summary import job_summary
 from changelog_tool.gate.verdict import check
 from changelog_tool.gitrepo import Repo
@@ -219,6 +219,8 @@ def _verify_base(
                 "create it with a first entry; if the changelog lives elsewhere, set "
                 "`changelog` in [tool.perf-changelog]"
             )
+        stopped = pending(repo.git_directory) if head is None else None
+        touching = stopped.touching(repo.root, snapshot.changelog) if stopped else []
         verdict = check(
             snapshot,
             settings,
@@ -227,11 +229,10 @@ def _verify_base(
             allow_settings_change=allow_settings_change,
             pr_title=pr_title,
             before_merge=before_merge,
+            waiting=waiting(stopped, touching, snapshot.changelog) if stopped else None,
         )
-        stopped = pending(repo.git_directory) if head is None else None
         if stopped is not None:
-            touching = stopped.touching(repo.root, snapshot.changelog)
-            while_stopped(verdict, stopped, touching, snapshot.changelog)
+            verdict.findings.insert(0, in_progress(stopped, touching, snapshot.changelog))
         verdict.findings.extend(_lints(repo, settings, snapshot))
         verdict.findings.extend(
             unlisted_scenario_types(snapshot.changes.needing_entry(), snapshot.masters)

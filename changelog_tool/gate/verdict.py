@@ -52,7 +52,10 @@ def check(
     allow_settings_change: bool = False,
     pr_title: str | None = None,
     before_merge: bool = False,
+    waiting: str | None = None,
 ) -> Verdict:
+    """``waiting``: why no entry may be appended now (a stopped rebase whose commits to
+    replay change the changelog): said instead of the advice to append, no entry suggested."""
     changes, history = snapshot.changes, snapshot.history
     verdict = Verdict(findings=[*history.findings, *changes.problems])
     changed = settings_change(snapshot, allow_settings_change)
@@ -66,7 +69,7 @@ def check(
     verdict.uncovered = [g.change for g in unselected]
     # the commits are read for an opt-out only when it excuses something
     verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason, pr_title)
-    verdict.findings.extend(_uncovered(g, verdict.opt_out) for g in unselected)
+    verdict.findings.extend(_uncovered(g, verdict.opt_out, waiting) for g in unselected)
     verdict.findings.extend(scope_findings(snapshot, appended))
     # the repository is needed only to judge or suggest a pr-link
     needed = appended or verdict.uncovered or snapshot.history.corrections
@@ -103,7 +106,7 @@ def check(
     named = {f.key for f in verdict.findings if f.code == "key-name"}
     suggestable = [c for c in verdict.uncovered if c.key not in named]
     verdict.suggested_keys = sorted({c.key for c in suggestable})
-    if suggestable:
+    if suggestable and waiting is None:
         link = (
             prlinks.canonical(slug, pr_number)
             if pr_number is not None and slug
@@ -154,7 +157,7 @@ def _restored(gap: Gap, state: str) -> Finding:
     return Finding("restored", message, change.path or "", change.line, NOTICE, key=change.key)
 
 
-def _uncovered(gap: Gap, opt_out: OptOut | None) -> Finding:
+def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding:
     change = gap.change
     if change.kind == ADDED:
         what = "was added"
@@ -169,16 +172,19 @@ def _uncovered(gap: Gap, opt_out: OptOut | None) -> Finding:
     if gap.matched:  # an entry names the key, but not these scenario types
         message = (
             f"{key} {what} but no appended entry selects its scenario type(s) {kinds} "
-            "(an entry runs only the types its scenario-type names); name them in "
-            "scenario-type (see the suggested entry) or they will never be benchmarked"
+            "(an entry runs only the types its scenario-type names); "
+            + (
+                waiting
+                or "name them in scenario-type (see the suggested entry) or they "
+                "will never be benchmarked"
+            )
         )
     else:
         # a key with all its scenario types changed: "covers it" says it all
         every = set(gap.kinds) >= set(change.kinds)
         named = f" (scenario type(s) {kinds})" if kinds and not every else ""
-        message = (
-            f"{key} {what} but no appended perf-changelog entry covers it{named}; "
-            "append one (see the suggested entry) or it will never be benchmarked"
+        message = f"{key} {what} but no appended perf-changelog entry covers it{named}; " + (
+            waiting or "append one (see the suggested entry) or it will never be benchmarked"
         )
     severity = ERROR
     if opt_out is not None:
