@@ -11,7 +11,9 @@ across the folders, which have no ``__init__.py``."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -137,3 +139,21 @@ def cpu_limit(seconds: int = HOSTILE_CPU_SECONDS) -> Callable[[], None]:
         resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
 
     return limit
+
+
+def run_within_cpu(
+    root: Path, *args: str, seconds: int = HOSTILE_CPU_SECONDS, timeout: float = 60.0
+) -> subprocess.CompletedProcess[bytes]:
+    """``changelog ARGS`` in ``root`` as the installed tool runs it (``python -I``), in a child
+    the kernel ends past ``seconds`` of CPU; it must not have been ended so."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-m", "changelog_tool", *args],
+        cwd=root,
+        capture_output=True,
+        env=os.environ,
+        timeout=timeout,
+        preexec_fn=cpu_limit(seconds),
+        check=False,
+    )
+    assert done.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), f"over {seconds} s of CPU"
+    return done

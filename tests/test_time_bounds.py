@@ -6,13 +6,12 @@ reports the slowest."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 
 import pytest
-from conftest import HOSTILE_CPU_SECONDS, cpu_limit
+from conftest import HOSTILE_CPU_SECONDS, cpu_limit, run_within_cpu
 from hostile_inputs import COMMANDS, INPUTS
 from projects import make_project
 
@@ -29,25 +28,13 @@ def cases() -> list[object]:
     ]
 
 
-cpu_limited = cpu_limit(LIMIT)
-
-
 @pytest.mark.parametrize(("name", "command"), cases())
 def test_every_command_on_a_1_mb_hostile_input_finishes_in_2_seconds(
     repo, name: str, command: str
 ) -> None:
     make_project(repo)
     repo.commit(name, **INPUTS[name])
-    done = subprocess.run(
-        [sys.executable, "-I", "-m", "changelog_tool", *COMMANDS[command]],
-        cwd=repo.root,
-        capture_output=True,
-        env=os.environ,
-        timeout=BACKSTOP,
-        preexec_fn=cpu_limited,
-        check=False,
-    )
-    assert done.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), f"over {LIMIT} s of CPU"
+    done = run_within_cpu(repo.root, *COMMANDS[command], seconds=LIMIT, timeout=BACKSTOP)
     assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")[-2000:]
     assert b"Traceback" not in done.stderr and b"internal error" not in done.stderr
 

@@ -21,20 +21,19 @@ def benchmarked_state(
 ) -> Callable[[str], str | None]:
     """``key`` -> the newest base entry covering it when head's value equals its value at that
     entry's commit; else ``None``."""
-    read: list[tuple[int, dict[str, object]]] = []  # (line, value), newest first
-    blocks: list[Iterator[tuple[int, object]]] = []
+    parsed: list[tuple[int, dict[str, object]]] = []  # (line, value), newest first
+    rest: Iterator[tuple[int, object]] | None = None
 
     def newest_first() -> Iterator[tuple[int, dict[str, object]]]:
         """The base's entries from its end, each parsed once for every key asked."""
-        if not blocks:
+        nonlocal rest
+        if rest is None:
             entries = Ledger(repo.read(base_sha, changelog) or b"")
-            blocks.append(
-                (b.line, parse(content(entries, b), b.line)) for b in reversed(entries.blocks)
-            )
-        yield from read
-        for line, value in blocks[0]:
+            rest = ((b.line, parse(content(entries, b), b.line)) for b in reversed(entries.blocks))
+        yield from parsed
+        for line, value in rest:
             if isinstance(value, dict):
-                read.append((line, value))
+                parsed.append((line, value))
                 yield line, value
 
     def lookup(key: str) -> str | None:
