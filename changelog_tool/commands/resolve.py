@@ -88,7 +88,9 @@ def run(*, protected: str | None, format: str) -> int:
             return outcome.result.data
 
         try:
-            writer.replace_computed(repo.root / path, merged, bounds=writer.Bounds.of(settings))
+            writer.replace(
+                repo.root / path, merged, create=False, bounds=writer.Bounds.of(settings)
+            )
         except _NotMerged:
             emit(
                 outcomes[-1],

@@ -79,7 +79,7 @@ def append_break(
             f"from line {line} on would read as {found}){_cause(end, line)}",
             _fix(end),
         )
-    if alone and not same_reading(alone[0].value, together[0].value):
+    if alone and not same(alone[0].value, together[0].value):
         return Break(
             "entry-count",
             line,
@@ -88,7 +88,7 @@ def append_break(
             _fix(end),
         )
     for item, value in zip(together[len(alone) :], own, strict=True):
-        if not same_reading(item.value, value):
+        if not same(item.value, value):
             return Break(
                 "entry-count",
                 item.line,
@@ -106,11 +106,6 @@ def _as_list(root: object) -> list[Item] | None:
     if isinstance(root, list) and all(isinstance(item, Item) for item in root):
         return root
     return None
-
-
-def same_reading(a: object, b: object) -> bool:
-    """Two readings of an entry are the same value (:func:`~changelog_tool.yaml.values.same`)."""
-    return same(a, b)
 
 
 def _cause(end: bytes, line: int) -> str:

@@ -36,17 +36,6 @@ def count_entries(data: bytes) -> int:
     return data.count(b"\n- ") + alone + data.endswith(b"\n-") + first
 
 
-def next_entry(data: bytes, pos: int = 0) -> int | None:
-    """The first entry beginning after a line break at or after ``pos``, or ``None``."""
-    while True:
-        index = data.find(b"\n-", pos)
-        if index < 0:
-            return None
-        if begins_entry(data, index + 1):
-            return index + 1
-        pos = index + 2
-
-
 def entry_before(data: bytes, pos: int) -> int:
     """Where the entry holding offset ``pos`` begins, else 0."""
     while True:
@@ -59,21 +48,19 @@ def entry_before(data: bytes, pos: int) -> int:
 
 
 def entry_after(data: bytes, pos: int) -> int:
-    """Where the entry after offset ``pos`` begins, else the end of ``data``."""
-    found = next_entry(data, pos)
-    return len(data) if found is None else found
+    """Where the first entry beginning after a line break at or after ``pos`` begins, else the
+    end of ``data``."""
+    while True:
+        index = data.find(b"\n-", pos)
+        if index < 0:
+            return len(data)
+        if begins_entry(data, index + 1):
+            return index + 1
+        pos = index + 2
 
 
 def last_entry_offset(data: bytes) -> int | None:
     """Where the last entry begins, found from the end; ``None`` when none (a last line ``-`` is
     an empty entry)."""
-    pos = len(data)
-    while pos > 0:
-        hit = data.rfind(b"\n-", 0, pos)
-        start = hit + 1  # 0 when no line after the first begins with '-'
-        if start < len(data) and ENTRY_START.match(data, start):
-            return start
-        if hit < 0:
-            return None
-        pos = hit
-    return None
+    start = entry_before(data, len(data))
+    return start if begins_entry(data, start) else None

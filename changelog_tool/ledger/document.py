@@ -92,15 +92,20 @@ def first_appended_line(lines: int, end: bytes) -> int:
     return lines + separator_before_append(end).count(b"\n") + 1
 
 
+def parse_item(text: bytes, line: int) -> Item:
+    """One entry's bytes, starting on file line ``line``, read alone by the strict loader
+    (raises :class:`YamlProblem`)."""
+    items = load_items(text, line_offset=line - 1)
+    if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
+        raise YamlProblem("entry-count", "this block is not exactly one list item", line)
+    return items[0]
+
+
 _MARKED = (
     (b"\r", "a carriage return (CRLF line ending)", "convert line endings to LF"),
     (b"\t", "a tab", "use spaces"),
     (b"\x00", "a NUL byte", "remove it"),
 )
-
-
-def _is_blank(line: bytes) -> bool:
-    return not line.strip(b" \n")
 
 
 class Ledger:
@@ -134,20 +139,11 @@ class Ledger:
         return blocks
 
     def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
-        # the entry ends with the line of its last character that is not a space or a
-        # line break; the separator lines after it hold only those
+        # the entry (which begins with "-") ends with the line of its last character that is
+        # not a space or a line break; the separator lines after it hold only those
         last = start + len(self.data[start:stop].rstrip(b" \n")) - 1
-        if last >= start:
-            newline = self.data.find(b"\n", last, stop)
-            end = stop if newline < 0 else newline + 1
-            return Block(index, start, end, stop, line if line is not None else self.line_of(start))
-        end = stop
-        # walk back over trailing separator lines
-        while end > start:
-            prev = self.data.rfind(b"\n", start, end - 1) + 1
-            if prev <= start or not _is_blank(self.data[prev:end]):
-                break
-            end = prev
+        newline = self.data.find(b"\n", last, stop)
+        end = stop if newline < 0 else newline + 1
         return Block(index, start, end, stop, line if line is not None else self.line_of(start))
 
     @cached_property
@@ -205,10 +201,7 @@ class Ledger:
         return load_items(self.data)
 
     def parse_block(self, block: Block) -> Item:
-        items = load_items(self.text(block), line_offset=block.line - 1)
-        if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
-            raise YamlProblem("entry-count", "this block is not exactly one list item", block.line)
-        return items[0]
+        return parse_item(self.text(block), block.line)
 
     def parse_blocks(self, blocks: Sequence[Block]) -> list[Item | YamlProblem]:
         out: list[Item | YamlProblem] = []

@@ -3,9 +3,8 @@ two versions first differ (:func:`first_line_difference`)."""
 
 from __future__ import annotations
 
-from changelog_tool.ledger.document import Block, Ledger
-from changelog_tool.yaml.items import Item, YamlProblem
-from changelog_tool.yaml.strict import load_items
+from changelog_tool.ledger.document import Block, Ledger, parse_item
+from changelog_tool.yaml.items import YamlProblem
 
 UNPARSED: object = object()
 
@@ -18,10 +17,7 @@ def content(ledger: Ledger, block: Block) -> bytes:
 
 def parse_entry(raw: bytes, line: int) -> object:
     """The value of one entry's bytes by the strict loader (raises :class:`YamlProblem`)."""
-    items = load_items(raw + b"\n", line_offset=line - 1)
-    if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
-        raise YamlProblem("entry-count", "this block is not exactly one list item", line)
-    return items[0].value
+    return parse_item(raw + b"\n", line).value
 
 
 def parse(raw: bytes, line: int) -> object:

@@ -49,23 +49,6 @@ def byte_findings(problems: list[ByteProblem], path: str) -> list[Finding]:
     return [Finding(p.code, p.message, path, p.line) for p in problems]
 
 
-def _ends_with_empty_line(line: int, path: str) -> Finding:
-    return Finding(
-        "separator",
-        "the file ends with an empty line; the next entry appended after it "
-        "must begin directly with '- config-keys:'",
-        path,
-        line,
-        WARNING,
-    )
-
-
-def _no_separator(line: int, path: str) -> Finding:
-    return Finding(
-        "separator", "no empty line between this entry and the previous one", path, line, WARNING
-    )
-
-
 def _field_line(item: Item, field_path: str) -> int:
     lines = item.key_lines
     return lines.get(field_path) or lines.get(field_path.split("/")[0]) or item.line
@@ -103,23 +86,19 @@ def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]
     ]
 
 
-def check_file(data: bytes, path: str) -> FileReport:
-    """Every file-level check, collecting all findings (never raises), parsed entries kept."""
-    return _check_whole(data, path)
-
-
 def check_path(
     file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
 ) -> FileReport:
     """:func:`check_file` on a file (errors as :func:`read_file`); ``held`` as in
     :func:`as_history`."""
-    report = _check_whole(read_file(file, limit=limit), path)
+    report = check_file(read_file(file, limit=limit), path)
     report.findings = as_history(report.findings, held)
     return report
 
 
-def _check_whole(data: bytes, path: str) -> FileReport:
-    """The whole file parsed at once, then each entry on its own if that failed."""
+def check_file(data: bytes, path: str) -> FileReport:
+    """Every file-level check, collecting all findings (never raises), parsed entries kept: the
+    whole file parsed at once, then each entry on its own if that failed."""
     ledger = Ledger(data)
     byte_problems = ledger.byte_problems()
     report = FileReport(findings=byte_findings(byte_problems, path))
@@ -160,11 +139,21 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
     data = ledger.data
     if data.endswith(b"\n\n") or (data.endswith(b"\n") and not data.rstrip(b" \n")):
         stripped = data.rstrip(b"\n")
-        findings.append(_ends_with_empty_line(ledger.line_of(len(stripped)) + 1, path))
+        findings.append(
+            Finding(
+                "separator",
+                "the file ends with an empty line; the next entry appended after it "
+                "must begin directly with '- config-keys:'",
+                path,
+                ledger.line_of(len(stripped)) + 1,
+                WARNING,
+            )
+        )
     for block in ledger.blocks[1:]:
         previous = ledger.blocks[block.index - 1]
         if previous.end == previous.sep_end:
-            findings.append(_no_separator(block.line, path))
+            message = "no empty line between this entry and the previous one"
+            findings.append(Finding("separator", message, path, block.line, WARNING))
     return findings
 
 

@@ -117,7 +117,7 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
             candidates.pop()
         found: int | None = candidates.pop() if candidates else None
         how = RELINKED
-        if found is not None and not _relinked_by_value(old, new, i, found):
+        if found is not None and not relinked(_value(old, old.blocks[i]), values[found]):
             candidates.append(found)  # (still free for the other base entries)
             found = None
         if found is None:
@@ -148,10 +148,6 @@ def _by_value(value: object, values: dict[int, object], history_end: int) -> tup
         if keys is not None and j < history_end and other.get("config-keys") == keys:
             return j, EDITED
     return None, EDITED
-
-
-def _relinked_by_value(old: Ledger, new: Ledger, i: int, j: int) -> bool:
-    return relinked(_value(old, old.blocks[i]), _value(new, new.blocks[j]))
 
 
 def _frozen(value: object) -> object:

@@ -9,9 +9,8 @@ from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START
 from changelog_tool.ledger.conversions import OFFSET, readable
-from changelog_tool.ledger.document import Ledger, separator_before_append
-from changelog_tool.yaml.items import Item, YamlProblem
-from changelog_tool.yaml.strict import load_items
+from changelog_tool.ledger.document import Ledger, parse_item, separator_before_append
+from changelog_tool.yaml.items import YamlProblem
 
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
     "new",
@@ -207,16 +206,10 @@ def check_entry(text: bytes, line: int, history: History, path: str) -> None:
 
 def _read_entry(text: bytes, line: int, history: History, path: str) -> None:
     try:
-        items = load_items(text, line_offset=line - 1)
+        item = parse_item(text, line)
     except YamlProblem as problem:
-        if readable(text):  # else the encoding finding already says why
+        if problem.code == "entry-count" or readable(text):  # else the encoding finding says why
             history.findings.append(Finding(problem.code, problem.message, path, problem.line))
         return
-    if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
-        history.findings.append(
-            Finding("entry-count", "this block is not exactly one list item", path, line)
-        )
-        return
-    item = items[0]
     if isinstance(item.value, dict):
         history.appended.append(Appended(line, text, item.value, item.key_lines))

@@ -165,13 +165,16 @@ def _create_whole(
 
 def replace(
     path: Path,
-    data: bytes,
+    data: bytes | Callable[[bytes], bytes],
     *,
     expected: bytes | None = None,
+    create: bool = True,
     bounds: Bounds = Bounds(),
-) -> None:
-    """Write ``data`` as the whole file (created if missing); if it differs from ``expected``,
-    nothing is written and :class:`ConcurrentChange` is raised."""
+) -> tuple[bytes, bytes]:
+    """Write ``data`` as the whole file, or ``data(old)`` with ``old`` read under the lock held
+    until the write (it may raise to refuse); a missing file is created when ``create``. If the
+    file differs from ``expected``, nothing is written and :class:`ConcurrentChange` is raised.
+    Returns ``(old, new)``."""
 
     def make(old: bytes) -> bytes:
         if expected is not None and old != expected:
@@ -179,17 +182,9 @@ def replace(
                 f"{path} changed while this command ran ({len(expected)} -> {len(old)} bytes, "
                 "another process wrote it); nothing was written: run the command again"
             )
-        return data
+        return data(old) if callable(data) else data
 
-    _rewrite(path, make, create=True, bounds=bounds)
-
-
-def replace_computed(
-    path: Path, make: Callable[[bytes], bytes], *, bounds: Bounds = Bounds()
-) -> tuple[bytes, bytes]:
-    """Write ``make(old)``, ``old`` read under the lock held until the write. ``make`` may raise
-    to refuse. Returns ``(old, new)``."""
-    return _rewrite(path, make, create=False, bounds=bounds)
+    return _rewrite(path, make, create=create, bounds=bounds)
 
 
 def append(

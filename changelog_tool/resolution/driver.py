@@ -73,7 +73,7 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         return outcome.result.data
 
     try:
-        writer.replace_computed(ours, merged, bounds=writer.Bounds.of(settings))
+        writer.replace(ours, merged, create=False, bounds=writer.Bounds.of(settings))
     except _Refused:
         outcome, ours_bytes = outcomes[-1]
         _report(outcome, say)
