@@ -21,7 +21,7 @@ from changelog_tool.diff.masterparse import (
     parse_1_1,
     reads_as_no_name,
 )
-from changelog_tool.ledger.conversions import BOM
+from changelog_tool.ledger.document import BOM
 from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.limits import OTHER_BREAKS, YamlRefused, events, line_at
 

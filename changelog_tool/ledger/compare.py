@@ -4,15 +4,11 @@ prefix comparison and a parse of the tail. See docs/design.md, "One comparison".
 from __future__ import annotations
 
 import bisect
+import dataclasses
 
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.hints import see
-from changelog_tool.ledger.conversions import (
-    NUL_REFUSED,
-    offsets_in,
-    undo_conversions,
-)
-from changelog_tool.ledger.document import Block, Ledger
+from changelog_tool.ledger.document import BOM, Block, Ledger
 from changelog_tool.ledger.edits import first_line_difference, label, parse
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.pairing import (
@@ -29,6 +25,7 @@ from changelog_tool.ledger.revision import (
     CORRECTION,
     MODIFIED,
     NEW,
+    OFFSET,
     SYNC,
     UNCHANGED,
     Appended,
@@ -39,6 +36,8 @@ from changelog_tool.ledger.revision import (
 from changelog_tool.yaml.items import Item, YamlProblem
 
 _MAX_HISTORY_FINDINGS = 10
+NUL_REFUSED = "unacceptable character #x0000"
+"""How the YAML reader refuses a NUL byte: it only restates the ``encoding`` finding."""
 
 
 def compare(
@@ -84,6 +83,54 @@ def compare(
     if raw is not head:
         offsets_in(raw, history.findings)
     return history
+
+
+def undo_conversions(base: bytes, head: bytes, path: str) -> tuple[bytes, list[Finding]]:
+    """A BOM or CRLF line endings the base lacks: one ``encoding`` finding each, and head without
+    them."""
+    found: list[tuple[str, int, str]] = []
+    if head.startswith(BOM) and not base.startswith(BOM):
+        head = head[len(BOM) :]
+        found.append(
+            (
+                "the file now starts with a UTF-8 byte-order mark (BOM)",
+                1,
+                f"remove its first 3 bytes (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`)",
+            )
+        )
+    crlf = head.find(b"\r\n")
+    if crlf >= 0 and b"\r" not in base:
+        line = head.count(b"\n", 0, crlf) + 1
+        count = head.count(b"\r\n")
+        head = head.replace(b"\r\n", b"\n")
+        found.append(
+            (
+                f"CRLF line endings: {count} line(s) end in CR LF (the first is line {line})",
+                line,
+                f"convert them back to LF (`sed -i 's/\\r$//' {path}`); "
+                "an editor or git's core.autocrlf made them",
+            )
+        )
+    same = "; the file is otherwise unchanged" if found and head == base else ""
+    return head, [
+        Finding("encoding", f"{what}{same}; {fix}", path, line) for what, line, fix in found
+    ]
+
+
+def offsets_in(raw: bytes, findings: list[Finding]) -> None:
+    """Byte offsets in messages counted in the file as it is (before undoing a BOM or CRLF)."""
+    for index, finding in enumerate(findings):
+        if finding.code != "encoding" or finding.line is None or not OFFSET.search(finding.message):
+            continue
+        start = 0
+        for _ in range(finding.line - 1):
+            start = raw.index(b"\n", start) + 1
+        try:
+            raw[start:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            findings[index] = dataclasses.replace(
+                finding, message=OFFSET.sub(f"at offset {start + exc.start}", finding.message)
+            )
 
 
 def _new_file(head: bytes, path: str) -> History:

@@ -101,6 +101,20 @@ def parse_item(text: bytes, line: int) -> Item:
     return items[0]
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def readable(text: bytes) -> bool:
+    """Could a YAML parser read these bytes at all (no NUL, valid UTF-8)?"""
+    if b"\x00" in text:
+        return False
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 _MARKED = (
     (b"\r", "a carriage return (CRLF line ending)", "convert line endings to LF"),
     (b"\t", "a tab", "use spaces"),
@@ -171,7 +185,7 @@ class Ledger:
         """Encoding and whitespace problems over the whole file (the size was checked before
         reading)."""
         data, problems = self.data, []
-        if data.startswith(b"\xef\xbb\xbf"):
+        if data.startswith(BOM):
             message = "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes"
             problems.append(ByteProblem("encoding", message, 1))
         try:

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.ledger.boundaries import ENTRY_HEAD
-from changelog_tool.ledger.conversions import BOM
-from changelog_tool.ledger.document import ByteProblem, Ledger, read_file
+from changelog_tool.ledger.document import BOM, ByteProblem, Ledger, read_file
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem

@@ -3,14 +3,16 @@ appended, and the checks of every appended byte."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START
-from changelog_tool.ledger.conversions import OFFSET, readable
-from changelog_tool.ledger.document import Ledger, parse_item, separator_before_append
+from changelog_tool.ledger.document import Ledger, parse_item, readable, separator_before_append
 from changelog_tool.yaml.items import YamlProblem
+
+OFFSET = re.compile(r"at offset \d+")
 
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
     "new",
