@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 
-from changelog_tool.findings import WARNING, Finding
+from changelog_tool.findings import Finding
 from changelog_tool.hints import see
 from changelog_tool.ledger.document import BOM, Block, Ledger
 from changelog_tool.ledger.edits import first_line_difference, label, parse
@@ -26,12 +26,12 @@ from changelog_tool.ledger.revision import (
     MODIFIED,
     NEW,
     OFFSET,
-    SYNC,
     UNCHANGED,
     Appended,
     History,
     check_entry,
     check_tail,
+    form_warning,
 )
 from changelog_tool.yaml.items import Item, YamlProblem
 
@@ -268,14 +268,13 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
             block = new.blocks[index]
             check_entry(new.text(block), block.line, history, path)
             history.findings.append(
-                Finding(
+                form_warning(
                     "entry-order",
-                    f"this branch's entry stands before entries the base already holds (a "
-                    f"merge of the base left it mid-file); it is read wherever it stands, "
-                    f"but the file is append-only: {SYNC}",
+                    "this branch's entry stands before entries the base already holds (a "
+                    "merge of the base left it mid-file); it is read wherever it stands, "
+                    "but the file is append-only",
                     path,
                     block.line,
-                    WARNING,
                 )
             )
     return history  # the entries after the last base entry: compare's check_tail
@@ -359,35 +358,31 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
         a, b = old.blocks[p.base], new.blocks[p.head]
         if old.data[a.end : a.sep_end] != new.data[b.end : b.sep_end]:
             out.append(
-                Finding(
+                form_warning(
                     "separator",
-                    f"the blank line(s) after entry {p.base + 1} of the base changed: {SYNC}",
+                    f"the blank line(s) after entry {p.base + 1} of the base changed",
                     path,
                     new.line_of(b.end),
-                    WARNING,
                 )
             )
             break
     if pairing.moved():
         out.append(
-            Finding(
+            form_warning(
                 "entry-order",
-                f"entries the base holds stand in another order (a reader of the added lines "
-                f"takes the moved ones as new): {SYNC}",
+                "entries the base holds stand in another order (a reader of the added lines "
+                "takes the moved ones as new)",
                 path,
                 new.blocks[pairing.pairs[0].head].line,
-                WARNING,
             )
         )
     return out
 
 
 def _whitespace(what: str, line: int, path: str) -> Finding:
-    return Finding(
+    return form_warning(
         "whitespace",
-        f"whitespace-only changes to {what} (the same entries, other spaces or blank "
-        f"lines): {SYNC}",
+        f"whitespace-only changes to {what} (the same entries, other spaces or blank lines)",
         path,
         line,
-        WARNING,
     )

@@ -47,6 +47,13 @@ class Appended:
 
 SYNC = "`changelog sync` rewrites it as the base's bytes, then this branch's own entries"
 """The fix every form warning names (blank lines, whitespace, an entry not at the tail)."""
+
+
+def form_warning(code: str, what: str, path: str, line: int) -> Finding:
+    """A form warning: ``what`` is wrong, and :data:`SYNC` mends it."""
+    return Finding(code, f"{what}: {SYNC}", path, line, WARNING)
+
+
 FORM = frozenset({"separator", "whitespace", "entry-order", "re-land"})
 """The codes of form: warnings, unless the settings' ``format = "error"`` says otherwise."""
 
@@ -136,25 +143,23 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
     elif match is None:
         if (prefix[-1:] + tail).endswith(b"\n\n"):
             findings.append(
-                Finding(
+                form_warning(
                     "separator",
-                    f"the file ends with an empty line: {SYNC}",
+                    "the file ends with an empty line",
                     path,
                     before + tail.count(b"\n"),
-                    WARNING,
                 )
             )
         return
     elif prefix and lead != separator_before_append(prefix):
         found = lead.decode("utf-8", "replace")
         findings.append(
-            Finding(
+            form_warning(
                 "separator",
                 "the first new entry should follow exactly one empty line "
-                f"(found {found!r} between the last existing entry and it): {SYNC}",
+                f"(found {found!r} between the last existing entry and it)",
                 path,
                 before + tail.count(b"\n", 0, match.start()) + 1,
-                WARNING,
             )
         )
     _check_entries(
@@ -171,22 +176,20 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
         separator = data[block.end : block.sep_end]
         if block.index < len(blocks) - 1 and separator != b"\n":
             history.findings.append(
-                Finding(
+                form_warning(
                     "separator",
-                    f"new entries should be separated by exactly one empty line: {SYNC}",
+                    "new entries should be separated by exactly one empty line",
                     path,
                     ledger.line_of(block.end) + before,
-                    WARNING,
                 )
             )
         elif block.index == len(blocks) - 1 and data.endswith(b"\n\n"):
             history.findings.append(
-                Finding(
+                form_warning(
                     "separator",
-                    f"the file ends with an empty line: {SYNC}",
+                    "the file ends with an empty line",
                     path,
                     ledger.line_of(block.end) + before,
-                    WARNING,
                 )
             )
 
