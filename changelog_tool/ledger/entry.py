@@ -8,8 +8,6 @@ import re
 from collections.abc import Hashable, Iterable, Mapping
 from typing import cast
 
-from jsonschema.exceptions import ValidationError
-
 from changelog_tool.github import pull_link
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
 from changelog_tool.yaml.items import YamlValue
@@ -76,16 +74,14 @@ def _unstorable(entry: Mapping[str, object]) -> list[tuple[str, str]]:
     return found
 
 
-def _path(error: ValidationError) -> list[str | int]:
-    return list(error.path)
-
-
 def schema_errors(entry: object) -> list[tuple[str, str]]:
     """``(field path, message)`` for every violation of the entry schema in use."""
     definition = current()
     errors = []
     instance = cast(YamlValue, entry)  # jsonschema judges any value, and says what is wrong
-    for error in sorted(definition.validator.iter_errors(instance), key=_path):
+    for error in sorted(
+        definition.validator.iter_errors(instance), key=lambda error: list(error.path)
+    ):
         path = "/".join(str(p) for p in error.absolute_path) or "(entry)"
         message = error.message
         if error.validator == "additionalProperties":

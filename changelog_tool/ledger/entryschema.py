@@ -60,10 +60,6 @@ def registry(
     return refusing.with_resources(held)
 
 
-def _refused(where: str, why: str) -> UsageError:
-    return UsageError(f"{where}: {why}")
-
-
 def _subschemas(node: object, definitions: bool) -> Iterator[object]:
     if isinstance(node, dict) and not definitions:
         node = {k: v for k, v in node.items() if k not in _DEFINITIONS}
@@ -94,7 +90,7 @@ def lookup(
             "of this file (#/$defs/<name>) or of the built-in one: no other file or "
             "address is read"
         )
-    raise _refused(where, why)
+    raise UsageError(f"{where}: {why}")
 
 
 class _Walk:
@@ -109,12 +105,12 @@ class _Walk:
         """(subschemas, depth) of ``node``, reached ``level`` schemas deep."""
         key = id(node)
         if key in self.open:
-            raise _refused(self.where, "its references lead back to themselves in a loop")
+            raise UsageError(f"{self.where}: its references lead back to themselves in a loop")
         size, depth = self.known.get(key) or self._measure(node, resolver, level, key)
         if level + depth > MAX_DEPTH:
-            raise _refused(
-                self.where,
-                f"its schemas, references followed, nest deeper than {MAX_DEPTH} levels",
+            raise UsageError(
+                f"{self.where}: its schemas, references followed, nest deeper than {MAX_DEPTH} "
+                "levels"
             )
         return size, depth
 
@@ -134,10 +130,10 @@ class _Walk:
             more, deeper = self.measure(sub, its_resolver, level + 1)
             size, depth = size + more, max(depth, deeper)
             if size > MAX_SUBSCHEMAS:
-                raise _refused(
-                    self.where,
-                    f"its references, followed, make more than {MAX_SUBSCHEMAS} subschemas, "
-                    "and an entry may be checked against each; refer to a rule from fewer places",
+                raise UsageError(
+                    f"{self.where}: its references, followed, make more than {MAX_SUBSCHEMAS} "
+                    "subschemas, and an entry may be checked against each; refer to a rule from "
+                    "fewer places"
                 )
         self.open.discard(key)
         self.known[key] = size, depth + 1
@@ -151,10 +147,9 @@ def check(held: Registry[Schema], where: str) -> None:
     document = held.contents(REPOSITORY_URI)
     for node in every_subschema(document):
         if node is not document and isinstance(node, dict) and "$id" in node:
-            raise _refused(
-                where,
-                f"a subschema declares its own $id ({node['$id']!r}); the file is one "
-                "schema: move it under $defs and refer to it as #/$defs/<name>",
+            raise UsageError(
+                f"{where}: a subschema declares its own $id ({node['$id']!r}); the file is one "
+                "schema: move it under $defs and refer to it as #/$defs/<name>"
             )
     walk = _Walk(where)
     for node in every_subschema(document):

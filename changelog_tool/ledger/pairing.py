@@ -18,18 +18,18 @@ PR_LINK_LINE = re.compile(rb"^ *pr-link:")
 KEPT, RELINKED, REFORMATTED, EDITED = "kept", "relinked", "reformatted", "edited"
 
 
+def _lines(text: bytes) -> list[bytes]:
+    return [s for s in (line.rstrip(b" ") for line in text.split(b"\n")) if s]
+
+
 def identity(text: bytes) -> bytes:
     """An entry's content: its lines without trailing spaces, blank lines dropped."""
-    return b"\n".join(s for s in (line.rstrip(b" ") for line in text.split(b"\n")) if s)
+    return b"\n".join(_lines(text))
 
 
 def unlinked(text: bytes) -> bytes:
     """:func:`identity` without the ``pr-link:`` line: the same entry, maybe relinked."""
-    return b"\n".join(
-        s
-        for s in (line.rstrip(b" ") for line in text.split(b"\n"))
-        if s and not PR_LINK_LINE.match(s)
-    )
+    return b"\n".join(s for s in _lines(text) if not PR_LINK_LINE.match(s))
 
 
 def relinked(old: object, new: object) -> bool:

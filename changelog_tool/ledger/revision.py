@@ -206,10 +206,6 @@ def check_entry(text: bytes, line: int, history: History, path: str) -> None:
                 line,
             )
         )
-    _read_entry(text, line, history, path)
-
-
-def _read_entry(text: bytes, line: int, history: History, path: str) -> None:
     try:
         item = parse_item(text, line)
     except YamlProblem as problem:

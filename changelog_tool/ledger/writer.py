@@ -1,4 +1,4 @@
-"""The one file writer: every write goes through :func:`_rewrite` (lock, temp file, rename,
+"""The one file writer: every write goes through :func:`replace` (lock, temp file, rename,
 read-back). See docs/design.md, "One writer" and "A read and its write under one lock"."""
 
 from __future__ import annotations
@@ -122,39 +122,16 @@ def hold(path: Path, bounds: Bounds = Bounds()) -> Iterator[None]:
         yield
 
 
-def _rewrite(
-    path: Path,
-    make: Callable[[bytes], bytes],
-    *,
-    create: bool,
-    bounds: Bounds = Bounds(),
-) -> tuple[bytes, bytes]:
-    """Under the lock: ``new = make(old)`` written atomically and read back (``make`` may raise
-    to refuse); over ``bounds.limit`` refused unread. Returns ``(old, new)``."""
-    real = regular_file(path, missing_ok=create)
-    if real is None:
-        return _create_whole(path, make, bounds)
-    remove_stale_temps(real)
-    with locking.locked(real, bounds.timeout) as fd:
-        refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
-        if refusal is not None:
-            raise refusal
-        old = read_fd(fd)
-        new = make(old)
-        write_over(path, real, stat.S_IMODE(os.fstat(fd).st_mode), new)
-    return old, new
-
-
 def _create_whole(
     path: Path, make: Callable[[bytes], bytes], bounds: Bounds
 ) -> tuple[bytes, bytes]:
-    """:func:`_rewrite` of a missing file: ``make(b"")`` renamed into place, never an empty file
+    """:func:`replace` of a missing file: ``make(b"")`` renamed into place, never an empty file
     first."""
     real = Path(os.path.realpath(path))
     real.parent.mkdir(parents=True, exist_ok=True)
     with locking.hold(real, bounds.timeout, export=False):
         if os.path.lexists(real):  # another process created it meanwhile
-            return _rewrite(path, make, create=True, bounds=bounds)
+            return replace(path, make, bounds=bounds)
         remove_stale_temps(real)
         new = make(b"")
         mask = os.umask(0o022)
@@ -171,10 +148,10 @@ def replace(
     create: bool = True,
     bounds: Bounds = Bounds(),
 ) -> tuple[bytes, bytes]:
-    """Write ``data`` as the whole file, or ``data(old)`` with ``old`` read under the lock held
-    until the write (it may raise to refuse); a missing file is created when ``create``. If the
-    file differs from ``expected``, nothing is written and :class:`ConcurrentChange` is raised.
-    Returns ``(old, new)``."""
+    """The one write: under the lock, ``data`` or ``data(old)`` (which may raise to refuse) written
+    atomically and read back; a missing file is created when ``create``, one over
+    ``bounds.limit`` refused unread. If the file differs from ``expected``, nothing is written
+    and :class:`ConcurrentChange` is raised. Returns ``(old, new)``."""
 
     def make(old: bytes) -> bytes:
         if expected is not None and old != expected:
@@ -184,7 +161,18 @@ def replace(
             )
         return data(old) if callable(data) else data
 
-    return _rewrite(path, make, create=create, bounds=bounds)
+    real = regular_file(path, missing_ok=create)
+    if real is None:
+        return _create_whole(path, make, bounds)
+    remove_stale_temps(real)
+    with locking.locked(real, bounds.timeout) as fd:
+        refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
+        if refusal is not None:
+            raise refusal
+        old = read_fd(fd)
+        new = make(old)
+        write_over(path, real, stat.S_IMODE(os.fstat(fd).st_mode), new)
+    return old, new
 
 
 def append(
@@ -215,7 +203,7 @@ def append(
         warnings.extend(check_appendable(old, str(path), held))
         return old + plan_append(old, blocks, path=path)
 
-    old, new = _rewrite(path, make, create=create, bounds=bounds)
+    old, new = replace(path, make, create=create, bounds=bounds)
     starts, line = [], first_appended_line(old.count(b"\n"), old)
     for block in blocks:
         starts.append(line)
