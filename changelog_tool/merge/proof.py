@@ -1,6 +1,6 @@
-"""The merge's proof of what the append rule does not read: the protected side's
-history. The result must read as one list, the protected side's entries and then
-the appended ones; a result that does not is refused, never written."""
+"""The merge's proof: the append rule on what it appends, then what that rule does not read,
+the protected side's history. A result that does not read as one list, the protected side's
+entries then the appended ones, is refused, never written."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import SequenceStartEvent
 
+from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.merge.edits import Problem, possessive
@@ -43,9 +44,13 @@ def block_list_events(data: bytes) -> int | None:
 
 
 def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str) -> list[Problem]:
-    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as
-    one list of ``prot``'s entries and the kept ones. How each entry reads is the
-    append rule's (:func:`~changelog_tool.ledger.appending.append_break`), run before."""
+    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as one
+    list of ``prot``'s entries and the kept ones, each read as the append rule reads it
+    (:func:`~changelog_tool.ledger.appending.append_break`, as ``add`` and ``verify`` apply it)."""
+    appended = data[len(prot) :]
+    broken = append_break(prot, appended, whose=f"{prot_name}'s") if appended else None
+    if broken is not None:
+        return [Problem(broken.code, "result", broken.line, f"{broken.what}; nothing was written")]
     ledger = Ledger(prot)
     last = ledger.last_block()
     if last is not None and last.start > ledger.preamble_end and _from_last_entry(last, data, kept):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content
+from changelog_tool.merge.replay import entry_counts
 from changelog_tool.merge.threeway import Side
 from changelog_tool.refnames import branch_name
 
@@ -45,14 +45,9 @@ def begins_with_history(data: bytes, of: bytes) -> bool | None:
     return None if end is None else data[:end] == of[:end]
 
 
-def _entries(data: bytes) -> Counter[bytes]:
-    ledger = Ledger(data)
-    return Counter(content(ledger, b) for b in ledger.blocks)
-
-
 def contained(upstream: Counter[bytes], side: bytes) -> int:
     """How many of the upstream's entries ``side`` holds (as a multiset of bytes)."""
-    return sum((upstream & _entries(side)).values())
+    return sum((upstream & entry_counts(side)).values())
 
 
 def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
@@ -66,7 +61,7 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
         return begins
     if begins == "both":
         return None
-    entries = _entries(upstream)
+    entries = entry_counts(upstream)
     total = sum(entries.values())
     in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
     if in_ours == in_theirs:

@@ -44,10 +44,6 @@ class Split:
     lines: tuple[int, ...]
     why: str = ""  # what proved the run the branch's own
 
-    @property
-    def count(self) -> int:
-        return len(self.entries)
-
 
 def _common_prefix(a: list[bytes], b: list[bytes]) -> int:
     n = 0
@@ -101,7 +97,7 @@ def replayed_run(
             )
         reason = f"after main's entries in {known.source}"
     else:
-        held = _held(known.ref)
+        held = entry_counts(known.ref or b"")
         for block in run:
             raw = content(prot_l, block)
             value = parse(raw, block.line)
@@ -153,8 +149,7 @@ def _beyond_main(known: Mainline, protected: bytes, first: int) -> str | None:
     return None
 
 
-def _held(ref: bytes | None) -> Counter[bytes]:
-    if ref is None:
-        return Counter()
-    ledger = Ledger(ref)
+def entry_counts(data: bytes) -> Counter[bytes]:
+    """The entries of ``data`` as a multiset of their bytes."""
+    ledger = Ledger(data)
     return Counter(content(ledger, b) for b in ledger.blocks)
