@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from changelog_tool.errors import UsageError
@@ -144,11 +143,11 @@ class Outcome:
 class Context:
     """What a merge reads besides the three sides. The protected side is ``decision``,
     else :func:`decide`'s from ``action``, ``operation``, ``branches`` (the protected
-    branches), ``current_branch``, ``remotes`` and ``upstream`` (a hint);
+    branches), ``current_branch``, ``remotes`` and ``upstream`` (a hint; or a function giving it, asked only then);
     ``placeholders``, ``mainline`` (git's record of main's bytes; else ``upstream``'s
     as a hint) and ``slug`` are :func:`~changelog_tool.merge.threeway.merge`'s."""
 
-    upstream: Upstream | None = None
+    upstream: Upstream | Callable[[], Upstream | None] | None = None
     action: str | None = None
     operation: Callable[[], str | None] | None = None
     decision: Decision | None = None
@@ -166,7 +165,11 @@ def merge_sides(
     """Decide the protected side (unless the context gives it) and merge."""
     upstream, decision, mainline = context.upstream, context.decision, context.mainline
     if decision is None:
-        hint = partial(by_upstream, ours, theirs, upstream.data, upstream.ref) if upstream else None
+
+        def hint() -> Decision | None:
+            found = upstream() if callable(upstream) else upstream
+            return by_upstream(ours, theirs, found.data, found.ref) if found else None
+
         decision = decide(
             action=context.action,
             operation=context.operation,
@@ -175,7 +178,9 @@ def merge_sides(
             current_branch=context.current_branch,
             remotes=context.remotes,
         )
-    if mainline is None and upstream is not None:
+    if not isinstance(upstream, Upstream):
+        upstream = None  # one asked for only as a hint is not reported
+    elif mainline is None:
         mainline = Mainline(ref=upstream.data, ref_name=upstream.ref)
     result = merge(base, ours, theirs, decision.side, context.placeholders, mainline, context.slug)
     if isinstance(result, Merged) and not decision.certain:

@@ -4,30 +4,25 @@ driver" and "One writer"."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
-from changelog_tool.gitrepo.objects import protected_blob
-from changelog_tool.gitrepo.process import GitDirectory, merge_file
+from changelog_tool.gate.prlinks import repository_slug
+from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
+from changelog_tool.gitrepo.process import GitDirectory, merge_file, remote_names, replay_start
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.merge.conflict import keeps_protected, whole_conflict
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Outcome, merge_sides
-from changelog_tool.merge.protected import (
-    Decision,
-    begins_with_history,
-    by_upstream,
-    decide,
-)
+from changelog_tool.merge.outcome import Context, Outcome, Upstream, merge_sides
+from changelog_tool.merge.protected import Decision, begins_with_history, branch_names
+from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.threeway import Merged, Side, other_side
-from changelog_tool.resolution.recorded import recorded_context
 from changelog_tool.settings import Settings
 
 Say = Callable[[str], None]
@@ -52,16 +47,14 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         if refusal is not None:
             raise refusal
     base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
-    context = recorded_context(path, base_bytes, settings, GitDirectory(root))
-    decision = decide(
+    context = recorded_context(
+        path,
+        base_bytes,
+        settings,
+        GitDirectory(root),
         action=os.environ.get("GIT_REFLOG_ACTION"),
-        operation=context.operation,
-        branches=context.branches,
-        remotes=context.remotes,
-        hint=lambda: _upstream_hint(root, settings, path, ours.read_bytes(), theirs_bytes),
-        current_branch=context.current_branch,
+        upstream=lambda: Upstream.of(protected_blob(root, settings.protected_ref, path)),
     )
-    context = dataclasses.replace(context, decision=decision)
     outcomes: list[tuple[Outcome, bytes]] = []
 
     def merged(ours_bytes: bytes) -> bytes:
@@ -77,6 +70,7 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
     except _Refused:
         outcome, ours_bytes = outcomes[-1]
         _report(outcome, say)
+        decision = outcome.decision
         other = theirs_bytes if decision.side == "ours" else ours_bytes
         advice = _advice(decision, path, base_bytes, other)
         return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
@@ -119,16 +113,6 @@ def _report(outcome: Outcome, say: Say) -> None:
     findings = format_text(outcome.findings())
     if findings:
         say(findings)
-
-
-def _upstream_hint(
-    root: Path, settings: Settings, path: str, ours: bytes, theirs: bytes
-) -> Decision | None:
-    """The protected ref's side (see :func:`changelog_tool.merge.protected.by_upstream`)."""
-    found = protected_blob(root, settings.protected_ref, path)
-    if found is None:
-        return None
-    return by_upstream(ours, theirs, found[1], found[0])
 
 
 def leave_conflict(
@@ -181,3 +165,55 @@ def leave_conflict(
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def recorded_context(
+    path: str,
+    base: bytes,
+    settings: Settings,
+    directory: GitDirectory,
+    *,
+    action: str | None = None,
+    decision: Decision | None = None,
+    operation: Callable[[], str | None] | None = None,
+    upstream: Upstream | Callable[[], Upstream | None] | None = None,
+) -> Context:
+    """The merge context the repository gives (the driver's and ``resolve``'s): the protected
+    side from ``decision``, else from ``action``, the operation in progress (``operation``,
+    else the git directory's) and HEAD's branch, ``upstream`` only a hint; main's bytes from
+    git's record (:func:`recorded_mainline`); pr-links judged against the base's repository."""
+    remotes = remote_names(directory.root)
+    return Context(
+        upstream=upstream,
+        action=action,
+        operation=operation or directory.operation,
+        decision=decision,
+        branches=branch_names(settings.protected_ref, remotes),
+        remotes=remotes,
+        placeholders=settings.placeholders,
+        current_branch=directory.branch,
+        mainline=lambda: recorded_mainline(
+            directory.root, directory.folder(), path, settings.protected_ref
+        ),
+        slug=lambda: repository_slug(settings, base),
+    )
+
+
+def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
+    """What git records of main's bytes on the protected side: the file of the
+    commit a rebase (either backend), ``git am`` or a series of picks builds on
+    (:func:`~changelog_tool.gitrepo.process.replay_start`; one git process); that no
+    replay runs (a merge, one pick: the protected side is main's, all of it); only
+    when a replay runs whose record cannot be read, the protected ref's file
+    (``refs``) as a hint, and the guess after it."""
+    start = replay_start(folder) if folder is not None else None
+    if start is None:
+        return Mainline(replaying=False)
+    if isinstance(start, tuple):
+        rev, name = start
+        found = read_first_blob(root, [f"{rev}:{path}"])
+        if found is not None:
+            short = rev if len(rev) < 40 else rev[:12] + rev[40:]
+            return Mainline(found[1], f"{short}'s file (git's {name})")
+    ref = protected_blob(root, refs, path)
+    return Mainline(ref=ref[1], ref_name=ref[0]) if ref is not None else Mainline()
