@@ -23,22 +23,9 @@ from changelog_tool.merge.protected import (
     decide,
     history_end,
 )
-from changelog_tool.merge.replay import Mainline
+from changelog_tool.merge.replay import Mainline, Upstream
 from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
-
-
-@dataclass(frozen=True)
-class Upstream:
-    """The protected ref's own changelog, when the clone has one."""
-
-    ref: str
-    data: bytes
-
-    @classmethod
-    def of(cls, found: tuple[str, bytes] | None) -> Upstream | None:
-        """From :func:`changelog_tool.gitrepo.protected_blob`'s answer."""
-        return cls(*found) if found is not None else None
 
 
 @dataclass(frozen=True)
@@ -181,7 +168,7 @@ def merge_sides(
     if not isinstance(upstream, Upstream):
         upstream = None  # one asked for only as a hint is not reported
     elif mainline is None:
-        mainline = Mainline(ref=upstream.data, ref_name=upstream.ref)
+        mainline = Mainline(upstream=upstream)
     result = merge(base, ours, theirs, decision.side, context.placeholders, mainline, context.slug)
     if isinstance(result, Merged) and not decision.certain:
         other = theirs if decision.side == "ours" else ours

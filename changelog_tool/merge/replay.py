@@ -15,19 +15,27 @@ from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
 @dataclass(frozen=True)
-class Mainline:
-    """What is known of which of the protected side's entries are main's.
+class Upstream:
+    """The protected ref's own changelog, when the clone has one."""
 
-    ``replaying``: false when git records that no replay runs (a merge, one pick):
-    the protected side is then main's, all of it. ``main``: a file git records as
-    main's exact bytes (a rebase's ``onto``, the start of a series of picks),
-    ``source`` saying which; ``None`` when git records nothing. ``ref``: the
-    protected ref's file (``ref_name``), a hint used only without a record."""
+    ref: str
+    data: bytes
+
+    @classmethod
+    def of(cls, found: tuple[str, bytes] | None) -> Upstream | None:
+        """From :func:`changelog_tool.gitrepo.protected_blob`'s answer."""
+        return cls(*found) if found is not None else None
+
+
+@dataclass(frozen=True)
+class Mainline:
+    """What is known of which of the protected side's entries are main's: ``main``, the file
+    git records as main's exact bytes (``source`` says which); else ``upstream``, a hint;
+    ``replaying`` false when git records that no replay runs (all of it is main's)."""
 
     main: bytes | None = None
     source: str = ""
-    ref: bytes | None = None
-    ref_name: str = ""
+    upstream: Upstream | None = None
     replaying: bool = True
 
 
@@ -97,13 +105,14 @@ def replayed_run(
             )
         reason = f"after main's entries in {known.source}"
     else:
-        held = entry_counts(known.ref or b"")
+        upstream = known.upstream
+        held = entry_counts(upstream.data if upstream else b"")
         for block in run:
             raw = content(prot_l, block)
             value = parse(raw, block.line)
             link = value.get("pr-link") if isinstance(value, dict) else None
-            if held[raw] > 0:
-                because = f"{known.ref_name} holds it, so it is main's entry"
+            if upstream is not None and held[raw] > 0:
+                because = f"{upstream.ref} holds it, so it is main's entry"
             elif not is_placeholder(link, placeholders):
                 because = (
                     f"it has pr-link {link!r}, not a placeholder, so it may be the protected "
@@ -120,8 +129,8 @@ def replayed_run(
                 "builds on)",
             )
         reason = "a guess, as git recorded no commit this operation builds on: placeholder pr-links"
-        if known.ref is not None:
-            reason += f" that {known.ref_name} does not hold"
+        if upstream is not None:
+            reason += f" that {upstream.ref} does not hold"
     before = prot_l.blocks[-count - 1].end if count < len(p) else prot_l.preamble_end
     return Split(
         base[: base_l.blocks[first].start],

@@ -19,9 +19,9 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.merge.conflict import keeps_protected, whole_conflict
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Context, Outcome, Upstream, merge_sides
+from changelog_tool.merge.outcome import Context, Outcome, merge_sides
 from changelog_tool.merge.protected import Decision, begins_with_history, branch_names
-from changelog_tool.merge.replay import Mainline
+from changelog_tool.merge.replay import Mainline, Upstream
 from changelog_tool.merge.threeway import Merged, Side, other_side
 from changelog_tool.settings import Settings
 
@@ -215,5 +215,4 @@ def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence
         if found is not None:
             short = rev if len(rev) < 40 else rev[:12] + rev[40:]
             return Mainline(found[1], f"{short}'s file (git's {name})")
-    ref = protected_blob(root, refs, path)
-    return Mainline(ref=ref[1], ref_name=ref[0]) if ref is not None else Mainline()
+    return Mainline(upstream=Upstream.of(protected_blob(root, refs, path)))
