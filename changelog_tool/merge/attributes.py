@@ -1,6 +1,5 @@
-"""The gitattributes lines of the merge driver, read as git reads them: each line a
-comment, or a pattern (C-quoted or not) followed by attributes separated by
-whitespace; never searched as text. ``install`` and ``init`` both read them here."""
+"""The gitattributes lines of the merge driver, read as git reads them (never searched as
+text), for ``install`` and ``init``."""
 
 from __future__ import annotations
 
@@ -12,8 +11,8 @@ from changelog_tool.merge.setup import DRIVER
 
 
 def attribute_lines(path: Path) -> list[str]:
-    """The file's lines, each with its own line ending (none on a last line that lacks
-    one), so that what is kept is written back byte for byte."""
+    """The file's lines, each with its own line ending, so that what is kept is written back
+    byte for byte."""
     real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
     if real is None:
         return []
@@ -33,9 +32,8 @@ def line_ending(lines: list[str]) -> str:
 
 
 def is_driver_line(line: str) -> bool:
-    """Does this gitattributes line set ``merge=perf-changelog``? Read as git reads
-    it (a comment, or a pattern, C-quoted or not, then attributes separated by
-    whitespace), never searched: a comment naming the attribute is not a driver line."""
+    """Does this gitattributes line set ``merge=perf-changelog`` (a comment naming it does
+    not)?"""
     return f"merge={DRIVER}" in attributes(line)
 
 

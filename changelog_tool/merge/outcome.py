@@ -1,7 +1,5 @@
-"""Glue shared by the merge driver, ``resolve`` and ``sync``: pick the protected
-side, merge, and say what happened (text or JSON). On a side only hinted or
-defaulted, nothing is dropped or rewritten; such a merge is left to ``changelog
-resolve --protected ours|theirs``."""
+"""What the merge driver, ``resolve`` and ``sync`` share: pick the protected side, merge (on
+a side only guessed, nothing dropped or rewritten), and say what happened (text or JSON)."""
 
 from __future__ import annotations
 
@@ -40,8 +38,7 @@ class Outcome:
         return isinstance(self.result, Merged)
 
     def findings(self) -> list[Finding]:
-        """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry``
-        warnings (the entry was kept once, from the protected side)."""
+        """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
             return [Finding(p.code, p.message, self.path, p.line) for p in self.result.problems]
         side = self.result.report.protected
@@ -128,11 +125,9 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Context:
-    """What a merge reads besides the three sides. The protected side is ``decision``,
-    else :func:`decide`'s from ``action``, ``operation``, ``branches`` (the protected
-    branches), ``current_branch``, ``remotes`` and ``upstream`` (a hint; or a function giving it, asked only then);
-    ``placeholders``, ``mainline`` (git's record of main's bytes; else ``upstream``'s
-    as a hint) and ``slug`` are :func:`~changelog_tool.merge.threeway.merge`'s."""
+    """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
+    (``upstream``, or a function giving it, is its hint); the rest is
+    :func:`~changelog_tool.merge.threeway.merge`'s (``mainline`` defaults to ``upstream``)."""
 
     upstream: Upstream | Callable[[], Upstream | None] | None = None
     action: str | None = None
@@ -179,11 +174,9 @@ def merge_sides(
 def _nothing_dropped_on_a_guess(
     result: Merged, decision: Decision, other_bytes: bytes
 ) -> Merged | Refused:
-    """A merge whose protected side is a guess keeps both sides' bytes: the guessed
-    side's removals, its replayed entries taken from the other side, or a result
-    that does not begin with the other side's bytes up to the end of its last entry
-    (``other_bytes``: its entries would move, or its copy of a duplicate be
-    replaced), refuse it."""
+    """A merge whose protected side is a guess keeps both sides' bytes: the guessed side's
+    removals or replayed entries, or a result that moves the other side's entries (or
+    replaces its copy of a duplicate), refuse it."""
     report = result.report
     moved = _first_moved(result.data, other_bytes)
     if not report.removed and not report.replayed and moved is None:
@@ -233,9 +226,8 @@ def _nothing_dropped_on_a_guess(
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
-    """The line and name of the first entry of ``other`` that ``result`` does not
-    keep where ``other`` has it (the bytes up to the end of ``other``'s last entry
-    compared); ``None`` when ``result`` begins with them all."""
+    """The line and name of the first entry of ``other`` that ``result`` does not keep where
+    ``other`` has it; ``None`` when it keeps them all."""
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])
@@ -248,9 +240,8 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
 
 
 def first_difference(a: bytes, b: bytes) -> int:
-    """The offset of the first byte where ``a`` and ``b`` differ (the shorter one's
-    length when it begins the other), found by halves: each step one ``memcmp``, not
-    a loop over bytes."""
+    """The offset of the first byte where ``a`` and ``b`` differ (or the shorter one's length),
+    found by halves: each step one ``memcmp``, not a loop over bytes."""
     low, high = 0, min(len(a), len(b))
     if a[:high] == b[:high]:
         return high
@@ -267,7 +258,6 @@ def emit(
     outcome: Outcome, fmt: str, extra: dict[str, object] | None = None, next_step: str | None = None
 ) -> None:
     """Print an outcome: findings plus summary lines (text), or one JSON document."""
-
     if fmt == "json":
         document = outcome.to_json()
         document.update(extra or {})
@@ -286,7 +276,6 @@ def emit(
 
 def repo_path(changelog: Path, top: Path) -> str:
     """The changelog's path relative to the repository's top level (posix)."""
-
     try:
         return changelog.resolve().relative_to(top.resolve()).as_posix()
     except ValueError:

@@ -19,15 +19,14 @@ _DOCUMENT_MARKS = (b"---", b"...", b"%")
 
 
 def _has_document_mark(data: bytes) -> bool:
-    """A line that begins with ``---``, ``...`` or a directive (``%``): more than
-    one document could follow (a cheap over-approximation: ``---x`` counts too)."""
+    """A line that begins with ``---``, ``...`` or ``%``: more than one document could
+    follow (an over-approximation)."""
     return any(data.startswith(mark) or b"\n" + mark in data for mark in _DOCUMENT_MARKS)
 
 
 def block_list_events(data: bytes) -> int | None:
-    """How many YAML events ``data`` parses into, when it is one document whose
-    root is a block sequence at column 0; ``None`` when it is not (or does not
-    parse). Only syntax is read, in libyaml's own loop: no Python object per event."""
+    """How many YAML events ``data`` parses into when it is one document whose root is a
+    block sequence at column 0, else ``None``. Syntax only, in libyaml's own loop."""
     if _has_document_mark(data):
         return None
     try:
@@ -59,15 +58,10 @@ def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: st
 
 
 def _from_last_entry(last: Block, data: bytes, kept: int) -> bool:
-    """The proof without building the values of the whole history.
-
-    ``head`` (before the protected side's last entry) is read for syntax only, in
-    C: one document, a block list at column 0, that parses. Such a parse ends
-    inside no quoted scalar or flow collection, so the ``-`` that follows starts
-    the list's next item and the rest (``window``) reads as it reads alone: it is
-    read strictly, and the whole result's event count must be the two parts'
-    joined (6 = the stream, document and list events, opened and closed). False
-    when this does not apply: the whole result is read."""
+    """The proof without building the values of the whole history: ``head`` (before the
+    protected side's last entry) parses as one block list at column 0, syntax only; the
+    rest reads strictly as ``1 + kept`` items, and the event counts join (6: the stream,
+    document and list events). False when this does not apply."""
     head, window = data[: last.start], data[last.start :]
     head_events = block_list_events(head)
     if head_events is None:
@@ -133,8 +127,7 @@ def _verify_whole(
 
 
 def parses_whole(data: bytes, name: str) -> list[Problem]:
-    """The other side's history is not the protected side's bytes (the protected
-    side rewrote it), so the whole-result parse did not cover it: parse it."""
+    """Parse the other side's history, which the result's parse did not cover."""
     try:
         load_items(data)
     except YamlProblem as problem:

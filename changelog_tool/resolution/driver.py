@@ -1,6 +1,6 @@
-"""The merge driver's algorithm: git's three files merged into %A, or git's own
-conflict left behind, naming the entry and line. See docs/design.md, "Why a merge
-driver" and "One writer"."""
+"""The merge driver's algorithm: git's three files merged into %A, or git's own conflict left
+behind, naming the entry and line; and the merge context a repository gives (the driver's
+and ``resolve``'s). See docs/design.md, "Why a merge driver"."""
 
 from __future__ import annotations
 
@@ -25,15 +25,10 @@ from changelog_tool.merge.replay import Mainline, Upstream
 from changelog_tool.merge.threeway import Merged, Side, other_side
 from changelog_tool.settings import Settings
 
-Say = Callable[[str], None]
-"""Where the driver's messages go, as written (git shows the driver's stderr)."""
-NAME = "changelog merge-driver"
-"""How each message of the driver's own begins."""
-CONFLICT = 1
-"""The driver's exit code when it has left the conflict in %A (git's markers)."""
-NOT_LEFT = 2
-"""Its exit code when it could not even leave the conflict (``git merge-file``
-failed): %A is as git gave it."""
+Say = Callable[[str], None]  # where the driver's messages go (git shows its stderr)
+NAME = "changelog merge-driver"  # how each message of the driver's own begins
+CONFLICT = 1  # the exit code when the conflict is left in %A
+NOT_LEFT = 2  # when even that failed (``git merge-file``): %A is as git gave it
 
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
@@ -83,12 +78,9 @@ class _Refused(Exception):
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:
-    """What to do with a refused merge, when the usual "keep the protected side's
-    bytes and re-append the branch's own entries" does not fit: the protected side
-    is only a guess, or the other side only drops entries from the end of the base
-    (what a revert of an appended entry does, which git does not name to the driver
-    when it reverts one commit)."""
-
+    """What to do with a refused merge when "keep the protected side's bytes and re-append
+    the branch's own entries" does not fit: the protected side is a guess, or the other
+    side only drops entries from the end of the base (a revert of an appended entry)."""
     side = decision.side
     if not decision.certain:
         return (
@@ -124,11 +116,9 @@ def leave_conflict(
     protected: Side | None = None,
     advice: str | None = None,
 ) -> int:
-    """What git would have done without a driver: ``git merge-file``'s markers;
-    but when that text merge, resolved towards the ``protected`` side, no longer
-    begins with its bytes, one conflict that keeps both sides whole. ``advice``,
-    when given, is what the message says to do (see :func:`_advice`)."""
-
+    """What git would have done without a driver: ``git merge-file``'s markers; but one
+    conflict keeping both sides whole when that text merge, resolved towards the
+    ``protected`` side, no longer begins with its bytes. ``advice``: see :func:`_advice`."""
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
         say(f"{NAME}: {path}: git merge-file failed; ours is left as is")
@@ -200,12 +190,9 @@ def recorded_context(
 
 
 def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
-    """What git records of main's bytes on the protected side: the file of the
-    commit a rebase (either backend), ``git am`` or a series of picks builds on
-    (:func:`~changelog_tool.gitrepo.process.replay_start`; one git process); that no
-    replay runs (a merge, one pick: the protected side is main's, all of it); only
-    when a replay runs whose record cannot be read, the protected ref's file
-    (``refs``) as a hint, and the guess after it."""
+    """What git records of main's bytes: the file of the commit a replay builds on
+    (:func:`~changelog_tool.gitrepo.process.replay_start`), or that no replay runs; only
+    when a replay's record cannot be read, the protected ref's file as a hint."""
     start = replay_start(folder) if folder is not None else None
     if start is None:
         return Mainline(replaying=False)
