@@ -13,7 +13,7 @@ from pathlib import Path
 from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, NotInRepository, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
-from changelog_tool.gitrepo.process import git, run_git
+from changelog_tool.gitrepo.process import checked, git, run_git
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
 from changelog_tool.hints import closest
 from changelog_tool.refnames import remote_and_branch
@@ -62,11 +62,7 @@ class Repo:
 
     def _run(self, *args: str) -> str:
         """``git args`` in the work tree; a failure is an :class:`EnvironmentProblem`."""
-        done = git(self.root, *args)
-        if done.returncode != 0:
-            message = done.stderr.decode("utf-8", "replace").strip()
-            raise EnvironmentProblem(f"git {args[0]} failed: {message}")
-        return done.stdout.decode("utf-8", "surrogateescape")
+        return checked(self.root, *args, what=args[0]).decode("utf-8", "surrogateescape")
 
     # --- refs ------------------------------------------------------------------
     def is_shallow(self) -> bool:

@@ -193,8 +193,8 @@ def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence
     """What git records of main's bytes: the file of the commit a replay builds on
     (:func:`~changelog_tool.gitrepo.process.replay_start`), or that no replay runs; only
     when a replay's record cannot be read, the protected ref's file as a hint."""
-    start = replay_start(folder) if folder is not None else None
-    if start is None:
+    start = replay_start(folder) if folder is not None else False
+    if start is False:
         return Mainline(replaying=False)
     if isinstance(start, tuple):
         rev, name = start
