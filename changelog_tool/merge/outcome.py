@@ -22,7 +22,7 @@ from changelog_tool.merge.protected import (
     history_end,
 )
 from changelog_tool.merge.replay import Mainline, Upstream
-from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
+from changelog_tool.merge.threeway import Merged, Note, Refused, merge, other_side
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 
@@ -64,32 +64,27 @@ class Outcome:
         report = self.result.report
         kept = f"kept {side} byte for byte"
         if report.corrected:
-            count = len(report.corrected)
-            where = ", ".join(str(n.line) for n in report.corrected)
+            s = "" if len(report.corrected) == 1 else "s"
             kept = (
-                f"kept {side} but for {possessive(other)} pr-link correction"
-                f"{'' if count == 1 else 's'} (line {where})"
+                f"kept {side} but for {possessive(other)} pr-link correction{s} "
+                f"(line {_lines(report.corrected)})"
             )
         if report.replayed:
             kept += (
-                f" up to its last {report.replayed} entr"
-                f"{'y' if report.replayed == 1 else 'ies'}, this branch's own being replayed"
+                f" up to its last {_entries(report.replayed)}, this branch's own being replayed"
                 f" ({report.replayed_why}; taken from {other}, with its edits)"
             )
         if report.kept:
-            where = ", ".join(str(n.line) for n in report.kept)
             lines.append(
-                f"{self.path}: merged: {kept}, then appended {len(report.kept)} "
-                f"entr{'y' if len(report.kept) == 1 else 'ies'} of {other} (line {where})"
+                f"{self.path}: merged: {kept}, then appended {_entries(len(report.kept))} of "
+                f"{other} (line {_lines(report.kept)})"
             )
         else:
             lines.append(f"{self.path}: merged: {kept}; {other} has no new entry to add")
         if report.reappended:
-            count = len(report.reappended)
-            where = ", ".join(str(n.line) for n in report.reappended)
             lines.append(
-                f"{self.path}: re-appended {count} entr{'y' if count == 1 else 'ies'} of this "
-                f"branch that stood before main's newer entries (now at line {where})"
+                f"{self.path}: re-appended {_entries(len(report.reappended))} of this branch "
+                f"that stood before main's newer entries (now at line {_lines(report.reappended)})"
             )
         for n in report.rewritten:
             lines.append(
@@ -121,6 +116,14 @@ class Outcome:
         if isinstance(self.result, Merged):
             document.update(self.result.report.to_json())
         return document
+
+
+def _entries(count: int) -> str:
+    return f"{count} entr{'y' if count == 1 else 'ies'}"
+
+
+def _lines(notes: tuple[Note, ...]) -> str:
+    return ", ".join(str(n.line) for n in notes)
 
 
 @dataclass(frozen=True)

@@ -84,14 +84,7 @@ def _verify_whole(
         root = load_items(data)
     except YamlProblem as problem:
         if first is None or problem.line < first:
-            return [
-                Problem(
-                    problem.code,
-                    prot_name,
-                    problem.line,
-                    f"{prot_name} is not valid YAML at line {problem.line}: {problem.message}",
-                )
-            ]
+            return [_invalid(problem, prot_name)]
         return [
             Problem(
                 problem.code,
@@ -131,12 +124,10 @@ def parses_whole(data: bytes, name: str) -> list[Problem]:
     try:
         load_items(data)
     except YamlProblem as problem:
-        return [
-            Problem(
-                problem.code,
-                name,
-                problem.line,
-                f"{name} is not valid YAML at line {problem.line}: {problem.message}",
-            )
-        ]
+        return [_invalid(problem, name)]
     return []
+
+
+def _invalid(problem: YamlProblem, name: str) -> Problem:
+    message = f"{name} is not valid YAML at line {problem.line}: {problem.message}"
+    return Problem(problem.code, name, problem.line, message)

@@ -3,7 +3,6 @@ protected ref only as a hint. See docs/design.md, "Which side leads"."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
@@ -41,11 +40,6 @@ def begins_with_history(data: bytes, of: bytes) -> bool | None:
     return None if end is None else data[:end] == of[:end]
 
 
-def contained(upstream: Counter[bytes], side: bytes) -> int:
-    """How many of the upstream's entries ``side`` holds (as a multiset of bytes)."""
-    return sum((upstream & entry_counts(side)).values())
-
-
 def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
     """The side holding more of the protected ref's entries (settled first, without splitting
     the files, by :func:`by_beginning`); ``None`` on a tie."""
@@ -56,7 +50,7 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
         return None
     entries = entry_counts(upstream)
     total = sum(entries.values())
-    in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
+    in_ours, in_theirs = (sum((entries & entry_counts(side)).values()) for side in (ours, theirs))
     if in_ours == in_theirs:
         return None
     side: Side = "ours" if in_ours > in_theirs else "theirs"
