@@ -33,10 +33,6 @@ class Outcome:
     result: Merged | Refused
     upstream: Upstream | None
 
-    @property
-    def ok(self) -> bool:
-        return isinstance(self.result, Merged)
-
     def findings(self) -> list[Finding]:
         """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
@@ -105,7 +101,7 @@ class Outcome:
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
-            "ok": self.ok,
+            "ok": isinstance(self.result, Merged),
             "path": self.path,
             "protected": self.decision.side,
             "protected_reason": self.decision.reason,

@@ -8,7 +8,7 @@ import dataclasses
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.ledger.compare import pr_link_corrections
@@ -121,7 +121,7 @@ class Merged:
 @dataclass(frozen=True)
 class Refused:
     protected: Side
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    problems: tuple[Problem, ...] = ()
 
 
 def merge(
