@@ -131,23 +131,19 @@ class Repo:
         if rev == WORKTREE:
             file = self.inside(path)
             return read_file(file, path, limit) if file.is_file() else None
-        found = self.blob_header(rev, path, limit)
-        return self.objects.content(found[1]) if found is not None else None
-
-    def blob_header(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
-        """Blob id and size of ``path`` at ``rev``, its bytes left pending in ``cat-file``;
-        ``None`` when absent or not a file; refused over ``limit``."""
         found = self.objects.header(f"{rev}:{path}")
         if found is not None and found[1] != "blob":
             self.objects.skip(found[2])
         try:
-            return self._as_file(found, path, limit)
+            blob = self._as_file(found, path, limit)
         except EnvironmentProblem:
             self.objects.close()  # the pending bytes are never read
             raise
+        return self.objects.content(blob[1]) if blob is not None else None
 
     def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
-        """:meth:`blob_header` without asking for the bytes (``--batch-check``)."""
+        """Blob id and size of ``path`` at ``rev`` (``None`` when absent or not a file), without
+        reading it; refused over ``limit``."""
         return self._as_file(self.objects.info(f"{rev}:{path}"), path, limit)
 
     def _as_file(
