@@ -33,6 +33,10 @@ class Outcome:
     result: Merged | Refused
     upstream: Upstream | None
 
+    @property
+    def ok(self) -> bool:
+        return isinstance(self.result, Merged)
+
     def findings(self) -> list[Finding]:
         """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
@@ -101,7 +105,7 @@ class Outcome:
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
-            "ok": isinstance(self.result, Merged),
+            "ok": self.ok,
             "path": self.path,
             "protected": self.decision.side,
             "protected_reason": self.decision.reason,
