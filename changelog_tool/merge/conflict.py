@@ -4,13 +4,13 @@ protected side outside its markers; then one conflict holding both sides whole."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from changelog_tool.ledger.boundaries import begins_entry
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
+from changelog_tool.merge.replay import common_prefix
+from changelog_tool.merge.threeway import Side
 
-Side = Literal["ours", "theirs"]
 _NEXT = {b"|||||||": "base", b"=======": "theirs", b">>>>>>>": None}
 
 
@@ -47,9 +47,7 @@ def whole_conflict(ours: bytes, theirs: bytes) -> bytes:
     """One conflict in git's markers: the lines both sides begin with (cut back to the start
     of an entry), then ours and theirs from there to their ends."""
     a, b = ours.splitlines(keepends=True), theirs.splitlines(keepends=True)
-    k = 0
-    while k < min(len(a), len(b)) and a[k] == b[k]:
-        k += 1
+    k = common_prefix(a, b)
     while k > 0 and k < len(a) and not begins_entry(a[k], 0):
         k -= 1
     return (

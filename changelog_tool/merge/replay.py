@@ -53,7 +53,8 @@ class Split:
     why: str = ""  # what proved the run the branch's own
 
 
-def _common_prefix(a: list[bytes], b: list[bytes]) -> int:
+def common_prefix(a: list[bytes], b: list[bytes]) -> int:
+    """How many items ``a`` and ``b`` begin with alike."""
     n = 0
     while n < min(len(a), len(b)) and a[n] == b[n]:
         n += 1
@@ -77,9 +78,9 @@ def replayed_run(
     base_l, prot_l, other_l = Ledger(base), Ledger(protected), Ledger(other)
     o = [content(base_l, b) for b in base_l.blocks]
     p = [content(prot_l, b) for b in prot_l.blocks]
-    first = _common_prefix(o, [content(other_l, b) for b in other_l.blocks])
+    first = common_prefix(o, [content(other_l, b) for b in other_l.blocks])
     count = len(o) - first
-    shared = _common_prefix(o, p)
+    shared = common_prefix(o, p)
     if count == 0 or first < shared or len(p) - count < shared or o[first:] != p[-count:]:
         return None
     known = mainline() if callable(mainline) else mainline or Mainline()
