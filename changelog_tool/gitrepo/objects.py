@@ -7,7 +7,7 @@ import contextlib
 import fcntl
 import hashlib
 import subprocess
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -62,7 +62,7 @@ class Objects:
 
     def header(self, spec: str) -> tuple[str, str, int] | None:
         """Ask for ``spec``: its sha, type and size, its bytes left pending (read them with
-        :meth:`content`, :meth:`chunks` or :meth:`skip`); ``None`` when absent."""
+        :meth:`content` or :meth:`skip`); ``None`` when absent."""
         return self._ask(spec, "--batch")
 
     def _ask(self, spec: str, mode: str) -> tuple[str, str, int] | None:
@@ -107,13 +107,7 @@ class Objects:
         return sha, kind, self.content(size)
 
     def skip(self, size: int) -> None:
-        """Drop the pending bytes of the object just asked for."""
-        for _ in self.chunks(size):
-            pass
-
-    def chunks(self, size: int) -> Iterator[bytes]:
-        """The pending bytes in chunks of at most :data:`CHUNK`; consume it before the next
-        request."""
+        """Drop the pending bytes of the object just asked for, :data:`CHUNK` bytes at a time."""
         _, receive = self._pipes()
         left = size
         while left:
@@ -122,7 +116,6 @@ class Objects:
                 self.close()
                 raise EnvironmentProblem("git cat-file stopped in the middle of an object")
             left -= len(piece)
-            yield piece
         receive.read(1)
 
     def object_id(self, spec: str) -> str | None:
