@@ -12,8 +12,7 @@ from changelog_tool.commands.driver_trial import SCRUBBED
 from changelog_tool.gitrepo import run_git, try_git
 from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
-from changelog_tool.merge.attributes import attribute_lines, is_driver_line, line_ending
-from changelog_tool.merge.setup import DRIVER
+from changelog_tool.merge.setup import DRIVER, attribute_lines, is_driver_line, line_ending
 
 Step = dict[str, object]
 

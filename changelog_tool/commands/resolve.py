@@ -18,10 +18,11 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.conflict import unread_entries
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Outcome, Upstream, emit, merge_sides, repo_path
+from changelog_tool.merge.outcome import Outcome, emit, merge_sides, repo_path
 from changelog_tool.merge.protected import Decision
+from changelog_tool.merge.replay import Upstream
 from changelog_tool.merge.threeway import SIDES, Merged
-from changelog_tool.resolution.recorded import recorded_context
+from changelog_tool.resolution.driver import recorded_context
 
 NEXT = {
     "rebase": "then run `git rebase --continue`",

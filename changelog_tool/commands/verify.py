@@ -32,8 +32,7 @@ from changelog_tool.gate.stopped import in_progress, waiting
 from changelog_tool.gate.summary import job_summary
 from changelog_tool.gate.verdict import check
 from changelog_tool.gitrepo import Repo
-from changelog_tool.gitrepo.pending import pending
-from changelog_tool.gitrepo.process import unmerged, unmerged_problem
+from changelog_tool.gitrepo.process import pending, unmerged, unmerged_problem
 from changelog_tool.hints import see
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path

@@ -4,7 +4,7 @@ advice to append while commits to replay still change the changelog."""
 from __future__ import annotations
 
 from changelog_tool.findings import WARNING, Finding
-from changelog_tool.gitrepo.pending import Pending
+from changelog_tool.gitrepo.process import Pending
 
 
 def waiting(stopped: Pending, touching: list[str], path: str) -> str | None:

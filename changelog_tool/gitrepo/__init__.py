@@ -2,18 +2,13 @@
 plain ``git``; failures become :class:`EnvironmentProblem` saying what to run. See
 docs/design.md, "Git is run, not re-implemented"."""
 
-from changelog_tool.gitrepo.objects import (
-    protected_blob,
-    read_first_blob,
-)
+from changelog_tool.gitrepo.objects import protected_blob
 from changelog_tool.gitrepo.process import (
     GitDirectory,
     HeadState,
     git,
     git_dir,
     head_state,
-    merge_file,
-    operation_in_progress,
     remote_url_reader,
     run_git,
     try_git,
@@ -28,10 +23,7 @@ __all__ = [
     "git",
     "git_dir",
     "head_state",
-    "merge_file",
-    "operation_in_progress",
     "protected_blob",
-    "read_first_blob",
     "remote_url_reader",
     "run_git",
     "try_git",

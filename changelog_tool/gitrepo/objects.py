@@ -7,7 +7,7 @@ import contextlib
 import fcntl
 import hashlib
 import subprocess
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -18,9 +18,7 @@ from changelog_tool.gitrepo.process import object_header, spawn
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
 LINK_MODE = b"120000"
-BLOB_MODES = (b"100644", b"100755", LINK_MODE)
-"""Tree-entry modes read as files: regular, executable, and a symbolic link (whose
-blob is the link's target, as git stores it; never followed)."""
+BLOB_MODES = (b"100644", b"100755", LINK_MODE)  # a link's blob is its target, never followed
 
 
 @dataclass(frozen=True)
@@ -47,39 +45,31 @@ class Objects:
 
     def __init__(self, root: Path) -> None:
         self._root = root
-        self._process: subprocess.Popen[bytes] | None = None
-        self._check: subprocess.Popen[bytes] | None = None
+        self._processes: dict[str, subprocess.Popen[bytes]] = {}
 
-    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
-        if self._process is None:
-            self._process = spawn(self._root, "cat-file", "--batch")
-            _widen(self._process.stdout)
-        assert self._process.stdin is not None and self._process.stdout is not None
-        return self._process.stdin, self._process.stdout
-
-    def _check_pipes(self) -> tuple[IO[bytes], IO[bytes]]:
-        if self._check is None:
-            self._check = spawn(self._root, "cat-file", "--batch-check")
-        assert self._check.stdin is not None and self._check.stdout is not None
-        return self._check.stdin, self._check.stdout
+    def _pipes(self, mode: str = "--batch") -> tuple[IO[bytes], IO[bytes]]:
+        process = self._processes.get(mode)
+        if process is None:
+            process = self._processes[mode] = spawn(self._root, "cat-file", mode)
+            if mode == "--batch":
+                _widen(process.stdout)
+        assert process.stdin is not None and process.stdout is not None
+        return process.stdin, process.stdout
 
     def info(self, spec: str) -> tuple[str, str, int] | None:
-        """The sha, type and size of ``spec`` without its bytes (``--batch-check``); ``None``
-        when absent."""
-        return self._ask(spec, self._check_pipes)
+        """The sha, type and size of ``spec`` without its bytes; ``None`` when absent."""
+        return self._ask(spec, "--batch-check")
 
     def header(self, spec: str) -> tuple[str, str, int] | None:
         """Ask for ``spec``: its sha, type and size, its bytes left pending (read them with
-        :meth:`content`, :meth:`chunks` or :meth:`skip`); ``None`` when absent."""
-        return self._ask(spec, self._pipes)
+        :meth:`content` or :meth:`skip`); ``None`` when absent."""
+        return self._ask(spec, "--batch")
 
-    def _ask(
-        self, spec: str, pipes: Callable[[], tuple[IO[bytes], IO[bytes]]]
-    ) -> tuple[str, str, int] | None:
+    def _ask(self, spec: str, mode: str) -> tuple[str, str, int] | None:
         """One request; a spec with a line break cannot be asked (``None``)."""
         if "\n" in spec or "\r" in spec or not spec:
             return None
-        send, receive = pipes()
+        send, receive = self._pipes(mode)
         try:
             send.write(spec.encode("utf-8", "surrogateescape") + b"\n")
             send.flush()
@@ -117,13 +107,7 @@ class Objects:
         return sha, kind, self.content(size)
 
     def skip(self, size: int) -> None:
-        """Drop the pending bytes of the object just asked for."""
-        for _ in self.chunks(size):
-            pass
-
-    def chunks(self, size: int) -> Iterator[bytes]:
-        """The pending bytes in chunks of at most :data:`CHUNK`; consume it before the next
-        request."""
+        """Drop the pending bytes of the object just asked for, :data:`CHUNK` bytes at a time."""
         _, receive = self._pipes()
         left = size
         while left:
@@ -132,12 +116,11 @@ class Objects:
                 self.close()
                 raise EnvironmentProblem("git cat-file stopped in the middle of an object")
             left -= len(piece)
-            yield piece
         receive.read(1)
 
     def object_id(self, spec: str) -> str | None:
-        """The sha of the object ``spec`` names, ``None`` when absent; asked of the ``--batch``
-        process (a non-tree over :data:`CHUNK` bytes ends it rather than be read)."""
+        """The sha of the object ``spec`` names, ``None`` when absent (a non-tree over
+        :data:`CHUNK` bytes ends the process rather than be read)."""
         found = self.header(spec)
         if found is None:
             return None
@@ -166,10 +149,9 @@ class Objects:
         return entries
 
     def close(self) -> None:
-        for process in (self._process, self._check):
-            if process is not None:
-                _stop(process)
-        self._process = self._check = None
+        for process in self._processes.values():
+            _stop(process)
+        self._processes.clear()
 
 
 def _widen(pipe: IO[bytes] | None) -> None:

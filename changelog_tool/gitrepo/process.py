@@ -1,9 +1,12 @@
 """Plain ``git`` processes: the one place that spawns git, and the one-off questions asked
-through it (config, the git directory's state, ``merge-file``)."""
+through it (config, ``merge-file``); the git directory's state (the operation stopped and
+what it still has to replay)."""
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterable
@@ -18,8 +21,8 @@ from changelog_tool.toplevel import discover, is_git_directory
 def git(
     root: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """One plain ``git`` process in ``root`` whose exit code the caller reads; only a missing git
-    is an error."""
+    """One plain ``git`` process in ``root``, its exit code the caller's; a missing git is an
+    error."""
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
@@ -45,35 +48,31 @@ def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
 def remote_url_reader(root: Path) -> Callable[[str], str | None]:
     """A remote's URL by name (``None`` when absent), all read with one ``git config`` when first
     asked."""
-    found: list[dict[str, str]] = []
 
-    def url(name: str) -> str | None:
-        if not found:
-            done = git(root, "config", "-z", "--get-regexp", r"^remote\..*\.url$")
-            urls: dict[str, str] = {}
-            for row in done.stdout.decode("utf-8", "replace").split("\0"):
-                key, _, value = row.partition("\n")
-                if value.strip():
-                    urls.setdefault(key[len("remote.") : -len(".url")], value.strip())
-            found.append(urls)
-        return found[0].get(name)
+    @functools.cache
+    def urls() -> dict[str, str]:
+        done = git(root, "config", "-z", "--get-regexp", r"^remote\..*\.url$")
+        found: dict[str, str] = {}
+        for row in done.stdout.decode("utf-8", "replace").split("\0"):
+            key, _, value = row.partition("\n")
+            if value.strip():
+                found.setdefault(key[len("remote.") : -len(".url")], value.strip())
+        return found
 
-    return url
+    return lambda name: urls().get(name)
 
 
 def remote_names(root: Path) -> Callable[[], frozenset[str]]:
-    """The clone's remote names: configured remotes and those it holds remote-tracking branches
-    of."""
-    found: list[frozenset[str]] = []
+    """The clone's remote names (configured, or of its remote-tracking branches), read when
+    first asked."""
 
+    @functools.cache
     def names() -> frozenset[str]:
-        if not found:
-            listed = git(root, "remote").stdout.decode("utf-8", "replace").split()
-            tracking = git(root, "for-each-ref", "--format=%(refname)", "refs/remotes")
-            refs = tracking.stdout.decode("utf-8", "replace").split()
-            split = (remote_and_branch(ref)[0] for ref in refs)
-            found.append(frozenset(listed) | {remote for remote in split if remote})
-        return found[0]
+        listed = git(root, "remote").stdout.decode("utf-8", "replace").split()
+        tracking = git(root, "for-each-ref", "--format=%(refname)", "refs/remotes")
+        refs = tracking.stdout.decode("utf-8", "replace").split()
+        split = (remote_and_branch(ref)[0] for ref in refs)
+        return frozenset(listed) | {remote for remote in split if remote}
 
     return names
 
@@ -95,13 +94,19 @@ def git_dir(start: Path) -> Path | None:
 
 
 def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Plain ``git`` in ``root``; a failure becomes :class:`EnvironmentProblem` with git's
-    message."""
+    """Plain ``git`` in ``root``, its output stripped; a failure is an :class:`EnvironmentProblem`
+    with git's message."""
+    return checked(root, *args, env=env).decode("utf-8", "replace").strip()
+
+
+def checked(root: Path, *args: str, what: str = "", env: dict[str, str] | None = None) -> bytes:
+    """The output of plain ``git`` in ``root``; a failure says ``git <what> failed`` (``what``:
+    the whole command by default) with git's message."""
     result = git(root, *args, env=env)
     if result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip()
-        raise EnvironmentProblem(f"git {' '.join(args)} failed: {message}")
-    return result.stdout.decode("utf-8", "replace").strip()
+        raise EnvironmentProblem(f"git {what or ' '.join(args)} failed: {message}")
+    return result.stdout
 
 
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -117,8 +122,8 @@ def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def object_header(line: bytes) -> tuple[str, str, int] | None:
-    """``cat-file --batch``'s header line as ``(object id, type, size)``, or ``None`` for a
-    missing object or a line that is no header. The one parser of it."""
+    """``cat-file --batch``'s header line as ``(object id, type, size)``; ``None`` for a missing
+    object or a line that is no header."""
     words = line.split()
     if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
         return None
@@ -137,8 +142,8 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
 
 
 def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[bytes]:
-    """Git's text merges of three versions (merge and diff3 layouts), as git leaves them without
-    a driver; failed ones left out."""
+    """Git's text merges of three versions (merge and diff3 layouts) as git leaves them without a
+    driver, failed ones left out."""
     found: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
         files = [Path(folder, name) for name in ("ours", "base", "theirs")]
@@ -167,17 +172,10 @@ def operation_in_progress(git_directory: Path) -> str | None:
     return _sequencer_command(git_directory / "sequencer" / "todo")
 
 
-REPLAY_UNRECORDED = "unrecorded"
-
-
-def replay_start(git_directory: Path) -> tuple[str, str] | str | None:
-    """The commit a replay in progress builds on and git's record of it: ``rebase-merge/onto``,
-    ``rebase-apply/onto``, ``rebase-apply/rewritten``'s first parent or ``HEAD``,
-    ``ORIG_HEAD`` for ``am``, ``sequencer/head``.
-
-    :data:`REPLAY_UNRECORDED` when a replay runs and none can be read; ``None`` when none
-    runs.
-    """
+def replay_start(git_directory: Path) -> tuple[str, str] | bool:
+    """The commit a replay in progress builds on and git's record of it (``rebase-merge/onto``,
+    ``rebase-apply/onto`` or ``rewritten``, ``ORIG_HEAD`` for ``am``, ``sequencer/head``);
+    ``True`` when a replay runs and none can be read, ``False`` when none runs."""
     apply = git_directory / "rebase-apply"
     for name in ("rebase-merge/onto", "rebase-apply/onto"):
         sha = _first_word(git_directory / name)
@@ -196,27 +194,28 @@ def replay_start(git_directory: Path) -> tuple[str, str] | str | None:
     sha = _first_word(git_directory / "sequencer" / "head")
     if sha:
         return sha, "sequencer/head"
-    if (git_directory / "rebase-merge").is_dir() or apply.is_dir():
-        return REPLAY_UNRECORDED
-    return None
+    return (git_directory / "rebase-merge").is_dir() or apply.is_dir()
+
+
+def _head(path: Path, size: int = 4096) -> bytes | None:
+    """The first ``size`` bytes of a state file; ``None`` when it cannot be read."""
+    try:
+        with path.open("rb") as file:
+            return file.read(size)
+    except OSError:
+        return None
 
 
 def _first_word(path: Path, index: int = 0) -> str | None:
-    """The ``index``-th word of a small state file's first line if it is a commit id, else
-    ``None``."""
-    try:
-        with path.open("rb") as file:
-            line = file.read(4096).split(b"\n", 1)[0]
-    except OSError:
-        return None
-    words = line.split()
+    """The ``index``-th word of a state file's first line if it is a commit id."""
+    words = (_head(path) or b"").split(b"\n", 1)[0].split()
     word = words[index] if len(words) > index else b""
     return word.decode("ascii") if word and all(c in b"0123456789abcdef" for c in word) else None
 
 
 def unmerged(path: Path) -> str | None:
-    """The operation in progress when the index holds conflict stages for ``path`` (``a merge``
-    when none is named); ``None`` otherwise or without git."""
+    """The operation in progress (``a merge`` when none is named) when the index holds conflict
+    stages for ``path``; ``None`` otherwise or without git."""
     folder = path.parent
     if not folder.is_dir():
         return None
@@ -245,12 +244,7 @@ def _merge_step(done: Path) -> bool:
 
 def _sequencer_command(todo: Path) -> str | None:
     """``revert`` or ``cherry-pick`` from the first command of the sequencer's todo."""
-    try:
-        with todo.open("rb") as file:
-            head = file.read(4096)
-    except OSError:
-        return None
-    for line in head.split(b"\n"):
+    for line in (_head(todo) or b"").split(b"\n"):
         words = line.split()
         if words and not words[0].startswith(b"#"):
             return {b"revert": "revert", b"pick": "cherry-pick"}.get(words[0])
@@ -260,13 +254,9 @@ def _sequencer_command(todo: Path) -> str | None:
 def current_branch(git_directory: Path) -> str | None:
     """The branch HEAD is on, read from ``HEAD`` (git is asked for a reftable); ``None`` when
     detached or unreadable."""
-    try:
-        with (git_directory / "HEAD").open("rb") as file:
-            head = file.read(1024)
-    except OSError:
-        return None
+    head = _head(git_directory / "HEAD", 1024)
     prefix = b"ref: refs/heads/"
-    if not head.startswith(prefix):
+    if head is None or not head.startswith(prefix):
         return None
     try:
         name = head[len(prefix) :].strip().decode("utf-8") or None
@@ -305,12 +295,10 @@ class GitDirectory:
         return self._found
 
     def operation(self) -> str | None:
-        """:func:`operation_in_progress`."""
         folder = self.folder()
         return operation_in_progress(folder) if folder else None
 
     def branch(self) -> str | None:
-        """:func:`current_branch`."""
         folder = self.folder()
         return current_branch(folder) if folder else None
 
@@ -341,3 +329,85 @@ def head_state(root: Path, protected_refs: Iterable[str]) -> HeadState | None:
             if out.returncode == 0:
                 commits[ref] = out.stdout.decode().strip()
     return HeadState(sha, branch, directory.operation(), commits)
+
+
+_REPLAYING = frozenset(
+    b"pick p reword r edit e fixup f squash s merge m revert cherry-pick".split()
+)
+_SHA = re.compile(rb"[0-9a-f]{7,64}")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An operation git has stopped in and the commits still to replay (``None`` for a merge)."""
+
+    operation: str
+    remaining: tuple[str, ...] | None
+
+    def touching(self, root: Path, path: str) -> list[str]:
+        """The remaining commits that change ``path`` (one ``git diff-tree --stdin``)."""
+        if not self.remaining:
+            return []
+        shas = "".join(f"{sha}\n" for sha in self.remaining).encode("ascii")
+        done = git(
+            root,
+            "diff-tree",
+            "--stdin",
+            "-r",
+            "--name-only",
+            "--",
+            f":(top,literal){path}",
+            stdin=shas,
+        )
+        changed = (
+            set(done.stdout.decode("ascii", "replace").split()) if done.returncode == 0 else set()
+        )
+        return [sha for sha in self.remaining if sha in changed]
+
+    def continue_command(self) -> str:
+        return "git commit" if self.operation == "merge" else f"git {self.operation} --continue"
+
+
+def pending(git_directory: Path) -> Pending | None:
+    """The operation stopped (or running) in ``git_directory``; ``None`` when none."""
+    operation = operation_in_progress(git_directory)
+    if operation is None:
+        return None
+    if operation == "merge" and (git_directory / "MERGE_HEAD").is_file():
+        return Pending(operation, None)
+    todo = git_directory / "rebase-merge" / "git-rebase-todo"
+    if not todo.is_file():
+        todo = git_directory / "sequencer" / "todo"
+    if todo.is_file():
+        return Pending(operation, tuple(_todo_commits(todo.read_bytes())))
+    return Pending(operation, tuple(_patches(git_directory / "rebase-apply")))
+
+
+def _todo_commits(todo: bytes) -> list[str]:
+    """The commits of a todo list's replaying commands (``merge -C <sha>`` too)."""
+    out = []
+    for line in todo.split(b"\n"):
+        words = line.split()
+        if not words or words[0] not in _REPLAYING:
+            continue
+        rest = words[1:]
+        if rest[:1] in ([b"-C"], [b"-c"]):
+            rest = rest[1:]
+        if rest and _SHA.fullmatch(rest[0]):
+            out.append(rest[0].decode("ascii"))
+    return out
+
+
+def _patches(folder: Path) -> list[str]:
+    """``rebase --apply`` and ``am``: the commits of the patches from ``next`` on."""
+    try:
+        first = int((folder / "next").read_text().strip())
+        last = int((folder / "last").read_text().strip())
+    except (OSError, ValueError):
+        return []
+    out = []
+    for number in range(first + 1, last + 1):  # ``next`` is the one stopped on
+        head = (_head(folder / f"{number:04d}", 200) or b"").split()
+        if len(head) > 1 and head[0] == b"From" and _SHA.fullmatch(head[1]):
+            out.append(head[1].decode("ascii"))
+    return out

@@ -1,17 +1,16 @@
-"""The conflict left when a merge is refused: git's own, unless its text merge
-already rewrote the protected side outside its markers; then one conflict holding
-both sides whole, from the first entry where they differ."""
+"""The conflict left when a merge is refused: git's own, unless its text merge rewrote the
+protected side outside its markers; then one conflict holding both sides whole."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from changelog_tool.ledger.boundaries import begins_entry
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
+from changelog_tool.merge.replay import common_prefix
+from changelog_tool.merge.threeway import Side
 
-Side = Literal["ours", "theirs"]
 _NEXT = {b"|||||||": "base", b"=======": "theirs", b">>>>>>>": None}
 
 
@@ -45,12 +44,10 @@ def keeps_protected(text: bytes, protected: bytes, side: Side) -> bool:
 
 
 def whole_conflict(ours: bytes, theirs: bytes) -> bytes:
-    """One conflict in git's markers: the lines both sides begin with (cut back to
-    the start of an entry), then ours and theirs from there to their ends."""
+    """One conflict in git's markers: the lines both sides begin with (cut back to the start
+    of an entry), then ours and theirs from there to their ends."""
     a, b = ours.splitlines(keepends=True), theirs.splitlines(keepends=True)
-    k = 0
-    while k < min(len(a), len(b)) and a[k] == b[k]:
-        k += 1
+    k = common_prefix(a, b)
     while k > 0 and k < len(a) and not begins_entry(a[k], 0):
         k -= 1
     return (
@@ -69,14 +66,10 @@ def _lines(lines: list[bytes]) -> bytes:
 
 
 def unread_entries(text: bytes, sides: Sequence[bytes]) -> list[tuple[int, bytes]]:
-    """What the conflicted file ``text`` holds that none of ``sides`` does, which a
-    merge rebuilt from git's index stages would drop: each entry (its bytes) and the
-    text before the first entry, with the line it starts on in ``text``. ``sides``
-    are the stages (base, ours, theirs) and git's own text merges of them, whose
-    clean hunks may mix two sides' lines in one entry. Each conflict, in ``text`` and
-    in ``sides``, is read both ways (ours, then theirs), so a conflict's own sections
-    are never counted; what stands outside them (an entry appended to the unmerged
-    file, a hand edit) is."""
+    """The entries (and text before the first) of the conflicted file ``text`` that none of
+    ``sides`` (the index stages and git's text merges of them) holds, which a merge rebuilt
+    from the stages would drop, with their lines. Each conflict is read both ways (ours,
+    then theirs), so only what stands outside conflicts counts."""
     known: set[bytes] = set()
     preambles: set[bytes] = set()
     for stage in sides:
@@ -96,8 +89,7 @@ def unread_entries(text: bytes, sides: Sequence[bytes]) -> list[tuple[int, bytes
 
 
 def _views(text: bytes) -> list[Ledger]:
-    """``text`` with each conflict resolved to ours, and to theirs (one view when it
-    has no conflict)."""
+    """``text`` with each conflict resolved to ours, and to theirs (one view without any)."""
     ours = resolved_to(text, "ours")
     if ours == text:
         return [Ledger(text)]

@@ -1,14 +1,11 @@
-"""Glue shared by the merge driver, ``resolve`` and ``sync``: pick the protected
-side, merge, and say what happened (text or JSON). On a side only hinted or
-defaulted, nothing is dropped or rewritten; such a merge is left to ``changelog
-resolve --protected ours|theirs``."""
+"""What the merge driver, ``resolve`` and ``sync`` share: pick the protected side, merge (on
+a side only guessed, nothing dropped or rewritten), and say what happened (text or JSON)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from changelog_tool.errors import UsageError
@@ -24,22 +21,9 @@ from changelog_tool.merge.protected import (
     decide,
     history_end,
 )
-from changelog_tool.merge.replay import Mainline
-from changelog_tool.merge.threeway import Merged, Refused, merge, other_side
+from changelog_tool.merge.replay import Mainline, Upstream
+from changelog_tool.merge.threeway import Merged, Note, Refused, merge, other_side
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
-
-
-@dataclass(frozen=True)
-class Upstream:
-    """The protected ref's own changelog, when the clone has one."""
-
-    ref: str
-    data: bytes
-
-    @classmethod
-    def of(cls, found: tuple[str, bytes] | None) -> Upstream | None:
-        """From :func:`changelog_tool.gitrepo.protected_blob`'s answer."""
-        return cls(*found) if found is not None else None
 
 
 @dataclass(frozen=True)
@@ -54,8 +38,7 @@ class Outcome:
         return isinstance(self.result, Merged)
 
     def findings(self) -> list[Finding]:
-        """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry``
-        warnings (the entry was kept once, from the protected side)."""
+        """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
             return [Finding(p.code, p.message, self.path, p.line) for p in self.result.problems]
         side = self.result.report.protected
@@ -81,32 +64,27 @@ class Outcome:
         report = self.result.report
         kept = f"kept {side} byte for byte"
         if report.corrected:
-            count = len(report.corrected)
-            where = ", ".join(str(n.line) for n in report.corrected)
+            s = "" if len(report.corrected) == 1 else "s"
             kept = (
-                f"kept {side} but for {possessive(other)} pr-link correction"
-                f"{'' if count == 1 else 's'} (line {where})"
+                f"kept {side} but for {possessive(other)} pr-link correction{s} "
+                f"(line {_lines(report.corrected)})"
             )
         if report.replayed:
             kept += (
-                f" up to its last {report.replayed} entr"
-                f"{'y' if report.replayed == 1 else 'ies'}, this branch's own being replayed"
+                f" up to its last {_entries(report.replayed)}, this branch's own being replayed"
                 f" ({report.replayed_why}; taken from {other}, with its edits)"
             )
         if report.kept:
-            where = ", ".join(str(n.line) for n in report.kept)
             lines.append(
-                f"{self.path}: merged: {kept}, then appended {len(report.kept)} "
-                f"entr{'y' if len(report.kept) == 1 else 'ies'} of {other} (line {where})"
+                f"{self.path}: merged: {kept}, then appended {_entries(len(report.kept))} of "
+                f"{other} (line {_lines(report.kept)})"
             )
         else:
             lines.append(f"{self.path}: merged: {kept}; {other} has no new entry to add")
         if report.reappended:
-            count = len(report.reappended)
-            where = ", ".join(str(n.line) for n in report.reappended)
             lines.append(
-                f"{self.path}: re-appended {count} entr{'y' if count == 1 else 'ies'} of this "
-                f"branch that stood before main's newer entries (now at line {where})"
+                f"{self.path}: re-appended {_entries(len(report.reappended))} of this branch "
+                f"that stood before main's newer entries (now at line {_lines(report.reappended)})"
             )
         for n in report.rewritten:
             lines.append(
@@ -140,15 +118,21 @@ class Outcome:
         return document
 
 
+def _entries(count: int) -> str:
+    return f"{count} entr{'y' if count == 1 else 'ies'}"
+
+
+def _lines(notes: tuple[Note, ...]) -> str:
+    return ", ".join(str(n.line) for n in notes)
+
+
 @dataclass(frozen=True)
 class Context:
-    """What a merge reads besides the three sides. The protected side is ``decision``,
-    else :func:`decide`'s from ``action``, ``operation``, ``branches`` (the protected
-    branches), ``current_branch``, ``remotes`` and ``upstream`` (a hint);
-    ``placeholders``, ``mainline`` (git's record of main's bytes; else ``upstream``'s
-    as a hint) and ``slug`` are :func:`~changelog_tool.merge.threeway.merge`'s."""
+    """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
+    (``upstream``, or a function giving it, is its hint); the rest is
+    :func:`~changelog_tool.merge.threeway.merge`'s (``mainline`` defaults to ``upstream``)."""
 
-    upstream: Upstream | None = None
+    upstream: Upstream | Callable[[], Upstream | None] | None = None
     action: str | None = None
     operation: Callable[[], str | None] | None = None
     decision: Decision | None = None
@@ -166,7 +150,11 @@ def merge_sides(
     """Decide the protected side (unless the context gives it) and merge."""
     upstream, decision, mainline = context.upstream, context.decision, context.mainline
     if decision is None:
-        hint = partial(by_upstream, ours, theirs, upstream.data, upstream.ref) if upstream else None
+
+        def hint() -> Decision | None:
+            found = upstream() if callable(upstream) else upstream
+            return by_upstream(ours, theirs, found.data, found.ref) if found else None
+
         decision = decide(
             action=context.action,
             operation=context.operation,
@@ -175,8 +163,10 @@ def merge_sides(
             current_branch=context.current_branch,
             remotes=context.remotes,
         )
-    if mainline is None and upstream is not None:
-        mainline = Mainline(ref=upstream.data, ref_name=upstream.ref)
+    if not isinstance(upstream, Upstream):
+        upstream = None  # one asked for only as a hint is not reported
+    elif mainline is None:
+        mainline = Mainline(upstream=upstream)
     result = merge(base, ours, theirs, decision.side, context.placeholders, mainline, context.slug)
     if isinstance(result, Merged) and not decision.certain:
         other = theirs if decision.side == "ours" else ours
@@ -187,11 +177,9 @@ def merge_sides(
 def _nothing_dropped_on_a_guess(
     result: Merged, decision: Decision, other_bytes: bytes
 ) -> Merged | Refused:
-    """A merge whose protected side is a guess keeps both sides' bytes: the guessed
-    side's removals, its replayed entries taken from the other side, or a result
-    that does not begin with the other side's bytes up to the end of its last entry
-    (``other_bytes``: its entries would move, or its copy of a duplicate be
-    replaced), refuse it."""
+    """A merge whose protected side is a guess keeps both sides' bytes: the guessed side's
+    removals or replayed entries, or a result that moves the other side's entries (or
+    replaces its copy of a duplicate), refuse it."""
     report = result.report
     moved = _first_moved(result.data, other_bytes)
     if not report.removed and not report.replayed and moved is None:
@@ -241,9 +229,8 @@ def _nothing_dropped_on_a_guess(
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
-    """The line and name of the first entry of ``other`` that ``result`` does not
-    keep where ``other`` has it (the bytes up to the end of ``other``'s last entry
-    compared); ``None`` when ``result`` begins with them all."""
+    """The line and name of the first entry of ``other`` that ``result`` does not keep where
+    ``other`` has it; ``None`` when it keeps them all."""
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])
@@ -256,9 +243,8 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
 
 
 def first_difference(a: bytes, b: bytes) -> int:
-    """The offset of the first byte where ``a`` and ``b`` differ (the shorter one's
-    length when it begins the other), found by halves: each step one ``memcmp``, not
-    a loop over bytes."""
+    """The offset of the first byte where ``a`` and ``b`` differ (or the shorter one's length),
+    found by halves: each step one ``memcmp``, not a loop over bytes."""
     low, high = 0, min(len(a), len(b))
     if a[:high] == b[:high]:
         return high
@@ -275,7 +261,6 @@ def emit(
     outcome: Outcome, fmt: str, extra: dict[str, object] | None = None, next_step: str | None = None
 ) -> None:
     """Print an outcome: findings plus summary lines (text), or one JSON document."""
-
     if fmt == "json":
         document = outcome.to_json()
         document.update(extra or {})
@@ -294,7 +279,6 @@ def emit(
 
 def repo_path(changelog: Path, top: Path) -> str:
     """The changelog's path relative to the repository's top level (posix)."""
-
     try:
         return changelog.resolve().relative_to(top.resolve()).as_posix()
     except ValueError:

@@ -1,6 +1,6 @@
-"""The merge's proof of what the append rule does not read: the protected side's
-history. The result must read as one list, the protected side's entries and then
-the appended ones; a result that does not is refused, never written."""
+"""The merge's proof: the append rule on what it appends, then what that rule does not read,
+the protected side's history. A result that does not read as one list, the protected side's
+entries then the appended ones, is refused, never written."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import SequenceStartEvent
 
+from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.ledger.document import Block, Ledger
 from changelog_tool.merge.edits import Problem, possessive
@@ -18,15 +19,14 @@ _DOCUMENT_MARKS = (b"---", b"...", b"%")
 
 
 def _has_document_mark(data: bytes) -> bool:
-    """A line that begins with ``---``, ``...`` or a directive (``%``): more than
-    one document could follow (a cheap over-approximation: ``---x`` counts too)."""
+    """A line that begins with ``---``, ``...`` or ``%``: more than one document could
+    follow (an over-approximation)."""
     return any(data.startswith(mark) or b"\n" + mark in data for mark in _DOCUMENT_MARKS)
 
 
 def block_list_events(data: bytes) -> int | None:
-    """How many YAML events ``data`` parses into, when it is one document whose
-    root is a block sequence at column 0; ``None`` when it is not (or does not
-    parse). Only syntax is read, in libyaml's own loop: no Python object per event."""
+    """How many YAML events ``data`` parses into when it is one document whose root is a
+    block sequence at column 0, else ``None``. Syntax only, in libyaml's own loop."""
     if _has_document_mark(data):
         return None
     try:
@@ -43,9 +43,13 @@ def block_list_events(data: bytes) -> int | None:
 
 
 def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str) -> list[Problem]:
-    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as
-    one list of ``prot``'s entries and the kept ones. How each entry reads is the
-    append rule's (:func:`~changelog_tool.ledger.appending.append_break`), run before."""
+    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as one
+    list of ``prot``'s entries and the kept ones, each read as the append rule reads it
+    (:func:`~changelog_tool.ledger.appending.append_break`, as ``add`` and ``verify`` apply it)."""
+    appended = data[len(prot) :]
+    broken = append_break(prot, appended, whose=f"{prot_name}'s") if appended else None
+    if broken is not None:
+        return [Problem(broken.code, "result", broken.line, f"{broken.what}; nothing was written")]
     ledger = Ledger(prot)
     last = ledger.last_block()
     if last is not None and last.start > ledger.preamble_end and _from_last_entry(last, data, kept):
@@ -54,15 +58,10 @@ def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: st
 
 
 def _from_last_entry(last: Block, data: bytes, kept: int) -> bool:
-    """The proof without building the values of the whole history.
-
-    ``head`` (before the protected side's last entry) is read for syntax only, in
-    C: one document, a block list at column 0, that parses. Such a parse ends
-    inside no quoted scalar or flow collection, so the ``-`` that follows starts
-    the list's next item and the rest (``window``) reads as it reads alone: it is
-    read strictly, and the whole result's event count must be the two parts'
-    joined (6 = the stream, document and list events, opened and closed). False
-    when this does not apply: the whole result is read."""
+    """The proof without building the values of the whole history: ``head`` (before the
+    protected side's last entry) parses as one block list at column 0, syntax only; the
+    rest reads strictly as ``1 + kept`` items, and the event counts join (6: the stream,
+    document and list events). False when this does not apply."""
     head, window = data[: last.start], data[last.start :]
     head_events = block_list_events(head)
     if head_events is None:
@@ -85,14 +84,7 @@ def _verify_whole(
         root = load_items(data)
     except YamlProblem as problem:
         if first is None or problem.line < first:
-            return [
-                Problem(
-                    problem.code,
-                    prot_name,
-                    problem.line,
-                    f"{prot_name} is not valid YAML at line {problem.line}: {problem.message}",
-                )
-            ]
+            return [_invalid(problem, prot_name)]
         return [
             Problem(
                 problem.code,
@@ -128,17 +120,14 @@ def _verify_whole(
 
 
 def parses_whole(data: bytes, name: str) -> list[Problem]:
-    """The other side's history is not the protected side's bytes (the protected
-    side rewrote it), so the whole-result parse did not cover it: parse it."""
+    """Parse the other side's history, which the result's parse did not cover."""
     try:
         load_items(data)
     except YamlProblem as problem:
-        return [
-            Problem(
-                problem.code,
-                name,
-                problem.line,
-                f"{name} is not valid YAML at line {problem.line}: {problem.message}",
-            )
-        ]
+        return [_invalid(problem, name)]
     return []
+
+
+def _invalid(problem: YamlProblem, name: str) -> Problem:
+    message = f"{name} is not valid YAML at line {problem.line}: {problem.message}"
+    return Problem(problem.code, name, problem.line, message)

@@ -1,16 +1,14 @@
-"""Which side of a merge is the protected branch (its bytes lead the result): the
-operation first, the protected ref only as a hint. See docs/design.md, "Which
-side leads"."""
+"""Which side of a merge is the protected branch (its bytes lead): the operation first, the
+protected ref only as a hint. See docs/design.md, "Which side leads"."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content
+from changelog_tool.merge.replay import entry_counts
 from changelog_tool.merge.threeway import Side
 from changelog_tool.refnames import branch_name
 
@@ -22,8 +20,7 @@ NOT_NAMED = "a cherry-pick, a revert or a stash: git names none of them to a mer
 
 @dataclass(frozen=True)
 class Decision:
-    """The protected side, why, and whether the operation itself said so (``certain``)
-    or it is a hint or a default."""
+    """The protected side, why, and whether the operation said so (``certain``)."""
 
     side: Side
     reason: str
@@ -31,44 +28,29 @@ class Decision:
 
 
 def history_end(data: bytes) -> int | None:
-    """Where the last entry of ``data`` ends (after its last line); ``None`` without
-    entries."""
+    """Where the last entry of ``data`` ends; ``None`` without entries."""
     last = Ledger(data).last_block()
     return last.end if last is not None else None
 
 
 def begins_with_history(data: bytes, of: bytes) -> bool | None:
-    """Whether ``data`` begins with ``of``'s bytes up to the end of its last entry (the
-    blank lines after it are not compared); ``None`` when ``of`` holds no entry. The
-    one rule for "this side keeps that file's history where it stands"."""
+    """Whether ``data`` begins with ``of``'s bytes up to the end of its last entry; ``None``
+    when ``of`` holds no entry. The one rule for "this side keeps that file's history"."""
     end = history_end(of)
     return None if end is None else data[:end] == of[:end]
 
 
-def _entries(data: bytes) -> Counter[bytes]:
-    ledger = Ledger(data)
-    return Counter(content(ledger, b) for b in ledger.blocks)
-
-
-def contained(upstream: Counter[bytes], side: bytes) -> int:
-    """How many of the upstream's entries ``side`` holds (as a multiset of bytes)."""
-    return sum((upstream & _entries(side)).values())
-
-
 def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
-    """The side holding more of the protected ref's entries; ``None`` on a tie.
-
-    Usually one side begins with the protected ref's bytes and the other does
-    not, which settles it without splitting the files into entries
-    (:func:`by_beginning`)."""
+    """The side holding more of the protected ref's entries (settled first, without splitting
+    the files, by :func:`by_beginning`); ``None`` on a tie."""
     begins = by_beginning(ours, theirs, upstream, name)
     if isinstance(begins, Decision):
         return begins
     if begins == "both":
         return None
-    entries = _entries(upstream)
+    entries = entry_counts(upstream)
     total = sum(entries.values())
-    in_ours, in_theirs = contained(entries, ours), contained(entries, theirs)
+    in_ours, in_theirs = (sum((entries & entry_counts(side)).values()) for side in (ours, theirs))
     if in_ours == in_theirs:
         return None
     side: Side = "ours" if in_ours > in_theirs else "theirs"
@@ -82,10 +64,8 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
 def by_beginning(
     ours: bytes, theirs: bytes, upstream: bytes, name: str
 ) -> Decision | Literal["both", "neither"]:
-    """The side that begins with the protected ref's file, when the other does not:
-    with its bytes up to the end of its last entry (the blank lines after it are not
-    compared). ``"both"`` when both sides do (they tie), ``"neither"`` when neither
-    does or the ref's file holds no entry (this rule cannot tell them apart)."""
+    """The side that begins with the protected ref's file (:func:`begins_with_history`) when
+    the other does not; else ``"both"`` or ``"neither"`` (also when it holds no entry)."""
     ours_begins = begins_with_history(ours, upstream)
     if ours_begins is None:
         return "neither"
@@ -100,14 +80,11 @@ def by_beginning(
     )
 
 
-Remotes = Callable[[], Collection[str]]
-"""The clone's remote names, asked for only when a ref's first part may be one."""
+Remotes = Callable[[], Collection[str]]  # the clone's remote names, asked for only if needed
 
 
 def branch_names(refs: Collection[str], remotes: Remotes = tuple) -> frozenset[str]:
-    """The protected branches' names (:func:`~changelog_tool.refnames.branch_name`):
-    ``main`` for ``origin/main`` and ``main``, ``release/2.x`` for
-    ``origin/release/2.x``."""
+    """The protected branches' names: ``main`` for ``origin/main`` and ``main``."""
     return frozenset(branch_name(ref, remotes) for ref in refs)
 
 
@@ -127,9 +104,8 @@ def _rebasing_pull(words: list[str]) -> bool:
 def side_from_action(
     action: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
-    """The protected side implied by ``GIT_REFLOG_ACTION``; ``None`` when it does not
-    say (a merge of a branch that is not protected). ``branches`` are the protected
-    branches' names."""
+    """The protected side ``GIT_REFLOG_ACTION`` implies; ``None`` when it does not say (a
+    merge of a branch that is not protected)."""
     words = (action or "").split()
     if not words:
         return None
@@ -143,9 +119,8 @@ def side_from_action(
 def side_from_operation(
     operation: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
-    """Ours for a rebase, cherry-pick or revert in progress; theirs for a merge of
-    a protected branch (``merge main``, the names read from the merge message); a
-    merge that names nothing protected does not say."""
+    """Ours for a rebase, cherry-pick or revert in progress; theirs for a merge naming a
+    protected branch (``merge main``); else ``None``."""
     words = (operation or "").split()
     if not words:
         return None
@@ -164,14 +139,9 @@ def decide(
     current_branch: Callable[[], str | None] | None = None,
     remotes: Remotes = tuple,
 ) -> Decision:
-    """``operation`` is asked only when the action did not decide, or is a ``pull``
-    (which may be rebasing: ``pull.rebase`` leaves no ``--rebase`` in the action).
-    ``current_branch`` (the branch HEAD is on, ``None`` when detached) is asked only
-    in a merge neither of those decided: on a protected branch, ours is protected.
-    ``hint``, the protected ref's side, is asked only when neither decided: on the
-    whole files it is :func:`by_upstream` (``functools.partial(by_upstream, ours,
-    theirs, upstream, name)``). ``remotes``: the clone's remotes, for the names a
-    merge gives (``fork/main``)."""
+    """The action decides, then the ``operation`` in progress (asked only then, or for a
+    ``pull``, which may rebase), then in a merge ``current_branch`` (on a protected branch,
+    ours); only then ``hint``, the protected ref's side (:func:`by_upstream`)."""
     verb = (action or "").split()[:1]
     if verb != ["pull"]:
         by_action = side_from_action(action, branches, remotes)

@@ -15,19 +15,27 @@ from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
 @dataclass(frozen=True)
-class Mainline:
-    """What is known of which of the protected side's entries are main's.
+class Upstream:
+    """The protected ref's own changelog, when the clone has one."""
 
-    ``replaying``: false when git records that no replay runs (a merge, one pick):
-    the protected side is then main's, all of it. ``main``: a file git records as
-    main's exact bytes (a rebase's ``onto``, the start of a series of picks),
-    ``source`` saying which; ``None`` when git records nothing. ``ref``: the
-    protected ref's file (``ref_name``), a hint used only without a record."""
+    ref: str
+    data: bytes
+
+    @classmethod
+    def of(cls, found: tuple[str, bytes] | None) -> Upstream | None:
+        """From :func:`changelog_tool.gitrepo.protected_blob`'s answer."""
+        return cls(*found) if found is not None else None
+
+
+@dataclass(frozen=True)
+class Mainline:
+    """What is known of which of the protected side's entries are main's: ``main``, the file
+    git records as main's exact bytes (``source`` says which); else ``upstream``, a hint;
+    ``replaying`` false when git records that no replay runs (all of it is main's)."""
 
     main: bytes | None = None
     source: str = ""
-    ref: bytes | None = None
-    ref_name: str = ""
+    upstream: Upstream | None = None
     replaying: bool = True
 
 
@@ -44,12 +52,9 @@ class Split:
     lines: tuple[int, ...]
     why: str = ""  # what proved the run the branch's own
 
-    @property
-    def count(self) -> int:
-        return len(self.entries)
 
-
-def _common_prefix(a: list[bytes], b: list[bytes]) -> int:
+def common_prefix(a: list[bytes], b: list[bytes]) -> int:
+    """How many items ``a`` and ``b`` begin with alike."""
     n = 0
     while n < min(len(a), len(b)) and a[n] == b[n]:
         n += 1
@@ -73,9 +78,9 @@ def replayed_run(
     base_l, prot_l, other_l = Ledger(base), Ledger(protected), Ledger(other)
     o = [content(base_l, b) for b in base_l.blocks]
     p = [content(prot_l, b) for b in prot_l.blocks]
-    first = _common_prefix(o, [content(other_l, b) for b in other_l.blocks])
+    first = common_prefix(o, [content(other_l, b) for b in other_l.blocks])
     count = len(o) - first
-    shared = _common_prefix(o, p)
+    shared = common_prefix(o, p)
     if count == 0 or first < shared or len(p) - count < shared or o[first:] != p[-count:]:
         return None
     known = mainline() if callable(mainline) else mainline or Mainline()
@@ -101,13 +106,14 @@ def replayed_run(
             )
         reason = f"after main's entries in {known.source}"
     else:
-        held = _held(known.ref)
+        upstream = known.upstream
+        held = entry_counts(upstream.data if upstream else b"")
         for block in run:
             raw = content(prot_l, block)
             value = parse(raw, block.line)
             link = value.get("pr-link") if isinstance(value, dict) else None
-            if held[raw] > 0:
-                because = f"{known.ref_name} holds it, so it is main's entry"
+            if upstream is not None and held[raw] > 0:
+                because = f"{upstream.ref} holds it, so it is main's entry"
             elif not is_placeholder(link, placeholders):
                 because = (
                     f"it has pr-link {link!r}, not a placeholder, so it may be the protected "
@@ -124,8 +130,8 @@ def replayed_run(
                 "builds on)",
             )
         reason = "a guess, as git recorded no commit this operation builds on: placeholder pr-links"
-        if known.ref is not None:
-            reason += f" that {known.ref_name} does not hold"
+        if upstream is not None:
+            reason += f" that {upstream.ref} does not hold"
     before = prot_l.blocks[-count - 1].end if count < len(p) else prot_l.preamble_end
     return Split(
         base[: base_l.blocks[first].start],
@@ -153,8 +159,7 @@ def _beyond_main(known: Mainline, protected: bytes, first: int) -> str | None:
     return None
 
 
-def _held(ref: bytes | None) -> Counter[bytes]:
-    if ref is None:
-        return Counter()
-    ledger = Ledger(ref)
+def entry_counts(data: bytes) -> Counter[bytes]:
+    """The entries of ``data`` as a multiset of their bytes."""
+    ledger = Ledger(data)
     return Counter(content(ledger, b) for b in ledger.blocks)

@@ -1,7 +1,7 @@
-"""How git is told to use the merge driver: the attribute line that applies it to
-the changelog, and the command git runs (always an isolated Python: the work tree
-is data, never code; then git's own conflict when that Python does not start or
-finish): a short command that runs the clone's driver script."""
+"""How git is told to use the merge driver: the attribute line for the changelog (and the
+gitattributes lines read as git reads them), and the command git runs, the clone's driver
+script (an isolated Python: the work tree is data, never code; git's own conflict when it
+does not start or finish)."""
 
 from __future__ import annotations
 
@@ -12,21 +12,21 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.ledger.atomic import TEMP_SUFFIX
+from changelog_tool.ledger.document import regular_file
 
 DRIVER = "perf-changelog"
 NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new entries"
 
 
 ISOLATED = ("-I",)
-"""How every Python the tool configures or starts runs: isolated. Git runs the driver
-from the top of the work tree, and a plain ``-m`` would put that folder first on
-``sys.path``: a branch that adds ``changelog_tool/``, ``json.py`` or
-``sitecustomize.py`` would run its own code inside everyone's rebase. ``-I`` keeps
-the current folder, the ``PYTHON*`` variables and the user's site-packages out."""
+"""How every Python the tool starts runs: isolated, so that a branch adding
+``changelog_tool/`` or ``sitecustomize.py`` at the top of the work tree cannot run its own
+code inside everyone's rebase (no current folder, ``PYTHON*`` variables or user site)."""
 USER_SITE_ISOLATED = ("-E", "-P")
-"""The same for a tool installed in the user's site-packages (``pip install --user``),
-which ``-I`` would leave out: no current folder, no ``PYTHON*`` variables."""
+"""The same for a tool in the user's site-packages (``pip install --user``), which ``-I``
+would leave out."""
 
 
 def isolation_flags() -> tuple[str, ...]:
@@ -41,31 +41,24 @@ def is_isolated(flags: Sequence[str]) -> bool:
 
 
 CONFLICT_EXIT = 3
-"""The driver's exit status, in the driver script, when it has left the conflict in
-%A itself: any other failure means it did not start or did not finish."""
+"""The driver's exit status in the script when it left the conflict in %A itself."""
 SCRIPT = Path("perf-changelog") / "merge-driver.sh"
-"""The driver script, in the clone's common git directory (every worktree shares it,
-no branch can write it, and it stays when the tool's virtualenv is gone)."""
+"""The driver script, in the clone's common git directory (every worktree shares it, and no
+branch can write it)."""
 TROUBLESHOOTING = "docs/troubleshooting.md#the-merge-driver-cannot-start"
 """Where perf-changelog's documentation explains a driver that cannot start."""
 
 
 def driver_command() -> str:
-    """The command git runs for the driver (``merge.perf-changelog.driver``): the
-    clone's driver script (:func:`driver_script`) on git's three files and the path,
-    found through git from the top of whichever worktree git runs it in (so it
-    still runs after the clone is moved)."""
+    """The command git runs for the driver (``merge.perf-changelog.driver``): the clone's
+    driver script, found through git (so it still runs after the clone is moved)."""
     return f'sh "$(git rev-parse --git-common-dir)/{SCRIPT.as_posix()}" %O %A %B %P'
 
 
 def driver_script(python: str | None = None, flags: Sequence[str] | None = None) -> str:
-    """The driver script: this installation's isolated Python merges; when it cannot
-    start (interpreter or package gone) or does not finish (killed), git's own
-    conflict is left on %A, which the driver only ever replaces whole (renamed over),
-    so it is still as git gave it: ``git merge-file``'s markers or, where that text
-    merge has no conflict (it would apply one side's edit of history silently), one
-    conflict holding both sides whole; and stderr gets one line saying so (with the
-    last line of Python's own), never the shell's. Plain POSIX ``sh``."""
+    """The driver script (POSIX ``sh``): this installation's isolated Python merges; when it
+    does not start or finish, git's own conflict is left on %A (``git merge-file``'s
+    markers, else one conflict holding both sides whole) and stderr says so in one line."""
     words = (python or sys.executable, *(isolation_flags() if flags is None else flags))
     start = " ".join(shlex.quote(word) for word in words[1:])
     return rf"""# The perf-changelog merge driver of this clone, written by `changelog install`
@@ -121,9 +114,50 @@ def script_python(text: str) -> str | None:
 
 
 def attribute_line(changelog: str) -> str:
-    """The gitattributes line for the changelog: glob characters escaped, and the
-    pattern C-quoted when it holds a space, a tab or a quote (git splits on those)."""
+    """The gitattributes line for the changelog: glob characters escaped, the pattern
+    C-quoted when it holds a space, a tab or a quote."""
     pattern = "/" + re.sub(r"([\\*?\[])", r"\\\1", changelog)
     if re.search(r'[\s"]', pattern):
         pattern = '"' + pattern.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return f"{pattern} merge={DRIVER}"
+
+
+def attribute_lines(path: Path) -> list[str]:
+    """The file's lines, each with its own line ending, so that what is kept is written back
+    byte for byte."""
+    real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
+    if real is None:
+        return []
+    try:
+        text = real.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EnvironmentProblem(
+            f"{path} is not UTF-8 text (byte {exc.start}); git reads attribute files as "
+            "UTF-8: fix or remove that byte, then run the command again"
+        ) from None
+    return text.splitlines(keepends=True)
+
+
+def line_ending(lines: list[str]) -> str:
+    """The line ending the file uses (its first line's: CRLF or LF), LF for a new file."""
+    return "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+
+
+def is_driver_line(line: str) -> bool:
+    """Does this gitattributes line set ``merge=perf-changelog`` (a comment naming it does
+    not)?"""
+    return f"merge={DRIVER}" in attributes(line)
+
+
+def attributes(line: str) -> list[str]:
+    """The attributes a gitattributes line sets (none for a comment or a blank)."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return []
+    if text.startswith('"'):  # a C-quoted pattern: its end is the first unescaped quote
+        at, escaped = 1, False
+        while at < len(text) and (escaped or text[at] != '"'):
+            escaped = not escaped and text[at] == "\\"
+            at += 1
+        return text[at + 1 :].split()
+    return text.split()[1:]

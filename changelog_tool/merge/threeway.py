@@ -1,28 +1,45 @@
 """The pure three-way merge of the changelog: the protected side's bytes, then the
-other side's own entries, verified before it is returned. See docs/design.md,
-"Why a merge driver"."""
+other side's own entries, proven before it is returned. See docs/design.md, "Why a
+merge driver"."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
-from changelog_tool.ledger.appending import append_break
+from changelog_tool.ledger.compare import pr_link_corrections
 from changelog_tool.ledger.document import Ledger, separator_before_append
-from changelog_tool.ledger.edits import label, parse
-from changelog_tool.ledger.pairing import pair
-from changelog_tool.merge.corrections import carry
-from changelog_tool.merge.edits import Entry, Problem
+from changelog_tool.ledger.edits import (
+    UNPARSED,
+    content,
+    first_line_difference,
+    label,
+    parse,
+    parse_entry,
+)
+from changelog_tool.ledger.entry import entry_identity, pull_link_problem
+from changelog_tool.ledger.pairing import (
+    EDITED,
+    KEPT,
+    REFORMATTED,
+    RELINKED,
+    Pairing,
+    identity,
+    pair,
+)
+from changelog_tool.merge.edits import Problem, possessive
 from changelog_tool.merge.proof import parses_whole, verify
 from changelog_tool.merge.replay import Mainline, Split, replayed_run
-from changelog_tool.merge.side_changes import own_entries, protected_changes
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
+from changelog_tool.yaml.items import YamlProblem
 
 Side = Literal["ours", "theirs"]
 SIDES: tuple[Side, Side] = ("ours", "theirs")
+MAX_LISTED = 5
 
 
 def other_side(side: Side) -> Side:
@@ -30,19 +47,37 @@ def other_side(side: Side) -> Side:
 
 
 @dataclass(frozen=True)
+class Entry:
+    """One entry of one side: its first line, its own lines and its value (:data:`UNPARSED`
+    when it does not parse)."""
+
+    line: int
+    raw: bytes
+    value: object
+
+    @classmethod
+    def at(cls, ledger: Ledger, index: int) -> Entry:
+        block = ledger.blocks[index]
+        raw = content(ledger, block)
+        return cls(block.line, raw, parse(raw, block.line))
+
+    def key(self) -> Hashable:
+        """The entry without its pr-link, equal exactly when the gate's ``same_entry`` says so;
+        an entry that does not parse, by its bytes."""
+        if self.value is UNPARSED:
+            return ("raw", self.raw)
+        return entry_identity(self.value)
+
+
+@dataclass(frozen=True)
 class Note:
-    """An entry named in a report. ``line`` is in the file ``where`` names;
-    ``other_line`` (for a duplicate) is the protected copy's line in the result."""
+    """An entry named in a report: ``line`` in the file ``where`` names; ``other_line`` (for a
+    duplicate) is the protected copy's line in the result."""
 
     where: str
     line: int
     label: str
     other_line: int | None = None
-
-    def below(self, lines: int) -> Note:
-        """The same entry in files that have ``lines`` more lines before it."""
-        other = self.other_line + lines if self.other_line is not None else None
-        return Note(self.where, self.line + lines, self.label, other)
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"where": self.where, "line": self.line, "entry": self.label}
@@ -61,9 +96,7 @@ class Report:
     replayed_why: str = ""  # what proved the replayed entries the branch's own
     rewritten: tuple[Note, ...] = ()  # replayed own entries the other side changed or dropped
     corrected: tuple[Note, ...] = ()  # the other side's pr-link corrections carried over
-    reappended: tuple[
-        Note, ...
-    ] = ()  # kept entries that stood before old entries on the other side
+    reappended: tuple[Note, ...] = ()  # kept entries that stood before old entries
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -88,7 +121,7 @@ class Merged:
 @dataclass(frozen=True)
 class Refused:
     protected: Side
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    problems: tuple[Problem, ...] = ()
 
 
 def merge(
@@ -102,13 +135,11 @@ def merge(
 ) -> Merged | Refused:
     """Merge three versions of the changelog; ``protected`` says whose bytes lead.
 
-    When the other side rewrote entries the protected side ends with, and git's
-    record (``mainline``, or a function giving it, asked only then) proves them the
-    branch's own being replayed (:func:`~changelog_tool.merge.replay.replayed_run`;
-    without a record, the guess from ``placeholders``, the placeholder pr-links),
-    they are merged as the other side has them; otherwise the merge is refused, and
-    says why. ``slug`` (or a function giving it) is the repository the other side's
-    pr-link corrections must point at (:mod:`~changelog_tool.merge.corrections`).
+    Entries the protected side ends with that the other side rewrote are merged as the other
+    side has them when proven the branch's own being replayed (:func:`replayed_run`, from
+    ``mainline`` or else the ``placeholders`` guess); the other side's pr-link corrections
+    (to links into ``slug``) are carried over when safe (:func:`carry`). Either function
+    argument is asked only when needed.
     """
     sides = {"ours": ours, "theirs": theirs}
     prot, other = sides[protected], sides[other_side(protected)]
@@ -138,8 +169,8 @@ def merge(
 
 
 def _byte_problems(data: bytes, side: str) -> list[Problem]:
-    """Encoding problems refuse a side; a missing final newline is checked later,
-    only where it matters (the other side's appended entries)."""
+    """Encoding problems refuse a side; a missing final newline matters only where the other
+    side's entries are appended (checked there)."""
     return [
         Problem(p.code, side, p.line, f"{side}: {p.message}")
         for p in Ledger(data).byte_problems()
@@ -153,16 +184,17 @@ def _merge(
     other_name = other_side(protected)
     old = Ledger(base)
     by_protected = pair(old, Ledger(prot))
-    own = own_entries(pair(old, Ledger(other)), by_protected, (protected, other_name))
-    if own.problems:
-        return Refused(protected, tuple(own.problems))
-    changes = protected_changes(by_protected)
+    own = _own_entries(pair(old, Ledger(other)), by_protected, (protected, other_name))
+    if isinstance(own, list):
+        return Refused(protected, tuple(own))
+    own_list, history, inserted = own
+    appended, removed = _protected_changes(by_protected)
     pending: dict[Hashable, list[Entry]] = {}
-    for entry in changes.appended:
+    for entry in appended:
         pending.setdefault(entry.key(), []).append(entry)
     kept: list[Entry] = []
     duplicates: list[Note] = []
-    for entry in own.entries:
+    for entry in own_list:
         twins = pending.get(entry.key())
         if twins:
             twin = twins.pop(0)
@@ -170,10 +202,8 @@ def _merge(
         else:
             kept.append(entry)
     data, lines = _assemble(prot, [e.raw + b"\n" for e in kept])
-    problems = _append_breaks(prot, data, protected) or verify(
-        prot, data, len(kept), lines[0] if lines else None, protected
-    )
-    if not problems and not prot.startswith(own.history):
+    problems = verify(prot, data, len(kept), lines[0] if lines else None, protected)
+    if not problems and not prot.startswith(history):
         problems = parses_whole(other, other_name)
     if problems:
         return Refused(protected, tuple(problems))
@@ -181,28 +211,14 @@ def _merge(
     report = Report(
         protected=protected,
         kept=tuple(notes),
-        reappended=tuple(
-            note for note, e in zip(notes, kept, strict=True) if e.line in own.inserted
-        ),
+        reappended=tuple(note for note, e in zip(notes, kept, strict=True) if e.line in inserted),
         duplicates=tuple(duplicates),
-        removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in changes.removed),
-        replayed=replay.count if replay else 0,
+        removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in removed),
+        replayed=len(replay.entries) if replay else 0,
         replayed_why=replay.why if replay else "",
-        rewritten=_rewritten(replay, own.entries, protected) if replay else (),
+        rewritten=_rewritten(replay, own_list, protected) if replay else (),
     )
     return Merged(data, report)
-
-
-def _append_breaks(prot: bytes, data: bytes, protected: Side) -> list[Problem]:
-    """The one append rule (:func:`~changelog_tool.ledger.appending.append_break`,
-    as ``add`` and ``verify`` apply it) on what the merge appends to the protected
-    side: its last entry must read the same, and the whole stay one list."""
-    if len(data) == len(prot):
-        return []
-    broken = append_break(prot, data[len(prot) :], whose=f"{protected}'s")
-    if broken is None:
-        return []
-    return [Problem(broken.code, "result", broken.line, f"{broken.what}; nothing was written")]
 
 
 def _assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
@@ -229,3 +245,192 @@ def _rewritten(replay: Split, own: list[Entry], protected: Side) -> tuple[Note, 
         else:
             gone.append(Note(protected, line, label(parse(raw, line), raw)))
     return tuple(gone)
+
+
+def _own_entries(
+    by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
+) -> tuple[list[Entry], bytes, frozenset[int]] | list[Problem]:
+    """The other side's own entries in its file's order, parsed one by one; its bytes before
+    them when they all follow the base's (else all of it); the lines of those that stood
+    before a base entry. Or the problems that refuse the merge (:func:`_history_problems`,
+    an own entry that does not parse). ``names``: the protected side's, then the other's."""
+    problems = _history_problems(by_other, by_protected, names)
+    if problems:
+        return problems
+    other, side = by_other.new, names[1]
+    tail = by_other.tail_start
+    entries: list[Entry] = []
+    for index in by_other.own:
+        block = other.blocks[index]
+        raw = content(other, block)
+        try:
+            entries.append(Entry(block.line, raw, parse_entry(raw, block.line)))
+        except YamlProblem as problem:
+            problems.append(
+                Problem(
+                    problem.code,
+                    side,
+                    problem.line,
+                    f"{possessive(side)} new entry at line {block.line} is not valid YAML: "
+                    f"{problem.message}",
+                )
+            )
+    if problems:
+        return problems
+    inserted = frozenset(other.blocks[j].line for j in by_other.own if j < tail)
+    end = other.blocks[tail - 1].end if tail > 0 else other.preamble_end
+    return entries, other.data if inserted else other.data[:end], inserted
+
+
+def _history_problems(
+    by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
+) -> list[Problem]:
+    """Each base entry the other side edited (unless the protected side made the same change)
+    or removed while the protected side holds it, and a change to the lines before the first
+    entry the protected side does not share. Form (whitespace, blank lines, order) is never
+    one."""
+    prot_name, side = names
+    base, other, prot = by_other.old, by_other.new, by_protected.new
+    held = {p.base: p for p in by_protected.pairs}
+    problems: list[Problem] = []
+    if _preamble(other) != _preamble(base) and _preamble(prot) == _preamble(base):
+        problems.append(
+            Problem(
+                "history-modified",
+                side,
+                1,
+                f"{side} changed the lines before the first entry, which {prot_name} keeps; "
+                "only appending is allowed when merging",
+            )
+        )
+
+    def edit(what: str, index: int, line: int) -> Problem:
+        theirs = held.get(index)
+        why = "holds" if theirs is not None and theirs.how in (KEPT, REFORMATTED) else None
+        return Problem(
+            "history-modified",
+            side,
+            line,
+            f"{side} {what}, which {prot_name} {why or 'changed or removed too'}; "
+            "only appending is allowed when merging",
+        )
+
+    for p in by_other.pairs:
+        if p.how not in (EDITED, RELINKED):
+            continue  # the same entry, other form
+        theirs = held.get(p.base)
+        old, new = base.text(base.blocks[p.base]), other.text(other.blocks[p.head])
+        if theirs is not None and identity(prot.text(prot.blocks[theirs.head])) == identity(new):
+            continue  # both sides made the same change
+        verb = "corrected the pr-link of" if p.how == RELINKED else "changed"
+        at = other.blocks[p.head].line + first_line_difference(old, new)
+        problems.append(edit(f"{verb} {_name(base, p.base)}, at its line {at}", p.base, at))
+    for index in by_other.removed:
+        if index not in held:
+            continue  # removed on both sides: it stays removed
+        # placed where it was: at the base entry that now follows it, or the last line
+        after = min((p.head for p in by_other.pairs if p.base > index), default=None)
+        end = len(other.data.rstrip(b"\n"))
+        at = other.blocks[after].line if after is not None else other.line_of(end)
+        problems.append(edit(f"removed {_name(base, index)}", index, at))
+    if len(problems) > MAX_LISTED:
+        more = len(problems) - MAX_LISTED
+        problems = [
+            *problems[:MAX_LISTED],
+            Problem("history-modified", side, None, f"... and {more} more change(s)"),
+        ]
+    return problems
+
+
+def _name(ledger: Ledger, index: int) -> str:
+    entry = Entry.at(ledger, index)
+    return f"entry {index + 1} ({label(entry.value, entry.raw)}, line {entry.line} of the base)"
+
+
+def _preamble(ledger: Ledger) -> bytes:
+    return identity(ledger.data[: ledger.preamble_end])
+
+
+def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:
+    """The entries the protected side appended and removed since the base: an edited one
+    counts as both, a removed one cancels an added one with the same :meth:`Entry.key`; a
+    relinked or reformatted one is neither (its bytes are kept)."""
+    base, prot = by_protected.old, by_protected.new
+    edited = [p for p in by_protected.pairs if p.how == EDITED]
+    added = [Entry.at(prot, j) for j in sorted([*by_protected.own, *(p.head for p in edited)])]
+    removed = [
+        Entry.at(base, i) for i in sorted([*by_protected.removed, *(p.base for p in edited)])
+    ]
+    return _minus(added, removed), _minus(removed, added)
+
+
+def _minus(entries: list[Entry], others: list[Entry]) -> list[Entry]:
+    """``entries`` but one for each of ``others`` with the same key."""
+    left = Counter(entry.key() for entry in others)
+    out = []
+    for entry in entries:
+        if left[entry.key()] > 0:
+            left[entry.key()] -= 1
+        else:
+            out.append(entry)
+    return out
+
+
+def carry(
+    base: bytes,
+    protected: bytes,
+    other: bytes,
+    slug: str | Callable[[], str | None] | None = None,
+) -> tuple[bytes, bytes, tuple[int, ...]] | None:
+    """The other side's pr-link corrections of old entries carried onto the protected side:
+    ``(corrected base, corrected protected side, lines corrected in it)`` when they are its
+    only history change, each to a canonical link into ``slug`` (asked only here), in an entry
+    each side holds exactly once, byte for byte; else ``None``."""
+    found = pr_link_corrections(base, other)
+    if found is None:
+        return None
+    length, corrected = found
+    lines = other.split(b"\n")
+    repository = slug() if callable(slug) else slug
+    ledger = Ledger(base)
+    edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
+    for number, _ in corrected:
+        new_line = lines[number - 1]
+        block = next((b for b in reversed(ledger.blocks) if b.line <= number), None)
+        if block is None:
+            return None
+        text = base[block.start : block.end]
+        if not _canonical(text, number - block.line, new_line, repository):
+            return None
+        at = _only_block_at(protected, text)
+        if at is None or _only_block_at(base, text) is None:
+            return None  # not exactly once on both sides: which copy is meant is a guess
+        offset = sum(len(line) + 1 for line in text.split(b"\n")[: number - block.line])
+        start = at + offset
+        end = protected.find(b"\n", start)
+        edits.append((start, len(protected) if end < 0 else end, new_line))
+    result = protected
+    for start, end, new_line in sorted(edits, reverse=True):
+        result = result[:start] + new_line + result[end:]
+    protected_lines = tuple(protected.count(b"\n", 0, start) + 1 for start, _, _ in edits)
+    return other[:length], result, protected_lines
+
+
+def _canonical(text: bytes, index: int, new_line: bytes, slug: str | None) -> bool:
+    """The entry ``text`` with its line ``index`` (0-based) replaced by ``new_line``
+    has a canonical pr-link, by the gate's rule."""
+    entry_lines = text.split(b"\n")
+    entry_lines[index] = new_line
+    value = parse(b"\n".join(entry_lines).rstrip(b"\n"), 1)
+    link = value.get("pr-link") if isinstance(value, dict) else None
+    return isinstance(link, str) and pull_link_problem(link, slug) is None
+
+
+def _only_block_at(data: bytes, text: bytes) -> int | None:
+    """Where ``text`` starts a line of ``data``, when it does exactly once."""
+    hits = [
+        m.start()
+        for m in re.finditer(re.escape(text), data)
+        if m.start() == 0 or data[m.start() - 1 : m.start()] == b"\n"
+    ]
+    return hits[0] if len(hits) == 1 else None

@@ -1,44 +1,34 @@
-"""The merge driver's algorithm: git's three files merged into %A, or git's own
-conflict left behind, naming the entry and line. See docs/design.md, "Why a merge
-driver" and "One writer"."""
+"""The merge driver's algorithm: git's three files merged into %A, or git's own conflict left
+behind, naming the entry and line; and the merge context a repository gives (the driver's
+and ``resolve``'s). See docs/design.md, "Why a merge driver"."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
-from changelog_tool.gitrepo.objects import protected_blob
-from changelog_tool.gitrepo.process import GitDirectory, merge_file
+from changelog_tool.gate.prlinks import repository_slug
+from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
+from changelog_tool.gitrepo.process import GitDirectory, merge_file, remote_names, replay_start
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.merge.conflict import keeps_protected, whole_conflict
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Outcome, merge_sides
-from changelog_tool.merge.protected import (
-    Decision,
-    begins_with_history,
-    by_upstream,
-    decide,
-)
+from changelog_tool.merge.outcome import Context, Outcome, merge_sides
+from changelog_tool.merge.protected import Decision, begins_with_history, branch_names
+from changelog_tool.merge.replay import Mainline, Upstream
 from changelog_tool.merge.threeway import Merged, Side, other_side
-from changelog_tool.resolution.recorded import recorded_context
 from changelog_tool.settings import Settings
 
-Say = Callable[[str], None]
-"""Where the driver's messages go, as written (git shows the driver's stderr)."""
-NAME = "changelog merge-driver"
-"""How each message of the driver's own begins."""
-CONFLICT = 1
-"""The driver's exit code when it has left the conflict in %A (git's markers)."""
-NOT_LEFT = 2
-"""Its exit code when it could not even leave the conflict (``git merge-file``
-failed): %A is as git gave it."""
+Say = Callable[[str], None]  # where the driver's messages go (git shows its stderr)
+NAME = "changelog merge-driver"  # how each message of the driver's own begins
+CONFLICT = 1  # the exit code when the conflict is left in %A
+NOT_LEFT = 2  # when even that failed (``git merge-file``): %A is as git gave it
 
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
@@ -52,16 +42,14 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         if refusal is not None:
             raise refusal
     base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
-    context = recorded_context(path, base_bytes, settings, GitDirectory(root))
-    decision = decide(
+    context = recorded_context(
+        path,
+        base_bytes,
+        settings,
+        GitDirectory(root),
         action=os.environ.get("GIT_REFLOG_ACTION"),
-        operation=context.operation,
-        branches=context.branches,
-        remotes=context.remotes,
-        hint=lambda: _upstream_hint(root, settings, path, ours.read_bytes(), theirs_bytes),
-        current_branch=context.current_branch,
+        upstream=lambda: Upstream.of(protected_blob(root, settings.protected_ref, path)),
     )
-    context = dataclasses.replace(context, decision=decision)
     outcomes: list[tuple[Outcome, bytes]] = []
 
     def merged(ours_bytes: bytes) -> bytes:
@@ -77,6 +65,7 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
     except _Refused:
         outcome, ours_bytes = outcomes[-1]
         _report(outcome, say)
+        decision = outcome.decision
         other = theirs_bytes if decision.side == "ours" else ours_bytes
         advice = _advice(decision, path, base_bytes, other)
         return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
@@ -89,12 +78,9 @@ class _Refused(Exception):
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:
-    """What to do with a refused merge, when the usual "keep the protected side's
-    bytes and re-append the branch's own entries" does not fit: the protected side
-    is only a guess, or the other side only drops entries from the end of the base
-    (what a revert of an appended entry does, which git does not name to the driver
-    when it reverts one commit)."""
-
+    """What to do with a refused merge when "keep the protected side's bytes and re-append
+    the branch's own entries" does not fit: the protected side is a guess, or the other
+    side only drops entries from the end of the base (a revert of an appended entry)."""
     side = decision.side
     if not decision.certain:
         return (
@@ -121,16 +107,6 @@ def _report(outcome: Outcome, say: Say) -> None:
         say(findings)
 
 
-def _upstream_hint(
-    root: Path, settings: Settings, path: str, ours: bytes, theirs: bytes
-) -> Decision | None:
-    """The protected ref's side (see :func:`changelog_tool.merge.protected.by_upstream`)."""
-    found = protected_blob(root, settings.protected_ref, path)
-    if found is None:
-        return None
-    return by_upstream(ours, theirs, found[1], found[0])
-
-
 def leave_conflict(
     base: Path,
     ours: Path,
@@ -140,11 +116,9 @@ def leave_conflict(
     protected: Side | None = None,
     advice: str | None = None,
 ) -> int:
-    """What git would have done without a driver: ``git merge-file``'s markers;
-    but when that text merge, resolved towards the ``protected`` side, no longer
-    begins with its bytes, one conflict that keeps both sides whole. ``advice``,
-    when given, is what the message says to do (see :func:`_advice`)."""
-
+    """What git would have done without a driver: ``git merge-file``'s markers; but one
+    conflict keeping both sides whole when that text merge, resolved towards the
+    ``protected`` side, no longer begins with its bytes. ``advice``: see :func:`_advice`."""
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
         say(f"{NAME}: {path}: git merge-file failed; ours is left as is")
@@ -181,3 +155,51 @@ def leave_conflict(
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def recorded_context(
+    path: str,
+    base: bytes,
+    settings: Settings,
+    directory: GitDirectory,
+    *,
+    action: str | None = None,
+    decision: Decision | None = None,
+    operation: Callable[[], str | None] | None = None,
+    upstream: Upstream | Callable[[], Upstream | None] | None = None,
+) -> Context:
+    """The merge context the repository gives (the driver's and ``resolve``'s): the protected
+    side from ``decision``, else from ``action``, the operation in progress (``operation``,
+    else the git directory's) and HEAD's branch, ``upstream`` only a hint; main's bytes from
+    git's record (:func:`recorded_mainline`); pr-links judged against the base's repository."""
+    remotes = remote_names(directory.root)
+    return Context(
+        upstream=upstream,
+        action=action,
+        operation=operation or directory.operation,
+        decision=decision,
+        branches=branch_names(settings.protected_ref, remotes),
+        remotes=remotes,
+        placeholders=settings.placeholders,
+        current_branch=directory.branch,
+        mainline=lambda: recorded_mainline(
+            directory.root, directory.folder(), path, settings.protected_ref
+        ),
+        slug=lambda: repository_slug(settings, base),
+    )
+
+
+def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
+    """What git records of main's bytes: the file of the commit a replay builds on
+    (:func:`~changelog_tool.gitrepo.process.replay_start`), or that no replay runs; only
+    when a replay's record cannot be read, the protected ref's file as a hint."""
+    start = replay_start(folder) if folder is not None else False
+    if start is False:
+        return Mainline(replaying=False)
+    if isinstance(start, tuple):
+        rev, name = start
+        found = read_first_blob(root, [f"{rev}:{path}"])
+        if found is not None:
+            short = rev if len(rev) < 40 else rev[:12] + rev[40:]
+            return Mainline(found[1], f"{short}'s file (git's {name})")
+    return Mainline(upstream=Upstream.of(protected_blob(root, refs, path)))

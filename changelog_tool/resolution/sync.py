@@ -1,7 +1,6 @@
-"""Rebuilding the branch's changelog on the protected ref: REF's bytes, then the
-branch's own entries (the merge ``sync`` and ``finalize --onto`` compute), and
-committing it as a merge of REF when the pull request's base must move. One
-service for both commands; they keep their arguments and their output."""
+"""The branch's changelog rebuilt on the protected ref (REF's bytes, then the branch's own
+entries), for ``sync`` and ``finalize --onto``, and committed as a merge of REF when the pull
+request's base must move."""
 
 from __future__ import annotations
 
@@ -17,9 +16,9 @@ from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.pairing import KEPT, identity, pair
 from changelog_tool.ledger.writer import Bounds
-from changelog_tool.merge.outcome import Context, Outcome, Upstream, emit, merge_sides
+from changelog_tool.merge.outcome import Context, Outcome, emit, merge_sides
 from changelog_tool.merge.protected import Decision
-from changelog_tool.merge.replay import Mainline
+from changelog_tool.merge.replay import Mainline, Upstream
 
 
 @dataclass(frozen=True)
@@ -46,10 +45,8 @@ class Sync:
 
 
 def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
-    """The entries this branch's own commits (``base_sha..HEAD``, merges left out: a
-    merge of main brings main's entries) appended and did not remove later, in
-    order and as last edited: what a replay that dropped lines (``rebase -X theirs``)
-    cannot lose."""
+    """The entries this branch's own commits (``base_sha..HEAD``, merges left out) appended
+    and did not remove later, in order and as last edited."""
     shas = run_git(repo.root, "rev-list", "--reverse", "--no-merges", f"{base_sha}..HEAD")
     own: dict[bytes, bytes] = {}  # identity -> the entry's bytes
     for sha in shas.split():
@@ -72,8 +69,7 @@ def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
 
 
 def rebuilt(base: bytes, entries: list[bytes]) -> bytes:
-    """The merge-base's file with ``entries`` appended: the branch as if it had only
-    appended them (``Sync.of`` then puts them after REF's bytes)."""
+    """The merge-base's file with ``entries`` appended: the branch as if it only appended."""
     if not entries:
         return base
     return (
@@ -97,11 +93,9 @@ def commit_merge(
     quiet: bool = False,
     again: str | None = None,
 ) -> int:
-    """Commit ``data`` as the changelog: a merge of REF when the base must move.
-    ``quiet``: the caller reports (``finalize``); ``extra`` gets the commit;
-    ``bounds``: the settings' (:meth:`Bounds.of`); ``again``: the command to run
-    once the work tree lets the merge start."""
-
+    """Commit ``data`` as the changelog: a merge of REF when the base must move. ``quiet``:
+    the caller reports; ``extra`` gets the commit; ``again``: the command to run once the
+    work tree lets the merge start."""
     root: Path = repo.root
     if not merged_already:
         rerun = f"run `{again}` again" if again else "run it again"
@@ -158,10 +152,8 @@ def commit_merge(
 
 
 def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:
-    """Files other than the changelog (which ``sync`` puts back itself) that hold
-    uncommitted changes, or are untracked, and that the merge of ``ref`` would
-    write (changed by ``ref`` since its merge-base with HEAD, and not the same on
-    HEAD): git refuses to merge over them."""
+    """Files besides the changelog, changed or untracked here, that the merge of ``ref``
+    would write: git refuses to merge over them."""
 
     def names(*args: str) -> list[str]:  # NUL-separated, not stripped (" M path")
         done = git(root, *args)
@@ -190,8 +182,7 @@ def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:
 
 
 def _gits_own_words(output: str) -> str:
-    """Git's message without what the merge driver said on the way (a merge that
-    did not start merged nothing) and without tabs, one line after another."""
+    """Git's message without what the merge driver said on the way, on one line."""
     lines = [
         line.strip()
         for line in output.splitlines()
@@ -202,7 +193,6 @@ def _gits_own_words(output: str) -> str:
 
 def _restore(file: Path, data: bytes | None, current: bytes | None, bounds: Bounds) -> None:
     """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
-
     if data == current:
         return
     if data is None:

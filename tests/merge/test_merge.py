@@ -9,7 +9,7 @@ from merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import has_errors
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.merge.replay import Mainline
+from changelog_tool.merge.replay import Mainline, Upstream
 from changelog_tool.merge.threeway import Merged, Refused, merge
 
 A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
@@ -311,11 +311,11 @@ def test_without_a_record_the_ref_holding_an_entry_makes_it_mains_and_else_it_is
     main = appended(BASE, M1)
     head, parent = appended(main, OWN_DRAFT), appended(BASE, OWN_DRAFT)
     commit = appended(BASE, entry("own", link=300))
-    held = Mainline(ref=head, ref_name="origin/main")  # a ref that holds the entry
+    held = Mainline(upstream=Upstream("origin/main", head))  # a ref that holds the entry
     refused_ = merge(parent, head, commit, "ours", mainline=held)
     assert isinstance(refused_, Refused)
     assert "origin/main holds it, so it is main's entry" in refused_.problems[-1].message
-    stale = Mainline(ref=BASE, ref_name="origin/main")
+    stale = Mainline(upstream=Upstream("origin/main", BASE))
     guessed = merge(parent, head, commit, "ours", mainline=stale)
     assert isinstance(guessed, Merged), guessed
     assert guessed.report.replayed_why.startswith("a guess, as git recorded no commit")
