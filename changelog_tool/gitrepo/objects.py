@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -194,10 +193,3 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
         return None
     spec, data = found
     return spec[: -len(path) - 1], data
-
-
-def blob_hasher(size: int, width: int) -> hashlib._Hash:
-    """A hash primed as git hashes a blob of ``size`` bytes: SHA-1, or SHA-256 for ``width`` 64."""
-    hasher = hashlib.new("sha256" if width == 64 else "sha1")
-    hasher.update(b"blob %d\0" % size)
-    return hasher
