@@ -9,6 +9,7 @@ import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import jsonschema
 
@@ -97,22 +98,11 @@ class Settings:
         return self.placeholders[0]
 
 
-_SCHEMA = schemafile.document("settings.schema.json")
-
-
-def _at(*path: str) -> object:
-    """The settings schema's node at ``path``."""
-    node: object = _SCHEMA
-    for part in path:
-        assert isinstance(node, dict)
-        node = node[part]
-    return node
-
-
-KNOWN: dict[str, dict[str, object]] = _SCHEMA["properties"]  # type: ignore[assignment]
+_SCHEMA: dict[str, Any] = schemafile.document("settings.schema.json")
+KNOWN: dict[str, dict[str, Any]] = _SCHEMA["properties"]
 """Each setting's schema, by name; its field is the name with ``_`` for ``-``."""
-LINT_CODES = tuple(map(str, _at("properties", "severity", "propertyNames", "enum")))  # type: ignore[call-overload]
-LEVELS = tuple(map(str, _at("properties", "severity", "additionalProperties", "enum")))  # type: ignore[call-overload]
+LINT_CODES: tuple[str, ...] = tuple(KNOWN["severity"]["propertyNames"]["enum"])
+LEVELS: tuple[str, ...] = tuple(KNOWN["severity"]["additionalProperties"]["enum"])
 _VALIDATOR = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
@@ -206,11 +196,6 @@ def find(start: Path, read: Reader = read_work_tree) -> Found:
         if pyproject is not None and holds_settings(folder / PYPROJECT, pyproject):
             return Found(folder, PYPROJECT, pyproject)
     return Found(top or start)
-
-
-def find_root(start: Path) -> Path:
-    """The settings root of the work tree (see :func:`find`)."""
-    return find(start).root
 
 
 def load(start: Path | None = None, *, read: Reader | None = None, origin: str = "") -> Settings:
@@ -324,8 +309,7 @@ def _problems(
 def _type(name: str) -> str:
     """The JSON type a setting's value must have."""
     ref = KNOWN[name].get("$ref")
-    schema = _at("$defs", ref.rsplit("/", 1)[1]) if isinstance(ref, str) else KNOWN[name]
-    assert isinstance(schema, dict)
+    schema = _SCHEMA["$defs"][ref.rsplit("/", 1)[1]] if ref else KNOWN[name]
     return str(schema["type"])
 
 
