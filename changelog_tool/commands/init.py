@@ -176,12 +176,12 @@ def _matching(top: Path, globs: Sequence[str]) -> list[str]:
 
 
 def _changelog(top: Path, files: list[str]) -> str:
-    if (top / "perf-changelog.yaml").is_file() or not files:
+    """``perf-changelog.yaml`` at the top, else the first file so named, else the default."""
+    if (top / "perf-changelog.yaml").is_file():
         return "perf-changelog.yaml"
-    for name in files:
-        if name.endswith("perf-changelog.yaml"):
-            return name
-    return "perf-changelog.yaml"
+    return next(
+        (name for name in files if name.endswith("perf-changelog.yaml")), "perf-changelog.yaml"
+    )
 
 
 def _file(top: Path, path: str, text: str) -> Step:
