@@ -55,8 +55,7 @@ class UsageExit(SystemExit):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        """As argparse says it (usage, then error, on stderr), kept for ``--format json``'s
-        refusal."""
+        """As argparse says it, kept for ``--format json``'s refusal."""
         self.print_usage(sys.stderr)
         said = f"{self.prog}: error: {message}"
         print(said, file=sys.stderr)
@@ -75,8 +74,7 @@ class _Version(argparse.Action):
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; only the chosen command's module is imported and its parser configured (none
-    for the top-level help)."""
+    """The parser; only the chosen command's module is imported and its parser configured."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
     parser = _Parser(prog="changelog", description="Keep perf-changelog.yaml honest.")

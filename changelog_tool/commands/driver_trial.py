@@ -72,8 +72,8 @@ class Trial:
 
 
 def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
-    """The driver ``command`` run by git in a trial merge in a temporary repository whose git
-    directory holds ``git_files``."""
+    """``command`` run by git in a trial merge, its repository's git directory holding
+    ``git_files``."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-check-") as folder:
         top = Path(folder).resolve()

@@ -193,8 +193,7 @@ def _file(top: Path, path: str, text: str) -> Step:
 
 
 def _settings(top: Path, settings: dict[str, str | list[str]], source: str | None) -> Step:
-    """The settings file where defaults do not fit; settings in pyproject.toml are never shadowed
-    by a new dotfile."""
+    """The settings file where defaults do not fit, never shadowing those in pyproject.toml."""
     if not settings:
         return Step(SETTINGS, "keep", "the defaults fit: no settings needed")
     text = toml_settings(settings)

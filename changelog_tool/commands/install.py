@@ -155,8 +155,7 @@ def _applied(top: Path, changelog: str) -> str | None:
 
 
 def _python_flags(text: str) -> list[str] | None:
-    """The flags of the ``<python> [flags] -m changelog_tool`` a line of ``text`` runs, or
-    ``None`` for anything else."""
+    """The flags of the ``<python> [flags] -m changelog_tool`` a line of ``text`` runs."""
     for line in text.splitlines():
         try:
             words = shlex.split(line.rstrip().removesuffix("\\"))  # a continued line
@@ -262,8 +261,7 @@ def _add_lines(top: Path, files: tuple[Path, ...], line: str, changelog: str) ->
 
 
 def _applies(top: Path, lines: list[str], changelog: str) -> bool:
-    """Do these lines alone make git apply the driver to the changelog? Asked of git in a
-    temporary bare repository."""
+    """Do these lines alone make git apply the driver? Asked of git in a bare repository."""
     ignorecase = try_git(top, "config", "--bool", "core.ignorecase").stdout.strip() or "false"
     env = {
         k: v for k, v in os.environ.items() if k not in driver_trial.SCRUBBED

@@ -169,8 +169,7 @@ def run(
     pr_title: str | None = None,
     before_merge: bool = False,
 ) -> int:
-    """``--file``: the file judged alone; else the branch judged with the base's settings
-    (docs/security.md)."""
+    """``--file``: the file judged alone; else the branch, with the base's settings."""
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
     if file is not None:
@@ -235,8 +234,7 @@ def run(
 
 
 def _verify_file(path: Path, fmt: str) -> int:
-    """The file judged alone with the settings of its folder; :data:`CONFIGURED`: the settings'
-    changelog."""
+    """The file judged alone with the settings of its folder (or the settings' changelog)."""
     if path == CONFIGURED:  # the settings' changelog, never through a link out of the checkout
         settings = settings_module.load()
         path = confined(settings.root, settings.changelog)
