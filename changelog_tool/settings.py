@@ -9,7 +9,6 @@ import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 import jsonschema
 
@@ -96,11 +95,22 @@ class Settings:
         return self.placeholders[0]
 
 
-_SCHEMA: dict[str, Any] = schemafile.document("settings.schema.json")
-KNOWN: dict[str, dict[str, Any]] = _SCHEMA["properties"]
+_SCHEMA = schemafile.document("settings.schema.json")
+
+
+def _at(*path: str) -> object:
+    """The settings schema's node at ``path``."""
+    node: object = _SCHEMA
+    for part in path:
+        assert isinstance(node, dict)
+        node = node[part]
+    return node
+
+
+KNOWN: dict[str, dict[str, object]] = _SCHEMA["properties"]  # type: ignore[assignment]
 """Each setting's schema, by name; its field is the name with ``_`` for ``-``."""
-LINT_CODES: tuple[str, ...] = tuple(KNOWN["severity"]["propertyNames"]["enum"])
-LEVELS: tuple[str, ...] = tuple(KNOWN["severity"]["additionalProperties"]["enum"])
+LINT_CODES = tuple(map(str, _at("properties", "severity", "propertyNames", "enum")))  # type: ignore[call-overload]
+LEVELS = tuple(map(str, _at("properties", "severity", "additionalProperties", "enum")))  # type: ignore[call-overload]
 _VALIDATOR = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
@@ -305,7 +315,8 @@ def _problems(
 def _type(name: str) -> str:
     """The JSON type a setting's value must have."""
     ref = KNOWN[name].get("$ref")
-    schema = _SCHEMA["$defs"][ref.rsplit("/", 1)[1]] if ref else KNOWN[name]
+    schema = _at("$defs", ref.rsplit("/", 1)[1]) if isinstance(ref, str) else KNOWN[name]
+    assert isinstance(schema, dict)
     return str(schema["type"])
 
 
