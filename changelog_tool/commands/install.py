@@ -1,7 +1,6 @@
 """``changelog install [--uninstall | --check] [--force]``: set up the merge driver in this clone
 (``info/attributes``, ``.gitattributes``, the driver script, the local git config), each step
-idempotent and confirmed by ``git check-attr``. See docs/usage.md, "Rebases and merges: the
-merge driver, ``resolve``, ``sync``"."""
+idempotent and confirmed by ``git check-attr``. See docs/usage.md."""
 
 from __future__ import annotations
 
