@@ -72,8 +72,8 @@ class Trial:
 
 
 def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
-    """``command`` run by git in a trial merge, its repository's git directory holding
-    ``git_files``."""
+    """The driver ``command`` run by git in a trial merge in a temporary repository whose git
+    directory holds ``git_files``."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-check-") as folder:
         top = Path(folder).resolve()
@@ -156,26 +156,24 @@ def _repository(top: Path, env: dict[str, str], command: str) -> None:
 
 
 def _judge(code: int, result: bytes, stderr: str) -> Trial:
-    if code == 0 and result == MERGED:
-        return Trial(0, True, "exits 0 and %A holds the merge: main's entries, then the branch's")
-    if code == 0:
-        return Trial(
-            0, False, f"exits 0, but %A {_holds(result)}: git would commit that as the merge"
-        )
     last = (stderr.strip().splitlines() or [""])[-1].strip()
-    said = "; ".join(filter(None, (NOT_RUN.get(code), last)))
-    return Trial(
-        code,
-        False,
-        f"exits {code}{f' ({said})' if said else ''}: git would see a conflict where the "
-        f"driver should merge, and %A {_holds(result)}",
-    )
-
-
-NOT_RUN = {
-    127: "the program was not found (the virtualenv was moved or deleted?)",
-    126: "the program cannot be run",
-}
+    holds = _holds(result)
+    if code != 0:
+        hint = {
+            127: "the program was not found (the virtualenv was moved or deleted?)",
+            126: "the program cannot be run",
+        }
+        said = "; ".join(filter(None, (hint.get(code), last)))
+        return Trial(
+            code,
+            False,
+            f"exits {code}{f' ({said})' if said else ''}: git would see a conflict where the "
+            f"driver should merge, and %A {holds}",
+        )
+    merged = result == MERGED
+    if merged:
+        return Trial(0, True, "exits 0 and %A holds the merge: main's entries, then the branch's")
+    return Trial(0, False, f"exits 0, but %A {holds}: git would commit that as the merge")
 
 
 def _holds(result: bytes) -> str:
