@@ -11,6 +11,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
@@ -23,24 +24,25 @@ from changelog_tool.gitrepo.process import git_dir
 from changelog_tool.hints import did_you_mean
 from changelog_tool.toplevel import work_tree_top
 
-COMMANDS: dict[str, tuple[str, str]] = {
-    "add": ("add", "append an entry (TUI in a terminal; flags for scripts)"),
-    "verify": ("verify", "check the changelog (CI gate)"),
-    "keys": ("keys", "show the master-config keys a branch changed"),
-    "log": ("log", "show the entries that apply to a key"),
-    "lint": ("lint", "review lints on the YAML the branch changed (no changelog checks)"),
-    "merge-driver": ("merge_driver", "git merge driver for perf-changelog.yaml"),
-    "install": ("install", "set up the merge driver in this clone"),
-    "resolve": ("resolve", "resolve a stopped rebase/merge conflict on the changelog"),
-    "sync": ("sync", "rewrite the branch's changelog as protected bytes + own entries"),
-    "demo": ("demo", "open the TUI on a throwaway realistic repository"),
-    "init": ("init", "adopt the tool in this repository (settings, attributes, workflow, hook)"),
-    "finalize": ("finalize", "before merge: point the branch's placeholder pr-links at PR N"),
+COMMANDS = {
+    "add": "append an entry (TUI in a terminal; flags for scripts)",
+    "verify": "check the changelog (CI gate)",
+    "keys": "show the master-config keys a branch changed",
+    "log": "show the entries that apply to a key",
+    "lint": "review lints on the YAML the branch changed (no changelog checks)",
+    "merge-driver": "git merge driver for perf-changelog.yaml",
+    "install": "set up the merge driver in this clone",
+    "resolve": "resolve a stopped rebase/merge conflict on the changelog",
+    "sync": "rewrite the branch's changelog as protected bytes + own entries",
+    "demo": "open the TUI on a throwaway realistic repository",
+    "init": "adopt the tool in this repository (settings, attributes, workflow, hook)",
+    "finalize": "before merge: point the branch's placeholder pr-links at PR N",
 }
+"""Each command and its help; its module is ``commands/<name with _ for ->.py``."""
 
 
 def _module(name: str) -> ModuleType:
-    return importlib.import_module(f"changelog_tool.commands.{COMMANDS[name][0]}")
+    return importlib.import_module(f"changelog_tool.commands.{name.replace('-', '_')}")
 
 
 class UsageExit(SystemExit):
@@ -53,8 +55,7 @@ class UsageExit(SystemExit):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        """As argparse says it (usage, then error, on stderr), kept for ``--format json``'s
-        refusal."""
+        """As argparse says it, kept for ``--format json``'s refusal."""
         self.print_usage(sys.stderr)
         said = f"{self.prog}: error: {message}"
         print(said, file=sys.stderr)
@@ -73,8 +74,7 @@ class _Version(argparse.Action):
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; only the chosen command's module is imported and its parser configured (none
-    for the top-level help)."""
+    """The parser; only the chosen command's module is imported and its parser configured."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
     parser = _Parser(prog="changelog", description="Keep perf-changelog.yaml honest.")
@@ -87,7 +87,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     # A chosen command needs only its own parser; none or an unknown one needs every
     # name, for the help and the list of choices, but no command's options.
-    for name, (_, help_text) in COMMANDS.items():
+    for name, help_text in COMMANDS.items():
         if chosen not in COMMANDS or name == chosen:
             command_parser = sub.add_parser(name, help=help_text, description=help_text)
             if name == chosen:
@@ -112,13 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parse(parser, words)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
-        wants_json = "--json" in words or any(
-            w == "--format=json" or (w == "--format" and nxt == "json")
-            for w, nxt in zip(words, [*words[1:], ""], strict=False)
-        )
-        if exc.code and wants_json:
+        asked = {"--json", "--format=json"} & set(words) or ("--format", "json") in pairwise(words)
+        if exc.code and asked:
             said = exc.message if isinstance(exc, UsageExit) else "usage error"
-            _json_refusal(ChangelogError(said), "UsageError", 2)
+            _json_refusal("UsageError", 2, said)
         return int(exc.code or 0)
     args.pop("debug", None)
     command = str(args.pop("command"))
@@ -179,7 +176,7 @@ def failure(
         print(f"changelog: {_safe(said)}", file=sys.stderr)
         if as_json:  # JSON means JSON: a refusal is a document on stdout too
             kind = "EnvironmentProblem" if isinstance(exc, NotInRepository) else None
-            _json_refusal(exc, kind or type(exc).__name__, message=said)
+            _json_refusal(kind or type(exc).__name__, exc.exit_code, said)
         return exc.exit_code
     ending = cut_short(exc)
     if ending is not None:  # ctrl+c, or an OS error
@@ -187,7 +184,7 @@ def failure(
         if message is not None:
             print(f"changelog: {message}", file=sys.stderr)
             if as_json and isinstance(exc, OSError):
-                _json_refusal(ChangelogError(message), "OSError", code)
+                _json_refusal("OSError", code, message)
         return code
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
@@ -211,13 +208,9 @@ def _safe(message: str) -> str:
     return "\n".join(not_a_command(line) for line in message.split("\n"))
 
 
-def _json_refusal(
-    exc: ChangelogError, kind: str, code: int | None = None, message: str | None = None
-) -> None:
+def _json_refusal(kind: str, exit_code: int, message: str) -> None:
     """The refusal as JSON on stdout, when stdout can take it."""
-    exit_code = exc.exit_code if code is None else code
-    said = str(exc) if message is None else message
-    document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": said}}
+    document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": message}}
     with contextlib.suppress(OSError):
         print(json.dumps(document, ensure_ascii=False), flush=True)
 

@@ -55,8 +55,7 @@ class ConcurrentChange(ChangelogError):
 
 
 def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | None:
-    """The one refusal of a file over ``max-bytes`` (``None`` when it fits), made before reading
-    it."""
+    """The one refusal of a file over ``max-bytes`` (``None`` when it fits), before reading it."""
     if limit is None or size <= limit:
         return None
     return EnvironmentProblem(

@@ -68,8 +68,6 @@ def _escape(char: str) -> str:
 
 def escape_controls(text: str) -> str:
     """``text`` with every control character as a visible escape (``\\n``, ``\\x1b``, ``\\xff``)."""
-    if _CONTROL.search(text) is None:
-        return text
     return _CONTROL.sub(lambda found: _escape(found.group()), text)
 
 

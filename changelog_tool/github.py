@@ -27,8 +27,7 @@ def is_slug(text: str) -> bool:
 
 
 def slug_of(url: str | None) -> str | None:
-    """``owner/name`` of a GitHub repository's URL (https, http, ssh, git, scp-like, ``git+``
-    prefix, ``.git`` suffix), else ``None``."""
+    """``owner/name`` of a GitHub repository's URL in any spelling git takes, else ``None``."""
     text = (url or "").strip().removeprefix("git+")
     if "://" in text:
         try:

@@ -28,8 +28,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 
 
 def relative(path: str | os.PathLike[str]) -> str:
-    """``path`` relative to the current folder when they share a folder below the root, else
-    absolute."""
+    """``path`` relative to the current folder when they share one below the root, else absolute."""
     where = os.path.abspath(path)
     here = os.getcwd()
     try:

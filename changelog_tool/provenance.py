@@ -56,8 +56,7 @@ def parse_source(text: str) -> Source:
 
 
 def from_install_record(record_text: str | None, version: str = "") -> Source | None:
-    """The source ``direct_url.json`` records (``None`` unless a git URL), with tag
-    ``v<version>`` when the installed version is a release."""
+    """The git source ``direct_url.json`` records, tagged ``v<version>`` for a release."""
     if not record_text:
         return None
     try:

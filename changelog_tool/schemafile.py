@@ -23,7 +23,7 @@ def document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
 def placeholder_problem(placeholder: str) -> str | None:
     """Why an entry could not hold ``placeholder`` as its pr-link (a clause), or ``None``: both
     its spellings must pass the schema's ``pr-link`` pattern."""
-    pattern = re.compile(_pr_link_pattern())
+    pattern = re.compile(document()["$defs"]["pr-link"]["pattern"])  # type: ignore[index]
     for link in (placeholder, f"https://github.com/owner/repo/pull/{placeholder}"):
         if not pattern.search(link):
             return (
@@ -31,11 +31,3 @@ def placeholder_problem(placeholder: str) -> str | None:
                 "capital letters, such as XXX or TODO"
             )
     return None
-
-
-def _pr_link_pattern() -> str:
-    defs = document().get("$defs")
-    rule = defs.get("pr-link") if isinstance(defs, dict) else None
-    pattern = rule.get("pattern") if isinstance(rule, dict) else None
-    assert isinstance(pattern, str), "the package's schema has a pr-link pattern"
-    return pattern

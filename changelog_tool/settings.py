@@ -46,8 +46,7 @@ _PLACEHOLDER_LINK = re.compile(pull_link("[^/]+"))
 
 
 def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
-    """The one placeholder rule: ``XXX`` or ``https://github.com/<owner>/<repo>/pull/XXX``, for
-    each configured placeholder."""
+    """The one placeholder rule: ``XXX`` or ``https://github.com/<owner>/<repo>/pull/XXX``."""
     if not isinstance(link, str):
         return False
     shaped = _PLACEHOLDER_LINK.fullmatch(link)
@@ -72,8 +71,7 @@ class Settings:
     """The severity of form in ``verify --base`` (blank lines, whitespace, an own entry
     not at the tail, a re-land's link): ``"error"`` for byte discipline."""
     severity: dict[str, str] = field(default_factory=dict)
-    """Per lint code (``key-style``, ``repeated-block``, ``recipe-reference``): error,
-    warning, notice or off."""
+    """Per lint code: error, warning, notice or off."""
     lock_timeout: float = 30.0
     """Seconds a writer waits for another writer's lock before giving up."""
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -125,8 +123,7 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 
 @dataclass(frozen=True)
 class Found:
-    """Where the settings are: the root, the file holding them (``None``: defaults) and its
-    bytes."""
+    """Where the settings are: the root, the file holding them (``None``: defaults), its bytes."""
 
     root: Path
     file: str | None = None
@@ -173,8 +170,7 @@ def read_toml(where: Path, data: bytes) -> dict[str, object]:
 
 
 def _tool_table(document: dict[str, object]) -> object:
-    """``tool.perf-changelog`` of a parsed pyproject.toml, however the TOML spells it (``None``:
-    absent)."""
+    """``tool.perf-changelog`` of a parsed pyproject.toml, however the TOML spells it."""
     tool = document.get("tool")
     return tool.get("perf-changelog") if isinstance(tool, dict) else None
 
@@ -206,11 +202,6 @@ def find(start: Path, read: Reader = read_work_tree) -> Found:
         if pyproject is not None and holds_settings(folder / PYPROJECT, pyproject):
             return Found(folder, PYPROJECT, pyproject)
     return Found(top or start)
-
-
-def find_root(start: Path) -> Path:
-    """The settings root of the work tree (see :func:`find`)."""
-    return find(start).root
 
 
 def load(start: Path | None = None, *, read: Reader | None = None, origin: str = "") -> Settings:

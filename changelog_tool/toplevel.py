@@ -16,8 +16,7 @@ _TRUE = ("1", "true", "yes", "on")
 
 
 def work_tree_top(folder: Path) -> Path | None:
-    """The top of the work tree holding ``folder``, or ``None``; a ``.git`` file that is no
-    gitfile is refused, as git refuses it."""
+    """The top of the work tree holding ``folder``, or ``None``; an invalid gitfile is refused."""
     found = discover(folder)
     return found[0] if found else None
 
@@ -53,8 +52,7 @@ def discover(folder: Path) -> tuple[Path, Path | None] | None:
 
 
 def is_git_directory(folder: Path) -> bool:
-    """Git's test of a git directory: a valid ``HEAD``, and ``objects`` and ``refs`` in it or its
-    ``commondir``."""
+    """Git's test: a valid ``HEAD``, and ``objects`` and ``refs`` in it or its ``commondir``."""
     try:
         head = (folder / "HEAD").read_bytes()[:256] if (folder / "HEAD").is_file() else b""
         if not (head.startswith(b"ref:") or _HEX_ID.match(head)):
@@ -68,8 +66,7 @@ def is_git_directory(folder: Path) -> bool:
 
 
 def gitfile_target(dot: Path) -> Path:
-    """The git directory a ``.git`` file names, or :class:`EnvironmentProblem` with
-    the words git stops with."""
+    """The git directory a ``.git`` file names, or refused with the words git stops with."""
     try:
         data = dot.read_bytes()
     except OSError as exc:

@@ -8,8 +8,7 @@ from changelog_tool.ledger.entry import pr_number_problem
 
 
 def pull_request_number(text: str) -> int:
-    """``--pr-number``'s type: a pull-request number by the pr-link rule
-    (:func:`~changelog_tool.ledger.entry.pr_number_problem`)."""
+    """``--pr-number``'s type: a pull-request number by the pr-link rule."""
     why = pr_number_problem(text)
     if why is not None:
         raise ArgumentTypeError(f"must be a pull request number (1 or more): {why}")
@@ -17,8 +16,7 @@ def pull_request_number(text: str) -> int:
 
 
 def add_format(parser: ArgumentParser, *, github: bool = False) -> None:
-    """``--format`` as every command but ``add`` takes it: text, github annotations, or one JSON
-    document."""
+    """``--format`` as every command but ``add`` takes it: text, github or one JSON document."""
     choices = ("text", "github", "json") if github else ("text", "json")
     shown = (
         "text (default), github (workflow annotations) or json"

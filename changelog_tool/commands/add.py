@@ -111,8 +111,7 @@ def _entry_from_flags(
 
 
 def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """A JSON object, refused when it names a field twice (as the YAML loader refuses a repeated
-    key)."""
+    """A JSON object, refused when it names a field twice (as the YAML loader does)."""
     found: dict[str, object] = {}
     for name, value in pairs:
         if name in found:
@@ -122,8 +121,7 @@ def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 
 def _entries_from_json(text: str, placeholder: str) -> list[dict[str, object]]:
-    """The entries of ``add --json``'s stdin, nesting bounded; a refusal is a message, never a
-    traceback."""
+    """The entries of ``add --json``'s stdin, nesting bounded; refused with a message."""
     too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:
         document = json.loads(text, object_pairs_hook=_unique_pairs)
@@ -214,8 +212,7 @@ def run(
 
 
 def _changed_keys(changes: ChangeSet | str) -> list[str] | None:
-    """The changed keys needing an entry, as the TUI lists them; ``None`` without a base to diff
-    with."""
+    """The changed keys needing an entry, as the TUI lists them; ``None`` without a base."""
     return None if isinstance(changes, str) else [c.key for c in changes.needing_entry()]
 
 

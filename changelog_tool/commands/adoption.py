@@ -33,8 +33,7 @@ def no_master_config(top: Path) -> str:
 
 
 def refusal(top: Path, changelog: str, settings_file: str | None) -> str | None:
-    """Why ``install`` must not write here (no changelog, settings or master config), or
-    ``None``."""
+    """Why ``install`` must not write here (no changelog, settings or master config)."""
     if (top / changelog).exists() or settings_file is not None or master_configs(yaml_files(top)):
         return None
     return (

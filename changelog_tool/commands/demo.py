@@ -45,8 +45,7 @@ def run(*, keep: Path | None, no_input: bool) -> int:
 
 
 def clean_up(folder: Path) -> bool:
-    """Delete a temporary demo repository unless it holds a kept draft (then say where); whether
-    it was deleted."""
+    """Delete a temporary demo repository unless it holds a kept draft (then say where)."""
     changelog = folder / "perf-changelog.yaml"
     if changelog.is_file() and drafts.load(changelog) is not None:
         print(

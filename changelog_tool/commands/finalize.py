@@ -185,10 +185,9 @@ def fill_placeholders(
     link: str,
     restore_from: str | None = None,
 ) -> tuple[bytes, list[int]]:
-    """``data`` with the placeholder pr-link of each entry appended since ``base``
-    set to ``link`` (only those lines), and the lines rewritten. Refuses edited
-    history (saying how to undo it; ``restore_from`` names the commit ``base`` is
-    read from) and an appended entry that links another pull request."""
+    """``data`` with the placeholder pr-link of each entry appended since ``base`` set to ``link``
+    (only those lines), and the lines rewritten; edited history (``restore_from``: the commit
+    ``base`` is read from) and an appended entry linking another pull request are refused."""
     history = compare(base, data, path, restore_from)
     edited = any(f.code == "history-modified" for f in history.findings)
     # form (whitespace, blank lines, an own entry above the base's) is no edit: the

@@ -1,7 +1,6 @@
 """``changelog install [--uninstall | --check] [--force]``: set up the merge driver in this clone
 (``info/attributes``, ``.gitattributes``, the driver script, the local git config), each step
-idempotent and confirmed by ``git check-attr``. See docs/usage.md, "Rebases and merges: the
-merge driver, ``resolve``, ``sync``"."""
+idempotent and confirmed by ``git check-attr``. See docs/usage.md."""
 
 from __future__ import annotations
 
@@ -9,10 +8,11 @@ import argparse
 import json
 import os
 import shlex
+import tempfile
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format, adoption, driver_trial, install_files
+from changelog_tool.commands import add_format, adoption, driver_trial
 from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.gitrepo import Repo, run_git, try_git
@@ -24,11 +24,16 @@ from changelog_tool.merge.setup import (
     NAME,
     SCRIPT,
     attribute_line,
+    attribute_lines,
     driver_command,
     driver_script,
+    is_driver_line,
     is_isolated,
+    line_ending,
     script_python,
 )
+
+Step = dict[str, object]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -61,16 +66,24 @@ def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> in
     changelog = repo_path(settings.changelog_path, top)
     files = (common / "info" / "attributes", confined(top, ".gitattributes"))
     script = common / SCRIPT
+    ok = True
     if check:
         steps, ok = _check(top, changelog, script)
+        said = (
+            "the driver is ready"
+            if ok
+            else "the driver is not ready; run `changelog install` to set it up again"
+        )
     elif uninstall:
-        steps = [*install_files.remove(top, files), _unset_config(top), _remove_script(script)]
-        ok = True
+        steps = [*_remove_lines(top, files), _unset_config(top), _remove_script(script)]
+        said = f"the merge driver is off in this clone; git merges {changelog} as plain text again"
+        if any(step.get("kept") for step in steps):
+            said += " (the tracked .gitattributes still names it for every clone: see above)"
     else:
         refusal = None if force else adoption.refusal(top, changelog, settings.source)
         if refusal is not None:
             raise EnvironmentProblem(refusal)
-        steps = install_files.add(top, files, attribute_line(changelog), changelog)
+        steps = _add_lines(top, files, attribute_line(changelog), changelog)
         steps.append(_write_script(script))
         steps += [
             _set_config(top, f"merge.{DRIVER}.{k}", v)
@@ -83,57 +96,24 @@ def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> in
                 f"{applied or 'unspecified'}): an attribute file with higher priority may "
                 "override it; check `git check-attr -a -- " + shlex.quote(changelog) + "`"
             )
-        ok = True
-    _report(steps, ok, format, uninstall=uninstall, check=check, changelog=changelog)
-    return 0 if ok else 1
-
-
-def _report(
-    steps: list[dict[str, object]],
-    ok: bool,
-    fmt: str,
-    *,
-    uninstall: bool,
-    check: bool,
-    changelog: str,
-) -> None:
-    if fmt == "json":
-        print(
-            json.dumps(
-                {"ok": ok, "installed": not uninstall and not check, "steps": steps}, indent=2
-            )
-        )
-        return
-    for step in steps:
-        print(f"install: {step['what']}: {step['done']}")
-    if check:
-        print(
-            "install: the driver is ready"
-            if ok
-            else "install: the driver is not ready; run `changelog install` to set it up again"
-        )
-    elif uninstall:
-        kept = any(step.get("kept") for step in steps)
-        print(
-            f"install: the merge driver is off in this clone; git merges {changelog} as "
-            "plain text again"
-            + (
-                " (the tracked .gitattributes still names it for every clone: see above)"
-                if kept
-                else ""
-            )
-        )
-    else:
-        print(
-            f"install: done. In this clone (every worktree), rebases and merges now resolve "
+        said = (
+            f"done. In this clone (every worktree), rebases and merges now resolve "
             f"{changelog} themselves: the protected branch's bytes, then the branch's own new "
             "entries. Commit .gitattributes to share the attribute; every other clone runs "
             "`changelog install` once (git never copies merge-driver commands from a "
             "repository)."
         )
+    if format == "json":
+        installed = not uninstall and not check
+        print(json.dumps({"ok": ok, "installed": installed, "steps": steps}, indent=2))
+    else:
+        for step in steps:
+            print(f"install: {step['what']}: {step['done']}")
+        print(f"install: {said}")
+    return 0 if ok else 1
 
 
-def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
+def _set_config(top: Path, key: str, value: str) -> Step:
     current = try_git(top, "config", "--local", "--get", key)
     if current.returncode == 0 and current.stdout.rstrip("\n") == value:
         return {"what": f"git config {key}", "done": f"already {value!r}"}
@@ -142,7 +122,7 @@ def _set_config(top: Path, key: str, value: str) -> dict[str, object]:
     return {"what": f"git config {key}", "done": f"set to {value!r}{was}"}
 
 
-def _write_script(script: Path) -> dict[str, object]:
+def _write_script(script: Path) -> Step:
     text, what = driver_script(), relative(script)
     old = script.read_text(encoding="utf-8", errors="replace") if script.is_file() else None
     if old == text:
@@ -153,7 +133,7 @@ def _write_script(script: Path) -> dict[str, object]:
     return {"what": what, "done": f"written: runs {script_python(text)}{was}"}
 
 
-def _remove_script(script: Path) -> dict[str, object]:
+def _remove_script(script: Path) -> Step:
     if not script.is_file():
         return {"what": relative(script), "done": "was not there"}
     script.unlink()
@@ -162,7 +142,7 @@ def _remove_script(script: Path) -> dict[str, object]:
     return {"what": relative(script), "done": "removed"}
 
 
-def _unset_config(top: Path) -> dict[str, object]:
+def _unset_config(top: Path) -> Step:
     removed = try_git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
     done = "removed" if removed.returncode == 0 else "was not set"
     return {"what": f"git config merge.{DRIVER}", "done": done}
@@ -176,8 +156,7 @@ def _applied(top: Path, changelog: str) -> str | None:
 
 
 def _python_flags(text: str) -> list[str] | None:
-    """The flags of the ``<python> [flags] -m changelog_tool`` a line of ``text`` runs, or
-    ``None`` for anything else."""
+    """The flags of the ``<python> [flags] -m changelog_tool`` a line of ``text`` runs."""
     for line in text.splitlines():
         try:
             words = shlex.split(line.rstrip().removesuffix("\\"))  # a continued line
@@ -192,7 +171,7 @@ def _python_flags(text: str) -> list[str] | None:
     return None
 
 
-def _script_step(script: Path) -> tuple[dict[str, object], str]:
+def _script_step(script: Path) -> tuple[Step, str]:
     """Is the driver script there, and the Python it names? Its text (empty when missing)."""
     what = f"the driver script {relative(script)}"
     if not script.is_file():
@@ -207,25 +186,22 @@ def _script_step(script: Path) -> tuple[dict[str, object], str]:
     return {"what": what, "done": f"runs {python}", "ok": True}, text
 
 
-def _check(top: Path, changelog: str, script: Path) -> tuple[list[dict[str, object]], bool]:
+def _check(top: Path, changelog: str, script: Path) -> tuple[list[Step], bool]:
     """Is the driver configured, applied to the changelog, and still runnable?"""
-    steps: list[dict[str, object]] = []
     command = try_git(top, "config", "--get", f"merge.{DRIVER}.driver").stdout.strip()
-    steps.append(
+    applied = _applied(top, changelog)
+    steps: list[Step] = [
         {
             "what": f"git config merge.{DRIVER}.driver",
             "done": repr(command) if command else "not set",
             "ok": bool(command),
-        }
-    )
-    applied = _applied(top, changelog)
-    steps.append(
+        },
         {
             "what": f"git check-attr merge -- {changelog}",
             "done": applied or "unspecified",
             "ok": applied == DRIVER,
-        }
-    )
+        },
+    ]
     runs, placed = command, {}
     if command == driver_command():
         step, runs = _script_step(script)
@@ -234,17 +210,8 @@ def _check(top: Path, changelog: str, script: Path) -> tuple[list[dict[str, obje
     flags = _python_flags(runs) if runs else None
     if flags is not None:
         isolated = is_isolated(flags)
-        steps.append(
-            {
-                "what": "the driver's Python",
-                "done": "isolated from the work tree"
-                if isolated
-                else "not isolated: git runs it from the top of the work tree, where a "
-                "branch's own modules (a changelog_tool/ folder, json.py) would be imported "
-                "instead of the tool's",
-                "ok": isolated,
-            }
-        )
+        done = "isolated from the work tree" if isolated else NOT_ISOLATED
+        steps.append({"what": "the driver's Python", "done": done, "ok": isolated})
     trial = driver_trial.run(command, placed) if command else None
     steps.append(
         {
@@ -255,3 +222,106 @@ def _check(top: Path, changelog: str, script: Path) -> tuple[list[dict[str, obje
         }
     )
     return steps, all(step["ok"] is True for step in steps)
+
+
+NOT_ISOLATED = (
+    "not isolated: git runs it from the top of the work tree, where a branch's own modules "
+    "(a changelog_tool/ folder, json.py) would be imported instead of the tool's"
+)
+
+
+def _add_lines(top: Path, files: tuple[Path, ...], line: str, changelog: str) -> list[Step]:
+    """The attribute line in each file not yet applying the driver, replacing an older driver
+    line, ending as the file's lines do."""
+    steps: list[Step] = []
+    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
+    for path, old in zip(files, olds, strict=True):
+        if line in (entry.rstrip("\r\n") for entry in old):
+            steps.append({"what": relative(path), "done": f"already has {line!r}"})
+            continue
+        drivers = [entry.rstrip("\r\n") for entry in old if is_driver_line(entry)]
+        if drivers and _applies(top, old, changelog):
+            said = "; ".join(repr(entry) for entry in drivers)
+            steps.append(
+                {
+                    "what": relative(path),
+                    "done": f"left as it is: git already applies the driver to {changelog} "
+                    f"through {said}",
+                }
+            )
+            continue
+        kept = [entry for entry in old if not is_driver_line(entry)]
+        ending = line_ending(old)
+        if kept and not kept[-1].endswith(("\n", "\r")):
+            kept[-1] += ending  # the last line lacked its ending: the new line follows it
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer.replace(path, "".join([*kept, line + ending]).encode())
+        older = " (replacing an older line)" if len(kept) < len(old) else ""
+        steps.append({"what": relative(path), "done": f"added {line!r}{older}"})
+    return steps
+
+
+def _applies(top: Path, lines: list[str], changelog: str) -> bool:
+    """Do these lines alone make git apply the driver? Asked of git in a bare repository."""
+    ignorecase = try_git(top, "config", "--bool", "core.ignorecase").stdout.strip() or "false"
+    env = {
+        k: v for k, v in os.environ.items() if k not in driver_trial.SCRUBBED
+    }  # never the clone's
+    with tempfile.TemporaryDirectory(prefix="perf-changelog-attributes-") as folder:
+        where = Path(folder)
+        run_git(where, "init", "-q", "--bare", "probe.git", env=env)
+        info = where / "probe.git" / "info"
+        info.mkdir(exist_ok=True)
+        (info / "attributes").write_bytes("".join(lines).encode())
+        out = run_git(
+            where,
+            *("--git-dir", "probe.git", "-c", f"core.ignorecase={ignorecase}"),
+            *("check-attr", "-z", "merge", "--", changelog),
+            env=env,
+        )
+    values = out.split("\0")
+    return len(values) > 2 and values[2] == DRIVER
+
+
+def _remove_lines(top: Path, files: tuple[Path, ...]) -> list[Step]:
+    """The driver's lines out of this clone's attribute files; from a tracked ``.gitattributes``,
+    only those its index lacks."""
+    steps: list[Step] = []
+    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
+    for path, old in zip(files, olds, strict=True):
+        tracked = path.name == ".gitattributes" and _indexed(top, path)
+        shared = set(tracked or ())
+        drop = [e for e in old if is_driver_line(e) and e.rstrip("\r\n") not in shared]
+        left = [e.rstrip("\r\n") for e in old if is_driver_line(e) and e not in drop]
+        kept = [entry for entry in old if entry not in drop]
+        own = tracked is None and path.name == ".gitattributes"  # deleted once empty
+        if drop and (not own or any(e.strip() for e in kept)):
+            writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
+            steps.append({"what": relative(path), "done": "removed the merge driver line"})
+        elif drop:
+            path.unlink()
+            steps.append({"what": relative(path), "done": "removed (it held only that line)"})
+        if left:
+            lines = "; ".join(repr(entry) for entry in left)
+            steps.append(
+                {
+                    "what": relative(path),
+                    "done": f"left {lines} as it is: it is tracked, so shared with every "
+                    "clone; to stop the driver for everyone, remove it by hand and commit "
+                    "that (in this clone, without the driver's config, git merges the file "
+                    "as plain text)",
+                    "kept": True,
+                }
+            )
+        elif not drop:
+            steps.append({"what": relative(path), "done": "has no merge driver line"})
+    return steps
+
+
+def _indexed(top: Path, path: Path) -> list[str] | None:
+    """The lines of ``path`` as git's index holds it; ``None`` when it is not tracked."""
+    name = path.relative_to(top).as_posix() if path.is_relative_to(top) else str(path)
+    if try_git(top, "ls-files", "--error-unmatch", "--", name).returncode != 0:
+        return None
+    shown = try_git(top, "cat-file", "blob", f":{name}")
+    return [line.rstrip("\r\n") for line in shown.stdout.splitlines()]

@@ -10,12 +10,10 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.diff.engine import collect
-from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.diff.summary import change_lines, notices
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.findings import (
     WARNING,
-    Finding,
     dump_json,
     format_github,
     format_text,
@@ -41,10 +39,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, base: str | None, head: str | None, format: str) -> int:
-    changes, settings_change = _changes(base, head)
-    findings = changes.problems
-    if settings_change is not None:
-        findings = [dataclasses.replace(settings_change, severity=WARNING), *findings]
+    if base is not None:  # read as `verify --base` reads, the settings change a warning
+        with Repo.open(Path.cwd()) as repo:
+            _, found = gather_from_base(repo, Path.cwd(), base=base, head=head)
+        changes, findings = found.changes, found.changes.problems
+        if found.settings_change is not None:
+            warning = dataclasses.replace(found.settings_change, severity=WARNING)
+            findings = [warning, *findings]
+    else:  # with the work tree's settings
+        changes = collect(settings_module.load(), base=None, head=head)
+        findings = changes.problems
     ok = not has_errors(findings)
     if format == "json":
         document: dict[str, object] = {
@@ -68,13 +72,3 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
     if findings:
         print(format_text(findings))
     return 0 if ok else 1
-
-
-def _changes(base: str | None, head: str | None) -> tuple[ChangeSet, Finding | None]:
-    """With ``--base``, read as ``verify --base`` reads (the settings change a warning); without
-    it, with the work tree's settings."""
-    if base is not None:
-        with Repo.open(Path.cwd()) as repo:
-            _, found = gather_from_base(repo, Path.cwd(), base=base, head=head)
-        return found.changes, found.settings_change
-    return collect(settings_module.load(), base=None, head=head), None

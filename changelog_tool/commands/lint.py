@@ -9,13 +9,12 @@ from pathlib import Path
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
-from changelog_tool.diff.engine import Layout, Snapshot, snapshot
+from changelog_tool.diff.engine import Layout, snapshot
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.findings import dump_json, format_github, format_text, has_errors
 from changelog_tool.gate.verdict import settings_change
 from changelog_tool.gitrepo import Repo
 from changelog_tool.lint.gather import lint_findings
-from changelog_tool.settings import Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -35,16 +34,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, base: str | None, format: str, allow_settings_change: bool = False) -> int:
-    repo, settings, snap = _read(base)
-    try:
+    # with --base, the base's settings (the branch's change a finding); else the work tree's
+    work_tree = settings_module.load() if base is None else None
+    with Repo.open(work_tree.root if work_tree else Path.cwd()) as repo:
+        if base is not None:
+            settings, snap = gather_from_base(repo, Path.cwd(), base=base)
+        else:
+            assert work_tree is not None
+            settings, snap = work_tree, snapshot(repo, work_tree, None, None)
         findings = [*snap.changes.problems]
         if snap.settings_change is not None:
             findings[:0] = filter(None, [settings_change(snap, allow_settings_change)])
         findings += lint_findings(
             repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes
         )
-    finally:
-        repo.close()
     ok = not has_errors(findings)
     if format == "json":
         print(
@@ -58,23 +61,3 @@ def run(*, base: str | None, format: str, allow_settings_change: bool = False) -
             print(text)
         print(f"lint: {len(findings)} finding(s)" if findings else "lint: nothing to report")
     return 0 if ok else 1
-
-
-def _read(base: str | None) -> tuple[Repo, Settings, Snapshot]:
-    """With ``--base``, the base's settings (the branch's change a finding); without it, the work
-    tree's."""
-    if base is not None:
-        repo = Repo.open(Path.cwd())
-        try:
-            settings, snap = gather_from_base(repo, Path.cwd(), base=base)
-        except BaseException:
-            repo.close()
-            raise
-        return repo, settings, snap
-    settings = settings_module.load()
-    repo = Repo.open(settings.root)
-    try:
-        return repo, settings, snapshot(repo, settings, None, None)
-    except BaseException:
-        repo.close()
-        raise

@@ -5,6 +5,7 @@ on stderr."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -37,24 +38,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser)
 
 
-def master_keys(settings: Settings) -> tuple[list[str], list[str]] | None:
-    """The work tree's master keys and their files; ``None`` without master configs."""
-    masters = work_tree_masters(settings)
-    if masters is None:
-        return None
-    return list(masters.owner), [m.path for m in masters.files]
-
-
-def expand(
-    arguments: list[str], keys: list[str], files: list[str]
-) -> tuple[dict[str, list[str]], list[str]]:
-    """Each argument's matching master keys, and a warning with the closest key for each that
-    matches none."""
-    expansion = {arg: sorted(matching_keys(arg, keys)) for arg in arguments}
-    warnings = [unmatched(arg, keys, files) for arg, found in expansion.items() if not found]
-    return expansion, warnings
-
-
 def run(*, key: list[str], file: Path | None, limit: int | None, format: str) -> int:
     if limit is not None and limit < 1:
         raise UsageError("--limit must be at least 1")
@@ -63,24 +46,23 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     if file is None:
         settings = settings_module.load()
         file = confined(settings.root, settings.changelog)
-    if settings is None:
-        try:
+    else:  # unreadable settings: no master keys, literal matching
+        with contextlib.suppress(ChangelogError):
             settings = settings_module.load(file.parent)
-        except ChangelogError:
-            settings = None  # unreadable settings: no master keys, literal matching
     max_bytes = settings.max_bytes if settings is not None else DEFAULT_MAX_BYTES
     shown = relative(file)  # as the text output names it
     data = read_file(file, hint, max_bytes)  # a file that cannot be read is said first, alone
-    masters = master_keys(settings) if settings is not None else None
+    masters = work_tree_masters(settings) if settings is not None else None
     expansion: dict[str, list[str]] | None = None
     searched, gone = key, []
-    if masters is not None:
-        expansion, warnings = expand(key, *masters)
-        for warning in warnings:
-            print(f"changelog: {warning}", file=sys.stderr)
-        searched = sorted({k for keys in expansion.values() for k in keys})
+    if masters is not None:  # each argument's master keys; the closest key for none
+        keys, files = list(masters.owner), [m.path for m in masters.files]
+        expansion = {arg: sorted(matching_keys(arg, keys)) for arg in key}
+        for arg in (arg for arg, found in expansion.items() if not found):
+            print(f"changelog: {unmatched(arg, keys, files)}", file=sys.stderr)
+        searched = sorted({k for found in expansion.values() for k in found})
         # a key gone from the masters still finds the entries naming it, not patterns
-        gone = [arg for arg, keys in expansion.items() if not keys and "*" not in arg]
+        gone = [arg for arg, found in expansion.items() if not found and "*" not in arg]
 
     def applies(entry: dict[str, object]) -> bool:  # the one rule, one entry at a time
         return bool(applying([(0, entry)], searched, verbatim=gone))

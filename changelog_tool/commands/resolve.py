@@ -21,7 +21,7 @@ from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.outcome import Outcome, emit, merge_sides, repo_path
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.replay import Upstream
-from changelog_tool.merge.threeway import SIDES, Merged
+from changelog_tool.merge.threeway import Merged, Side
 from changelog_tool.resolution.driver import recorded_context
 
 NEXT = {
@@ -43,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_format(parser)
 
 
-def run(*, protected: str | None, format: str) -> int:
+def run(*, protected: Side | None, format: str) -> int:
     with Repo.open(Path.cwd()) as repo:
         settings = settings_module.load(Path.cwd())
         repo.limit = settings.max_bytes
@@ -60,8 +60,7 @@ def run(*, protected: str | None, format: str) -> int:
         operation = directory.operation()
         if operation == "merge":  # which branch: the merge message names it
             operation = _merge_with_names(repo.git_directory)
-        side = next((s for s in SIDES if s == protected), None)
-        chosen = Decision(side, "chosen with --protected") if side else None
+        chosen = Decision(protected, "chosen with --protected") if protected else None
         upstream = Upstream.of(protected_blob(repo.root, settings.protected_ref, path))
         outcomes: list[Outcome] = []
         sides = (stages.get(1, b""), stages[2], stages[3])
@@ -100,15 +99,13 @@ def run(*, protected: str | None, format: str) -> int:
                 f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`",
             )
             return 1
-        outcome = outcomes[-1]
         repo.add(path)
-        hint = NEXT.get(
-            (operation or "").split(" ", 1)[0], "then finish the operation that stopped"
-        )
+        verb = (operation or "").split(" ", 1)[0]
+        hint = NEXT.get(verb, "then finish the operation that stopped")
         emit(
-            outcome,
+            outcomes[-1],
             format,
-            {"written": True, "operation": (operation or "").split(" ", 1)[0] or None},
+            {"written": True, "operation": verb or None},
             f"{path} is resolved and staged; {hint}",
         )
         return 0

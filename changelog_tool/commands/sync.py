@@ -1,7 +1,6 @@
-"""`changelog sync [--onto REF] [--commit] [--rebuild]`: the branch's changelog as
-REF's bytes plus the branch's own entries (the merge the driver computes, base
-from git's merge-base); ``--commit`` records it as a merge of REF, which clears a
-pull request's conflict on GitHub."""
+"""`changelog sync [--onto REF] [--commit] [--rebuild]`: the branch's changelog as REF's bytes
+plus the branch's own entries (the merge the driver computes); ``--commit`` records it as a
+merge of REF, which clears a pull request's conflict on GitHub."""
 
 from __future__ import annotations
 

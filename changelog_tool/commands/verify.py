@@ -105,12 +105,12 @@ def emit_report(
     fmt: str,
     changes: ChangeSet | None = None,
     *,
-    appended: bool = True,
     log: list[str] | None = None,
     more: dict[str, object] | None = None,
 ) -> int:
     """Print findings in the chosen format and return the exit code (the JSON document as in
     docs/usage.md; ``log`` lines for text and github)."""
+    more = more or {}
     errors = sum(f.severity == "error" for f in findings)
     if fmt == "json":
         document: dict[str, object] = {
@@ -118,8 +118,8 @@ def emit_report(
             "base": changes.base if changes else None,
             "head": changes.head if changes else None,
             "changed": changes.to_json() if changes else EMPTY_CHANGES,
-            "appended": changes.appended if changes and appended else [],
-            **(more or {}),
+            "appended": changes.appended if changes else [],
+            **more,
             "findings": [f.to_json() for f in findings],
         }
         print(dump_json(document))
@@ -141,7 +141,7 @@ def emit_report(
             verdict="fail" if errors else "pass",
             errors=str(errors),
             warnings=str(warnings),
-            **{"suggested-entry": str((more or {}).get("suggested_entry") or "")},
+            **{"suggested-entry": str(more.get("suggested_entry") or "")},
         )
     return 1 if errors else 0
 
@@ -168,48 +168,18 @@ def run(
     pr_title: str | None = None,
     before_merge: bool = False,
 ) -> int:
+    """``--file``: the file judged alone; else the branch, with the base's settings."""
     if file is not None and (base or head):
         raise UsageError("--file checks one file without git; do not combine it with --base/--head")
     if file is not None:
         return _verify_file(file, format)
-    return _verify_base(
-        base, head, pr_number, skip_reason, allow_settings_change, format, pr_title, before_merge
-    )
-
-
-def _verify_file(path: Path, fmt: str) -> int:
-    """The file judged alone with the settings of its folder; :data:`CONFIGURED`: the settings'
-    changelog."""
-    if path == CONFIGURED:  # the settings' changelog, never through a link out of the checkout
-        settings = settings_module.load()
-        path = confined(settings.root, settings.changelog)
-        shown = settings.changelog
-    else:
-        settings = settings_module.load(path.parent if path.parent.is_dir() else None)
-        shown = str(path)
-    entryschema.use_settings(settings)
-    held = lazy_held_lines(path, settings.protected_ref)
-    return emit_report(check_path(path, shown, settings.max_bytes, held).findings, fmt)
-
-
-def _verify_base(
-    base: str | None,
-    head: str | None,
-    pr_number: int | None,
-    skip_reason: str | None,
-    allow_settings_change: bool,
-    fmt: str,
-    pr_title: str | None = None,
-    before_merge: bool = False,
-) -> int:
-    """The branch judged with the base's settings (docs/security.md)."""
     with Repo.open(Path.cwd()) as repo:
         if base is None:  # as `keys` and `lint`: the protected ref the settings name
             base = repo.protected_ref(settings_module.load().protected_ref)
         settings, snapshot = gather_from_base(repo, Path.cwd(), base=base, head=head)
         operation = unmerged(repo.root / snapshot.changelog) if head is None else None
         if operation is not None:  # its markers and half-merged entries would mislead
-            return _unmerged(snapshot, operation, fmt)
+            return _unmerged(snapshot, operation, format)
         if snapshot.history.kind == ABSENT:
             where = f"{settings.source} names it" if settings.source else "the default"
             raise EnvironmentProblem(
@@ -254,12 +224,26 @@ def _verify_base(
             f"(or run `changelog add {keys} --description ...`):"
         )
         log.append(verdict.suggested_entry.rstrip("\n"))
-    code = emit_report(verdict.findings, fmt, changes, log=log, more=more)
-    if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+    code = emit_report(verdict.findings, format, changes, log=log, more=more)
+    if format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         text = job_summary(changes, verdict, snapshot.changelog)
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
             summary.write(text)
     return code
+
+
+def _verify_file(path: Path, fmt: str) -> int:
+    """The file judged alone with the settings of its folder (or the settings' changelog)."""
+    if path == CONFIGURED:  # the settings' changelog, never through a link out of the checkout
+        settings = settings_module.load()
+        path = confined(settings.root, settings.changelog)
+        shown = settings.changelog
+    else:
+        settings = settings_module.load(path.parent if path.parent.is_dir() else None)
+        shown = str(path)
+    entryschema.use_settings(settings)
+    held = lazy_held_lines(path, settings.protected_ref)
+    return emit_report(check_path(path, shown, settings.max_bytes, held).findings, fmt)
 
 
 def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
@@ -269,7 +253,7 @@ def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
         f"{unmerged_problem(snapshot.changelog, operation)} ({see('A rebase stopped mid-way')})"
     )
     finding = Finding("unmerged", message, snapshot.changelog)
-    return emit_report([finding], fmt, snapshot.changes, appended=False)
+    return emit_report([finding], fmt, snapshot.changes, more={"appended": []})
 
 
 def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:
