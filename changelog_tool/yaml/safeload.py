@@ -8,7 +8,7 @@ import re
 import threading
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import DuplicateKeyError
@@ -23,7 +23,14 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 
-from changelog_tool.yaml.items import BUILT_TAGS, STR_TAG, Unbuildable, plain_tag, plain_value
+from changelog_tool.yaml.items import (
+    BUILT_TAGS,
+    STR_TAG,
+    Item,
+    Unbuildable,
+    plain_tag,
+    plain_value,
+)
 from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events, line_at
 
 _DEFER = object()
@@ -88,20 +95,12 @@ def _as_constructing(value: object) -> str:
     return "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else str(value)
 
 
-@dataclass
-class Built:
-    """A strict pass's result: the root value and, for a list, each item's line and key lines."""
-
-    value: object = None
-    items: list[tuple[int, dict[str, int]]] = field(default_factory=list)
-
-
 def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
     """Build the value of the bounded :func:`events` as ruamel's safe loader would.
 
     Not ``strict``: :data:`_DEFER` for what is left to that loader; a repeated key raises its
-    ``DuplicateKeyError`` for the mapping it would report. ``strict``: a :class:`Built`,
-    refusing anchors, aliases, tags, complex or repeated keys and a second document with
+    ``DuplicateKeyError`` for the mapping it would report. ``strict``: the root value, a
+    sequence's as :class:`Item` s, refusing anchors, aliases, tags, complex or repeated keys and a second document with
     :class:`YamlRefused`; lines shifted by ``offset``.
     """
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
@@ -110,7 +109,7 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     def line(mark: StreamMark) -> int:
         return bisect_right(breaks, mark.index - 1) + 1 if strict else line_at(data, mark.index)
 
-    built = Built()
+    items: list[Item] = []
     result: object = None
     documents = opened = 0
     open_: list[_Into] = []
@@ -184,7 +183,8 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             _value_of_repeated(repeated, into, value)
         lines: dict[str, int] | None = {} if strict and isinstance(value, dict) else None
         if strict and into is not None and len(open_) == 1 and isinstance(into.collection, list):
-            built.items.append((line(event.start_mark) + offset, {} if lines is None else lines))
+            where = line(event.start_mark) + offset
+            items.append(Item(value, where, {} if lines is None else lines))
         if isinstance(value, dict | list):
             opened += 1
             nested = _Into(value, len(open_) + 1, opened, event.start_mark, lines=lines)
@@ -194,8 +194,7 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             open_.append(nested)
     else:
         if strict:
-            built.value = result
-            return built
+            return items if isinstance(result, list) else result
         if repeated:
             raise min(repeated.values(), key=lambda r: (r.into.depth, r.into.order)).error()
         return result
