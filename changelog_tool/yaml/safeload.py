@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_right
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ruamel.yaml import YAML
@@ -99,9 +98,9 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     """Build the value of the bounded :func:`events` as ruamel's safe loader would.
 
     Not ``strict``: :data:`_DEFER` for what is left to that loader; a repeated key raises its
-    ``DuplicateKeyError`` for the mapping it would report. ``strict``: the root value, a
-    sequence's as :class:`Item` s, refusing anchors, aliases, tags, complex or repeated keys and a second document with
-    :class:`YamlRefused`; lines shifted by ``offset``.
+    ``DuplicateKeyError`` for the mapping it would report. ``strict``: the root value (a
+    sequence's as :class:`Item` s), refusing anchors, aliases, tags, complex or repeated keys
+    and a second document with :class:`YamlRefused`; lines shifted by ``offset``.
     """
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))] if strict else []
@@ -121,7 +120,15 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             if not (event.anchor or event.tag) or (
                 strict and event.tag == "!" and not event.anchor
             ):
-                value = _plain(event, line, strict) if event.implicit[0] else event.value
+                scalar: str = event.value
+                if not event.implicit[0]:
+                    value = scalar
+                elif strict or plain_tag(scalar) in BUILT_TAGS | {STR_TAG}:
+                    try:
+                        value = plain_value(scalar)
+                    except Unbuildable as exc:
+                        where = line(event.start_mark)
+                        raise YamlRefused("yaml-syntax", str(exc), where) from None
             into = open_[-1] if open_ else None
             if value is not _DEFER and into is not None and into.key is not _NO_KEY:
                 into.collection[into.key] = value  # type: ignore[call-overload]
@@ -201,18 +208,6 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     for _ in stream:  # the rest is read: the limits hold to the end
         pass
     return _DEFER
-
-
-def _plain(event: ScalarEvent, line: Callable[[StreamMark], int], strict: bool) -> object:
-    """A plain scalar's value (:func:`plain_value`); :data:`_DEFER` (not ``strict``) for other
-    tags; :class:`YamlRefused` for one no reader can build."""
-    text: str = event.value
-    if not strict and plain_tag(text) not in BUILT_TAGS | {STR_TAG}:
-        return _DEFER
-    try:
-        return plain_value(text)
-    except Unbuildable as exc:
-        raise YamlRefused("yaml-syntax", str(exc), line(event.start_mark)) from None
 
 
 def _refused(event: Event, line: int) -> YamlRefused:
