@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
     DocumentStartEvent,
-    MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
 )
 
 from changelog_tool.yaml.limits import MAX_DEPTH, YamlRefused, events
@@ -79,21 +78,17 @@ class Unreadable(Exception):
 _MERGE = "tag:yaml.org,2002:merge"
 
 
+@dataclass(slots=True)
 class _Node:
     """A node: kind, a scalar's ``text`` or a collection's ``nodes``, 0-based line, merge key,
     anchor."""
 
-    __slots__ = ("anchor", "kind", "line", "merge", "nodes", "text")
-
-    def __init__(
-        self, kind: str, line: int, text: str = "", merge: bool = False, anchor: str | None = None
-    ) -> None:
-        self.kind = kind
-        self.text = text
-        self.nodes: list[_Node] = []
-        self.line = line
-        self.merge = merge
-        self.anchor = anchor
+    kind: str
+    line: int
+    text: str = ""
+    merge: bool = False
+    anchor: str | None = None
+    nodes: list[_Node] = field(default_factory=list)
 
     def pairs(self) -> Iterator[tuple[_Node, _Node]]:
         return zip(self.nodes[::2], self.nodes[1::2], strict=True)
@@ -125,20 +120,14 @@ def _compose(data: bytes) -> _Node | None:
             value, tag = event.value, event.tag
             merge = tag == _MERGE if tag is not None else value == "<<" and event.implicit[0]
             node = _Node("scalar", event.start_mark.line, value, merge, event.anchor)
-        elif isinstance(event, MappingStartEvent):
-            node = _Node("mapping", event.start_mark.line, anchor=event.anchor)
-        elif isinstance(event, SequenceStartEvent):
-            node = _Node("sequence", event.start_mark.line, anchor=event.anchor)
+        elif isinstance(event, CollectionStartEvent):
+            kind = "mapping" if isinstance(event, MappingStartEvent) else "sequence"
+            node = _Node(kind, event.start_mark.line, anchor=event.anchor)
         elif isinstance(event, AliasEvent):
-            found = anchors.get(event.anchor)
-            if found is None:
+            if event.anchor not in anchors:
                 raise Unreadable(f"found undefined alias {event.anchor!r}")
-            if open_:
-                open_[-1].nodes.append(found)
-            else:
-                root = found
-            continue
-        elif isinstance(event, MappingEndEvent | SequenceEndEvent):
+            node = anchors[event.anchor]  # shared, not opened again
+        elif isinstance(event, CollectionEndEvent):
             open_.pop()
             continue
         elif isinstance(event, DocumentStartEvent):
@@ -154,7 +143,7 @@ def _compose(data: bytes) -> _Node | None:
             open_[-1].nodes.append(node)
         else:
             root = node
-        if node.kind != "scalar":
+        if node.kind != "scalar" and not isinstance(event, AliasEvent):
             open_.append(node)
     return root
 
