@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_right
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import DuplicateKeyError
@@ -23,7 +22,14 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 
-from changelog_tool.yaml.items import BUILT_TAGS, STR_TAG, Unbuildable, plain_tag, plain_value
+from changelog_tool.yaml.items import (
+    BUILT_TAGS,
+    STR_TAG,
+    Item,
+    Unbuildable,
+    plain_tag,
+    plain_value,
+)
 from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events, line_at
 
 _DEFER = object()
@@ -88,21 +94,13 @@ def _as_constructing(value: object) -> str:
     return "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else str(value)
 
 
-@dataclass
-class Built:
-    """A strict pass's result: the root value and, for a list, each item's line and key lines."""
-
-    value: object = None
-    items: list[tuple[int, dict[str, int]]] = field(default_factory=list)
-
-
 def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
     """Build the value of the bounded :func:`events` as ruamel's safe loader would.
 
     Not ``strict``: :data:`_DEFER` for what is left to that loader; a repeated key raises its
-    ``DuplicateKeyError`` for the mapping it would report. ``strict``: a :class:`Built`,
-    refusing anchors, aliases, tags, complex or repeated keys and a second document with
-    :class:`YamlRefused`; lines shifted by ``offset``.
+    ``DuplicateKeyError`` for the mapping it would report. ``strict``: the root value (a
+    sequence's as :class:`Item` s), refusing anchors, aliases, tags, complex or repeated keys
+    and a second document with :class:`YamlRefused`; lines shifted by ``offset``.
     """
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))] if strict else []
@@ -110,7 +108,7 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     def line(mark: StreamMark) -> int:
         return bisect_right(breaks, mark.index - 1) + 1 if strict else line_at(data, mark.index)
 
-    built = Built()
+    items: list[Item] = []
     result: object = None
     documents = opened = 0
     open_: list[_Into] = []
@@ -122,7 +120,15 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             if not (event.anchor or event.tag) or (
                 strict and event.tag == "!" and not event.anchor
             ):
-                value = _plain(event, line, strict) if event.implicit[0] else event.value
+                scalar: str = event.value
+                if not event.implicit[0]:
+                    value = scalar
+                elif strict or plain_tag(scalar) in BUILT_TAGS | {STR_TAG}:
+                    try:
+                        value = plain_value(scalar)
+                    except Unbuildable as exc:
+                        where = line(event.start_mark)
+                        raise YamlRefused("yaml-syntax", str(exc), where) from None
             into = open_[-1] if open_ else None
             if value is not _DEFER and into is not None and into.key is not _NO_KEY:
                 into.collection[into.key] = value  # type: ignore[call-overload]
@@ -184,7 +190,8 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             _value_of_repeated(repeated, into, value)
         lines: dict[str, int] | None = {} if strict and isinstance(value, dict) else None
         if strict and into is not None and len(open_) == 1 and isinstance(into.collection, list):
-            built.items.append((line(event.start_mark) + offset, {} if lines is None else lines))
+            where = line(event.start_mark) + offset
+            items.append(Item(value, where, {} if lines is None else lines))
         if isinstance(value, dict | list):
             opened += 1
             nested = _Into(value, len(open_) + 1, opened, event.start_mark, lines=lines)
@@ -194,26 +201,13 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             open_.append(nested)
     else:
         if strict:
-            built.value = result
-            return built
+            return items if isinstance(result, list) else result
         if repeated:
             raise min(repeated.values(), key=lambda r: (r.into.depth, r.into.order)).error()
         return result
     for _ in stream:  # the rest is read: the limits hold to the end
         pass
     return _DEFER
-
-
-def _plain(event: ScalarEvent, line: Callable[[StreamMark], int], strict: bool) -> object:
-    """A plain scalar's value (:func:`plain_value`); :data:`_DEFER` (not ``strict``) for other
-    tags; :class:`YamlRefused` for one no reader can build."""
-    text: str = event.value
-    if not strict and plain_tag(text) not in BUILT_TAGS | {STR_TAG}:
-        return _DEFER
-    try:
-        return plain_value(text)
-    except Unbuildable as exc:
-        raise YamlRefused("yaml-syntax", str(exc), line(event.start_mark)) from None
 
 
 def _refused(event: Event, line: int) -> YamlRefused:

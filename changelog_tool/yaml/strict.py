@@ -8,14 +8,14 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.limits import YamlRefused, line_at
-from changelog_tool.yaml.safeload import Built, build
+from changelog_tool.yaml.safeload import build
 
 
 def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
     """One YAML document: a list of :class:`Item` when the root is a sequence, else the root
     value; lines shifted by ``line_offset``. Raises :class:`YamlProblem`."""
     try:
-        built = build(data, strict=True, offset=line_offset)
+        return build(data, strict=True, offset=line_offset)
     except YamlRefused as exc:
         raise YamlProblem(exc.code, exc.message, exc.line + line_offset) from None
     except MarkedYAMLError as exc:
@@ -25,15 +25,11 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
         raise YamlProblem("yaml-syntax", why, line) from None
     except YAMLError as exc:
         raise YamlProblem("yaml-syntax", str(exc).strip(), 1 + line_offset) from None
-    assert isinstance(built, Built)
-    if isinstance(built.value, list):
-        return [Item(v, *where) for v, where in zip(built.value, built.items, strict=True)]
-    return built.value
 
 
 def load_value(data: bytes | str) -> object:
     """Parse a document into plain values (sequence items unwrapped)."""
     root = load_items(data)
     if isinstance(root, list):
-        return [item.value if isinstance(item, Item) else item for item in root]
+        return [item.value for item in root]
     return root

@@ -11,15 +11,14 @@ from dataclasses import dataclass, field
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
     DocumentStartEvent,
-    MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
 )
 
-from changelog_tool.yaml.limits import MAX_DEPTH, YamlRefused, events
+from changelog_tool.yaml.limits import YamlRefused, events
 
 MAX_NODES = 200_000
 
@@ -67,10 +66,6 @@ class Values:
         """What :meth:`number` was given for ``number``."""
         return self._shapes[number]
 
-    def unique(self) -> int:
-        """A number equal to no other value's (a node too deep to compare)."""
-        return self.number(object())
-
 
 class Unreadable(Exception):
     """The file is not YAML the lints can read; the other checks report why."""
@@ -79,21 +74,17 @@ class Unreadable(Exception):
 _MERGE = "tag:yaml.org,2002:merge"
 
 
+@dataclass(slots=True)
 class _Node:
     """A node: kind, a scalar's ``text`` or a collection's ``nodes``, 0-based line, merge key,
     anchor."""
 
-    __slots__ = ("anchor", "kind", "line", "merge", "nodes", "text")
-
-    def __init__(
-        self, kind: str, line: int, text: str = "", merge: bool = False, anchor: str | None = None
-    ) -> None:
-        self.kind = kind
-        self.text = text
-        self.nodes: list[_Node] = []
-        self.line = line
-        self.merge = merge
-        self.anchor = anchor
+    kind: str
+    line: int
+    text: str = ""
+    merge: bool = False
+    anchor: str | None = None
+    nodes: list[_Node] = field(default_factory=list)
 
     def pairs(self) -> Iterator[tuple[_Node, _Node]]:
         return zip(self.nodes[::2], self.nodes[1::2], strict=True)
@@ -110,7 +101,7 @@ def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None)
     if root is None:
         return []
     walk = _Walk(line_offset, values)
-    walk.node(root, (), 0, None)
+    walk.node(root, (), None)
     return walk.out
 
 
@@ -125,20 +116,14 @@ def _compose(data: bytes) -> _Node | None:
             value, tag = event.value, event.tag
             merge = tag == _MERGE if tag is not None else value == "<<" and event.implicit[0]
             node = _Node("scalar", event.start_mark.line, value, merge, event.anchor)
-        elif isinstance(event, MappingStartEvent):
-            node = _Node("mapping", event.start_mark.line, anchor=event.anchor)
-        elif isinstance(event, SequenceStartEvent):
-            node = _Node("sequence", event.start_mark.line, anchor=event.anchor)
+        elif isinstance(event, CollectionStartEvent):
+            kind = "mapping" if isinstance(event, MappingStartEvent) else "sequence"
+            node = _Node(kind, event.start_mark.line, anchor=event.anchor)
         elif isinstance(event, AliasEvent):
-            found = anchors.get(event.anchor)
-            if found is None:
+            if event.anchor not in anchors:
                 raise Unreadable(f"found undefined alias {event.anchor!r}")
-            if open_:
-                open_[-1].nodes.append(found)
-            else:
-                root = found
-            continue
-        elif isinstance(event, MappingEndEvent | SequenceEndEvent):
+            node = anchors[event.anchor]  # shared, not opened again
+        elif isinstance(event, CollectionEndEvent):
             open_.pop()
             continue
         elif isinstance(event, DocumentStartEvent):
@@ -154,7 +139,7 @@ def _compose(data: bytes) -> _Node | None:
             open_[-1].nodes.append(node)
         else:
             root = node
-        if node.kind != "scalar":
+        if node.kind != "scalar" and not isinstance(event, AliasEvent):
             open_.append(node)
     return root
 
@@ -169,22 +154,20 @@ class _Walk:
         self.numbers: dict[int, int] = {}
         self.budget = MAX_NODES
 
-    def node(self, node: _Node, path: tuple[str, ...], depth: int, at: int | None) -> int:
+    def node(self, node: _Node, path: tuple[str, ...], at: int | None) -> int:
         """``node``'s value number (-1 without ``values``); ``at``: the line of the key naming
         it."""
         known = self.numbers.get(id(node))
         if known is not None:
             return known
-        if depth > MAX_DEPTH:
-            return self.values.unique() if self.values is not None else -1
         self.numbers[id(node)] = -1  # visited: an alias met again gives no second walk
         self._spend(1)
         values = self.values
         if node.kind == "mapping":
-            number = self._mapping(node, path, depth, at)
+            number = self._mapping(node, path, at)
         elif node.kind == "sequence":
             items = tuple(
-                self.node(item, (*path, f"[{index}]"), depth + 1, None)
+                self.node(item, (*path, f"[{index}]"), None)
                 for index, item in enumerate(node.nodes)
             )
             number = values.number(("q", items)) if values is not None else -1
@@ -198,7 +181,7 @@ class _Walk:
         if self.budget < 0:
             raise Unreadable(f"more than {MAX_NODES} YAML nodes")
 
-    def _mapping(self, node: _Node, path: tuple[str, ...], depth: int, at: int | None) -> int:
+    def _mapping(self, node: _Node, path: tuple[str, ...], at: int | None) -> int:
         found = Mapping(path, at if at is not None else node.line + 1 + self.offset)
         found.anchor = node.anchor
         self.out.append(found)
@@ -212,7 +195,7 @@ class _Walk:
                     if source.kind == "mapping":  # its names are counted against the budget
                         found.merged += [_name(k) for k, _ in source.pairs() if not k.merge]
                         self._spend(len(source.nodes) // 2)
-                number = self.node(value, (*path, "<<"), depth + 1, None)
+                number = self.node(value, (*path, "<<"), None)
                 if values is not None:
                     found.fields["<<"] = number
                 continue
@@ -220,7 +203,7 @@ class _Walk:
             key_line = key.line + 1 + self.offset
             found.keys.append(Key(name, key_line))
             if value.kind != "scalar":
-                number = self.node(value, (*path, name), depth + 1, key_line)
+                number = self.node(value, (*path, name), key_line)
             elif id(value) in numbers:  # an alias of a scalar met before
                 number = numbers[id(value)]
             else:  # the common case, without a call
