@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from ruamel.yaml.error import YAMLError
-
-from changelog_tool.commands import add_format, adoption
+from changelog_tool.commands import add_format, adoption, init_files
+from changelog_tool.commands.init_files import (
+    PRE_COMMIT,
+    UNKNOWN_SOURCE,
+    Step,
+    toml_settings,
+    workflow_reads_back,
+    workflow_text,
+)
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
@@ -25,22 +28,9 @@ from changelog_tool.merge.setup import attribute_line, attribute_lines, line_end
 from changelog_tool.provenance import Source, installed_source, parse_source
 from changelog_tool.refnames import USUAL_REMOTES, branch_name
 from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
-from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import YamlRefused
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
-PRE_COMMIT = ".pre-commit-config.yaml"
 SETTINGS = adoption.SETTINGS
-YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null", "~"}
-HOOK_ID = "perf-changelog"
-
-
-@dataclass(frozen=True)
-class Step:
-    path: str
-    action: str  # "create", "append", "keep"
-    text: str = ""
-    note: str = ""  # said after the file's text
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -57,13 +47,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "was installed from, when pip recorded them)",
     )
     add_format(parser)
-
-
-UNKNOWN_SOURCE = (
-    "not written: where perf-changelog comes from is unknown (this copy was not "
-    "installed from a git URL); run `changelog init --source URL@REF` with its git "
-    "repository and a tag or commit, e.g. https://github.com/OWNER/NAME@<tag>"
-)
 
 
 def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
@@ -96,7 +79,7 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
         settings_step,
         _line(top, ".gitattributes", attribute_line(changelog)),
         _workflow_step(top, branch, origin),
-        _pre_commit(top, origin),
+        init_files.pre_commit(_target(top, PRE_COMMIT), origin),
     ]
     if not dry_run:
         _write(top, steps)
@@ -240,7 +223,7 @@ def _workflow_step(top: Path, branch: str, origin: Source | None) -> Step:
             "github` in your CI instead",
         )
     comment = f" # {origin.tag}" if origin.pinned and origin.tag else ""
-    text = _workflow(branch, action + comment)
+    text = workflow_text(branch, action + comment)
     if not workflow_reads_back(text, branch, action):
         return Step(
             WORKFLOW,
@@ -257,29 +240,6 @@ def _workflow_step(top: Path, branch: str, origin: Source | None) -> Step:
         f"followed by `# {origin.ref}`, or run init with --source {origin.url}@<commit>"
     )
     return Step(WORKFLOW, "create", text, note)
-
-
-CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
-"""The checkout the written workflow uses: the commit of the tag, the same pin as this
-repository's own workflows (a test holds every pin of the project to one)."""
-
-
-def _workflow(branch: str, action: str) -> str:
-    return (
-        "name: perf-changelog\n"
-        "on:\n  pull_request:\n"
-        # labeled/unlabeled: adding or removing the opt-out label re-runs the gate
-        "    types: [opened, synchronize, reopened, labeled, unlabeled]\n"
-        f"  push:\n    branches: [{flow(branch)}]\n"
-        "  merge_group:\n"
-        "permissions:\n  contents: read\n"
-        "jobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n"
-        # pinned by commit (the tag in the comment); a shallow checkout, because the
-        # Action fetches the base and deepens the history itself; the credentials stay
-        # for that fetch (a private repository's)
-        f"      - uses: {CHECKOUT}\n        with:\n          persist-credentials: true\n"
-        f"      - uses: {action}\n"
-    )
 
 
 def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters: list[str]) -> None:
@@ -327,156 +287,3 @@ def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters:
             "for the merge driver"
         )
     )
-
-
-def flow(name: str) -> str:
-    """A name as a YAML scalar, quoted where a YAML 1.1 reader would read something else."""
-    plain = re.fullmatch(r"[A-Za-z][A-Za-z0-9_./-]*", name) and name.lower() not in YAML_WORDS
-    return name if plain else json.dumps(name, ensure_ascii=False)
-
-
-def toml_string(text: str) -> str:
-    """``text`` as a TOML basic string (every character TOML makes escape, escaped)."""
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def toml_settings(settings: dict[str, str | list[str]]) -> str:
-    """The settings file's text, proved to read back as ``settings``."""
-    lines = []
-    for name, value in settings.items():
-        shown = (
-            toml_string(value)
-            if isinstance(value, str)
-            else "[" + ", ".join(toml_string(v) for v in value) + "]"
-        )
-        lines.append(f"{name} = {shown}\n")
-    text = "".join(lines)
-    if tomllib.loads(text) != settings:  # every value is quoted: a failure is a bug here
-        raise AssertionError(f"the settings init writes do not read back: {text!r}")
-    return text
-
-
-def read_yaml(data: bytes) -> tuple[object, str | None]:
-    """The document's value as a YAML 1.1 safe reader builds it, or why it cannot."""
-    try:
-        return yaml11.load(data), None
-    except (yaml11.Unreadable, YamlRefused, YAMLError, UnicodeDecodeError) as exc:
-        return None, " ".join(str(exc).split())
-
-
-def _hook(origin: Source, indent: int) -> str:
-    pad = " " * indent
-    # a commit with its tag in the comment pre-commit's own `autoupdate --freeze` writes
-    frozen = f"  # frozen: {origin.tag}" if origin.pinned and origin.tag else ""
-    return (
-        f"{pad}- repo: {flow(origin.url)}\n{pad}  rev: {flow(origin.ref)}{frozen}\n"
-        f"{pad}  hooks:\n{pad}    - id: {HOOK_ID}\n"
-    )
-
-
-def _has_hook(repos: object) -> bool:
-    return isinstance(repos, list) and any(
-        isinstance(repo, dict)
-        and isinstance(repo.get("hooks"), list)
-        and any(isinstance(h, dict) and h.get("id") == HOOK_ID for h in repo["hooks"])
-        for repo in repos
-    )
-
-
-HAS_HOOK = "already has the perf-changelog hook"
-INSTALL_TYPES_KEY = "default_install_hook_types"
-INSTALL_TYPES = ["pre-commit", "pre-push"]
-INSTALL_TYPES_LINE = f"{INSTALL_TYPES_KEY}: [{', '.join(INSTALL_TYPES)}]\n"
-"""What makes a plain ``pre-commit install`` install the push hook too: the coverage
-hook runs at pre-push, and pre-commit installs only the commit hook by default."""
-
-
-def _pre_commit(top: Path, origin: Source | None) -> Step:
-    """The perf-changelog hook added to ``.pre-commit-config.yaml`` as a block item (with hook
-    types when it sets none), proved by reading back."""
-    target = _target(top, PRE_COMMIT)
-    old = target.read_bytes() if target.is_file() else None
-    value, problem = read_yaml(old) if old is not None else (None, None)
-    repos = value.get("repos") if isinstance(value, dict) else None
-    if origin is None:
-        return Step(PRE_COMMIT, "keep", HAS_HOOK if _has_hook(repos) else UNKNOWN_SOURCE)
-    alone, _ = read_yaml(("repos:\n" + _hook(origin, 2)).encode())
-    item = alone["repos"][0] if isinstance(alone, dict) else None
-    by_hand = "add this item to its `repos:` list by hand:\n" + _hook(origin, 2).rstrip("\n")
-    if old is None:
-        text = INSTALL_TYPES_LINE + "repos:\n" + _hook(origin, 2)
-        return _proved(b"", text, {INSTALL_TYPES_KEY: INSTALL_TYPES, "repos": [item]}, "create")
-    if problem is not None:
-        return Step(
-            PRE_COMMIT, "keep", f"does not parse as YAML ({problem}); nothing written: {by_hand}"
-        )
-    if value is not None and not isinstance(value, dict):
-        return Step(PRE_COMMIT, "keep", f"is not a mapping of settings; nothing written: {by_hand}")
-    if repos is not None and not isinstance(repos, list):
-        return Step(PRE_COMMIT, "keep", f"its `repos:` is not a list; nothing written: {by_hand}")
-    ending = "\r\n" if b"\n" in old and old.split(b"\n", 1)[0].endswith(b"\r") else "\n"
-    lead = "" if not old or old.endswith(b"\n") else ending
-    # the file's own hook types are its owner's: the key is added only when absent
-    types = {} if INSTALL_TYPES_KEY in (value or {}) else {INSTALL_TYPES_KEY: INSTALL_TYPES}
-    if repos is not None and _has_hook(repos):
-        if types:
-            edit = _proved(
-                old,
-                lead + INSTALL_TYPES_LINE.replace("\n", ending),
-                {**(value or {}), **types},
-                "append",
-            )
-            if edit.action == "append":
-                return edit
-        return Step(PRE_COMMIT, "keep", HAS_HOOK)
-    wanted = {**(value or {}), "repos": [*(repos or []), item]}
-    candidates = (
-        [_hook(origin, indent) for indent in (2, 0, 4)]
-        if repos is not None
-        else ["repos:\n" + _hook(origin, 2)]
-    )
-    for extra in [INSTALL_TYPES_LINE, ""] if types else [""]:
-        for text in candidates:
-            full = lead + (text + extra).replace("\n", ending)
-            edit = _proved(old, full, {**wanted, **types} if extra else wanted, "append")
-            if edit.action == "append":
-                return edit
-    return Step(
-        PRE_COMMIT,
-        "keep",
-        "cannot be appended to safely (its `repos:` list is written in flow style, such "
-        f"as `repos: []`, or is not the file's last block); nothing written: {by_hand}",
-    )
-
-
-def _proved(old: bytes, text: str, wanted: object, action: str) -> Step:
-    """``action`` with ``text`` when the file then reads as ``wanted``, else keep."""
-    value, problem = read_yaml(old + text.encode())
-    if problem is None and value == wanted:
-        return Step(PRE_COMMIT, action, text)
-    return Step(PRE_COMMIT, "keep", "not written: it would not read back as intended")
-
-
-def workflow_reads_back(text: str, branch: str, action: str) -> bool:
-    """Does the generated workflow read back with its branch and its Action?"""
-    value, problem = read_yaml(text.encode())
-    if problem is not None or not isinstance(value, dict):
-        return False
-    triggers = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
-    if not isinstance(triggers, dict):
-        return False
-    try:
-        return bool(
-            triggers["push"]["branches"] == [branch]
-            and value["jobs"]["gate"]["steps"][-1]["uses"] == action
-        )
-    except (KeyError, IndexError, TypeError):
-        return False

@@ -81,12 +81,12 @@ def test_settings_are_written_only_where_the_defaults_do_not_fit(repo: GitRepo) 
 
 def test_the_written_workflow_triggers_as_the_readme_shows() -> None:
     """The README's workflow and the one `init` writes run on the same events."""
-    from changelog_tool.commands.init import _workflow
+    from changelog_tool.commands.init_files import workflow_text
 
     readme = (ROOT / "README.md").read_text()
     shown = readme[readme.index("# .github/workflows/perf-changelog.yml") :]
     triggers = shown[shown.index("on:") : shown.index("jobs:")]
-    assert triggers in _workflow("main", "acme/perf-changelog@v1.2.3")
+    assert triggers in workflow_text("main", "acme/perf-changelog@v1.2.3")
 
 
 def test_the_master_configs_named_are_the_ones_the_tool_reads(repo: GitRepo) -> None:

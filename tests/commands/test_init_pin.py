@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import GitRepo
 from projects import HISTORY, NVIDIA, NVIDIA_TEXT, run
 
-from changelog_tool.commands import init
+from changelog_tool.commands import init, init_files
 from changelog_tool.provenance import from_install_record, source_of
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -33,7 +33,7 @@ def test_the_release_tag_of_the_installed_commit_is_the_comment(
     assert between is not None and between.tag is None
     step = init._workflow_step(tmp_path, "main", released)
     assert f"      - uses: acme/perf-changelog@{COMMIT} # v1.2.3\n" in step.text
-    hook = init._pre_commit(tmp_path, released)
+    hook = init_files.pre_commit(tmp_path / init_files.PRE_COMMIT, released)
     assert f'    rev: "{COMMIT}"  # frozen: v1.2.3\n' in hook.text
 
 
