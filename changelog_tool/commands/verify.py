@@ -28,9 +28,8 @@ from changelog_tool.findings import (
 )
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
-from changelog_tool.gate.stopped import in_progress, waiting
 from changelog_tool.gate.summary import job_summary
-from changelog_tool.gate.verdict import check
+from changelog_tool.gate.verdict import check, in_progress, waiting
 from changelog_tool.gitrepo import Repo
 from changelog_tool.gitrepo.pending import pending
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from changelog_tool.diff.keychange import KeyChange
-from changelog_tool.diff.masterparse import MasterProblem
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterProblem, MasterSet
 from changelog_tool.findings import NOTICE, Finding
 from changelog_tool.ledger.entryschema import SCENARIO, builtin, current
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.diff.points import points
 
 MASTER = b"""\
