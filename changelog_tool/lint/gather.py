@@ -82,14 +82,7 @@ def lint_findings(
             found.references.append(
                 (change.path, change.key, ref, _line_of(data, ref, change.line or 1))
             )
-    cache: dict[str, bool] = {}
-
-    def exists(path: str) -> bool:
-        if path not in cache:
-            cache[path] = repo.exists(head, path)
-        return cache[path]
-
-    return review(found, exists, where, severity)
+    return review(found, functools.cache(partial(repo.exists, head)), where, severity)
 
 
 def _base_references(snap: Snapshot, key: str) -> set[str]:

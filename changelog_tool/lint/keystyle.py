@@ -57,14 +57,9 @@ def _other(style: str) -> str:
     return KEBAB if style == SNAKE else SNAKE
 
 
-def _key_line(name: bytes) -> re.Pattern[bytes]:
-    # led by a literal line break, which the regex engine finds fast (``^`` it does not)
-    return re.compile(rb"\n[ \t]*(?:- +)?" + name + rb"[ \t]*:(?=[ \t\n])")
-
-
-_KEY_LINE = _key_line(rb"([A-Za-z][A-Za-z0-9_-]*)")
-"""A key line's name (no backtracking: the name's class and what may follow it do not
-overlap)."""
+# A key line's name, led by a literal line break, which the regex engine finds fast (``^`` it
+# does not); no backtracking: the name's class and what may follow it do not overlap.
+_KEY_LINE = re.compile(rb"\n[ \t]*(?:- +)?([A-Za-z][A-Za-z0-9_-]*)[ \t]*:(?=[ \t\n])")
 
 
 def file_votes(data: bytes) -> Votes:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from changelog_tool.diff.fields import points
 from changelog_tool.diff.masters import MasterFile, MasterSet
-from changelog_tool.diff.points import points
 
 MASTER = b"""\
 k1:
