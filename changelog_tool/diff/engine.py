@@ -139,24 +139,15 @@ def snapshot(
     layout = Layout.of(settings, repo.root)
     sides = revisions or Revisions.of(repo, settings, base, head)
     base_ref, base_sha, head_rev, head_sha = dataclasses.astuple(sides)
-    blobs: dict[str, bytes] = {}
     limit = repo.limit = settings.max_bytes
-
-    def read(rev: str, sha: str | None, path: str) -> bytes:
-        if sha is None:
-            return repo.read(WORKTREE, path, limit) or b""
-        if sha not in blobs:
-            blobs[sha] = repo.read_blob(sha, limit, path)
-        return blobs[sha]
-
     files: dict[tuple[str, str], MasterFile] = {}
 
-    def master(rev: str, sha: str | None, path: str) -> MasterFile:
-        """A file whose blob both sides share is scanned once."""
+    def master(sha: str | None, path: str) -> MasterFile:
+        """A work-tree file, or a blob (read and scanned once when both sides share it)."""
         if sha is None:
-            return MasterFile(path, read(rev, sha, path))
+            return MasterFile(path, repo.read(WORKTREE, path, limit) or b"")
         if (path, sha) not in files:
-            files[path, sha] = MasterFile(path, read(rev, sha, path))
+            files[path, sha] = MasterFile(path, repo.read_blob(sha, limit, path))
         return files[path, sha]
 
     masters: dict[str, MasterSet] = {}
@@ -166,7 +157,7 @@ def snapshot(
         if rev == WORKTREE:  # a sparse checkout leaves files out: git reads them as staged
             missing = {f.path for f in masters["base"].files} - set(found)
             found.update(repo.outside_sparse_checkout(missing))
-        masters[side] = MasterSet(master(rev, s, p) for p, s in found.items())
+        masters[side] = MasterSet(master(s, p) for p, s in found.items())
     if not masters["base"].files and not masters["head"].files:
         raise no_master_configs(settings)
     keys, problems = diff(masters["base"], masters["head"])

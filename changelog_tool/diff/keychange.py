@@ -42,6 +42,10 @@ class KeyChange:
     def needs_entry(self) -> bool:
         return self.kind != REMOVED and not self.reduced
 
+    @property
+    def label(self) -> str:
+        return "reduced" if self.reduced else self.kind
+
 
 @dataclass
 class ChangeSet:
@@ -96,10 +100,6 @@ class ChangeSet:
         ]
 
 
-def _label(change: KeyChange) -> str:
-    return "reduced" if change.reduced else change.kind
-
-
 def _detail(change: KeyChange) -> str:
     parts = []
     if change.fields:
@@ -120,12 +120,12 @@ def change_lines(changes: ChangeSet) -> list[str]:
     lines = [f"changes from {base} to {head}:"]
     if not changes.keys:
         lines.append("  no master-config key changed")
-    width = max((len(_label(k)) for k in changes.keys), default=0)
+    width = max((len(k.label) for k in changes.keys), default=0)
     for change in changes.keys:
         where = f"{shown(change.path)}:{change.line}" if change.path else ""
         side = " (at base)" if change.kind == REMOVED else ""
         lines.append(
-            f"  {_label(change):<{width}}  {shown(change.key)}{_detail(change)}  {where}{side}".rstrip()
+            f"  {change.label:<{width}}  {shown(change.key)}{_detail(change)}  {where}{side}".rstrip()
         )
     for recipe, keys in sorted(changes.recipes.items()):
         users = ", ".join(shown(k) for k in keys) if keys else "no key references it"
@@ -148,8 +148,8 @@ def notices(changes: ChangeSet) -> list[Finding]:
         detail = _detail(change).strip()
         out.append(
             Finding(
-                _label(change),
-                f"{change.key} {_label(change)}{' ' + detail if detail else ''}",
+                change.label,
+                f"{change.key} {change.label}{' ' + detail if detail else ''}",
                 change.path or "",
                 line,
                 NOTICE,

@@ -221,7 +221,6 @@ def _has_anchor_or_alias(data: bytes) -> bool:
 
 @dataclass(frozen=True)
 class Span:
-    key: str
     start: int
     end: int
     line: int
@@ -286,7 +285,7 @@ class MasterFile:
             end = found[index + 1][1] if index + 1 < len(found) else len(data)
             if key in spans:  # the last definition is the key: what PyYAML keeps
                 self.problems.append(duplicate_key(key, spans[key].line, line))
-            spans[key] = Span(key, start, end, line)
+            spans[key] = Span(start, end, line)
         return spans
 
     def _unsplittable(self) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from changelog_tool.diff.keychange import REMOVED, ChangeSet, KeyChange
+from changelog_tool.diff.keychange import ChangeSet, KeyChange
 from changelog_tool.diff.masters import MasterProblem, MasterSet
 from changelog_tool.findings import NOTICE, Finding
 from changelog_tool.gate.verdict import Verdict
@@ -32,13 +32,12 @@ def job_summary(changes: ChangeSet, verdict: Verdict, changelog: str) -> str:
     if changes.keys:
         lines += ["| key | change | what changed | covered |", "|---|---|---|---|"]
         for change in changes.keys:
-            kind = "reduced" if change.reduced else change.kind
             what = ", ".join([*change.fields, *change.recipes]) or "-"
-            if change.kind == REMOVED or change.reduced:
+            if not change.needs_entry:
                 covered = "no entry needed"
             else:
                 covered = "yes" if any(matches(p, change.key) for p in patterns) else "**no**"
-            lines.append(f"| {md(change.key)} | {kind} | {md(what)} | {covered} |")
+            lines.append(f"| {md(change.key)} | {change.label} | {md(what)} | {covered} |")
     else:
         lines.append("No master-config key or recipe changed.")
     lines.append("")

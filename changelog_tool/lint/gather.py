@@ -46,12 +46,10 @@ def lint_findings(
     heads = {file.path: file for file in snap.masters.files}
     bases = {file.path: file for file in snap.base_masters.files}
     files: dict[str, tuple[bytes, MasterFile | None, Callable[[], Votes]]] = {}
-    per_file = Counter(
-        c.path for c in changes.keys if c.kind in (ADDED, MODIFIED) and c.path is not None
-    )
-    for change in changes.keys:
-        if change.kind not in (ADDED, MODIFIED) or change.path is None:
-            continue
+    edited = [c for c in changes.keys if c.kind in (ADDED, MODIFIED) and c.path is not None]
+    per_file = Counter(c.path for c in edited)
+    for change in edited:
+        assert change.path is not None
         if change.path not in files:
             known = heads.get(change.path)  # the bytes the diff engine read
             now = known.data if known is not None else repo.read(head, change.path, limit) or b""
