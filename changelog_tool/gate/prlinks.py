@@ -71,10 +71,10 @@ def repository_slug(
     return linked if same_name else origin  # another name: a renamed repository, trust origin
 
 
-def protected_head(settings: Settings, head: HeadState) -> str | None:
+def protected_head(settings: Settings, head: HeadState | None) -> str | None:
     """The protected branch ``head`` is, or ``None``: the one "is this the protected branch?".
-    Never during a replay; a branch by name, a detached HEAD by commit."""
-    if head.operation is not None:
+    Never during a replay, nor for an unknown head; a branch by name, a detached HEAD by commit."""
+    if head is None or head.operation is not None:
         return None
     if head.branch is not None:
         remotes = remote_names(settings.root)

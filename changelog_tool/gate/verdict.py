@@ -120,14 +120,12 @@ def check(
         if needed
         else None
     )
-    state = snapshot.head_state
-    protected = prlinks.protected_head(settings, state) if state is not None else None
     needing = frozenset(c.key for c in changes.needing_entry())
     rules = Rules(
         settings,
         snapshot.masters,
         slug,
-        protected=protected,
+        protected=prlinks.protected_head(settings, snapshot.head_state),
         pr_number=pr_number,
         changed=lambda: needing,
         before_merge=before_merge or settings.fill_before_merge,
