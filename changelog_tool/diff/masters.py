@@ -6,6 +6,7 @@ tree. See docs/design.md, "Module layout"."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -344,10 +345,8 @@ class MasterFile:
         twice renamed to a key no file uses (its anchors kept: a later alias may name
         them), and those names: so the whole-file parse, which refuses a repeated
         key, reads each key's last definition, as PyYAML does."""
-        seen: dict[str, int] = {}
-        for key, _ in self._found:
-            seen[key] = seen.get(key, 0) + 1
-        if all(count == 1 for count in seen.values()):
+        seen = Counter(key for key, _ in self._found)
+        if len(seen) == len(self._found):
             return self.data, []
         out: list[bytes] = []
         names: list[str] = []
