@@ -44,13 +44,11 @@ class Snapshot:
     changelog: str
     base_ref: str
     messages: Callable[[], list[tuple[str, str]]] = list
-    """The commits' ``(sha, message)``, newest first, read (one ``git log``) on first
-    use: only an uncovered key makes the gate look for an opt-out in them."""
+    """The commits' ``(sha, message)``, newest first, read on first use (an opt-out)."""
     head_state: HeadState | None = None
     """What head is (branch, commit, operation): the gate decides if it is protected."""
     remote_url: Callable[[str], str | None] = lambda name: None
-    """The URL of a remote (``upstream``, ``origin``), read when the pr-link
-    repository is needed."""
+    """The URL of a remote, read when the pr-link repository is needed."""
     base_tail: bytes = b""
     """The base changelog's last 64 KiB: its newest pr-link names the repository."""
     settings_change: Finding | None = None
@@ -351,7 +349,6 @@ class Revision:
 
     history: History
     base_tail: bytes
-    """The base's last 64 KiB (its newest pr-links name the repository)."""
     base_exists: bool
     head_blob: str | None
     """Head's blob id as git would hash it (the work tree's file included); ``None``
