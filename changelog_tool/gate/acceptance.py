@@ -117,7 +117,9 @@ def rejections(
     out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
-        out += _pr_link(link, rules)
+        refused = _pr_link(link, rules)
+        if refused is not None:
+            out.append(refused)
     patterns = entry.get("config-keys")
     keys = list(rules.masters.owner)
     files = [m.path for m in rules.masters.files]
@@ -161,7 +163,7 @@ def rejections(
     return out
 
 
-def _pr_link(link: str, rules: Rules) -> list[Rejection]:
+def _pr_link(link: str, rules: Rules) -> Rejection | None:
     """The pr-link policy on ``link``: a re-land, a refused link, or a placeholder that the
     merge must not carry."""
     settings, number, allow = rules.settings, rules.pr_number, rules.protected is None
@@ -172,31 +174,31 @@ def _pr_link(link: str, rules: Rules) -> list[Rejection]:
     relink = why is not None and number is not None
     if relink and prlinks.problem(link, settings, rules.slug, allow_placeholder=allow) is None:
         why = f"{why}; if this is not a re-land, run `changelog finalize --pr-number {number}`"
-        return [Rejection("re-land", "pr-link", why, link, "warning")]
+        return Rejection("re-land", "pr-link", why, link, "warning")
     if why is not None:
         if rules.protected is not None and placeholder:
             why += (
                 f" ({rules.protected} is the protected branch: pass the pull request's "
                 "link, or add the entry on a branch)"
             )
-        return [Rejection("pr-link", "pr-link", why, link)]
+        return Rejection("pr-link", "pr-link", why, link)
     if number is not None and placeholder and rules.slug:
         why = (
             f"placeholder {link!r}: before merging it must be "
             f"{prlinks.canonical(rules.slug, number)} (run `changelog finalize --pr-number "
             f"{number}`; {QUEUE})"
         )
-        return [
-            Rejection("pr-link", "pr-link", why, link, "error" if rules.before_merge else "warning")
-        ]
+        return Rejection(
+            "pr-link", "pr-link", why, link, "error" if rules.before_merge else "warning"
+        )
     if rules.before_merge and placeholder:
         why = (
             f"placeholder {link!r} would reach the protected branch: fill it before "
             "the merge (run `changelog finalize --pr-number N` with the pull "
             f"request's number; {QUEUE})"
         )
-        return [Rejection("pr-link", "pr-link", why, link)]
-    return []
+        return Rejection("pr-link", "pr-link", why, link)
+    return None
 
 
 def zero_points(
