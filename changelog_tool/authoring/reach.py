@@ -1,5 +1,5 @@
 """What an entry will run: the master keys its patterns resolve to, each key's scenario types and
-benchmark points (:mod:`changelog_tool.diff.points`), the total, and too-broad patterns."""
+benchmark points (:func:`changelog_tool.diff.fields.points`), the total, and too-broad patterns."""
 
 from __future__ import annotations
 

@@ -17,9 +17,9 @@ from changelog_tool.authoring.reach import reach as reach_of
 from changelog_tool.authoring.rows import KeyRow, rows_for
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.engine import collect
+from changelog_tool.diff.fields import points as points_of
 from changelog_tool.diff.keychange import ChangeSet
-from changelog_tool.diff.masterparse import MasterProblem
-from changelog_tool.diff.points import points as points_of
+from changelog_tool.diff.masters import MasterProblem
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate.acceptance import (
     Rules,

@@ -10,7 +10,7 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.diff.engine import collect
-from changelog_tool.diff.summary import change_lines, notices
+from changelog_tool.diff.keychange import change_lines, notices
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.findings import (
     WARNING,

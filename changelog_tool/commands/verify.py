@@ -13,8 +13,7 @@ from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.confinement import confined
 from changelog_tool.diff.engine import Layout, Snapshot
-from changelog_tool.diff.keychange import ChangeSet
-from changelog_tool.diff.summary import change_lines
+from changelog_tool.diff.keychange import ChangeSet, change_lines
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.errors import EnvironmentProblem, UsageError
 from changelog_tool.findings import (
@@ -27,10 +26,8 @@ from changelog_tool.findings import (
     text_log,
 )
 from changelog_tool.gate.held import lazy_held_lines
-from changelog_tool.gate.schemanotes import added_fields, unlisted_scenario_types
-from changelog_tool.gate.stopped import in_progress, waiting
-from changelog_tool.gate.summary import job_summary
-from changelog_tool.gate.verdict import check
+from changelog_tool.gate.summary import added_fields, job_summary, unlisted_scenario_types
+from changelog_tool.gate.verdict import check, in_progress, waiting
 from changelog_tool.gitrepo import Repo
 from changelog_tool.gitrepo.process import pending, unmerged, unmerged_problem
 from changelog_tool.hints import see

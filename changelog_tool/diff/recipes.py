@@ -70,9 +70,13 @@ def needle(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
+_UNREAD = object()
+
+
 def same_data(old: bytes, new: bytes) -> bool:
     """Do two versions of a recipe hold the same YAML data, to both readings? One that does not
-    parse, repeats a key or breaks a limit never does."""
+    parse, repeats a key or breaks a limit never does; two the jobs (PyYAML) cannot load are
+    the same to them."""
     if old == new:
         return True
     try:
@@ -82,15 +86,6 @@ def same_data(old: bytes, new: bytes) -> bool:
         return False
     except BUILD_ERRORS:  # a value its tag says it is and is not
         return False
-    return _same_to_the_jobs(old, new)
-
-
-_UNREAD = object()
-
-
-def _same_to_the_jobs(old: bytes, new: bytes) -> bool:
-    """Do the benchmark jobs (PyYAML) load the same data from both? Two unloadable versions are
-    the same."""
     before, after = _as_the_jobs_load(old), _as_the_jobs_load(new)
     if before is _UNREAD or after is _UNREAD:
         return before is after

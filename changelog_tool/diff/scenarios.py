@@ -83,9 +83,3 @@ def gap(change: KeyChange, entries: Iterable[Mapping[str, object]]) -> Gap | Non
 def gaps(changes: Iterable[KeyChange], entries: Sequence[Mapping[str, object]]) -> list[Gap]:
     """The :func:`gap` of each change that has one."""
     return [g for g in (gap(c, entries) for c in changes) if g is not None]
-
-
-def zero_point_types(named: Sequence[str] | None, kinds: Sequence[str]) -> bool:
-    """Does an entry naming ``named`` run nothing of a key with ``kinds``? (Never for unknown
-    types.)"""
-    return bool(kinds) and not runs(named, kinds)

@@ -13,6 +13,11 @@ from changelog_tool.gitrepo import Repo
 from changelog_tool.ledger import entryschema
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Found, Reader, Settings, find, parse
 
+_TAKES_EFFECT = (
+    "takes effect once it is on the base branch: review it, then pass "
+    "--allow-settings-change to make this a warning"
+)
+
 
 def gather_from_base(
     repo: Repo, start: Path, *, base: str, head: str | None = None
@@ -40,15 +45,10 @@ def base_entry_schema(repo: Repo, settings: Settings, sides: Revisions) -> Findi
         return None
     message = (
         f"this branch changes the entry schema {settings.entry_schema}; the base's schema was "
-        "used. A schema change takes effect once it is on the base branch: review it, then "
-        "pass --allow-settings-change to make this a warning"
+        f"used. A schema change {_TAKES_EFFECT}"
     )
-    return Finding(
-        "settings-changed",
-        message,
-        _name(Found(path.parent, path.name), repo.root.resolve()) or "",
-        None,
-    )
+    where = _name(Found(path.parent, path.name), repo.root.resolve()) or ""
+    return Finding("settings-changed", message, where, None)
 
 
 def base_settings(repo: Repo, start: Path, sides: Revisions) -> tuple[Settings, Finding | None]:
@@ -77,9 +77,8 @@ def base_settings(repo: Repo, start: Path, sides: Revisions) -> tuple[Settings, 
         what += f", and they are refused: {problem}"
     used = settings.source or "the defaults, as the base has no settings"
     message = (
-        f"this branch {what}; the base's settings were used ({used}). A settings change "
-        "takes effect once it is on the base branch: review it, then pass "
-        "--allow-settings-change to make this a warning"
+        f"this branch {what}; the base's settings were used ({used}). "
+        f"A settings change {_TAKES_EFFECT}"
     )
     return settings, Finding("settings-changed", message, new or old or "", None)
 

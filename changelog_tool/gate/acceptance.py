@@ -9,9 +9,8 @@ from dataclasses import dataclass
 
 from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
-from changelog_tool.diff.masterparse import MasterProblem
-from changelog_tool.diff.masterset import MasterSet
-from changelog_tool.diff.scenarios import named_types, zero_point_types
+from changelog_tool.diff.masters import MasterProblem, MasterSet
+from changelog_tool.diff.scenarios import named_types, runs
 from changelog_tool.errors import ChangelogError
 from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
@@ -87,8 +86,7 @@ def work_tree_rules(
     the newest entry name the repository)."""
     if masters is None:
         masters = work_tree_masters_or_error(settings)
-    state = head_state(settings.root, settings.protected_ref)
-    protected = prlinks.protected_head(settings, state) if state is not None else None
+    protected = prlinks.protected_head(settings, head_state(settings.root, settings.protected_ref))
     slug = prlinks.repository_slug(settings, changelog_tail)
     return Rules(settings, masters, slug, protected, changed=changed)
 
@@ -119,66 +117,9 @@ def rejections(
     out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
-        settings = rules.settings
-        why = prlinks.problem(
-            link,
-            settings,
-            rules.slug,
-            allow_placeholder=rules.protected is None,
-            pr_number=rules.pr_number,
-        )
-        if (
-            why is not None
-            and rules.pr_number is not None
-            and (
-                prlinks.problem(
-                    link, settings, rules.slug, allow_placeholder=rules.protected is None
-                )
-                is None
-            )
-        ):
-            # this repository's link to another pull request: a re-land of a reverted
-            # one keeps its first link; the entry still runs what it selects
-            out.append(
-                Rejection(
-                    "re-land",
-                    "pr-link",
-                    f"{why}; if this is not a re-land, run `changelog finalize --pr-number "
-                    f"{rules.pr_number}`",
-                    link,
-                    "warning",
-                )
-            )
-        elif why is not None:
-            if rules.protected is not None and settings.is_placeholder(link):
-                why += (
-                    f" ({rules.protected} is the protected branch: pass the pull request's "
-                    "link, or add the entry on a branch)"
-                )
-            out.append(Rejection("pr-link", "pr-link", why, link))
-        elif rules.pr_number is not None and settings.is_placeholder(link) and rules.slug:
-            final = prlinks.canonical(rules.slug, rules.pr_number)
-            out.append(
-                Rejection(
-                    "pr-link",
-                    "pr-link",
-                    f"placeholder {link!r}: before merging it must be {final} "
-                    f"(run `changelog finalize --pr-number {rules.pr_number}`; {QUEUE})",
-                    link,
-                    "error" if rules.before_merge else "warning",
-                )
-            )
-        elif rules.before_merge and settings.is_placeholder(link):
-            out.append(
-                Rejection(
-                    "pr-link",
-                    "pr-link",
-                    f"placeholder {link!r} would reach the protected branch: fill it before "
-                    "the merge (run `changelog finalize --pr-number N` with the pull "
-                    f"request's number; {QUEUE})",
-                    link,
-                )
-            )
+        refused = _pr_link(link, rules)
+        if refused is not None:
+            out.append(refused)
     patterns = entry.get("config-keys")
     keys = list(rules.masters.owner)
     files = [m.path for m in rules.masters.files]
@@ -222,6 +163,44 @@ def rejections(
     return out
 
 
+def _pr_link(link: str, rules: Rules) -> Rejection | None:
+    """The pr-link policy on ``link``: a re-land, a refused link, or a placeholder that the
+    merge must not carry."""
+    settings, number, allow = rules.settings, rules.pr_number, rules.protected is None
+    why = prlinks.problem(link, settings, rules.slug, allow_placeholder=allow, pr_number=number)
+    placeholder = settings.is_placeholder(link)
+    # this repository's link to another pull request: a re-land of a reverted one keeps its
+    # first link; the entry still runs what it selects
+    relink = why is not None and number is not None
+    if relink and prlinks.problem(link, settings, rules.slug, allow_placeholder=allow) is None:
+        why = f"{why}; if this is not a re-land, run `changelog finalize --pr-number {number}`"
+        return Rejection("re-land", "pr-link", why, link, "warning")
+    if why is not None:
+        if rules.protected is not None and placeholder:
+            why += (
+                f" ({rules.protected} is the protected branch: pass the pull request's "
+                "link, or add the entry on a branch)"
+            )
+        return Rejection("pr-link", "pr-link", why, link)
+    if number is not None and placeholder and rules.slug:
+        why = (
+            f"placeholder {link!r}: before merging it must be "
+            f"{prlinks.canonical(rules.slug, number)} (run `changelog finalize --pr-number "
+            f"{number}`; {QUEUE})"
+        )
+        return Rejection(
+            "pr-link", "pr-link", why, link, "error" if rules.before_merge else "warning"
+        )
+    if rules.before_merge and placeholder:
+        why = (
+            f"placeholder {link!r} would reach the protected branch: fill it before "
+            "the merge (run `changelog finalize --pr-number N` with the pull "
+            f"request's number; {QUEUE})"
+        )
+        return Rejection("pr-link", "pr-link", why, link)
+    return None
+
+
 def zero_points(
     entry: Mapping[str, object], keys: Sequence[str], masters: MasterSet
 ) -> list[Rejection]:
@@ -238,7 +217,7 @@ def zero_points(
             has = kinds(masters.value(key))
         except MasterProblem:  # reported where the key is read
             continue
-        if zero_point_types(named, has):
+        if has and not runs(named, has):  # (never for unknown types)
             out.append(
                 Rejection(
                     "scenario-mismatch",

@@ -4,6 +4,7 @@ pr-link, so that a flaw there is a warning
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Container, Sequence
 from pathlib import Path
 
@@ -46,11 +47,4 @@ def held_in(protected: bytes, data: bytes) -> Container[int]:
 
 def lazy_held_lines(file: Path, refs: Sequence[str]) -> Callable[[], Container[int]]:
     """:func:`held_lines`, worked out only when a check finds a flaw to place."""
-    found: list[Container[int]] = []
-
-    def held() -> Container[int]:
-        if not found:
-            found.append(held_lines(file, refs))
-        return found[0]
-
-    return held
+    return functools.cache(functools.partial(held_lines, file, refs))

@@ -58,29 +58,23 @@ def repository_slug(
     newest link."""
     if settings.repository:
         return settings.repository
-    if remote_url is None:
-        remote_url = remote_url_reader(settings.root)
-
-    def remote(name: str) -> str | None:
-        assert remote_url is not None
-        return slug_of(remote_url(name))
-
-    upstream = remote("upstream")
+    remote = remote_url or remote_url_reader(settings.root)
+    upstream = slug_of(remote("upstream"))
     if upstream is not None:
         return upstream
     found = [m.group(1) for m in _RECENT_LINK.finditer(changelog)] if changelog else []
     linked = found[-1].decode("ascii") if found else None
-    origin = remote("origin")
+    origin = slug_of(remote("origin"))
     if origin is None or linked is None:
         return origin or linked
     same_name = origin.split("/")[1].lower() == linked.split("/")[1].lower()
     return linked if same_name else origin  # another name: a renamed repository, trust origin
 
 
-def protected_head(settings: Settings, head: HeadState) -> str | None:
+def protected_head(settings: Settings, head: HeadState | None) -> str | None:
     """The protected branch ``head`` is, or ``None``: the one "is this the protected branch?".
-    Never during a replay; a branch by name, a detached HEAD by commit."""
-    if head.operation is not None:
+    Never during a replay, nor for an unknown head; a branch by name, a detached HEAD by commit."""
+    if head is None or head.operation is not None:
         return None
     if head.branch is not None:
         remotes = remote_names(settings.root)

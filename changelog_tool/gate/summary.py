@@ -1,13 +1,19 @@
-"""The Markdown job summary ``verify --format github`` appends to ``$GITHUB_STEP_SUMMARY``
-(pure): changed keys, findings, the suggested entry, every name escaped."""
+"""What ``verify --base`` says besides the verdict (pure): the Markdown job summary
+``--format github`` appends to ``$GITHUB_STEP_SUMMARY`` (changed keys, findings, the suggested
+entry, every name escaped), and notes on the entry schema in use (the fields a repository's
+schema adds, scenario types the changed keys use that it does not list)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-from changelog_tool.diff.keychange import REMOVED, ChangeSet
+from changelog_tool.diff.keychange import ChangeSet, KeyChange
+from changelog_tool.diff.masters import MasterProblem, MasterSet
+from changelog_tool.findings import NOTICE, Finding
 from changelog_tool.gate.verdict import Verdict
 from changelog_tool.ledger.entry import matches, texts
+from changelog_tool.ledger.entryschema import SCENARIO, builtin, current
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~-])")
 
@@ -26,13 +32,12 @@ def job_summary(changes: ChangeSet, verdict: Verdict, changelog: str) -> str:
     if changes.keys:
         lines += ["| key | change | what changed | covered |", "|---|---|---|---|"]
         for change in changes.keys:
-            kind = "reduced" if change.reduced else change.kind
             what = ", ".join([*change.fields, *change.recipes]) or "-"
-            if change.kind == REMOVED or change.reduced:
+            if not change.needs_entry:
                 covered = "no entry needed"
             else:
                 covered = "yes" if any(matches(p, change.key) for p in patterns) else "**no**"
-            lines.append(f"| {md(change.key)} | {kind} | {md(what)} | {covered} |")
+            lines.append(f"| {md(change.key)} | {change.label} | {md(what)} | {covered} |")
     else:
         lines.append("No master-config key or recipe changed.")
     lines.append("")
@@ -55,3 +60,62 @@ def job_summary(changes: ChangeSet, verdict: Verdict, changelog: str) -> str:
             "",
         ]
     return "\n".join(lines) + "\n"
+
+
+UNLISTED = "unlisted-scenario-type"
+"""The code of the one notice about scenario types the entry schema does not list."""
+
+
+def added_fields() -> list[str]:
+    """A line per field and scenario type the repository's schema adds, for the log."""
+    definition, base = current(), builtin()
+    if definition.source is None:
+        return []
+    lines = [
+        f"entry schema {definition.source} adds field {f.name} ({f.kind})"
+        + (f": {f.description}" if f.description else "")
+        for f in definition.fields
+        if f.name not in base.names
+    ]
+    lines += [
+        f"entry schema {definition.source} adds scenario type {kind}"
+        for kind in definition.scenario_types
+        if kind not in base.scenario_types
+    ]
+    return lines
+
+
+def _kinds(change: KeyChange, masters: MasterSet) -> Iterable[str]:
+    if change.scenarios:
+        return change.scenarios
+    try:
+        value = masters.value(change.key) if change.key in masters.owner else None
+    except MasterProblem:
+        return ()  # said once, elsewhere
+    scenarios = value.get("scenarios") if isinstance(value, dict) else None
+    return [k for k in scenarios if isinstance(k, str)] if isinstance(scenarios, dict) else ()
+
+
+def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) -> list[Finding]:
+    """One notice naming the scenario types the changed keys use that the schema lacks, with the
+    fix."""
+    definition = current()
+    unlisted: dict[str, list[str]] = {}
+    where: KeyChange | None = None
+    for change in changes:
+        for kind in _kinds(change, masters):
+            if kind not in definition.scenario_types:
+                unlisted.setdefault(kind, []).append(change.key)
+                where = where or change
+    if where is None:
+        return []
+    named = "; ".join(
+        f"{kind!r} ({', '.join(sorted(keys)[:3])}{', ...' if len(keys) > 3 else ''})"
+        for kind, keys in sorted(unlisted.items())
+    )
+    message = (
+        f"the master configs use scenario types the entry schema does not list: {named}. "
+        f"No entry can name them in {SCENARIO}; an entry without {SCENARIO} runs them. "
+        + definition.where_to_declare("a scenario type")
+    )
+    return [Finding(UNLISTED, message, where.path or "", where.line, NOTICE)]

@@ -3,20 +3,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import posixpath
+import re
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
 from changelog_tool.diff.scenarios import Gap, gaps
-from changelog_tool.findings import ERROR, NOTICE, WARNING, Finding, shown
+from changelog_tool.findings import ERROR, NOTICE, WARNING, Finding, listing, shown
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.appendonly import scope_findings
-from changelog_tool.gate.optout import OptOut, find
-from changelog_tool.gate.orphans import orphan_findings
 from changelog_tool.gate.reading import REFUSED, reading_findings
 from changelog_tool.gate.suggest import suggested_entry
+from changelog_tool.gitrepo.process import Pending
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.edits import parse
@@ -24,6 +25,45 @@ from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import entry_identity, scenario_types, selection
 from changelog_tool.ledger.revision import FORM, Appended
 from changelog_tool.settings import Settings
+
+# The explicit opt-out of a change that cannot affect performance: ``--skip-reason``, a
+# subject tag in ``--pr-title``, a ``No-Perf-Change:`` trailer, or a commit's subject tag. It
+# turns ``uncovered-key`` errors into warnings, nothing else.
+TRAILER = "No-Perf-Change"
+_TRAILER = re.compile(rf"^{TRAILER}:[ \t]*(\S.*)$", re.MULTILINE | re.IGNORECASE)
+_TAG = re.compile(r"\[(?:skip[- ]sweep|no[- ]perf[- ]changes?)\]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class OptOut:
+    reason: str
+    source: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"reason": self.reason, "source": self.source}
+
+    def describe(self) -> str:
+        return f"{self.reason} ({self.source})"
+
+
+def find_opt_out(
+    messages: Callable[[], Sequence[tuple[str, str]]],
+    flag: str | None = None,
+    title: str | None = None,
+) -> OptOut | None:
+    """The opt-out in force: the flag, then the pull request's title, then the newest commit."""
+    if flag is not None and flag.strip():
+        return OptOut(flag.strip(), "--skip-reason")
+    if title is not None and _TAG.search(title.split("\n", 1)[0]):
+        return OptOut(title.split("\n", 1)[0].strip(), "subject tag of the pull request's title")
+    for sha, message in messages():
+        trailer = _TRAILER.search(message)
+        if trailer:
+            return OptOut(trailer.group(1).strip(), f"{TRAILER} trailer of commit {sha[:10]}")
+        subject = message.split("\n", 1)[0]
+        if _TAG.search(subject):
+            return OptOut(subject.strip(), f"subject tag of commit {sha[:10]}")
+    return None
 
 
 @dataclass
@@ -68,7 +108,9 @@ def check(
     unselected = [g for g, state in restoring if state is None]
     verdict.uncovered = [g.change for g in unselected]
     # the commits are read for an opt-out only when it excuses something
-    verdict.opt_out = find(snapshot.messages if verdict.uncovered else list, skip_reason, pr_title)
+    verdict.opt_out = find_opt_out(
+        snapshot.messages if verdict.uncovered else list, skip_reason, pr_title
+    )
     verdict.findings.extend(_uncovered(g, verdict.opt_out, waiting) for g in unselected)
     verdict.findings.extend(scope_findings(snapshot, appended))
     # the repository is needed only to judge or suggest a pr-link
@@ -78,14 +120,12 @@ def check(
         if needed
         else None
     )
-    state = snapshot.head_state
-    protected = prlinks.protected_head(settings, state) if state is not None else None
     needing = frozenset(c.key for c in changes.needing_entry())
     rules = Rules(
         settings,
         snapshot.masters,
         slug,
-        protected=protected,
+        protected=prlinks.protected_head(settings, snapshot.head_state),
         pr_number=pr_number,
         changed=lambda: needing,
         before_merge=before_merge or settings.fill_before_merge,
@@ -265,3 +305,56 @@ def _corrections(snapshot: Snapshot, settings: Settings, slug: str | None) -> li
         if problem is not None:
             out.append(Finding("pr-link", f"corrected link: {problem}", snapshot.changelog, line))
     return out
+
+
+# ``orphan-recipe``: changed recipes no master key references, one finding per folder.
+def orphan_findings(recipes: Iterable[str]) -> list[Finding]:
+    """One warning per folder of ``recipes``, at its first file."""
+    folders: dict[str, list[str]] = {}
+    for recipe in recipes:
+        folders.setdefault(posixpath.dirname(recipe), []).append(recipe)
+    out = []
+    for folder, files in sorted(folders.items()):
+        files.sort()
+        if len(files) == 1:
+            message = (
+                "no master-config key references this recipe (CONFIG_FILE=...), "
+                "so no sweep will run it"
+            )
+        else:
+            names = [posixpath.basename(f) for f in files]
+            message = (
+                f"no master-config key references these {len(files)} recipes in "
+                f"{folder or '.'}/ (CONFIG_FILE=...): {listing(names)}; no sweep will run them"
+            )
+        out.append(
+            Finding("orphan-recipe", message, files[0], None, WARNING, detail={"files": files})
+        )
+    return out
+
+
+# The verdict while git has stopped in a rebase, merge or cherry-pick: said first, and no advice
+# to append while commits to replay still change the changelog.
+def waiting(stopped: Pending, touching: list[str], path: str) -> str | None:
+    """The advice in place of "append one", while commits to replay change ``path``."""
+    if not touching:
+        return None
+    op = stopped.operation
+    return (
+        f"{len(touching)} commit(s) the {op} has still to replay change {path} and may "
+        f"hold its entry: do not append one now, finish the {op} first"
+    )
+
+
+def in_progress(stopped: Pending, touching: list[str], path: str) -> Finding:
+    op = stopped.operation
+    if stopped.remaining is None:
+        left = ""
+    else:
+        left = f", {len(stopped.remaining)} commit(s) still to replay"
+        left += f", {len(touching)} of them changing {path}" if stopped.remaining else ""
+    message = (
+        f"a {op} is in progress{left}: the branch is judged as it stands now; finish it "
+        f"(`{stopped.continue_command()}`, or `git {op} --abort`), then verify again"
+    )
+    return Finding("in-progress", message, path, None, WARNING)

@@ -10,8 +10,7 @@ from functools import partial
 
 from changelog_tool.diff.engine import Layout, Snapshot
 from changelog_tool.diff.keychange import ADDED, MODIFIED
-from changelog_tool.diff.masterparse import MasterProblem
-from changelog_tool.diff.masters import BATCH, MasterFile
+from changelog_tool.diff.masters import BATCH, MasterFile, MasterProblem
 from changelog_tool.diff.recipes import references, target
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import Repo
@@ -47,12 +46,10 @@ def lint_findings(
     heads = {file.path: file for file in snap.masters.files}
     bases = {file.path: file for file in snap.base_masters.files}
     files: dict[str, tuple[bytes, MasterFile | None, Callable[[], Votes]]] = {}
-    per_file = Counter(
-        c.path for c in changes.keys if c.kind in (ADDED, MODIFIED) and c.path is not None
-    )
-    for change in changes.keys:
-        if change.kind not in (ADDED, MODIFIED) or change.path is None:
-            continue
+    edited = [c for c in changes.keys if c.kind in (ADDED, MODIFIED) and c.path is not None]
+    per_file = Counter(c.path for c in edited)
+    for change in edited:
+        assert change.path is not None
         if change.path not in files:
             known = heads.get(change.path)  # the bytes the diff engine read
             now = known.data if known is not None else repo.read(head, change.path, limit) or b""
@@ -83,14 +80,7 @@ def lint_findings(
             found.references.append(
                 (change.path, change.key, ref, _line_of(data, ref, change.line or 1))
             )
-    cache: dict[str, bool] = {}
-
-    def exists(path: str) -> bool:
-        if path not in cache:
-            cache[path] = repo.exists(head, path)
-        return cache[path]
-
-    return review(found, exists, where, severity)
+    return review(found, functools.cache(partial(repo.exists, head)), where, severity)
 
 
 def _base_references(snap: Snapshot, key: str) -> set[str]:

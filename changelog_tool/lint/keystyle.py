@@ -5,6 +5,7 @@ without lower case or separators never vote. Only keys in ``new_paths`` are repo
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -53,18 +54,9 @@ def style(name: str) -> str | None:
     return KEBAB if "-" in name and name.upper() != name else None
 
 
-def _other(style: str) -> str:
-    return KEBAB if style == SNAKE else SNAKE
-
-
-def _key_line(name: bytes) -> re.Pattern[bytes]:
-    # led by a literal line break, which the regex engine finds fast (``^`` it does not)
-    return re.compile(rb"\n[ \t]*(?:- +)?" + name + rb"[ \t]*:(?=[ \t\n])")
-
-
-_KEY_LINE = _key_line(rb"([A-Za-z][A-Za-z0-9_-]*)")
-"""A key line's name (no backtracking: the name's class and what may follow it do not
-overlap)."""
+# A key line's name, led by a literal line break, which the regex engine finds fast (``^`` it
+# does not); no backtracking: the name's class and what may follow it do not overlap.
+_KEY_LINE = re.compile(rb"\n[ \t]*(?:- +)?([A-Za-z][A-Za-z0-9_-]*)[ \t]*:(?=[ \t\n])")
 
 
 def file_votes(data: bytes) -> Votes:
@@ -85,16 +77,12 @@ def slips(
 ) -> list[StyleSlip]:
     """The added keys whose style goes against their siblings (or their file); ``new_paths`` and
     ``whole_file`` are asked only when a key goes against."""
-    in_file: list[Votes] = []
 
+    @functools.cache
     def file() -> Votes:
-        if not in_file:
-            in_file.append(
-                whole_file()
-                if whole_file is not None
-                else _votes([k.name for m in maps for k in m.keys])
-            )
-        return in_file[0]
+        if whole_file is not None:
+            return whole_file()
+        return _votes([k.name for m in maps for k in m.keys])
 
     out = []
     for mapping in maps:
@@ -110,26 +98,24 @@ def slips(
         for key, mine in zip(mapping.keys, styles, strict=True):
             if mine is None:
                 continue
-            expected = _other(mine)
+            expected = KEBAB if mine == SNAKE else SNAKE
             same, against = votes.of(mine) - 1, votes.of(expected)
             split = same + against > 0
-            if not split or against == same + 1:
-                # no styled sibling, or a mapping split evenly (each side would call the
-                # other the slip): the file decides, if it is nearly all one style; only
-                # for a key the branch added (the whole file is read for no other)
-                if normal((*mapping.path, key.name)) not in new_paths():
-                    continue
-                whole = file()
-                voters = whole.snake + whole.kebab
-                backing, by_file = whole.of(expected), True
-                if not voters or backing < FILE_SHARE * voters:
-                    continue
-            elif against > same:
-                backing, voters, by_file = against, same + against, False
-            else:
+            # no styled sibling, or a mapping split evenly (each side would call the other
+            # the slip): the file decides, if it is nearly all one style
+            by_file = not split or against == same + 1
+            if not by_file and against <= same:
                 continue
+            # only a key the branch added (the whole file is read for no other)
             if normal((*mapping.path, key.name)) not in new_paths():
                 continue
+            if by_file:
+                whole = file()
+                backing, voters = whole.of(expected), whole.snake + whole.kebab
+                if not voters or backing < FILE_SHARE * voters:
+                    continue
+            else:
+                backing, voters = against, same + against
             fix = key.name.replace("_", "-") if expected == KEBAB else key.name.replace("-", "_")
             out.append(
                 StyleSlip(

@@ -3,13 +3,13 @@ settings give (``off`` drops one). Pure over the files given."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from collections.abc import Mapping as MappingType
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
-from changelog_tool.findings import Finding
-from changelog_tool.lint import copies, keystyle, repeated
-from changelog_tool.lint.references import reference_findings
+from changelog_tool.findings import Finding, listing
+from changelog_tool.lint import keystyle, repeated
 from changelog_tool.settings import DEFAULT_SEVERITY
 from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
 
@@ -200,29 +200,22 @@ class _File:
             self.now: list[Mapping] | None = mappings(head, line - 1, values=values)
         except Unreadable:
             self.now = None
-        self._before: list[Mapping] | None = None
-        self._new_paths: set[tuple[str, ...]] | None = None
-        self._new_places: set[repeated.Place] | None = None
 
+    @cached_property
     def before(self) -> list[Mapping]:
-        if self._before is None:
-            base = self.base
-            self._before = mappings(base, values=self.values) if base is not None else []
-        return self._before
+        return mappings(self.base, values=self.values) if self.base is not None else []
 
+    @cached_property
     def new_paths(self) -> set[tuple[str, ...]]:
-        if self._new_paths is None:
-            self._new_paths = keystyle.key_paths(self.now or []) - keystyle.key_paths(self.before())
-        return self._new_paths
+        return keystyle.key_paths(self.now or []) - keystyle.key_paths(self.before)
 
+    @cached_property
     def new_places(self) -> set[repeated.Place]:
-        if self._new_places is None:
-            try:
-                before = self.before()
-            except Unreadable:  # a base no lint can read: nothing here counts as new
-                return set()
-            self._new_places = copies.new_places(self.path, self.now or [], before)
-        return self._new_places
+        try:
+            before = self.before
+        except Unreadable:  # a base no lint can read: nothing here counts as new
+            return set()
+        return repeated.new_places(self.path, self.now or [], before)
 
     def lints(self, styles: bool, leaves: repeated.Leaves | None) -> list[Finding]:
         """``leaves``: look for repeated blocks too (recipes)."""
@@ -231,12 +224,12 @@ class _File:
             return []
         out = []
         try:
-            for slip in keystyle.slips(now, self.new_paths, self.style) if styles else []:
+            for slip in keystyle.slips(now, lambda: self.new_paths, self.style) if styles else []:
                 out.append(
                     Finding("key-style", _style_message(slip), self.path, slip.line, key=slip.key)
                 )
             if leaves is not None:
-                changed = repeated.changed_blocks(now, self.before())
+                changed = repeated.changed_blocks(now, self.before)
                 self.repeats = repeated.repeats(self.path, now, leaves, changed)
                 for repeat in self.repeats:
                     out.append(Finding("repeated-block", repeat.message(), self.path, repeat.line))
@@ -271,5 +264,47 @@ def _copies(files: list[_File]) -> list[Finding]:
     maps = {f.path: f.now or [] for f in readable}
     by_path = {f.path: f for f in readable}
     places = [p for f in readable for r in f.repeats for p in r.places()]
-    found = copies.copies(maps, lambda path: by_path[path].new_places(), places)
+    found = repeated.copies(maps, lambda path: by_path[path].new_places, places)
     return [Finding("repeated-block", c.message(), c.first.path, c.first.line) for c in found]
+
+
+# ``recipe-reference``: a changed key's references that name no file, one finding per key.
+def reference_findings(
+    references: Iterable[tuple[str, str, str, int]],
+    exists: Callable[[str], bool],
+    target: Callable[[str], str | None],
+) -> list[Finding]:
+    """One finding per ``(master file, key)`` whose references name no existing path, at its
+    first line."""
+    dangling: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
+    for path, key, ref, line in references:
+        where = target(ref)
+        if where is not None and not exists(where):
+            dangling.setdefault((path, key), []).append((ref, where, line))
+    out = []
+    for (path, key), refs in dangling.items():
+        refs.sort(key=lambda r: (r[2], r[0]))
+        if len(refs) == 1:
+            ref, where, _ = refs[0]
+            what = f"references {ref!r}, but {where} is not in this repository"
+        else:
+            names = [repr(ref) for ref, _, _ in refs]
+            what = (
+                f"references {len(refs)} recipes that are not in this repository ({listing(names)})"
+            )
+        out.append(
+            Finding(
+                "recipe-reference",
+                f"{key} {what}; fix the path, add the recipe, or (for a recipe from "
+                "another collection) ignore this",
+                path,
+                refs[0][2],
+                key=key,
+                detail={
+                    "references": [
+                        {"reference": ref, "path": where, "line": line} for ref, where, line in refs
+                    ]
+                },
+            )
+        )
+    return out

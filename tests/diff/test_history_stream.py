@@ -1,4 +1,4 @@
-"""The changelog read from git (``diff/changelog.py``), from the work tree or a commit:
+"""The changelog read from git (``diff/engine.py`` ``read_revision``), from the work tree or a commit:
 judged as ``compare`` judges the two versions' bytes, with head's blob id as git
 gives it. Real repositories."""
 
@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from conftest import GitRepo
 
-from changelog_tool.diff.changelog import read_revision
+from changelog_tool.diff.engine import read_revision
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.revision import APPEND, History
