@@ -29,24 +29,13 @@ from changelog_tool.authoring.drafts import Answers, Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
 from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
-from changelog_tool.errors import INTERRUPTED as INTERRUPTED_CODE
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
 from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
 from changelog_tool.tui.help import HelpScreen
 from changelog_tool.tui.keys import KeyList, KeyPicker
-from changelog_tool.tui.leaving import (
-    INTERRUPTED,
-    LEFT_CODE,
-    SIGNALS,
-    Outcome,
-    backstop,
-    keep,
-    leave,
-    route_signals,
-    signal_code,
-)
+from changelog_tool.tui.leaving import Outcome, backstop, keep, leave, route_signals
 from changelog_tool.tui.selection import take_selection
 from changelog_tool.tui.widgets import EntryForm, Pane
 
@@ -126,7 +115,8 @@ class AddApp(App[Outcome]):
         ),
         Binding("ctrl+t", "toggle_theme", "Theme", tooltip="Switch the light or dark theme"),
         Binding("f1", "help", "Help", tooltip="Help: every key, and how an entry is built"),
-        Binding("question_mark", "help_key", "Help", show=False),
+        # a text field takes ? as a character: it is help only outside one
+        Binding("question_mark", "help", "Help", show=False),
     ]
 
     def __init__(self, session: AddSession, initial: Draft, *, note: str = "") -> None:
@@ -137,7 +127,6 @@ class AddApp(App[Outcome]):
         self.baseline = initial
         self.showing_history = False
         self.before_pane: Widget | None = None  # the focus before f2 showed the pane
-        self.rows: list[KeyRow] = []
         self.loaded: Loaded | None = None
         self.live = False  # the preview follows the answers once the keys are on screen
         self.unroute_signals: Callable[[], None] | None = None
@@ -162,7 +151,7 @@ class AddApp(App[Outcome]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="panels"):  # scrolls when the screen is too small for them
-            yield KeyPicker(id="picker")
+            yield KeyPicker(self.session.pattern_matches, id="picker")
             yield EntryForm(self.session.scenario_types, id="form")
             yield Pane(id="pane")
         yield Label("", id="status")
@@ -208,12 +197,11 @@ class AddApp(App[Outcome]):
         picker.query_one(KeyList).loading = False
         picker.set_completions(self.session.completions())
         chosen = list(self.initial.keys) or preselected(loaded.rows)
-        self.rows = list(loaded.rows)
-        picker.set_rows(listed(self.rows, chosen, []), chosen)
+        picker.set_rows(listed(loaded.rows, chosen, []), chosen)
         picker.set_title(texts.keys_title(loaded))
         if not self.initial.scenario_types:
-            self.query_one(EntryForm).set_scenarios(suggested_scenarios(self.rows, chosen))
-        if not self.rows:
+            self.query_one(EntryForm).set_scenarios(suggested_scenarios(loaded.rows, chosen))
+        if not loaded.rows:
             self.query_one("#pattern", Input).focus()
         self.baseline = self.current_draft()
         self.call_after_refresh(self._keys_shown)
@@ -299,19 +287,16 @@ class AddApp(App[Outcome]):
 
     def action_leave(self, interrupted: bool = False) -> None:
         draft = self.current_draft()
-        if draft == self.baseline:
-            self._leave(draft, interrupted)
-            return
 
         def answered(answer: str | None) -> None:
             if answer in (LEAVE, INTERRUPT):
-                self._leave(draft, interrupted or answer == INTERRUPT)
+                signum = signal.SIGINT if interrupted or answer == INTERRUPT else None
+                self.exit(leave(self.session.path, draft, self.baseline, signum))
 
-        self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
-
-    def _leave(self, draft: Draft, interrupted: bool) -> None:
-        code, how = (INTERRUPTED_CODE, INTERRUPTED) if interrupted else (LEFT_CODE, "")
-        self.exit(leave(self.session.path, draft, self.baseline, code, how))
+        if draft == self.baseline:
+            answered(LEAVE)
+        else:
+            self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
 
     def signalled(self, signum: int) -> None:
         """SIGINT, SIGTERM or SIGHUP: leave at once, keeping typed answers (see :mod:`.leaving`)."""
@@ -323,10 +308,9 @@ class AddApp(App[Outcome]):
             draft = self.current_draft()
         except NoMatches:  # the form is not there yet: nothing was typed
             draft = self.baseline
-        code, how = signal_code(signum), SIGNALS[signal.Signals(signum)]
-        outcome = leave(self.session.path, draft, self.baseline, code, how)  # the draft first
+        outcome = leave(self.session.path, draft, self.baseline, signum)  # the draft first
         if not self.is_headless:  # a real terminal: see leaving.py
-            backstop(code)
+            backstop(outcome.code)
         self.exit(outcome)
 
     def action_save(self) -> None:
@@ -343,7 +327,8 @@ class AddApp(App[Outcome]):
             except (ChangelogError, OSError) as refused:
                 self._not_saved(draft, refused, kept)
                 return
-            self.reread()
+            self.parse_history()  # the file was read again: its entries, off the screen's thread
+            self.refresh_preview()
             self.notify(
                 f"{exc}. Your answers are kept; the preview now shows the current "
                 f"file: check it and press ctrl+s again. {kept}".rstrip(),
@@ -371,23 +356,6 @@ class AddApp(App[Outcome]):
         if self.live:  # before, the form is being filled in: _keys_shown builds it once
             self.refresh_preview()
 
-    @on(KeyPicker.PatternTyped)
-    def _pattern_typed(self, event: KeyPicker.PatternTyped) -> None:
-        picker = self.query_one(KeyPicker)
-        if not event.pattern:
-            picker.show_count("")
-            return
-        count = len(self.session.pattern_matches(event.pattern))
-        noun = "key matches" if count == 1 else "keys match"
-        picker.show_count(f" {count} {noun}")
-
-    @on(KeyPicker.PatternSubmitted)
-    def _pattern_submitted(self, event: KeyPicker.PatternSubmitted) -> None:
-        count = len(self.session.pattern_matches(event.pattern))
-        self.query_one(KeyPicker).add_key(KeyRow(event.pattern), count)
-        self.query_one(KeyPicker).show_count("")
-
-    @on(Pane.Toggle)
     def action_toggle_pane(self) -> None:
         """The preview or the previous entries; on a short screen f2 also cycles through the
         panels."""
@@ -406,13 +374,6 @@ class AddApp(App[Outcome]):
             screen.remove_class("-pane-shown")
             (self.before_pane or self.query_one("#description")).focus()
         self.refresh_preview()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``?`` is help only outside a text field (there it is a character to type)."""
-        return not (action == "help_key" and isinstance(self.focused, Input | TextArea))
-
-    def action_help_key(self) -> None:
-        self.action_help()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -446,11 +407,6 @@ class AddApp(App[Outcome]):
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"
-
-    def reread(self) -> None:
-        """The file was read again: its entries (off the screen's thread), the preview."""
-        self.parse_history()
-        self.refresh_preview()
 
 
 def _light_terminal() -> bool:

@@ -1,7 +1,9 @@
 """The key list: changed keys on top, hand-added keys and patterns, then every other master key,
-with a filter and an add field. It shows rows and posts Messages; no logic."""
+with a filter and an add field that counts the keys a pattern names."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.segment import Segment
 from textual import events, on
@@ -72,20 +74,9 @@ class KeyPicker(Vertical):
     class Changed(Message):
         """The chosen keys changed."""
 
-    class PatternTyped(Message):
-        """Text in the add-a-key field changed (the app answers with a match count)."""
-
-        def __init__(self, pattern: str) -> None:
-            super().__init__()
-            self.pattern = pattern
-
-    class PatternSubmitted(Message):
-        def __init__(self, pattern: str) -> None:
-            super().__init__()
-            self.pattern = pattern
-
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, matches: Callable[[str], list[str]], *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.matches = matches  # the master keys a typed key or pattern names
         self.rows: list[KeyRow] = []
         self.chosen: set[str] = set()
         self.prompts: dict[str, Content] = {}
@@ -166,9 +157,6 @@ class KeyPicker(Vertical):
         self._show(highlight=row.key)
         self.post_message(self.Changed())
 
-    def show_count(self, text: str) -> None:
-        self.query_one("#match-count", Label).update(text)
-
     def show_problem(self, text: str) -> None:
         label = self.query_one("#keys-problem", Label)
         label.update(text)
@@ -200,11 +188,15 @@ class KeyPicker(Vertical):
     @on(Input.Changed, "#pattern")
     def _pattern_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.post_message(self.PatternTyped(event.value.strip()))
+        pattern = event.value.strip()
+        count = len(self.matches(pattern))
+        noun = "key matches" if count == 1 else "keys match"
+        self.query_one("#match-count", Label).update(f" {count} {noun}" if pattern else "")
 
     @on(Input.Submitted, "#pattern")
     def _pattern_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.value.strip():
-            self.post_message(self.PatternSubmitted(event.value.strip()))
+        pattern = event.value.strip()
+        if pattern:
+            self.add_key(KeyRow(pattern), len(self.matches(pattern)))
             event.input.value = ""

@@ -164,9 +164,6 @@ class Pane(Vertical):
 
     DEFAULT_CLASSES = "panel"
 
-    class Toggle(Message):
-        pass
-
     def compose(self) -> ComposeResult:
         yield Static("", id="pane-note")
         with ScrollableContainer(id="pane-scroll"):
@@ -198,5 +195,5 @@ class Pane(Vertical):
         rows = scroll.scrollable_content_region.height
         scroll.scroll_to(y=min(start, max(0, end - rows + 1)), animate=False)
 
-    def on_click(self) -> None:
-        self.post_message(self.Toggle())
+    async def on_click(self) -> None:
+        await self.run_action("app.toggle_pane")
