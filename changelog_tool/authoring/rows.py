@@ -24,7 +24,6 @@ class KeyRow:
     key: str
     change: KeyChange | None = None
     covered: bool = False
-    scenarios: tuple[str, ...] = ()
     other: bool = False
     missing: tuple[str, ...] = ()
     """The changed scenario types that no appended entry selects yet."""
@@ -68,7 +67,7 @@ def _row(change: KeyChange, appended: list[Entry]) -> KeyRow:
     missing ones."""
     found = gap(change, appended)
     missing = found.kinds if found is not None else ()
-    return KeyRow(change.key, change, found is None, change.scenarios, missing=missing)
+    return KeyRow(change.key, change, found is None, missing=missing)
 
 
 def rows_for(changes: ChangeSet) -> list[KeyRow]:

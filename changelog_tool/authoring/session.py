@@ -163,9 +163,6 @@ class AddSession:
     def pattern_matches(self, pattern: str) -> list[str]:
         return matching_keys(pattern, self.master_keys) if pattern else []
 
-    def completions(self) -> list[str]:
-        return self.master_keys
-
     def history_for(self, keys: list[str]) -> list[Applied]:
         """Previous entries that apply to the chosen keys (patterns resolved)."""
         if self.loaded is None:
@@ -186,8 +183,7 @@ class AddSession:
         return [f"{name}: {message}" for name, message in self.field_problems(draft)]
 
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
-        """``(field, message)`` for each reason this draft cannot be saved (the acceptance rule,
-        empty answers named)."""
+        """``(field, message)`` for each reason this draft cannot be saved."""
         entry = self.entry(draft)
         out = []
         if not draft.keys:

@@ -37,7 +37,7 @@ from changelog_tool.tui.help import HelpScreen
 from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import Outcome, backstop, keep, leave, route_signals
 from changelog_tool.tui.selection import take_selection
-from changelog_tool.tui.widgets import EntryForm, Pane
+from changelog_tool.tui.widgets import EntryForm, Pane, Problem
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
 
@@ -195,10 +195,10 @@ class AddApp(App[Outcome]):
         self.loaded = loaded
         picker = self.query_one(KeyPicker)
         picker.query_one(KeyList).loading = False
-        picker.set_completions(self.session.completions())
+        picker.set_completions(self.session.master_keys)
         chosen = list(self.initial.keys) or preselected(loaded.rows)
         picker.set_rows(listed(loaded.rows, chosen, []), chosen)
-        picker.set_title(texts.keys_title(loaded))
+        picker.border_title = texts.keys_title(loaded)
         if not self.initial.scenario_types:
             self.query_one(EntryForm).set_scenarios(suggested_scenarios(loaded.rows, chosen))
         if not loaded.rows:
@@ -222,7 +222,7 @@ class AddApp(App[Outcome]):
     def _list_other_keys(self) -> None:
         picker = self.query_one(KeyPicker)
         listed_keys = {r.key for r in picker.rows}
-        others = [k for k in self.session.completions() if k not in listed_keys]
+        others = [k for k in self.session.master_keys if k not in listed_keys]
         picker.extend(listed([], [], others))
 
     # --- the model ------------------------------------------------------------------------
@@ -236,16 +236,14 @@ class AddApp(App[Outcome]):
         # the restored-draft note stays in the status line until the answers change
         note = self.note if draft == self.baseline else ""
         self.query_one("#status", Label).update(texts.with_note(note, texts.status(preview)))
-        keys_note = texts.keys_note(self.loaded) if self.loaded else ""
-        keys_problem = texts.field_problem(preview, *texts.KEY_FIELDS) if self.loaded else ""
-        self.query_one(KeyPicker).show_problem("\n".join(filter(None, [keys_note, keys_problem])))
-        form_problems = texts.field_problem(preview, *texts.form_fields(preview))
-        self.query_one(EntryForm).show_problem(form_problems)
+        keys_problems, form_problems = texts.problems(preview, self.loaded)
+        self.query_one("#keys-problem", Problem).show(keys_problems)
+        self.query_one("#form-problem", Problem).show(form_problems)
         if self.toasted and not self.toasted <= set(preview.problems):
             self.toasted = set()  # a problem the toast reports is fixed: the toast goes
             self.clear_notifications()
         if self.showing_history:
-            self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys))
+            self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys), history=True)
         else:
             self.query_one(Pane).show(*texts.preview_pane(self.session, draft, preview))
         if preview.reach is not None and preview.reach.pending:

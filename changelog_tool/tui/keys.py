@@ -17,6 +17,7 @@ from textual.widgets import Input, Label, SelectionList
 from textual.widgets.selection_list import Selection
 
 from changelog_tool.authoring.rows import KeyRow
+from changelog_tool.tui.widgets import Problem
 
 FILTER_FROM = 150
 """With this many master keys or more, a filter box narrows the key list."""
@@ -77,6 +78,7 @@ class KeyPicker(Vertical):
     def __init__(self, matches: Callable[[str], list[str]], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.matches = matches  # the master keys a typed key or pattern names
+        self.border_title = "Keys: looking for changed keys..."
         self.rows: list[KeyRow] = []
         self.chosen: set[str] = set()
         self.prompts: dict[str, Content] = {}
@@ -98,13 +100,7 @@ class KeyPicker(Vertical):
                 placeholder="a key, or a pattern with * (enter adds it)",
             )
             yield Label("", id="match-count")
-        yield Label("", id="keys-problem", classes="problem")
-
-    def on_mount(self) -> None:
-        self.border_title = "Keys: looking for changed keys..."
-
-    def set_title(self, text: str) -> None:
-        self.border_title = text
+        yield Problem("", id="keys-problem", classes="problem")
 
     def set_completions(self, keys: list[str]) -> None:
         suggester = self.query_one("#pattern", Input).suggester
@@ -156,11 +152,6 @@ class KeyPicker(Vertical):
         self.query_one("#filter", Input).value = ""
         self._show(highlight=row.key)
         self.post_message(self.Changed())
-
-    def show_problem(self, text: str) -> None:
-        label = self.query_one("#keys-problem", Label)
-        label.update(text)
-        label.display = bool(text)
 
     def to_model(self) -> list[str]:
         return [r.key for r in self.rows if r.key in self.chosen]

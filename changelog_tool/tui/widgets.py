@@ -35,6 +35,14 @@ def columns(widths: list[int], room: int) -> int:
     return 1
 
 
+class Problem(Label):
+    """The problems of the fields above it, hidden while there are none."""
+
+    def show(self, text: str) -> None:
+        self.update(text)
+        self.display = bool(text)
+
+
 class Tick(Checkbox):
     """A checkbox whose state reads without colour: ``✓`` when on, blank when off."""
 
@@ -71,7 +79,7 @@ class EntryForm(Vertical):
             placeholder="What changed and why, e.g. Bump vLLM image to v0.11.1 "
             "(one bullet per line)",
         )
-        yield Label("", id="form-problem", classes="problem")
+        yield Problem("", id="form-problem", classes="problem")
         # each row is two groups, side by side on a wide screen, one under the other
         # on a narrow one (see app.tcss)
         with Horizontal(classes="row"):
@@ -125,11 +133,6 @@ class EntryForm(Vertical):
         area.load_text("\n".join(lines))
         area.move_cursor(area.document.end)
 
-    def show_problem(self, text: str) -> None:
-        label = self.query_one("#form-problem", Label)
-        label.update(text)
-        label.display = bool(text)
-
     def set_scenarios(self, names: list[str]) -> None:
         for name in self.scenarios:
             self.query_one(f"#scenario-{name}", Checkbox).value = name in names
@@ -169,17 +172,15 @@ class Pane(Vertical):
         with ScrollableContainer(id="pane-scroll"):
             yield Static("", id="pane-body")
 
-    def show(
-        self, title: str, note: Content | str, body: Content | str, subtitle: str, wrap: bool
-    ) -> None:
-        """``note`` wraps; ``body`` wraps when ``wrap``, else scrolls sideways."""
-        self.query_one("#pane-body", Static).set_class(wrap, "wrap")
+    def show(self, title: str, note: Content, body: Content, *, history: bool = False) -> None:
+        """The previous entries (``history``) wrap; the preview scrolls sideways."""
+        self.query_one("#pane-body", Static).set_class(history, "wrap")
         self.border_title = title
-        self.border_subtitle = subtitle
+        self.border_subtitle = "f2: preview" if history else "f2: previous entries"
         self.query_one("#pane-note", Static).update(note)
         self.query_one("#pane-note", Static).display = bool(note)
         self.query_one("#pane-body", Static).update(body)
-        if not wrap:  # the bytes to append: their description in view as it is typed
+        if not history:  # the bytes to append: their description in view as it is typed
             lines = str(body).split("\n")
             start = next((n for n, t in enumerate(lines) if DESCRIPTION.match(t)), None)
             if start is not None:

@@ -131,10 +131,10 @@ def test_completion_offers_exactly_the_keys_the_check_accepts(repo: GitRepo, dif
     settings = settings_module.load(repo.root)
     session = AddSession(settings, settings.changelog_path)
     keys = ["a-vllm", "b-vllm", "c-new", "m-rocm"]
-    assert session.completions() == keys  # before the diff
+    assert session.master_keys == keys  # before the diff
     loaded = session.load()
     assert (loaded.problem is None) == (diff == "loads")
-    assert session.completions() == keys
+    assert session.master_keys == keys
     assert sorted(session.rules().masters.owner) == keys
     for pattern in [*keys, "*-vllm", "c-*", "*", "d-*", "a-vlm", "c-new-*"]:
         matched = session.pattern_matches(pattern)
@@ -176,7 +176,7 @@ def test_the_session_starts_without_git_and_asks_it_for_the_first_preview(
     trace = tmp_path / "git-trace"
     monkeypatch.setenv("GIT_TRACE", str(trace))
     session = AddSession(settings, settings.changelog_path)
-    assert session.completions() and session.pattern_matches("a-*") == ["a-vllm"]
+    assert session.master_keys and session.pattern_matches("a-*") == ["a-vllm"]
     assert not trace.exists() or "git" not in trace.read_text()
     session.preview(Draft(keys=["a-vllm"], description=["d"]))
     assert " git " in trace.read_text() or "git-" in trace.read_text()
