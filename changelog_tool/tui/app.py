@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -32,12 +32,11 @@ from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
-from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
-from changelog_tool.tui.help import HelpScreen
 from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import Outcome, backstop, keep, leave, route_signals
+from changelog_tool.tui.screens import INTERRUPT, LEAVE, ConfirmLeave, HelpScreen
 from changelog_tool.tui.selection import take_selection
-from changelog_tool.tui.widgets import EntryForm, Pane, Problem
+from changelog_tool.tui.widgets import AddScreen, EntryForm, Pane, Problem
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
 
@@ -52,35 +51,6 @@ def _stamp(event: str) -> None:
 
 POINTS_SLICE = 0.02
 """Seconds of counting benchmark points between two turns of the screen's loop."""
-
-
-SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the panels
-
-
-class AddScreen(Screen[None]):
-    """The add screen, with the description focused from the start; narrower than 80 columns the
-    form's rows take two lines (``-narrow``)."""
-
-    AUTO_FOCUS = "#description"
-    # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.query_one(KeyList).styles.height = key_rows(event.size.height)
-        self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
-
-
-KEY_ROWS = 3
-"""The key list's rows at 80x24, where the preview then has six rows."""
-
-
-def key_rows(height: int) -> int:
-    """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24, plus 3 of
-    every 7 rows beyond; one fewer on a short screen."""
-    if height < SHORT:  # with the description's two rows, the panels fit 15 rows
-        return KEY_ROWS - 1
-    return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 
 class AddApp(App[Outcome]):

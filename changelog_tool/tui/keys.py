@@ -31,8 +31,6 @@ class KeySuggester(Suggester):
         self.keys: list[str] = []
 
     async def get_suggestion(self, value: str) -> str | None:
-        if not value:
-            return None
         return next((k for k in self.keys if k.startswith(value) and k != value), None)
 
 

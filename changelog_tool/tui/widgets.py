@@ -1,5 +1,5 @@
-"""The add screen's form and pane (the key list is in :mod:`.keys`): they show, post Messages and
-expose ``to_model()``."""
+"""The add screen, its form and pane (the key list is in :mod:`.keys`): they show, post Messages
+and expose ``to_model()``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Checkbox, Input, Label, Static, TextArea
+from textual.screen import Screen
+from textual.widgets import Checkbox, Footer, Input, Label, Static, TextArea
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, current
@@ -116,8 +117,7 @@ class EntryForm(Vertical):
 
     def load(self, draft: Draft, placeholder: str) -> None:
         self.set_description(draft.description)
-        for name in self.scenarios:
-            self.query_one(f"#scenario-{name}", Checkbox).value = name in draft.scenario_types
+        self.set_scenarios(draft.scenario_types)
         self.query_one("#pr-link", Input).value = draft.pr_link or placeholder
         for flag in self.flags:
             self.query_one(f"#flag-{flag.name}", Checkbox).value = flag.name in draft.flags
@@ -198,3 +198,32 @@ class Pane(Vertical):
 
     async def on_click(self) -> None:
         await self.run_action("app.toggle_pane")
+
+
+SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the panels
+
+
+class AddScreen(Screen[None]):
+    """The add screen, with the description focused from the start; narrower than 80 columns the
+    form's rows take two lines (``-narrow``)."""
+
+    AUTO_FOCUS = "#description"
+    # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#keys").styles.height = key_rows(event.size.height)
+        self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
+
+
+KEY_ROWS = 3
+"""The key list's rows at 80x24, where the preview then has six rows."""
+
+
+def key_rows(height: int) -> int:
+    """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24, plus 3 of
+    every 7 rows beyond; one fewer on a short screen."""
+    if height < SHORT:  # with the description's two rows, the panels fit 15 rows
+        return KEY_ROWS - 1
+    return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
