@@ -84,16 +84,6 @@ def rows_for(changes: ChangeSet) -> list[KeyRow]:
     )
 
 
-def listed(rows: list[KeyRow], chosen: list[str], master_keys: list[str]) -> list[KeyRow]:
-    """Every row in order: changed keys, chosen keys and patterns not among them, other master
-    keys."""
-    out = list(rows)
-    known = {r.key for r in out}
-    out += [KeyRow(k) for k in chosen if k not in known]
-    known.update(chosen)
-    return out + [KeyRow(k, other=True) for k in master_keys if k not in known]
-
-
 def preselected(rows: list[KeyRow]) -> list[str]:
     """The changed keys that need an entry and that no appended entry covers."""
     return [r.key for r in rows if r.needs_entry and not r.covered]

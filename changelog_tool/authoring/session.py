@@ -102,8 +102,8 @@ class AddSession:
         self._history: list[tuple[int, Entry]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
-        self.entry_schema = entryschema.use_settings(settings)  # the repository's, if it has one
-        self.scenario_types = list(self.entry_schema.scenario_types)
+        schema = entryschema.use_settings(settings)  # the repository's, if it has one
+        self.scenario_types = list(schema.scenario_types)
         # no master config is an error before anything is shown; the rest of the rules
         # (the branch and the remote, three git processes) waits for the first preview
         self._masters = work_tree_masters_or_error(settings)

@@ -27,7 +27,7 @@ from changelog_tool.authoring import drafts
 from changelog_tool.authoring.append import appended_message
 from changelog_tool.authoring.drafts import Answers, Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
-from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
+from changelog_tool.authoring.rows import preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
@@ -141,7 +141,7 @@ class AddApp(App[Outcome]):
         form = self.query_one(EntryForm)
         form.load(self.initial, self.session.settings.placeholder_link())
         picker = self.query_one(KeyPicker)
-        picker.set_rows([KeyRow(k) for k in self.initial.keys], self.initial.keys)
+        picker.set_rows([], self.initial.keys)
         picker.query_one(KeyList).loading = True
         self.query_one("#description", TextArea).focus()
         self.baseline = self.current_draft()
@@ -167,7 +167,7 @@ class AddApp(App[Outcome]):
         picker.query_one(KeyList).loading = False
         picker.set_completions(self.session.master_keys)
         chosen = list(self.initial.keys) or preselected(loaded.rows)
-        picker.set_rows(listed(loaded.rows, chosen, []), chosen)
+        picker.set_rows(loaded.rows, chosen)
         picker.border_title = texts.keys_title(loaded)
         if not self.initial.scenario_types:
             self.query_one(EntryForm).set_scenarios(suggested_scenarios(loaded.rows, chosen))
@@ -181,19 +181,13 @@ class AddApp(App[Outcome]):
         _stamp("keys")
         self.live = True
         self.refresh_preview()
-        self.call_after_refresh(self._list_other_keys)
+        self.call_after_refresh(self.query_one(KeyPicker).add_others, self.session.master_keys)
         self.parse_history()
 
     @work(thread=True, group="history")
     def parse_history(self) -> None:
         """The history pane's entries, parsed once the keys are on screen."""
         self.session.history()
-
-    def _list_other_keys(self) -> None:
-        picker = self.query_one(KeyPicker)
-        listed_keys = {r.key for r in picker.rows}
-        others = [k for k in self.session.master_keys if k not in listed_keys]
-        picker.extend(listed([], [], others))
 
     # --- the model ------------------------------------------------------------------------
     def current_draft(self) -> Draft:

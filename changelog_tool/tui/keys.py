@@ -28,7 +28,7 @@ class KeySuggester(Suggester):
 
     def __init__(self) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
-        self.keys: list[str] = []
+        self.keys: list[str] = []  # set once the changed keys show
 
     async def get_suggestion(self, value: str) -> str | None:
         return next((k for k in self.keys if k.startswith(value) and k != value), None)
@@ -80,6 +80,7 @@ class KeyPicker(Vertical):
         self.rows: list[KeyRow] = []
         self.chosen: set[str] = set()
         self.prompts: dict[str, Content] = {}
+        self.suggester = KeySuggester()
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -94,27 +95,29 @@ class KeyPicker(Vertical):
             yield Input(
                 id="pattern",
                 compact=True,
-                suggester=KeySuggester(),
+                suggester=self.suggester,
                 placeholder="a key, or a pattern with * (enter adds it)",
             )
             yield Label("", id="match-count")
         yield Problem("", id="keys-problem", classes="problem")
 
     def set_completions(self, keys: list[str]) -> None:
-        suggester = self.query_one("#pattern", Input).suggester
-        assert isinstance(suggester, KeySuggester)
-        suggester.keys = keys
+        self.suggester.keys = keys
         self.query_one("#filter").display = len(keys) >= FILTER_FROM
 
-    def set_rows(self, rows: list[KeyRow], selected: list[str]) -> None:
-        self.rows = list(rows)
-        self.chosen = set(selected)
-        width = min(max((len(r.key) for r in rows if not r.other), default=20), 44)
-        self.prompts = {r.key: row_prompt(r, width) for r in rows}
+    def set_rows(self, rows: list[KeyRow], chosen: list[str]) -> None:
+        """The changed keys' ``rows``, then the ``chosen`` keys and patterns not among them."""
+        known = {r.key for r in rows}
+        self.rows = [*rows, *(KeyRow(k) for k in chosen if k not in known)]
+        self.chosen = set(chosen)
+        width = min(max((len(r.key) for r in self.rows), default=20), 44)
+        self.prompts = {r.key: row_prompt(r, width) for r in self.rows}
         self._show()
 
-    def extend(self, rows: list[KeyRow]) -> None:
-        """Add rows at the end (the other master keys, once the changed ones show)."""
+    def add_others(self, keys: list[str]) -> None:
+        """The other master keys, at the end (once the changed ones show)."""
+        known = {r.key for r in self.rows}
+        rows = [KeyRow(k, other=True) for k in keys if k not in known]
         self.rows += rows
         self.prompts.update((r.key, row_prompt(r)) for r in rows)
         self._show()
