@@ -136,7 +136,7 @@ class AddApp(App[Outcome]):
             self.unroute_signals()
 
     def on_mount(self) -> None:
-        if _light_terminal():
+        if os.environ.get("COLORFGBG", "").split(";")[-1] in ("7", "15"):  # fg;bg: bg is light
             self.theme = "textual-light"
         form = self.query_one(EntryForm)
         form.load(self.initial, self.session.settings.placeholder_link())
@@ -369,12 +369,6 @@ class AddApp(App[Outcome]):
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"
-
-
-def _light_terminal() -> bool:
-    """Guess a light terminal background from $COLORFGBG (``fg;bg``, bg 7 or 15 = light)."""
-    background = os.environ.get("COLORFGBG", "").split(";")[-1]
-    return background in ("7", "15")
 
 
 def make_app(
