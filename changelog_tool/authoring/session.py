@@ -40,14 +40,13 @@ from changelog_tool.settings import Settings
 class Preview:
     """The bytes an entry would append, and why it cannot be saved (if it cannot)."""
 
-    entry: Entry
+    reach: Reach
+    """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
     appended: bytes = b""
     problems: list[str] = field(default_factory=list)
     by_field: dict[str, list[str]] = field(default_factory=dict)
     """The problems again, by the field they concern (``config-keys``, ``description``,
     ``scenario-type``, ``pr-link``, ...), without the field's name."""
-    reach: Reach | None = None
-    """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
     refused: str = ""
     """Why the file is not shown at all (a link that now leads outside the repository)."""
 
@@ -232,10 +231,10 @@ class AddSession:
     def preview(self, draft: Draft) -> Preview:
         entry = self.entry(draft)
         problems = self.field_problems(draft)
-        result = Preview(entry, problems=[f"{name}: {text}" for name, text in problems])
+        result = Preview(self.reach(draft))
         for name, text in problems:
+            result.problems.append(f"{name}: {text}")
             result.by_field.setdefault(name.split("/")[0], []).append(text)
-        result.reach = self.reach(draft)
         try:
             self.confined()
         except ChangelogError as exc:

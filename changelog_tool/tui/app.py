@@ -210,7 +210,7 @@ class AddApp(App[Outcome]):
             self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys), history=True)
         else:
             self.query_one(Pane).show(*texts.preview_pane(self.session, draft, preview))
-        if preview.reach is not None and preview.reach.pending:
+        if preview.reach.pending:
             self.count_points(preview.reach.pending)
 
     @work(exclusive=True, group="points")

@@ -69,7 +69,7 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
     """What the entry runs: the total with warnings, and a line per key (the first
     :data:`SHOWN_KEYS`, then one for the rest)."""
     reach = preview.reach
-    if reach is None or not reach.keys:
+    if not reach.keys:
         return Content(""), []
     note = Content.styled(f"Runs: {reach.summary()}", "bold")
     for warning in reach.warnings:
@@ -134,7 +134,7 @@ def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
     lines = file_lines(session, preview.appended if draft.keys else b"")  # none without keys
     if per_key:
         lines.append(Content(""))
-        per_type = preview.reach.per_type if preview.reach is not None else {}
+        per_type = preview.reach.per_type
         if len(per_type) > 1:
             each = ", ".join(f"{kind} {count:,}" for kind, count in per_type.items())
             lines.append(Content.styled("Benchmark points per type: ", "bold") + Content(each))
