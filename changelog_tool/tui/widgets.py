@@ -184,11 +184,8 @@ class Pane(Vertical):
             lines = str(body).split("\n")
             start = next((n for n, t in enumerate(lines) if DESCRIPTION.match(t)), None)
             if start is not None:
-                end = next(
-                    (n for n in range(start + 1, len(lines)) if PR_LINK.match(lines[n])), start + 1
-                )
-                end -= 1
-                self.call_after_refresh(self._bring_into_view, start, end)
+                after = (n for n in range(start + 1, len(lines)) if PR_LINK.match(lines[n]))
+                self.call_after_refresh(self._bring_into_view, start, next(after, start + 1) - 1)
 
     def _bring_into_view(self, start: int, end: int) -> None:
         """Scroll so body lines ``start``..``end`` show, ``start`` first when they do not fit."""
