@@ -83,7 +83,7 @@ class AddApp(App[Outcome]):
             priority=True,  # over the text area's line end
             tooltip="Write the description in $VISUAL / $EDITOR",
         ),
-        Binding("ctrl+t", "toggle_theme", "Theme", tooltip="Switch the light or dark theme"),
+        Binding("ctrl+t", "toggle_dark", "Theme", tooltip="Switch the light or dark theme"),
         Binding("f1", "help", "Help", tooltip="Help: every key, and how an entry is built"),
         # a text field takes ? as a character: it is help only outside one
         Binding("question_mark", "help", "Help", show=False),
@@ -366,9 +366,6 @@ class AddApp(App[Outcome]):
             return
         form.set_description(lines)
         self.query_one("#description", TextArea).focus()
-
-    def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"
 
 
 def make_app(
