@@ -94,7 +94,6 @@ class AddSession:
         self.base = base
         self.init = init
         self.loaded: Loaded | None = None
-        self._rules: Rules | None = None
         self._points: dict[str, dict[str, int] | None] = {}
         self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
         self.points_budget = POINTS_BUDGET
@@ -157,7 +156,7 @@ class AddSession:
     def master_keys(self) -> list[str]:
         """Every master key, sorted, from the acceptance rules, so completion and counts match
         the check."""
-        return sorted(self._masters.owner)  # the rules' own (see :meth:`rules`)
+        return sorted(self._masters.owner)  # the rules' own (see :attr:`rules`)
 
     def pattern_matches(self, pattern: str) -> list[str]:
         return matching_keys(pattern, self.master_keys) if pattern else []
@@ -171,11 +170,10 @@ class AddSession:
             resolved += self.pattern_matches(pattern)
         return applying(self.history(), resolved) if resolved else []
 
+    @cached_property
     def rules(self) -> Rules:
         """The acceptance rules for this work tree (computed once per session)."""
-        if self._rules is None:
-            self._rules = work_tree_rules(self.settings, self.old[-65536:], self._masters)
-        return self._rules
+        return work_tree_rules(self.settings, self.old[-65536:], self._masters)
 
     def problems(self, draft: Draft) -> list[str]:
         """Why this draft cannot be saved, as inline messages (empty when it can)."""
@@ -189,7 +187,7 @@ class AddSession:
             out.append(("config-keys", "choose at least one key or pattern"))
         if not entry.get("description"):
             out.append(("description", "write at least one line (one bullet per line)"))
-        for rejection in refusals(entry, self.rules()):
+        for rejection in refusals(entry, self.rules):
             if rejection.field == "(entry)" and "required property" in rejection.message:
                 continue  # said above
             out.append((rejection.field, rejection.message))
