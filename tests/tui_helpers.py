@@ -68,7 +68,7 @@ async def settle(pilot: Pilot[Any]) -> None:
     assert app.loaded is not None, "the changed keys never arrived"
     await app.workers.wait_for_complete()
     await pilot.pause()
-    masters = set(app.session.completions())
+    masters = set(app.session.master_keys)
     picker = app.query_one(KeyPicker)
     for _ in range(100):  # the other master keys follow the changed ones
         if masters <= {row.key for row in picker.rows}:

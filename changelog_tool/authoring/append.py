@@ -20,7 +20,6 @@ from changelog_tool.ledger.filecheck import HeldLines
 class Planned:
     """What an append would write: after the file's ``size`` bytes, ``appended``."""
 
-    path: Path
     size: int
     appended: bytes
     warnings: tuple[Finding, ...] = ()
@@ -47,7 +46,7 @@ def plan(
         warnings = writer.check_appendable(data, str(path), held)
     blocks = [emit(entry) for entry in entries]
     appended = writer.plan_append(data, blocks, path=path)
-    return Planned(path, len(data), appended, tuple(warnings))
+    return Planned(len(data), appended, tuple(warnings))
 
 
 def append(

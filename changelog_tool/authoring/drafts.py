@@ -83,9 +83,6 @@ class Draft:
         entry.update(self.numbers)
         return entry
 
-    def to_json(self) -> dict[str, object]:
-        return asdict(self)
-
     @classmethod
     def from_json(cls, data: object) -> Draft | None:
         """A draft from stored JSON; ``None`` when it is not a draft we wrote."""
@@ -126,7 +123,7 @@ def save(changelog: Path, draft: Draft) -> Path:
         "version": VERSION,
         "changelog": str(changelog.resolve()),
         "saved": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "answers": draft.to_json(),
+        "answers": asdict(draft),
     }
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     writer.replace(target, text.encode("utf-8"))

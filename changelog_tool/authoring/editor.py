@@ -63,14 +63,9 @@ class Editing:
         if process is None or process.poll() is not None:
             return
         process.terminate()
-        timer = threading.Timer(STOP_SECONDS, _kill, (process,))
+        timer = threading.Timer(STOP_SECONDS, process.kill)  # a no-op once it has ended
         timer.daemon = True
         timer.start()
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.kill()
 
 
 def edit_description(

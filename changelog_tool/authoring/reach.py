@@ -32,17 +32,6 @@ class Reach:
     warnings: list[str]
 
     @property
-    def scenario_types(self) -> list[str]:
-        seen: dict[str, None] = {}
-        for key in self.keys:
-            seen.update((kind, None) for kind, count in key.points.items() if count)
-        return list(seen)
-
-    @property
-    def total(self) -> int:
-        return sum(key.total for key in self.keys)
-
-    @property
     def per_type(self) -> dict[str, int]:
         """Benchmark points per scenario type over every key (schema types first)."""
         out: dict[str, int] = {kind: 0 for kind in schema_types()}
@@ -59,8 +48,9 @@ class Reach:
     def summary(self) -> str:
         """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (``at least`` while some are
         counted)."""
-        keys, kinds, total = len(self.keys), len(self.scenario_types), self.total
-        pending = len(self.pending)
+        keys, pending = len(self.keys), len(self.pending)
+        kinds = len({kind for key in self.keys for kind, count in key.points.items() if count})
+        total = sum(key.total for key in self.keys)
         least = "at least " if pending else ""
         text = (
             f"{keys:,} {plural(keys, 'key')}, "

@@ -11,7 +11,7 @@ from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, Chan
 from changelog_tool.diff.scenarios import gap
 from changelog_tool.gate.suggest import scenario_types as affected
 from changelog_tool.gate.suggest import suggested_entry
-from changelog_tool.ledger.entry import Entry, scenario_types
+from changelog_tool.ledger.entry import scenario_types
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
@@ -24,7 +24,6 @@ class KeyRow:
     key: str
     change: KeyChange | None = None
     covered: bool = False
-    scenarios: tuple[str, ...] = ()
     other: bool = False
     missing: tuple[str, ...] = ()
     """The changed scenario types that no appended entry selects yet."""
@@ -63,36 +62,18 @@ class KeyRow:
         return text
 
 
-def _row(change: KeyChange, appended: list[Entry]) -> KeyRow:
-    """A changed key's row: covered when appended entries select its changed types, else the
-    missing ones."""
-    found = gap(change, appended)
-    missing = found.kinds if found is not None else ()
-    return KeyRow(change.key, change, found is None, change.scenarios, missing=missing)
-
-
 def rows_for(changes: ChangeSet) -> list[KeyRow]:
-    """Changed keys in display order: those needing an entry first."""
-    rows = [_row(c, changes.appended) for c in changes.keys]
+    """Changed keys in display order, those needing an entry first; covered when appended
+    entries select their changed types, else with the types missing."""
     order = {ADDED: 0, MODIFIED: 1, RECIPE: 2, REMOVED: 3}
-    return sorted(
-        rows,
-        key=lambda r: (
-            not r.needs_entry,
-            order.get(r.change.kind if r.change else "", 4),
-            r.key,
-        ),
-    )
-
-
-def listed(rows: list[KeyRow], chosen: list[str], master_keys: list[str]) -> list[KeyRow]:
-    """Every row in order: changed keys, chosen keys and patterns not among them, other master
-    keys."""
-    out = list(rows)
-    known = {r.key for r in out}
-    out += [KeyRow(k) for k in chosen if k not in known]
-    known.update(chosen)
-    return out + [KeyRow(k, other=True) for k in master_keys if k not in known]
+    rows = []
+    for change in sorted(
+        changes.keys, key=lambda c: (not c.needs_entry, order.get(c.kind, 4), c.key)
+    ):
+        found = gap(change, changes.appended)
+        missing = found.kinds if found is not None else ()
+        rows.append(KeyRow(change.key, change, found is None, missing=missing))
+    return rows
 
 
 def preselected(rows: list[KeyRow]) -> list[str]:

@@ -40,14 +40,13 @@ from changelog_tool.settings import Settings
 class Preview:
     """The bytes an entry would append, and why it cannot be saved (if it cannot)."""
 
-    entry: Entry
+    reach: Reach
+    """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
     appended: bytes = b""
     problems: list[str] = field(default_factory=list)
     by_field: dict[str, list[str]] = field(default_factory=dict)
     """The problems again, by the field they concern (``config-keys``, ``description``,
     ``scenario-type``, ``pr-link``, ...), without the field's name."""
-    reach: Reach | None = None
-    """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
     refused: str = ""
     """Why the file is not shown at all (a link that now leads outside the repository)."""
 
@@ -95,15 +94,14 @@ class AddSession:
         self.base = base
         self.init = init
         self.loaded: Loaded | None = None
-        self._rules: Rules | None = None
         self._points: dict[str, dict[str, int] | None] = {}
         self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
         self.points_budget = POINTS_BUDGET
         self._history: list[tuple[int, Entry]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
-        self.entry_schema = entryschema.use_settings(settings)  # the repository's, if it has one
-        self.scenario_types = list(self.entry_schema.scenario_types)
+        schema = entryschema.use_settings(settings)  # the repository's, if it has one
+        self.scenario_types = list(schema.scenario_types)
         # no master config is an error before anything is shown; the rest of the rules
         # (the branch and the remote, three git processes) waits for the first preview
         self._masters = work_tree_masters_or_error(settings)
@@ -158,13 +156,10 @@ class AddSession:
     def master_keys(self) -> list[str]:
         """Every master key, sorted, from the acceptance rules, so completion and counts match
         the check."""
-        return sorted(self._masters.owner)  # the rules' own (see :meth:`rules`)
+        return sorted(self._masters.owner)  # the rules' own (see :attr:`rules`)
 
     def pattern_matches(self, pattern: str) -> list[str]:
         return matching_keys(pattern, self.master_keys) if pattern else []
-
-    def completions(self) -> list[str]:
-        return self.master_keys
 
     def history_for(self, keys: list[str]) -> list[Applied]:
         """Previous entries that apply to the chosen keys (patterns resolved)."""
@@ -175,26 +170,24 @@ class AddSession:
             resolved += self.pattern_matches(pattern)
         return applying(self.history(), resolved) if resolved else []
 
+    @cached_property
     def rules(self) -> Rules:
         """The acceptance rules for this work tree (computed once per session)."""
-        if self._rules is None:
-            self._rules = work_tree_rules(self.settings, self.old[-65536:], self._masters)
-        return self._rules
+        return work_tree_rules(self.settings, self.old[-65536:], self._masters)
 
     def problems(self, draft: Draft) -> list[str]:
         """Why this draft cannot be saved, as inline messages (empty when it can)."""
         return [f"{name}: {message}" for name, message in self.field_problems(draft)]
 
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
-        """``(field, message)`` for each reason this draft cannot be saved (the acceptance rule,
-        empty answers named)."""
+        """``(field, message)`` for each reason this draft cannot be saved."""
         entry = self.entry(draft)
         out = []
         if not draft.keys:
             out.append(("config-keys", "choose at least one key or pattern"))
         if not entry.get("description"):
             out.append(("description", "write at least one line (one bullet per line)"))
-        for rejection in refusals(entry, self.rules()):
+        for rejection in refusals(entry, self.rules):
             if rejection.field == "(entry)" and "required property" in rejection.message:
                 continue  # said above
             out.append((rejection.field, rejection.message))
@@ -236,10 +229,10 @@ class AddSession:
     def preview(self, draft: Draft) -> Preview:
         entry = self.entry(draft)
         problems = self.field_problems(draft)
-        result = Preview(entry, problems=[f"{name}: {text}" for name, text in problems])
+        result = Preview(self.reach(draft))
         for name, text in problems:
+            result.problems.append(f"{name}: {text}")
             result.by_field.setdefault(name.split("/")[0], []).append(text)
-        result.reach = self.reach(draft)
         try:
             self.confined()
         except ChangelogError as exc:

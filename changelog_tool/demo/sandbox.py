@@ -4,10 +4,9 @@ committed with real git."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import shutil
 from dataclasses import dataclass
 from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from changelog_tool.errors import UsageError
@@ -37,46 +36,17 @@ class Sandbox:
 # --- building ---------------------------------------------------------------------
 
 
-def _env(day: int) -> dict[str, str]:
-    env = dict(os.environ)
-    date = f"2026-06-{day:02d}T12:00:00+00:00"
-    env.update(
-        {
-            "GIT_AUTHOR_NAME": "Demo Contributor",
-            "GIT_AUTHOR_EMAIL": "demo@example.invalid",
-            "GIT_COMMITTER_NAME": "Demo Contributor",
-            "GIT_COMMITTER_EMAIL": "demo@example.invalid",
-            "GIT_AUTHOR_DATE": date,
-            "GIT_COMMITTER_DATE": date,
-        }
-    )
-    return env
-
-
-def _files(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, bytes]]:
-    for item in folder.iterdir():
-        if item.is_dir():
-            yield from _files(item, f"{prefix}{item.name}/")
-        else:
-            yield f"{prefix}{item.name}", item.read_bytes()
-
-
 def _commit(root: Path, folder: str, day: int, message: str) -> None:
-    for name, data in _files(files("changelog_tool.demo") / "history" / folder):
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+    source = str(files("changelog_tool.demo") / "history" / folder)
+    shutil.copytree(source, root, copy_function=shutil.copyfile, dirs_exist_ok=True)
+    env = dict(os.environ)
+    for role in ("AUTHOR", "COMMITTER"):
+        env[f"GIT_{role}_NAME"] = "Demo Contributor"
+        env[f"GIT_{role}_EMAIL"] = "demo@example.invalid"
+        env[f"GIT_{role}_DATE"] = f"2026-06-{day:02d}T12:00:00+00:00"
     run_git(root, "add", "-A")
     run_git(
-        root,
-        "-c",
-        "commit.gpgsign=false",
-        "commit",
-        "-q",
-        "--no-verify",
-        "-m",
-        message,
-        env=_env(day),
+        root, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "-m", message, env=env
     )
 
 

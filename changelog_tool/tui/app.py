@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -27,28 +27,16 @@ from changelog_tool.authoring import drafts
 from changelog_tool.authoring.append import appended_message
 from changelog_tool.authoring.drafts import Answers, Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
-from changelog_tool.authoring.rows import KeyRow, listed, preselected, suggested_scenarios
+from changelog_tool.authoring.rows import preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded
-from changelog_tool.errors import INTERRUPTED as INTERRUPTED_CODE
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
-from changelog_tool.tui.dialogs import INTERRUPT, LEAVE, ConfirmLeave
-from changelog_tool.tui.help import HelpScreen
 from changelog_tool.tui.keys import KeyList, KeyPicker
-from changelog_tool.tui.leaving import (
-    INTERRUPTED,
-    LEFT_CODE,
-    SIGNALS,
-    Outcome,
-    backstop,
-    keep,
-    leave,
-    route_signals,
-    signal_code,
-)
+from changelog_tool.tui.leaving import Outcome, backstop, keep, leave, route_signals
+from changelog_tool.tui.screens import INTERRUPT, LEAVE, ConfirmLeave, HelpScreen
 from changelog_tool.tui.selection import take_selection
-from changelog_tool.tui.widgets import EntryForm, Pane
+from changelog_tool.tui.widgets import AddScreen, EntryForm, Pane, Problem
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
 
@@ -63,35 +51,6 @@ def _stamp(event: str) -> None:
 
 POINTS_SLICE = 0.02
 """Seconds of counting benchmark points between two turns of the screen's loop."""
-
-
-SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the panels
-
-
-class AddScreen(Screen[None]):
-    """The add screen, with the description focused from the start; narrower than 80 columns the
-    form's rows take two lines (``-narrow``)."""
-
-    AUTO_FOCUS = "#description"
-    # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.query_one(KeyList).styles.height = key_rows(event.size.height)
-        self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
-
-
-KEY_ROWS = 3
-"""The key list's rows at 80x24, where the preview then has six rows."""
-
-
-def key_rows(height: int) -> int:
-    """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24, plus 3 of
-    every 7 rows beyond; one fewer on a short screen."""
-    if height < SHORT:  # with the description's two rows, the panels fit 15 rows
-        return KEY_ROWS - 1
-    return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 
 class AddApp(App[Outcome]):
@@ -124,9 +83,10 @@ class AddApp(App[Outcome]):
             priority=True,  # over the text area's line end
             tooltip="Write the description in $VISUAL / $EDITOR",
         ),
-        Binding("ctrl+t", "toggle_theme", "Theme", tooltip="Switch the light or dark theme"),
+        Binding("ctrl+t", "toggle_dark", "Theme", tooltip="Switch the light or dark theme"),
         Binding("f1", "help", "Help", tooltip="Help: every key, and how an entry is built"),
-        Binding("question_mark", "help_key", "Help", show=False),
+        # a text field takes ? as a character: it is help only outside one
+        Binding("question_mark", "help", "Help", show=False),
     ]
 
     def __init__(self, session: AddSession, initial: Draft, *, note: str = "") -> None:
@@ -137,7 +97,6 @@ class AddApp(App[Outcome]):
         self.baseline = initial
         self.showing_history = False
         self.before_pane: Widget | None = None  # the focus before f2 showed the pane
-        self.rows: list[KeyRow] = []
         self.loaded: Loaded | None = None
         self.live = False  # the preview follows the answers once the keys are on screen
         self.unroute_signals: Callable[[], None] | None = None
@@ -162,7 +121,7 @@ class AddApp(App[Outcome]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="panels"):  # scrolls when the screen is too small for them
-            yield KeyPicker(id="picker")
+            yield KeyPicker(self.session.pattern_matches, id="picker")
             yield EntryForm(self.session.scenario_types, id="form")
             yield Pane(id="pane")
         yield Label("", id="status")
@@ -177,12 +136,12 @@ class AddApp(App[Outcome]):
             self.unroute_signals()
 
     def on_mount(self) -> None:
-        if _light_terminal():
+        if os.environ.get("COLORFGBG", "").split(";")[-1] in ("7", "15"):  # fg;bg: bg is light
             self.theme = "textual-light"
         form = self.query_one(EntryForm)
         form.load(self.initial, self.session.settings.placeholder_link())
         picker = self.query_one(KeyPicker)
-        picker.set_rows([KeyRow(k) for k in self.initial.keys], self.initial.keys)
+        picker.set_rows([], self.initial.keys)
         picker.query_one(KeyList).loading = True
         self.query_one("#description", TextArea).focus()
         self.baseline = self.current_draft()
@@ -206,14 +165,13 @@ class AddApp(App[Outcome]):
         self.loaded = loaded
         picker = self.query_one(KeyPicker)
         picker.query_one(KeyList).loading = False
-        picker.set_completions(self.session.completions())
+        picker.set_completions(self.session.master_keys)
         chosen = list(self.initial.keys) or preselected(loaded.rows)
-        self.rows = list(loaded.rows)
-        picker.set_rows(listed(self.rows, chosen, []), chosen)
-        picker.set_title(texts.keys_title(loaded))
+        picker.set_rows(loaded.rows, chosen)
+        picker.border_title = texts.keys_title(loaded)
         if not self.initial.scenario_types:
-            self.query_one(EntryForm).set_scenarios(suggested_scenarios(self.rows, chosen))
-        if not self.rows:
+            self.query_one(EntryForm).set_scenarios(suggested_scenarios(loaded.rows, chosen))
+        if not loaded.rows:
             self.query_one("#pattern", Input).focus()
         self.baseline = self.current_draft()
         self.call_after_refresh(self._keys_shown)
@@ -223,19 +181,13 @@ class AddApp(App[Outcome]):
         _stamp("keys")
         self.live = True
         self.refresh_preview()
-        self.call_after_refresh(self._list_other_keys)
+        self.call_after_refresh(self.query_one(KeyPicker).add_others, self.session.master_keys)
         self.parse_history()
 
     @work(thread=True, group="history")
     def parse_history(self) -> None:
         """The history pane's entries, parsed once the keys are on screen."""
         self.session.history()
-
-    def _list_other_keys(self) -> None:
-        picker = self.query_one(KeyPicker)
-        listed_keys = {r.key for r in picker.rows}
-        others = [k for k in self.session.completions() if k not in listed_keys]
-        picker.extend(listed([], [], others))
 
     # --- the model ------------------------------------------------------------------------
     def current_draft(self) -> Draft:
@@ -248,19 +200,17 @@ class AddApp(App[Outcome]):
         # the restored-draft note stays in the status line until the answers change
         note = self.note if draft == self.baseline else ""
         self.query_one("#status", Label).update(texts.with_note(note, texts.status(preview)))
-        keys_note = texts.keys_note(self.loaded) if self.loaded else ""
-        keys_problem = texts.field_problem(preview, *texts.KEY_FIELDS) if self.loaded else ""
-        self.query_one(KeyPicker).show_problem("\n".join(filter(None, [keys_note, keys_problem])))
-        form_problems = texts.field_problem(preview, *texts.form_fields(preview))
-        self.query_one(EntryForm).show_problem(form_problems)
+        keys_problems, form_problems = texts.problems(preview, self.loaded)
+        self.query_one("#keys-problem", Problem).show(keys_problems)
+        self.query_one("#form-problem", Problem).show(form_problems)
         if self.toasted and not self.toasted <= set(preview.problems):
             self.toasted = set()  # a problem the toast reports is fixed: the toast goes
             self.clear_notifications()
         if self.showing_history:
-            self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys))
+            self.query_one(Pane).show(*texts.history_pane(self.session, draft.keys), history=True)
         else:
             self.query_one(Pane).show(*texts.preview_pane(self.session, draft, preview))
-        if preview.reach is not None and preview.reach.pending:
+        if preview.reach.pending:
             self.count_points(preview.reach.pending)
 
     @work(exclusive=True, group="points")
@@ -299,19 +249,16 @@ class AddApp(App[Outcome]):
 
     def action_leave(self, interrupted: bool = False) -> None:
         draft = self.current_draft()
-        if draft == self.baseline:
-            self._leave(draft, interrupted)
-            return
 
         def answered(answer: str | None) -> None:
             if answer in (LEAVE, INTERRUPT):
-                self._leave(draft, interrupted or answer == INTERRUPT)
+                signum = signal.SIGINT if interrupted or answer == INTERRUPT else None
+                self.exit(leave(self.session.path, draft, self.baseline, signum))
 
-        self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
-
-    def _leave(self, draft: Draft, interrupted: bool) -> None:
-        code, how = (INTERRUPTED_CODE, INTERRUPTED) if interrupted else (LEFT_CODE, "")
-        self.exit(leave(self.session.path, draft, self.baseline, code, how))
+        if draft == self.baseline:
+            answered(LEAVE)
+        else:
+            self.push_screen(ConfirmLeave(keep=draft.has_text()), answered)
 
     def signalled(self, signum: int) -> None:
         """SIGINT, SIGTERM or SIGHUP: leave at once, keeping typed answers (see :mod:`.leaving`)."""
@@ -323,10 +270,9 @@ class AddApp(App[Outcome]):
             draft = self.current_draft()
         except NoMatches:  # the form is not there yet: nothing was typed
             draft = self.baseline
-        code, how = signal_code(signum), SIGNALS[signal.Signals(signum)]
-        outcome = leave(self.session.path, draft, self.baseline, code, how)  # the draft first
+        outcome = leave(self.session.path, draft, self.baseline, signum)  # the draft first
         if not self.is_headless:  # a real terminal: see leaving.py
-            backstop(code)
+            backstop(outcome.code)
         self.exit(outcome)
 
     def action_save(self) -> None:
@@ -343,7 +289,8 @@ class AddApp(App[Outcome]):
             except (ChangelogError, OSError) as refused:
                 self._not_saved(draft, refused, kept)
                 return
-            self.reread()
+            self.parse_history()  # the file was read again: its entries, off the screen's thread
+            self.refresh_preview()
             self.notify(
                 f"{exc}. Your answers are kept; the preview now shows the current "
                 f"file: check it and press ctrl+s again. {kept}".rstrip(),
@@ -371,23 +318,6 @@ class AddApp(App[Outcome]):
         if self.live:  # before, the form is being filled in: _keys_shown builds it once
             self.refresh_preview()
 
-    @on(KeyPicker.PatternTyped)
-    def _pattern_typed(self, event: KeyPicker.PatternTyped) -> None:
-        picker = self.query_one(KeyPicker)
-        if not event.pattern:
-            picker.show_count("")
-            return
-        count = len(self.session.pattern_matches(event.pattern))
-        noun = "key matches" if count == 1 else "keys match"
-        picker.show_count(f" {count} {noun}")
-
-    @on(KeyPicker.PatternSubmitted)
-    def _pattern_submitted(self, event: KeyPicker.PatternSubmitted) -> None:
-        count = len(self.session.pattern_matches(event.pattern))
-        self.query_one(KeyPicker).add_key(KeyRow(event.pattern), count)
-        self.query_one(KeyPicker).show_count("")
-
-    @on(Pane.Toggle)
     def action_toggle_pane(self) -> None:
         """The preview or the previous entries; on a short screen f2 also cycles through the
         panels."""
@@ -406,13 +336,6 @@ class AddApp(App[Outcome]):
             screen.remove_class("-pane-shown")
             (self.before_pane or self.query_one("#description")).focus()
         self.refresh_preview()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``?`` is help only outside a text field (there it is a character to type)."""
-        return not (action == "help_key" and isinstance(self.focused, Input | TextArea))
-
-    def action_help_key(self) -> None:
-        self.action_help()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -443,20 +366,6 @@ class AddApp(App[Outcome]):
             return
         form.set_description(lines)
         self.query_one("#description", TextArea).focus()
-
-    def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme != "textual-light" else "textual-dark"
-
-    def reread(self) -> None:
-        """The file was read again: its entries (off the screen's thread), the preview."""
-        self.parse_history()
-        self.refresh_preview()
-
-
-def _light_terminal() -> bool:
-    """Guess a light terminal background from $COLORFGBG (``fg;bg``, bg 7 or 15 = light)."""
-    background = os.environ.get("COLORFGBG", "").split(";")[-1]
-    return background in ("7", "15")
 
 
 def make_app(

@@ -1,7 +1,9 @@
 """The key list: changed keys on top, hand-added keys and patterns, then every other master key,
-with a filter and an add field. It shows rows and posts Messages; no logic."""
+with a filter and an add field that counts the keys a pattern names."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.segment import Segment
 from textual import events, on
@@ -15,6 +17,7 @@ from textual.widgets import Input, Label, SelectionList
 from textual.widgets.selection_list import Selection
 
 from changelog_tool.authoring.rows import KeyRow
+from changelog_tool.tui.widgets import Problem
 
 FILTER_FROM = 150
 """With this many master keys or more, a filter box narrows the key list."""
@@ -25,11 +28,9 @@ class KeySuggester(Suggester):
 
     def __init__(self) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
-        self.keys: list[str] = []
+        self.keys: list[str] = []  # set once the changed keys show
 
     async def get_suggestion(self, value: str) -> str | None:
-        if not value:
-            return None
         return next((k for k in self.keys if k.startswith(value) and k != value), None)
 
 
@@ -72,23 +73,14 @@ class KeyPicker(Vertical):
     class Changed(Message):
         """The chosen keys changed."""
 
-    class PatternTyped(Message):
-        """Text in the add-a-key field changed (the app answers with a match count)."""
-
-        def __init__(self, pattern: str) -> None:
-            super().__init__()
-            self.pattern = pattern
-
-    class PatternSubmitted(Message):
-        def __init__(self, pattern: str) -> None:
-            super().__init__()
-            self.pattern = pattern
-
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, matches: Callable[[str], list[str]], *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.matches = matches  # the master keys a typed key or pattern names
+        self.border_title = "Keys: looking for changed keys..."
         self.rows: list[KeyRow] = []
         self.chosen: set[str] = set()
         self.prompts: dict[str, Content] = {}
+        self.suggester = KeySuggester()
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -103,33 +95,29 @@ class KeyPicker(Vertical):
             yield Input(
                 id="pattern",
                 compact=True,
-                suggester=KeySuggester(),
+                suggester=self.suggester,
                 placeholder="a key, or a pattern with * (enter adds it)",
             )
             yield Label("", id="match-count")
-        yield Label("", id="keys-problem", classes="problem")
-
-    def on_mount(self) -> None:
-        self.border_title = "Keys: looking for changed keys..."
-
-    def set_title(self, text: str) -> None:
-        self.border_title = text
+        yield Problem("", id="keys-problem", classes="problem")
 
     def set_completions(self, keys: list[str]) -> None:
-        suggester = self.query_one("#pattern", Input).suggester
-        assert isinstance(suggester, KeySuggester)
-        suggester.keys = keys
+        self.suggester.keys = keys
         self.query_one("#filter").display = len(keys) >= FILTER_FROM
 
-    def set_rows(self, rows: list[KeyRow], selected: list[str]) -> None:
-        self.rows = list(rows)
-        self.chosen = set(selected)
-        width = min(max((len(r.key) for r in rows if not r.other), default=20), 44)
-        self.prompts = {r.key: row_prompt(r, width) for r in rows}
+    def set_rows(self, rows: list[KeyRow], chosen: list[str]) -> None:
+        """The changed keys' ``rows``, then the ``chosen`` keys and patterns not among them."""
+        known = {r.key for r in rows}
+        self.rows = [*rows, *(KeyRow(k) for k in chosen if k not in known)]
+        self.chosen = set(chosen)
+        width = min(max((len(r.key) for r in self.rows), default=20), 44)
+        self.prompts = {r.key: row_prompt(r, width) for r in self.rows}
         self._show()
 
-    def extend(self, rows: list[KeyRow]) -> None:
-        """Add rows at the end (the other master keys, once the changed ones show)."""
+    def add_others(self, keys: list[str]) -> None:
+        """The other master keys, at the end (once the changed ones show)."""
+        known = {r.key for r in self.rows}
+        rows = [KeyRow(k, other=True) for k in keys if k not in known]
         self.rows += rows
         self.prompts.update((r.key, row_prompt(r)) for r in rows)
         self._show()
@@ -166,14 +154,6 @@ class KeyPicker(Vertical):
         self._show(highlight=row.key)
         self.post_message(self.Changed())
 
-    def show_count(self, text: str) -> None:
-        self.query_one("#match-count", Label).update(text)
-
-    def show_problem(self, text: str) -> None:
-        label = self.query_one("#keys-problem", Label)
-        label.update(text)
-        label.display = bool(text)
-
     def to_model(self) -> list[str]:
         return [r.key for r in self.rows if r.key in self.chosen]
 
@@ -200,11 +180,15 @@ class KeyPicker(Vertical):
     @on(Input.Changed, "#pattern")
     def _pattern_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.post_message(self.PatternTyped(event.value.strip()))
+        pattern = event.value.strip()
+        count = len(self.matches(pattern))
+        noun = "key matches" if count == 1 else "keys match"
+        self.query_one("#match-count", Label).update(f" {count} {noun}" if pattern else "")
 
     @on(Input.Submitted, "#pattern")
     def _pattern_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.value.strip():
-            self.post_message(self.PatternSubmitted(event.value.strip()))
+        pattern = event.value.strip()
+        if pattern:
+            self.add_key(KeyRow(pattern), len(self.matches(pattern)))
             event.input.value = ""

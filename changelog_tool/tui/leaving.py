@@ -21,12 +21,11 @@ from changelog_tool.authoring.drafts import Draft
 from changelog_tool.errors import ChangelogError
 
 LEFT_CODE = 1  # esc / ctrl+q: the user chose not to save
-INTERRUPTED = "interrupted"
 BACKSTOP_SECONDS = 10.0  # after a signal, the longest the shutdown may take
 
 # The signals that end the run keeping the draft, and the word the message starts with.
 SIGNALS: dict[signal.Signals, str] = {
-    signal.SIGINT: INTERRUPTED,
+    signal.SIGINT: "interrupted",
     signal.SIGTERM: "terminated",
     signal.SIGHUP: "hung up",
 }
@@ -40,15 +39,11 @@ class Outcome:
     message: str
 
 
-def signal_code(signum: int) -> int:
-    """The exit code for a run a signal ended: 128 + its number (130, 143, 129)."""
-    return 128 + signum
-
-
-def leave(path: Path, draft: Draft, baseline: Draft, code: int, how: str = "") -> Outcome:
+def leave(path: Path, draft: Draft, baseline: Draft, signum: int | None = None) -> Outcome:
     """Leave without writing ``path``: keep ``draft`` if it has typed text, else drop an emptied
-    one; ``how`` starts the message. Never fails."""
-    nothing = f"{how}: " if how else ""
+    one. Ended by signal ``signum`` (ctrl+c is SIGINT), the code is 128 + it. Never fails."""
+    code = LEFT_CODE if signum is None else 128 + signum
+    nothing = "" if signum is None else f"{SIGNALS[signal.Signals(signum)]}: "
     nothing += f"nothing was written to {path}"
     if draft.has_text():
         try:

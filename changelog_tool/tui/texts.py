@@ -30,11 +30,6 @@ def keys_title(loaded: Loaded) -> str:
     return text + (f", {covered} already covered)" if covered else ")")
 
 
-def keys_note(loaded: Loaded) -> str:
-    """Why there are no changed keys to show, when the diff failed (wraps)."""
-    return f"✗ {loaded.problem}" if loaded.changes is None and loaded.problem else ""
-
-
 def status(preview: Preview) -> Content:
     """The line under the panes: the problems and their fields, or that ctrl+s would save."""
     if preview.problems:
@@ -50,19 +45,19 @@ def with_note(note: str, line: Content) -> Content:
     return Content(note) if note else line
 
 
-def field_problem(preview: Preview, *fields: str) -> str:
-    """The problems of the named fields, for the label under them."""
-    return "\n".join(
-        f"✗ {name}: {text}" for name in fields for text in preview.by_field.get(name, [])
-    )
+def problems(preview: Preview, loaded: Loaded | None) -> tuple[str, str]:
+    """The problems under the key list (once the keys load; with why none changed shows when
+    the diff failed) and under the form (every other field's)."""
 
+    def lines(*fields: str) -> list[str]:
+        return [f"✗ {name}: {text}" for name in fields for text in preview.by_field.get(name, [])]
 
-KEY_FIELDS = ("config-keys",)  # shown under the key list; every other field under the form
-
-
-def form_fields(preview: Preview) -> list[str]:
-    """The fields whose problems show under the form: all but the keys'."""
-    return [name for name in preview.by_field if name not in KEY_FIELDS]
+    keys = []
+    if loaded is not None:
+        keys = [f"✗ {loaded.problem}"] if loaded.changes is None and loaded.problem else []
+        keys += lines("config-keys")
+    others = [name for name in preview.by_field if name != "config-keys"]
+    return "\n".join(keys), "\n".join(lines(*others))
 
 
 SHOWN_KEYS = 50
@@ -74,7 +69,7 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
     """What the entry runs: the total with warnings, and a line per key (the first
     :data:`SHOWN_KEYS`, then one for the rest)."""
     reach = preview.reach
-    if reach is None or not reach.keys:
+    if not reach.keys:
         return Content(""), []
     note = Content.styled(f"Runs: {reach.summary()}", "bold")
     for warning in reach.warnings:
@@ -112,7 +107,8 @@ def runs(preview: Preview) -> tuple[Content, list[Content]]:
     return note, lines
 
 
-PREVIEW_KEYS = "f2: previous entries"
+Pane = tuple[str, Content, Content]
+"""A pane's title, note (wraps) and body."""
 
 
 def preview_title(session: AddSession) -> str:
@@ -120,37 +116,35 @@ def preview_title(session: AddSession) -> str:
     return f"Preview: appended at line {where} of {session.path.name}"
 
 
-def preview_pane(
-    session: AddSession, draft: Draft, preview: Preview
-) -> tuple[str, Content, Content, str, bool]:
-    """The preview pane's title, note, body (the bytes to append amid the file's last lines) and
-    subtitle."""
-    if preview.refused:  # the file is not shown: where it leads now is not the checkout's
-        refused = Content.styled(f"✗ {preview.refused}", "$text-error")
-        return preview_title(session), Content(""), refused, PREVIEW_KEYS, False
-    note, per_key = runs(preview) if draft.keys else (Content(""), [])
+def file_lines(session: AddSession, appended: bytes) -> list[Content]:
+    """The file's last lines, then the appended ones marked ``+``, numbered."""
     lines = []
-    shown = preview.appended if draft.keys else b""  # no entry without config-keys
-    for number, text, new in preview_lines(session.old, shown):
+    for number, text, new in preview_lines(session.old, appended):
         gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
         lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
+    return lines
+
+
+def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
+    """The bytes to append amid the file's last lines, and what they run."""
+    if preview.refused:  # the file is not shown: where it leads now is not the checkout's
+        refused = Content.styled(f"✗ {preview.refused}", "$text-error")
+        return preview_title(session), Content(""), refused
+    note, per_key = runs(preview) if draft.keys else (Content(""), [])
+    lines = file_lines(session, preview.appended if draft.keys else b"")  # none without keys
     if per_key:
         lines.append(Content(""))
-        per_type = preview.reach.per_type if preview.reach is not None else {}
+        per_type = preview.reach.per_type
         if len(per_type) > 1:
             each = ", ".join(f"{kind} {count:,}" for kind, count in per_type.items())
             lines.append(Content.styled("Benchmark points per type: ", "bold") + Content(each))
         lines += [Content.styled("Benchmark points per key:", "bold"), *per_key]
-    return preview_title(session), note, Content("\n").join(lines), PREVIEW_KEYS, False
+    return preview_title(session), note, Content("\n").join(lines)
 
 
-def waiting_pane(session: AddSession) -> tuple[str, Content, Content, str, bool]:
+def waiting_pane(session: AddSession) -> Pane:
     """The preview pane while the changed keys load: the file's last lines."""
-    lines = [
-        Content.styled(f"{number:>5}   ", "$text-muted") + Content.styled(text, "$text-muted")
-        for number, text, _ in preview_lines(session.old, b"")
-    ]
-    return preview_title(session), Content(""), Content("\n").join(lines), PREVIEW_KEYS, False
+    return preview_title(session), Content(""), Content("\n").join(file_lines(session, b""))
 
 
 def not_saved(path: Path, error: Exception, kept: str) -> str:
@@ -169,8 +163,8 @@ def not_saved(path: Path, error: Exception, kept: str) -> str:
     return f"{text}. {kept}" if kept else text
 
 
-def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content, Content, str, bool]:
-    """The history pane's title, note, body and subtitle: previous entries for the chosen keys."""
+def history_pane(session: AddSession, keys: list[str]) -> Pane:
+    """The previous entries for the chosen keys."""
     found = session.history_for(keys)
     title = f"Previous entries for the chosen keys: {len(found)}, newest first"
     body = (
@@ -178,4 +172,4 @@ def history_pane(session: AddSession, keys: list[str]) -> tuple[str, Content, Co
         if found
         else ("no previous entry applies to the chosen keys" if keys else "no key chosen")
     )
-    return title, Content(""), Content(body), "f2: preview", True
+    return title, Content(""), Content(body)

@@ -1,5 +1,5 @@
-"""The add screen's form and pane (the key list is in :mod:`.keys`): they show, post Messages and
-expose ``to_model()``."""
+"""The add screen, its form and pane (the key list is in :mod:`.keys`): they show, post Messages
+and expose ``to_model()``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Checkbox, Input, Label, Static, TextArea
+from textual.screen import Screen
+from textual.widgets import Checkbox, Footer, Input, Label, Static, TextArea
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, current
@@ -33,6 +34,14 @@ def columns(widths: list[int], room: int) -> int:
         if sum(max(widths[i::count]) for i in range(count)) <= room:
             return count
     return 1
+
+
+class Problem(Label):
+    """The problems of the fields above it, hidden while there are none."""
+
+    def show(self, text: str) -> None:
+        self.update(text)
+        self.display = bool(text)
 
 
 class Tick(Checkbox):
@@ -71,7 +80,7 @@ class EntryForm(Vertical):
             placeholder="What changed and why, e.g. Bump vLLM image to v0.11.1 "
             "(one bullet per line)",
         )
-        yield Label("", id="form-problem", classes="problem")
+        yield Problem("", id="form-problem", classes="problem")
         # each row is two groups, side by side on a wide screen, one under the other
         # on a narrow one (see app.tcss)
         with Horizontal(classes="row"):
@@ -108,8 +117,7 @@ class EntryForm(Vertical):
 
     def load(self, draft: Draft, placeholder: str) -> None:
         self.set_description(draft.description)
-        for name in self.scenarios:
-            self.query_one(f"#scenario-{name}", Checkbox).value = name in draft.scenario_types
+        self.set_scenarios(draft.scenario_types)
         self.query_one("#pr-link", Input).value = draft.pr_link or placeholder
         for flag in self.flags:
             self.query_one(f"#flag-{flag.name}", Checkbox).value = flag.name in draft.flags
@@ -124,11 +132,6 @@ class EntryForm(Vertical):
         area = self.query_one("#description", TextArea)
         area.load_text("\n".join(lines))
         area.move_cursor(area.document.end)
-
-    def show_problem(self, text: str) -> None:
-        label = self.query_one("#form-problem", Label)
-        label.update(text)
-        label.display = bool(text)
 
     def set_scenarios(self, names: list[str]) -> None:
         for name in self.scenarios:
@@ -164,33 +167,25 @@ class Pane(Vertical):
 
     DEFAULT_CLASSES = "panel"
 
-    class Toggle(Message):
-        pass
-
     def compose(self) -> ComposeResult:
         yield Static("", id="pane-note")
         with ScrollableContainer(id="pane-scroll"):
             yield Static("", id="pane-body")
 
-    def show(
-        self, title: str, note: Content | str, body: Content | str, subtitle: str, wrap: bool
-    ) -> None:
-        """``note`` wraps; ``body`` wraps when ``wrap``, else scrolls sideways."""
-        self.query_one("#pane-body", Static).set_class(wrap, "wrap")
+    def show(self, title: str, note: Content, body: Content, *, history: bool = False) -> None:
+        """The previous entries (``history``) wrap; the preview scrolls sideways."""
+        self.query_one("#pane-body", Static).set_class(history, "wrap")
         self.border_title = title
-        self.border_subtitle = subtitle
+        self.border_subtitle = "f2: preview" if history else "f2: previous entries"
         self.query_one("#pane-note", Static).update(note)
         self.query_one("#pane-note", Static).display = bool(note)
         self.query_one("#pane-body", Static).update(body)
-        if not wrap:  # the bytes to append: their description in view as it is typed
+        if not history:  # the bytes to append: their description in view as it is typed
             lines = str(body).split("\n")
             start = next((n for n, t in enumerate(lines) if DESCRIPTION.match(t)), None)
             if start is not None:
-                end = next(
-                    (n for n in range(start + 1, len(lines)) if PR_LINK.match(lines[n])), start + 1
-                )
-                end -= 1
-                self.call_after_refresh(self._bring_into_view, start, end)
+                after = (n for n in range(start + 1, len(lines)) if PR_LINK.match(lines[n]))
+                self.call_after_refresh(self._bring_into_view, start, next(after, start + 1) - 1)
 
     def _bring_into_view(self, start: int, end: int) -> None:
         """Scroll so body lines ``start``..``end`` show, ``start`` first when they do not fit."""
@@ -198,5 +193,34 @@ class Pane(Vertical):
         rows = scroll.scrollable_content_region.height
         scroll.scroll_to(y=min(start, max(0, end - rows + 1)), animate=False)
 
-    def on_click(self) -> None:
-        self.post_message(self.Toggle())
+    async def on_click(self) -> None:
+        await self.run_action("app.toggle_pane")
+
+
+SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the panels
+
+
+class AddScreen(Screen[None]):
+    """The add screen, with the description focused from the start; narrower than 80 columns the
+    form's rows take two lines (``-narrow``)."""
+
+    AUTO_FOCUS = "#description"
+    # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#keys").styles.height = key_rows(event.size.height)
+        self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
+
+
+KEY_ROWS = 3
+"""The key list's rows at 80x24, where the preview then has six rows."""
+
+
+def key_rows(height: int) -> int:
+    """The key list's rows on a screen ``height`` rows high: :data:`KEY_ROWS` at 24, plus 3 of
+    every 7 rows beyond; one fewer on a short screen."""
+    if height < SHORT:  # with the description's two rows, the panels fit 15 rows
+        return KEY_ROWS - 1
+    return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)

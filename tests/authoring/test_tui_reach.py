@@ -172,7 +172,7 @@ def test_points_past_the_budget_are_pending_then_counted(repo: GitRepo) -> None:
         "18 keys, at least 0 scenario types, at least 0 benchmark points "
         "(the points of 18 keys still being counted)"
     )
-    _, lines = runs(Preview({}, reach=partial))
+    _, lines = runs(Preview(reach=partial))
     assert "counting..." in str(lines[0])
     assert session.reach(draft) is not partial  # a pending reach is not kept
     for key in partial.pending[:5]:
@@ -221,10 +221,10 @@ def test_the_line_for_the_keys_not_listed_says_what_is_unknown_and_still_counted
         KeyReach("broken", {}, known=False),
         KeyReach("later", {}, counted=False),
     ]
-    _, lines = runs(Preview({}, reach=Reach([*shown, *rest], [])))
+    _, lines = runs(Preview(reach=Reach([*shown, *rest], [])))
     assert str(lines[-1]) == (
         "  ... and 3 more keys: 1 benchmark point so far "
         "(1 of them with points unknown; 1 of them still being counted)"
     )
-    _, lines = runs(Preview({}, reach=Reach([*shown, *rest[:1]], [])))
+    _, lines = runs(Preview(reach=Reach([*shown, *rest[:1]], [])))
     assert str(lines[-1]) == "  ... and 1 more key: 1 benchmark point"

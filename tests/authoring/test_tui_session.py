@@ -115,7 +115,7 @@ def test_problems_name_the_field_to_fix(tmp_path: Path) -> None:
 def refused_keys(session: AddSession, pattern: str) -> bool:
     """Whether the acceptance rule refuses ``pattern`` as matching no master key."""
     entry = {"config-keys": [pattern], "description": ["d"], "pr-link": "XXX"}
-    return any(r.code == "dangling-pattern" for r in rejections(entry, session.rules()))
+    return any(r.code == "dangling-pattern" for r in rejections(entry, session.rules))
 
 
 @pytest.mark.parametrize("diff", ["loads", "fails"])
@@ -131,11 +131,11 @@ def test_completion_offers_exactly_the_keys_the_check_accepts(repo: GitRepo, dif
     settings = settings_module.load(repo.root)
     session = AddSession(settings, settings.changelog_path)
     keys = ["a-vllm", "b-vllm", "c-new", "m-rocm"]
-    assert session.completions() == keys  # before the diff
+    assert session.master_keys == keys  # before the diff
     loaded = session.load()
     assert (loaded.problem is None) == (diff == "loads")
-    assert session.completions() == keys
-    assert sorted(session.rules().masters.owner) == keys
+    assert session.master_keys == keys
+    assert sorted(session.rules.masters.owner) == keys
     for pattern in [*keys, "*-vllm", "c-*", "*", "d-*", "a-vlm", "c-new-*"]:
         matched = session.pattern_matches(pattern)
         assert set(matched) <= set(keys)
@@ -176,7 +176,7 @@ def test_the_session_starts_without_git_and_asks_it_for_the_first_preview(
     trace = tmp_path / "git-trace"
     monkeypatch.setenv("GIT_TRACE", str(trace))
     session = AddSession(settings, settings.changelog_path)
-    assert session.completions() and session.pattern_matches("a-*") == ["a-vllm"]
+    assert session.master_keys and session.pattern_matches("a-*") == ["a-vllm"]
     assert not trace.exists() or "git" not in trace.read_text()
     session.preview(Draft(keys=["a-vllm"], description=["d"]))
     assert " git " in trace.read_text() or "git-" in trace.read_text()

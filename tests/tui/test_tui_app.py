@@ -14,8 +14,8 @@ from changelog_tool.authoring import drafts
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.findings import has_errors
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.tui.dialogs import ConfirmLeave
 from changelog_tool.tui.keys import KeyPicker
+from changelog_tool.tui.screens import ConfirmLeave
 
 CHANGED = [
     "kimik3-fp4-b300-dynamo-vllm-agentic",

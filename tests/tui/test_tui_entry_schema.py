@@ -16,7 +16,7 @@ from textual.widgets import Checkbox, Input, TextArea
 from tui_helpers import SIZE, SNAPSHOT_TEXTUAL, app_for, build, screen_text, settle, synchronous
 
 from changelog_tool.tui.app import AddApp
-from changelog_tool.tui.help import HelpScreen
+from changelog_tool.tui.screens import HelpScreen
 
 SCHEMA = ".github/perf-changelog.schema.json"
 ABOUT = "the CI replays each conversation turn by turn"

@@ -10,7 +10,7 @@ from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS
-from changelog_tool.tui.help import HelpScreen
+from changelog_tool.tui.screens import HelpScreen
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 
 from changelog_tool.authoring import drafts
 from changelog_tool.demo.sandbox import Sandbox
-from changelog_tool.tui.dialogs import ConfirmLeave
+from changelog_tool.tui.screens import ConfirmLeave
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.demo.sandbox import Sandbox
 from changelog_tool.tui.app import AddApp
-from changelog_tool.tui.help import HelpScreen
+from changelog_tool.tui.screens import HelpScreen
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ from textual.widgets import Footer, Label
 from tui_helpers import SIZE, app_for, build, settle, synchronous
 
 from changelog_tool.demo.sandbox import Sandbox
-from changelog_tool.tui.app import AddApp, key_rows
+from changelog_tool.tui.app import AddApp
 from changelog_tool.tui.keys import KeyList
+from changelog_tool.tui.widgets import key_rows
 
 SIZES = [(60, 15), SIZE, (120, 40), (200, 60)]
 LARGE = (200, 60)

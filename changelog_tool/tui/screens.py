@@ -1,4 +1,5 @@
-"""The help screen (f1, or ? outside a text field): every binding, and how an entry is built."""
+"""The app's modal screens: the help (f1, or ? outside a text field), and the one question the
+app asks itself: leave with unsaved answers?"""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Button, Label, Markdown
 
 from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, current
@@ -74,12 +75,45 @@ def fields_help() -> str:
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q,question_mark", "dismiss_help", "Close"),
+        Binding("escape,f1,q,question_mark", "dismiss", "Close"),
     ]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Markdown(HELP + fields_help())
 
-    def action_dismiss_help(self) -> None:
-        self.dismiss(None)
+
+LEAVE = "leave"
+STAY = "stay"
+INTERRUPT = "interrupt"  # ctrl+c (the app's binding answers with it)
+
+
+class ConfirmLeave(ModalScreen[str]):
+    """Answers :data:`LEAVE`, :data:`STAY` or :data:`INTERRUPT`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,l", f"dismiss('{LEAVE}')", "Leave"),
+        Binding("n,s,escape", f"dismiss('{STAY}')", "Stay"),
+    ]
+
+    def __init__(self, *, keep: bool) -> None:
+        super().__init__()
+        self.keep = keep
+
+    def compose(self) -> ComposeResult:
+        kept = (
+            "Your answers are kept as a draft and offered next time."
+            if self.keep
+            else "Your changes to the answers are dropped."
+        )
+        with Vertical(id="confirm"):
+            yield Label("Leave without saving? Nothing is written to the changelog.")
+            yield Label(kept)
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Leave (y/^c)", variant="warning", action=f"screen.dismiss('{LEAVE}')")
+                yield Button(
+                    "Stay (n)", id="stay", variant="primary", action=f"screen.dismiss('{STAY}')"
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#stay", Button).focus()
