@@ -4,7 +4,7 @@ appended, and the checks of every appended byte."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.appending import append_break
@@ -89,20 +89,13 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
     prefix = history.prefix
     before = prefix.count(b"\n")  # head line = tail line + before
     findings = history.findings
-    for problem in Ledger(tail).byte_problems():
+    for problem in Ledger(tail).byte_problems(path):
         message = problem.message
         at = OFFSET.search(message)
         if at:  # counted from the file's start, not the tail's
             offset = len(prefix) + int(at.group()[len("at offset ") :])
             message = OFFSET.sub(f"at offset {offset}", message)
-        findings.append(
-            Finding(
-                problem.code,
-                message,
-                path,
-                problem.line + before if problem.line is not None else None,
-            )
-        )
+        findings.append(replace(problem, message=message, line=(problem.line or 0) + before))
     if prefix and not prefix.endswith(b"\n") and not tail.startswith(b"\n"):
         findings.append(
             Finding(
