@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import label, parse
-from changelog_tool.merge.edits import Problem, possessive
+from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.protected import (
     DEFAULT_BRANCHES,
     Decision,
@@ -40,7 +40,7 @@ class Outcome:
     def findings(self) -> list[Finding]:
         """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
-            return [Finding(p.code, p.message, self.path, p.line) for p in self.result.problems]
+            return [replace(p, path=self.path) for p in self.result.problems]
         side = self.result.report.protected
         return [
             Finding(
@@ -192,22 +192,22 @@ def _nothing_dropped_on_a_guess(
         "ours|theirs`"
     )
     problems = [
-        Problem(
+        Finding(
             "history-modified",
+            f"{side} removed {note.label} (line {note.line} of the base); {guess}",
             "base",
             note.line,
-            f"{side} removed {note.label} (line {note.line} of the base); {guess}",
         )
         for note in report.removed
     ]
     if report.replayed:
         problems.append(
-            Problem(
+            Finding(
                 "history-modified",
-                side,
-                None,
                 f"{possessive(side)} last {report.replayed} entries would be taken from the "
                 f"other side as this branch's own, being replayed; {guess}",
+                side,
+                None,
             )
         )
     if moved is not None:
@@ -217,12 +217,12 @@ def _nothing_dropped_on_a_guess(
         else:
             how = f"{possessive(side)} new entries would come before it"
         problems.append(
-            Problem(
+            Finding(
                 "history-modified",
-                other,
-                line,
                 f"{other} committed {name} at its line {line}, and the result would not keep "
                 f"it there ({how}); {guess}",
+                other,
+                line,
             )
         )
     return Refused(side, tuple(problems))
