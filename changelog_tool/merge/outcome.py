@@ -11,7 +11,7 @@ from pathlib import Path
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import label, parse
+from changelog_tool.ledger.edits import name
 from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.protected import (
     DEFAULT_BRANCHES,
@@ -234,12 +234,11 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])
-    blocks = [b for b in Ledger(other).blocks if b.start <= low]
+    ledger = Ledger(other)
+    blocks = [b for b in ledger.blocks if b.start <= low]
     if not blocks:
         return other.count(b"\n", 0, low) + 1, "its preamble"
-    block = blocks[-1]
-    raw = other[block.start : block.end]
-    return block.line, f"entry {block.index + 1} ({label(parse(raw, block.line), raw)})"
+    return blocks[-1].line, name(ledger, blocks[-1].index)
 
 
 def first_difference(a: bytes, b: bytes) -> int:

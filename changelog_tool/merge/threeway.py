@@ -19,6 +19,7 @@ from changelog_tool.ledger.edits import (
     content,
     first_line_difference,
     label,
+    name,
     parse,
     parse_entry,
 )
@@ -31,6 +32,7 @@ from changelog_tool.ledger.pairing import (
     Pairing,
     identity,
     pair,
+    preamble,
 )
 from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.proof import parses_whole, verify
@@ -297,7 +299,7 @@ def _history_problems(
     base, other, prot = by_other.old, by_other.new, by_protected.new
     held = {p.base: p for p in by_protected.pairs}
     problems: list[Finding] = []
-    if _preamble(other) != _preamble(base) and _preamble(prot) == _preamble(base):
+    if preamble(other) != preamble(base) and preamble(prot) == preamble(base):
         problems.append(
             Finding(
                 "history-modified",
@@ -328,7 +330,13 @@ def _history_problems(
             continue  # both sides made the same change
         verb = "corrected the pr-link of" if p.how == RELINKED else "changed"
         at = other.blocks[p.head].line + first_line_difference(old, new)
-        problems.append(edit(f"{verb} {_name(base, p.base)}, at its line {at}", p.base, at))
+        problems.append(
+            edit(
+                f"{verb} {name(base, p.base, 'the base')}, at its line {at}",
+                p.base,
+                at,
+            )
+        )
     for index in by_other.removed:
         if index not in held:
             continue  # removed on both sides: it stays removed
@@ -336,7 +344,7 @@ def _history_problems(
         after = min((p.head for p in by_other.pairs if p.base > index), default=None)
         end = len(other.data.rstrip(b"\n"))
         at = other.blocks[after].line if after is not None else other.line_of(end)
-        problems.append(edit(f"removed {_name(base, index)}", index, at))
+        problems.append(edit(f"removed {name(base, index, 'the base')}", index, at))
     if len(problems) > MAX_LISTED:
         more = len(problems) - MAX_LISTED
         problems = [
@@ -344,15 +352,6 @@ def _history_problems(
             Finding("history-modified", f"... and {more} more change(s)", side, None),
         ]
     return problems
-
-
-def _name(ledger: Ledger, index: int) -> str:
-    entry = Entry.at(ledger, index)
-    return f"entry {index + 1} ({label(entry.value, entry.raw)}, line {entry.line} of the base)"
-
-
-def _preamble(ledger: Ledger) -> bytes:
-    return identity(ledger.data[: ledger.preamble_end])
 
 
 def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:
