@@ -104,8 +104,9 @@ def commit_merge(
         if blocking:
             raise ChangelogError(
                 f"the merge of {ref} would change files that have uncommitted changes here "
-                f"({listing(blocking, 5)}), so git would refuse to start it; nothing was changed. Commit "
-                f"them, or stash them (`git stash`, later `git stash pop`), then {rerun}"
+                f"({listing(blocking, 5)}), so git would refuse to start it; nothing was "
+                f"changed. Commit them, or stash them (`git stash`, later `git stash pop`), "
+                f"then {rerun}"
             )
         # the work-tree file may hold sync's own rewrite: git would refuse to merge
         # over it, so put HEAD's bytes back first (the rewrite is recomputed below)
