@@ -169,10 +169,6 @@ class Ledger:
     def text(self, block: Block) -> bytes:
         return self.data[block.start : block.end]
 
-    def entry_head_count(self) -> int:
-        """Lines that begin with ``- config-keys:`` (what the existing CI counts)."""
-        return len(re.findall(rb"^- config-keys:", self.data, re.MULTILINE))
-
     # --- byte-level checks -----------------------------------------------------
     def byte_problems(self, path: str = "") -> list[Finding]:
         """Encoding and whitespace problems over the whole file (the size was checked before
