@@ -164,11 +164,10 @@ def operation_in_progress(git_directory: Path) -> str | None:
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
         # ``rebase -r`` recreating a merge (``merge``, the last of ``done``) is a merge
         return "merge" if _merge_step(git_directory / "rebase-merge" / "done") else "rebase"
-    for name, operation in (("MERGE_HEAD", "merge"), ("CHERRY_PICK_HEAD", "cherry-pick")):
+    heads = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick", "REVERT_HEAD": "revert"}
+    for name, operation in heads.items():
         if (git_directory / name).is_file():
             return operation
-    if (git_directory / "REVERT_HEAD").is_file():
-        return "revert"
     return _sequencer_command(git_directory / "sequencer" / "todo")
 
 

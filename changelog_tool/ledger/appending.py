@@ -60,41 +60,40 @@ def append_break(
         alone = _as_list(load_items(end, line_offset=line - 1)) if end.strip(b" \n") else []
     except YamlProblem:
         return None  # the existing file's own problem, whatever follows it
+
+    def broken(code: str, at: int, what: str) -> Break:
+        return Break(code, at, what + _cause(end, line), _fix(end))
+
     try:
         together = _as_list(load_items(whole, line_offset=line - 1))
     except YamlProblem as problem:
-        return Break(
+        return broken(
             "yaml-syntax",
             problem.line,
             f"entries appended after {whose} end would not parse: {problem.message} "
-            f"(line {problem.line}){_cause(end, line)}",
-            _fix(end),
+            f"(line {problem.line})",
         )
     if alone is None or together is None or len(together) != len(alone) + len(own):
         found = "no list" if together is None else f"a list of {len(together)} items"
-        return Break(
+        return broken(
             "entry-count",
             entry_line,
             f"the appended entries would not join {whose} list of entries (the end "
-            f"from line {line} on would read as {found}){_cause(end, line)}",
-            _fix(end),
+            f"from line {line} on would read as {found})",
         )
     if alone and not same(alone[0].value, together[0].value):
-        return Break(
+        return broken(
             "entry-count",
             line,
-            f"{whose} last entry (line {line}) reads differently once entries follow "
-            f"it{_cause(end, line)}",
-            _fix(end),
+            f"{whose} last entry (line {line}) reads differently once entries follow it",
         )
     for item, value in zip(together[len(alone) :], own, strict=True):
         if not same(item.value, value):
-            return Break(
+            return broken(
                 "entry-count",
                 item.line,
                 f"the appended entry at line {item.line} would not read as it does on its "
-                f"own after {whose} end{_cause(end, line)}",
-                _fix(end),
+                f"own after {whose} end",
             )
     return None
 

@@ -9,7 +9,7 @@ import dataclasses
 from changelog_tool.findings import Finding
 from changelog_tool.hints import see
 from changelog_tool.ledger.document import BOM, Block, Ledger
-from changelog_tool.ledger.edits import first_line_difference, label, parse
+from changelog_tool.ledger.edits import first_line_difference, name, value
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.pairing import (
     EDITED,
@@ -17,6 +17,7 @@ from changelog_tool.ledger.pairing import (
     RELINKED,
     Pairing,
     pair,
+    preamble,
     relinked,
 )
 from changelog_tool.ledger.revision import (
@@ -194,8 +195,7 @@ def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]
         if index == 0 or index > len(new.blocks):
             return None
         a, b = old.blocks[index - 1], new.blocks[index - 1]
-        before = parse(old.text(a).rstrip(b"\n"), a.line)
-        after = parse(new.text(b).rstrip(b"\n"), b.line)
+        before, after = value(old, a), value(new, b)
         if not relinked(before, after) or not isinstance(after, dict):
             return None
         link = after["pr-link"]
@@ -215,7 +215,7 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     prefix_end = new.blocks[tail - 1].sep_end if tail > 0 else new.preamble_end
     history = History(MODIFIED, prefix=head[:prefix_end], base=base)
     errors: list[Finding] = []
-    if _preamble(old) != _preamble(new):
+    if preamble(old) != preamble(new):
         errors.append(
             Finding(
                 "history-modified",
@@ -234,7 +234,7 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
             errors.append(
                 Finding(
                     "history-modified",
-                    _edited(f"changed {_name(old, p.base)}", source, path),
+                    _edited(f"changed {name(old, p.base, 'the base')}", source, path),
                     path,
                     at,
                 )
@@ -245,7 +245,10 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         at = new.blocks[after].line if after is not None else new.line_of(len(head.rstrip()))
         errors.append(
             Finding(
-                "history-modified", _edited(f"removed {_name(old, index)}", source, path), path, at
+                "history-modified",
+                _edited(f"removed {name(old, index, 'the base')}", source, path),
+                path,
+                at,
             )
         )
     history.findings.extend(errors[:_MAX_HISTORY_FINDINGS])
@@ -307,28 +310,14 @@ def _edited(what: str, source: str, path: str) -> str:
     )
 
 
-def _name(ledger: Ledger, index: int) -> str:
-    block = ledger.blocks[index]
-    text = ledger.text(block).rstrip(b"\n")
-    return (
-        f"entry {index + 1} ({label(parse(text, block.line), text)}, line {block.line} of the base)"
-    )
-
-
 def _links(ledger: Ledger, block: Block) -> list[tuple[int, str]]:
     """A relinked entry's ``pr-link:`` line and its new link."""
-    value = parse(ledger.text(block).rstrip(b"\n"), block.line)
-    link = value.get("pr-link") if isinstance(value, dict) else None
+    entry = value(ledger, block)
+    link = entry.get("pr-link") if isinstance(entry, dict) else None
     lines = ledger.text(block).split(b"\n")
     found = [(len(line) - len(line.lstrip(b" ")), n) for n, line in enumerate(lines)]
     at = min(((i, n) for i, n in found if PR_LINK_LINE.match(lines[n])), default=(0, 0))[1]
     return [(block.line + at, link if isinstance(link, str) else str(link))]
-
-
-def _preamble(ledger: Ledger) -> bytes:
-    return b"\n".join(
-        s for s in (x.rstrip(b" ") for x in ledger.data[: ledger.preamble_end].split(b"\n")) if s
-    )
 
 
 def _form(pairing: Pairing, path: str) -> list[Finding]:
@@ -336,7 +325,7 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
     old, new = pairing.old, pairing.new
     out: list[Finding] = []
     if old.data[: old.preamble_end] != new.data[: new.preamble_end] and (
-        _preamble(old) == _preamble(new)
+        preamble(old) == preamble(new)
     ):
         out.append(_whitespace("the lines before the first entry", 1, path))
     inner = next(

@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from changelog_tool.errors import UsageError, too_large
+from changelog_tool.findings import Finding
 from changelog_tool.hints import relative
 from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
 from changelog_tool.settings import DEFAULT_MAX_BYTES
@@ -30,14 +31,6 @@ class Block:
     end: int
     sep_end: int
     line: int
-
-
-@dataclass(frozen=True)
-class ByteProblem:
-    code: str
-    message: str
-    line: int | None
-    unreadable: bool = False  # the YAML cannot be read at all (not UTF-8, NUL, too large)
 
 
 def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
@@ -176,18 +169,14 @@ class Ledger:
     def text(self, block: Block) -> bytes:
         return self.data[block.start : block.end]
 
-    def entry_head_count(self) -> int:
-        """Lines that begin with ``- config-keys:`` (what the existing CI counts)."""
-        return len(re.findall(rb"^- config-keys:", self.data, re.MULTILINE))
-
     # --- byte-level checks -----------------------------------------------------
-    def byte_problems(self) -> list[ByteProblem]:
+    def byte_problems(self, path: str = "") -> list[Finding]:
         """Encoding and whitespace problems over the whole file (the size was checked before
-        reading)."""
+        reading), as findings in ``path``."""
         data, problems = self.data, []
         if data.startswith(BOM):
             message = "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes"
-            problems.append(ByteProblem("encoding", message, 1))
+            problems.append(Finding("encoding", message, path, 1))
         try:
             if not data.isascii():  # (ASCII is UTF-8: a fast check)
                 data.decode("utf-8")
@@ -197,16 +186,16 @@ class Ledger:
                 "cannot be decoded; re-save the file as UTF-8"
             )
             line = data.count(b"\n", 0, exc.start) + 1
-            problems.append(ByteProblem("encoding", message, line, unreadable=True))
+            problems.append(Finding("encoding", message, path, line))
         for byte, name, fix in _MARKED:
             pos = data.find(byte)  # a fast search; counting takes longer, so only if found
             if pos >= 0:
                 message = f"{name} ({data.count(byte)} in the file); {fix}"
                 line = data.count(b"\n", 0, pos) + 1
-                problems.append(ByteProblem("encoding", message, line, byte == b"\x00"))
+                problems.append(Finding("encoding", message, path, line))
         if data and not data.endswith(b"\n"):
             message = "the file does not end with a newline; add one"
-            problems.append(ByteProblem("final-newline", message, data.count(b"\n") + 1))
+            problems.append(Finding("final-newline", message, path, data.count(b"\n") + 1))
         return problems
 
     # --- parsing -------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""One entry of the changelog read alone (:func:`parse_entry`), named (:func:`label`), and where
-two versions first differ (:func:`first_line_difference`)."""
+"""One entry of the changelog read alone (:func:`parse_entry`), named (:func:`label`,
+:func:`name`), and where two versions first differ (:func:`first_line_difference`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,19 @@ def parse(raw: bytes, line: int) -> object:
         return parse_entry(raw, line)
     except YamlProblem:
         return UNPARSED
+
+
+def value(ledger: Ledger, block: Block) -> object:
+    """The value of an entry of ``ledger``, or :data:`UNPARSED`."""
+    return parse(content(ledger, block), block.line)
+
+
+def name(ledger: Ledger, index: int, where: str = "") -> str:
+    """``entry 3 (config-keys a, b)``; with ``where``, ``(..., line 12 of WHERE)``."""
+    block = ledger.blocks[index]
+    raw = content(ledger, block)
+    at = f", line {block.line} of {where}" if where else ""
+    return f"entry {index + 1} ({label(parse(raw, block.line), raw)}{at})"
 
 
 def label(value: object, fallback: bytes = b"") -> str:

@@ -138,8 +138,3 @@ def _prove(block: bytes, entry: Mapping[str, object]) -> None:
         type(parsed[0][k]) is not type(v) for k, v in entry.items()
     ):  # pragma: no cover - a bug in this module
         raise ChangelogError("internal error: emitted block does not read back as the entry")
-
-
-def emit_many(entries: list[Mapping[str, object]]) -> bytes:
-    """Blocks separated by exactly one empty line."""
-    return b"\n".join(emit(e) for e in entries)

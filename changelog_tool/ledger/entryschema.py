@@ -253,15 +253,10 @@ def _strict() -> type[Validator]:
     return strict
 
 
-def builtin_document() -> dict[str, object]:
-    """The package's schema of the whole changelog (a list of entries)."""
-    return schemafile.document()
-
-
 def builtin_definition(name: str) -> dict[str, object]:
     """The built-in schema's ``$defs`` entry ``name`` (``config-key``)."""
     here = "the built-in schema"
-    return _object(_object(builtin_document()["$defs"], here)[name], here)
+    return _object(_object(schemafile.document()["$defs"], here)[name], here)
 
 
 def _object(value: object, where: str) -> dict[str, object]:
@@ -311,7 +306,7 @@ def combine(extension: dict[str, object] | None, source: str | None = None) -> E
     """The built-in schema with the repository's ``extension``, both applying (``allOf``); a
     field either declares is allowed; built-in scenario types first."""
     here = "the built-in schema"
-    document = copy.deepcopy(builtin_document())  # the copy the registry holds
+    document = copy.deepcopy(schemafile.document())  # the copy the registry holds
     uri = str(document["$id"])
     builtin = _object(_object(document["$defs"], here)["entry"], here)
     del builtin["additionalProperties"]  # decided below, over both schemas' fields

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.ledger.boundaries import ENTRY_HEAD
-from changelog_tool.ledger.document import BOM, ByteProblem, Ledger, read_file
+from changelog_tool.ledger.document import BOM, Ledger, read_file, readable
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
@@ -42,10 +42,6 @@ def schema_findings(
         )
         for field, message in (schema_errors(item.value) if errors is None else errors)
     ]
-
-
-def byte_findings(problems: list[ByteProblem], path: str) -> list[Finding]:
-    return [Finding(p.code, p.message, path, p.line) for p in problems]
 
 
 def _field_line(item: Item, field_path: str) -> int:
@@ -99,9 +95,9 @@ def check_file(data: bytes, path: str) -> FileReport:
     """Every file-level check, collecting all findings (never raises), parsed entries kept: the
     whole file parsed at once, then each entry on its own if that failed."""
     ledger = Ledger(data)
-    byte_problems = ledger.byte_problems()
-    report = FileReport(findings=byte_findings(byte_problems, path))
-    if any(p.unreadable for p in byte_problems):
+    byte_problems = ledger.byte_problems(path)
+    report = FileReport(findings=list(byte_problems))
+    if not readable(data):
         return report  # a YAML error on top would only repeat the encoding problem
     try:
         root = ledger.parse()

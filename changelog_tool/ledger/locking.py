@@ -70,11 +70,9 @@ def hold(path: Path, timeout: float, *, export: bool = True) -> Iterator[None]:
             yield
         finally:
             held[identity] = 0
-            if not export:
-                pass
-            elif told is None:
+            if export and told is None:
                 os.environ.pop(HELD_VARIABLE, None)
-            else:
+            elif told is not None and export:
                 os.environ[HELD_VARIABLE] = told
     finally:
         os.close(fd)

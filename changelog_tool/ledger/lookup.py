@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from changelog_tool.findings import escape_controls
-from changelog_tool.ledger.document import ByteProblem, Ledger
+from changelog_tool.findings import Finding, escape_controls
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.yaml.items import Item, YamlProblem
 
@@ -55,7 +55,7 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]
 
 def file_entries(
     data: bytes, keep: Callable[[dict[str, object]], bool] | None = None
-) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[ByteProblem], bool]:
+) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[Finding], bool]:
     """:func:`entries` of a file's bytes that ``keep`` takes, its byte problems, and whether any
     entry could be read."""
     found, problems = entries(data)

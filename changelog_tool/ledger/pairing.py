@@ -8,8 +8,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from changelog_tool.ledger.document import Block, Ledger
-from changelog_tool.ledger.edits import UNPARSED, content, parse
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import UNPARSED, content, value
 from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.yaml.values import same
 
@@ -25,6 +25,11 @@ def _lines(text: bytes) -> list[bytes]:
 def identity(text: bytes) -> bytes:
     """An entry's content: its lines without trailing spaces, blank lines dropped."""
     return b"\n".join(_lines(text))
+
+
+def preamble(ledger: Ledger) -> bytes:
+    """:func:`identity` of the lines before the first entry."""
+    return identity(ledger.data[: ledger.preamble_end])
 
 
 def unlinked(text: bytes) -> bytes:
@@ -109,7 +114,7 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
     links: dict[bytes, list[int]] = defaultdict(list)
     for j in reversed(unpaired):  # popped from the end: the first first
         links[unlinked(new.text(new.blocks[j]))].append(j)
-    values = {j: _value(new, new.blocks[j]) for j in unpaired}
+    values = {j: value(new, new.blocks[j]) for j in unpaired}
     rest = []
     for i in left:
         candidates = links.get(unlinked(old.text(old.blocks[i]))) or []
@@ -117,11 +122,11 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
             candidates.pop()
         found: int | None = candidates.pop() if candidates else None
         how = RELINKED
-        if found is not None and not relinked(_value(old, old.blocks[i]), values[found]):
+        if found is not None and not relinked(value(old, old.blocks[i]), values[found]):
             candidates.append(found)  # (still free for the other base entries)
             found = None
         if found is None:
-            found, how = _by_value(_value(old, old.blocks[i]), values, history_end)
+            found, how = _by_value(value(old, old.blocks[i]), values, history_end)
         if found is None:
             rest.append(i)
             continue
@@ -153,7 +158,3 @@ def _by_value(value: object, values: dict[int, object], history_end: int) -> tup
 def _frozen(value: object) -> object:
     link = value.get("pr-link") if isinstance(value, dict) else None
     return (entry_identity(value), link)
-
-
-def _value(ledger: Ledger, block: Block) -> object:
-    return parse(content(ledger, block), block.line)

@@ -4,12 +4,13 @@ appended, and the checks of every appended byte."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START
 from changelog_tool.ledger.document import Ledger, parse_item, readable, separator_before_append
+from changelog_tool.ledger.filecheck import entry_count
 from changelog_tool.yaml.items import YamlProblem
 
 OFFSET = re.compile(r"at offset \d+")
@@ -89,20 +90,13 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
     prefix = history.prefix
     before = prefix.count(b"\n")  # head line = tail line + before
     findings = history.findings
-    for problem in Ledger(tail).byte_problems():
+    for problem in Ledger(tail).byte_problems(path):
         message = problem.message
         at = OFFSET.search(message)
         if at:  # counted from the file's start, not the tail's
             offset = len(prefix) + int(at.group()[len("at offset ") :])
             message = OFFSET.sub(f"at offset {offset}", message)
-        findings.append(
-            Finding(
-                problem.code,
-                message,
-                path,
-                problem.line + before if problem.line is not None else None,
-            )
-        )
+        findings.append(replace(problem, message=message, line=(problem.line or 0) + before))
     if prefix and not prefix.endswith(b"\n") and not tail.startswith(b"\n"):
         findings.append(
             Finding(
@@ -142,14 +136,7 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
             return
     elif match is None:
         if (prefix[-1:] + tail).endswith(b"\n\n"):
-            findings.append(
-                form_warning(
-                    "separator",
-                    "the file ends with an empty line",
-                    path,
-                    before + tail.count(b"\n"),
-                )
-            )
+            findings.append(_ends_empty(path, before + tail.count(b"\n")))
         return
     elif prefix and lead != separator_before_append(prefix):
         found = lead.decode("utf-8", "replace")
@@ -184,28 +171,18 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
                 )
             )
         elif block.index == len(blocks) - 1 and data.endswith(b"\n\n"):
-            history.findings.append(
-                form_warning(
-                    "separator",
-                    "the file ends with an empty line",
-                    path,
-                    ledger.line_of(block.end) + before,
-                )
-            )
+            history.findings.append(_ends_empty(path, ledger.line_of(block.end) + before))
+
+
+def _ends_empty(path: str, line: int) -> Finding:
+    return form_warning("separator", "the file ends with an empty line", path, line)
 
 
 def check_entry(text: bytes, line: int, history: History, path: str) -> None:
     """One entry of the branch's own, wherever it stands: it begins like one and reads as one
     item."""
     if not text.startswith(ENTRY_HEAD):
-        history.findings.append(
-            Finding(
-                "entry-count",
-                f"a new entry does not begin with '{ENTRY_HEAD.decode()}'",
-                path,
-                line,
-            )
-        )
+        history.findings.append(entry_count("a new entry", line, path))
     try:
         item = parse_item(text, line)
     except YamlProblem as problem:

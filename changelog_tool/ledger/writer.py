@@ -24,13 +24,7 @@ from changelog_tool.ledger.document import (
     regular_file,
     separator_before_append,
 )
-from changelog_tool.ledger.filecheck import (
-    HeldLines,
-    as_history,
-    byte_findings,
-    entry_count,
-    schema_findings,
-)
+from changelog_tool.ledger.filecheck import HeldLines, as_history, entry_count, schema_findings
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 from changelog_tool.yaml.items import YamlProblem
 
@@ -92,7 +86,7 @@ def check_appendable(
     ledger = Ledger(data)
     problems = [
         dataclasses.replace(p, message=_NO_FINAL_NEWLINE) if p.code == "final-newline" else p
-        for p in byte_findings(ledger.byte_problems(), path)
+        for p in ledger.byte_problems(path)
     ]
     last = ledger.last_block() if not problems and data.strip() else None
     if not problems and data.strip() and last is None:

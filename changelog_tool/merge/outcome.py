@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import label, parse
-from changelog_tool.merge.edits import Problem, possessive
+from changelog_tool.ledger.edits import name
+from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.protected import (
     DEFAULT_BRANCHES,
     Decision,
@@ -40,7 +40,7 @@ class Outcome:
     def findings(self) -> list[Finding]:
         """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
-            return [Finding(p.code, p.message, self.path, p.line) for p in self.result.problems]
+            return [replace(p, path=self.path) for p in self.result.problems]
         side = self.result.report.protected
         return [
             Finding(
@@ -192,22 +192,22 @@ def _nothing_dropped_on_a_guess(
         "ours|theirs`"
     )
     problems = [
-        Problem(
+        Finding(
             "history-modified",
+            f"{side} removed {note.label} (line {note.line} of the base); {guess}",
             "base",
             note.line,
-            f"{side} removed {note.label} (line {note.line} of the base); {guess}",
         )
         for note in report.removed
     ]
     if report.replayed:
         problems.append(
-            Problem(
+            Finding(
                 "history-modified",
-                side,
-                None,
                 f"{possessive(side)} last {report.replayed} entries would be taken from the "
                 f"other side as this branch's own, being replayed; {guess}",
+                side,
+                None,
             )
         )
     if moved is not None:
@@ -217,12 +217,12 @@ def _nothing_dropped_on_a_guess(
         else:
             how = f"{possessive(side)} new entries would come before it"
         problems.append(
-            Problem(
+            Finding(
                 "history-modified",
-                other,
-                line,
                 f"{other} committed {name} at its line {line}, and the result would not keep "
                 f"it there ({how}); {guess}",
+                other,
+                line,
             )
         )
     return Refused(side, tuple(problems))
@@ -234,12 +234,11 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])
-    blocks = [b for b in Ledger(other).blocks if b.start <= low]
+    ledger = Ledger(other)
+    blocks = [b for b in ledger.blocks if b.start <= low]
     if not blocks:
         return other.count(b"\n", 0, low) + 1, "its preamble"
-    block = blocks[-1]
-    raw = other[block.start : block.end]
-    return block.line, f"entry {block.index + 1} ({label(parse(raw, block.line), raw)})"
+    return blocks[-1].line, name(ledger, blocks[-1].index)
 
 
 def first_difference(a: bytes, b: bytes) -> int:

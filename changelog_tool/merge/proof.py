@@ -8,10 +8,11 @@ from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import SequenceStartEvent
 
+from changelog_tool.findings import Finding
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.ledger.document import Block, Ledger
-from changelog_tool.merge.edits import Problem, possessive
+from changelog_tool.merge.edits import possessive
 from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.strict import load_items
 
@@ -42,14 +43,14 @@ def block_list_events(data: bytes) -> int | None:
     return count
 
 
-def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str) -> list[Problem]:
+def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str) -> list[Finding]:
     """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as one
     list of ``prot``'s entries and the kept ones, each read as the append rule reads it
     (:func:`~changelog_tool.ledger.appending.append_break`, as ``add`` and ``verify`` apply it)."""
     appended = data[len(prot) :]
     broken = append_break(prot, appended, whose=f"{prot_name}'s") if appended else None
     if broken is not None:
-        return [Problem(broken.code, "result", broken.line, f"{broken.what}; nothing was written")]
+        return [Finding(broken.code, f"{broken.what}; nothing was written", "result", broken.line)]
     ledger = Ledger(prot)
     last = ledger.last_block()
     if last is not None and last.start > ledger.preamble_end and _from_last_entry(last, data, kept):
@@ -78,7 +79,7 @@ def _from_last_entry(last: Block, data: bytes, kept: int) -> bool:
 
 def _verify_whole(
     prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str
-) -> list[Problem]:
+) -> list[Finding]:
     """The proof by one strict parse of the whole result."""
     try:
         root = load_items(data)
@@ -86,40 +87,40 @@ def _verify_whole(
         if first is None or problem.line < first:
             return [_invalid(problem, prot_name)]
         return [
-            Problem(
+            Finding(
                 problem.code,
-                "result",
-                problem.line,
                 f"the merged file would not parse at line {problem.line}: "
                 f"{problem.message}; nothing was written",
+                "result",
+                problem.line,
             )
         ]
     if root is None and not data.strip(b" \n"):
         root = []
     if not isinstance(root, list):
         return [
-            Problem(
+            Finding(
                 "not-a-list",
+                f"{possessive(prot_name)} YAML root is not a list of entries",
                 prot_name,
                 1,
-                f"{possessive(prot_name)} YAML root is not a list of entries",
             )
         ]
     count = count_entries(prot)
     if len(root) != count + kept:
         return [
-            Problem(
+            Finding(
                 "entry-count",
-                "result",
-                None,
                 f"the merged file reads as {len(root)} entries, expected {count} + {kept}; "
                 "nothing was written",
+                "result",
+                None,
             )
         ]
     return []
 
 
-def parses_whole(data: bytes, name: str) -> list[Problem]:
+def parses_whole(data: bytes, name: str) -> list[Finding]:
     """Parse the other side's history, which the result's parse did not cover."""
     try:
         load_items(data)
@@ -128,6 +129,6 @@ def parses_whole(data: bytes, name: str) -> list[Problem]:
     return []
 
 
-def _invalid(problem: YamlProblem, name: str) -> Problem:
+def _invalid(problem: YamlProblem, name: str) -> Finding:
     message = f"{name} is not valid YAML at line {problem.line}: {problem.message}"
-    return Problem(problem.code, name, problem.line, message)
+    return Finding(problem.code, message, name, problem.line)

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from changelog_tool.findings import Finding
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, label, parse
-from changelog_tool.merge.edits import Problem, possessive
+from changelog_tool.merge.edits import possessive
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
@@ -68,8 +69,8 @@ def replayed_run(
     names: tuple[str, str],
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
     mainline: Mainline | Callable[[], Mainline] | None = None,
-) -> Split | Problem | None:
-    """The proven run (a :class:`Split`); a :class:`Problem` saying why the run the
+) -> Split | Finding | None:
+    """The proven run (a :class:`Split`); a :class:`Finding` saying why the run the
     other side rewrote is not the branch's own (conditions 1 to 3 hold, the record,
     the ref or the guess says main's); ``None`` when the other side did not rewrite
     the protected side's end. ``mainline`` (or a function giving it, asked only
@@ -97,12 +98,12 @@ def replayed_run(
         )
         if why is not None:
             value = parse(content(prot_l, run[0]), run[0].line)
-            return Problem(
+            return Finding(
                 "history-modified",
-                prot_name,
-                run[0].line,
                 f"{intro}; {label(value, content(prot_l, run[0]))} at line {run[0].line} of "
                 f"{prot_name} is main's own entry ({why}): it is kept as {prot_name} has it",
+                prot_name,
+                run[0].line,
             )
         reason = f"after main's entries in {known.source}"
     else:
@@ -121,13 +122,13 @@ def replayed_run(
                 )
             else:
                 continue
-            return Problem(
+            return Finding(
                 "history-modified",
-                prot_name,
-                block.line,
                 f"{intro}; {label(value, raw)} at line {block.line} of {prot_name}: {because}; "
                 f"it is kept as {prot_name} has it (git recorded no commit this operation "
                 "builds on)",
+                prot_name,
+                block.line,
             )
         reason = "a guess, as git recorded no commit this operation builds on: placeholder pr-links"
         if upstream is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from changelog_tool.findings import Finding
 from changelog_tool.ledger.compare import pr_link_corrections
 from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import (
@@ -18,6 +19,7 @@ from changelog_tool.ledger.edits import (
     content,
     first_line_difference,
     label,
+    name,
     parse,
     parse_entry,
 )
@@ -30,8 +32,9 @@ from changelog_tool.ledger.pairing import (
     Pairing,
     identity,
     pair,
+    preamble,
 )
-from changelog_tool.merge.edits import Problem, possessive
+from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.proof import parses_whole, verify
 from changelog_tool.merge.replay import Mainline, Split, replayed_run
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
@@ -120,8 +123,11 @@ class Merged:
 
 @dataclass(frozen=True)
 class Refused:
+    """Why the merge is refused: each finding's path names the side its line is in (``ours``,
+    ``theirs``, ``base`` or ``result``)."""
+
     protected: Side
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Finding, ...] = ()
 
 
 def merge(
@@ -151,7 +157,7 @@ def merge(
         return result
     names = (protected, other_side(protected))
     run = replayed_run(base, prot, other, names, placeholders, mainline)
-    if isinstance(run, Problem):
+    if isinstance(run, Finding):
         return Refused(protected, (*result.problems, run))
     if run is not None:
         retry = _merge(run.base, run.protected, other, protected, run)
@@ -168,12 +174,12 @@ def merge(
     return result
 
 
-def _byte_problems(data: bytes, side: str) -> list[Problem]:
+def _byte_problems(data: bytes, side: str) -> list[Finding]:
     """Encoding problems refuse a side; a missing final newline matters only where the other
     side's entries are appended (checked there)."""
     return [
-        Problem(p.code, side, p.line, f"{side}: {p.message}")
-        for p in Ledger(data).byte_problems()
+        dataclasses.replace(p, message=f"{side}: {p.message}")
+        for p in Ledger(data).byte_problems(side)
         if p.code != "final-newline"
     ]
 
@@ -249,7 +255,7 @@ def _rewritten(replay: Split, own: list[Entry], protected: Side) -> tuple[Note, 
 
 def _own_entries(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
-) -> tuple[list[Entry], bytes, frozenset[int]] | list[Problem]:
+) -> tuple[list[Entry], bytes, frozenset[int]] | list[Finding]:
     """The other side's own entries in its file's order, parsed one by one; its bytes before
     them when they all follow the base's (else all of it); the lines of those that stood
     before a base entry. Or the problems that refuse the merge (:func:`_history_problems`,
@@ -267,12 +273,12 @@ def _own_entries(
             entries.append(Entry(block.line, raw, parse_entry(raw, block.line)))
         except YamlProblem as problem:
             problems.append(
-                Problem(
+                Finding(
                     problem.code,
-                    side,
-                    problem.line,
                     f"{possessive(side)} new entry at line {block.line} is not valid YAML: "
                     f"{problem.message}",
+                    side,
+                    problem.line,
                 )
             )
     if problems:
@@ -284,7 +290,7 @@ def _own_entries(
 
 def _history_problems(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
-) -> list[Problem]:
+) -> list[Finding]:
     """Each base entry the other side edited (unless the protected side made the same change)
     or removed while the protected side holds it, and a change to the lines before the first
     entry the protected side does not share. Form (whitespace, blank lines, order) is never
@@ -292,27 +298,27 @@ def _history_problems(
     prot_name, side = names
     base, other, prot = by_other.old, by_other.new, by_protected.new
     held = {p.base: p for p in by_protected.pairs}
-    problems: list[Problem] = []
-    if _preamble(other) != _preamble(base) and _preamble(prot) == _preamble(base):
+    problems: list[Finding] = []
+    if preamble(other) != preamble(base) and preamble(prot) == preamble(base):
         problems.append(
-            Problem(
+            Finding(
                 "history-modified",
-                side,
-                1,
                 f"{side} changed the lines before the first entry, which {prot_name} keeps; "
                 "only appending is allowed when merging",
+                side,
+                1,
             )
         )
 
-    def edit(what: str, index: int, line: int) -> Problem:
+    def edit(what: str, index: int, line: int) -> Finding:
         theirs = held.get(index)
         why = "holds" if theirs is not None and theirs.how in (KEPT, REFORMATTED) else None
-        return Problem(
+        return Finding(
             "history-modified",
-            side,
-            line,
             f"{side} {what}, which {prot_name} {why or 'changed or removed too'}; "
             "only appending is allowed when merging",
+            side,
+            line,
         )
 
     for p in by_other.pairs:
@@ -324,7 +330,13 @@ def _history_problems(
             continue  # both sides made the same change
         verb = "corrected the pr-link of" if p.how == RELINKED else "changed"
         at = other.blocks[p.head].line + first_line_difference(old, new)
-        problems.append(edit(f"{verb} {_name(base, p.base)}, at its line {at}", p.base, at))
+        problems.append(
+            edit(
+                f"{verb} {name(base, p.base, 'the base')}, at its line {at}",
+                p.base,
+                at,
+            )
+        )
     for index in by_other.removed:
         if index not in held:
             continue  # removed on both sides: it stays removed
@@ -332,23 +344,14 @@ def _history_problems(
         after = min((p.head for p in by_other.pairs if p.base > index), default=None)
         end = len(other.data.rstrip(b"\n"))
         at = other.blocks[after].line if after is not None else other.line_of(end)
-        problems.append(edit(f"removed {_name(base, index)}", index, at))
+        problems.append(edit(f"removed {name(base, index, 'the base')}", index, at))
     if len(problems) > MAX_LISTED:
         more = len(problems) - MAX_LISTED
         problems = [
             *problems[:MAX_LISTED],
-            Problem("history-modified", side, None, f"... and {more} more change(s)"),
+            Finding("history-modified", f"... and {more} more change(s)", side, None),
         ]
     return problems
-
-
-def _name(ledger: Ledger, index: int) -> str:
-    entry = Entry.at(ledger, index)
-    return f"entry {index + 1} ({label(entry.value, entry.raw)}, line {entry.line} of the base)"
-
-
-def _preamble(ledger: Ledger) -> bytes:
-    return identity(ledger.data[: ledger.preamble_end])
 
 
 def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:

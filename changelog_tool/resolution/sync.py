@@ -9,6 +9,7 @@ from pathlib import Path
 
 from changelog_tool import settings as settings_module
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.findings import listing
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
@@ -101,13 +102,11 @@ def commit_merge(
         rerun = f"run `{again}` again" if again else "run it again"
         blocking = _uncommitted_in_the_way(root, ref, path)
         if blocking:
-            shown = ", ".join(blocking[:5]) + (
-                f" and {len(blocking) - 5} more" if blocking[5:] else ""
-            )
             raise ChangelogError(
                 f"the merge of {ref} would change files that have uncommitted changes here "
-                f"({shown}), so git would refuse to start it; nothing was changed. Commit "
-                f"them, or stash them (`git stash`, later `git stash pop`), then {rerun}"
+                f"({listing(blocking, 5)}), so git would refuse to start it; nothing was "
+                f"changed. Commit them, or stash them (`git stash`, later `git stash pop`), "
+                f"then {rerun}"
             )
         # the work-tree file may hold sync's own rewrite: git would refuse to merge
         # over it, so put HEAD's bytes back first (the rewrite is recomputed below)

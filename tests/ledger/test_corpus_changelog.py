@@ -7,6 +7,7 @@ into the project; the bundle is cloned into tmp at run time.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,6 @@ from changelog_tool.commands.add import append_entries
 from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate.acceptance import Rules, rejections
-from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import normalize
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.yaml.strict import load_value
@@ -175,10 +175,15 @@ def test_every_real_append_replayed_with_add_meets_the_contract(
             entries
         )
         assert b"\n\n\n" not in suffix
-        assert Ledger(new).entry_head_count() == Ledger(parent).entry_head_count() + len(entries)
+        assert ci_count(new) == ci_count(parent) + len(entries)
         replayed += 1
     assert replayed > 400
     assert refused == REFUSED_APPENDS
+
+
+def ci_count(data: bytes) -> int:
+    """Lines that begin with ``- config-keys:``: how the existing CI counts entries."""
+    return len(re.findall(rb"^- config-keys:", data, re.MULTILINE))
 
 
 def masters_at(clone: Path, blobs: Blobs, sha: str) -> MasterSet:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -8,8 +9,7 @@ from hypothesis import strategies as st
 from yaml_oracles import TRICKY, assert_both_read
 
 from changelog_tool.errors import ChangelogError
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.emitter import emit, emit_many
+from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import scenario_types
 from changelog_tool.yaml.strict import load_value
 
@@ -74,7 +74,7 @@ def test_pyyaml_and_ruamel_read_an_emitted_entry_as_exactly_the_entry(
     text = block.decode("utf-8")
     assert "\t" not in text and "\r" not in text and "\x00" not in text
     assert text.startswith("- config-keys:\n") and text.endswith("\n")
-    assert Ledger(block).entry_head_count() == 1
+    assert len(re.findall(rb"^- config-keys:", block, re.MULTILINE)) == 1  # as CI counts
     assert text.count("\n") == line_count(entry)  # one line per item: nothing folds
 
 
@@ -83,7 +83,7 @@ def test_pyyaml_and_ruamel_read_an_emitted_entry_as_exactly_the_entry(
 def test_several_entries_are_separated_by_exactly_one_empty_line(
     batch: list[dict[str, Any]],
 ) -> None:
-    data = emit_many(list(batch))
+    data = b"\n".join(emit(entry) for entry in batch)  # as an append joins them
     assert_both_read(data, batch)
     assert load_value(data) == batch
     assert b"\n\n\n" not in data and not data.endswith(b"\n\n")

@@ -222,19 +222,19 @@ def test_a_side_with_crlf_line_endings_is_refused(side: str) -> None:
     sides = {"ours": main, "theirs": branch}
     sides[side] = sides[side].replace(b"\n", b"\r\n")
     problems = refused(BASE, sides["ours"], sides["theirs"]).problems
-    assert any(p.side == side and "carriage return" in p.message for p in problems)
+    assert any(p.path == side and "carriage return" in p.message for p in problems)
 
 
 def test_an_appended_entry_that_is_not_valid_yaml_is_refused() -> None:
     branch = appended(BASE, b'- config-keys: [unclosed\n  description:\n    - "x"\n')
     [problem] = refused(BASE, appended(BASE, M1), branch).problems
-    assert problem.code == "yaml-syntax" and problem.side == "theirs"
+    assert problem.code == "yaml-syntax" and problem.path == "theirs"
 
 
 def test_a_protected_side_that_is_not_valid_yaml_is_refused() -> None:
     main = appended(BASE, M1).replace(b"  description:\n", b"  description: [open\n", 1)
     [problem] = refused(BASE, main, appended(BASE, P1)).problems
-    assert problem.code == "yaml-syntax" and problem.side == "ours"
+    assert problem.code == "yaml-syntax" and problem.path == "ours"
 
 
 def test_a_duplicate_key_in_the_protected_sides_last_entry_is_refused() -> None:
@@ -242,7 +242,7 @@ def test_a_duplicate_key_in_the_protected_sides_last_entry_is_refused() -> None:
     last = main.rindex(b"  description:\n")
     main = main[:last] + b"  description:\n" + main[last:]
     [problem] = refused(BASE, main, appended(BASE, P1)).problems
-    assert problem.code == "duplicate-yaml-key" and problem.side == "ours"
+    assert problem.code == "duplicate-yaml-key" and problem.path == "ours"
 
 
 def test_a_duplicate_key_in_the_protected_sides_history_stays_its_own_bytes() -> None:
@@ -339,7 +339,7 @@ def test_an_entry_with_a_real_pr_link_at_the_end_of_both_is_never_rewritten() ->
     assert isinstance(result, Refused)
     line = head.count(b"\n") - own.count(b"\n") + 1
     *_, why = result.problems
-    assert why.code == "history-modified" and why.line == line and why.side == "ours"
+    assert why.code == "history-modified" and why.line == line and why.path == "ours"
     assert "not a placeholder" in why.message and "config-keys own" in why.message
 
 
