@@ -18,11 +18,16 @@ from typing import NoReturn
 
 import changelog_tool
 from changelog_tool import settings
-from changelog_tool.errors import INTERRUPTED, ChangelogError, NotInRepository, cut_short
+from changelog_tool.confinement import work_tree_top
+from changelog_tool.errors import (
+    INTERRUPTED,
+    ChangelogError,
+    NotInRepository,
+    cut_short,
+    did_you_mean,
+)
 from changelog_tool.findings import not_a_command
 from changelog_tool.gitrepo.process import git_dir
-from changelog_tool.hints import did_you_mean
-from changelog_tool.toplevel import work_tree_top
 
 COMMANDS = {
     "add": "append an entry (TUI in a terminal; flags for scripts)",

@@ -4,19 +4,20 @@ docs/security.md); unknown settings and paths outside the repository are refused
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib.util import find_spec
 from pathlib import Path, PurePosixPath
 
 import jsonschema
 
-from changelog_tool import schemafile
-from changelog_tool.confinement import confined_file
+from changelog_tool.confinement import confined_file, work_tree_top
 from changelog_tool.errors import UsageError
 from changelog_tool.github import is_slug, pull_link
-from changelog_tool.toplevel import work_tree_top
 
 DEFAULT_MASTER_GLOBS = ("configs/*-master.yaml", ".github/configs/*-master.yaml")
 DEFAULT_RECIPE_PREFIXES = {"recipes/": "benchmarks/multi_node/srt-slurm-recipes/"}
@@ -95,7 +96,31 @@ class Settings:
         return self.placeholders[0]
 
 
-_SCHEMA = schemafile.document("settings.schema.json")
+@cache
+def schema_document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
+    """A shipped schema: the whole changelog's by default, or ``settings.schema.json``."""
+    # beside the package's __init__ (the package is always a folder)
+    spec = find_spec("changelog_tool.schema")
+    assert spec is not None and spec.origin is not None, "the schema package is installed"
+    text = Path(spec.origin).with_name(name)
+    loaded: dict[str, object] = json.loads(text.read_text(encoding="utf-8"))
+    return loaded
+
+
+def placeholder_problem(placeholder: str) -> str | None:
+    """Why an entry could not hold ``placeholder`` as its pr-link (a clause), or ``None``: both
+    its spellings must pass the schema's ``pr-link`` pattern."""
+    pattern = re.compile(schema_document()["$defs"]["pr-link"]["pattern"])  # type: ignore[index]
+    for link in (placeholder, f"https://github.com/owner/repo/pull/{placeholder}"):
+        if not pattern.search(link):
+            return (
+                f"the entry schema's pr-link pattern refuses {link!r}; a placeholder is "
+                "capital letters, such as XXX or TODO"
+            )
+    return None
+
+
+_SCHEMA = schema_document("settings.schema.json")
 
 
 def _at(*path: str) -> object:
@@ -291,7 +316,7 @@ def _problems(
         else:
             yield rank, f"setting {name!r} {in_} must be 'warning' or 'error'"
     for placeholder in _strings(table.get("placeholders")):
-        why = schemafile.placeholder_problem(placeholder)
+        why = placeholder_problem(placeholder)
         if why is not None:
             yield (1, 5), f"setting 'placeholders' {in_}: no entry could use {placeholder!r}: {why}"
     repository = table.get("repository")

@@ -11,8 +11,8 @@ import pytest
 from conftest import GitRepo
 from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, run
 
-from changelog_tool import schemafile
 from changelog_tool.github import pull_link
+from changelog_tool.settings import schema_document
 
 SETTINGS = ".perf-changelog.toml"
 BUMPED = NVIDIA_TEXT.replace(key_block("b-vllm"), key_block("b-vllm", image="vllm/vllm-openai:v2"))
@@ -94,6 +94,6 @@ def test_a_link_the_schema_refuses_is_no_placeholder_to_finalize(repo: GitRepo, 
 
 def test_the_schema_spells_the_pull_link_shape_of_github_py() -> None:
     """The JSON Schema cannot call Python: its pr-link pattern is held to the one shape."""
-    defs = schemafile.document()["$defs"]
+    defs = schema_document()["$defs"]
     assert isinstance(defs, dict)
     assert defs["pr-link"]["pattern"] == rf"^({pull_link('[0-9]+|[A-Z]+')}|[A-Z]+)(?!\n)$"

@@ -48,7 +48,7 @@ def test_install_names_the_attribute_files_relative_to_the_current_folder(
 def test_a_path_outside_every_folder_the_current_one_shares_stays_absolute(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from changelog_tool.hints import relative
+    from changelog_tool.errors import relative
 
     monkeypatch.chdir(tmp_path)
     assert relative(tmp_path / "a" / "b.yaml") == os.path.join("a", "b.yaml")

@@ -17,9 +17,8 @@ from conftest import GitRepo
 from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, key_block, run
 
 from changelog_tool import settings
-from changelog_tool.confinement import top_of
+from changelog_tool.confinement import top_of, work_tree_top
 from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.toplevel import work_tree_top
 
 GITS_WORDS_FOR_NO_WORK_TREE = ("not a git repository (or any", "must be run in a work tree")
 

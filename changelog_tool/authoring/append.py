@@ -7,9 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from changelog_tool.errors import UsageError
+from changelog_tool.errors import UsageError, relative
 from changelog_tool.findings import Finding
-from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import read_file, regular_file
 from changelog_tool.ledger.emitter import emit

@@ -18,6 +18,7 @@ from changelog_tool.commands.init_files import (
     workflow_reads_back,
     workflow_text,
 )
+from changelog_tool.commands.provenance import Source, installed_source, parse_source
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
@@ -25,7 +26,6 @@ from changelog_tool.gitrepo import Repo, git
 from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger import writer
 from changelog_tool.merge.setup import attribute_line, attribute_lines, line_ending
-from changelog_tool.provenance import Source, installed_source, parse_source
 from changelog_tool.refnames import USUAL_REMOTES, branch_name
 from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ruamel.yaml.error import YAMLError
 
-from changelog_tool.provenance import Source
+from changelog_tool.commands.provenance import Source
 from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.limits import YamlRefused
 

@@ -14,9 +14,8 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, adoption, driver_trial
 from changelog_tool.confinement import confined
-from changelog_tool.errors import ChangelogError, EnvironmentProblem
+from changelog_tool.errors import ChangelogError, EnvironmentProblem, relative
 from changelog_tool.gitrepo import Repo, run_git, try_git
-from changelog_tool.hints import relative
 from changelog_tool.ledger import writer
 from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.setup import (

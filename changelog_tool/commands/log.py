@@ -14,10 +14,9 @@ from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import work_tree_masters
-from changelog_tool.errors import ChangelogError, UsageError
+from changelog_tool.errors import ChangelogError, UsageError, relative
 from changelog_tool.findings import json_default
 from changelog_tool.gate.acceptance import unmatched
-from changelog_tool.hints import relative
 from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.ledger.lookup import applying, file_entries, format_text

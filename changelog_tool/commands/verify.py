@@ -15,7 +15,7 @@ from changelog_tool.confinement import confined
 from changelog_tool.diff.engine import Layout, Snapshot
 from changelog_tool.diff.keychange import ChangeSet, change_lines
 from changelog_tool.diff.trust import gather_from_base
-from changelog_tool.errors import EnvironmentProblem, UsageError
+from changelog_tool.errors import EnvironmentProblem, UsageError, see
 from changelog_tool.findings import (
     Finding,
     dump_json,
@@ -30,7 +30,6 @@ from changelog_tool.gate.summary import added_fields, job_summary, unlisted_scen
 from changelog_tool.gate.verdict import check, in_progress, waiting
 from changelog_tool.gitrepo import Repo
 from changelog_tool.gitrepo.process import pending, unmerged, unmerged_problem
-from changelog_tool.hints import see
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.ledger.revision import ABSENT

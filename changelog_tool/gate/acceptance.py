@@ -11,11 +11,10 @@ from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
 from changelog_tool.diff.masters import MasterProblem, MasterSet
 from changelog_tool.diff.scenarios import named_types, runs
-from changelog_tool.errors import ChangelogError
+from changelog_tool.errors import ChangelogError, did_you_mean, see
 from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
-from changelog_tool.hints import did_you_mean, see
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
 from changelog_tool.settings import Settings

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from changelog_tool.confinement import discover, is_git_directory
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.refnames import remote_and_branch
-from changelog_tool.toplevel import discover, is_git_directory
 
 
 def git(

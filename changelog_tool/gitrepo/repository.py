@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.confinement import confined
-from changelog_tool.errors import EnvironmentProblem, NotInRepository, too_large
+from changelog_tool.errors import EnvironmentProblem, NotInRepository, closest, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import checked, git, run_git
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
-from changelog_tool.hints import closest
 from changelog_tool.refnames import remote_and_branch
 
 WORKTREE = "WORKTREE"

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from changelog_tool.errors import UsageError, too_large
+from changelog_tool.errors import UsageError, relative, too_large
 from changelog_tool.findings import Finding
-from changelog_tool.hints import relative
 from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem

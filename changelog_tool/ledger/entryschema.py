@@ -22,10 +22,9 @@ from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowher
 from referencing.jsonschema import DRAFT202012, Schema
 from referencing.typing import URI
 
-from changelog_tool import schemafile
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
-from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings
+from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings, schema_document
 from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
 SETTING = "entry-schema"
@@ -256,7 +255,7 @@ def _strict() -> type[Validator]:
 def builtin_definition(name: str) -> dict[str, object]:
     """The built-in schema's ``$defs`` entry ``name`` (``config-key``)."""
     here = "the built-in schema"
-    return _object(_object(schemafile.document()["$defs"], here)[name], here)
+    return _object(_object(schema_document()["$defs"], here)[name], here)
 
 
 def _object(value: object, where: str) -> dict[str, object]:
@@ -306,7 +305,7 @@ def combine(extension: dict[str, object] | None, source: str | None = None) -> E
     """The built-in schema with the repository's ``extension``, both applying (``allOf``); a
     field either declares is allowed; built-in scenario types first."""
     here = "the built-in schema"
-    document = copy.deepcopy(schemafile.document())  # the copy the registry holds
+    document = copy.deepcopy(schema_document())  # the copy the registry holds
     uri = str(document["$id"])
     builtin = _object(_object(document["$defs"], here)["entry"], here)
     del builtin["additionalProperties"]  # decided below, over both schemas' fields

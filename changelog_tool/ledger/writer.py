@@ -11,9 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, too_large
+from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, relative, too_large
 from changelog_tool.findings import Finding, format_text, has_errors
-from changelog_tool.hints import relative
 from changelog_tool.ledger import locking
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.atomic import read_fd, remove_stale_temps, write_over

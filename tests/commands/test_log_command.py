@@ -11,7 +11,7 @@ import pytest
 from projects import key_block, run
 
 from changelog_tool.cli import main
-from changelog_tool.hints import relative
+from changelog_tool.errors import relative
 from changelog_tool.ledger.lookup import applying, entries
 
 CHANGELOG = """\

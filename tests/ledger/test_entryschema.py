@@ -14,7 +14,6 @@ import pytest
 from conftest import ROOT
 from listener import listening
 
-from changelog_tool import schemafile
 from changelog_tool.errors import UsageError
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.emitter import emit
@@ -26,6 +25,7 @@ from changelog_tool.ledger.entryschema import (
     builtin,
     parse,
 )
+from changelog_tool.settings import schema_document
 
 GOOD = {"config-keys": ["a"], "description": ["d"], "pr-link": "XXX"}
 KINDS = {"list": "list of text", "text": "text", "flag": "true/false", "integer": "integer"}
@@ -37,7 +37,7 @@ def extension(**properties: object) -> bytes:
 
 def field_table() -> str:
     """The docs' table of fields, as the built-in schema says them."""
-    definition, required = builtin(), schemafile.document()["$defs"]["entry"]["required"]
+    definition, required = builtin(), schema_document()["$defs"]["entry"]["required"]
     rows = ["| field | kind | required | what it means |", "|---|---|---|---|"]
     for field in definition.fields:
         kind = KINDS[field.kind] + (f" >= {field.minimum}" if field.minimum is not None else "")
@@ -348,7 +348,7 @@ def test_a_schema_nested_past_the_limit_is_refused_not_a_crash() -> None:
 def test_references_resolve_within_the_file_and_into_the_built_in_schema() -> None:
     """What the registry holds is followed: the file's $defs (with words of its own
     beside a $ref), its dynamic anchors, and the built-in schema's definitions."""
-    uri = schemafile.document()["$id"]
+    uri = schema_document()["$id"]
     document = {
         "$defs": {
             "count": {"type": "integer", "minimum": 1},

@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from changelog_tool.ledger.entry import schema_errors
-from changelog_tool.schemafile import document as schema
+from changelog_tool.settings import schema_document as schema
 
 GOOD: dict[str, Any] = {
     "config-keys": ["kimik3-fp4-b200-dynamo-vllm-agentic"],
