@@ -1,5 +1,6 @@
-"""Where the tool may read and write in a checkout: a symbolic link must not lead outside the
-repository or into its git directory (pure path logic)."""
+"""Where the tool may read and write in a checkout, in pure path logic: the top of the work tree
+by git's discovery rule (gitfiles, ``GIT_CEILING_DIRECTORIES``, ``GIT_DIR``, ``GIT_WORK_TREE``),
+and no symbolic link leading outside the repository or into its git directory."""
 
 from __future__ import annotations
 

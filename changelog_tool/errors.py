@@ -1,4 +1,5 @@
-"""The error hierarchy. One place (``cli.main``) maps these to exit codes."""
+"""The error hierarchy (one place, ``cli.main``, maps it to exit codes) and the words a message
+shares: the one "did you mean", the one way a path is shown, the troubleshooting pointer."""
 
 from __future__ import annotations
 
