@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from changelog_tool.authoring import append
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.reach import PENDING, Reach
 from changelog_tool.authoring.reach import reach as reach_of
@@ -254,13 +253,13 @@ class AddSession:
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
-        return append.append(
-            [self.entry(draft)],
+        return writer.append(
             self.confined(),  # the file checked, even if the link moves on meanwhile
-            init=self.init,
-            bounds=writer.Bounds.of(self.settings),
+            [emit(self.entry(draft))],
             held=lazy_held_lines(self.path, self.settings.protected_ref),
             expected=self.old,
+            create=self.init,
+            bounds=writer.Bounds.of(self.settings),
         )
 
 
