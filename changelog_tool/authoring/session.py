@@ -22,7 +22,7 @@ from changelog_tool.diff.masters import MasterProblem
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate.acceptance import (
     Rules,
-    refusals,
+    rejections,
     work_tree_masters_or_error,
     work_tree_rules,
 )
@@ -186,7 +186,9 @@ class AddSession:
             out.append(("config-keys", "choose at least one key or pattern"))
         if not entry.get("description"):
             out.append(("description", "write at least one line (one bullet per line)"))
-        for rejection in refusals(entry, self.rules):
+        for rejection in rejections(entry, self.rules):
+            if rejection.severity != "error":
+                continue  # a warning lets the entry through
             if rejection.field == "(entry)" and "required property" in rejection.message:
                 continue  # said above
             out.append((rejection.field, rejection.message))
