@@ -1,5 +1,5 @@
-"""Appending entries: the one operation behind ``add``'s flags, ``--json``, ``--dry-run`` and the
-TUI's save; only the output differs."""
+"""``add``'s append of entries (flags, ``--json``, ``--dry-run``) through the one append
+(:func:`changelog_tool.ledger.writer.append`), and what an append says when done."""
 
 from __future__ import annotations
 
@@ -31,16 +31,14 @@ def append_entries(
     blocks = [emit(entry) for entry in entries]
     done: dict[str, object]
     if dry_run:
-        if regular_file(path, missing_ok=True) is None:
-            if not init:
-                raise UsageError(
-                    f"{relative(path)} does not exist; pass --init to create it, or --file to "
-                    "name another"
-                )
-            data, warnings = b"", []
-        else:
-            data = read_file(path, limit=bounds.limit)
-            warnings = writer.check_appendable(data, str(path), held)
+        exists = regular_file(path, missing_ok=True) is not None
+        if not exists and not init:
+            raise UsageError(
+                f"{relative(path)} does not exist; pass --init to create it, or --file to name "
+                "another"
+            )
+        data = read_file(path, limit=bounds.limit) if exists else b""
+        warnings = writer.check_appendable(data, str(path), held) if exists else []
         appended = writer.plan_append(data, blocks, path=path)
         done = {
             "appended": appended.decode("utf-8"),
