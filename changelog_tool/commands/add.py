@@ -144,17 +144,13 @@ def _entry_from_flags(
 ) -> dict[str, object]:
     """The entry the flags give; without ``--key`` (``--scenario-type``) what the TUI would
     preselect (suggest); missing answers named in one message."""
-    suggesting = not answers["key"]
+    draft = Draft.from_flags(answers)
+    suggesting = not draft.keys
     if suggesting:
         changed = changes()
         suggested = suggestion([] if isinstance(changed, str) else rows_for(changed), placeholder)
-        given_types = answers["scenario_type"]
-        answers = {
-            **answers,
-            "key": suggested.keys,
-            "scenario_type": given_types or suggested.scenario_types,
-        }
-    draft = Draft.from_flags(answers)
+        draft.keys = suggested.keys
+        draft.scenario_types = draft.scenario_types or suggested.scenario_types
     missing = []
     if not draft.keys:
         missing.append("a config key: pass --key KEY (repeatable; patterns allowed)")
