@@ -1,66 +1,64 @@
-"""Appending entries: the one operation behind ``add``'s flags, ``--json``, ``--dry-run`` and the
-TUI's save; only the output differs."""
+"""``add``'s append of entries (flags, ``--json``, ``--dry-run``) through the one append
+(:func:`changelog_tool.ledger.writer.append`), and what an append says when done."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.errors import UsageError, relative
-from changelog_tool.findings import Finding
+from changelog_tool.findings import dump_json, format_text
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import read_file, regular_file
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import HeldLines
 
 
-@dataclass(frozen=True)
-class Planned:
-    """What an append would write: after the file's ``size`` bytes, ``appended``."""
-
-    size: int
-    appended: bytes
-    warnings: tuple[Finding, ...] = ()
-
-
-def plan(
+def append_entries(
     entries: Sequence[Mapping[str, object]],
-    path: Path,
     *,
+    path: Path,
+    dry_run: bool,
     init: bool,
-    bounds: writer.Bounds,
+    as_json: bool,
+    bounds: writer.Bounds | None = None,
     held: HeldLines | None = None,
-) -> Planned:
-    """The bytes :func:`append` would write now (nothing is written)."""
-    if regular_file(path, missing_ok=True) is None:
-        if not init:
+) -> int:
+    """``add``'s append (or, ``dry_run``, the bytes it would append), said as text or JSON."""
+    bounds = bounds or writer.Bounds()
+    blocks = [emit(entry) for entry in entries]
+    done: dict[str, object]
+    if dry_run:
+        exists = regular_file(path, missing_ok=True) is not None
+        if not exists and not init:
             raise UsageError(
                 f"{relative(path)} does not exist; pass --init to create it, or --file to name "
                 "another"
             )
-        data, warnings = b"", []
+        data = read_file(path, limit=bounds.limit) if exists else b""
+        warnings = writer.check_appendable(data, str(path), held) if exists else []
+        appended = writer.plan_append(data, blocks, path=path)
+        done = {
+            "appended": appended.decode("utf-8"),
+            "bytes": [len(data), len(data) + len(appended)],
+        }
     else:
-        data = read_file(path, limit=bounds.limit)
-        warnings = writer.check_appendable(data, str(path), held)
-    blocks = [emit(entry) for entry in entries]
-    appended = writer.plan_append(data, blocks, path=path)
-    return Planned(len(data), appended, tuple(warnings))
-
-
-def append(
-    entries: Sequence[Mapping[str, object]],
-    path: Path,
-    *,
-    init: bool,
-    bounds: writer.Bounds,
-    held: HeldLines | None = None,
-    expected: bytes | None = None,
-) -> writer.Appended:
-    """Append the entries (:func:`changelog_tool.ledger.writer.append`); ``expected``: the bytes
-    the caller previewed."""
-    blocks = [emit(entry) for entry in entries]
-    return writer.append(path, blocks, held=held, expected=expected, create=init, bounds=bounds)
+        result = writer.append(path, blocks, held=held, create=init, bounds=bounds)
+        warnings = list(result.warnings)
+        done = {"lines": list(result.entry_lines), "bytes": [result.old_size, result.new_size]}
+    if as_json:
+        document = {"ok": True, "dry_run": dry_run, "path": str(path), **done}
+        print(dump_json({**document, "warnings": [f.to_json() for f in warnings]}))
+        return 0
+    for line in format_text(warnings).splitlines():
+        print(f"changelog: warning: {line}", file=sys.stderr)
+    if dry_run:
+        sys.stdout.buffer.write(appended)
+        sys.stdout.flush()
+    else:
+        print(appended_message(result, path, len(entries)))
+    return 0
 
 
 def appended_message(result: writer.Appended, path: Path, count: int = 1) -> str:

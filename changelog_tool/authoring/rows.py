@@ -9,8 +9,8 @@ from pathlib import Path
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.scenarios import gap
+from changelog_tool.gate.suggest import description
 from changelog_tool.gate.suggest import scenario_types as affected
-from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.ledger.entry import scenario_types
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
@@ -98,10 +98,9 @@ def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
 def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
     """What the TUI starts from: the preselected keys and the suggested entry for them."""
     keys = preselected(rows)
-    entry = suggested_entry(_changes(rows, keys), placeholder, scenario_types(), _missing(rows))
     return Draft(
         keys=keys,
-        scenario_types=entry.get("scenario-type", []),
-        description=entry["description"],
+        scenario_types=suggested_scenarios(rows, keys),
+        description=description(_changes(rows, keys)),
         pr_link=placeholder,
     )

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from changelog_tool.authoring import append
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.reach import PENDING, Reach
 from changelog_tool.authoring.reach import reach as reach_of
@@ -23,7 +22,7 @@ from changelog_tool.diff.masters import MasterProblem
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate.acceptance import (
     Rules,
-    refusals,
+    rejections,
     work_tree_masters_or_error,
     work_tree_rules,
 )
@@ -187,7 +186,9 @@ class AddSession:
             out.append(("config-keys", "choose at least one key or pattern"))
         if not entry.get("description"):
             out.append(("description", "write at least one line (one bullet per line)"))
-        for rejection in refusals(entry, self.rules):
+        for rejection in rejections(entry, self.rules):
+            if rejection.severity != "error":
+                continue  # a warning lets the entry through
             if rejection.field == "(entry)" and "required property" in rejection.message:
                 continue  # said above
             out.append((rejection.field, rejection.message))
@@ -254,13 +255,13 @@ class AddSession:
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
-        return append.append(
-            [self.entry(draft)],
+        return writer.append(
             self.confined(),  # the file checked, even if the link moves on meanwhile
-            init=self.init,
-            bounds=writer.Bounds.of(self.settings),
+            [emit(self.entry(draft))],
             held=lazy_held_lines(self.path, self.settings.protected_ref),
             expected=self.old,
+            create=self.init,
+            bounds=writer.Bounds.of(self.settings),
         )
 
 

@@ -6,27 +6,25 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Unpack
 
 from changelog_tool import settings as settings_module
-from changelog_tool.authoring import append
+from changelog_tool.authoring.append import append_entries
 from changelog_tool.authoring.drafts import Answers, Draft
-from changelog_tool.authoring.fieldoptions import add_field_options, schema_here
 from changelog_tool.authoring.rows import rows_for, suggestion
 from changelog_tool.authoring.session import diff_answer
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError, UsageError
-from changelog_tool.findings import dump_json, format_text
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gitrepo.process import unmerged, unmerged_problem
-from changelog_tool.ledger import entryschema, writer
+from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.document import regular_file
-from changelog_tool.ledger.entry import Entry, normalize, scenario_types
-from changelog_tool.ledger.filecheck import HeldLines
+from changelog_tool.ledger.entry import normalize, scenario_types
+from changelog_tool.ledger.entryschema import FLAG, INTEGER, Field
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
@@ -78,7 +76,67 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="REF",
         help="TUI: compare against REF (default: merge-base with the protected ref)",
     )
-    add_field_options(parser, schema_here())
+    _field_options(parser)
+
+
+class _Number(argparse.Action):
+    """``--<field> N``: N kept under the field's name in ``number``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[object] | None,
+        option_string: str | None = None,
+    ) -> None:
+        given = dict(getattr(namespace, self.dest) or {})
+        given[self.const] = values
+        setattr(namespace, self.dest, given)
+
+
+def _bounds(field: Field) -> str:
+    low, high = field.minimum, field.maximum
+    if low is not None and high is not None:
+        return f"an integer from {low} to {high}"
+    if low is not None:
+        return f"an integer >= {low}"
+    return "an integer" if high is None else f"an integer <= {high}"
+
+
+def _field_options(parser: argparse.ArgumentParser) -> None:
+    """An option per flag and integer field of the entry schema here (the built-in one when the
+    settings cannot be read); one clashing with an ``add`` option is ``--json`` only."""
+    try:
+        schema = entryschema.of_settings(settings_module.load())
+    except (ChangelogError, OSError):
+        schema = entryschema.builtin()
+    group = parser.add_argument_group(
+        "entry fields",
+        f"from the entry schema ({schema.source or 'built in'}); other fields: --json",
+    )
+    for field in schema.fields:
+        about = f" ({field.description})" if field.description else ""
+        try:
+            if field.kind == FLAG:
+                group.add_argument(
+                    field.option,
+                    action="append_const",
+                    const=field.name,
+                    dest="flag",
+                    help=f"sets {field.name}: true{about}",
+                )
+            elif field.kind == INTEGER:
+                group.add_argument(
+                    field.option,
+                    action=_Number,
+                    const=field.name,
+                    dest="number",
+                    type=int,
+                    metavar="N",
+                    help=f"sets {field.name}: N, {_bounds(field)}{about}",
+                )
+        except argparse.ArgumentError:
+            continue  # the option is add's own
 
 
 def _entry_from_flags(
@@ -87,7 +145,8 @@ def _entry_from_flags(
     """The entry the flags give; without ``--key`` (``--scenario-type``) what the TUI would
     preselect (suggest); missing answers named in one message."""
     draft = Draft.from_flags(answers)
-    if not draft.keys:
+    suggesting = not draft.keys
+    if suggesting:
         changed = changes()
         suggested = suggestion([] if isinstance(changed, str) else rows_for(changed), placeholder)
         draft.keys = suggested.keys
@@ -99,7 +158,7 @@ def _entry_from_flags(
         missing.append("a description: pass --description TEXT (repeatable, one bullet each)")
     if missing:
         raise UsageError(f"missing {'; and '.join(missing)}; nothing was written")
-    if not answers["key"]:
+    if suggesting:
         types = draft.scenario_types
         print(
             "changelog: no --key given: the keys this branch changed that need an entry "
@@ -120,8 +179,14 @@ def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return found
 
 
-def _entries_from_json(text: str, placeholder: str) -> list[dict[str, object]]:
+def _entries_from_json(answers: Answers, placeholder: str) -> list[dict[str, object]]:
     """The entries of ``add --json``'s stdin, nesting bounded; refused with a message."""
+    if any(answers.get(name) for name in ANSWER_FLAGS):
+        raise UsageError("--json reads the entry from stdin; do not combine it with answer flags")
+    try:
+        text = sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ChangelogError(f"stdin is not UTF-8 (byte {exc.start}); send UTF-8 JSON") from None
     too_deep = f"--json: stdin is nested deeper than {MAX_DEPTH} levels; a list of entries needs 3"
     try:
         document = json.loads(text, object_pairs_hook=_unique_pairs)
@@ -157,14 +222,13 @@ def run(
     # the settings' file, or --file, never where a link leads out of the checkout or
     # into its git directory (one rule for both: a branch can commit such a link)
     path = confined_file(file) if file is not None else confined(settings.root, settings.changelog)
-    regular_file(path, missing_ok=True)  # a FIFO or device is refused before anything waits
+    tail = _tail(path)  # a FIFO or device is refused before anything waits
     operation = unmerged(path)  # an append to a conflicted file is lost to `resolve`
     if operation is not None:
         raise ChangelogError(
             f"{unmerged_problem(path.name, operation)} first, then add the entry (nothing "
             "was written)"
         )
-    given = any(answers.get(name) for name in ANSWER_FLAGS)
     changes = functools.cache(lambda: diff_answer(settings, None))  # the branch's, once
     interactive = (
         not no_input
@@ -182,22 +246,13 @@ def run(
             "--base sets the TUI's diff base, and this add runs without the TUI "
             "(flags, --json or no terminal): it compares nothing; drop --base"
         )
+    placeholder = settings.placeholder_link()
     if from_json:
-        if given:
-            raise UsageError(
-                "--json reads the entry from stdin; do not combine it with answer flags"
-            )
-        try:
-            text = sys.stdin.buffer.read().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ChangelogError(
-                f"stdin is not UTF-8 (byte {exc.start}); send UTF-8 JSON"
-            ) from None
-        raw = _entries_from_json(text, settings.placeholder_link())
+        raw = _entries_from_json(answers, placeholder)
     else:
-        raw = [_entry_from_flags(answers, settings.placeholder_link(), changes)]
+        raw = [_entry_from_flags(answers, placeholder, changes)]
     entries = [normalize(entry) for entry in raw]
-    rules = work_tree_rules(settings, _tail(path), changed=lambda: _changed_keys(changes()))
+    rules = work_tree_rules(settings, tail, changed=lambda: _changed_keys(changes()))
     for warning in refuse(entries, rules):
         print(f"changelog: warning: {warning}", file=sys.stderr)
     return append_entries(
@@ -217,7 +272,7 @@ def _changed_keys(changes: ChangeSet | str) -> list[str] | None:
 
 
 def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
-    """The last ``size`` bytes of the changelog, if it exists."""
+    """The last ``size`` bytes of the changelog, if it exists; a FIFO or device is refused."""
     real = regular_file(path, missing_ok=True)
     if real is None:
         return None
@@ -227,38 +282,3 @@ def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
             return handle.read()
     except OSError:
         return None
-
-
-def append_entries(
-    entries: list[Entry],
-    *,
-    path: Path,
-    dry_run: bool,
-    init: bool,
-    as_json: bool,
-    bounds: Bounds | None = None,
-    held: HeldLines | None = None,
-) -> int:
-    bounds = bounds or writer.Bounds()
-    done: dict[str, object]
-    if dry_run:
-        planned = append.plan(entries, path, init=init, bounds=bounds, held=held)
-        size, warnings = planned.size, planned.warnings
-        done = {"appended": planned.appended.decode("utf-8")}
-        done["bytes"] = [size, size + len(planned.appended)]
-    else:
-        result = append.append(entries, path, init=init, bounds=bounds, held=held)
-        warnings = result.warnings
-        done = {"lines": list(result.entry_lines), "bytes": [result.old_size, result.new_size]}
-    if as_json:
-        document = {"ok": True, "dry_run": dry_run, "path": str(path), **done}
-        print(dump_json({**document, "warnings": [f.to_json() for f in warnings]}))
-        return 0
-    for line in format_text(list(warnings)).splitlines():
-        print(f"changelog: warning: {line}", file=sys.stderr)
-    if dry_run:
-        sys.stdout.buffer.write(planned.appended)
-        sys.stdout.flush()
-    else:
-        print(append.appended_message(result, path, len(entries)))
-    return 0

@@ -255,11 +255,6 @@ def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejectio
     return out
 
 
-def refusals(entry: Mapping[str, object], rules: Rules) -> list[Rejection]:
-    """The rejections that refuse ``entry`` (errors; a warning lets it through)."""
-    return [r for r in rejections(entry, rules) if r.severity == "error"]
-
-
 def refuse(entries: Sequence[Mapping[str, object]], rules: Rules) -> list[str]:
     """Raise, naming every rejection of every entry, unless all are acceptable; else the
     warnings."""

@@ -4,7 +4,6 @@ TUI's starting point, the demo)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NotRequired, TypedDict
 
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, UNREAD, KeyChange
 from changelog_tool.diff.scenarios import changed_kinds
@@ -55,34 +54,18 @@ def description(changes: Sequence[KeyChange]) -> list[str]:
     return lines
 
 
-Suggested = TypedDict(
-    "Suggested",
-    {
-        "config-keys": list[str],
-        "scenario-type": NotRequired[list[str]],
-        "description": list[str],
-        "pr-link": str,
-    },
-)
-"""A suggested entry, in the changelog's field order."""
-
-
 def suggested_entry(
     changes: Sequence[KeyChange],
     pr_link: str,
     known_scenarios: Sequence[str],
     missing: Mapping[str, Sequence[str]] | None = None,
-) -> Suggested:
-    """The entry covering ``changes``: keys, scenario types (of ``missing``), a drafted
-    description and ``pr_link``."""
+) -> dict[str, object]:
+    """The entry covering ``changes``, in the changelog's field order: keys, scenario types (of
+    ``missing``), a drafted description and ``pr_link``."""
+    entry: dict[str, object] = {"config-keys": sorted({c.key for c in changes})}
     kinds = scenario_types(changes, known_scenarios, missing)
-    keys = sorted({c.key for c in changes})
-    lines = description(changes)
     if kinds:
-        return {
-            "config-keys": keys,
-            "scenario-type": kinds,
-            "description": lines,
-            "pr-link": pr_link,
-        }
-    return {"config-keys": keys, "description": lines, "pr-link": pr_link}
+        entry["scenario-type"] = kinds
+    entry["description"] = description(changes)
+    entry["pr-link"] = pr_link
+    return entry

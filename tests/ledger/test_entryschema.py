@@ -194,7 +194,7 @@ FLAG_MEANINGS = {
 def test_no_list_of_entry_fields_or_flags_is_spelled_outside_the_schema() -> None:
     """``grep`` as a test: no flag or integer field is named in the package's code,
     and no collection there lists entry fields (the four fields every entry has are
-    named where they are read; ``suggest.py`` types the entry it suggests)."""
+    named where they are read)."""
     flags = {f.name for f in builtin().fields if f.kind in (FLAG, INTEGER)}
     found = []
     for path in sorted((ROOT / "changelog_tool").rglob("*.py")):
