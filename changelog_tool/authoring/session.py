@@ -18,7 +18,7 @@ from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.engine import collect
 from changelog_tool.diff.fields import points as points_of
 from changelog_tool.diff.keychange import ChangeSet
-from changelog_tool.diff.masters import MasterProblem
+from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate.acceptance import (
     Rules,

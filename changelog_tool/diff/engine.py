@@ -6,32 +6,26 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from changelog_tool.diff.changelog import read_revision, staged_findings
 from changelog_tool.diff.fields import kinds, points, scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.local import linked, no_master_configs
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.masterparse import MasterProblem
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
+from changelog_tool.diff.restored import benchmarked_state
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
-from changelog_tool.ledger.compare import compare
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content, label, parse
-from changelog_tool.ledger.entry import matches, texts
 from changelog_tool.ledger.reading import Reading, read_diff
 from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History
-from changelog_tool.ledger.revision import MODIFIED as EDITED
 from changelog_tool.settings import Settings
-from changelog_tool.yaml.values import same
-
-TAIL = 65536
-"""How much of the base's end names the repository (its newest pr-links)."""
 
 
 @dataclass
@@ -338,125 +332,3 @@ def _head_state(repo: Repo, settings: Settings, head_sha: str, head_rev: str) ->
         with contextlib.suppress(EnvironmentProblem):
             commits[ref] = repo.resolve(ref)
     return HeadState(head_sha, None, None, commits)
-
-
-# --- the changelog at base and head, read whole and compared
-
-
-@dataclass
-class Revision:
-    """The changelog's history between base and head."""
-
-    history: History
-    base_tail: bytes
-    base_exists: bool
-    head_blob: str | None
-    """Head's blob id as git would hash it (the work tree's file included); ``None``
-    when head has no changelog."""
-
-
-def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
-    """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (or ``WORKTREE``);
-    files over ``limit`` refused unread."""
-    base = repo.read(base_sha, path, limit)
-    if head_rev == WORKTREE:
-        file = repo.inside(path)
-        if file.is_file() and file.is_symlink():  # git would commit the link's target path
-            raise EnvironmentProblem(
-                f"{path} is a symbolic link: git stores a link as the path it points to, "
-                "so the commit would not hold these entries; make it a regular file, or "
-                "set `changelog` in the settings to the file it points at"
-            )
-    head = repo.read(head_rev, path, limit)
-    history = compare(base, head, path, base_sha[:12])
-    blob = None
-    if head is not None:
-        hasher = hashlib.new("sha256" if len(base_sha) == 64 else "sha1")
-        hasher.update(b"blob %d\0" % len(head))
-        hasher.update(head)
-        blob = hasher.hexdigest()
-    return Revision(history, (base or b"")[-TAIL:], base is not None, blob)
-
-
-# --- the changelog as the index has it: a staged deletion or history edit the work tree
-# (which ``verify --base`` reads) does not show
-def staged_findings(
-    repo: Repo, path: str, base_sha: str, work_blob: str, history: History, limit: int
-) -> list[Finding]:
-    """Findings for what the next commit records when the index differs from the work tree (blob
-    ``work_blob``); a conflicted file is left to ``resolve``."""
-    entries = repo.index_entries(path)
-    if not entries:
-        return [
-            Finding(
-                "history-modified",
-                f"{path} is deleted in the index (`git rm --cached`?) while the work tree "
-                "still has it: the next commit deletes it, and the file is append-only; "
-                f"run `git add {path}` to stage it back",
-                path,
-                None,
-            )
-        ]
-    if 0 not in entries:
-        return []
-    if entries[0] == work_blob or history.kind == EDITED:
-        return []
-    staged = repo.read_blob(entries[0], limit, path)
-    base = repo.read(base_sha, path, limit)
-    edits = [f for f in compare(base, staged, path).findings if f.code == "history-modified"]
-    return [
-        Finding(
-            "history-modified",
-            f"the staged {path} (what the next commit records) differs from the work "
-            f"tree's: {edit.message}; run `git add {path}` to stage the work tree's version",
-            path,
-            edit.line,
-        )
-        for edit in edits[:1]
-    ]
-
-
-# --- a key put back exactly as the newest entry covering it benchmarked it: no entry needed
-def benchmarked_state(
-    repo: Repo, changelog: str, masters: tuple[str, ...], base_sha: str, head: MasterSet
-) -> Callable[[str], str | None]:
-    """``key`` -> the newest base entry covering it when head's value equals its value at that
-    entry's commit; else ``None``."""
-    parsed: list[tuple[int, dict[str, object]]] = []  # (line, value), newest first
-    rest: Iterator[tuple[int, object]] | None = None
-
-    def newest_first() -> Iterator[tuple[int, dict[str, object]]]:
-        """The base's entries from its end, each parsed once for every key asked."""
-        nonlocal rest
-        if rest is None:
-            entries = Ledger(repo.read(base_sha, changelog) or b"")
-            rest = ((b.line, parse(content(entries, b), b.line)) for b in reversed(entries.blocks))
-        yield from parsed
-        for line, value in rest:
-            if isinstance(value, dict):
-                parsed.append((line, value))
-                yield line, value
-
-    def lookup(key: str) -> str | None:
-        for line, value in newest_first():
-            if any(matches(p, key) for p in texts(value.get("config-keys"))):
-                commit = repo.line_origin(base_sha, changelog, line)
-                if commit is None or not _same_value(repo, commit, masters, key, head):
-                    return None
-                link = value.get("pr-link")
-                return f"the entry on line {line} of the base ({label(value)}, {link})"
-        return None
-
-    return lookup
-
-
-def _same_value(
-    repo: Repo, commit: str, masters: tuple[str, ...], key: str, head: MasterSet
-) -> bool:
-    found = repo.tree_files(commit, masters)
-    then = MasterSet(MasterFile(p, repo.read_blob(s)) for p, s in found.items() if s is not None)
-    with contextlib.suppress(MasterProblem, KeyError):  # as this tool and the jobs read it
-        return same(then.value(key), head.value(key)) and same(
-            then.value_yaml_1_1(key), head.value_yaml_1_1(key)
-        )
-    return False

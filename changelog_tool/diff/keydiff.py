@@ -21,7 +21,9 @@ from changelog_tool.diff.keychange import (
     UNPARSABLE_AT_BASE,
     KeyChange,
 )
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.masterparse import MasterProblem
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.ledger.entryschema import builtin_definition
 
 

@@ -1,174 +1,30 @@
-"""Master configs as data: top-level keys by a byte scan (a key begins at column
-0), values parsed per key and only when asked; a file with anchors, or one the
-scan cannot split, is parsed whole; :class:`MasterSet`, all master configs of one
-tree. See docs/design.md, "Module layout"."""
+"""One master config as data: top-level keys by a byte scan (a key begins at column
+0), values parsed per key and only when asked; a file with anchors, or one the scan
+cannot split, is parsed whole. See docs/design.md, "Module layout"."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 
-from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError
-from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, ScalarEvent
 
-from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.masterparse import (
+    MasterProblem,
+    duplicate_key,
+    last_line,
+    not_a_name,
+    not_a_name_1_1,
+    parse,
+    parse_1_1,
+    reads_as_no_name,
+)
 from changelog_tool.ledger.document import BOM
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import (
-    BUILD_ERRORS,
-    OTHER_BREAKS,
-    YamlRefused,
-    build_error,
-    events,
-    line_at,
-)
-from changelog_tool.yaml.safeload import load
-
-_DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
-
-PYYAML = "a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with)"
-
-
-class MasterProblem(Exception):
-    """A master config (or one key of it) is not valid YAML."""
-
-    def __init__(
-        self, message: str, line: int | None, code: str = "yaml-syntax", key: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.code = code
-        self.key = key
-
-
-@lru_cache(maxsize=8192)
-def parse(data: bytes) -> object:
-    """Parse YAML bytes within the limits (cached: the same key bytes recur across versions)."""
-    try:
-        return load(data)
-    except YamlRefused as exc:
-        raise MasterProblem(exc.message, exc.line, exc.code) from None
-    except DuplicateKeyError as exc:  # the safe loader refuses them; anchors and << stay legal
-        found = _DUPLICATE.search(str(exc.problem))
-        raise MasterProblem(
-            f"duplicate field {found.group(1) if found else '?'!r} in one mapping; keep only "
-            "one (most YAML readers would silently keep the last)",
-            _mark_line(data, exc.problem_mark),
-            "duplicate-yaml-key",
-        ) from None
-    except MarkedYAMLError as exc:
-        message = str(exc.problem or exc.context or "invalid YAML")
-        tag = isinstance(exc, ConstructorError) and "for the tag" in message
-        if tag:
-            message += "; quote the value to keep it as text (or drop the tag)"
-        elif "cannot start any token" in message:
-            mark = exc.problem_mark
-            text = data.decode("utf-8", "replace")  # (a mark counts characters)
-            char = text[mark.index : mark.index + 1] if mark is not None else ""
-            reserved = f" ({char!r})" if char and char in "@`" else ""
-            message += (
-                f"{reserved}: `@` and a backquote are reserved in YAML and cannot begin a "
-                "plain key or value; quote it"
-            )
-        elif "another document" in message:
-            message = (
-                "a second YAML document begins here (after a `---` or `...` line); a master "
-                "config is one document: remove that line"
-            )
-        raise MasterProblem(
-            message,
-            _mark_line(data, exc.problem_mark or exc.context_mark),
-            "yaml-tag" if tag else "yaml-syntax",
-        ) from None
-    except YAMLError as exc:
-        raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
-    except BUILD_ERRORS as exc:  # a value the constructor cannot build, past a tag or alias
-        raise MasterProblem(
-            f"a value does not read as its tag or type says ({build_error(exc)}); "
-            "quote it to keep it as text, or drop the tag",
-            None,
-        ) from None
-
-
-@lru_cache(maxsize=256)
-def parse_1_1(data: bytes) -> object:
-    """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.yaml.yaml11`), or
-    the :class:`MasterProblem` that says why it cannot (returned: cached too)."""
-    try:
-        return yaml11.load(data)
-    except (yaml11.Unreadable, YAMLError, YamlRefused) as exc:
-        why = exc.message if isinstance(exc, YamlRefused) else str(exc).strip().splitlines()[0]
-        return MasterProblem(f"{PYYAML} cannot read this: {why}", None)
-
-
-def _mark_line(data: bytes, mark: StreamMark | None) -> int | None:
-    return line_at(data, mark.index) if mark is not None else None
-
-
-def last_line(data: bytes, line: int | None) -> int:
-    """A parser's 1-based line, kept on a line that has text (an error at the end of
-    the stream points past the last line)."""
-    last = data.rstrip(b"\n").count(b"\n") + 1
-    return min(line, last) if line is not None else 1
-
-
-def duplicate_key(key: str, first: int | None, line: int | None) -> MasterProblem:
-    """The ``duplicate-yaml-key`` problem of a top-level key defined again at ``line``."""
-    return MasterProblem(
-        f"top-level key {key!r} is defined twice, on lines {first} and {line}: {PYYAML} "
-        f"keeps the last definition, so line {line}'s is the one benchmark jobs run and "
-        "the one changes are judged by; remove the other",
-        line,
-        "duplicate-yaml-key",
-        key,
-    )
-
-
-def reads_as_no_name(read: object, key: str) -> bool:
-    """``read`` is what YAML made of the key line ``key``: not a string (``123``,
-    ``true``, ``2025-01-01``, ``~``, ``0x10``, ``1_000``)."""
-    if isinstance(read, str):
-        return False
-    found = _key_reads_as(key)
-    return type(found) is type(read) and bool(found == read)
-
-
-@lru_cache(maxsize=256)
-def _key_reads_as(key: str) -> object:
-    """What YAML 1.2 makes of ``key`` written as a plain top-level key."""
-    try:
-        parsed = load(key.encode("utf-8") + b": 0\n")
-    except (YAMLError, YamlRefused):  # the text reads as no key
-        return key
-    except BUILD_ERRORS:
-        return key
-    return next(iter(parsed)) if isinstance(parsed, dict) and len(parsed) == 1 else key
-
-
-def not_a_name(read: object, key: str, line: int | None) -> MasterProblem:
-    """The ``key-name`` problem of a top-level key YAML 1.2 reads as ``read``."""
-    kind = "null" if read is None else type(read).__name__
-    return MasterProblem(
-        f"the top-level key {key!r} reads as a YAML {kind}, not a name; quote it "
-        f'("{key}":) or rename it',
-        line,
-        "key-name",
-        key,
-    )
-
-
-def not_a_name_1_1(key: str, read: object) -> str:
-    """The ``key-name`` message for a top-level key YAML 1.1 reads as ``read``."""
-    return (
-        f"the top-level key {key!r} reads as {read!r} to {PYYAML}, not as a name; "
-        f'quote it ("{key}":) or rename it'
-    )
-
+from changelog_tool.yaml.limits import OTHER_BREAKS, YamlRefused, events, line_at
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 # A plain key runs to the first colon that ends it (one before a space, a tab or the
@@ -480,69 +336,3 @@ class MasterFile:
         if isinstance(values, dict) and list(values) == list(self.spans):
             for key, value in values.items():
                 self._values.setdefault(key, value)
-
-
-class MasterSet:
-    """All master configs of one tree: key -> the file that defines it."""
-
-    def __init__(self, files: Iterable[MasterFile]) -> None:
-        self.files = sorted(files, key=lambda f: f.path)
-        self.owner: dict[str, MasterFile] = {}
-        self.defined: dict[str, list[MasterFile]] = {}
-        for file in self.files:  # a key in two files: the later path wins (configs/ over .github/)
-            for key in file.key_names():
-                self.owner[key] = file
-                self.defined.setdefault(key, []).append(file)
-
-    def value(self, key: str) -> object:
-        return self.owner[key].value(key)
-
-    def value_yaml_1_1(self, key: str) -> object:
-        return self.owner[key].value_yaml_1_1(key)
-
-    def chunk(self, key: str) -> bytes | None:
-        file = self.owner[key]
-        return None if file.whole else file.chunk(key)
-
-    def locate(self, key: str) -> tuple[str | None, int | None]:
-        file = self.owner.get(key)
-        return (file.path, file.line(key)) if file is not None else (None, None)
-
-    def unknown(self, key: str) -> bool:
-        """The key's file does not parse as a whole: its value cannot be known."""
-        file = self.owner.get(key)
-        return file is not None and file.whole and file.broken
-
-    def problems(self) -> list[tuple[str, MasterProblem]]:
-        return [(f.path, p) for f in self.files for p in f.problems]
-
-    def has_scenario(self, key: str, kind: str) -> bool:
-        """Does ``key`` define scenario type ``kind``? (A key that does not parse counts as yes.)"""
-        chunk = self.chunk(key)
-        if (
-            chunk is not None
-            and kind.encode() not in chunk
-            and not (kind == "fixed-seq-len" and b"seq-len-configs" in chunk)
-        ):
-            return False
-        try:
-            value = self.value(key)
-        except MasterProblem:
-            return True
-        if not isinstance(value, dict):
-            return False
-        scenarios = value.get(SCENARIOS)
-        if isinstance(scenarios, dict) and kind in scenarios:
-            return True
-        return kind == "fixed-seq-len" and "seq-len-configs" in value
-
-    def mentions(self, needle: str) -> list[str]:
-        """Keys whose bytes may hold ``needle`` (a pre-filter): they contain it, or a backslash
-        escape."""
-        raw = needle.encode("utf-8", "surrogateescape")  # a file name git gave as bytes
-        out = []
-        for key, file in self.owner.items():
-            text = file.data if file.whole else file.chunk(key)
-            if raw in text or b"\\" in text:
-                out.append(key)
-        return sorted(out)

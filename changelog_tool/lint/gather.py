@@ -10,7 +10,8 @@ from functools import partial
 
 from changelog_tool.diff.engine import Layout, Snapshot
 from changelog_tool.diff.keychange import ADDED, MODIFIED
-from changelog_tool.diff.masters import BATCH, MasterFile, MasterProblem
+from changelog_tool.diff.masterparse import MasterProblem
+from changelog_tool.diff.masters import BATCH, MasterFile
 from changelog_tool.diff.recipes import references, target
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import Repo

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from conftest import GitRepo
 
-from changelog_tool.diff.engine import read_revision
+from changelog_tool.diff.changelog import read_revision
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.revision import APPEND, History

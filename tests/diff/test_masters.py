@@ -10,7 +10,9 @@ from ruamel.yaml import YAML
 from changelog_tool.diff.fields import changed_fields, is_reduction
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
 from changelog_tool.diff.keydiff import diff
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet
+from changelog_tool.diff.masterparse import MasterProblem
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.yaml.values import same
 
 MASTER = b"""\

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from changelog_tool.diff.keydiff import diff, key_name_problem
-from changelog_tool.diff.masters import MasterFile, MasterProblem, MasterSet, reads_as_no_name
+from changelog_tool.diff.masterparse import MasterProblem, reads_as_no_name
+from changelog_tool.diff.masters import MasterFile
+from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.recipes import same_data
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.yaml.limits import MAX_ALIAS_NODES, MAX_DEPTH, YamlRefused, events

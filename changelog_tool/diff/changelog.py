@@ -1,0 +1,89 @@
+"""The changelog through git: at base and head, read whole and compared; and as the
+index has it (a staged deletion or history edit the work tree, which ``verify
+--base`` reads, does not show)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.findings import Finding
+from changelog_tool.gitrepo import WORKTREE, Repo
+from changelog_tool.ledger.compare import compare
+from changelog_tool.ledger.revision import MODIFIED as EDITED
+from changelog_tool.ledger.revision import History
+
+TAIL = 65536
+"""How much of the base's end names the repository (its newest pr-links)."""
+
+
+@dataclass
+class Revision:
+    """The changelog's history between base and head."""
+
+    history: History
+    base_tail: bytes
+    base_exists: bool
+    head_blob: str | None
+    """Head's blob id as git would hash it (the work tree's file included); ``None``
+    when head has no changelog."""
+
+
+def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
+    """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (or ``WORKTREE``);
+    files over ``limit`` refused unread."""
+    base = repo.read(base_sha, path, limit)
+    if head_rev == WORKTREE:
+        file = repo.inside(path)
+        if file.is_file() and file.is_symlink():  # git would commit the link's target path
+            raise EnvironmentProblem(
+                f"{path} is a symbolic link: git stores a link as the path it points to, "
+                "so the commit would not hold these entries; make it a regular file, or "
+                "set `changelog` in the settings to the file it points at"
+            )
+    head = repo.read(head_rev, path, limit)
+    history = compare(base, head, path, base_sha[:12])
+    blob = None
+    if head is not None:
+        hasher = hashlib.new("sha256" if len(base_sha) == 64 else "sha1")
+        hasher.update(b"blob %d\0" % len(head))
+        hasher.update(head)
+        blob = hasher.hexdigest()
+    return Revision(history, (base or b"")[-TAIL:], base is not None, blob)
+
+
+def staged_findings(
+    repo: Repo, path: str, base_sha: str, work_blob: str, history: History, limit: int
+) -> list[Finding]:
+    """Findings for what the next commit records when the index differs from the work tree (blob
+    ``work_blob``); a conflicted file is left to ``resolve``."""
+    entries = repo.index_entries(path)
+    if not entries:
+        return [
+            Finding(
+                "history-modified",
+                f"{path} is deleted in the index (`git rm --cached`?) while the work tree "
+                "still has it: the next commit deletes it, and the file is append-only; "
+                f"run `git add {path}` to stage it back",
+                path,
+                None,
+            )
+        ]
+    if 0 not in entries:
+        return []
+    if entries[0] == work_blob or history.kind == EDITED:
+        return []
+    staged = repo.read_blob(entries[0], limit, path)
+    base = repo.read(base_sha, path, limit)
+    edits = [f for f in compare(base, staged, path).findings if f.code == "history-modified"]
+    return [
+        Finding(
+            "history-modified",
+            f"the staged {path} (what the next commit records) differs from the work "
+            f"tree's: {edit.message}; run `git add {path}` to stage the work tree's version",
+            path,
+            edit.line,
+        )
+        for edit in edits[:1]
+    ]
