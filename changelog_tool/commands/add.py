@@ -20,7 +20,7 @@ from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
-from changelog_tool.gitrepo.process import unmerged, unmerged_problem
+from changelog_tool.gitrepo.state import unmerged, unmerged_problem
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import normalize, scenario_types

@@ -29,7 +29,7 @@ from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gate.summary import added_fields, job_summary, unlisted_scenario_types
 from changelog_tool.gate.verdict import check, in_progress, waiting
 from changelog_tool.gitrepo import Repo
-from changelog_tool.gitrepo.process import pending, unmerged, unmerged_problem
+from changelog_tool.gitrepo.state import pending, unmerged, unmerged_problem
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.ledger.revision import ABSENT

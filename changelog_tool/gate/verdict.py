@@ -17,7 +17,7 @@ from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.appendonly import scope_findings
 from changelog_tool.gate.reading import REFUSED, reading_findings
 from changelog_tool.gate.suggest import suggested_entry
-from changelog_tool.gitrepo.process import Pending
+from changelog_tool.gitrepo.state import Pending
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.edits import parse

@@ -3,17 +3,9 @@ plain ``git``; failures become :class:`EnvironmentProblem` saying what to run. S
 docs/design.md, "Git is run, not re-implemented"."""
 
 from changelog_tool.gitrepo.objects import protected_blob
-from changelog_tool.gitrepo.process import (
-    GitDirectory,
-    HeadState,
-    git,
-    git_dir,
-    head_state,
-    remote_url_reader,
-    run_git,
-    try_git,
-)
+from changelog_tool.gitrepo.process import git, git_dir, remote_url_reader, run_git, try_git
 from changelog_tool.gitrepo.repository import WORKTREE, Repo
+from changelog_tool.gitrepo.state import GitDirectory, HeadState, head_state
 
 __all__ = [
     "WORKTREE",

@@ -14,7 +14,8 @@ from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
-from changelog_tool.gitrepo.process import GitDirectory, merge_file, remote_names, replay_start
+from changelog_tool.gitrepo.process import merge_file, remote_names
+from changelog_tool.gitrepo.state import GitDirectory, replay_start
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.merge.conflict import keeps_protected, whole_conflict
@@ -191,7 +192,7 @@ def recorded_context(
 
 def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
     """What git records of main's bytes: the file of the commit a replay builds on
-    (:func:`~changelog_tool.gitrepo.process.replay_start`), or that no replay runs; only
+    (:func:`~changelog_tool.gitrepo.state.replay_start`), or that no replay runs; only
     when a replay's record cannot be read, the protected ref's file as a hint."""
     start = replay_start(folder) if folder is not None else False
     if start is False:

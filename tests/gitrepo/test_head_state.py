@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import GitRepo
 
-from changelog_tool.gitrepo.process import GitDirectory, current_branch, head_state
+from changelog_tool.gitrepo.state import GitDirectory, current_branch, head_state
 
 
 def test_the_branch_and_the_commit_come_from_the_git_directory(repo: GitRepo) -> None:

@@ -1,0 +1,260 @@
+"""What the git directory says of the work tree, from git's own state files: the branch HEAD is
+on, the operation stopped (rebase, am, merge, cherry-pick, revert) and what it still has to
+replay (the todo, the sequencer, rebase-apply's patches)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from changelog_tool.errors import EnvironmentProblem
+from changelog_tool.gitrepo.process import git, git_dir
+
+
+def operation_in_progress(git_directory: Path) -> str | None:
+    """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped (or is
+    running) here, from git's state files."""
+    if (git_directory / "rebase-apply" / "applying").is_file():
+        return "am"
+    if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
+        # ``rebase -r`` recreating a merge (``merge``, the last of ``done``) is a merge
+        return "merge" if _merge_step(git_directory / "rebase-merge" / "done") else "rebase"
+    heads = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick", "REVERT_HEAD": "revert"}
+    for name, operation in heads.items():
+        if (git_directory / name).is_file():
+            return operation
+    return _sequencer_command(git_directory / "sequencer" / "todo")
+
+
+def replay_start(git_directory: Path) -> tuple[str, str] | bool:
+    """The commit a replay in progress builds on and git's record of it (``rebase-merge/onto``,
+    ``rebase-apply/onto`` or ``rewritten``, ``ORIG_HEAD`` for ``am``, ``sequencer/head``);
+    ``True`` when a replay runs and none can be read, ``False`` when none runs."""
+    apply = git_directory / "rebase-apply"
+    for name in ("rebase-merge/onto", "rebase-apply/onto"):
+        sha = _first_word(git_directory / name)
+        if sha:
+            return sha, name
+    if (apply / "rebasing").is_file():
+        first = _first_word(apply / "rewritten", 1)
+        if first:
+            return f"{first}^", "rebase-apply/rewritten (the parent of the first commit written)"
+        if not (apply / "rewritten").exists():
+            return "HEAD", "rebase-apply (no commit written yet: HEAD is where it began)"
+    if (apply / "applying").is_file():
+        sha = _first_word(git_directory / "ORIG_HEAD")
+        if sha:
+            return sha, "ORIG_HEAD (where git am began)"
+    sha = _first_word(git_directory / "sequencer" / "head")
+    if sha:
+        return sha, "sequencer/head"
+    return (git_directory / "rebase-merge").is_dir() or apply.is_dir()
+
+
+def _head(path: Path, size: int = 4096) -> bytes | None:
+    """The first ``size`` bytes of a state file; ``None`` when it cannot be read."""
+    try:
+        with path.open("rb") as file:
+            return file.read(size)
+    except OSError:
+        return None
+
+
+def _first_word(path: Path, index: int = 0) -> str | None:
+    """The ``index``-th word of a state file's first line if it is a commit id."""
+    words = (_head(path) or b"").split(b"\n", 1)[0].split()
+    word = words[index] if len(words) > index else b""
+    return word.decode("ascii") if word and all(c in b"0123456789abcdef" for c in word) else None
+
+
+def unmerged(path: Path) -> str | None:
+    """The operation in progress (``a merge`` when none is named) when the index holds conflict
+    stages for ``path``; ``None`` otherwise or without git."""
+    folder = path.parent
+    if not folder.is_dir():
+        return None
+    try:
+        done = git(folder, "ls-files", "-u", "-z", "--", f":(literal){path.name}")
+    except EnvironmentProblem:
+        return None
+    if done.returncode != 0 or not done.stdout:
+        return None
+    return GitDirectory(folder).operation() or "a merge"
+
+
+def unmerged_problem(name: str, operation: str) -> str:
+    """What ``add`` and ``verify`` say of a changelog that :func:`unmerged` found."""
+    return f"{name} is unmerged ({operation} in progress): run `changelog resolve`"
+
+
+def _merge_step(done: Path) -> bool:
+    """Whether the command a rebase runs (the last in ``done``) is ``merge``."""
+    try:
+        words = done.read_bytes()[-65536:].rstrip().rsplit(b"\n", 1)[-1].split()
+    except OSError:
+        return False
+    return words[:1] in ([b"merge"], [b"m"])
+
+
+def _sequencer_command(todo: Path) -> str | None:
+    """``revert`` or ``cherry-pick`` from the first command of the sequencer's todo."""
+    for line in (_head(todo) or b"").split(b"\n"):
+        words = line.split()
+        if words and not words[0].startswith(b"#"):
+            return {b"revert": "revert", b"pick": "cherry-pick"}.get(words[0])
+    return None
+
+
+def current_branch(git_directory: Path) -> str | None:
+    """The branch HEAD is on, read from ``HEAD`` (git is asked for a reftable); ``None`` when
+    detached or unreadable."""
+    head = _head(git_directory / "HEAD", 1024)
+    prefix = b"ref: refs/heads/"
+    if head is None or not head.startswith(prefix):
+        return None
+    try:
+        name = head[len(prefix) :].strip().decode("utf-8") or None
+    except UnicodeDecodeError:
+        return None
+    if name != _REFTABLE_HEAD:
+        return name
+    try:
+        asked = git(
+            git_directory, "--git-dir", str(git_directory), "symbolic-ref", "--short", "-q", "HEAD"
+        )
+    except EnvironmentProblem:
+        return None
+    out = asked.stdout.decode("utf-8", "replace").strip()
+    return (out or None) if asked.returncode == 0 else None
+
+
+_REFTABLE_HEAD = ".invalid"
+"""The branch a reftable repository's ``HEAD`` file names: not a branch, a marker."""
+
+
+class GitDirectory:
+    """The git directory of the work tree at ``root``, found once, and what it says of HEAD."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._found: Path | None = None
+        self._looked = False
+
+    def folder(self) -> Path | None:
+        """The absolute git directory; ``None`` outside a repository."""
+        if not self._looked:
+            self._looked = True
+            self._found = git_dir(self.root)
+        return self._found
+
+    def operation(self) -> str | None:
+        folder = self.folder()
+        return operation_in_progress(folder) if folder else None
+
+    def branch(self) -> str | None:
+        folder = self.folder()
+        return current_branch(folder) if folder else None
+
+
+@dataclass(frozen=True)
+class HeadState:
+    """What is checked out: commit, branch (``None``: detached), the operation stopped, and the
+    protected refs' commits (read only when detached)."""
+
+    sha: str | None
+    branch: str | None
+    operation: str | None
+    protected_commits: dict[str, str]
+
+
+def head_state(root: Path, protected_refs: Iterable[str]) -> HeadState | None:
+    """The work tree's :class:`HeadState`, ``None`` outside a repository."""
+    directory = GitDirectory(root)
+    if directory.folder() is None:
+        return None
+    found = git(root, "rev-parse", "--verify", "-q", "HEAD")
+    sha = found.stdout.decode("utf-8", "replace").strip() or None
+    branch = directory.branch()
+    commits: dict[str, str] = {}
+    if branch is None:
+        for ref in protected_refs:
+            out = git(root, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}")
+            if out.returncode == 0:
+                commits[ref] = out.stdout.decode().strip()
+    return HeadState(sha, branch, directory.operation(), commits)
+
+
+_REPLAYING = frozenset(
+    b"pick p reword r edit e fixup f squash s merge m revert cherry-pick".split()
+)
+_SHA = re.compile(rb"[0-9a-f]{7,64}")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An operation git has stopped in and the commits still to replay (``None`` for a merge)."""
+
+    operation: str
+    remaining: tuple[str, ...] | None
+
+    def touching(self, root: Path, path: str) -> list[str]:
+        """The remaining commits that change ``path`` (one ``git diff-tree --stdin``)."""
+        if not self.remaining:
+            return []
+        shas = "".join(f"{sha}\n" for sha in self.remaining).encode("ascii")
+        args = ["diff-tree", "--stdin", "-r", "--name-only", "--", f":(top,literal){path}"]
+        done = git(root, *args, stdin=shas)
+        changed = (
+            set(done.stdout.decode("ascii", "replace").split()) if done.returncode == 0 else set()
+        )
+        return [sha for sha in self.remaining if sha in changed]
+
+    def continue_command(self) -> str:
+        return "git commit" if self.operation == "merge" else f"git {self.operation} --continue"
+
+
+def pending(git_directory: Path) -> Pending | None:
+    """The operation stopped (or running) in ``git_directory``; ``None`` when none."""
+    operation = operation_in_progress(git_directory)
+    if operation is None:
+        return None
+    if operation == "merge" and (git_directory / "MERGE_HEAD").is_file():
+        return Pending(operation, None)
+    todo = git_directory / "rebase-merge" / "git-rebase-todo"
+    if not todo.is_file():
+        todo = git_directory / "sequencer" / "todo"
+    if todo.is_file():
+        return Pending(operation, tuple(_todo_commits(todo.read_bytes())))
+    return Pending(operation, tuple(_patches(git_directory / "rebase-apply")))
+
+
+def _todo_commits(todo: bytes) -> list[str]:
+    """The commits of a todo list's replaying commands (``merge -C <sha>`` too)."""
+    out = []
+    for line in todo.split(b"\n"):
+        words = line.split()
+        if not words or words[0] not in _REPLAYING:
+            continue
+        rest = words[1:]
+        if rest[:1] in ([b"-C"], [b"-c"]):
+            rest = rest[1:]
+        if rest and _SHA.fullmatch(rest[0]):
+            out.append(rest[0].decode("ascii"))
+    return out
+
+
+def _patches(folder: Path) -> list[str]:
+    """``rebase --apply`` and ``am``: the commits of the patches from ``next`` on."""
+    try:
+        first = int((folder / "next").read_text().strip())
+        last = int((folder / "last").read_text().strip())
+    except (OSError, ValueError):
+        return []
+    out = []
+    for number in range(first + 1, last + 1):  # ``next`` is the one stopped on
+        head = (_head(folder / f"{number:04d}", 200) or b"").split()
+        if len(head) > 1 and head[0] == b"From" and _SHA.fullmatch(head[1]):
+            out.append(head[1].decode("ascii"))
+    return out
