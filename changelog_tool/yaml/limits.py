@@ -1,7 +1,6 @@
-"""The bounded event scan every YAML reader starts from: libyaml's events, refused at the first
-node deeper than :data:`MAX_DEPTH` (``yaml-syntax``) or once aliases add more than
-:data:`MAX_ALIAS_NODES` nodes (``yaml-alias``), before any value is built. Only what aliases
-add counts, so an honest large file is never refused."""
+"""The bounded event scan every YAML reader starts from: libyaml's events, refused past
+:data:`MAX_DEPTH` (``yaml-syntax``) or once aliases add more than :data:`MAX_ALIAS_NODES` nodes
+(``yaml-alias``), before any value is built; an honest large file is never refused."""
 
 from __future__ import annotations
 

@@ -5,7 +5,6 @@ the changelog's strict pass (refusing them). See docs/design.md, "Module layout"
 from __future__ import annotations
 
 import re
-import threading
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -30,25 +29,18 @@ from changelog_tool.yaml.items import (
     plain_tag,
     plain_value,
 )
-from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events, line_at
+from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events
 
 _DEFER = object()
 """What :func:`build` returns for a document it leaves to ruamel's loader."""
 _NO_KEY = object()
 
-_local = threading.local()
-
 
 def load(data: bytes) -> object:
-    """The document's value as ruamel's safe loader builds it (one loader per thread); raises
-    :class:`YamlRefused` or ``YAMLError``."""
+    """The document's value as ruamel's safe loader builds it; raises :class:`YamlRefused` or
+    ``YAMLError``."""
     value = build(data)
-    if value is not _DEFER:
-        return value
-    loader: YAML | None = getattr(_local, "loader", None)
-    if loader is None:
-        loader = _local.loader = YAML(typ="safe", pure=False)
-    return loader.load(data)
+    return YAML(typ="safe", pure=False).load(data) if value is _DEFER else value
 
 
 @dataclass
@@ -76,10 +68,10 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     and a second document with :class:`YamlRefused`; lines shifted by ``offset``.
     """
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
-    breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))] if strict else []
+    breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
 
-    def line(mark: StreamMark) -> int:
-        return bisect_right(breaks, mark.index - 1) + 1 if strict else line_at(data, mark.index)
+    def line(mark: StreamMark) -> int:  # counting LF only, as ``limits.line_at``
+        return bisect_right(breaks, mark.index - 1) + 1
 
     items: list[Item] = []
     result: object = None
