@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]  # libyaml's, untyped
 from ruamel.yaml.events import (
@@ -41,7 +41,7 @@ class _Open:
     anchor: str | None
     start: int
     depth: int
-    deepest: int = field(default=0)
+    deepest: int = 0
 
 
 OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
