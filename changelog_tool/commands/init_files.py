@@ -16,12 +16,22 @@ from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.limits import YamlRefused
 
 PRE_COMMIT = ".pre-commit-config.yaml"
-
-
-YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null", "~"}
-
-
 HOOK_ID = "perf-changelog"
+HAS_HOOK = "already has the perf-changelog hook"
+INSTALL_TYPES_KEY = "default_install_hook_types"
+INSTALL_TYPES = ["pre-commit", "pre-push"]
+INSTALL_TYPES_LINE = f"{INSTALL_TYPES_KEY}: [{', '.join(INSTALL_TYPES)}]\n"
+"""What makes a plain ``pre-commit install`` install the push hook too: the coverage
+hook runs at pre-push, and pre-commit installs only the commit hook by default."""
+YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null", "~"}
+CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
+"""The checkout the written workflow uses: the commit of the tag, the same pin as this
+repository's own workflows (a test holds every pin of the project to one)."""
+UNKNOWN_SOURCE = (
+    "not written: where perf-changelog comes from is unknown (this copy was not "
+    "installed from a git URL); run `changelog init --source URL@REF` with its git "
+    "repository and a tag or commit, e.g. https://github.com/OWNER/NAME@<tag>"
+)
 
 
 @dataclass(frozen=True)
@@ -30,18 +40,6 @@ class Step:
     action: str  # "create", "append", "keep"
     text: str = ""
     note: str = ""  # said after the file's text
-
-
-UNKNOWN_SOURCE = (
-    "not written: where perf-changelog comes from is unknown (this copy was not "
-    "installed from a git URL); run `changelog init --source URL@REF` with its git "
-    "repository and a tag or commit, e.g. https://github.com/OWNER/NAME@<tag>"
-)
-
-
-CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
-"""The checkout the written workflow uses: the commit of the tag, the same pin as this
-repository's own workflows (a test holds every pin of the project to one)."""
 
 
 def workflow_text(branch: str, action: str) -> str:
@@ -70,15 +68,12 @@ def flow(name: str) -> str:
 
 def toml_string(text: str) -> str:
     """``text`` as a TOML basic string (every character TOML makes escape, escaped)."""
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+
+    def escaped(found: re.Match[str]) -> str:
+        char = found.group()
+        return "\\" + char if char in '"\\' else f"\\u{ord(char):04X}"
+
+    return '"' + re.sub(r'["\\\x00-\x1f\x7f]', escaped, text) + '"'
 
 
 def toml_settings(settings: dict[str, str | list[str]]) -> str:
@@ -122,20 +117,6 @@ def has_hook(repos: object) -> bool:
         and any(isinstance(h, dict) and h.get("id") == HOOK_ID for h in repo["hooks"])
         for repo in repos
     )
-
-
-HAS_HOOK = "already has the perf-changelog hook"
-
-
-INSTALL_TYPES_KEY = "default_install_hook_types"
-
-
-INSTALL_TYPES = ["pre-commit", "pre-push"]
-
-
-INSTALL_TYPES_LINE = f"{INSTALL_TYPES_KEY}: [{', '.join(INSTALL_TYPES)}]\n"
-"""What makes a plain ``pre-commit install`` install the push hook too: the coverage
-hook runs at pre-push, and pre-commit installs only the commit hook by default."""
 
 
 def pre_commit(target: Path, origin: Source | None) -> Step:

@@ -34,7 +34,6 @@ from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.ledger.revision import ABSENT
 from changelog_tool.lint.gather import lint_findings
-from changelog_tool.settings import Settings
 
 CONFIGURED = Path()
 """``--file`` with no path: the changelog the settings name."""
@@ -198,11 +197,13 @@ def run(
         )
         if stopped is not None:
             verdict.findings.insert(0, in_progress(stopped, touching, snapshot.changelog))
-        verdict.findings.extend(_lints(repo, settings, snapshot))
-        verdict.findings.extend(
-            unlisted_scenario_types(snapshot.changes.needing_entry(), snapshot.masters)
-        )
-    changes = snapshot.changes
+        changes = snapshot.changes
+        if changes.recipes or changes.needing_entry():  # the review lints, the base's severities
+            layout = Layout.of(settings, repo.root)
+            verdict.findings += lint_findings(
+                repo, layout, snapshot, settings.severity, settings.max_bytes
+            )
+        verdict.findings += unlisted_scenario_types(changes.needing_entry(), snapshot.masters)
     more: dict[str, object] = {}
     if verdict.suggested_entry is not None:
         more["suggested_entry"] = verdict.suggested_entry
@@ -250,12 +251,3 @@ def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
     )
     finding = Finding("unmerged", message, snapshot.changelog)
     return emit_report([finding], fmt, snapshot.changes, more={"appended": []})
-
-
-def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:
-    """The review lints on what the branch changed, with the base's severities."""
-    changes = snapshot.changes
-    if not changes.recipes and not changes.needing_entry():
-        return []
-    layout = Layout.of(settings, repo.root)
-    return lint_findings(repo, layout, snapshot, settings.severity, settings.max_bytes)
