@@ -109,7 +109,7 @@ unless ``--file`` names the file to read (``verify``, ``add``, ``log``)."""
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse, dispatch, and map every outcome to an exit code: the one error boundary."""
     words = list(sys.argv[1:] if argv is None else argv)
-    debug = debugging(words)
+    debug = "--debug" in words or os.environ.get("CHANGELOG_DEBUG", "") not in ("", "0")
     words = [w for w in words if w != "--debug"]  # accepted anywhere on the line
     if words[:1] == ["help"]:  # `changelog help [COMMAND]`, as git and pip take it
         words = [*words[1:2], "--help"]
@@ -201,11 +201,6 @@ def failure(
         file=sys.stderr,
     )
     return 2
-
-
-def debugging(words: Sequence[str]) -> bool:
-    """``--debug`` on the command line or ``CHANGELOG_DEBUG`` set (not to 0)."""
-    return "--debug" in words or os.environ.get("CHANGELOG_DEBUG", "") not in ("", "0")
 
 
 def _safe(message: str) -> str:

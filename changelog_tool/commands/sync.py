@@ -99,14 +99,10 @@ def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -
             return 1
         data = outcome.result.data
         merged_already = base_sha == ref_sha
+        already = f"{path} is already {ref}'s bytes plus this branch's entries"
         if commit:
             if data == head and merged_already:
-                emit(
-                    outcome,
-                    format,
-                    extra,
-                    f"{path} is already {ref}'s bytes plus this branch's entries, committed",
-                )
+                emit(outcome, format, extra, f"{already}, committed")
                 return 0
             return commit_merge(
                 repo,
@@ -136,12 +132,7 @@ def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -
         else:
             step = "nothing to commit"
         if data == work:
-            emit(
-                outcome,
-                format,
-                extra,
-                f"{path} is already {ref}'s bytes plus this branch's entries; {step}",
-            )
+            emit(outcome, format, extra, f"{already}; {step}")
             return 0
         writer.replace(repo.root / path, data, expected=on_disk, bounds=writer.Bounds.of(settings))
         extra["written"] = True
