@@ -13,12 +13,14 @@ from changelog_tool.commands import add_format, adoption, init_files
 from changelog_tool.commands.init_files import (
     PRE_COMMIT,
     UNKNOWN_SOURCE,
+    Source,
     Step,
+    installed_source,
+    parse_source,
     toml_settings,
     workflow_reads_back,
     workflow_text,
 )
-from changelog_tool.commands.provenance import Source, installed_source, parse_source
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
