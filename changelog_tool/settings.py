@@ -120,19 +120,10 @@ def placeholder_problem(placeholder: str) -> str | None:
 _SCHEMA = schema_document("settings.schema.json")
 
 
-def _at(*path: str) -> object:
-    """The settings schema's node at ``path``."""
-    node: object = _SCHEMA
-    for part in path:
-        assert isinstance(node, dict)
-        node = node[part]
-    return node
-
-
 KNOWN: dict[str, dict[str, object]] = _SCHEMA["properties"]  # type: ignore[assignment]
 """Each setting's schema, by name; its field is the name with ``_`` for ``-``."""
-LINT_CODES = tuple(map(str, _at("properties", "severity", "propertyNames", "enum")))  # type: ignore[call-overload]
-LEVELS = tuple(map(str, _at("properties", "severity", "additionalProperties", "enum")))  # type: ignore[call-overload]
+LINT_CODES = tuple(map(str, KNOWN["severity"]["propertyNames"]["enum"]))  # type: ignore[index]
+LEVELS = tuple(map(str, KNOWN["severity"]["additionalProperties"]["enum"]))  # type: ignore[index]
 _VALIDATOR = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
