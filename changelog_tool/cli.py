@@ -144,19 +144,10 @@ def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, objec
     if chosen is not None and chosen not in COMMANDS:
         parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
     found, extra = parser.parse_known_args(words)
-    if extra:
-        command = _command_parser(parser, found.command)
-        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    if extra:  # said by the command's parser (argparse keeps it in the commands' choices)
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[found.command].error(f"unrecognized arguments: {' '.join(extra)}")
     return vars(found)
-
-
-def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
-    """The parser of command ``name`` (argparse keeps it in the command action's choices)."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            chosen: argparse.ArgumentParser = action.choices[name]
-            return chosen
-    return parser
 
 
 def _need_repository(command: str) -> None:
