@@ -9,16 +9,15 @@ import re
 import shlex
 from pathlib import Path
 
-from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format
+from changelog_tool.commands import add_format, changelog_here
 from changelog_tool.errors import ChangelogError
-from changelog_tool.gitrepo import GitDirectory, Repo, protected_blob
+from changelog_tool.gitrepo import GitDirectory, protected_blob
 from changelog_tool.gitrepo.process import text_merges
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.conflict import unread_entries
 from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Outcome, emit, merge_sides, repo_path
+from changelog_tool.merge.outcome import Outcome, emit, merge_sides
 from changelog_tool.merge.protected import Decision
 from changelog_tool.merge.replay import Upstream
 from changelog_tool.merge.threeway import Merged, Side
@@ -44,10 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, protected: Side | None, format: str) -> int:
-    with Repo.open(Path.cwd()) as repo:
-        settings = settings_module.load(Path.cwd())
-        repo.limit = settings.max_bytes
-        path = repo_path(settings.changelog_path, repo.root)
+    with changelog_here() as (repo, settings, path):
         stages = repo.index_stages(path)
         if not stages:
             raise ChangelogError(
