@@ -16,10 +16,9 @@ from changelog_tool.gitrepo.process import text_merges
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.conflict import unread_entries
-from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.outcome import Outcome, emit, merge_sides
 from changelog_tool.merge.protected import Decision
-from changelog_tool.merge.replay import Upstream
+from changelog_tool.merge.replay import Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Side
 from changelog_tool.resolution.driver import recorded_context
 

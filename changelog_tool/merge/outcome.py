@@ -12,7 +12,6 @@ from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import name
-from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.protected import (
     DEFAULT_BRANCHES,
     Decision,
@@ -21,7 +20,7 @@ from changelog_tool.merge.protected import (
     decide,
     history_end,
 )
-from changelog_tool.merge.replay import Mainline, Upstream
+from changelog_tool.merge.replay import Mainline, Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Note, Refused, merge, other_side
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 

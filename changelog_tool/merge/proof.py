@@ -12,7 +12,7 @@ from changelog_tool.findings import Finding
 from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.ledger.document import Block, Ledger
-from changelog_tool.merge.edits import possessive
+from changelog_tool.merge.replay import possessive
 from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.strict import load_items
 

@@ -33,9 +33,8 @@ from changelog_tool.ledger.pairing import (
     preamble,
 )
 from changelog_tool.merge.corrections import carry
-from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.proof import parses_whole, verify
-from changelog_tool.merge.replay import Mainline, Split, replayed_run
+from changelog_tool.merge.replay import Mainline, Split, possessive, replayed_run
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 from changelog_tool.yaml.items import YamlProblem
 
