@@ -224,7 +224,7 @@ def _nothing_dropped_on_a_guess(
                 line,
             )
         )
-    return Refused(side, tuple(problems))
+    return Refused(tuple(problems))
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:

@@ -1,7 +1,6 @@
-"""How git is told to use the merge driver: the attribute line for the changelog (and the
-gitattributes lines read as git reads them), and the command git runs, the clone's driver
-script (an isolated Python: the work tree is data, never code; git's own conflict when it
-does not start or finish)."""
+"""How git is told to use the merge driver: the changelog's gitattributes line, read as git
+reads it, and the clone's driver script (an isolated Python; git's own conflict when it does
+not start or finish)."""
 
 from __future__ import annotations
 

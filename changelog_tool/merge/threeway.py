@@ -124,8 +124,7 @@ class Refused:
     """Why the merge is refused: each finding's path names the side its line is in (``ours``,
     ``theirs``, ``base`` or ``result``)."""
 
-    protected: Side
-    problems: tuple[Finding, ...] = ()
+    problems: tuple[Finding, ...]
 
 
 def merge(
@@ -149,14 +148,14 @@ def merge(
     prot, other = sides[protected], sides[other_side(protected)]
     problems = _byte_problems(prot, protected) + _byte_problems(other, other_side(protected))
     if problems:
-        return Refused(protected, tuple(problems))
+        return Refused(tuple(problems))
     result = _merge(base, prot, other, protected)
     if isinstance(result, Merged):
         return result
     names = (protected, other_side(protected))
     run = replayed_run(base, prot, other, names, placeholders, mainline)
     if isinstance(run, Finding):
-        return Refused(protected, (*result.problems, run))
+        return Refused((*result.problems, run))
     if run is not None:
         retry = _merge(run.base, run.protected, other, protected, run)
         if isinstance(retry, Merged) and retry.data.startswith(run.protected):
@@ -190,7 +189,7 @@ def _merge(
     by_protected = pair(old, Ledger(prot))
     own = _own_entries(pair(old, Ledger(other)), by_protected, (protected, other_name))
     if isinstance(own, list):
-        return Refused(protected, tuple(own))
+        return Refused(tuple(own))
     own_list, history, inserted = own
     appended, removed = _protected_changes(by_protected)
     pending: dict[Hashable, list[Entry]] = {}
@@ -210,7 +209,7 @@ def _merge(
     if not problems and not prot.startswith(history):
         problems = parses_whole(other, other_name)
     if problems:
-        return Refused(protected, tuple(problems))
+        return Refused(tuple(problems))
     notes = [Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)]
     report = Report(
         protected=protected,

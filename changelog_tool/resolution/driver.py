@@ -183,7 +183,7 @@ def recorded_context(
         placeholders=settings.placeholders,
         current_branch=directory.branch,
         mainline=lambda: recorded_mainline(
-            directory.root, directory.folder(), path, settings.protected_ref
+            directory.root, directory.folder, path, settings.protected_ref
         ),
         slug=lambda: repository_slug(settings, base),
     )
