@@ -19,8 +19,8 @@ from changelog_tool.gitrepo.state import GitDirectory, replay_start
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries
 from changelog_tool.merge.conflict import keeps_protected, whole_conflict
-from changelog_tool.merge.outcome import Context, Outcome, merge_sides
-from changelog_tool.merge.protected import Decision, begins_with_history, branch_names
+from changelog_tool.merge.outcome import Outcome, merge_sides
+from changelog_tool.merge.protected import Context, Decision, begins_with_history, branch_names
 from changelog_tool.merge.replay import Mainline, Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Side, other_side
 from changelog_tool.settings import Settings

@@ -17,8 +17,8 @@ from changelog_tool.ledger.document import Ledger, separator_before_append
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.pairing import KEPT, identity, pair
 from changelog_tool.ledger.writer import Bounds
-from changelog_tool.merge.outcome import Context, Outcome, emit, merge_sides
-from changelog_tool.merge.protected import Decision
+from changelog_tool.merge.outcome import Outcome, emit, merge_sides
+from changelog_tool.merge.protected import Context, Decision
 from changelog_tool.merge.replay import Mainline, Upstream
 
 
