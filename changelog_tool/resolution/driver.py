@@ -4,6 +4,7 @@ and ``resolve``'s). See docs/design.md, "Why a merge driver"."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 from collections.abc import Callable, Sequence
@@ -33,11 +34,9 @@ NOT_LEFT = 2  # when even that failed (``git merge-file``): %A is as git gave it
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
     """Merge git's three files into ``ours`` (%A), or leave the conflict."""
-
     root = Path.cwd()
     settings = settings_module.load(root)
-    files: dict[str, Path] = {"base": base, "ours": ours, "theirs": theirs}
-    for side, file in files.items():  # refused before any is read (max-bytes)
+    for side, file in (("base", base), ("ours", ours), ("theirs", theirs)):  # none read yet
         refusal = too_large(f"{path} ({side})", file.stat().st_size, settings.max_bytes)
         if refusal is not None:
             raise refusal
@@ -60,17 +59,20 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
             raise _Refused
         return outcome.result.data
 
-    try:
+    with contextlib.suppress(_Refused):
         writer.replace(ours, merged, create=False, bounds=writer.Bounds.of(settings))
-    except _Refused:
-        outcome, ours_bytes = outcomes[-1]
-        _report(outcome, say)
-        decision = outcome.decision
-        other = theirs_bytes if decision.side == "ours" else ours_bytes
-        advice = _advice(decision, path, base_bytes, other)
-        return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
-    _report(outcomes[-1][0], say)
-    return 0
+    outcome, ours_bytes = outcomes[-1]
+    for line in outcome.summary():
+        say(f"{NAME}: {line}")
+    findings = format_text(outcome.findings())
+    if findings:
+        say(findings)
+    if outcome.ok:
+        return 0
+    decision = outcome.decision
+    other = theirs_bytes if decision.side == "ours" else ours_bytes
+    advice = _advice(decision, path, base_bytes, other)
+    return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
 
 
 class _Refused(Exception):
@@ -97,14 +99,6 @@ def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | N
             "revert changes performance, append an entry saying so"
         )
     return None
-
-
-def _report(outcome: Outcome, say: Say) -> None:
-    for line in outcome.summary():
-        say(f"{NAME}: {line}")
-    findings = format_text(outcome.findings())
-    if findings:
-        say(findings)
 
 
 def leave_conflict(
