@@ -119,7 +119,7 @@ def current_branch(git_directory: Path) -> str | None:
         name = head[len(prefix) :].strip().decode("utf-8") or None
     except UnicodeDecodeError:
         return None
-    if name != _REFTABLE_HEAD:
+    if name != ".invalid":  # a reftable repository's HEAD file names no branch
         return name
     try:
         asked = git(
@@ -129,10 +129,6 @@ def current_branch(git_directory: Path) -> str | None:
         return None
     out = asked.stdout.decode("utf-8", "replace").strip()
     return (out or None) if asked.returncode == 0 else None
-
-
-_REFTABLE_HEAD = ".invalid"
-"""The branch a reftable repository's ``HEAD`` file names: not a branch, a marker."""
 
 
 @dataclass

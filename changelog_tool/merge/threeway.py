@@ -204,7 +204,7 @@ def _merge(
             duplicates.append(Note(other_name, entry.line, label(entry.value), twin.line))
         else:
             kept.append(entry)
-    data, lines = _assemble(prot, [e.raw + b"\n" for e in kept])
+    data, lines = assemble(prot, [e.raw + b"\n" for e in kept])
     problems = verify(prot, data, len(kept), lines[0] if lines else None, protected)
     if not problems and not prot.startswith(history):
         problems = parses_whole(other, other_name)
@@ -224,7 +224,7 @@ def _merge(
     return Merged(data, report)
 
 
-def _assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
+def assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
     """Protected bytes, then each block after exactly one empty line."""
     if not blocks:
         return protected, []

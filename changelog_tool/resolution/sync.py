@@ -13,13 +13,14 @@ from changelog_tool.findings import listing
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.document import Ledger, separator_before_append
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.pairing import KEPT, identity, pair
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Context, Decision
 from changelog_tool.merge.replay import Mainline, Upstream
+from changelog_tool.merge.threeway import assemble
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,7 @@ def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
 
 def rebuilt(base: bytes, entries: list[bytes]) -> bytes:
     """The merge-base's file with ``entries`` appended: the branch as if it only appended."""
-    if not entries:
-        return base
-    return (
-        base + separator_before_append(base) + b"\n".join(e.rstrip(b"\n") + b"\n" for e in entries)
-    )
+    return assemble(base, [entry.rstrip(b"\n") + b"\n" for entry in entries])[0]
 
 
 def commit_merge(
