@@ -5,6 +5,7 @@ and ``resolve``'s). See docs/design.md, "Why a merge driver"."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shlex
 from collections.abc import Callable, Sequence
@@ -41,14 +42,11 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         if refusal is not None:
             raise refusal
     base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
-    context = recorded_context(
-        path,
-        base_bytes,
-        settings,
-        GitDirectory(root),
+    given = Context(
         action=os.environ.get("GIT_REFLOG_ACTION"),
         upstream=lambda: Upstream.of(protected_blob(root, settings.protected_ref, path)),
     )
+    context = recorded_context(path, base_bytes, settings, GitDirectory(root), given)
     outcomes: list[tuple[Outcome, bytes]] = []
 
     def merged(ours_bytes: bytes) -> bytes:
@@ -152,26 +150,17 @@ def _capital(text: str) -> str:
 
 
 def recorded_context(
-    path: str,
-    base: bytes,
-    settings: Settings,
-    directory: GitDirectory,
-    *,
-    action: str | None = None,
-    decision: Decision | None = None,
-    operation: Callable[[], str | None] | None = None,
-    upstream: Upstream | Callable[[], Upstream | None] | None = None,
+    path: str, base: bytes, settings: Settings, directory: GitDirectory, given: Context
 ) -> Context:
-    """The merge context the repository gives (the driver's and ``resolve``'s): the protected
-    side from ``decision``, else from ``action``, the operation in progress (``operation``,
-    else the git directory's) and HEAD's branch, ``upstream`` only a hint; main's bytes from
-    git's record (:func:`recorded_mainline`); pr-links judged against the base's repository."""
+    """The merge context the repository gives (the driver's and ``resolve``'s), from what the
+    caller ``given``: the protected side from its ``decision``, else from its ``action``, the
+    operation in progress (its ``operation``, else the git directory's) and HEAD's branch, its
+    ``upstream`` only a hint; main's bytes from git's record (:func:`recorded_mainline`);
+    pr-links judged against the base's repository."""
     remotes = remote_names(directory.root)
-    return Context(
-        upstream=upstream,
-        action=action,
-        operation=operation or directory.operation,
-        decision=decision,
+    return dataclasses.replace(
+        given,
+        operation=given.operation or directory.operation,
         branches=branch_names(settings.protected_ref, remotes),
         remotes=remotes,
         placeholders=settings.placeholders,
