@@ -20,7 +20,7 @@ from changelog_tool.gitrepo.process import merge_file, remote_names
 from changelog_tool.gitrepo.state import GitDirectory, replay_start
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.boundaries import count_entries
-from changelog_tool.merge.conflict import keeps_protected, whole_conflict
+from changelog_tool.merge.conflict import resolved_to, whole_conflict
 from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Context, Decision, begins_with_history, branch_names
 from changelog_tool.merge.replay import Mainline, Upstream, possessive
@@ -117,7 +117,7 @@ def leave_conflict(
         return NOT_LEFT
     data, conflicts = result
     sides = {"ours": ours.read_bytes(), "theirs": theirs.read_bytes()} if protected else {}
-    if protected and not keeps_protected(data, sides[protected], protected):
+    if protected and not resolved_to(data, protected).startswith(sides[protected]):
         data, conflicts = whole_conflict(sides["ours"], sides["theirs"]), 1
         what = (
             f"git's own text merge would have changed the entries of {protected}, the "
