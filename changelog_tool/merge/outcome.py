@@ -54,7 +54,7 @@ class Outcome:
     def summary(self) -> list[str]:
         """Human lines describing the outcome (findings excluded)."""
         side = self.decision.side
-        other = "theirs" if side == "ours" else "ours"
+        other = other_side(side)
         lines = [f"{self.path}: protected side is {side}: {self.decision.reason}"]
         if isinstance(self.result, Refused):
             return lines
