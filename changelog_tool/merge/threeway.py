@@ -39,7 +39,6 @@ from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 from changelog_tool.yaml.items import YamlProblem
 
 Side = Literal["ours", "theirs"]
-SIDES: tuple[Side, Side] = ("ours", "theirs")
 MAX_LISTED = 5
 
 
