@@ -16,7 +16,8 @@ from changelog_tool.gitrepo.process import object_header, spawn
 
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
-_KINDS = {b"40000": "dir", b"100644": "file", b"100755": "file", b"120000": "link"}
+LINK_MODE = b"120000"
+BLOB_MODES = (b"100644", b"100755", LINK_MODE)  # a link's blob is its target, never followed
 
 
 @dataclass(frozen=True)
@@ -26,10 +27,16 @@ class TreeEntry:
     sha: str
 
     @property
-    def kind(self) -> str:
-        """``dir``, ``file`` or ``link`` (a link's blob is its target, never followed); ``""``
-        for a submodule."""
-        return _KINDS.get(self.mode, "")
+    def is_tree(self) -> bool:
+        return self.mode == b"40000"
+
+    @property
+    def is_file(self) -> bool:
+        return self.mode in BLOB_MODES
+
+    @property
+    def is_link(self) -> bool:
+        return self.mode == LINK_MODE
 
 
 class Objects:

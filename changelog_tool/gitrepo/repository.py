@@ -3,7 +3,8 @@ questions through :mod:`.process`; a missing ref worded by :mod:`.missingref`.""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import fnmatch
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from changelog_tool.errors import EnvironmentProblem, NotInRepository, too_large
 from changelog_tool.gitrepo.missingref import no_protected_ref, unknown_ref
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import checked, git
-from changelog_tool.gitrepo.worktree import matches, read_file, walk, walk_dir
+from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
 
 WORKTREE = "WORKTREE"
 
@@ -228,19 +229,37 @@ class Repo:
         linked: set[str] = set()
         trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
 
-        def entries(tree: str, part: str | None) -> Iterator[tuple[str, str, str, str | None]]:
+        def walk(tree: str, prefix: str, parts: list[str]) -> None:
+            """Files under ``tree`` (at ``prefix``) matching the glob ``parts``."""
+            if not parts:
+                return
             if tree not in trees:
                 trees[tree] = self.objects.tree(tree) or []
+            part, rest = parts[0], parts[1:]
+            if part == "**":
+                walk(tree, prefix, rest)
+                for child in trees[tree]:
+                    if child.is_tree:
+                        walk(child.sha, f"{prefix}{child.name}/", parts)
+                return
             for child in trees[tree]:
-                if part is None or matches(child.name, part):
-                    yield child.name, child.kind, child.sha, child.sha
+                if not (
+                    fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part
+                ):
+                    continue
+                if child.is_link:
+                    linked.add(prefix + child.name)
+                elif rest and child.is_tree:
+                    walk(child.sha, f"{prefix}{child.name}/", rest)
+                elif not rest and child.is_file:
+                    found[prefix + child.name] = child.sha
 
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
             if rev == WORKTREE:
                 walk_dir(self.root, "", parts, found, linked)
             else:
-                walk(entries, f"{rev}^{{tree}}", "", parts, found, linked)
+                walk(f"{rev}^{{tree}}", "", parts)
         for path in sorted([*found, *linked]) if rev == WORKTREE else ():
             self.inside(path)  # (a link that leads outside is refused by name)
         if links is not None:
@@ -253,7 +272,7 @@ class Repo:
             return (self.root / path).is_symlink()
         folder, _, name = path.rpartition("/")
         entries = self.objects.tree(f"{rev}:{folder}" if folder else f"{rev}^{{tree}}") or []
-        return any(entry.name == name and entry.kind == "link" for entry in entries)
+        return any(entry.name == name and entry.is_link for entry in entries)
 
     def read_blob(self, sha: str, limit: int | None = None, path: str = "") -> bytes:
         """A blob's bytes; refused, before reading, when larger than ``limit`` bytes."""

@@ -1,12 +1,10 @@
-"""Files as the tool may read them: the one glob walk (the work tree's or a commit's), and a
-work-tree read within ``max-bytes``, every path confined first."""
+"""Files of the work tree as the tool may read them: the glob walk, and a read within
+``max-bytes``, every path confined first."""
 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TypeVar
 
 from changelog_tool.errors import too_large
 
@@ -25,68 +23,32 @@ def wild(part: str) -> bool:
     return any(c in part for c in "*?[")
 
 
-def matches(name: str, part: str) -> bool:
-    """Whether ``name`` matches the glob segment ``part``."""
-    return fnmatch.fnmatchcase(name, part) if wild(part) else name == part
-
-
-Node = TypeVar("Node")
-Entries = Callable[[Node, str | None], Iterable[tuple[str, str, Node, str | None]]]
-"""A folder's ``(name, kind, node, value)`` entries matching a glob segment (``None``: those
-``**`` enters); kind ``dir``, ``file`` or ``link``."""
-
-
-def walk(
-    entries: Entries[Node],
-    node: Node,
-    prefix: str,
-    parts: list[str],
-    found: dict[str, str | None],
-    links: set[str],
-) -> None:
-    """Paths under ``node`` (at ``prefix``) matching the glob ``parts`` (``*`` within a
-    segment, ``**`` across), in the work tree or a commit; symbolic links go to ``links``,
-    not followed."""
-    if not parts:
-        return
-    part, rest = parts[0], parts[1:]
-    if part == "**":
-        walk(entries, node, prefix, rest, found, links)
-        for name, kind, child, _ in entries(node, None):
-            if kind == "dir":
-                walk(entries, child, f"{prefix}{name}/", parts, found, links)
-        return
-    for name, kind, child, value in entries(node, part):
-        if kind == "link":
-            links.add(prefix + name)
-        elif rest and kind == "dir":
-            walk(entries, child, f"{prefix}{name}/", rest, found, links)
-        elif not rest and kind == "file":
-            found[prefix + name] = value
-
-
 def walk_dir(
     root: Path, prefix: str, parts: list[str], found: dict[str, str | None], links: set[str]
 ) -> None:
-    """:func:`walk` in the work tree under ``root``."""
-    walk(_folder_entries, root / prefix if prefix else root, prefix, parts, found, links)
-
-
-def _folder_entries(folder: Path, part: str | None) -> Iterator[tuple[str, str, Path, None]]:
-    """A plain name is looked up, not listed; ``**`` passes over ``.git``."""
-    if part is not None and not wild(part):
-        names = [part]
+    """Paths under ``root`` matching the glob ``parts``, as the commit tree walk; symbolic links
+    go to ``links``, not followed."""
+    if not parts:
+        return
+    part, rest = parts[0], parts[1:]
+    folder = root / prefix if prefix else root
+    if part == "**":
+        walk_dir(root, prefix, rest, found, links)
+        if folder.is_dir():
+            for child in sorted(folder.iterdir()):
+                if child.is_dir() and not child.is_symlink() and child.name != ".git":
+                    walk_dir(root, f"{prefix}{child.name}/", parts, found, links)
+        return
+    if wild(part):
+        names = sorted(c.name for c in folder.iterdir()) if folder.is_dir() else []
+        names = [n for n in names if fnmatch.fnmatchcase(n, part)]
     else:
-        listed = sorted(c.name for c in folder.iterdir()) if folder.is_dir() else []
-        names = [
-            n for n in listed if (n != ".git" if part is None else fnmatch.fnmatchcase(n, part))
-        ]
+        names = [part]
     for name in names:
         path = folder / name
-        yield name, _kind(path), path, None
-
-
-def _kind(path: Path) -> str:
-    if path.is_symlink():
-        return "link"
-    return "dir" if path.is_dir() else "file" if path.is_file() else ""
+        if path.is_symlink():
+            links.add(f"{prefix}{name}")
+        elif rest and path.is_dir():
+            walk_dir(root, f"{prefix}{name}/", rest, found, links)
+        elif not rest and path.is_file():
+            found[f"{prefix}{name}"] = None
