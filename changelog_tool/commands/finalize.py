@@ -94,19 +94,8 @@ def run(*, pr_number: int | None, onto: str | None, commit: bool, format: str) -
             head = repo.read("HEAD", path)
             merged_already = base_sha == ref_sha
             if onto is not None and not merged_already and outcome is not None:
-                code = commit_merge(
-                    repo,
-                    ref,
-                    False,
-                    path,
-                    data,
-                    head,
-                    on_disk,
-                    outcome,
-                    "json",
-                    extra,
-                    bounds=bounds,
-                    quiet=True,
+                code, _ = commit_merge(
+                    repo, ref, False, path, data, head, on_disk, extra, bounds=bounds
                 )
                 if code:
                     return _report(extra, format, code)

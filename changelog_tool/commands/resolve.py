@@ -16,10 +16,9 @@ from changelog_tool.gitrepo.process import text_merges
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.conflict import unread_entries
-from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.outcome import Outcome, emit, merge_sides
-from changelog_tool.merge.protected import Decision
-from changelog_tool.merge.replay import Upstream
+from changelog_tool.merge.protected import Context, Decision
+from changelog_tool.merge.replay import Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Side
 from changelog_tool.resolution.driver import recorded_context
 
@@ -61,15 +60,8 @@ def run(*, protected: Side | None, format: str) -> int:
         outcomes: list[Outcome] = []
         sides = (stages.get(1, b""), stages[2], stages[3])
         merges = text_merges(repo.root, *sides)  # what git's own merge may have left
-        context = recorded_context(
-            path,
-            sides[0],
-            settings,
-            directory,
-            decision=chosen,
-            operation=lambda: operation,
-            upstream=upstream,
-        )
+        given = Context(upstream=upstream, operation=lambda: operation, decision=chosen)
+        context = recorded_context(path, sides[0], settings, directory, given)
 
         def merged(current: bytes) -> bytes:
             """The result, computed under the writer's lock from the work tree's bytes

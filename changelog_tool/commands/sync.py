@@ -104,7 +104,7 @@ def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -
             if data == head and merged_already:
                 emit(outcome, format, extra, f"{already}, committed")
                 return 0
-            return commit_merge(
+            code, step = commit_merge(
                 repo,
                 ref,
                 merged_already,
@@ -112,12 +112,12 @@ def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -
                 data,
                 head,
                 work,
-                outcome,
-                format,
                 extra,
                 bounds=writer.Bounds.of(settings),
                 again=again,
             )
+            emit(outcome, format, extra, step)
+            return code
         if pending:
             step = (
                 f"it holds this work tree's uncommitted changes too: commit them, then run "
