@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.reach import plural
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.scenarios import gap
 from changelog_tool.gate.suggest import description
@@ -42,9 +43,8 @@ class KeyRow:
         if change is None:
             if match_count is None:
                 return "added by hand"
-            noun = "key" if match_count == 1 else "keys"
             return (
-                f"pattern: {match_count} {noun}"
+                f"pattern: {match_count} {plural(match_count, 'key')}"
                 if "*" in self.key
                 else ("added by hand" if match_count else "not a master key")
             )
@@ -86,13 +86,10 @@ def _changes(rows: list[KeyRow], keys: list[str]) -> list[KeyChange]:
     return [r.change for r in rows if r.change and r.key in chosen and r.change.needs_entry]
 
 
-def _missing(rows: list[KeyRow]) -> dict[str, tuple[str, ...]]:
-    return {r.key: r.missing for r in rows if r.missing}
-
-
 def suggested_scenarios(rows: list[KeyRow], keys: list[str]) -> list[str]:
     """The scenario types an entry for the chosen keys should name (the gate's rule)."""
-    return affected(_changes(rows, keys), scenario_types(), _missing(rows))
+    missing = {r.key: r.missing for r in rows if r.missing}
+    return affected(_changes(rows, keys), scenario_types(), missing)
 
 
 def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:

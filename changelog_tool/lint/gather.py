@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections import Counter
 from collections.abc import Callable
@@ -34,11 +35,6 @@ def lint_findings(
     def where(ref: str) -> str | None:
         path = target(ref, layout.prefixes)
         return path if "/" in path else None  # a bare name may live in any recipe folder
-
-    def _existed_at_base(ref: str) -> bool:
-        """A reference the base already held is reported only when its file existed at the base."""
-        path = where(ref)
-        return path is None or repo.exists(base, path)
 
     for path in changes.recipes:
         now = repo.read(head, path, limit)
@@ -74,22 +70,20 @@ def lint_findings(
             refs = references(snap.masters.value(change.key))
         except MasterProblem:
             continue
-        old_refs = _base_references(snap, change.key) if change.kind == MODIFIED else set()
+        old_refs: set[str] = set()  # the base's references (none if unreadable)
+        if change.kind == MODIFIED:
+            with contextlib.suppress(MasterProblem, KeyError):
+                old_refs = set(references(snap.base_masters.value(change.key)))
         for ref in refs:
-            if ref in old_refs and not _existed_at_base(ref):
-                continue  # dangling on main already: main's past, not this branch's doing
+            # a reference the base already held is reported only when its file existed there
+            # (dangling on main already: main's past, not this branch's doing)
+            recipe = where(ref) if ref in old_refs else None
+            if recipe is not None and not repo.exists(base, recipe):
+                continue
             found.references.append(
                 (change.path, change.key, ref, _line_of(data, ref, change.line or 1))
             )
     return review(found, functools.cache(partial(repo.exists, head)), where, severity)
-
-
-def _base_references(snap: Snapshot, key: str) -> set[str]:
-    """The recipe references the base's value of ``key`` holds (none if unreadable)."""
-    try:
-        return set(references(snap.base_masters.value(key)))
-    except (MasterProblem, KeyError):
-        return set()
 
 
 def _line_of(data: bytes, text: str, start: int) -> int:

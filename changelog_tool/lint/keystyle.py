@@ -1,7 +1,6 @@
-"""``key-style``: a key spelled snake_case among kebab-case siblings or the reverse (pure). A key
-slips when a strict majority of its styled siblings use the other style; one with no styled
-sibling, or in an evenly split mapping, is judged by its file (:data:`FILE_SHARE`). Names
-without lower case or separators never vote. Only keys in ``new_paths`` are reported."""
+"""``key-style`` (pure): an added key spelled snake_case while a strict majority of its styled
+siblings are kebab-case, or the reverse; with no styled sibling, or evenly split ones, its file
+decides (:data:`FILE_SHARE`). Names without lower case or separators never vote."""
 
 from __future__ import annotations
 

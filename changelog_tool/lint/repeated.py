@@ -1,7 +1,5 @@
-"""``repeated-block`` (pure): sibling mappings that are near copies (at least :data:`MIN_SHARED`
-identical leaf fields and :data:`MIN_SHARE` of their union; none using ``<<``, nor list
-items), and large blocks written again (:func:`copies`). Bounded by :data:`MAX_PAIRS` and
-:data:`MAX_LEAVES`."""
+"""``repeated-block`` (pure): sibling mappings that are near copies (:func:`repeats`) and large
+blocks written again (:func:`copies`), bounded by :data:`MAX_PAIRS` and :data:`MAX_LEAVES`."""
 
 from __future__ import annotations
 
@@ -173,8 +171,9 @@ def repeats(
     leaves: Leaves,
     changed: set[tuple[str, ...]] | None = None,
 ) -> list[Repeat]:
-    """Groups of sibling blocks that repeat each other; with ``changed``, only groups touching
-    it."""
+    """Groups of sibling blocks (none using ``<<``, nor list items) sharing at least
+    :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union; with
+    ``changed``, only groups touching it."""
     leaves.budget.path = path
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
