@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Label, TextArea
+from textual.widgets import Checkbox, Footer, Input, Label, TextArea
 from textual.worker import WorkerFailed, get_current_worker
 
 from changelog_tool.authoring import drafts
@@ -152,8 +152,9 @@ class AddApp(App[Outcome]):
         _stamp("first-paint")
         self.load_changes()
         self.query_one(Pane).show(*texts.waiting_pane(self.session))
-        looking = Content("Looking for the keys this branch changed...")
-        self.query_one("#status", Label).update(texts.with_note(self.note, looking))
+        # a note stands in the status line (not a toast, which would cover the form)
+        looking = self.note or "Looking for the keys this branch changed..."
+        self.query_one("#status", Label).update(Content(looking))
 
     @work(thread=True, exclusive=True)
     def load_changes(self) -> None:
@@ -199,7 +200,7 @@ class AddApp(App[Outcome]):
         preview = self.session.preview(draft)
         # the restored-draft note stays in the status line until the answers change
         note = self.note if draft == self.baseline else ""
-        self.query_one("#status", Label).update(texts.with_note(note, texts.status(preview)))
+        self.query_one("#status", Label).update(Content(note) if note else texts.status(preview))
         keys_problems, form_problems = texts.problems(preview, self.loaded)
         self.query_one("#keys-problem", Problem).show(keys_problems)
         self.query_one("#form-problem", Problem).show(form_problems)
@@ -313,7 +314,9 @@ class AddApp(App[Outcome]):
 
     # --- events ---------------------------------------------------------------------------
     @on(KeyPicker.Changed)
-    @on(EntryForm.Changed)
+    @on(TextArea.Changed)  # the form's fields (the key picker's own inputs stop theirs)
+    @on(Checkbox.Changed)
+    @on(Input.Changed)
     def _answers_changed(self) -> None:
         if self.live:  # before, the form is being filled in: _keys_shown builds it once
             self.refresh_preview()

@@ -40,11 +40,6 @@ def status(preview: Preview) -> Content:
     return Content.styled("✓ ready: ctrl+s appends the preview", "$text-success")
 
 
-def with_note(note: str, line: Content) -> Content:
-    """The status line, or a note in its place (not a toast, which would cover the form)."""
-    return Content(note) if note else line
-
-
 def problems(preview: Preview, loaded: Loaded | None) -> tuple[str, str]:
     """The problems under the key list (once the keys load; with why none changed shows when
     the diff failed) and under the form (every other field's)."""

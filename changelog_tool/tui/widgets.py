@@ -1,16 +1,14 @@
-"""The add screen, its form and pane (the key list is in :mod:`.keys`): they show, post Messages
-and expose ``to_model()``."""
+"""The add screen, its form (``to_model()``) and pane; the key list is in :mod:`.keys`."""
 
 from __future__ import annotations
 
 import contextlib
 import re
 
-from textual import events, on
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Static, TextArea
 
@@ -57,9 +55,6 @@ class EntryForm(Vertical):
     tooltips."""
 
     DEFAULT_CLASSES = "panel"
-
-    class Changed(Message):
-        """Any answer in the form changed."""
 
     def __init__(
         self, scenarios: list[str], *, schema: EntrySchema | None = None, id: str | None = None
@@ -153,13 +148,6 @@ class EntryForm(Vertical):
             flags=[f.name for f in self.flags if self.query_one(f"#flag-{f.name}", Checkbox).value],
             numbers=numbers,
         )
-
-    @on(TextArea.Changed)
-    @on(Checkbox.Changed)
-    @on(Input.Changed)
-    def _changed(self, event: Message) -> None:
-        event.stop()
-        self.post_message(self.Changed())
 
 
 class Pane(Vertical):
