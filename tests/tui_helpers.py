@@ -62,10 +62,10 @@ async def settle(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, AddApp)
     for _ in range(600):
-        if app.loaded is not None:
+        if app.session.loaded is not None:
             break
         await pilot.pause(0.05)
-    assert app.loaded is not None, "the changed keys never arrived"
+    assert app.session.loaded is not None, "the changed keys never arrived"
     await app.workers.wait_for_complete()
     await pilot.pause()
     masters = set(app.session.master_keys)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import TypedDict
 
@@ -57,12 +57,8 @@ class Draft:
 
     def overlay(self, other: Draft) -> Draft:
         """This draft with every answer ``other`` gives replacing ours."""
-        merged = Draft(**asdict(self))
-        for name in (f.name for f in fields(Draft)):
-            value = getattr(other, name)
-            if value not in (None, False, "", [], {}):
-                setattr(merged, name, value)
-        return merged
+        given = {spec.name: getattr(other, spec.name) for spec in fields(other)}
+        return replace(self, **{name: value for name, value in given.items() if value})
 
     def has_text(self) -> bool:
         """Something a person typed that would be lost on leaving."""

@@ -97,7 +97,6 @@ class AddApp(App[Outcome]):
         self.baseline = initial
         self.showing_history = False
         self.before_pane: Widget | None = None  # the focus before f2 showed the pane
-        self.loaded: Loaded | None = None
         self.live = False  # the preview follows the answers once the keys are on screen
         self.unroute_signals: Callable[[], None] | None = None
         self.toasted: set[str] = set()  # the problems the "Not saved" toast reports
@@ -163,7 +162,6 @@ class AddApp(App[Outcome]):
             self.call_from_thread(self.show_loaded, loaded)
 
     def show_loaded(self, loaded: Loaded) -> None:
-        self.loaded = loaded
         picker = self.query_one(KeyPicker)
         picker.query_one(KeyList).loading = False
         picker.set_completions(self.session.master_keys)
@@ -201,7 +199,7 @@ class AddApp(App[Outcome]):
         # the restored-draft note stays in the status line until the answers change
         note = self.note if draft == self.baseline else ""
         self.query_one("#status", Label).update(Content(note) if note else texts.status(preview))
-        keys_problems, form_problems = texts.problems(preview, self.loaded)
+        keys_problems, form_problems = texts.problems(preview, self.session.loaded)
         self.query_one("#keys-problem", Problem).show(keys_problems)
         self.query_one("#form-problem", Problem).show(form_problems)
         if self.toasted and not self.toasted <= set(preview.problems):
