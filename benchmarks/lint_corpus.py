@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from changelog_tool.diff.recipes import target
-from changelog_tool.lint.review import Changed, review
+from changelog_tool.lint.review import Changed, MasterKey, review
 from changelog_tool.settings import DEFAULT_RECIPE_PREFIXES
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -70,8 +70,9 @@ def main() -> int:
                 if path.startswith("benchmarks/multi_node/"):
                     changed.recipes[path] = (head, show(root, f"{sha}^", path))
                 elif path.startswith(MASTERS) and path.endswith("-master.yaml"):
-                    changed.masters[path] = (head, show(root, f"{sha}^", path))
-            if not changed.recipes and not changed.masters:
+                    base = show(root, f"{sha}^", path)
+                    changed.master_keys.append(MasterKey(path, head, base, 1, None))
+            if not changed.recipes and not changed.master_keys:
                 continue
             linted += 1
             for finding in review(changed, lambda p: True, _where):

@@ -45,6 +45,7 @@ def lint_findings(
     files: dict[str, tuple[bytes, MasterFile | None, Callable[[], Votes]]] = {}
     edited = [c for c in changes.keys if c.kind in (ADDED, MODIFIED) and c.path is not None]
     per_file = Counter(c.path for c in edited)
+    whole: dict[str, MasterKey] = {}  # the master files linted whole, first
     for change in edited:
         assert change.path is not None
         if change.path not in files:
@@ -60,7 +61,9 @@ def lint_findings(
         # one by one (BATCH, as the diff engine reads values): lint it whole, once
         chunk = snap.masters.chunk(change.key) if per_file[change.path] <= BATCH else None
         if chunk is None:
-            found.masters[change.path] = (data, older.data if older is not None else None)
+            whole[change.path] = MasterKey(
+                change.path, data, older.data if older is not None else None, 1, None
+            )
         else:
             old_chunk = older.chunk(change.key) if older is not None else None
             found.master_keys.append(
@@ -83,6 +86,7 @@ def lint_findings(
             found.references.append(
                 (change.path, change.key, ref, _line_of(data, ref, change.line or 1))
             )
+    found.master_keys[:0] = [whole[path] for path in sorted(whole)]
     return review(found, functools.cache(partial(repo.exists, head)), where, severity)
 
 

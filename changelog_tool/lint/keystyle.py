@@ -18,15 +18,8 @@ FILE_SHARE = 0.9
 styled sibling to be flagged."""
 
 
-@dataclass(frozen=True)
-class Votes:
-    """How many styled keys use each style."""
-
-    snake: int = 0
-    kebab: int = 0
-
-    def of(self, style: str) -> int:
-        return self.snake if style == SNAKE else self.kebab
+Votes = Counter[str | None]
+"""How many keys use each style (``None``: no style)."""
 
 
 @dataclass(frozen=True)
@@ -61,12 +54,7 @@ _KEY_LINE = re.compile(rb"\n[ \t]*(?:- +)?([A-Za-z][A-Za-z0-9_-]*)[ \t]*:(?=[ \t
 def file_votes(data: bytes) -> Votes:
     """The styled keys of a whole file by one byte scan of its key lines (flow mappings missed)."""
     names = _KEY_LINE.findall(b"\n" + data + b"\n")
-    return _votes([name.decode("ascii") for name in names])
-
-
-def _votes(names: list[str]) -> Votes:
-    counts = Counter(map(style, names))
-    return Votes(counts[SNAKE], counts[KEBAB])
+    return Counter(style(name.decode("ascii")) for name in names)
 
 
 def slips(
@@ -81,7 +69,7 @@ def slips(
     def file() -> Votes:
         if whole_file is not None:
             return whole_file()
-        return _votes([k.name for m in maps for k in m.keys])
+        return Counter(style(k.name) for m in maps for k in m.keys)
 
     out = []
     for mapping in maps:
@@ -91,14 +79,13 @@ def slips(
         if mapping.merged:
             own = set(names)
             counts.update(style(name) for name in mapping.merged if name not in own)
-        votes = Votes(counts[SNAKE], counts[KEBAB])
-        if (not votes.snake or not votes.kebab) and votes.snake + votes.kebab != 1:
+        if (not counts[SNAKE] or not counts[KEBAB]) and counts[SNAKE] + counts[KEBAB] != 1:
             continue  # none, or all agree: no key goes against its siblings or has none
         for key, mine in zip(mapping.keys, styles, strict=True):
             if mine is None:
                 continue
             expected = KEBAB if mine == SNAKE else SNAKE
-            same, against = votes.of(mine) - 1, votes.of(expected)
+            same, against = counts[mine] - 1, counts[expected]
             split = same + against > 0
             # no styled sibling, or a mapping split evenly (each side would call the other
             # the slip): the file decides, if it is nearly all one style
@@ -110,7 +97,7 @@ def slips(
                 continue
             if by_file:
                 whole = file()
-                backing, voters = whole.of(expected), whole.snake + whole.kebab
+                backing, voters = whole[expected], whole[SNAKE] + whole[KEBAB]
                 if not voters or backing < FILE_SHARE * voters:
                     continue
             else:

@@ -16,14 +16,14 @@ from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
 
 @dataclass(frozen=True)
 class MasterKey:
-    """One changed master key: file, head and base bytes (``None``: added), start line, the
-    file's styled keys."""
+    """One changed master key, or a whole master file (from line 1): file, head and base bytes
+    (``None``: added), start line, the file's styled keys."""
 
     path: str
     head: bytes
     base: bytes | None
     line: int
-    style: Callable[[], keystyle.Votes]
+    style: Callable[[], keystyle.Votes] | None
     """The whole file's styled keys (counted when a key has no styled sibling)."""
 
 
@@ -33,8 +33,6 @@ class Changed:
     and a path test."""
 
     recipes: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
-    masters: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
-    """Whole master files; or, cheaper, ``master_keys``: the changed keys' own bytes."""
     master_keys: list[MasterKey] = field(default_factory=list)
     references: list[tuple[str, str, str, int]] = field(default_factory=list)
     """``(master file, key, reference, line)`` for each reference of a changed key."""
@@ -54,15 +52,12 @@ def review(
     recipes = []
     budget = _Budget(changed)
     for path, (head, base) in sorted(changed.recipes.items()):
-        if budget.takes(path):
+        if path in budget.taken:
             file = _File(path, head, base, values if repeats else None)
             out += file.lints(styles, leaves)
             recipes.append(file)
-    for path, (head, base) in sorted(changed.masters.items()):
-        if budget.takes(path):
-            out += _File(path, head, base).lints(styles, None)
     for part in changed.master_keys:
-        if budget.takes(part.path):
+        if part.path in budget.taken:
             file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
             out += file.lints(styles, None)
     out += budget.findings(levels)
@@ -92,8 +87,6 @@ class _Budget:
 
     def __init__(self, changed: Changed) -> None:
         sizes: dict[str, int] = {}
-        for path, (head, _) in changed.masters.items():
-            sizes[path] = sizes.get(path, 0) + len(head)
         for part in changed.master_keys:
             sizes[part.path] = sizes.get(part.path, 0) + len(part.head)
         self.masters = set(sizes)
@@ -108,9 +101,6 @@ class _Budget:
                     self.taken.add(path)
                 else:
                     self.skipped[path] = self.skipped.get(path, 0) + size
-
-    def takes(self, path: str) -> bool:
-        return path in self.taken
 
     def findings(self, levels: MappingType[str, str]) -> list[Finding]:
         """A ``review-skipped`` error per erroring lint that left a file unread, a notice for the

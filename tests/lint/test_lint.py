@@ -230,10 +230,11 @@ def test_a_master_keys_whole_file_decides_only_a_key_without_styled_siblings() -
 
 
 def test_upper_case_names_neither_vote_nor_are_flagged_in_the_file_scan() -> None:
-    from changelog_tool.lint.keystyle import Votes, file_votes
+    from changelog_tool.lint.keystyle import KEBAB, SNAKE, file_votes
 
     text = b"env:\n  NCCL_IB_HCA: x\n  VLLM-FLAG: y\n  max-num-seqs: 1\n  tp_size: 2\n"
-    assert file_votes(text) == Votes(snake=1, kebab=1)
+    votes = file_votes(text)
+    assert (votes[SNAKE], votes[KEBAB]) == (1, 1)
 
 
 def test_changelog_lint_reports_a_master_config_the_branch_broke(repo: GitRepo) -> None:

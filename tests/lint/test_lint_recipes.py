@@ -103,12 +103,12 @@ def messages(files: dict[str, str], code: str) -> list[str]:
 
 
 def test_the_file_is_mostly_snake_or_upper_case_as_in_the_real_recipes() -> None:
-    from changelog_tool.lint.keystyle import file_votes
+    from changelog_tool.lint.keystyle import KEBAB, SNAKE, file_votes
 
     votes = file_votes(next(iter(RECIPES.values())).encode())
     upper = len(ENVIRONMENT) + 1
-    assert (votes.snake, votes.kebab) == (38, 36)
-    assert votes.snake + upper > votes.kebab  # what kept the file-wide rule silent
+    assert (votes[SNAKE], votes[KEBAB]) == (38, 36)
+    assert votes[SNAKE] + upper > votes[KEBAB]  # what kept the file-wide rule silent
 
 
 def test_a_snake_case_slip_among_kebab_case_vllm_flags_is_flagged_in_each_recipe() -> None:
