@@ -1,11 +1,14 @@
-"""What the ``changelog add`` TUI shows and does, without Textual: changed keys, reach, pattern
-counts, history, the preview of the exact bytes and the save."""
+"""What ``changelog add`` shows and does, without Textual: changed keys, reach, pattern counts,
+history, the preview of the exact bytes, and the append (flags, ``--json``, ``--dry-run``, the
+TUI's save) through the one append, :func:`changelog_tool.ledger.writer.append`."""
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -19,7 +22,8 @@ from changelog_tool.diff.engine import collect
 from changelog_tool.diff.fields import points as points_of
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.diff.masterparse import MasterProblem
-from changelog_tool.errors import ChangelogError
+from changelog_tool.errors import ChangelogError, UsageError, relative
+from changelog_tool.findings import dump_json, format_text
 from changelog_tool.gate.acceptance import (
     Rules,
     rejections,
@@ -28,9 +32,10 @@ from changelog_tool.gate.acceptance import (
 )
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.ledger import entryschema, writer
-from changelog_tool.ledger.document import read_file
+from changelog_tool.ledger.document import read_file, regular_file
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import Entry, matching_keys, normalize
+from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.settings import Settings
 
@@ -282,3 +287,59 @@ def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[i
         start += len(raw) + 1
         number += 1
     return out
+
+
+def append_entries(
+    entries: Sequence[Mapping[str, object]],
+    *,
+    path: Path,
+    dry_run: bool,
+    init: bool,
+    as_json: bool,
+    bounds: writer.Bounds | None = None,
+    held: HeldLines | None = None,
+) -> int:
+    """``add``'s append (or, ``dry_run``, the bytes it would append), said as text or JSON."""
+    bounds = bounds or writer.Bounds()
+    blocks = [emit(entry) for entry in entries]
+    done: dict[str, object]
+    if dry_run:
+        exists = regular_file(path, missing_ok=True) is not None
+        if not exists and not init:
+            raise UsageError(
+                f"{relative(path)} does not exist; pass --init to create it, or --file to name "
+                "another"
+            )
+        data = read_file(path, limit=bounds.limit) if exists else b""
+        warnings = writer.check_appendable(data, str(path), held) if exists else []
+        appended = writer.plan_append(data, blocks, path=path)
+        done = {
+            "appended": appended.decode("utf-8"),
+            "bytes": [len(data), len(data) + len(appended)],
+        }
+    else:
+        result = writer.append(path, blocks, held=held, create=init, bounds=bounds)
+        warnings = list(result.warnings)
+        done = {"lines": list(result.entry_lines), "bytes": [result.old_size, result.new_size]}
+    if as_json:
+        document = {"ok": True, "dry_run": dry_run, "path": str(path), **done}
+        print(dump_json({**document, "warnings": [f.to_json() for f in warnings]}))
+        return 0
+    for line in format_text(warnings).splitlines():
+        print(f"changelog: warning: {line}", file=sys.stderr)
+    if dry_run:
+        sys.stdout.buffer.write(appended)
+        sys.stdout.flush()
+    else:
+        print(appended_message(result, path, len(entries)))
+    return 0
+
+
+def appended_message(result: writer.Appended, path: Path, count: int = 1) -> str:
+    """What an append of ``count`` entries says when done (``add`` and the TUI's save)."""
+    where = ", ".join(str(line) for line in result.entry_lines)
+    noun = "entry" if count == 1 else "entries"
+    return (
+        f"appended {count} {noun} to {relative(path)} at line {where} "
+        f"(bytes {result.old_size}..{result.new_size})"
+    )

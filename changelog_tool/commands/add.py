@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Unpack
 
 from changelog_tool import settings as settings_module
-from changelog_tool.authoring.append import append_entries
 from changelog_tool.authoring.drafts import Answers, Draft
 from changelog_tool.authoring.rows import rows_for, suggestion
-from changelog_tool.authoring.session import diff_answer
+from changelog_tool.authoring.session import append_entries, diff_answer
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError, UsageError

@@ -24,19 +24,17 @@ from textual.widgets import Checkbox, Footer, Input, Label, TextArea
 from textual.worker import WorkerFailed, get_current_worker
 
 from changelog_tool.authoring import drafts
-from changelog_tool.authoring.append import appended_message
 from changelog_tool.authoring.drafts import Answers, Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
 from changelog_tool.authoring.rows import preselected, suggested_scenarios
-from changelog_tool.authoring.session import AddSession, Loaded
+from changelog_tool.authoring.session import AddSession, Loaded, appended_message
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
 from changelog_tool.tui.keys import KeyList, KeyPicker
 from changelog_tool.tui.leaving import Outcome, backstop, keep, leave, route_signals
 from changelog_tool.tui.screens import INTERRUPT, LEAVE, ConfirmLeave, HelpScreen
-from changelog_tool.tui.selection import take_selection
-from changelog_tool.tui.widgets import AddScreen, EntryForm, Pane, Problem
+from changelog_tool.tui.widgets import AddScreen, EntryForm, Pane, Problem, take_selection
 
 TIMING_ENV = "PERF_CHANGELOG_TIMING"
 

@@ -1,16 +1,20 @@
-"""The add screen, its form (``to_model()``) and pane; the key list is in :mod:`.keys`."""
+"""The add screen, its form (``to_model()``), its pane and the selection ctrl+c copies; the key
+list is in :mod:`.keys`."""
 
 from __future__ import annotations
 
 import contextlib
 import re
+from typing import TypeVar
 
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Static, TextArea
+from textual.widgets.input import Selection as InputSelection
+from textual.widgets.text_area import Selection as AreaSelection
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, current
@@ -212,3 +216,24 @@ def key_rows(height: int) -> int:
     if height < SHORT:  # with the description's two rows, the panels fit 15 rows
         return KEY_ROWS - 1
     return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
+
+
+Result = TypeVar("Result")
+
+
+def take_selection(app: App[Result]) -> str:
+    """The selected text for ctrl+c to copy ("" when nothing is selected), leaving nothing
+    selected (so a second ctrl+c leaves)."""
+    focused = app.focused
+    if isinstance(focused, TextArea) and focused.selected_text:
+        text = focused.selected_text
+        focused.selection = AreaSelection.cursor(focused.selection.end)
+        return text
+    if isinstance(focused, Input) and focused.selected_text:
+        text = focused.selected_text
+        focused.selection = InputSelection.cursor(focused.cursor_position)
+        return text
+    text = app.screen.get_selected_text() or ""
+    if text:
+        app.screen.clear_selection()
+    return text
