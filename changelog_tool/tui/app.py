@@ -140,7 +140,6 @@ class AddApp(App[Outcome]):
         picker = self.query_one(KeyPicker)
         picker.set_rows([], self.initial.keys)
         picker.query_one(KeyList).loading = True
-        self.query_one("#description", TextArea).focus()
         self.baseline = self.current_draft()
 
     def on_ready(self) -> None:

@@ -17,7 +17,7 @@ from textual.widgets.input import Selection as InputSelection
 from textual.widgets.text_area import Selection as AreaSelection
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.ledger.entryschema import FLAG, INTEGER, EntrySchema, current
+from changelog_tool.ledger.entryschema import FLAG, INTEGER, current
 
 DESCRIPTION = re.compile(r" *\d+ \+   description:")
 PR_LINK = re.compile(r" *\d+ \+   pr-link:")
@@ -60,12 +60,10 @@ class EntryForm(Vertical):
 
     DEFAULT_CLASSES = "panel"
 
-    def __init__(
-        self, scenarios: list[str], *, schema: EntrySchema | None = None, id: str | None = None
-    ) -> None:
+    def __init__(self, scenarios: list[str], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.scenarios = scenarios  # the schema's scenario types, in its order
-        schema = schema or current()
+        schema = current()
         self.flags = schema.of_kind(FLAG)
         self.integers = schema.of_kind(INTEGER)
         self.border_title = "Entry: description, one bullet per line (ctrl+e: in $EDITOR)"
