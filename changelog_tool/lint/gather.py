@@ -42,21 +42,20 @@ def lint_findings(
             found.recipes[path] = (now, repo.read(base, path, limit))
     heads = {file.path: file for file in snap.masters.files}
     bases = {file.path: file for file in snap.base_masters.files}
-    files: dict[str, tuple[bytes, MasterFile | None, Callable[[], Votes]]] = {}
+
+    @functools.cache
+    def master(path: str) -> tuple[bytes, MasterFile | None, Callable[[], Votes]]:
+        """A changed master file's bytes, its base and its styled keys, read once."""
+        known = heads.get(path)  # the bytes the diff engine read
+        now = known.data if known is not None else repo.read(head, path, limit) or b""
+        return now, bases.get(path), functools.cache(partial(file_votes, now))
+
     edited = [c for c in changes.keys if c.kind in (ADDED, MODIFIED) and c.path is not None]
     per_file = Counter(c.path for c in edited)
     whole: dict[str, MasterKey] = {}  # the master files linted whole, first
     for change in edited:
         assert change.path is not None
-        if change.path not in files:
-            known = heads.get(change.path)  # the bytes the diff engine read
-            now = known.data if known is not None else repo.read(head, change.path, limit) or b""
-            files[change.path] = (
-                now,
-                bases.get(change.path),
-                functools.cache(partial(file_votes, now)),
-            )
-        data, older, style = files[change.path]
+        data, older, style = master(change.path)
         # a file parsed whole (anchors), or one with more changed keys than are read
         # one by one (BATCH, as the diff engine reads values): lint it whole, once
         chunk = snap.masters.chunk(change.key) if per_file[change.path] <= BATCH else None

@@ -4,7 +4,7 @@ blocks written again (:func:`copies`), bounded by :data:`MAX_PAIRS` and :data:`M
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from changelog_tool.yaml.tree import Mapping, Values
 
@@ -108,16 +108,16 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     )
 
 
+@dataclass
 class Budget:
     """Work left over one review: sibling pairs to compare, leaf fields to flatten."""
 
-    def __init__(self, pairs: int = MAX_PAIRS, leaves: int = MAX_LEAVES) -> None:
-        self.pairs = pairs
-        self.leaves = leaves
-        self.path = ""
-        """The file being reviewed."""
-        self.cut: set[str] = set()
-        """The files whose review the budget cut short (the review says so)."""
+    pairs: int = MAX_PAIRS
+    leaves: int = MAX_LEAVES
+    path: str = ""
+    """The file being reviewed."""
+    cut: set[str] = field(default_factory=set)
+    """The files whose review the budget cut short (the review says so)."""
 
 
 class Leaves:
