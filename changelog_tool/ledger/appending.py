@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from changelog_tool.ledger.boundaries import last_entry_offset
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse_entry
 from changelog_tool.yaml.items import Item, YamlProblem
@@ -44,7 +43,8 @@ def append_break(
     """
     if not appended.strip(b" \n"):
         return None
-    start = last_entry_offset(old) or 0
+    last = Ledger(old).last_block()
+    start = last.start if last is not None else 0
     end, line = old[start:], line + old.count(b"\n", 0, start)
     whole = end + appended
     first = line + end.count(b"\n")  # the line the appended bytes begin on

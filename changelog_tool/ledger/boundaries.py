@@ -27,13 +27,7 @@ def entry_starts(data: bytes) -> list[int]:
 
 
 def count_entries(data: bytes) -> int:
-    """How many lines of ``data`` begin an entry (``bytes.count``, with :func:`entry_starts` for
-    adjacent ``-`` lines)."""
-    alone = data.count(b"\n-\n")
-    if alone and b"-\n-" in data:
-        return len(entry_starts(data))
-    first = data.startswith((b"- ", b"-\n")) or data == b"-"
-    return data.count(b"\n- ") + alone + data.endswith(b"\n-") + first
+    return len(entry_starts(data))
 
 
 def entry_before(data: bytes, pos: int) -> int:
@@ -57,10 +51,3 @@ def entry_after(data: bytes, pos: int) -> int:
         if begins_entry(data, index + 1):
             return index + 1
         pos = index + 2
-
-
-def last_entry_offset(data: bytes) -> int | None:
-    """Where the last entry begins, found from the end; ``None`` when none (a last line ``-`` is
-    an empty entry)."""
-    start = entry_before(data, len(data))
-    return start if begins_entry(data, start) else None

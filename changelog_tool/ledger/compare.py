@@ -149,9 +149,7 @@ def _new_file(head: bytes, path: str) -> History:
         ],
     )
     ledger = Ledger(head)
-    items: list[Item | YamlProblem] = (
-        list(report.items) if report.parsed else ledger.parse_blocks(ledger.blocks)
-    )
+    items: list[Item | YamlProblem] = list(report.items) if report.parsed else ledger.parse_blocks()
     blocks = ledger.blocks
     for index, item in enumerate(items):
         if isinstance(item, Item) and isinstance(item.value, dict):

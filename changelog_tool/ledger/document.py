@@ -7,14 +7,13 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from changelog_tool.errors import UsageError, relative, too_large
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
+from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
@@ -141,16 +140,12 @@ class Ledger:
             line += data.count(b"\n", counted, start)
             counted = start
             stop = starts[i + 1] if i + 1 < len(starts) else len(data)
-            blocks.append(self._block(i, start, stop, line))
+            # the entry (which begins with "-") ends with the line of its last character that
+            # is not a space or a line break; the separator lines after it hold only those
+            last = start + len(data[start:stop].rstrip(b" \n")) - 1
+            newline = data.find(b"\n", last, stop)
+            blocks.append(Block(i, start, stop if newline < 0 else newline + 1, stop, line))
         return blocks
-
-    def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
-        # the entry (which begins with "-") ends with the line of its last character that is
-        # not a space or a line break; the separator lines after it hold only those
-        last = start + len(self.data[start:stop].rstrip(b" \n")) - 1
-        newline = self.data.find(b"\n", last, stop)
-        end = stop if newline < 0 else newline + 1
-        return Block(index, start, end, stop, line if line is not None else self.line_of(start))
 
     @cached_property
     def preamble_end(self) -> int:
@@ -158,12 +153,7 @@ class Ledger:
         return match.start() if match else len(self.data)
 
     def last_block(self) -> Block | None:
-        """The last entry, found from the end; the same span as ``blocks[-1]``."""
-        start = last_entry_offset(self.data)
-        if start is None:
-            return None
-        line = self.data.count(b"\n", 0, start) + 1
-        return self._block(-1, start, len(self.data), line)
+        return self.blocks[-1] if self.blocks else None
 
     def text(self, block: Block) -> bytes:
         return self.data[block.start : block.end]
@@ -197,19 +187,12 @@ class Ledger:
             problems.append(Finding("final-newline", message, path, data.count(b"\n") + 1))
         return problems
 
-    # --- parsing -------------------------------------------------------------
-    def parse(self) -> list[Item] | object:
-        """Parse the whole file (raises :class:`YamlProblem`)."""
-        return load_items(self.data)
-
-    def parse_block(self, block: Block) -> Item:
-        return parse_item(self.text(block), block.line)
-
-    def parse_blocks(self, blocks: Sequence[Block]) -> list[Item | YamlProblem]:
+    def parse_blocks(self) -> list[Item | YamlProblem]:
+        """Each entry read alone."""
         out: list[Item | YamlProblem] = []
-        for block in blocks:
+        for block in self.blocks:
             try:
-                out.append(self.parse_block(block))
+                out.append(parse_item(self.text(block), block.line))
             except YamlProblem as problem:
                 out.append(problem)
         return out

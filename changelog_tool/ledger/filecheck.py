@@ -13,6 +13,7 @@ from changelog_tool.ledger.document import BOM, Ledger, read_file, readable
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 
 @dataclass
@@ -100,7 +101,7 @@ def check_file(data: bytes, path: str) -> FileReport:
     if not readable(data):
         return report  # a YAML error on top would only repeat the encoding problem
     try:
-        root = ledger.parse()
+        root = load_items(data)
     except YamlProblem as problem:
         report.findings.append(Finding(problem.code, problem.message, path, problem.line))
         _check_blocks_one_by_one(ledger, path, report, skip_line=problem.line)
@@ -164,7 +165,7 @@ def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileRepor
 
 def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip_line: int) -> None:
     """After a whole-file parse failed: report each other broken entry too."""
-    for block, result in zip(ledger.blocks, ledger.parse_blocks(ledger.blocks), strict=True):
+    for block, result in zip(ledger.blocks, ledger.parse_blocks(), strict=True):
         if isinstance(result, YamlProblem):
             if result.line != skip_line:
                 report.findings.append(Finding(result.code, result.message, path, result.line))

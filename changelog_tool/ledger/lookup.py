@@ -10,6 +10,7 @@ from changelog_tool.findings import Finding, escape_controls
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 
 @dataclass(frozen=True)
@@ -36,11 +37,11 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]
     whole is read entry by entry."""
     ledger = Ledger(data)
     try:
-        root = ledger.parse()
+        root = load_items(data)
     except YamlProblem:
         found: list[tuple[int, dict[str, object]]] = []
         problems = []
-        for result in ledger.parse_blocks(ledger.blocks):
+        for result in ledger.parse_blocks():
             if isinstance(result, YamlProblem):
                 problems.append(f"line {result.line}: {result.message} (entry skipped)")
             elif isinstance(result.value, dict):

@@ -23,6 +23,7 @@ from changelog_tool.ledger.boundaries import ENTRY_HEAD
 from changelog_tool.ledger.document import (
     Ledger,
     first_appended_line,
+    parse_item,
     regular_file,
     separator_before_append,
 )
@@ -262,7 +263,7 @@ def check_appendable(
         problems.append(Finding("not-a-list", "no entry found (no line begins with '- ')", path, 1))
     elif last is not None:
         try:
-            item = ledger.parse_block(last)
+            item = parse_item(ledger.text(last), last.line)
         except YamlProblem as problem:
             problems.append(Finding(problem.code, problem.message, path, problem.line))
         else:
