@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content, parse_entry
+from changelog_tool.ledger.edits import UNPARSED, content, parse
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
 from changelog_tool.yaml.values import same
@@ -48,13 +48,10 @@ def append_break(
     end, line = old[start:], line + old.count(b"\n", 0, start)
     whole = end + appended
     first = line + end.count(b"\n")  # the line the appended bytes begin on
-    own: list[object] = []
     tail = Ledger(appended)
-    for block in tail.blocks:
-        try:
-            own.append(parse_entry(content(tail, block), first + block.line - 1))
-        except YamlProblem:
-            return None  # the appended entry's own check says why
+    own = [parse(content(tail, block), first + block.line - 1) for block in tail.blocks]
+    if any(value is UNPARSED for value in own):
+        return None  # the appended entry's own check says why
     entry_line = first + (tail.blocks[0].line - 1 if tail.blocks else 0)
     try:
         alone = _as_list(load_items(end, line_offset=line - 1)) if end.strip(b" \n") else []

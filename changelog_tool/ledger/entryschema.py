@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import jsonschema
@@ -59,14 +59,11 @@ class EntrySchema:
     source: str | None
     document: dict[str, object] = field(compare=False, repr=False)
     registry: Registry[Schema] = field(compare=False, repr=False)
-    built: dict[str, Validator] = field(default_factory=dict, compare=False, repr=False)
 
-    @property
+    @cached_property
     def validator(self) -> Validator:
         """The validator of :attr:`document`, built once, on first use."""
-        if "validator" not in self.built:
-            self.built["validator"] = _strict()(self.document, registry=self.registry)
-        return self.built["validator"]
+        return _strict()(self.document, registry=self.registry)
 
     @property
     def names(self) -> tuple[str, ...]:

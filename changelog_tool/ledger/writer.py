@@ -218,10 +218,8 @@ def _write_all(fd: int, data: bytes) -> None:
 
 @dataclass(frozen=True)
 class Appended:
-    path: Path
     old_size: int
     new_size: int
-    first_line: int
     last_line: int
     entry_lines: tuple[int, ...]
     warnings: tuple[Finding, ...] = ()
@@ -352,5 +350,4 @@ def append(
     for block in blocks:
         starts.append(line)
         line += block.count(b"\n") + 1
-    last = new.count(b"\n")
-    return Appended(path, len(old), len(new), starts[0], last, tuple(starts), tuple(warnings))
+    return Appended(len(old), len(new), new.count(b"\n"), tuple(starts), tuple(warnings))
