@@ -214,14 +214,7 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     history = History(MODIFIED, prefix=head[:prefix_end], base=base)
     errors: list[Finding] = []
     if preamble(old) != preamble(new):
-        errors.append(
-            Finding(
-                "history-modified",
-                _edited("changed the lines before the first entry", source, path),
-                path,
-                1,
-            )
-        )
+        errors.append(_edited("changed the lines before the first entry", source, path, 1))
     for p in pairing.pairs:
         block = new.blocks[p.head]
         if p.how == RELINKED:
@@ -229,26 +222,12 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         elif p.how == EDITED:
             before = old.blocks[p.base]
             at = block.line + first_line_difference(old.text(before), new.text(block))
-            errors.append(
-                Finding(
-                    "history-modified",
-                    _edited(f"changed {name(old, p.base, 'the base')}", source, path),
-                    path,
-                    at,
-                )
-            )
+            errors.append(_edited(f"changed {name(old, p.base, 'the base')}", source, path, at))
     for index in pairing.removed:
         # placed where it was: at the base entry that followed it, or the end
         after = min((p.head for p in pairing.pairs if p.base > index), default=None)
         at = new.blocks[after].line if after is not None else new.line_of(len(head.rstrip()))
-        errors.append(
-            Finding(
-                "history-modified",
-                _edited(f"removed {name(old, index, 'the base')}", source, path),
-                path,
-                at,
-            )
-        )
+        errors.append(_edited(f"removed {name(old, index, 'the base')}", source, path, at))
     history.findings.extend(errors[:_MAX_HISTORY_FINDINGS])
     if len(errors) > _MAX_HISTORY_FINDINGS:
         history.findings.append(
@@ -298,14 +277,15 @@ def _mixed(history: History, path: str, line: int) -> Finding:
     )
 
 
-def _edited(what: str, source: str, path: str) -> str:
+def _edited(what: str, source: str, path: str, line: int) -> Finding:
     """An edit of the base's entries: undone by taking the base's file and adding this branch's
     entries again."""
-    return (
+    message = (
         f"this branch {what}; the file is append-only, only a pr-link may be corrected "
         f"(restore it with `git checkout {source} -- {path}`, then add this branch's "
         f"entries again with `changelog add`; {see('Entries lost after -X theirs')})"
     )
+    return Finding("history-modified", message, path, line)
 
 
 def _links(ledger: Ledger, block: Block) -> list[tuple[int, str]]:
