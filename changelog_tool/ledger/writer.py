@@ -18,7 +18,6 @@ from pathlib import Path
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, relative, too_large
 from changelog_tool.findings import Finding, format_text, has_errors
-from changelog_tool.ledger.appending import append_break
 from changelog_tool.ledger.boundaries import ENTRY_HEAD
 from changelog_tool.ledger.document import (
     Ledger,
@@ -28,6 +27,7 @@ from changelog_tool.ledger.document import (
     separator_before_append,
 )
 from changelog_tool.ledger.filecheck import HeldLines, as_history, entry_count, schema_findings
+from changelog_tool.ledger.revision import append_break
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 from changelog_tool.yaml.items import YamlProblem
 
@@ -139,15 +139,6 @@ def locked(path: Path, bounds: Bounds) -> Iterator[int]:
 
 
 TEMP_SUFFIX = ".perf-changelog.tmp"
-
-
-def read_fd(fd: int) -> bytes:
-    """All the bytes of the open file ``fd``, from its start."""
-    chunks = []
-    os.lseek(fd, 0, os.SEEK_SET)
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def remove_stale_temps(path: Path) -> None:
@@ -314,7 +305,8 @@ def replace(
         refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
         if refusal is not None:
             raise refusal
-        old = read_fd(fd)
+        with open(fd, "rb", closefd=False) as handle:  # just opened: read from its start
+            old = handle.read()
         new = make(old)
         write_over(path, real, stat.S_IMODE(os.fstat(fd).st_mode), new)
     return old, new

@@ -14,7 +14,7 @@ from projects import LOG, codes, make_project, run, verify
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.session import AddSession
-from changelog_tool.ledger.appending import append_break
+from changelog_tool.ledger.revision import append_break
 from changelog_tool.merge.threeway import Merged, Refused, merge
 from changelog_tool.yaml.strict import load_items
 
