@@ -1,5 +1,6 @@
-"""The changelog as bytes: a :class:`Ledger` finds each entry's span and line and keeps
-separators exactly as found. See docs/design.md, "Why append-only, byte for byte"."""
+"""The changelog as bytes: where entries begin (:data:`ENTRY_START` and its finders), and a
+:class:`Ledger` of each entry's span and line, separators kept exactly as found. See
+docs/design.md, "Why append-only, byte for byte"."""
 
 from __future__ import annotations
 
@@ -13,10 +14,53 @@ from pathlib import Path
 
 from changelog_tool.errors import UsageError, relative, too_large
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
+
+ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
+"""A line that begins an entry: its first byte is ``-``, followed by a space, a line break or
+the end of the file."""
+# the same starts after the first line: a literal line break first lets the regex
+# engine skip from one to the next in C (``^`` in multiline mode tries every byte)
+_LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
+ENTRY_HEAD = b"- config-keys:"
+"""How an entry's first line begins (what the repository's CI counts)."""
+
+
+def begins_entry(data: bytes, at: int) -> bool:
+    """Whether the line that begins at ``at`` begins an entry."""
+    return data[at : at + 1] == b"-" and data[at + 1 : at + 2] in (b" ", b"\n", b"")
+
+
+def entry_starts(data: bytes) -> list[int]:
+    """The offset of every line of ``data`` that begins an entry, in order."""
+    starts = [0] if ENTRY_START.match(data) else []
+    starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
+    return starts
+
+
+def entry_before(data: bytes, pos: int) -> int:
+    """Where the entry holding offset ``pos`` begins, else 0."""
+    while True:
+        index = data.rfind(b"\n-", 0, pos)
+        if index < 0:
+            return 0
+        if begins_entry(data, index + 1):
+            return index + 1
+        pos = index
+
+
+def entry_after(data: bytes, pos: int) -> int:
+    """Where the first entry beginning after a line break at or after ``pos`` begins, else the
+    end of ``data``."""
+    while True:
+        index = data.find(b"\n-", pos)
+        if index < 0:
+            return len(data)
+        if begins_entry(data, index + 1):
+            return index + 1
+        pos = index + 2
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from changelog_tool.findings import ERROR, WARNING, Finding
-from changelog_tool.ledger.boundaries import ENTRY_HEAD
-from changelog_tool.ledger.document import BOM, Ledger, read_file, readable
+from changelog_tool.ledger.document import BOM, ENTRY_HEAD, Ledger, read_file, readable
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem

@@ -8,8 +8,14 @@ import re
 from dataclasses import dataclass, field, replace
 
 from changelog_tool.findings import WARNING, Finding
-from changelog_tool.ledger.boundaries import ENTRY_HEAD, ENTRY_START
-from changelog_tool.ledger.document import Ledger, parse_item, readable, separator_before_append
+from changelog_tool.ledger.document import (
+    ENTRY_HEAD,
+    ENTRY_START,
+    Ledger,
+    parse_item,
+    readable,
+    separator_before_append,
+)
 from changelog_tool.ledger.edits import UNPARSED, content, parse
 from changelog_tool.ledger.filecheck import entry_count
 from changelog_tool.yaml.items import Item, YamlProblem

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, relative, too_large
 from changelog_tool.findings import Finding, format_text, has_errors
-from changelog_tool.ledger.boundaries import ENTRY_HEAD
 from changelog_tool.ledger.document import (
+    ENTRY_HEAD,
     Ledger,
     first_appended_line,
     parse_item,

@@ -9,8 +9,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import SequenceStartEvent
 
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.boundaries import count_entries
-from changelog_tool.ledger.document import Block, Ledger
+from changelog_tool.ledger.document import Block, Ledger, entry_starts
 from changelog_tool.ledger.revision import append_break
 from changelog_tool.merge.edits import possessive
 from changelog_tool.yaml.items import YamlProblem
@@ -106,7 +105,7 @@ def _verify_whole(
                 1,
             )
         ]
-    count = count_entries(prot)
+    count = len(entry_starts(prot))
     if len(root) != count + kept:
         return [
             Finding(

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from merge_helpers import changelog, entry
 
 from changelog_tool.gitrepo.process import git_dir
-from changelog_tool.ledger.boundaries import count_entries
-from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.document import Ledger, entry_starts
 
 DATA = changelog(*(entry(f"key-{n}", link=n) for n in range(40)))
 STARTS = re.compile(rb"(?m)^-(?=[ \n]|\Z)")
@@ -82,7 +81,7 @@ def test_the_last_entry_pins_the_rule_where_it_is_easy_to_get_wrong(
 @given(st.lists(st.sampled_from([b"-", b"\n", b" ", b"a", b"- ", b"\n-"]), max_size=30))
 def test_entries_are_counted_as_the_lines_that_begin_a_list_item(parts: list[bytes]) -> None:
     data = b"".join(parts)
-    assert count_entries(data) == len(STARTS.findall(data))
+    assert entry_starts(data) == [m.start() for m in STARTS.finditer(data)]
 
 
 def test_the_git_directory_is_read_from_dot_git_as_git_says(tmp_path: Path) -> None:
