@@ -307,11 +307,7 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
     ):
         out.append(_whitespace("the lines before the first entry", 1, path))
     inner = next(
-        (
-            p
-            for p in pairing.pairs
-            if p.how != RELINKED and p.how != EDITED and not pairing.exact(p)
-        ),
+        (p for p in pairing.pairs if p.how not in (RELINKED, EDITED) and not pairing.exact(p)),
         None,
     )
     if inner is not None:
