@@ -64,10 +64,6 @@ HELD_VARIABLE = "PERF_CHANGELOG_HELD_FOLDER"
 _held = threading.local()
 
 
-def _identity(found: os.stat_result) -> str:
-    return f"{found.st_dev}:{found.st_ino}"
-
-
 def _wait_for(fd: int, what: Path, started: float, timeout: float, told: list[bool]) -> None:
     """``flock(fd)`` exclusively, waiting up to ``timeout`` seconds from ``started``."""
     while True:
@@ -95,7 +91,8 @@ def hold(path: Path, bounds: Bounds = Bounds(), *, export: bool = True) -> Itera
     folder = Path(os.path.realpath(path)).parent
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        identity = _identity(os.fstat(fd))
+        found = os.fstat(fd)
+        identity = f"{found.st_dev}:{found.st_ino}"
         held: dict[str, int] = getattr(_held, "folders", None) or {}
         _held.folders = held
         if held.get(identity) or os.environ.get(HELD_VARIABLE) == identity:
