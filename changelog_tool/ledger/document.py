@@ -184,12 +184,15 @@ class Ledger:
             line += data.count(b"\n", counted, start)
             counted = start
             stop = starts[i + 1] if i + 1 < len(starts) else len(data)
-            # the entry (which begins with "-") ends with the line of its last character that
-            # is not a space or a line break; the separator lines after it hold only those
-            last = start + len(data[start:stop].rstrip(b" \n")) - 1
-            newline = data.find(b"\n", last, stop)
-            blocks.append(Block(i, start, stop if newline < 0 else newline + 1, stop, line))
+            blocks.append(self._block(i, start, stop, line))
         return blocks
+
+    def _block(self, index: int, start: int, stop: int, line: int) -> Block:
+        # the entry (which begins with "-") ends with the line of its last character that is
+        # not a space or a line break; the separator lines after it hold only those
+        last = start + len(self.data[start:stop].rstrip(b" \n")) - 1
+        newline = self.data.find(b"\n", last, stop)
+        return Block(index, start, stop if newline < 0 else newline + 1, stop, line)
 
     @cached_property
     def preamble_end(self) -> int:
@@ -197,7 +200,12 @@ class Ledger:
         return match.start() if match else len(self.data)
 
     def last_block(self) -> Block | None:
-        return self.blocks[-1] if self.blocks else None
+        """``blocks[-1]``, without building the others (a file of many short entries)."""
+        starts = entry_starts(self.data)
+        if not starts:
+            return None
+        line = self.data.count(b"\n", 0, starts[-1]) + 1
+        return self._block(len(starts) - 1, starts[-1], len(self.data), line)
 
     def text(self, block: Block) -> bytes:
         return self.data[block.start : block.end]
