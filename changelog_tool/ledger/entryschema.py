@@ -125,16 +125,11 @@ def _field(name: str, node: object, resolver: Resolver[Schema], where: str) -> F
             f'{where}: field {name!r} needs a type the changelog can hold: "boolean", '
             '"integer", "string", or "array" of strings'
         )
-    bounds = {k: spec.get(k) for k in ("minimum", "maximum")}
-    return Field(
-        name,
-        kind,
-        str(spec.get("description", "")),
-        **{
-            k: v if isinstance(v, int) and not isinstance(v, bool) else None
-            for k, v in bounds.items()
-        },
+    minimum, maximum = (
+        v if isinstance(v, int) and not isinstance(v, bool) else None
+        for v in (spec.get("minimum"), spec.get("maximum"))
     )
+    return Field(name, kind, str(spec.get("description", "")), minimum, maximum)
 
 
 def _scenario_enum(entry: dict[str, object], resolver: Resolver[Schema], where: str) -> list[str]:
