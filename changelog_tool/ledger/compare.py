@@ -49,19 +49,11 @@ def compare(
     if head is None:
         if base is None:
             return History(ABSENT)
-        source = restore_from or "<base commit>"
-        return History(
-            MODIFIED,
-            findings=[
-                Finding(
-                    "history-modified",
-                    f"{path} was deleted at head; the file is append-only: restore "
-                    f"it (`git checkout {source} -- {path}`) and append new entries to it",
-                    path,
-                    None,
-                )
-            ],
+        message = (
+            f"{path} was deleted at head; the file is append-only: restore it (`git checkout "
+            f"{restore_from or '<base commit>'} -- {path}`) and append new entries to it"
         )
+        return History(MODIFIED, findings=[Finding("history-modified", message, path, None)])
     if not base:
         return _new_file(head, path)
     raw = head
@@ -230,14 +222,8 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         errors.append(_edited(f"removed {name(old, index, 'the base')}", source, path, at))
     history.findings.extend(errors[:_MAX_HISTORY_FINDINGS])
     if len(errors) > _MAX_HISTORY_FINDINGS:
-        history.findings.append(
-            Finding(
-                "history-modified",
-                f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries",
-                path,
-                errors[0].line,
-            )
-        )
+        more = f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries"
+        history.findings.append(Finding("history-modified", more, path, errors[0].line))
     history.findings.extend(_form(pairing, path))
     if history.corrections and _besides_corrections(pairing):
         history.findings.insert(

@@ -110,16 +110,12 @@ def check_file(data: bytes, path: str) -> FileReport:
         return report  # nothing but empty lines and comments: a history of no entries
     if not isinstance(root, list):
         kind = "empty" if root is None else type(root).__name__
-        report.findings.append(
-            Finding(
-                "not-a-list",
-                f"the YAML root must be a list of entries, found {kind}; each entry is a "
-                "list item that begins with `- config-keys:` at column 0 (`changelog add` "
-                "appends one)",
-                path,
-                1,
-            )
+        message = (
+            f"the YAML root must be a list of entries, found {kind}; each entry is a "
+            "list item that begins with `- config-keys:` at column 0 (`changelog add` "
+            "appends one)"
         )
+        report.findings.append(Finding("not-a-list", message, path, 1))
         return report
     report.items = root
     _check_items(ledger, path, root, report)
@@ -133,17 +129,12 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
     findings = []
     data = ledger.data
     if data.endswith(b"\n\n") or (data.endswith(b"\n") and not data.rstrip(b" \n")):
-        stripped = data.rstrip(b"\n")
-        findings.append(
-            Finding(
-                "separator",
-                "the file ends with an empty line; the next entry appended after it "
-                "must begin directly with '- config-keys:'",
-                path,
-                ledger.line_of(len(stripped)) + 1,
-                WARNING,
-            )
+        message = (
+            "the file ends with an empty line; the next entry appended after it "
+            "must begin directly with '- config-keys:'"
         )
+        line = ledger.line_of(len(data.rstrip(b"\n"))) + 1
+        findings.append(Finding("separator", message, path, line, WARNING))
     for block in ledger.blocks[1:]:
         previous = ledger.blocks[block.index - 1]
         if previous.end == previous.sep_end:

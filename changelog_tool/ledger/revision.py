@@ -107,15 +107,11 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
             message = OFFSET.sub(f"at offset {offset}", message)
         findings.append(replace(problem, message=message, line=(problem.line or 0) + before))
     if prefix and not prefix.endswith(b"\n") and not tail.startswith(b"\n"):
-        findings.append(
-            Finding(
-                "history-modified",
-                "the last line of the existing file was changed "
-                "(bytes were added to it); append entries on new lines",
-                path,
-                before + 1,
-            )
+        changed = (
+            "the last line of the existing file was changed "
+            "(bytes were added to it); append entries on new lines"
         )
+        findings.append(Finding("history-modified", changed, path, before + 1))
         return
     match = ENTRY_START.search(tail)
     lead = tail[: match.start()] if match else tail
@@ -123,24 +119,15 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
         offset = len(lead) - len(lead.lstrip(b" \n"))
         line = before + tail.count(b"\n", 0, offset) + 1
         if prefix and lead.lstrip(b"\n").startswith(b" "):
-            findings.append(
-                Finding(
-                    "history-modified",
-                    "lines were added to the last existing entry; append a new entry instead",
-                    path,
-                    line,
-                )
-            )
+            code = "history-modified"
+            what = "lines were added to the last existing entry; append a new entry instead"
         else:
-            findings.append(
-                Finding(
-                    "entry-count",
-                    f"appended text that is not an entry; every entry begins "
-                    f"with '{ENTRY_HEAD.decode()}' at column 0",
-                    path,
-                    line,
-                )
+            code = "entry-count"
+            what = (
+                f"appended text that is not an entry; every entry begins "
+                f"with '{ENTRY_HEAD.decode()}' at column 0"
             )
+        findings.append(Finding(code, what, path, line))
         if match is None:
             return
     elif match is None:
