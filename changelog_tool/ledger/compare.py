@@ -233,16 +233,12 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         if index < tail:
             block = new.blocks[index]
             check_entry(new.text(block), block.line, history, path)
-            history.findings.append(
-                form_warning(
-                    "entry-order",
-                    "this branch's entry stands before entries the base already holds (a "
-                    "merge of the base left it mid-file); it is read wherever it stands, "
-                    "but the file is append-only",
-                    path,
-                    block.line,
-                )
+            mid_file = (
+                "this branch's entry stands before entries the base already holds (a "
+                "merge of the base left it mid-file); it is read wherever it stands, "
+                "but the file is append-only"
             )
+            history.findings.append(form_warning("entry-order", mid_file, path, block.line))
     return history  # the entries after the last base entry: compare's check_tail
 
 
@@ -306,32 +302,19 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
             continue
         a, b = old.blocks[p.base], new.blocks[p.head]
         if old.data[a.end : a.sep_end] != new.data[b.end : b.sep_end]:
-            out.append(
-                form_warning(
-                    "separator",
-                    f"the blank line(s) after entry {p.base + 1} of the base changed",
-                    path,
-                    new.line_of(b.end),
-                )
-            )
+            what = f"the blank line(s) after entry {p.base + 1} of the base changed"
+            out.append(form_warning("separator", what, path, new.line_of(b.end)))
             break
     if pairing.moved():
-        out.append(
-            form_warning(
-                "entry-order",
-                "entries the base holds stand in another order (a reader of the added lines "
-                "takes the moved ones as new)",
-                path,
-                new.blocks[pairing.pairs[0].head].line,
-            )
+        moved = (
+            "entries the base holds stand in another order (a reader of the added lines "
+            "takes the moved ones as new)"
         )
+        first = new.blocks[pairing.pairs[0].head].line
+        out.append(form_warning("entry-order", moved, path, first))
     return out
 
 
 def _whitespace(what: str, line: int, path: str) -> Finding:
-    return form_warning(
-        "whitespace",
-        f"whitespace-only changes to {what} (the same entries, other spaces or blank lines)",
-        path,
-        line,
-    )
+    message = f"whitespace-only changes to {what} (the same entries, other spaces or blank lines)"
+    return form_warning("whitespace", message, path, line)

@@ -136,15 +136,12 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
         return
     elif prefix and lead != separator_before_append(prefix):
         found = lead.decode("utf-8", "replace")
-        findings.append(
-            form_warning(
-                "separator",
-                "the first new entry should follow exactly one empty line "
-                f"(found {found!r} between the last existing entry and it)",
-                path,
-                before + tail.count(b"\n", 0, match.start()) + 1,
-            )
+        what = (
+            "the first new entry should follow exactly one empty line "
+            f"(found {found!r} between the last existing entry and it)"
         )
+        line = before + tail.count(b"\n", 0, match.start()) + 1
+        findings.append(form_warning("separator", what, path, line))
     _check_entries(
         tail[match.start() :], before + tail.count(b"\n", 0, match.start()), history, path
     )
@@ -158,14 +155,9 @@ def _check_entries(data: bytes, before: int, history: History, path: str) -> Non
         check_entry(ledger.text(block), line, history, path)
         separator = data[block.end : block.sep_end]
         if block.index < len(blocks) - 1 and separator != b"\n":
-            history.findings.append(
-                form_warning(
-                    "separator",
-                    "new entries should be separated by exactly one empty line",
-                    path,
-                    ledger.line_of(block.end) + before,
-                )
-            )
+            what = "new entries should be separated by exactly one empty line"
+            at = ledger.line_of(block.end) + before
+            history.findings.append(form_warning("separator", what, path, at))
         elif block.index == len(blocks) - 1 and data.endswith(b"\n\n"):
             history.findings.append(_ends_empty(path, ledger.line_of(block.end) + before))
 
