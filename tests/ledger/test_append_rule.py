@@ -1,4 +1,4 @@
-"""The one append rule (ledger/appending.py): appending entries leaves the existing
+"""The one append rule (ledger/revision.py `append_break`): appending entries leaves the existing
 file's last entry reading as it did, and the whole one list. ``add`` (flags,
 ``--json``, ``--dry-run``, the TUI), ``verify --base`` and the merge apply it alike,
 on real git repositories."""

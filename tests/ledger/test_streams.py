@@ -1,4 +1,4 @@
-"""Entry boundaries: the last entry, entries counted; the first difference of two byte
+"""Entry boundaries: the last entry, every entry start; the first difference of two byte
 strings."""
 
 from __future__ import annotations
