@@ -250,13 +250,11 @@ def _besides_corrections(pairing: Pairing) -> bool:
 
 
 def _mixed(history: History, path: str, line: int) -> Finding:
-    return Finding(
-        "mixed-correction",
+    message = (
         f"this change corrects {len(history.corrections)} pr-link(s) of old entries and "
-        "also changes or appends others; do the two in separate pull requests",
-        path,
-        line,
+        "also changes or appends others; do the two in separate pull requests"
     )
+    return Finding("mixed-correction", message, path, line)
 
 
 def _edited(what: str, source: str, path: str, line: int) -> Finding:

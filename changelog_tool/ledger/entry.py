@@ -179,12 +179,8 @@ def repeated_items(entry: Mapping[str, object]) -> list[tuple[str, str]]:
             if not isinstance(value, str):
                 continue
             if value in seen:
-                found.append(
-                    (
-                        f"{field}/{index}",
-                        f"{value!r} is listed twice (also {field}/{seen[value]}); list each once",
-                    )
-                )
+                twice = f"{value!r} is listed twice (also {field}/{seen[value]}); list each once"
+                found.append((f"{field}/{index}", twice))
             else:
                 seen[value] = index
     return found
