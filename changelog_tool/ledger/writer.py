@@ -23,6 +23,7 @@ from changelog_tool.ledger.document import (
     Ledger,
     first_appended_line,
     parse_item,
+    read_file,
     regular_file,
     separator_before_append,
 )
@@ -210,7 +211,8 @@ class Appended:
     new_size: int
     last_line: int
     entry_lines: tuple[int, ...]
-    warnings: tuple[Finding, ...] = ()
+    warnings: tuple[Finding, ...]
+    appended: bytes
 
 
 def plan_append(old: bytes, blocks: list[bytes], *, path: object = "the changelog") -> bytes:
@@ -317,12 +319,15 @@ def append(
     expected: bytes | None = None,
     create: bool = False,
     bounds: Bounds = Bounds(),
+    dry_run: bool = False,
 ) -> Appended:
     """Append ``blocks`` to the changelog at ``path``: the one append. Under the lock, the file
     is checked (:func:`check_appendable`; warnings returned) and the append planned. With
     ``expected``, a changed file raises :class:`ConcurrentChange`; ``create`` creates a
-    missing one."""
-    if regular_file(path, missing_ok=True) is None and not create:
+    missing one; ``dry_run`` plans the same append on the file as read, unlocked, and writes
+    nothing."""
+    exists = regular_file(path, missing_ok=True) is not None
+    if not exists and not create:
         raise UsageError(
             f"{relative(path)} does not exist; pass --init to create it, or --file to name another"
         )
@@ -332,11 +337,16 @@ def append(
         warnings.extend(check_appendable(old, str(path), held))
         return old + plan_append(old, blocks, path=path)
 
-    old, new = replace(
-        path, make, expected=expected, create=create, bounds=bounds, changed=CHANGED_SINCE_READ
-    )
+    if dry_run:
+        old = read_file(path, limit=bounds.limit) if exists else b""
+        new = make(old)
+    else:
+        old, new = replace(
+            path, make, expected=expected, create=create, bounds=bounds, changed=CHANGED_SINCE_READ
+        )
     starts, line = [], first_appended_line(old.count(b"\n"), old)
     for block in blocks:
         starts.append(line)
         line += block.count(b"\n") + 1
-    return Appended(len(old), len(new), new.count(b"\n"), tuple(starts), tuple(warnings))
+    lines = new.count(b"\n")
+    return Appended(len(old), len(new), lines, tuple(starts), tuple(warnings), new[len(old) :])
