@@ -115,9 +115,7 @@ def offsets_in(raw: bytes, findings: list[Finding]) -> None:
     for index, finding in enumerate(findings):
         if finding.code != "encoding" or finding.line is None or not OFFSET.search(finding.message):
             continue
-        start = 0
-        for _ in range(finding.line - 1):
-            start = raw.index(b"\n", start) + 1
+        start = Ledger(raw).line_start(finding.line)
         try:
             raw[start:].decode("utf-8")
         except UnicodeDecodeError as exc:
