@@ -22,7 +22,7 @@ from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
 from changelog_tool.yaml.values import same
 
-OFFSET = re.compile(r"at offset \d+")
+OFFSET = re.compile(r"at offset (\d+)")
 
 NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
     "new",
@@ -100,11 +100,8 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
     before = prefix.count(b"\n")  # head line = tail line + before
     findings = history.findings
     for problem in Ledger(tail).byte_problems(path):
-        message = problem.message
-        at = OFFSET.search(message)
-        if at:  # counted from the file's start, not the tail's
-            offset = len(prefix) + int(at.group()[len("at offset ") :])
-            message = OFFSET.sub(f"at offset {offset}", message)
+        # an offset counted from the file's start, not the tail's
+        message = OFFSET.sub(lambda at: f"at offset {len(prefix) + int(at[1])}", problem.message)
         findings.append(replace(problem, message=message, line=(problem.line or 0) + before))
     if prefix and not prefix.endswith(b"\n") and not tail.startswith(b"\n"):
         changed = (
