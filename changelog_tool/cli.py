@@ -109,7 +109,7 @@ unless ``--file`` names the file to read (``verify``, ``add``, ``log``)."""
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse, dispatch, and map every outcome to an exit code: the one error boundary."""
     words = list(sys.argv[1:] if argv is None else argv)
-    debug = debugging(words)
+    debug = "--debug" in words or os.environ.get("CHANGELOG_DEBUG", "") not in ("", "0")
     words = [w for w in words if w != "--debug"]  # accepted anywhere on the line
     if words[:1] == ["help"]:  # `changelog help [COMMAND]`, as git and pip take it
         words = [*words[1:2], "--help"]
@@ -144,19 +144,10 @@ def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, objec
     if chosen is not None and chosen not in COMMANDS:
         parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
     found, extra = parser.parse_known_args(words)
-    if extra:
-        command = _command_parser(parser, found.command)
-        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    if extra:  # said by the command's parser (argparse keeps it in the commands' choices)
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[found.command].error(f"unrecognized arguments: {' '.join(extra)}")
     return vars(found)
-
-
-def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
-    """The parser of command ``name`` (argparse keeps it in the command action's choices)."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            chosen: argparse.ArgumentParser = action.choices[name]
-            return chosen
-    return parser
 
 
 def _need_repository(command: str) -> None:
@@ -201,11 +192,6 @@ def failure(
         file=sys.stderr,
     )
     return 2
-
-
-def debugging(words: Sequence[str]) -> bool:
-    """``--debug`` on the command line or ``CHANGELOG_DEBUG`` set (not to 0)."""
-    return "--debug" in words or os.environ.get("CHANGELOG_DEBUG", "") not in ("", "0")
 
 
 def _safe(message: str) -> str:

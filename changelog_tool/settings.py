@@ -10,7 +10,7 @@ import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.util import find_spec
+from importlib import resources
 from pathlib import Path, PurePosixPath
 
 import jsonschema
@@ -99,11 +99,8 @@ class Settings:
 @cache
 def schema_document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
     """A shipped schema: the whole changelog's by default, or ``settings.schema.json``."""
-    # beside the package's __init__ (the package is always a folder)
-    spec = find_spec("changelog_tool.schema")
-    assert spec is not None and spec.origin is not None, "the schema package is installed"
-    text = Path(spec.origin).with_name(name)
-    loaded: dict[str, object] = json.loads(text.read_text(encoding="utf-8"))
+    text = resources.files("changelog_tool.schema").joinpath(name).read_text(encoding="utf-8")
+    loaded: dict[str, object] = json.loads(text)
     return loaded
 
 
@@ -123,19 +120,10 @@ def placeholder_problem(placeholder: str) -> str | None:
 _SCHEMA = schema_document("settings.schema.json")
 
 
-def _at(*path: str) -> object:
-    """The settings schema's node at ``path``."""
-    node: object = _SCHEMA
-    for part in path:
-        assert isinstance(node, dict)
-        node = node[part]
-    return node
-
-
 KNOWN: dict[str, dict[str, object]] = _SCHEMA["properties"]  # type: ignore[assignment]
 """Each setting's schema, by name; its field is the name with ``_`` for ``-``."""
-LINT_CODES = tuple(map(str, _at("properties", "severity", "propertyNames", "enum")))  # type: ignore[call-overload]
-LEVELS = tuple(map(str, _at("properties", "severity", "additionalProperties", "enum")))  # type: ignore[call-overload]
+LINT_CODES = tuple(map(str, KNOWN["severity"]["propertyNames"]["enum"]))  # type: ignore[index]
+LEVELS = tuple(map(str, KNOWN["severity"]["additionalProperties"]["enum"]))  # type: ignore[index]
 _VALIDATOR = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
@@ -272,14 +260,6 @@ def outside(path: str) -> str | None:
     return None
 
 
-_WHAT = {
-    "string": "a string",
-    "array": "a list of strings",
-    "object": "a table of strings",
-    "boolean": "true or false",
-    "number": "a number of seconds (more than 0, at most 3600)",
-    "integer": "a whole number of bytes (1 or more)",
-}
 _LATER = ("severity", "duplicate-entry", "correction", "format", "placeholders")
 
 
@@ -295,9 +275,10 @@ def _problems(
             yield (0, order.index(name)), f"unknown setting {name!r} {in_}; known settings: {known}"
             continue
         name = str(error.path[0])
-        kind, rank = _type(name), (1, _LATER.index(name) if name in _LATER else 6)
-        if error.validator == "type" or kind in ("number", "integer"):
-            yield (0, order.index(name)), f"setting {name!r} {in_} must be {_WHAT[kind]}"
+        rank = (1, _LATER.index(name) if name in _LATER else 6)
+        if error.validator == "type" or KNOWN[name].get("type") in ("number", "integer"):
+            what = KNOWN[name]["description"]  # what the value must be, in words
+            yield (0, order.index(name)), f"setting {name!r} {in_} must be {what}"
         elif name == "severity":
             code = str(error.path[1] if len(error.path) > 1 else error.instance)
             section = table[name]
@@ -335,14 +316,6 @@ def _problems(
                         "the repository"
                     ),
                 )
-
-
-def _type(name: str) -> str:
-    """The JSON type a setting's value must have."""
-    ref = KNOWN[name].get("$ref")
-    schema = _at("$defs", ref.rsplit("/", 1)[1]) if isinstance(ref, str) else KNOWN[name]
-    assert isinstance(schema, dict)
-    return str(schema["type"])
 
 
 def _strings(value: object) -> list[str]:

@@ -9,7 +9,6 @@ from pathlib import Path
 SKIP = {".git", ".venv", "node_modules", "__pycache__"}
 """Folders never searched: git's own, virtualenvs, dependencies, caches."""
 MASTER = "*-master.yaml"
-SETTINGS = ".perf-changelog.toml"
 
 
 def yaml_files(top: Path) -> list[str]:

@@ -170,8 +170,7 @@ def _judge(code: int, result: bytes, stderr: str) -> Trial:
             f"exits {code}{f' ({said})' if said else ''}: git would see a conflict where the "
             f"driver should merge, and %A {holds}",
         )
-    merged = result == MERGED
-    if merged:
+    if result == MERGED:
         return Trial(0, True, "exits 0 and %A holds the merge: main's entries, then the branch's")
     return Trial(0, False, f"exits 0, but %A {holds}: git would commit that as the merge")
 

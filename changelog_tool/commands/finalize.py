@@ -7,18 +7,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from pathlib import Path
 
-from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format, pull_request_number
+from changelog_tool.commands import add_format, changelog_here, pull_request_number
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.findings import ERROR
 from changelog_tool.gate import prlinks
-from changelog_tool.gitrepo import WORKTREE, Repo, remote_url_reader, run_git
+from changelog_tool.gitrepo import WORKTREE, remote_url_reader, run_git
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.revision import APPEND, MODIFIED, NEW, UNCHANGED
-from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.threeway import Merged
 from changelog_tool.resolution.sync import Sync, commit_merge
 from changelog_tool.settings import Settings
@@ -52,94 +49,67 @@ def run(*, pr_number: int | None, onto: str | None, commit: bool, format: str) -
             "placeholder pr-links: `changelog finalize --pr-number N` (add --commit to "
             "commit the result)"
         )
-    with Repo.open(Path.cwd()) as repo:
-        settings = settings_module.load(Path.cwd())
-        repo.limit = settings.max_bytes
-        path = repo_path(settings.changelog_path, repo.root)
-        # held from the read the result is computed from to the write and the commit
-        # (across `git merge` with --onto): an `add` meanwhile waits, then appends
-        with writer.hold(repo.root / path, writer.Bounds.of(settings)):
-            return _finalize(repo, settings, path, pr_number, onto, commit, format)
-
-
-def _finalize(
-    repo: Repo,
-    settings: Settings,
-    path: str,
-    pr_number: int,
-    onto: str | None,
-    commit: bool,
-    format: str,
-) -> int:
-    ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
-    ref_sha = repo.resolve(ref)
-    base_sha = repo.merge_base(ref_sha, "HEAD")
-    on_disk = repo.read(WORKTREE, path)
-    if on_disk is None:
-        raise ChangelogError(f"{path} does not exist in the work tree; nothing to finalize")
-    data, before, outcome = on_disk, repo.read(base_sha, path) or b"", None
-    if onto is not None:
-        upstream = repo.read(ref_sha, path) or b""
-        outcome = Sync(path, ref, before, upstream).of(on_disk)
-        if not isinstance(outcome.result, Merged):
-            problems = "; ".join(f.message for f in outcome.findings())
-            raise ChangelogError(f"cannot rebuild {path} onto {ref}: {problems}")
-        data, before = outcome.result.data, upstream
-    slug = prlinks.repository_slug(settings, before[-65536:], remote_url_reader(repo.root))
-    if slug is None:
-        raise UsageError(
-            "cannot tell which repository the pull request belongs to: set "
-            '`repository = "owner/name"` in the settings'
-        )
-    link = prlinks.canonical(slug, pr_number)
-    source = (ref_sha if onto is not None else base_sha)[:12]
-    data, rewritten = fill_placeholders(before, data, path, settings, link, source)
-    extra: dict[str, object] = {
-        "ok": True,
-        "path": path,
-        "pr_link": link,
-        "ref": ref,
-        "rewritten": rewritten,
-        "written": data != on_disk,
-        "commit": None,
-    }
-    bounds = writer.Bounds.of(settings)
-    if commit and not rewritten:  # nothing to fill: --commit would commit something else
-        extra["written"] = False
-        return _report(extra, format, 0, committing=True)
-    if data != on_disk and not commit:
-        writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
-    if commit:
-        head = repo.read("HEAD", path)
-        merged_already = base_sha == ref_sha
-        if onto is not None and not merged_already and outcome is not None:
-            code = commit_merge(
-                repo,
-                ref,
-                False,
-                path,
-                data,
-                head,
-                on_disk,
-                outcome,
-                "json",
-                extra,
-                bounds=bounds,
-                quiet=True,
+    # the lock is held from the read the result is computed from to the write and the
+    # commit (across `git merge` with --onto): an `add` meanwhile waits, then appends
+    with changelog_here(hold=True) as (repo, settings, path):
+        ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
+        ref_sha = repo.resolve(ref)
+        base_sha = repo.merge_base(ref_sha, "HEAD")
+        on_disk = repo.read(WORKTREE, path)
+        if on_disk is None:
+            raise ChangelogError(f"{path} does not exist in the work tree; nothing to finalize")
+        data, before, outcome = on_disk, repo.read(base_sha, path) or b"", None
+        if onto is not None:
+            upstream = repo.read(ref_sha, path) or b""
+            outcome = Sync(path, ref, before, upstream).of(on_disk)
+            if not isinstance(outcome.result, Merged):
+                problems = "; ".join(f.message for f in outcome.findings())
+                raise ChangelogError(f"cannot rebuild {path} onto {ref}: {problems}")
+            data, before = outcome.result.data, upstream
+        slug = prlinks.repository_slug(settings, before[-65536:], remote_url_reader(repo.root))
+        if slug is None:
+            raise UsageError(
+                "cannot tell which repository the pull request belongs to: set "
+                '`repository = "owner/name"` in the settings'
             )
-            if code:
-                return _report(extra, format, code)
-            extra["written"] = True
-        elif data != head:
-            writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
-            repo.add(path)
-            message = f"Finalize {path}: pr-link of this branch's entries -> #{pr_number}"
-            run_git(repo.root, "commit", "-q", "-m", message, "--", path)
-            extra["commit"] = run_git(repo.root, "rev-parse", "HEAD")
-            extra["written"] = True
-        else:  # HEAD already holds the final file: nothing to write or commit
+        link = prlinks.canonical(slug, pr_number)
+        source = (ref_sha if onto is not None else base_sha)[:12]
+        data, rewritten = fill_placeholders(before, data, path, settings, link, source)
+        extra: dict[str, object] = {
+            "ok": True,
+            "path": path,
+            "pr_link": link,
+            "ref": ref,
+            "rewritten": rewritten,
+            "written": data != on_disk,
+            "commit": None,
+        }
+        bounds = writer.Bounds.of(settings)
+        if commit and not rewritten:  # nothing to fill: --commit would commit something else
             extra["written"] = False
-    return _report(extra, format, 0)
+            return _report(extra, format, 0, committing=True)
+        if data != on_disk and not commit:
+            writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
+        if commit:
+            head = repo.read("HEAD", path)
+            merged_already = base_sha == ref_sha
+            if onto is not None and not merged_already and outcome is not None:
+                code, _ = commit_merge(
+                    repo, ref, False, path, data, head, on_disk, extra, bounds=bounds
+                )
+                if code:
+                    return _report(extra, format, code)
+                extra["written"] = True
+            elif data != head:
+                writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
+                repo.add(path)
+                message = f"Finalize {path}: pr-link of this branch's entries -> #{pr_number}"
+                run_git(repo.root, "commit", "-q", "-m", message, "--", path)
+                extra["commit"] = run_git(repo.root, "rev-parse", "HEAD")
+                extra["written"] = True
+            else:  # HEAD already holds the final file: nothing to write or commit
+                extra["written"] = False
+        return _report(extra, format, 0)
 
 
 def _report(extra: dict[str, object], fmt: str, code: int, *, committing: bool = False) -> int:

@@ -13,12 +13,14 @@ from changelog_tool.commands import add_format, adoption, init_files
 from changelog_tool.commands.init_files import (
     PRE_COMMIT,
     UNKNOWN_SOURCE,
+    Source,
     Step,
+    installed_source,
+    parse_source,
     toml_settings,
     workflow_reads_back,
     workflow_text,
 )
-from changelog_tool.commands.provenance import Source, installed_source, parse_source
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
@@ -27,10 +29,9 @@ from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger import writer
 from changelog_tool.merge.setup import attribute_line, attribute_lines, line_ending
 from changelog_tool.refnames import USUAL_REMOTES, branch_name
-from changelog_tool.settings import DEFAULT_MASTER_GLOBS, PYPROJECT, find, load
+from changelog_tool.settings import DEFAULT_MASTER_GLOBS, DOTFILE, PYPROJECT, find, load
 
 WORKFLOW = ".github/workflows/perf-changelog.yml"
-SETTINGS = adoption.SETTINGS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +60,7 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     if not masters:
         raise EnvironmentProblem(
             f"{adoption.no_master_config(top)}; add one, or write "
-            f'{SETTINGS} with `master-configs = ["<glob>"]` by hand'
+            f'{DOTFILE} with `master-configs = ["<glob>"]` by hand'
         )
     settings: dict[str, str | list[str]] = {}
     if changelog != "perf-changelog.yaml":
@@ -148,7 +149,7 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
     raise EnvironmentProblem(
         f"none of the protected refs ({' or '.join(refs)}) exists in this clone and HEAD "
         f"is on no branch; check out the protected branch and run `changelog init` again, "
-        f'or set `protected-ref = ["<branch>"]` in {SETTINGS}'
+        f'or set `protected-ref = ["<branch>"]` in {DOTFILE}'
     )
 
 
@@ -177,19 +178,19 @@ def _file(top: Path, path: str, text: str) -> Step:
 def _settings(top: Path, settings: dict[str, str | list[str]], source: str | None) -> Step:
     """The settings file where defaults do not fit, never shadowing those in pyproject.toml."""
     if not settings:
-        return Step(SETTINGS, "keep", "the defaults fit: no settings needed")
+        return Step(DOTFILE, "keep", "the defaults fit: no settings needed")
     text = toml_settings(settings)
     hand = "".join(f"    {line}\n" for line in text.splitlines())
     if source is not None and find(top).file == PYPROJECT:
         return Step(
-            SETTINGS,
+            DOTFILE,
             "keep",
-            f"not written: the settings are in {source}, which a {SETTINGS} would "
+            f"not written: the settings are in {source}, which a {DOTFILE} would "
             f"override; set these there by hand:\n{hand}",
         )
-    step = _file(top, SETTINGS, text)
+    step = _file(top, DOTFILE, text)
     if step.action == "keep":
-        return Step(SETTINGS, "keep", f"exists; left as it is: set these in it by hand:\n{hand}")
+        return Step(DOTFILE, "keep", f"exists; left as it is: set these in it by hand:\n{hand}")
     return step
 
 
@@ -273,9 +274,9 @@ def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters:
         print("".join(f"    {line}\n" for line in step.text.splitlines()), end="")
         if step.note:
             print(f"init: {step.path}: {step.note}")
-    if any(step.path == SETTINGS and step.action != "keep" for step in steps):
+    if any(step.path == DOTFILE and step.action != "keep" for step in steps):
         print(
-            f"init: commit {SETTINGS} to the protected branch first: `verify --base` reads "
+            f"init: commit {DOTFILE} to the protected branch first: `verify --base` reads "
             "the settings from the base, never from the branch it judges"
         )
     print(

@@ -1,5 +1,6 @@
 """The files ``init`` writes, as text, each proved to read back as its own tool reads it (YAML
-1.1, ``tomllib``): the workflow, the settings file, the pre-commit hook."""
+1.1, ``tomllib``): the workflow, the settings file, the pre-commit hook; and where they take
+the tool from (pip's install record, PEP 610 ``direct_url.json``, or ``--source``)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,104 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 from ruamel.yaml.error import YAMLError
 
-from changelog_tool.commands.provenance import Source
+from changelog_tool import DISTRIBUTION
+from changelog_tool.errors import UsageError
+from changelog_tool.github import slug_of
 from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.limits import YamlRefused
 
 PRE_COMMIT = ".pre-commit-config.yaml"
-
-
-YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null", "~"}
-
-
 HOOK_ID = "perf-changelog"
+HAS_HOOK = "already has the perf-changelog hook"
+INSTALL_TYPES_KEY = "default_install_hook_types"
+INSTALL_TYPES = ["pre-commit", "pre-push"]
+INSTALL_TYPES_LINE = f"{INSTALL_TYPES_KEY}: [{', '.join(INSTALL_TYPES)}]\n"
+"""What makes a plain ``pre-commit install`` install the push hook too: the coverage
+hook runs at pre-push, and pre-commit installs only the commit hook by default."""
+YAML_WORDS = {"y", "yes", "n", "no", "on", "off", "true", "false", "null", "~"}
+CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
+"""The checkout the written workflow uses: the commit of the tag, the same pin as this
+repository's own workflows (a test holds every pin of the project to one)."""
+UNKNOWN_SOURCE = (
+    "not written: where perf-changelog comes from is unknown (this copy was not "
+    "installed from a git URL); run `changelog init --source URL@REF` with its git "
+    "repository and a tag or commit, e.g. https://github.com/OWNER/NAME@<tag>"
+)
+
+
+COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+RELEASE = re.compile(r"[0-9]+(\.[0-9]+)*")
+"""A version a release tag ``v<version>`` builds (a commit after it builds a dev version)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    url: str  # a git URL pre-commit can clone
+    ref: str  # a tag or a commit
+    github: str | None  # ``owner/name`` when the URL is a GitHub repository
+    tag: str | None = None  # the release tag of the commit ``ref``, when known
+
+    @property
+    def action(self) -> str | None:
+        """The ``uses:`` value of the GitHub Action, when it lives on GitHub."""
+        return f"{self.github}@{self.ref}" if self.github else None
+
+    @property
+    def pinned(self) -> bool:
+        """Does ``ref`` name a commit (a tag or a branch can be moved)?"""
+        return COMMIT.fullmatch(self.ref) is not None
+
+    def find_commit(self) -> str:
+        """The command printing the commit of tag ``ref`` (its last line's first field)."""
+        return f"git ls-remote {self.url} refs/tags/{self.ref} 'refs/tags/{self.ref}^{{}}'"
+
+
+def source_of(url: str, ref: str, tag: str | None = None) -> Source:
+    url = url.removeprefix("git+")
+    return Source(url, ref, slug_of(url), tag)
+
+
+def parse_source(text: str) -> Source:
+    """``URL@REF`` as ``init --source`` takes it."""
+    url, at, ref = text.rpartition("@")
+    if not at or not url or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", ref):
+        raise UsageError(
+            f"--source {text!r}: give the repository and a tag or commit as URL@REF, "
+            "e.g. https://github.com/OWNER/NAME@v1.2.3"
+        )
+    return source_of(url, ref)
+
+
+def from_install_record(record_text: str | None, version: str = "") -> Source | None:
+    """The git source ``direct_url.json`` records, tagged ``v<version>`` for a release."""
+    if not record_text:
+        return None
+    try:
+        document = json.loads(record_text)
+    except ValueError:
+        return None
+    vcs = document.get("vcs_info") if isinstance(document, dict) else None
+    url = document.get("url") if isinstance(document, dict) else None
+    if not isinstance(vcs, dict) or vcs.get("vcs") != "git" or not isinstance(url, str):
+        return None
+    commit = vcs.get("commit_id")
+    if not isinstance(commit, str) or not COMMIT.fullmatch(commit):
+        return None
+    return source_of(url, commit, f"v{version}" if RELEASE.fullmatch(version) else None)
+
+
+def installed_source() -> Source | None:
+    """This installation's source, from its install record (``None`` when unknown)."""
+    try:
+        installed = metadata.distribution(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return None
+    return from_install_record(installed.read_text("direct_url.json"), installed.version)
 
 
 @dataclass(frozen=True)
@@ -30,18 +114,6 @@ class Step:
     action: str  # "create", "append", "keep"
     text: str = ""
     note: str = ""  # said after the file's text
-
-
-UNKNOWN_SOURCE = (
-    "not written: where perf-changelog comes from is unknown (this copy was not "
-    "installed from a git URL); run `changelog init --source URL@REF` with its git "
-    "repository and a tag or commit, e.g. https://github.com/OWNER/NAME@<tag>"
-)
-
-
-CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
-"""The checkout the written workflow uses: the commit of the tag, the same pin as this
-repository's own workflows (a test holds every pin of the project to one)."""
 
 
 def workflow_text(branch: str, action: str) -> str:
@@ -70,15 +142,12 @@ def flow(name: str) -> str:
 
 def toml_string(text: str) -> str:
     """``text`` as a TOML basic string (every character TOML makes escape, escaped)."""
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+
+    def escaped(found: re.Match[str]) -> str:
+        char = found.group()
+        return "\\" + char if char in '"\\' else f"\\u{ord(char):04X}"
+
+    return '"' + re.sub(r'["\\\x00-\x1f\x7f]', escaped, text) + '"'
 
 
 def toml_settings(settings: dict[str, str | list[str]]) -> str:
@@ -122,20 +191,6 @@ def has_hook(repos: object) -> bool:
         and any(isinstance(h, dict) and h.get("id") == HOOK_ID for h in repo["hooks"])
         for repo in repos
     )
-
-
-HAS_HOOK = "already has the perf-changelog hook"
-
-
-INSTALL_TYPES_KEY = "default_install_hook_types"
-
-
-INSTALL_TYPES = ["pre-commit", "pre-push"]
-
-
-INSTALL_TYPES_LINE = f"{INSTALL_TYPES_KEY}: [{', '.join(INSTALL_TYPES)}]\n"
-"""What makes a plain ``pre-commit install`` install the push hook too: the coverage
-hook runs at pre-push, and pre-commit installs only the commit hook by default."""
 
 
 def pre_commit(target: Path, origin: Source | None) -> Step:

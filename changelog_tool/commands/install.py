@@ -11,13 +11,11 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format, adoption, driver_trial
+from changelog_tool.commands import add_format, adoption, changelog_here, driver_trial
 from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, relative
-from changelog_tool.gitrepo import Repo, run_git, try_git
+from changelog_tool.gitrepo import run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.merge.outcome import repo_path
 from changelog_tool.merge.setup import (
     DRIVER,
     NAME,
@@ -58,11 +56,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> int:
-    cwd = Path.cwd()
-    with Repo.open(cwd) as repo:  # outside a repository: the one message that says so
+    with changelog_here() as (repo, settings, changelog):
         top, common = repo.root, repo.common_directory
-    settings = settings_module.load(cwd)
-    changelog = repo_path(settings.changelog_path, top)
     files = (common / "info" / "attributes", confined(top, ".gitattributes"))
     script = common / SCRIPT
     ok = True

@@ -49,10 +49,9 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
     else:  # with the work tree's settings
         changes = collect(settings_module.load(), base=None, head=head)
         findings = changes.problems
-    ok = not has_errors(findings)
     if format == "json":
         document: dict[str, object] = {
-            "ok": ok,
+            "ok": not has_errors(findings),
             "base": changes.base,
             "head": changes.head,
             "changed": changes.to_json(),
@@ -61,14 +60,13 @@ def run(*, base: str | None, head: str | None, format: str) -> int:
             "findings": [f.to_json() for f in findings],
         }
         print(dump_json(document))
-        return 0 if ok else 1
-    if format == "github":
+    elif format == "github":
         annotations = format_github([*findings, *notices(changes)])
         if annotations:
             print(annotations)
         print(github_log(change_lines(changes)))
-        return 0 if ok else 1
-    print(text_log(change_lines(changes)))
-    if findings:
-        print(format_text(findings))
-    return 0 if ok else 1
+    else:
+        print(text_log(change_lines(changes)))
+        if findings:
+            print(format_text(findings))
+    return 1 if has_errors(findings) else 0

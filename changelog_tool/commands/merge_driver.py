@@ -31,20 +31,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(
     *, base: Path, ours: Path, theirs: Path, path: str, conflict_exit: int = driver.CONFLICT
 ) -> int:
-    code = _merge(base, ours, theirs, path)
-    return conflict_exit if code == driver.CONFLICT else code
-
-
-def _merge(base: Path, ours: Path, theirs: Path, path: str) -> int:
     # The one place a command catches errors itself: inside git, an error must
     # still leave git's own conflict behind, never a half-merged or "ours" file.
     try:
-        return driver.merge(base, ours, theirs, path, _say)
+        code = driver.merge(base, ours, theirs, path, _say)
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # any failure becomes a normal conflict
         _say(f"{driver.NAME}: {path}: {exc}")
-        return driver.leave_conflict(base, ours, theirs, path, _say)
+        code = driver.leave_conflict(base, ours, theirs, path, _say)
+    return conflict_exit if code == driver.CONFLICT else code
 
 
 def _say(text: str) -> None:

@@ -9,18 +9,16 @@ import re
 import shlex
 from pathlib import Path
 
-from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format
+from changelog_tool.commands import add_format, changelog_here
 from changelog_tool.errors import ChangelogError
-from changelog_tool.gitrepo import GitDirectory, Repo, protected_blob
+from changelog_tool.gitrepo import GitDirectory, protected_blob
 from changelog_tool.gitrepo.process import text_merges
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.edits import label, parse
 from changelog_tool.merge.conflict import unread_entries
-from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Outcome, emit, merge_sides, repo_path
-from changelog_tool.merge.protected import Decision
-from changelog_tool.merge.replay import Upstream
+from changelog_tool.merge.outcome import Outcome, emit, merge_sides
+from changelog_tool.merge.protected import Context, Decision
+from changelog_tool.merge.replay import Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Side
 from changelog_tool.resolution.driver import recorded_context
 
@@ -44,10 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, protected: Side | None, format: str) -> int:
-    with Repo.open(Path.cwd()) as repo:
-        settings = settings_module.load(Path.cwd())
-        repo.limit = settings.max_bytes
-        path = repo_path(settings.changelog_path, repo.root)
+    with changelog_here() as (repo, settings, path):
         stages = repo.index_stages(path)
         if not stages:
             raise ChangelogError(
@@ -65,15 +60,8 @@ def run(*, protected: Side | None, format: str) -> int:
         outcomes: list[Outcome] = []
         sides = (stages.get(1, b""), stages[2], stages[3])
         merges = text_merges(repo.root, *sides)  # what git's own merge may have left
-        context = recorded_context(
-            path,
-            sides[0],
-            settings,
-            directory,
-            decision=chosen,
-            operation=lambda: operation,
-            upstream=upstream,
-        )
+        given = Context(upstream=upstream, operation=lambda: operation, decision=chosen)
+        context = recorded_context(path, sides[0], settings, directory, given)
 
         def merged(current: bytes) -> bytes:
             """The result, computed under the writer's lock from the work tree's bytes

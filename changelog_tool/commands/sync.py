@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from pathlib import Path
 
-from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format
+from changelog_tool.commands import add_format, changelog_here
 from changelog_tool.errors import ChangelogError
-from changelog_tool.gitrepo import WORKTREE, Repo
+from changelog_tool.gitrepo import WORKTREE
 from changelog_tool.ledger import writer
-from changelog_tool.merge.outcome import emit, repo_path
+from changelog_tool.merge.outcome import emit
 from changelog_tool.merge.threeway import Merged
 from changelog_tool.resolution.sync import Sync, commit_merge, rebuilt, recovered
-from changelog_tool.settings import Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -40,132 +37,107 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -> int:
-    with Repo.open(Path.cwd()) as repo:
-        settings = settings_module.load(Path.cwd())
-        repo.limit = settings.max_bytes
-        path = repo_path(settings.changelog_path, repo.root)
-        # held from the first read of the changelog to the last write and the commit,
-        # across `git merge`: an `add` meanwhile waits, then appends to the result
-        with writer.hold(repo.root / path, writer.Bounds.of(settings)):
-            return _sync(repo, settings, path, onto, commit, format, rebuild)
-
-
-def _sync(
-    repo: Repo,
-    settings: Settings,
-    path: str,
-    onto: str | None,
-    commit: bool,
-    format: str,
-    rebuild: bool = False,
-) -> int:
-    if repo.index_stages(path):
-        raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
-    ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
-    again = "changelog sync --commit" + (f" --onto {shlex.quote(ref)}" if onto else "")
-    ref_sha = repo.resolve(ref)
-    base_sha = repo.merge_base(ref_sha, "HEAD")
-    upstream = repo.read(ref_sha, path)
-    if upstream is None:
-        raise ChangelogError(f"{ref} has no {path}; nothing to sync with")
-    sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream)
-    head = repo.read("HEAD", path)
-    on_disk = repo.read(WORKTREE, path)
-    work = on_disk or b""
-    outcome = sync.of(head or b"")
-    # The work tree may hold what `changelog sync` wrote from HEAD's file (run
-    # before, without --commit): that is not a change of the user's own.
-    pending = work != (head or b"") and not (
-        isinstance(outcome.result, Merged) and outcome.result.data == work
-    )
-    if pending:
-        if commit:
-            raise ChangelogError(
-                f"{path} has uncommitted changes besides what `changelog sync` writes; "
-                f"commit them, then run `{again}` (or stash them first)"
-            )
-        outcome = sync.of(work)
-    extra: dict[str, object] = {
-        "ref": ref,
-        "ref_sha": ref_sha,
-        "merge_base": base_sha,
-        "written": False,
-        "commit": None,
-    }
-    lost = not isinstance(outcome.result, Merged) and any(
-        p.code == "history-modified" for p in outcome.result.problems
-    )
-    own = recovered(repo, base_sha, path) if lost else []
-    if lost and rebuild:
-        outcome = sync.of(rebuilt(sync.base, own))
-        extra["rebuilt"] = len(own)
-    if not isinstance(outcome.result, Merged):
-        rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
-        fix = "fix what is named above"
-        if lost:
-            shown = shlex.quote(f"{ref}:{path}")
-            fix = (
-                f"an entry {ref} holds must read as {ref} has it (`git show {shown}` "
-                "prints its file); put back what is named above"
-            )
-            if not rebuild:
-                fix += (
-                    f", or rebuild it: `{rerun} --rebuild` writes {ref}'s bytes, then the "
-                    f"{len(own)} entr(y/ies) this branch's own commits appended"
-                    + "".join(f"\n  {_first_line(e)}" for e in own)
+    # the lock is held from the first read of the changelog to the last write and the
+    # commit, across `git merge`: an `add` meanwhile waits, then appends to the result
+    with changelog_here(hold=True) as (repo, settings, path):
+        if repo.index_stages(path):
+            raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
+        ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
+        again = "changelog sync --commit" + (f" --onto {shlex.quote(ref)}" if onto else "")
+        ref_sha = repo.resolve(ref)
+        base_sha = repo.merge_base(ref_sha, "HEAD")
+        upstream = repo.read(ref_sha, path)
+        if upstream is None:
+            raise ChangelogError(f"{ref} has no {path}; nothing to sync with")
+        sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream)
+        head = repo.read("HEAD", path)
+        on_disk = repo.read(WORKTREE, path)
+        work = on_disk or b""
+        outcome = sync.of(head or b"")
+        # The work tree may hold what `changelog sync` wrote from HEAD's file (run
+        # before, without --commit): that is not a change of the user's own.
+        pending = work != (head or b"") and not (
+            isinstance(outcome.result, Merged) and outcome.result.data == work
+        )
+        if pending:
+            if commit:
+                raise ChangelogError(
+                    f"{path} has uncommitted changes besides what `changelog sync` writes; "
+                    f"commit them, then run `{again}` (or stash them first)"
                 )
-        emit(outcome, format, extra, f"{path} was not changed: {fix}, then run `{rerun}` again")
-        return 1
-    data = outcome.result.data
-    merged_already = base_sha == ref_sha
-    if commit:
-        if data == head and merged_already:
-            emit(
-                outcome,
-                format,
+            outcome = sync.of(work)
+        extra: dict[str, object] = {
+            "ref": ref,
+            "ref_sha": ref_sha,
+            "merge_base": base_sha,
+            "written": False,
+            "commit": None,
+        }
+        lost = not isinstance(outcome.result, Merged) and any(
+            p.code == "history-modified" for p in outcome.result.problems
+        )
+        own = recovered(repo, base_sha, path) if lost else []
+        if lost and rebuild:
+            outcome = sync.of(rebuilt(sync.base, own))
+            extra["rebuilt"] = len(own)
+        if not isinstance(outcome.result, Merged):
+            rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
+            fix = "fix what is named above"
+            if lost:
+                shown = shlex.quote(f"{ref}:{path}")
+                fix = (
+                    f"an entry {ref} holds must read as {ref} has it (`git show {shown}` "
+                    "prints its file); put back what is named above"
+                )
+                if not rebuild:
+                    fix += (
+                        f", or rebuild it: `{rerun} --rebuild` writes {ref}'s bytes, then the "
+                        f"{len(own)} entr(y/ies) this branch's own commits appended"
+                        + "".join(f"\n  {_first_line(e)}" for e in own)
+                    )
+            emit(outcome, format, extra, f"{path} was not changed: {fix}, then run `{rerun}` again")
+            return 1
+        data = outcome.result.data
+        merged_already = base_sha == ref_sha
+        already = f"{path} is already {ref}'s bytes plus this branch's entries"
+        if commit:
+            if data == head and merged_already:
+                emit(outcome, format, extra, f"{already}, committed")
+                return 0
+            code, step = commit_merge(
+                repo,
+                ref,
+                merged_already,
+                path,
+                data,
+                head,
+                work,
                 extra,
-                f"{path} is already {ref}'s bytes plus this branch's entries, committed",
+                bounds=writer.Bounds.of(settings),
+                again=again,
             )
+            emit(outcome, format, extra, step)
+            return code
+        if pending:
+            step = (
+                f"it holds this work tree's uncommitted changes too: commit them, then run "
+                f"`{again}` to record a merge of {ref} "
+                "(a plain commit alone does not clear a pull request's conflict)"
+            )
+        elif data != head or not merged_already:
+            step = (
+                f"commit it as a merge of {ref} with `{again}` "
+                "(a plain commit does not clear a pull request's conflict)"
+            )
+        else:
+            step = "nothing to commit"
+        if data == work:
+            emit(outcome, format, extra, f"{already}; {step}")
             return 0
-        return commit_merge(
-            repo,
-            ref,
-            merged_already,
-            path,
-            data,
-            head,
-            work,
-            outcome,
-            format,
-            extra,
-            bounds=writer.Bounds.of(settings),
-            again=again,
-        )
-    if pending:
-        step = (
-            f"it holds this work tree's uncommitted changes too: commit them, then run "
-            f"`{again}` to record a merge of {ref} "
-            "(a plain commit alone does not clear a pull request's conflict)"
-        )
-    elif data != head or not merged_already:
-        step = (
-            f"commit it as a merge of {ref} with `{again}` "
-            "(a plain commit does not clear a pull request's conflict)"
-        )
-    else:
-        step = "nothing to commit"
-    if data == work:
-        emit(
-            outcome,
-            format,
-            extra,
-            f"{path} is already {ref}'s bytes plus this branch's entries; {step}",
-        )
+        writer.replace(repo.root / path, data, expected=on_disk, bounds=writer.Bounds.of(settings))
+        extra["written"] = True
+        emit(outcome, format, extra, f"rewrote {path}; {step}")
         return 0
-    writer.replace(repo.root / path, data, expected=on_disk, bounds=writer.Bounds.of(settings))
-    extra["written"] = True
-    emit(outcome, format, extra, f"rewrote {path}; {step}")
-    return 0
 
 
 def _first_line(entry: bytes) -> str:

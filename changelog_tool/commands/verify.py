@@ -12,7 +12,7 @@ from pathlib import Path
 from changelog_tool import settings as settings_module
 from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.confinement import confined
-from changelog_tool.diff.engine import Layout, Snapshot
+from changelog_tool.diff.engine import Layout
 from changelog_tool.diff.keychange import ChangeSet, change_lines
 from changelog_tool.diff.trust import gather_from_base
 from changelog_tool.errors import EnvironmentProblem, UsageError, see
@@ -34,7 +34,6 @@ from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.ledger.revision import ABSENT
 from changelog_tool.lint.gather import lint_findings
-from changelog_tool.settings import Settings
 
 CONFIGURED = Path()
 """``--file`` with no path: the changelog the settings name."""
@@ -174,8 +173,11 @@ def run(
             base = repo.protected_ref(settings_module.load().protected_ref)
         settings, snapshot = gather_from_base(repo, Path.cwd(), base=base, head=head)
         operation = unmerged(repo.root / snapshot.changelog) if head is None else None
-        if operation is not None:  # its markers and half-merged entries would mislead
-            return _unmerged(snapshot, operation, format)
+        if operation is not None:  # one finding: judging conflict markers would double entries
+            said = unmerged_problem(snapshot.changelog, operation)
+            message = f"{said} ({see('A rebase stopped mid-way')})"
+            finding = Finding("unmerged", message, snapshot.changelog)
+            return emit_report([finding], format, snapshot.changes, more={"appended": []})
         if snapshot.history.kind == ABSENT:
             where = f"{settings.source} names it" if settings.source else "the default"
             raise EnvironmentProblem(
@@ -198,11 +200,13 @@ def run(
         )
         if stopped is not None:
             verdict.findings.insert(0, in_progress(stopped, touching, snapshot.changelog))
-        verdict.findings.extend(_lints(repo, settings, snapshot))
-        verdict.findings.extend(
-            unlisted_scenario_types(snapshot.changes.needing_entry(), snapshot.masters)
-        )
-    changes = snapshot.changes
+        changes = snapshot.changes
+        if changes.recipes or changes.needing_entry():  # the review lints, the base's severities
+            layout = Layout.of(settings, repo.root)
+            verdict.findings += lint_findings(
+                repo, layout, snapshot, settings.severity, settings.max_bytes
+            )
+        verdict.findings += unlisted_scenario_types(changes.needing_entry(), snapshot.masters)
     more: dict[str, object] = {}
     if verdict.suggested_entry is not None:
         more["suggested_entry"] = verdict.suggested_entry
@@ -240,22 +244,3 @@ def _verify_file(path: Path, fmt: str) -> int:
     entryschema.use_settings(settings)
     held = lazy_held_lines(path, settings.protected_ref)
     return emit_report(check_path(path, shown, settings.max_bytes, held).findings, fmt)
-
-
-def _unmerged(snapshot: Snapshot, operation: str, fmt: str) -> int:
-    """The one finding while a stopped rebase or merge waits for ``resolve`` (judging conflict
-    markers would lead to doubled entries)."""
-    message = (
-        f"{unmerged_problem(snapshot.changelog, operation)} ({see('A rebase stopped mid-way')})"
-    )
-    finding = Finding("unmerged", message, snapshot.changelog)
-    return emit_report([finding], fmt, snapshot.changes, more={"appended": []})
-
-
-def _lints(repo: Repo, settings: Settings, snapshot: Snapshot) -> list[Finding]:
-    """The review lints on what the branch changed, with the base's severities."""
-    changes = snapshot.changes
-    if not changes.recipes and not changes.needing_entry():
-        return []
-    layout = Layout.of(settings, repo.root)
-    return lint_findings(repo, layout, snapshot, settings.severity, settings.max_bytes)

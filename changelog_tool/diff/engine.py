@@ -1,12 +1,13 @@
 """The diff engine at the git edge: read two trees (base: the merge-base with the
-protected ref; head: a commit or the work tree), hand bytes to the pure core."""
+protected ref; head: a commit or the work tree), hand bytes to the pure core; and a
+key put back as the newest base entry covering it benchmarked it."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,13 +20,16 @@ from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
-from changelog_tool.diff.restored import benchmarked_state
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
+from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.edits import content, label, parse
+from changelog_tool.ledger.entry import matches, texts
 from changelog_tool.ledger.reading import Reading, read_diff
 from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History
 from changelog_tool.settings import Settings
+from changelog_tool.yaml.values import same
 
 
 @dataclass
@@ -332,3 +336,48 @@ def _head_state(repo: Repo, settings: Settings, head_sha: str, head_rev: str) ->
         with contextlib.suppress(EnvironmentProblem):
             commits[ref] = repo.resolve(ref)
     return HeadState(head_sha, None, None, commits)
+
+
+def benchmarked_state(
+    repo: Repo, changelog: str, masters: tuple[str, ...], base_sha: str, head: MasterSet
+) -> Callable[[str], str | None]:
+    """``key`` -> the newest base entry covering it when head's value equals its value at that
+    entry's commit; else ``None``."""
+    parsed: list[tuple[int, dict[str, object]]] = []  # (line, value), newest first
+    rest: Iterator[tuple[int, object]] | None = None
+
+    def newest_first() -> Iterator[tuple[int, dict[str, object]]]:
+        """The base's entries from its end, each parsed once for every key asked."""
+        nonlocal rest
+        if rest is None:
+            entries = Ledger(repo.read(base_sha, changelog) or b"")
+            rest = ((b.line, parse(content(entries, b), b.line)) for b in reversed(entries.blocks))
+        yield from parsed
+        for line, value in rest:
+            if isinstance(value, dict):
+                parsed.append((line, value))
+                yield line, value
+
+    def lookup(key: str) -> str | None:
+        for line, value in newest_first():
+            if any(matches(p, key) for p in texts(value.get("config-keys"))):
+                commit = repo.line_origin(base_sha, changelog, line)
+                if commit is None or not _same_value(repo, commit, masters, key, head):
+                    return None
+                link = value.get("pr-link")
+                return f"the entry on line {line} of the base ({label(value)}, {link})"
+        return None
+
+    return lookup
+
+
+def _same_value(
+    repo: Repo, commit: str, masters: tuple[str, ...], key: str, head: MasterSet
+) -> bool:
+    found = repo.tree_files(commit, masters)
+    then = MasterSet(MasterFile(p, repo.read_blob(s)) for p, s in found.items() if s is not None)
+    with contextlib.suppress(MasterProblem, KeyError):  # as this tool and the jobs read it
+        return same(then.value(key), head.value(key)) and same(
+            then.value_yaml_1_1(key), head.value_yaml_1_1(key)
+        )
+    return False

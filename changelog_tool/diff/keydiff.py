@@ -116,16 +116,15 @@ def _read_1_1(masters: MasterSet, key: str) -> object:
         return problem
 
 
-def key_names(
-    changes: list[KeyChange], head: MasterSet | None = None
-) -> list[tuple[str, MasterProblem]]:
+def key_names(changes: list[KeyChange], head: MasterSet) -> list[tuple[str, MasterProblem]]:
     """A ``key-name`` problem for each added or modified key the schema refuses, or that YAML 1.1
     reads as no name (a plain ``on:``)."""
     out = []
     for change in changes:
-        why = key_name_problem(change.key) if change.kind in (ADDED, MODIFIED) else None
-        if why is None and change.kind in (ADDED, MODIFIED) and head is not None:
-            why = head.owner[change.key].yaml_1_1_name_problem(change.key)
+        if change.kind not in (ADDED, MODIFIED):
+            continue
+        file = head.owner[change.key]
+        why = key_name_problem(change.key) or file.yaml_1_1_name_problem(change.key)
         if why is not None:
             problem = MasterProblem(why, change.line, "key-name", key=change.key)
             out.append((change.path or "", problem))
@@ -152,33 +151,20 @@ def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, M
     out: list[tuple[str, MasterProblem]] = []
     for (path, first_path), found in sorted(pairs.items()):
         found.sort(key=lambda item: item[1].line(item[0]) or 0)
-        if len(found) > _MANY_DUPLICATES:
-            key, other, _ = found[0]
-            names = ", ".join(k for k, _, _ in found[:3])
-            out.append(
-                (
-                    path,
-                    MasterProblem(
-                        f"{len(found)} keys defined here are also defined in {first_path} ({names}, "
-                        "...); is one file a copy of the other? Each key belongs in one master config",
-                        other.line(key),
-                        "duplicate-master-key",
-                    ),
+        many = len(found) > _MANY_DUPLICATES  # then one problem, at the first
+        for key, other, first in found[:1] if many else found:
+            if many:
+                names = ", ".join(k for k, _, _ in found[:3])
+                message = (
+                    f"{len(found)} keys defined here are also defined in {first_path} ({names}, "
+                    "...); is one file a copy of the other? Each key belongs in one master config"
                 )
-            )
-            continue
-        for key, other, first in found:
-            out.append(
-                (
-                    path,
-                    MasterProblem(
-                        f"{key!r} is also defined in {first_path}:{first.line(key)}; a key belongs in "
-                        "one master config (the sweep would read only one of the two definitions)",
-                        other.line(key),
-                        "duplicate-master-key",
-                    ),
+            else:
+                message = (
+                    f"{key!r} is also defined in {first_path}:{first.line(key)}; a key belongs in "
+                    "one master config (the sweep would read only one of the two definitions)"
                 )
-            )
+            out.append((path, MasterProblem(message, other.line(key), "duplicate-master-key")))
     return out
 
 

@@ -120,20 +120,12 @@ def reads_as_no_name(read: object, key: str) -> bool:
     ``true``, ``2025-01-01``, ``~``, ``0x10``, ``1_000``)."""
     if isinstance(read, str):
         return False
-    found = _key_reads_as(key)
-    return type(found) is type(read) and bool(found == read)
-
-
-@lru_cache(maxsize=256)
-def _key_reads_as(key: str) -> object:
-    """What YAML 1.2 makes of ``key`` written as a plain top-level key."""
-    try:
-        parsed = load(key.encode("utf-8") + b": 0\n")
-    except (YAMLError, YamlRefused):  # the text reads as no key
-        return key
-    except BUILD_ERRORS:
-        return key
-    return next(iter(parsed)) if isinstance(parsed, dict) and len(parsed) == 1 else key
+    try:  # what YAML 1.2 makes of ``key`` written as a plain top-level key
+        parsed = parse(key.encode("utf-8") + b": 0\n")
+    except MasterProblem:
+        return False
+    found = list(parsed) if isinstance(parsed, dict) else []
+    return len(found) == 1 and type(found[0]) is type(read) and bool(found[0] == read)
 
 
 def not_a_name(read: object, key: str, line: int | None) -> MasterProblem:

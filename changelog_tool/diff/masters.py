@@ -43,37 +43,15 @@ _LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 # key before it), or something the scan cannot split by (a tag, an anchor, ``?``,
 # ``-key:``, ``:key:``, a document marker, a directive, a flow collection).
 _COLUMN_ZERO = re.compile(rb"\n[^\s#]")
+# ``&name`` or ``*name`` where YAML would read an anchor or alias: at the start or after a
+# blank, a line break or a flow indicator (comments may give false positives, which only
+# cost a whole-file parse).
+_ANCHOR_OR_ALIAS = re.compile(rb"[&*](?<![^ \t\n\[{,][&*])[^ \t\r\n\[\]{},]")
 
 
 BATCH = 256
 """Keys of one file whose values a run reads one by one before it reads them all in
 one parse of the file (a real change touches a few keys of a few hundred)."""
-
-
-def _other_line_breaks(data: bytes) -> bool:
-    """A line break other than ``\\n`` and ``\\r\\n`` (a lone ``\\r`` or
-    :data:`~changelog_tool.yaml.limits.OTHER_BREAKS`): a key after one begins a
-    line the scan does not see."""
-    if any(mark in data for mark in OTHER_BREAKS):
-        return True
-    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
-
-
-def _has_anchor_or_alias(data: bytes) -> bool:
-    """``&name`` or ``*name`` where YAML would read an anchor or alias (comments may
-    give false positives, which only cost a whole-file parse)."""
-    for char in (b"&", b"*"):
-        pos = data.find(char)
-        while pos >= 0:
-            after = data[pos + 1 : pos + 2]
-            if (
-                (pos == 0 or data[pos - 1 : pos] in (b" ", b"\t", b"\n", b"[", b"{", b","))
-                and after
-                and after not in b" \t\r\n[]{},"
-            ):
-                return True
-            pos = data.find(char, pos + 1)
-    return False
 
 
 @dataclass(frozen=True)
@@ -162,11 +140,14 @@ class MasterFile:
     @cached_property
     def whole(self) -> bool:
         """True when values must come from one parse of the whole file."""
-        first = self._found[0][1] if self._found else len(self.data)
-        preamble = self.data[self._first : first]
+        data = self.data
+        first = self._found[0][1] if self._found else len(data)
+        preamble = data[self._first : first]
         return bool(
-            _has_anchor_or_alias(self.data)
-            or _other_line_breaks(self.data)
+            _ANCHOR_OR_ALIAS.search(data)
+            # a line break but \n and \r\n: a key after one begins a line the scan misses
+            or any(mark in data for mark in OTHER_BREAKS)
+            or data.count(b"\r") != data.count(b"\r\n")
             or any(key == "<<" for key, _ in self._found)  # a merge key: not a key of its own
             or self._unsplittable()
             or any(

@@ -9,15 +9,13 @@ from dataclasses import dataclass
 
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, UNREAD, KeyChange
-from changelog_tool.ledger.entry import matches
+from changelog_tool.ledger.entry import matches, texts
 
 
 def named_types(entry: Mapping[str, object]) -> list[str] | None:
     """The scenario types ``entry`` names; ``None`` when none (every type runs)."""
     named = entry.get("scenario-type")
-    if not isinstance(named, list) or not named:
-        return None
-    return [k for k in named if isinstance(k, str)]
+    return texts(named) if isinstance(named, list) and named else None
 
 
 def runs(named: Sequence[str] | None, kinds: Sequence[str]) -> tuple[str, ...]:
@@ -27,10 +25,7 @@ def runs(named: Sequence[str] | None, kinds: Sequence[str]) -> tuple[str, ...]:
 
 def selected(entry: Mapping[str, object], key: str, kinds: Sequence[str]) -> tuple[str, ...] | None:
     """The types of ``key`` that ``entry`` runs; ``None`` when no pattern matches it."""
-    patterns = entry.get("config-keys")
-    if not isinstance(patterns, list) or not any(
-        isinstance(p, str) and matches(p, key) for p in patterns
-    ):
+    if not any(matches(p, key) for p in texts(entry.get("config-keys"))):
         return None
     return runs(named_types(entry), kinds)
 

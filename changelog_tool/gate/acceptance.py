@@ -17,7 +17,13 @@ from changelog_tool.findings import shown as quoted
 from changelog_tool.gate import prlinks
 from changelog_tool.gitrepo import head_state
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import matching_keys, normalize, repeated_items, schema_errors
+from changelog_tool.ledger.entry import (
+    matching_keys,
+    normalize,
+    repeated_items,
+    schema_errors,
+    texts,
+)
 from changelog_tool.settings import Settings
 from changelog_tool.yaml.yaml11 import disagreements
 
@@ -120,13 +126,10 @@ def rejections(
         refused = _pr_link(link, rules)
         if refused is not None:
             out.append(refused)
-    patterns = entry.get("config-keys")
     keys = list(rules.masters.owner)
     files = [m.path for m in rules.masters.files]
     matched: set[str] = set()
-    for pattern in patterns if isinstance(patterns, list) else []:
-        if not isinstance(pattern, str):
-            continue
+    for pattern in texts(entry.get("config-keys")):
         found = matching_keys(pattern, keys)
         if not found:
             out.append(
@@ -148,9 +151,8 @@ def rejections(
     zero = zero_points(entry, sorted(matched), rules.masters)
     some = bool(zero) and len(zero) < len(matched)
     out += zero if some else []
-    kinds = entry.get("scenario-type")
-    for kind in kinds if isinstance(kinds, list) and matched and not some else []:
-        if isinstance(kind, str) and not any(rules.masters.has_scenario(k, kind) for k in matched):
+    for kind in texts(entry.get("scenario-type")) if matched and not some else []:
+        if not any(rules.masters.has_scenario(k, kind) for k in matched):
             shown = ", ".join(sorted(matched)[:3]) + (", ..." if len(matched) > 3 else "")
             out.append(
                 Rejection(

@@ -30,12 +30,10 @@ def selection(
     """Each config the entries match, with the scenario types they select for it."""
     out: dict[str, set[str]] = {}
     for entry in entries:
-        patterns = entry.get("config-keys")
         named = named_types(entry)
-        for pattern in patterns if isinstance(patterns, list) else []:
-            if isinstance(pattern, str):
-                for key in matching_keys(pattern, keys):
-                    out.setdefault(key, set()).update(known if named is None else named)
+        for pattern in texts(entry.get("config-keys")):
+            for key in matching_keys(pattern, keys):
+                out.setdefault(key, set()).update(known if named is None else named)
     return out
 
 

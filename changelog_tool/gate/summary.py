@@ -1,7 +1,6 @@
-"""What ``verify --base`` says besides the verdict (pure): the Markdown job summary
-``--format github`` appends to ``$GITHUB_STEP_SUMMARY`` (changed keys, findings, the suggested
-entry, every name escaped), and notes on the entry schema in use (the fields a repository's
-schema adds, scenario types the changed keys use that it does not list)."""
+"""What ``verify --base`` says besides the verdict (pure): the Markdown job summary for
+``$GITHUB_STEP_SUMMARY`` (every name escaped), and notes on the entry schema in use (fields it
+adds, scenario types the changed keys use that it does not list)."""
 
 from __future__ import annotations
 

@@ -228,12 +228,38 @@ class Repo:
         found: dict[str, str | None] = {}
         linked: set[str] = set()
         trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
+
+        def walk(tree: str, prefix: str, parts: list[str]) -> None:
+            """Files under ``tree`` (at ``prefix``) matching the glob ``parts``."""
+            if not parts:
+                return
+            if tree not in trees:
+                trees[tree] = self.objects.tree(tree) or []
+            part, rest = parts[0], parts[1:]
+            if part == "**":
+                walk(tree, prefix, rest)
+                for child in trees[tree]:
+                    if child.is_tree:
+                        walk(child.sha, f"{prefix}{child.name}/", parts)
+                return
+            for child in trees[tree]:
+                if not (
+                    fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part
+                ):
+                    continue
+                if child.is_link:
+                    linked.add(prefix + child.name)
+                elif rest and child.is_tree:
+                    walk(child.sha, f"{prefix}{child.name}/", rest)
+                elif not rest and child.is_file:
+                    found[prefix + child.name] = child.sha
+
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
             if rev == WORKTREE:
                 walk_dir(self.root, "", parts, found, linked)
             else:
-                self._walk_tree(f"{rev}^{{tree}}", "", parts, found, linked, trees)
+                walk(f"{rev}^{{tree}}", "", parts)
         for path in sorted([*found, *linked]) if rev == WORKTREE else ():
             self.inside(path)  # (a link that leads outside is refused by name)
         if links is not None:
@@ -300,35 +326,3 @@ class Repo:
 
     def add(self, path: str) -> None:
         self._run("add", "--", path)
-
-    def _walk_tree(
-        self,
-        tree: str,
-        prefix: str,
-        parts: list[str],
-        found: dict[str, str | None],
-        links: set[str],
-        trees: dict[str, list[TreeEntry]],
-    ) -> None:
-        """Files under ``tree`` (at ``prefix``) matching the glob ``parts``."""
-        if not parts:
-            return
-        if tree not in trees:
-            trees[tree] = self.objects.tree(tree) or []
-        entries = trees[tree]
-        part, rest = parts[0], parts[1:]
-        if part == "**":
-            self._walk_tree(tree, prefix, rest, found, links, trees)
-            for child in entries:
-                if child.is_tree:
-                    self._walk_tree(child.sha, f"{prefix}{child.name}/", parts, found, links, trees)
-            return
-        for child in entries:
-            if not (fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part):
-                continue
-            if child.is_link:
-                links.add(prefix + child.name)
-            elif rest and child.is_tree:
-                self._walk_tree(child.sha, f"{prefix}{child.name}/", rest, found, links, trees)
-            elif not rest and child.is_file:
-                found[prefix + child.name] = child.sha

@@ -4,6 +4,7 @@ replay (the todo, the sequencer, rebase-apply's patches)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -118,7 +119,7 @@ def current_branch(git_directory: Path) -> str | None:
         name = head[len(prefix) :].strip().decode("utf-8") or None
     except UnicodeDecodeError:
         return None
-    if name != _REFTABLE_HEAD:
+    if name != ".invalid":  # a reftable repository's HEAD file names no branch
         return name
     try:
         asked = git(
@@ -130,32 +131,22 @@ def current_branch(git_directory: Path) -> str | None:
     return (out or None) if asked.returncode == 0 else None
 
 
-_REFTABLE_HEAD = ".invalid"
-"""The branch a reftable repository's ``HEAD`` file names: not a branch, a marker."""
-
-
+@dataclass
 class GitDirectory:
     """The git directory of the work tree at ``root``, found once, and what it says of HEAD."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._found: Path | None = None
-        self._looked = False
+    root: Path
 
+    @functools.cached_property
     def folder(self) -> Path | None:
         """The absolute git directory; ``None`` outside a repository."""
-        if not self._looked:
-            self._looked = True
-            self._found = git_dir(self.root)
-        return self._found
+        return git_dir(self.root)
 
     def operation(self) -> str | None:
-        folder = self.folder()
-        return operation_in_progress(folder) if folder else None
+        return operation_in_progress(self.folder) if self.folder else None
 
     def branch(self) -> str | None:
-        folder = self.folder()
-        return current_branch(folder) if folder else None
+        return current_branch(self.folder) if self.folder else None
 
 
 @dataclass(frozen=True)
@@ -172,7 +163,7 @@ class HeadState:
 def head_state(root: Path, protected_refs: Iterable[str]) -> HeadState | None:
     """The work tree's :class:`HeadState`, ``None`` outside a repository."""
     directory = GitDirectory(root)
-    if directory.folder() is None:
+    if directory.folder is None:
         return None
     found = git(root, "rev-parse", "--verify", "-q", "HEAD")
     sha = found.stdout.decode("utf-8", "replace").strip() or None

@@ -37,11 +37,6 @@ def resolved_to(text: bytes, side: Side) -> bytes:
     return b"".join(out)
 
 
-def keeps_protected(text: bytes, protected: bytes, side: Side) -> bool:
-    """Resolved towards the protected ``side``, ``text`` begins with its bytes."""
-    return resolved_to(text, side).startswith(protected)
-
-
 def whole_conflict(ours: bytes, theirs: bytes) -> bytes:
     """One conflict in git's markers: the lines both sides begin with (cut back to the start
     of an entry), then ours and theirs from there to their ends."""

@@ -4,7 +4,6 @@ a side only guessed, nothing dropped or rewritten), and say what happened (text 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -12,18 +11,16 @@ from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import name
-from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.protected import (
-    DEFAULT_BRANCHES,
+    Context,
     Decision,
     begins_with_history,
     by_upstream,
     decide,
     history_end,
 )
-from changelog_tool.merge.replay import Mainline, Upstream
+from changelog_tool.merge.replay import Mainline, Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Note, Refused, merge, other_side
-from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 
 @dataclass(frozen=True)
@@ -57,7 +54,7 @@ class Outcome:
     def summary(self) -> list[str]:
         """Human lines describing the outcome (findings excluded)."""
         side = self.decision.side
-        other = "theirs" if side == "ours" else "ours"
+        other = other_side(side)
         lines = [f"{self.path}: protected side is {side}: {self.decision.reason}"]
         if isinstance(self.result, Refused):
             return lines
@@ -126,27 +123,7 @@ def _lines(notes: tuple[Note, ...]) -> str:
     return ", ".join(str(n.line) for n in notes)
 
 
-@dataclass(frozen=True)
-class Context:
-    """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
-    (``upstream``, or a function giving it, is its hint); the rest is
-    :func:`~changelog_tool.merge.threeway.merge`'s (``mainline`` defaults to ``upstream``)."""
-
-    upstream: Upstream | Callable[[], Upstream | None] | None = None
-    action: str | None = None
-    operation: Callable[[], str | None] | None = None
-    decision: Decision | None = None
-    branches: Collection[str] = DEFAULT_BRANCHES
-    placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS
-    current_branch: Callable[[], str | None] | None = None
-    mainline: Mainline | Callable[[], Mainline] | None = None
-    slug: str | Callable[[], str | None] | None = None
-    remotes: Callable[[], Collection[str]] = tuple
-
-
-def merge_sides(
-    path: str, base: bytes, ours: bytes, theirs: bytes, context: Context = Context()
-) -> Outcome:
+def merge_sides(path: str, base: bytes, ours: bytes, theirs: bytes, context: Context) -> Outcome:
     """Decide the protected side (unless the context gives it) and merge."""
     upstream, decision, mainline = context.upstream, context.decision, context.mainline
     if decision is None:
@@ -155,14 +132,7 @@ def merge_sides(
             found = upstream() if callable(upstream) else upstream
             return by_upstream(ours, theirs, found.data, found.ref) if found else None
 
-        decision = decide(
-            action=context.action,
-            operation=context.operation,
-            branches=context.branches,
-            hint=hint,
-            current_branch=context.current_branch,
-            remotes=context.remotes,
-        )
+        decision = decide(context, hint)
     if not isinstance(upstream, Upstream):
         upstream = None  # one asked for only as a hint is not reported
     elif mainline is None:
@@ -225,7 +195,7 @@ def _nothing_dropped_on_a_guess(
                 line,
             )
         )
-    return Refused(side, tuple(problems))
+    return Refused(tuple(problems))
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:

@@ -11,24 +11,16 @@ from ruamel.yaml.events import SequenceStartEvent
 from changelog_tool.findings import Finding
 from changelog_tool.ledger.document import Block, Ledger, entry_starts
 from changelog_tool.ledger.revision import append_break
-from changelog_tool.merge.edits import possessive
+from changelog_tool.merge.replay import possessive
 from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.strict import load_items
-
-_DOCUMENT_MARKS = (b"---", b"...", b"%")
-
-
-def _has_document_mark(data: bytes) -> bool:
-    """A line that begins with ``---``, ``...`` or ``%``: more than one document could
-    follow (an over-approximation)."""
-    return any(data.startswith(mark) or b"\n" + mark in data for mark in _DOCUMENT_MARKS)
 
 
 def block_list_events(data: bytes) -> int | None:
     """How many YAML events ``data`` parses into when it is one document whose root is a
     block sequence at column 0, else ``None``. Syntax only, in libyaml's own loop."""
-    if _has_document_mark(data):
-        return None
+    if any(data.startswith(mark) or b"\n" + mark in data for mark in (b"---", b"...", b"%")):
+        return None  # a line may begin another document (an over-approximation)
     try:
         parser = CParser(data)
         parser.get_event()  # stream start

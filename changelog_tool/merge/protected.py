@@ -3,14 +3,15 @@ protected ref only as a hint. See docs/design.md, "Which side leads"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
-from changelog_tool.merge.replay import entry_counts
+from changelog_tool.merge.replay import Mainline, Upstream, entry_counts
 from changelog_tool.merge.threeway import Side
 from changelog_tool.refnames import branch_name
+from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 
 OURS_OPERATIONS = ("rebase", "cherry-pick", "revert", "am")
 MERGES = ("merge", "pull")
@@ -130,39 +131,52 @@ def side_from_operation(
     return "theirs" if merges else None
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
+    (``upstream``, or a function giving it, is its hint); the rest is
+    :func:`~changelog_tool.merge.threeway.merge`'s (``mainline`` defaults to ``upstream``)."""
+
+    upstream: Upstream | Callable[[], Upstream | None] | None = None
+    action: str | None = None
+    operation: Callable[[], str | None] | None = None
+    decision: Decision | None = None
+    branches: Collection[str] = DEFAULT_BRANCHES
+    placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS
+    current_branch: Callable[[], str | None] | None = None
+    mainline: Mainline | Callable[[], Mainline] | None = None
+    slug: str | Callable[[], str | None] | None = None
+    remotes: Remotes = tuple
+
+
 def decide(
-    *,
-    action: str | None = None,
-    operation: Callable[[], str | None] | None = None,
-    branches: Collection[str] = DEFAULT_BRANCHES,
-    hint: Callable[[], Decision | None] | None = None,
-    current_branch: Callable[[], str | None] | None = None,
-    remotes: Remotes = tuple,
+    context: Context = Context(), hint: Callable[[], Decision | None] | None = None
 ) -> Decision:
     """The action decides, then the ``operation`` in progress (asked only then, or for a
     ``pull``, which may rebase), then in a merge ``current_branch`` (on a protected branch,
     ours); only then ``hint``, the protected ref's side (:func:`by_upstream`)."""
+    action = context.action
     verb = (action or "").split()[:1]
     if verb != ["pull"]:
-        by_action = side_from_action(action, branches, remotes)
+        by_action = side_from_action(action, context.branches, context.remotes)
         if by_action is not None:
             return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
     merging = verb in (["merge"], ["pull"])
-    current = operation() if operation is not None and verb != ["merge"] else None
-    by_operation = side_from_operation(current, branches, remotes)
+    current = context.operation() if context.operation is not None and verb != ["merge"] else None
+    by_operation = side_from_operation(current, context.branches, context.remotes)
     if verb == ["pull"]:
         if by_operation == "ours":
             why = f"GIT_REFLOG_ACTION is {action!r} and a {current} is in progress"
             return Decision("ours", why)
-        by_action = side_from_action(action, branches, remotes)
+        by_action = side_from_action(action, context.branches, context.remotes)
         if by_action is not None:
             return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
     elif by_operation is not None:
         return Decision(by_operation, f"a {current} is in progress")
     merging = merging or (current or "").startswith("merge")
-    if merging and current_branch is not None:
-        branch = current_branch()
-        if branch is not None and branch in branches:
+    if merging and context.current_branch is not None:
+        branch = context.current_branch()
+        if branch is not None and branch in context.branches:
             why = f"the merge writes {branch}, a protected branch (HEAD is on it)"
             return Decision("ours", why)
     found = hint() if hint is not None else None

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from changelog_tool.findings import Finding
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, label, parse
-from changelog_tool.merge.edits import possessive
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
@@ -52,6 +51,11 @@ class Split:
     entries: tuple[bytes, ...]
     lines: tuple[int, ...]
     why: str = ""  # what proved the run the branch's own
+
+
+def possessive(name: str) -> str:
+    """``ours'``, ``theirs'``, ``base's``: the possessive of a side's name."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def common_prefix(a: list[bytes], b: list[bytes]) -> int:

@@ -1,7 +1,6 @@
-"""How git is told to use the merge driver: the attribute line for the changelog (and the
-gitattributes lines read as git reads them), and the command git runs, the clone's driver
-script (an isolated Python: the work tree is data, never code; git's own conflict when it
-does not start or finish)."""
+"""How git is told to use the merge driver: the changelog's gitattributes line, read as git
+reads it, and the clone's driver script (an isolated Python; git's own conflict when it does
+not start or finish)."""
 
 from __future__ import annotations
 
@@ -146,18 +145,15 @@ def line_ending(lines: list[str]) -> str:
 def is_driver_line(line: str) -> bool:
     """Does this gitattributes line set ``merge=perf-changelog`` (a comment naming it does
     not)?"""
-    return f"merge={DRIVER}" in attributes(line)
-
-
-def attributes(line: str) -> list[str]:
-    """The attributes a gitattributes line sets (none for a comment or a blank)."""
     text = line.strip()
     if not text or text.startswith("#"):
-        return []
+        return False
     if text.startswith('"'):  # a C-quoted pattern: its end is the first unescaped quote
         at, escaped = 1, False
         while at < len(text) and (escaped or text[at] != '"'):
             escaped = not escaped and text[at] == "\\"
             at += 1
-        return text[at + 1 :].split()
-    return text.split()[1:]
+        attributes = text[at + 1 :].split()
+    else:
+        attributes = text.split()[1:]
+    return f"merge={DRIVER}" in attributes

@@ -33,14 +33,12 @@ from changelog_tool.ledger.pairing import (
     preamble,
 )
 from changelog_tool.merge.corrections import carry
-from changelog_tool.merge.edits import possessive
 from changelog_tool.merge.proof import parses_whole, verify
-from changelog_tool.merge.replay import Mainline, Split, replayed_run
+from changelog_tool.merge.replay import Mainline, Split, possessive, replayed_run
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
 from changelog_tool.yaml.items import YamlProblem
 
 Side = Literal["ours", "theirs"]
-SIDES: tuple[Side, Side] = ("ours", "theirs")
 MAX_LISTED = 5
 
 
@@ -125,8 +123,7 @@ class Refused:
     """Why the merge is refused: each finding's path names the side its line is in (``ours``,
     ``theirs``, ``base`` or ``result``)."""
 
-    protected: Side
-    problems: tuple[Finding, ...] = ()
+    problems: tuple[Finding, ...]
 
 
 def merge(
@@ -150,14 +147,14 @@ def merge(
     prot, other = sides[protected], sides[other_side(protected)]
     problems = _byte_problems(prot, protected) + _byte_problems(other, other_side(protected))
     if problems:
-        return Refused(protected, tuple(problems))
+        return Refused(tuple(problems))
     result = _merge(base, prot, other, protected)
     if isinstance(result, Merged):
         return result
     names = (protected, other_side(protected))
     run = replayed_run(base, prot, other, names, placeholders, mainline)
     if isinstance(run, Finding):
-        return Refused(protected, (*result.problems, run))
+        return Refused((*result.problems, run))
     if run is not None:
         retry = _merge(run.base, run.protected, other, protected, run)
         if isinstance(retry, Merged) and retry.data.startswith(run.protected):
@@ -191,7 +188,7 @@ def _merge(
     by_protected = pair(old, Ledger(prot))
     own = _own_entries(pair(old, Ledger(other)), by_protected, (protected, other_name))
     if isinstance(own, list):
-        return Refused(protected, tuple(own))
+        return Refused(tuple(own))
     own_list, history, inserted = own
     appended, removed = _protected_changes(by_protected)
     pending: dict[Hashable, list[Entry]] = {}
@@ -206,12 +203,12 @@ def _merge(
             duplicates.append(Note(other_name, entry.line, label(entry.value), twin.line))
         else:
             kept.append(entry)
-    data, lines = _assemble(prot, [e.raw + b"\n" for e in kept])
+    data, lines = assemble(prot, [e.raw + b"\n" for e in kept])
     problems = verify(prot, data, len(kept), lines[0] if lines else None, protected)
     if not problems and not prot.startswith(history):
         problems = parses_whole(other, other_name)
     if problems:
-        return Refused(protected, tuple(problems))
+        return Refused(tuple(problems))
     notes = [Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)]
     report = Report(
         protected=protected,
@@ -226,7 +223,7 @@ def _merge(
     return Merged(data, report)
 
 
-def _assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
+def assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
     """Protected bytes, then each block after exactly one empty line."""
     if not blocks:
         return protected, []

@@ -4,6 +4,8 @@ and ``resolve``'s). See docs/design.md, "Why a merge driver"."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 import shlex
 from collections.abc import Callable, Sequence
@@ -18,11 +20,10 @@ from changelog_tool.gitrepo.process import merge_file, remote_names
 from changelog_tool.gitrepo.state import GitDirectory, replay_start
 from changelog_tool.ledger import writer
 from changelog_tool.ledger.document import entry_starts
-from changelog_tool.merge.conflict import keeps_protected, whole_conflict
-from changelog_tool.merge.edits import possessive
-from changelog_tool.merge.outcome import Context, Outcome, merge_sides
-from changelog_tool.merge.protected import Decision, begins_with_history, branch_names
-from changelog_tool.merge.replay import Mainline, Upstream
+from changelog_tool.merge.conflict import resolved_to, whole_conflict
+from changelog_tool.merge.outcome import Outcome, merge_sides
+from changelog_tool.merge.protected import Context, Decision, begins_with_history, branch_names
+from changelog_tool.merge.replay import Mainline, Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Side, other_side
 from changelog_tool.settings import Settings
 
@@ -34,23 +35,18 @@ NOT_LEFT = 2  # when even that failed (``git merge-file``): %A is as git gave it
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
     """Merge git's three files into ``ours`` (%A), or leave the conflict."""
-
     root = Path.cwd()
     settings = settings_module.load(root)
-    files: dict[str, Path] = {"base": base, "ours": ours, "theirs": theirs}
-    for side, file in files.items():  # refused before any is read (max-bytes)
+    for side, file in (("base", base), ("ours", ours), ("theirs", theirs)):  # none read yet
         refusal = too_large(f"{path} ({side})", file.stat().st_size, settings.max_bytes)
         if refusal is not None:
             raise refusal
     base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
-    context = recorded_context(
-        path,
-        base_bytes,
-        settings,
-        GitDirectory(root),
+    given = Context(
         action=os.environ.get("GIT_REFLOG_ACTION"),
         upstream=lambda: Upstream.of(protected_blob(root, settings.protected_ref, path)),
     )
+    context = recorded_context(path, base_bytes, settings, GitDirectory(root), given)
     outcomes: list[tuple[Outcome, bytes]] = []
 
     def merged(ours_bytes: bytes) -> bytes:
@@ -61,17 +57,20 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
             raise _Refused
         return outcome.result.data
 
-    try:
+    with contextlib.suppress(_Refused):
         writer.replace(ours, merged, create=False, bounds=writer.Bounds.of(settings))
-    except _Refused:
-        outcome, ours_bytes = outcomes[-1]
-        _report(outcome, say)
-        decision = outcome.decision
-        other = theirs_bytes if decision.side == "ours" else ours_bytes
-        advice = _advice(decision, path, base_bytes, other)
-        return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
-    _report(outcomes[-1][0], say)
-    return 0
+    outcome, ours_bytes = outcomes[-1]
+    for line in outcome.summary():
+        say(f"{NAME}: {line}")
+    findings = format_text(outcome.findings())
+    if findings:
+        say(findings)
+    if outcome.ok:
+        return 0
+    decision = outcome.decision
+    other = theirs_bytes if decision.side == "ours" else ours_bytes
+    advice = _advice(decision, path, base_bytes, other)
+    return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
 
 
 class _Refused(Exception):
@@ -100,14 +99,6 @@ def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | N
     return None
 
 
-def _report(outcome: Outcome, say: Say) -> None:
-    for line in outcome.summary():
-        say(f"{NAME}: {line}")
-    findings = format_text(outcome.findings())
-    if findings:
-        say(findings)
-
-
 def leave_conflict(
     base: Path,
     ours: Path,
@@ -126,7 +117,7 @@ def leave_conflict(
         return NOT_LEFT
     data, conflicts = result
     sides = {"ours": ours.read_bytes(), "theirs": theirs.read_bytes()} if protected else {}
-    if protected and not keeps_protected(data, sides[protected], protected):
+    if protected and not resolved_to(data, protected).startswith(sides[protected]):
         data, conflicts = whole_conflict(sides["ours"], sides["theirs"]), 1
         what = (
             f"git's own text merge would have changed the entries of {protected}, the "
@@ -159,32 +150,23 @@ def _capital(text: str) -> str:
 
 
 def recorded_context(
-    path: str,
-    base: bytes,
-    settings: Settings,
-    directory: GitDirectory,
-    *,
-    action: str | None = None,
-    decision: Decision | None = None,
-    operation: Callable[[], str | None] | None = None,
-    upstream: Upstream | Callable[[], Upstream | None] | None = None,
+    path: str, base: bytes, settings: Settings, directory: GitDirectory, given: Context
 ) -> Context:
-    """The merge context the repository gives (the driver's and ``resolve``'s): the protected
-    side from ``decision``, else from ``action``, the operation in progress (``operation``,
-    else the git directory's) and HEAD's branch, ``upstream`` only a hint; main's bytes from
-    git's record (:func:`recorded_mainline`); pr-links judged against the base's repository."""
+    """The merge context the repository gives (the driver's and ``resolve``'s), from what the
+    caller ``given``: the protected side from its ``decision``, else from its ``action``, the
+    operation in progress (its ``operation``, else the git directory's) and HEAD's branch, its
+    ``upstream`` only a hint; main's bytes from git's record (:func:`recorded_mainline`);
+    pr-links judged against the base's repository."""
     remotes = remote_names(directory.root)
-    return Context(
-        upstream=upstream,
-        action=action,
-        operation=operation or directory.operation,
-        decision=decision,
+    return dataclasses.replace(
+        given,
+        operation=given.operation or directory.operation,
         branches=branch_names(settings.protected_ref, remotes),
         remotes=remotes,
         placeholders=settings.placeholders,
         current_branch=directory.branch,
         mainline=lambda: recorded_mainline(
-            directory.root, directory.folder(), path, settings.protected_ref
+            directory.root, directory.folder, path, settings.protected_ref
         ),
         slug=lambda: repository_slug(settings, base),
     )

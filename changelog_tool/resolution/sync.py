@@ -13,13 +13,14 @@ from changelog_tool.findings import listing
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.document import Ledger, separator_before_append
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.pairing import KEPT, identity, pair
 from changelog_tool.ledger.writer import Bounds
-from changelog_tool.merge.outcome import Context, Outcome, emit, merge_sides
-from changelog_tool.merge.protected import Decision
+from changelog_tool.merge.outcome import Outcome, merge_sides
+from changelog_tool.merge.protected import Context, Decision
 from changelog_tool.merge.replay import Mainline, Upstream
+from changelog_tool.merge.threeway import assemble
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,7 @@ def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
 
 def rebuilt(base: bytes, entries: list[bytes]) -> bytes:
     """The merge-base's file with ``entries`` appended: the branch as if it only appended."""
-    if not entries:
-        return base
-    return (
-        base + separator_before_append(base) + b"\n".join(e.rstrip(b"\n") + b"\n" for e in entries)
-    )
+    return assemble(base, [entry.rstrip(b"\n") + b"\n" for entry in entries])[0]
 
 
 def commit_merge(
@@ -86,17 +83,14 @@ def commit_merge(
     data: bytes,
     head: bytes | None,
     work: bytes,
-    outcome: Outcome,
-    fmt: str,
     extra: dict[str, object],
     *,
     bounds: Bounds,
-    quiet: bool = False,
     again: str | None = None,
-) -> int:
-    """Commit ``data`` as the changelog: a merge of REF when the base must move. ``quiet``:
-    the caller reports; ``extra`` gets the commit; ``again``: the command to run once the
-    work tree lets the merge start."""
+) -> tuple[int, str]:
+    """Commit ``data`` as the changelog: a merge of REF when the base must move. The exit code
+    and the next step to report; ``extra`` gets the commit; ``again``: the command to run once
+    the work tree lets the merge start."""
     root: Path = repo.root
     if not merged_already:
         rerun = f"run `{again}` again" if again else "run it again"
@@ -128,16 +122,10 @@ def commit_merge(
     ]
     if unmerged:
         extra["unmerged"] = unmerged
-        if quiet:
-            return 1
-        emit(
-            outcome,
-            fmt,
-            extra,
+        return 1, (
             f"{path} is resolved and staged, but the merge of {ref} stopped on other files "
-            f"({', '.join(unmerged)}): resolve them, then `git commit`",
+            f"({', '.join(unmerged)}): resolve them, then `git commit`"
         )
-        return 1
     if merged_already:
         message = f"Sync {path} with {ref}: its bytes plus this branch's own entries"
         run_git(root, "commit", "-q", "-m", message, "--", path)
@@ -145,9 +133,7 @@ def commit_merge(
         message = f"Merge {ref}: {path} as {ref}'s bytes plus this branch's own entries"
         run_git(root, "commit", "-q", "-m", message)
     extra["commit"] = sha = run_git(root, "rev-parse", "HEAD")
-    if not quiet:
-        emit(outcome, fmt, extra, f"committed {sha[:12]}: {message}")
-    return 0
+    return 0, f"committed {sha[:12]}: {message}"
 
 
 def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:

@@ -1,13 +1,12 @@
-"""The bounded event scan every YAML reader starts from: libyaml's events, refused at the first
-node deeper than :data:`MAX_DEPTH` (``yaml-syntax``) or once aliases add more than
-:data:`MAX_ALIAS_NODES` nodes (``yaml-alias``), before any value is built. Only what aliases
-add counts, so an honest large file is never refused."""
+"""The bounded event scan every YAML reader starts from: libyaml's events, refused past
+:data:`MAX_DEPTH` (``yaml-syntax``) or once aliases add more than :data:`MAX_ALIAS_NODES` nodes
+(``yaml-alias``), before any value is built; an honest large file is never refused."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]  # libyaml's, untyped
 from ruamel.yaml.events import (
@@ -42,7 +41,7 @@ class _Open:
     anchor: str | None
     start: int
     depth: int
-    deepest: int = field(default=0)
+    deepest: int = 0
 
 
 OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")

@@ -5,7 +5,6 @@ the changelog's strict pass (refusing them). See docs/design.md, "Module layout"
 from __future__ import annotations
 
 import re
-import threading
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -30,25 +29,18 @@ from changelog_tool.yaml.items import (
     plain_tag,
     plain_value,
 )
-from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events, line_at
+from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events
 
 _DEFER = object()
 """What :func:`build` returns for a document it leaves to ruamel's loader."""
 _NO_KEY = object()
 
-_local = threading.local()
-
 
 def load(data: bytes) -> object:
-    """The document's value as ruamel's safe loader builds it (one loader per thread); raises
-    :class:`YamlRefused` or ``YAMLError``."""
+    """The document's value as ruamel's safe loader builds it; raises :class:`YamlRefused` or
+    ``YAMLError``."""
     value = build(data)
-    if value is not _DEFER:
-        return value
-    loader: YAML | None = getattr(_local, "loader", None)
-    if loader is None:
-        loader = _local.loader = YAML(typ="safe", pure=False)
-    return loader.load(data)
+    return YAML(typ="safe", pure=False).load(data) if value is _DEFER else value
 
 
 @dataclass
@@ -67,52 +59,26 @@ class _Into:
     """A collection as a mapping's key (strict: refused once it is read)."""
 
 
-@dataclass
-class _Repeat:
-    """The first key repeated in one mapping, as the safe loader reports it."""
-
-    into: _Into
-    """The mapping (kept: its id must not be reused by another when a later value
-    replaces the one that held it)."""
-    key_mark: StreamMark
-    key: object
-    original: str
-    value: str | None = None
-
-    def error(self) -> DuplicateKeyError:
-        return DuplicateKeyError(
-            "while constructing a mapping",
-            self.into.mark,
-            f'found duplicate key "{self.key}" with value "{self.value}" '
-            f'(original value: "{self.original}")',
-            self.key_mark,
-        )
-
-
-def _as_constructing(value: object) -> str:
-    """A value as the safe loader shows it in a duplicate-key error (collections still empty)."""
-    return "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else str(value)
-
-
 def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
     """Build the value of the bounded :func:`events` as ruamel's safe loader would.
 
-    Not ``strict``: :data:`_DEFER` for what is left to that loader; a repeated key raises its
-    ``DuplicateKeyError`` for the mapping it would report. ``strict``: the root value (a
+    Not ``strict``: :data:`_DEFER` for what is left to that loader; a ``DuplicateKeyError``
+    naming the repeated key (and its line) that loader would report. ``strict``: the root value (a
     sequence's as :class:`Item` s), refusing anchors, aliases, tags, complex or repeated keys
     and a second document with :class:`YamlRefused`; lines shifted by ``offset``.
     """
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
-    breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))] if strict else []
+    breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
 
-    def line(mark: StreamMark) -> int:
-        return bisect_right(breaks, mark.index - 1) + 1 if strict else line_at(data, mark.index)
+    def line(mark: StreamMark) -> int:  # counting LF only, as ``limits.line_at``
+        return bisect_right(breaks, mark.index - 1) + 1
 
     items: list[Item] = []
     result: object = None
     documents = opened = 0
     open_: list[_Into] = []
-    repeated: dict[int, _Repeat] = {}  # id(mapping) -> its first repeated key
+    # id(mapping) -> its first repeated key (the _Into kept, so that no other takes its id)
+    repeated: dict[int, tuple[_Into, StreamMark, object]] = {}
     stream = events(data, needs="an entry needs 3" if strict else MASTER_NEEDS)
     for event in stream:
         value: object = _DEFER
@@ -133,8 +99,6 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             if value is not _DEFER and into is not None and into.key is not _NO_KEY:
                 into.collection[into.key] = value  # type: ignore[call-overload]
                 into.key = _NO_KEY  # a scalar value of a key: no check to make
-                if repeated:
-                    _value_of_repeated(repeated, into, value)
                 continue
         elif isinstance(event, MappingStartEvent | SequenceStartEvent):
             if not (event.anchor or event.tag):
@@ -178,16 +142,13 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
                         f"duplicate key {value!r} (first on line {first}); keep only one",
                         line(event.start_mark),
                     )
-                if id(into.collection) not in repeated:
-                    original = _as_constructing(into.collection[value])
-                    repeated[id(into.collection)] = _Repeat(into, event.start_mark, value, original)
+                repeated.setdefault(id(into.collection), (into, event.start_mark, value))
             elif into.lines is not None:
                 into.lines[str(value)] = line(event.start_mark) + offset
             into.key = value
         else:
             key, into.key = into.key, _NO_KEY
             into.collection[key] = value
-            _value_of_repeated(repeated, into, value)
         lines: dict[str, int] | None = {} if strict and isinstance(value, dict) else None
         if strict and into is not None and len(open_) == 1 and isinstance(into.collection, list):
             where = line(event.start_mark) + offset
@@ -202,8 +163,10 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     else:
         if strict:
             return items if isinstance(result, list) else result
-        if repeated:
-            raise min(repeated.values(), key=lambda r: (r.into.depth, r.into.order)).error()
+        if repeated:  # the key and line of the mapping ruamel's loader fills first
+            mapping, mark, key = min(repeated.values(), key=lambda r: (r[0].depth, r[0].order))
+            problem = f'found duplicate key "{key}"'
+            raise DuplicateKeyError("while constructing a mapping", mapping.mark, problem, mark)
         return result
     for _ in stream:  # the rest is read: the limits hold to the end
         pass
@@ -222,10 +185,3 @@ def _refused(event: Event, line: int) -> YamlRefused:
             "yaml-tag", f"YAML tag {tag} is not allowed in the changelog; remove it", line
         )
     return YamlRefused("yaml-alias", why, line)
-
-
-def _value_of_repeated(repeated: dict[int, _Repeat], into: _Into, value: object) -> None:
-    """The repeated key's value, when ``into``'s waiting key was the repeated one."""
-    found = repeated.get(id(into.collection))
-    if found is not None and found.value is None:
-        found.value = _as_constructing(value)

@@ -1,7 +1,6 @@
-"""The mappings of a YAML file as the lints see them (pure): nodes from the bounded events,
-unresolved, with lines, merge keys and anchors visible. Each node is visited once and numbered
-from its children, so equal numbers are equal values across files read with one
-:class:`Values`."""
+"""The mappings of a YAML file as the lints see them: nodes from the bounded events, unresolved,
+with lines, merge keys and anchors; each numbered once from its children, so equal numbers are
+equal values across files read with one :class:`Values`."""
 
 from __future__ import annotations
 
@@ -94,10 +93,8 @@ def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None)
     """Every mapping in ``data``, outermost first; with ``values``, their value numbers too."""
     try:
         root = _compose(data)
-    except YamlRefused as exc:
+    except (YamlRefused, YAMLError, ValueError) as exc:
         raise Unreadable(str(exc)) from None
-    except (YAMLError, RecursionError, ValueError) as exc:
-        raise Unreadable(str(exc).splitlines()[0] if str(exc) else "invalid YAML") from None
     if root is None:
         return []
     walk = _Walk(line_offset, values)

@@ -72,37 +72,25 @@ def plain(text: str) -> object:
 _QUOTED_OR_BLOCK = frozenset("\"'|>")
 
 
-_COMMENT = re.compile(r"(?<![^ \t\n])#")
-_TEXT = re.compile(r"[^ \t]")
+_BARE_TAB = re.compile(r"^[ \t]*[^ \t\n#](?:[^\t\n#]|(?<![ \t])#)*+\t", re.MULTILINE)
+"""A tab after a line's first text and before its comment (a ``#`` after a blank): in one
+pass, the possessive ``*+`` never backtracking over a long line."""
 
 
 def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
     """A tab outside quoted or block scalars and comments is :class:`Unreadable`, as PyYAML's
-    scanner refuses it; one pass over the text."""
-    spans = iter(quoted)
-    span = next(spans, None)
-    line_end = -1  # the line of the last tab seen outside quotes: where it ends,
-    comment_at = first_text = 0  # where its comment's ``#`` and its first text are
-    at = text.find("\t")
-    while at >= 0:
-        while span is not None and span[1] <= at:
-            span = next(spans, None)
-        if span is None or at < span[0]:  # not inside a quoted or block scalar
-            if at > line_end:
-                start = text.rfind("\n", 0, at) + 1
-                line_end = text.find("\n", at)
-                line_end = len(text) if line_end < 0 else line_end
-                found = _COMMENT.search(text, start, line_end)
-                comment_at = found.start() if found is not None else line_end
-                found = _TEXT.search(text, start, line_end)
-                first_text = found.start() if found is not None else line_end
-            if first_text < at < comment_at:
-                line = text.count("\n", 0, at) + 1
-                raise Unreadable(
-                    f"a tab at line {line}: YAML 1.1 readers (PyYAML) take a tab only inside "
-                    "quoted text or a comment; use spaces"
-                )
-        at = text.find("\t", at + 1)
+    scanner refuses it."""
+    pieces, at = [], 0
+    for start, end in quoted:  # their tabs are blanked out
+        pieces += [text[at:start], text[start:end].replace("\t", " ")]
+        at = end
+    found = _BARE_TAB.search("".join(pieces) + text[at:])
+    if found is not None:
+        line = text.count("\n", 0, found.end()) + 1
+        raise Unreadable(
+            f"a tab at line {line}: YAML 1.1 readers (PyYAML) take a tab only inside "
+            "quoted text or a comment; use spaces"
+        )
 
 
 READER = "PyYAML (YAML 1.1, which benchmark CI reads the changelog with)"

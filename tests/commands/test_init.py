@@ -228,7 +228,7 @@ def test_a_bad_source_is_a_usage_error(repo: GitRepo) -> None:
 
 
 def test_the_install_record_gives_the_git_url_and_commit() -> None:
-    from changelog_tool.commands.provenance import from_install_record
+    from changelog_tool.commands.init_files import from_install_record
 
     commit = "0123456789abcdef0123456789abcdef01234567"
     record = json.dumps(

@@ -12,7 +12,7 @@ from conftest import GitRepo
 from projects import HISTORY, NVIDIA, NVIDIA_TEXT, run
 
 from changelog_tool.commands import init, init_files
-from changelog_tool.commands.provenance import from_install_record, source_of
+from changelog_tool.commands.init_files import from_install_record, source_of
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 WORKFLOW = ".github/workflows/perf-changelog.yml"

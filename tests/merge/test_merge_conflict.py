@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from merge_helpers import appended, changelog, entry
 
-from changelog_tool.merge.conflict import keeps_protected, resolved_to, whole_conflict
+from changelog_tool.merge.conflict import resolved_to, whole_conflict
 
 A, B, M = entry("a", link=1), entry("b", link=2), entry("m", link=3)
 
@@ -21,10 +21,9 @@ def test_gits_markers_read_back_towards_either_side_in_both_conflict_styles() ->
 def test_a_text_merge_that_edited_the_protected_side_outside_its_markers_is_caught() -> None:
     ours = changelog(A, B)
     edited = ours.replace(b"Update a", b"Edit a")
-    assert keeps_protected(ours + b"<<<<<<< ours\n=======\nnew\n>>>>>>> theirs\n", ours, "ours")
-    assert not keeps_protected(
-        edited + b"<<<<<<< ours\n=======\nnew\n>>>>>>> theirs\n", ours, "ours"
-    )
+    conflict = b"<<<<<<< ours\n=======\nnew\n>>>>>>> theirs\n"
+    assert resolved_to(ours + conflict, "ours").startswith(ours)
+    assert not resolved_to(edited + conflict, "ours").startswith(ours)
 
 
 def test_the_whole_conflict_starts_at_the_entry_where_the_sides_first_differ() -> None:

@@ -14,7 +14,8 @@ from changelog_tool.findings import ERROR
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content
 from changelog_tool.ledger.filecheck import check_file
-from changelog_tool.merge.outcome import Context, merge_sides
+from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.protected import Context
 from changelog_tool.merge.replay import Mainline
 from changelog_tool.merge.threeway import Merged, Refused, merge
 

@@ -16,8 +16,8 @@ from merge_helpers import appended, changelog, entry, recording_git
 from merge_helpers import changelog_tool as tool
 from projects import run_process
 
-from changelog_tool.merge.outcome import Context, merge_sides
-from changelog_tool.merge.protected import Decision, decide
+from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.protected import Context, Decision, decide
 
 LOG = "perf-changelog.yaml"
 BASE = changelog(*(entry(f"old-key-{n}", link=100 + n) for n in range(4)))
@@ -138,7 +138,7 @@ def test_a_merge_on_a_protected_branch_makes_ours_protected_after_the_operation_
         asked.append(True)
         return branch
 
-    decision = decide(action=action, operation=lambda: operation, current_branch=current)
+    decision = decide(Context(action=action, operation=lambda: operation, current_branch=current))
     assert (decision.side, decision.certain) == (side, certain)
     assert bool(asked) == asks
 

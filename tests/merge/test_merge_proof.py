@@ -12,7 +12,7 @@ from test_merge_properties import History, histories, items_with
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.merge.proof import _from_last_entry, _verify_whole, block_list_events
-from changelog_tool.merge.threeway import Merged, Refused, _assemble, merge
+from changelog_tool.merge.threeway import Merged, Refused, assemble, merge
 
 A, B, C = entry("a-fp8-b200-vllm"), entry("b-fp4-mi355x-sglang"), entry("c-fp8-h200-trt")
 M1, P1, P2 = entry("main-one", link=101), entry("pr-one", link=201), entry("pr-two")
@@ -106,7 +106,7 @@ def test_the_proof_from_the_last_entry_agrees_with_reading_the_whole_result(
     """Wherever the appended bytes are damaged, both proofs accept or both refuse
     (the short one may also step aside, leaving it to the whole parse)."""
     assume(h.own)  # with nothing appended, the result is the protected bytes as they are
-    result, lines = _assemble(h.protected, [i.bytes().rstrip(b"\n") + b"\n" for i in h.own])
+    result, lines = assemble(h.protected, [i.bytes().rstrip(b"\n") + b"\n" for i in h.own])
     ledger = Ledger(h.protected)
     last = ledger.last_block()
     at = data.draw(st.integers(len(h.protected), len(result)))

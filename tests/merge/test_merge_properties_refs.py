@@ -28,7 +28,8 @@ from test_merge_properties import SEPARATORS, Item, items, items_with, published
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.edits import content, parse
 from changelog_tool.ledger.entry import without_pr_link
-from changelog_tool.merge.outcome import Context, Outcome, merge_sides
+from changelog_tool.merge.outcome import Outcome, merge_sides
+from changelog_tool.merge.protected import Context
 from changelog_tool.merge.replay import Mainline, Upstream
 from changelog_tool.merge.threeway import Merged
 

@@ -9,7 +9,13 @@ from functools import partial
 import pytest
 from merge_helpers import appended, changelog, entry
 
-from changelog_tool.merge.protected import Decision, by_upstream, decide, side_from_action
+from changelog_tool.merge.protected import (
+    Context,
+    Decision,
+    by_upstream,
+    decide,
+    side_from_action,
+)
 
 BASE = changelog(entry("a"), entry("b"))
 MAIN = appended(BASE, entry("m1", link=1), entry("m2", link=2))
@@ -43,33 +49,33 @@ def test_a_rebase_keeps_ours_protected_whatever_the_protected_ref_holds() -> Non
     # a fork's origin/main may hold the branch's side (stale, or the fork's own commits)
     fork_main = appended(BASE, entry("own"))
     for held in (BRANCH, fork_main, BASE):
-        decision = decide(hint=ref(MAIN, BRANCH, held), action="rebase (pick)")
+        decision = decide(Context(action="rebase (pick)"), ref(MAIN, BRANCH, held))
         assert (decision.side, decision.certain) == ("ours", True)
-    assert decide(hint=ref(BRANCH, MAIN, BRANCH), action="merge origin/main").side == "theirs"
+    assert decide(Context(action="merge origin/main"), ref(BRANCH, MAIN, BRANCH)).side == "theirs"
 
 
 def test_a_pull_that_rebases_is_a_rebase_though_the_action_says_pull() -> None:
     # with pull.rebase set, git leaves GIT_REFLOG_ACTION at "pull" while it rebases
-    decision = decide(hint=ref(MAIN, BRANCH, BRANCH), action="pull", operation=lambda: "rebase")
+    decision = decide(Context(action="pull", operation=lambda: "rebase"), ref(MAIN, BRANCH, BRANCH))
     assert decision.side == "ours" and "rebase is in progress" in decision.reason
-    assert decide(action="pull", operation=lambda: None).side == "theirs"
+    assert decide(Context(action="pull", operation=lambda: None)).side == "theirs"
 
 
 def test_a_merge_message_naming_the_protected_branch_makes_theirs_protected() -> None:
-    decision = decide(hint=ref(BRANCH, MAIN, BRANCH), operation=lambda: "merge upstream/main")
+    decision = decide(Context(operation=lambda: "merge upstream/main"), ref(BRANCH, MAIN, BRANCH))
     assert (decision.side, decision.certain) == ("theirs", True)
 
 
 def test_a_merge_of_another_branch_asks_the_ref_then_defaults_to_theirs() -> None:
-    on_main = decide(hint=ref(MAIN, BRANCH, MAIN), action="merge feature")
+    on_main = decide(Context(action="merge feature"), ref(MAIN, BRANCH, MAIN))
     assert (on_main.side, on_main.certain) == ("ours", False)
-    unnamed = decide(operation=lambda: "merge")
+    unnamed = decide(Context(operation=lambda: "merge"))
     assert (unnamed.side, unnamed.certain) == ("theirs", False)
 
 
 def test_a_stale_protected_ref_that_both_sides_contain_falls_back_to_the_action() -> None:
-    assert decide(hint=ref(BRANCH, MAIN, BASE), action="merge main").side == "theirs"
-    assert decide(hint=ref(MAIN, BRANCH, BASE), action="rebase (pick)").side == "ours"
+    assert decide(Context(action="merge main"), ref(BRANCH, MAIN, BASE)).side == "theirs"
+    assert decide(Context(action="rebase (pick)"), ref(MAIN, BRANCH, BASE)).side == "ours"
 
 
 @pytest.mark.parametrize(
@@ -105,9 +111,9 @@ def test_the_operation_in_progress_is_read_only_when_the_action_did_not_decide()
         return "rebase"
 
     hint = ref(BRANCH, MAIN, MAIN)
-    assert decide(hint=hint, action="merge main", operation=operation).side == "theirs"
+    assert decide(Context(action="merge main", operation=operation), hint).side == "theirs"
     assert asked == []
-    assert decide(hint=hint, operation=operation).side == "ours"
+    assert decide(Context(operation=operation), hint).side == "ours"
     assert asked == [True]
 
 
@@ -118,10 +124,10 @@ def test_the_protected_ref_is_asked_only_when_the_operation_did_not_decide() -> 
         asked.append(True)
         return by_upstream(BRANCH, MAIN, MAIN, "main")
 
-    assert decide(hint=hint, action="rebase (pick)").side == "ours"
-    assert decide(hint=hint, operation=lambda: "merge main").side == "theirs"
+    assert decide(Context(action="rebase (pick)"), hint).side == "ours"
+    assert decide(Context(operation=lambda: "merge main"), hint).side == "theirs"
     assert asked == []
-    decision = decide(hint=hint, action="merge feature")
+    decision = decide(Context(action="merge feature"), hint)
     assert asked == [True]
     assert (decision.side, decision.certain) == ("theirs", False)
     assert "theirs begins with main's file" in decision.reason

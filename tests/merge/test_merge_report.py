@@ -7,8 +7,8 @@ import json
 from merge_helpers import appended, changelog, entry
 
 from changelog_tool.findings import WARNING
-from changelog_tool.merge.outcome import Context, merge_sides
-from changelog_tool.merge.protected import Decision
+from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.protected import Context, Decision
 from changelog_tool.merge.replay import Upstream
 
 BASE = changelog(entry("a", link=1), entry("b", link=2))

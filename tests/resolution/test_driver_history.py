@@ -17,8 +17,8 @@ from merge_helpers import appended, changelog, entry, recording_git
 from projects import run, run_process
 
 from changelog_tool.findings import format_text
-from changelog_tool.merge.outcome import Context, merge_sides
-from changelog_tool.merge.protected import by_upstream, decide
+from changelog_tool.merge.outcome import merge_sides
+from changelog_tool.merge.protected import Context, by_upstream, decide
 from changelog_tool.merge.threeway import Merged, merge
 
 LOG = "perf-changelog.yaml"

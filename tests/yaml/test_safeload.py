@@ -17,6 +17,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
+from changelog_tool.diff import masterparse
+from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.yaml import safeload
 from changelog_tool.yaml.limits import YamlRefused
@@ -141,9 +143,11 @@ def test_what_the_pass_does_not_build_goes_to_ruamels_loader(data: bytes) -> Non
         b"k: [[{1: {true: b, 1: ~}, 1: []}], {a: {}, a: ~}]\n",  # a replaced value's mapping
     ],
 )
-def test_a_repeated_key_is_the_loaders_own_error_without_the_loader(data: bytes) -> None:
-    """The pass raises what ruamel's loader raises for the mapping that loader reports
-    (it fills mappings level by level): a 1 MB flow mapping of one repeated key was
+def test_a_repeated_key_is_the_one_the_loader_reports_without_the_loader(
+    data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass names the key and line ruamel's loader names, for the mapping that loader
+    reports (it fills mappings level by level): a 1 MB flow mapping of one repeated key was
     left to it and took 10 s."""
     with pytest.raises(DuplicateKeyError) as ours:
         safeload.build(data)
@@ -151,9 +155,18 @@ def test_a_repeated_key_is_the_loaders_own_error_without_the_loader(data: bytes)
         YAML(typ="safe", pure=False).load(data)
     for exc in (ours.value, theirs.value):
         assert exc.problem_mark is not None and exc.context_mark is not None
-    assert ours.value.problem == theirs.value.problem
     assert ours.value.problem_mark.index == theirs.value.problem_mark.index
     assert ours.value.context_mark.index == theirs.value.context_mark.index
+    with pytest.raises(MasterProblem) as shown:
+        masterparse.parse.__wrapped__(data)
+    monkeypatch.setattr(safeload, "build", lambda data: safeload._DEFER)
+    with pytest.raises(MasterProblem) as by_the_loader:
+        masterparse.parse.__wrapped__(data)
+    assert shown.value.code == by_the_loader.value.code == "duplicate-yaml-key"
+    assert (shown.value.message, shown.value.line) == (
+        by_the_loader.value.message,
+        by_the_loader.value.line,
+    )
 
 
 def test_a_date_that_is_no_date_names_its_line_instead_of_crashing() -> None:
