@@ -8,8 +8,7 @@ import dataclasses
 
 from changelog_tool.errors import see
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import BOM, Block, Ledger
-from changelog_tool.ledger.edits import first_line_difference, name, value
+from changelog_tool.ledger.document import BOM, Block, Ledger, first_line_difference, name, value
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.pairing import (
     EDITED,

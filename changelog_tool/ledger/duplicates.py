@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from changelog_tool.ledger.document import entry_after, entry_before
-from changelog_tool.ledger.edits import parse
+from changelog_tool.ledger.document import entry_after, entry_before, parse
 from changelog_tool.ledger.entry import same_entry
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")

@@ -11,12 +11,14 @@ from changelog_tool.findings import WARNING, Finding
 from changelog_tool.ledger.document import (
     ENTRY_HEAD,
     ENTRY_START,
+    UNPARSED,
     Ledger,
+    content,
+    parse,
     parse_item,
     readable,
     separator_before_append,
 )
-from changelog_tool.ledger.edits import UNPARSED, content, parse
 from changelog_tool.ledger.filecheck import entry_count
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
