@@ -22,7 +22,7 @@ from changelog_tool.diff.engine import collect
 from changelog_tool.diff.fields import points as points_of
 from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.diff.masterparse import MasterProblem
-from changelog_tool.errors import ChangelogError, UsageError, relative
+from changelog_tool.errors import ChangelogError, relative
 from changelog_tool.findings import dump_json, format_text
 from changelog_tool.gate.acceptance import (
     Rules,
@@ -32,7 +32,7 @@ from changelog_tool.gate.acceptance import (
 )
 from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.ledger import entryschema, writer
-from changelog_tool.ledger.document import read_file, regular_file
+from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import Entry, matching_keys, normalize
 from changelog_tool.ledger.filecheck import HeldLines
@@ -300,35 +300,24 @@ def append_entries(
     held: HeldLines | None = None,
 ) -> int:
     """``add``'s append (or, ``dry_run``, the bytes it would append), said as text or JSON."""
-    bounds = bounds or writer.Bounds()
     blocks = [emit(entry) for entry in entries]
-    done: dict[str, object]
-    if dry_run:
-        exists = regular_file(path, missing_ok=True) is not None
-        if not exists and not init:
-            raise UsageError(
-                f"{relative(path)} does not exist; pass --init to create it, or --file to name "
-                "another"
-            )
-        data = read_file(path, limit=bounds.limit) if exists else b""
-        warnings = writer.check_appendable(data, str(path), held) if exists else []
-        appended = writer.plan_append(data, blocks, path=path)
-        done = {
-            "appended": appended.decode("utf-8"),
-            "bytes": [len(data), len(data) + len(appended)],
-        }
-    else:
-        result = writer.append(path, blocks, held=held, create=init, bounds=bounds)
-        warnings = list(result.warnings)
-        done = {"lines": list(result.entry_lines), "bytes": [result.old_size, result.new_size]}
+    result = writer.append(
+        path, blocks, held=held, create=init, bounds=bounds or writer.Bounds(), dry_run=dry_run
+    )
+    sizes = [result.old_size, result.new_size]
+    done: dict[str, object] = (
+        {"appended": result.appended.decode("utf-8"), "bytes": sizes}
+        if dry_run
+        else {"lines": list(result.entry_lines), "bytes": sizes}
+    )
     if as_json:
         document = {"ok": True, "dry_run": dry_run, "path": str(path), **done}
-        print(dump_json({**document, "warnings": [f.to_json() for f in warnings]}))
+        print(dump_json({**document, "warnings": [f.to_json() for f in result.warnings]}))
         return 0
-    for line in format_text(warnings).splitlines():
+    for line in format_text(list(result.warnings)).splitlines():
         print(f"changelog: warning: {line}", file=sys.stderr)
     if dry_run:
-        sys.stdout.buffer.write(appended)
+        sys.stdout.buffer.write(result.appended)
         sys.stdout.flush()
     else:
         print(appended_message(result, path, len(entries)))

@@ -14,7 +14,7 @@ from changelog_tool.errors import ChangelogError
 from changelog_tool.gitrepo import GitDirectory, protected_blob
 from changelog_tool.gitrepo.process import text_merges
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.edits import label, parse
+from changelog_tool.ledger.document import label, parse
 from changelog_tool.merge.conflict import unread_entries
 from changelog_tool.merge.outcome import Outcome, emit, merge_sides
 from changelog_tool.merge.protected import Context, Decision

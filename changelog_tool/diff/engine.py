@@ -23,8 +23,7 @@ from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content, label, parse
+from changelog_tool.ledger.document import Ledger, content, label, parse
 from changelog_tool.ledger.entry import matches, texts
 from changelog_tool.ledger.reading import Reading, read_diff
 from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History

@@ -8,8 +8,7 @@ import dataclasses
 
 from changelog_tool.errors import see
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import BOM, Block, Ledger
-from changelog_tool.ledger.edits import first_line_difference, name, value
+from changelog_tool.ledger.document import BOM, Block, Ledger, first_line_difference, name, value
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.pairing import (
     EDITED,
@@ -49,19 +48,11 @@ def compare(
     if head is None:
         if base is None:
             return History(ABSENT)
-        source = restore_from or "<base commit>"
-        return History(
-            MODIFIED,
-            findings=[
-                Finding(
-                    "history-modified",
-                    f"{path} was deleted at head; the file is append-only: restore "
-                    f"it (`git checkout {source} -- {path}`) and append new entries to it",
-                    path,
-                    None,
-                )
-            ],
+        message = (
+            f"{path} was deleted at head; the file is append-only: restore it (`git checkout "
+            f"{restore_from or '<base commit>'} -- {path}`) and append new entries to it"
         )
+        return History(MODIFIED, findings=[Finding("history-modified", message, path, None)])
     if not base:
         return _new_file(head, path)
     raw = head
@@ -123,9 +114,7 @@ def offsets_in(raw: bytes, findings: list[Finding]) -> None:
     for index, finding in enumerate(findings):
         if finding.code != "encoding" or finding.line is None or not OFFSET.search(finding.message):
             continue
-        start = 0
-        for _ in range(finding.line - 1):
-            start = raw.index(b"\n", start) + 1
+        start = Ledger(raw).line_start(finding.line)
         try:
             raw[start:].decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -149,9 +138,7 @@ def _new_file(head: bytes, path: str) -> History:
         ],
     )
     ledger = Ledger(head)
-    items: list[Item | YamlProblem] = (
-        list(report.items) if report.parsed else ledger.parse_blocks(ledger.blocks)
-    )
+    items: list[Item | YamlProblem] = list(report.items) if report.parsed else ledger.parse_blocks()
     blocks = ledger.blocks
     for index, item in enumerate(items):
         if isinstance(item, Item) and isinstance(item.value, dict):
@@ -216,14 +203,7 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     history = History(MODIFIED, prefix=head[:prefix_end], base=base)
     errors: list[Finding] = []
     if preamble(old) != preamble(new):
-        errors.append(
-            Finding(
-                "history-modified",
-                _edited("changed the lines before the first entry", source, path),
-                path,
-                1,
-            )
-        )
+        errors.append(_edited("changed the lines before the first entry", source, path, 1))
     for p in pairing.pairs:
         block = new.blocks[p.head]
         if p.how == RELINKED:
@@ -231,36 +211,16 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         elif p.how == EDITED:
             before = old.blocks[p.base]
             at = block.line + first_line_difference(old.text(before), new.text(block))
-            errors.append(
-                Finding(
-                    "history-modified",
-                    _edited(f"changed {name(old, p.base, 'the base')}", source, path),
-                    path,
-                    at,
-                )
-            )
+            errors.append(_edited(f"changed {name(old, p.base, 'the base')}", source, path, at))
     for index in pairing.removed:
         # placed where it was: at the base entry that followed it, or the end
         after = min((p.head for p in pairing.pairs if p.base > index), default=None)
         at = new.blocks[after].line if after is not None else new.line_of(len(head.rstrip()))
-        errors.append(
-            Finding(
-                "history-modified",
-                _edited(f"removed {name(old, index, 'the base')}", source, path),
-                path,
-                at,
-            )
-        )
+        errors.append(_edited(f"removed {name(old, index, 'the base')}", source, path, at))
     history.findings.extend(errors[:_MAX_HISTORY_FINDINGS])
     if len(errors) > _MAX_HISTORY_FINDINGS:
-        history.findings.append(
-            Finding(
-                "history-modified",
-                f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries",
-                path,
-                errors[0].line,
-            )
-        )
+        more = f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries"
+        history.findings.append(Finding("history-modified", more, path, errors[0].line))
     history.findings.extend(_form(pairing, path))
     if history.corrections and _besides_corrections(pairing):
         history.findings.insert(
@@ -270,16 +230,12 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         if index < tail:
             block = new.blocks[index]
             check_entry(new.text(block), block.line, history, path)
-            history.findings.append(
-                form_warning(
-                    "entry-order",
-                    "this branch's entry stands before entries the base already holds (a "
-                    "merge of the base left it mid-file); it is read wherever it stands, "
-                    "but the file is append-only",
-                    path,
-                    block.line,
-                )
+            mid_file = (
+                "this branch's entry stands before entries the base already holds (a "
+                "merge of the base left it mid-file); it is read wherever it stands, "
+                "but the file is append-only"
             )
+            history.findings.append(form_warning("entry-order", mid_file, path, block.line))
     return history  # the entries after the last base entry: compare's check_tail
 
 
@@ -291,23 +247,22 @@ def _besides_corrections(pairing: Pairing) -> bool:
 
 
 def _mixed(history: History, path: str, line: int) -> Finding:
-    return Finding(
-        "mixed-correction",
+    message = (
         f"this change corrects {len(history.corrections)} pr-link(s) of old entries and "
-        "also changes or appends others; do the two in separate pull requests",
-        path,
-        line,
+        "also changes or appends others; do the two in separate pull requests"
     )
+    return Finding("mixed-correction", message, path, line)
 
 
-def _edited(what: str, source: str, path: str) -> str:
+def _edited(what: str, source: str, path: str, line: int) -> Finding:
     """An edit of the base's entries: undone by taking the base's file and adding this branch's
     entries again."""
-    return (
+    message = (
         f"this branch {what}; the file is append-only, only a pr-link may be corrected "
         f"(restore it with `git checkout {source} -- {path}`, then add this branch's "
         f"entries again with `changelog add`; {see('Entries lost after -X theirs')})"
     )
+    return Finding("history-modified", message, path, line)
 
 
 def _links(ledger: Ledger, block: Block) -> list[tuple[int, str]]:
@@ -329,11 +284,7 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
     ):
         out.append(_whitespace("the lines before the first entry", 1, path))
     inner = next(
-        (
-            p
-            for p in pairing.pairs
-            if p.how != RELINKED and p.how != EDITED and not pairing.exact(p)
-        ),
+        (p for p in pairing.pairs if p.how not in (RELINKED, EDITED) and not pairing.exact(p)),
         None,
     )
     if inner is not None:
@@ -346,32 +297,19 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
             continue
         a, b = old.blocks[p.base], new.blocks[p.head]
         if old.data[a.end : a.sep_end] != new.data[b.end : b.sep_end]:
-            out.append(
-                form_warning(
-                    "separator",
-                    f"the blank line(s) after entry {p.base + 1} of the base changed",
-                    path,
-                    new.line_of(b.end),
-                )
-            )
+            what = f"the blank line(s) after entry {p.base + 1} of the base changed"
+            out.append(form_warning("separator", what, path, new.line_of(b.end)))
             break
     if pairing.moved():
-        out.append(
-            form_warning(
-                "entry-order",
-                "entries the base holds stand in another order (a reader of the added lines "
-                "takes the moved ones as new)",
-                path,
-                new.blocks[pairing.pairs[0].head].line,
-            )
+        moved = (
+            "entries the base holds stand in another order (a reader of the added lines "
+            "takes the moved ones as new)"
         )
+        first = new.blocks[pairing.pairs[0].head].line
+        out.append(form_warning("entry-order", moved, path, first))
     return out
 
 
 def _whitespace(what: str, line: int, path: str) -> Finding:
-    return form_warning(
-        "whitespace",
-        f"whitespace-only changes to {what} (the same entries, other spaces or blank lines)",
-        path,
-        line,
-    )
+    message = f"whitespace-only changes to {what} (the same entries, other spaces or blank lines)"
+    return form_warning("whitespace", message, path, line)

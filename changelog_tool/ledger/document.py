@@ -1,5 +1,7 @@
-"""The changelog as bytes: a :class:`Ledger` finds each entry's span and line and keeps
-separators exactly as found. See docs/design.md, "Why append-only, byte for byte"."""
+"""The changelog as bytes: where entries begin (:data:`ENTRY_START` and its finders), a
+:class:`Ledger` of each entry's span and line (separators kept exactly as found), and one entry
+read alone (:func:`parse`) and named (:func:`name`). See docs/design.md, "Why append-only, byte
+for byte"."""
 
 from __future__ import annotations
 
@@ -7,17 +9,59 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from changelog_tool.errors import UsageError, relative, too_large
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.boundaries import ENTRY_START, entry_starts, last_entry_offset
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
+
+ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
+"""A line that begins an entry: its first byte is ``-``, followed by a space, a line break or
+the end of the file."""
+# the same starts after the first line: a literal line break first lets the regex
+# engine skip from one to the next in C (``^`` in multiline mode tries every byte)
+_LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
+ENTRY_HEAD = b"- config-keys:"
+"""How an entry's first line begins (what the repository's CI counts)."""
+
+
+def begins_entry(data: bytes, at: int) -> bool:
+    """Whether the line that begins at ``at`` begins an entry."""
+    return data[at : at + 1] == b"-" and data[at + 1 : at + 2] in (b" ", b"\n", b"")
+
+
+def entry_starts(data: bytes) -> list[int]:
+    """The offset of every line of ``data`` that begins an entry, in order."""
+    starts = [0] if ENTRY_START.match(data) else []
+    starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
+    return starts
+
+
+def entry_before(data: bytes, pos: int) -> int:
+    """Where the entry holding offset ``pos`` begins, else 0."""
+    while True:
+        index = data.rfind(b"\n-", 0, pos)
+        if index < 0:
+            return 0
+        if begins_entry(data, index + 1):
+            return index + 1
+        pos = index
+
+
+def entry_after(data: bytes, pos: int) -> int:
+    """Where the first entry beginning after a line break at or after ``pos`` begins, else the
+    end of ``data``."""
+    while True:
+        index = data.find(b"\n-", pos)
+        if index < 0:
+            return len(data)
+        if begins_entry(data, index + 1):
+            return index + 1
+        pos = index + 2
 
 
 @dataclass(frozen=True)
@@ -144,13 +188,12 @@ class Ledger:
             blocks.append(self._block(i, start, stop, line))
         return blocks
 
-    def _block(self, index: int, start: int, stop: int, line: int | None = None) -> Block:
+    def _block(self, index: int, start: int, stop: int, line: int) -> Block:
         # the entry (which begins with "-") ends with the line of its last character that is
         # not a space or a line break; the separator lines after it hold only those
         last = start + len(self.data[start:stop].rstrip(b" \n")) - 1
         newline = self.data.find(b"\n", last, stop)
-        end = stop if newline < 0 else newline + 1
-        return Block(index, start, end, stop, line if line is not None else self.line_of(start))
+        return Block(index, start, stop if newline < 0 else newline + 1, stop, line)
 
     @cached_property
     def preamble_end(self) -> int:
@@ -158,12 +201,12 @@ class Ledger:
         return match.start() if match else len(self.data)
 
     def last_block(self) -> Block | None:
-        """The last entry, found from the end; the same span as ``blocks[-1]``."""
-        start = last_entry_offset(self.data)
-        if start is None:
+        """``blocks[-1]``, without building the others (a file of many short entries)."""
+        starts = entry_starts(self.data)
+        if not starts:
             return None
-        line = self.data.count(b"\n", 0, start) + 1
-        return self._block(-1, start, len(self.data), line)
+        line = self.data.count(b"\n", 0, starts[-1]) + 1
+        return self._block(len(starts) - 1, starts[-1], len(self.data), line)
 
     def text(self, block: Block) -> bytes:
         return self.data[block.start : block.end]
@@ -197,19 +240,65 @@ class Ledger:
             problems.append(Finding("final-newline", message, path, data.count(b"\n") + 1))
         return problems
 
-    # --- parsing -------------------------------------------------------------
-    def parse(self) -> list[Item] | object:
-        """Parse the whole file (raises :class:`YamlProblem`)."""
-        return load_items(self.data)
-
-    def parse_block(self, block: Block) -> Item:
-        return parse_item(self.text(block), block.line)
-
-    def parse_blocks(self, blocks: Sequence[Block]) -> list[Item | YamlProblem]:
+    def parse_blocks(self) -> list[Item | YamlProblem]:
+        """Each entry read alone."""
         out: list[Item | YamlProblem] = []
-        for block in blocks:
+        for block in self.blocks:
             try:
-                out.append(self.parse_block(block))
+                out.append(parse_item(self.text(block), block.line))
             except YamlProblem as problem:
                 out.append(problem)
         return out
+
+
+# --- one entry read alone, named, and where two versions of it differ ------------------
+
+UNPARSED: object = object()
+
+
+def content(ledger: Ledger, block: Block) -> bytes:
+    """An entry's own lines without the final newline (a file lacking one compares equal)."""
+    text = ledger.data[block.start : block.end]
+    return text[:-1] if text.endswith(b"\n") else text
+
+
+def parse_entry(raw: bytes, line: int) -> object:
+    """The value of one entry's bytes by the strict loader (raises :class:`YamlProblem`)."""
+    return parse_item(raw + b"\n", line).value
+
+
+def parse(raw: bytes, line: int) -> object:
+    """The entry's value, or :data:`UNPARSED` when it does not parse on its own."""
+    try:
+        return parse_entry(raw, line)
+    except YamlProblem:
+        return UNPARSED
+
+
+def value(ledger: Ledger, block: Block) -> object:
+    """The value of an entry of ``ledger``, or :data:`UNPARSED`."""
+    return parse(content(ledger, block), block.line)
+
+
+def name(ledger: Ledger, index: int, where: str = "") -> str:
+    """``entry 3 (config-keys a, b)``; with ``where``, ``(..., line 12 of WHERE)``."""
+    block = ledger.blocks[index]
+    raw = content(ledger, block)
+    at = f", line {block.line} of {where}" if where else ""
+    return f"entry {index + 1} ({label(parse(raw, block.line), raw)}{at})"
+
+
+def label(value: object, fallback: bytes = b"") -> str:
+    """A short human name for an entry: its config-keys."""
+    if isinstance(value, dict) and isinstance(value.get("config-keys"), list):
+        keys = [str(k) for k in value["config-keys"]]
+        more = f" (+{len(keys) - 2} more)" if len(keys) > 2 else ""
+        return "config-keys " + ", ".join(keys[:2]) + more
+    first = fallback.split(b"\n", 1)[0].decode("utf-8", "replace")
+    return repr(first[:60])
+
+
+def first_line_difference(old: bytes, new: bytes) -> int:
+    """0-based line (within an entry) where two versions of it first differ."""
+    pairs = zip(old.split(b"\n"), new.split(b"\n"), strict=False)
+    return next((n for n, (a, b) in enumerate(pairs) if a != b), 0)

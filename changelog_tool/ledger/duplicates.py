@@ -6,10 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from changelog_tool.ledger.boundaries import entry_after, entry_before
-from changelog_tool.ledger.edits import parse_entry
+from changelog_tool.ledger.document import entry_after, entry_before, parse
 from changelog_tool.ledger.entry import same_entry
-from changelog_tool.yaml.items import YamlProblem
 
 _WORD = re.compile(r"[A-Za-z0-9._/+=:-]+")
 
@@ -67,8 +65,5 @@ def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
 def _equal(block: bytes, entry: Mapping[str, object]) -> bool:
     """The block reads as ``entry`` but for pr-link (the emitter's layout is read without the
     parser)."""
-    try:
-        value = parse_entry(block.rstrip(b" \n"), 1)
-    except YamlProblem:
-        return False
+    value = parse(block.rstrip(b" \n"), 1)
     return isinstance(value, dict) and same_entry(value, entry)

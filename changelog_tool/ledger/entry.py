@@ -59,12 +59,6 @@ def _unstorable(entry: Mapping[str, object]) -> list[tuple[str, str]]:
     found = []
     for field in (f.name for f in current().fields if f.kind in (TEXT, LIST)):
         value = entry.get(field)
-        if isinstance(value, list):
-            try:
-                if "".join(value).isascii():  # one test for a whole list of text
-                    continue
-            except TypeError:  # not all text
-                pass
         for index, text in enumerate(value) if isinstance(value, list) else [(None, value)]:
             # ASCII text holds no surrogate: most text skips the search
             if isinstance(text, str) and not text.isascii():
@@ -185,12 +179,8 @@ def repeated_items(entry: Mapping[str, object]) -> list[tuple[str, str]]:
             if not isinstance(value, str):
                 continue
             if value in seen:
-                found.append(
-                    (
-                        f"{field}/{index}",
-                        f"{value!r} is listed twice (also {field}/{seen[value]}); list each once",
-                    )
-                )
+                twice = f"{value!r} is listed twice (also {field}/{seen[value]}); list each once"
+                found.append((f"{field}/{index}", twice))
             else:
                 seen[value] = index
     return found

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import jsonschema
@@ -59,14 +59,11 @@ class EntrySchema:
     source: str | None
     document: dict[str, object] = field(compare=False, repr=False)
     registry: Registry[Schema] = field(compare=False, repr=False)
-    built: dict[str, Validator] = field(default_factory=dict, compare=False, repr=False)
 
-    @property
+    @cached_property
     def validator(self) -> Validator:
         """The validator of :attr:`document`, built once, on first use."""
-        if "validator" not in self.built:
-            self.built["validator"] = _strict()(self.document, registry=self.registry)
-        return self.built["validator"]
+        return _strict()(self.document, registry=self.registry)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -128,16 +125,11 @@ def _field(name: str, node: object, resolver: Resolver[Schema], where: str) -> F
             f'{where}: field {name!r} needs a type the changelog can hold: "boolean", '
             '"integer", "string", or "array" of strings'
         )
-    bounds = {k: spec.get(k) for k in ("minimum", "maximum")}
-    return Field(
-        name,
-        kind,
-        str(spec.get("description", "")),
-        **{
-            k: v if isinstance(v, int) and not isinstance(v, bool) else None
-            for k, v in bounds.items()
-        },
+    minimum, maximum = (
+        v if isinstance(v, int) and not isinstance(v, bool) else None
+        for v in (spec.get("minimum"), spec.get("maximum"))
     )
+    return Field(name, kind, str(spec.get("description", "")), minimum, maximum)
 
 
 def _scenario_enum(entry: dict[str, object], resolver: Resolver[Schema], where: str) -> list[str]:

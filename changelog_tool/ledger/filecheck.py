@@ -8,11 +8,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from changelog_tool.findings import ERROR, WARNING, Finding
-from changelog_tool.ledger.boundaries import ENTRY_HEAD
-from changelog_tool.ledger.document import BOM, Ledger, read_file, readable
+from changelog_tool.ledger.document import BOM, ENTRY_HEAD, Ledger, read_file, readable
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 
 @dataclass
@@ -100,7 +100,7 @@ def check_file(data: bytes, path: str) -> FileReport:
     if not readable(data):
         return report  # a YAML error on top would only repeat the encoding problem
     try:
-        root = ledger.parse()
+        root = load_items(data)
     except YamlProblem as problem:
         report.findings.append(Finding(problem.code, problem.message, path, problem.line))
         _check_blocks_one_by_one(ledger, path, report, skip_line=problem.line)
@@ -110,16 +110,12 @@ def check_file(data: bytes, path: str) -> FileReport:
         return report  # nothing but empty lines and comments: a history of no entries
     if not isinstance(root, list):
         kind = "empty" if root is None else type(root).__name__
-        report.findings.append(
-            Finding(
-                "not-a-list",
-                f"the YAML root must be a list of entries, found {kind}; each entry is a "
-                "list item that begins with `- config-keys:` at column 0 (`changelog add` "
-                "appends one)",
-                path,
-                1,
-            )
+        message = (
+            f"the YAML root must be a list of entries, found {kind}; each entry is a "
+            "list item that begins with `- config-keys:` at column 0 (`changelog add` "
+            "appends one)"
         )
+        report.findings.append(Finding("not-a-list", message, path, 1))
         return report
     report.items = root
     _check_items(ledger, path, root, report)
@@ -133,17 +129,12 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
     findings = []
     data = ledger.data
     if data.endswith(b"\n\n") or (data.endswith(b"\n") and not data.rstrip(b" \n")):
-        stripped = data.rstrip(b"\n")
-        findings.append(
-            Finding(
-                "separator",
-                "the file ends with an empty line; the next entry appended after it "
-                "must begin directly with '- config-keys:'",
-                path,
-                ledger.line_of(len(stripped)) + 1,
-                WARNING,
-            )
+        message = (
+            "the file ends with an empty line; the next entry appended after it "
+            "must begin directly with '- config-keys:'"
         )
+        line = ledger.line_of(len(data.rstrip(b"\n"))) + 1
+        findings.append(Finding("separator", message, path, line, WARNING))
     for block in ledger.blocks[1:]:
         previous = ledger.blocks[block.index - 1]
         if previous.end == previous.sep_end:
@@ -164,7 +155,7 @@ def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileRepor
 
 def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip_line: int) -> None:
     """After a whole-file parse failed: report each other broken entry too."""
-    for block, result in zip(ledger.blocks, ledger.parse_blocks(ledger.blocks), strict=True):
+    for block, result in zip(ledger.blocks, ledger.parse_blocks(), strict=True):
         if isinstance(result, YamlProblem):
             if result.line != skip_line:
                 report.findings.append(Finding(result.code, result.message, path, result.line))

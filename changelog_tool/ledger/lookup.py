@@ -10,6 +10,7 @@ from changelog_tool.findings import Finding, escape_controls
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.entry import matching_keys
 from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.strict import load_items
 
 
 @dataclass(frozen=True)
@@ -34,23 +35,21 @@ class Applied:
 def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]]:
     """``(line, entry)`` for every entry in file order, and problems; a file that does not parse
     whole is read entry by entry."""
-    ledger = Ledger(data)
+    problems = []
     try:
-        root = ledger.parse()
+        root = load_items(data)
     except YamlProblem:
-        found: list[tuple[int, dict[str, object]]] = []
-        problems = []
-        for result in ledger.parse_blocks(ledger.blocks):
-            if isinstance(result, YamlProblem):
-                problems.append(f"line {result.line}: {result.message} (entry skipped)")
-            elif isinstance(result.value, dict):
-                found.append((result.line, result.value))
-        return found, problems
+        root = Ledger(data).parse_blocks()
+        problems = [
+            f"line {p.line}: {p.message} (entry skipped)"
+            for p in root
+            if isinstance(p, YamlProblem)
+        ]
     if not isinstance(root, list):
         return [], ["the YAML root is not a list of entries"]
     return [
         (i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)
-    ], []
+    ], problems
 
 
 def file_entries(

@@ -8,8 +8,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import UNPARSED, content, value
+from changelog_tool.ledger.document import UNPARSED, Ledger, content, value
 from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.yaml.values import same
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from changelog_tool.ledger.boundaries import begins_entry
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content
+from changelog_tool.ledger.document import Ledger, begins_entry, content
 from changelog_tool.merge.replay import common_prefix
 from changelog_tool.merge.threeway import Side
 

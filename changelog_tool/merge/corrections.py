@@ -7,8 +7,7 @@ import re
 from collections.abc import Callable
 
 from changelog_tool.ledger.compare import pr_link_corrections
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import parse
+from changelog_tool.ledger.document import Ledger, parse
 from changelog_tool.ledger.entry import pull_link_problem
 
 

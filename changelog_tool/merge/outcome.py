@@ -9,8 +9,7 @@ from pathlib import Path
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import name
+from changelog_tool.ledger.document import Ledger, name
 from changelog_tool.merge.protected import (
     Context,
     Decision,

@@ -9,9 +9,8 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import SequenceStartEvent
 
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.appending import append_break
-from changelog_tool.ledger.boundaries import count_entries
-from changelog_tool.ledger.document import Block, Ledger
+from changelog_tool.ledger.document import Block, Ledger, entry_starts
+from changelog_tool.ledger.revision import append_break
 from changelog_tool.merge.replay import possessive
 from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.strict import load_items
@@ -38,7 +37,7 @@ def block_list_events(data: bytes) -> int | None:
 def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str) -> list[Finding]:
     """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as one
     list of ``prot``'s entries and the kept ones, each read as the append rule reads it
-    (:func:`~changelog_tool.ledger.appending.append_break`, as ``add`` and ``verify`` apply it)."""
+    (:func:`~changelog_tool.ledger.revision.append_break`, as ``add`` and ``verify`` apply it)."""
     appended = data[len(prot) :]
     broken = append_break(prot, appended, whose=f"{prot_name}'s") if appended else None
     if broken is not None:
@@ -98,7 +97,7 @@ def _verify_whole(
                 1,
             )
         ]
-    count = count_entries(prot)
+    count = len(entry_starts(prot))
     if len(root) != count + kept:
         return [
             Finding(

@@ -9,8 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content, label, parse
+from changelog_tool.ledger.document import Ledger, content, label, parse
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 

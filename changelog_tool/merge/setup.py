@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.ledger.atomic import TEMP_SUFFIX
 from changelog_tool.ledger.document import regular_file
+from changelog_tool.ledger.writer import TEMP_SUFFIX
 
 DRIVER = "perf-changelog"
 NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new entries"

@@ -11,15 +11,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import Ledger, separator_before_append
-from changelog_tool.ledger.edits import (
+from changelog_tool.ledger.document import (
     UNPARSED,
+    Ledger,
     content,
     first_line_difference,
     label,
     name,
     parse,
     parse_entry,
+    separator_before_append,
 )
 from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.ledger.pairing import (

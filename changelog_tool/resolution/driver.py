@@ -19,7 +19,7 @@ from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
 from changelog_tool.gitrepo.process import merge_file, remote_names
 from changelog_tool.gitrepo.state import GitDirectory, replay_start
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.boundaries import count_entries
+from changelog_tool.ledger.document import entry_starts
 from changelog_tool.merge.conflict import resolved_to, whole_conflict
 from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Context, Decision, begins_with_history, branch_names
@@ -88,7 +88,7 @@ def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | N
             "`changelog resolve --protected ours` or `--protected theirs` to merge with "
             "the side you name leading, or edit the file by hand"
         )
-    if begins_with_history(base, other) and count_entries(other) < count_entries(base):
+    if begins_with_history(base, other) and len(entry_starts(other)) < len(entry_starts(base)):
         quoted = shlex.quote(path)
         return (
             f"{other_side(side)} drops entries from the end of the base that {side} keeps, as "

@@ -13,8 +13,7 @@ from changelog_tool.findings import listing
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content
+from changelog_tool.ledger.document import Ledger, content
 from changelog_tool.ledger.pairing import KEPT, identity, pair
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.merge.outcome import Outcome, merge_sides

@@ -1,4 +1,4 @@
-"""The one append rule (ledger/appending.py): appending entries leaves the existing
+"""The one append rule (ledger/revision.py `append_break`): appending entries leaves the existing
 file's last entry reading as it did, and the whole one list. ``add`` (flags,
 ``--json``, ``--dry-run``, the TUI), ``verify --base`` and the merge apply it alike,
 on real git repositories."""
@@ -14,7 +14,7 @@ from projects import LOG, codes, make_project, run, verify
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.session import AddSession
-from changelog_tool.ledger.appending import append_break
+from changelog_tool.ledger.revision import append_break
 from changelog_tool.merge.threeway import Merged, Refused, merge
 from changelog_tool.yaml.strict import load_items
 

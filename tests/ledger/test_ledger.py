@@ -17,7 +17,7 @@ def test_blocks_keep_separators_exactly_as_found() -> None:
     assert ledger.text(blocks[1]) == ENTRY.format(n=2).encode()
 
 
-def test_the_last_block_is_found_without_a_full_scan() -> None:
+def test_the_last_block_is_the_last_entry() -> None:
     data = (ENTRY.format(n=1) + "\n" + ENTRY.format(n=2)).encode()
     last = Ledger(data).last_block()
     assert last is not None

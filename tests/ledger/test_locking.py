@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.locking import HELD_VARIABLE
+from changelog_tool.ledger.writer import HELD_VARIABLE
 
 QUICK = writer.Bounds(timeout=2.0)
 

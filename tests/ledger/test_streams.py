@@ -1,5 +1,5 @@
-"""Entry boundaries: the last entry found from the end, entries counted; the first
-difference of two byte strings."""
+"""Entry boundaries: the last entry, every entry start; the first difference of two byte
+strings."""
 
 from __future__ import annotations
 
@@ -13,10 +13,16 @@ from hypothesis import strategies as st
 from merge_helpers import changelog, entry
 
 from changelog_tool.gitrepo.process import git_dir
-from changelog_tool.ledger.boundaries import count_entries, last_entry_offset
-from changelog_tool.ledger.document import Ledger
+from changelog_tool.ledger.document import Ledger, entry_starts
 
 DATA = changelog(*(entry(f"key-{n}", link=n) for n in range(40)))
+STARTS = re.compile(rb"(?m)^-(?=[ \n]|\Z)")
+"""The bytes rule of where an entry begins, restated."""
+
+
+def last_start(data: bytes) -> int | None:
+    last = Ledger(data).last_block()
+    return last.start if last is not None else None
 
 
 @pytest.mark.parametrize(
@@ -33,9 +39,9 @@ DATA = changelog(*(entry(f"key-{n}", link=n) for n in range(40)))
         DATA + b"- " + b"y" * 300_000 + b"\n",
     ],
 )
-def test_the_last_entry_is_found_from_the_end(data: bytes) -> None:
-    blocks = Ledger(data).blocks
-    assert last_entry_offset(data) == (blocks[-1].start if blocks else None)
+def test_the_last_entry_is_found(data: bytes) -> None:
+    starts = [m.start() for m in STARTS.finditer(data)]
+    assert last_start(data) == (starts[-1] if starts else None)
 
 
 # the bytes that decide where an entry begins, and their look-alikes
@@ -44,11 +50,11 @@ LINE_PARTS = [b"-", b"\n", b" ", b"a", b"- ", b"\n-", b"#", b"\r\n", b"\t", b"- 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(LINE_PARTS), max_size=40))
-def test_the_end_reader_finds_the_last_entry_the_bytes_rule_finds(parts: list[bytes]) -> None:
-    """Any file: the reader from the end answers where the file's last block begins."""
+def test_the_last_entry_is_the_one_the_bytes_rule_finds(parts: list[bytes]) -> None:
+    """Any file: the last block begins where the bytes rule finds the last entry."""
     data = b"".join(parts)
-    blocks = Ledger(data).blocks
-    assert last_entry_offset(data) == (blocks[-1].start if blocks else None)
+    starts = [m.start() for m in STARTS.finditer(data)]
+    assert last_start(data) == (starts[-1] if starts else None)
 
 
 @pytest.mark.parametrize(
@@ -66,18 +72,16 @@ def test_the_end_reader_finds_the_last_entry_the_bytes_rule_finds(parts: list[by
         (b"", None),
     ],
 )
-def test_the_end_reader_pins_the_rule_where_it_is_easy_to_get_wrong(
+def test_the_last_entry_pins_the_rule_where_it_is_easy_to_get_wrong(
     data: bytes, expected: int | None
 ) -> None:
-    assert last_entry_offset(data) == expected
-    last = Ledger(data).last_block()
-    assert (last.start if last else None) == expected
+    assert last_start(data) == expected
 
 
 @given(st.lists(st.sampled_from([b"-", b"\n", b" ", b"a", b"- ", b"\n-"]), max_size=30))
 def test_entries_are_counted_as_the_lines_that_begin_a_list_item(parts: list[bytes]) -> None:
     data = b"".join(parts)
-    assert count_entries(data) == len(re.findall(rb"(?m)^-(?=[ \n]|\Z)", data))
+    assert entry_starts(data) == [m.start() for m in STARTS.finditer(data)]
 
 
 def test_the_git_directory_is_read_from_dot_git_as_git_says(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ from projects import with_file_size_limit
 
 from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.atomic import TEMP_SUFFIX
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.filecheck import check_file
+from changelog_tool.ledger.writer import TEMP_SUFFIX
 from changelog_tool.yaml.strict import load_value
 
 OLD = (

@@ -455,7 +455,7 @@ def test_the_merge_takes_entries_for_one_entry_exactly_when_the_gate_does(
 ) -> None:
     """The gate's rule (``same_entry``): ``1``, ``1.0`` and ``true`` are different
     values (YAML 1.2 and JSON tell them apart), two spellings of one value are not."""
-    from changelog_tool.ledger.edits import parse
+    from changelog_tool.ledger.document import parse
     from changelog_tool.ledger.entry import same_entry
 
     def spelled(value: bytes) -> bytes:

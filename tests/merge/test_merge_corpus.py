@@ -11,8 +11,7 @@ import pytest
 from merge_helpers import Scenario, clone_bundle, read_blobs, scenarios, sep
 
 from changelog_tool.findings import ERROR
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content
+from changelog_tool.ledger.document import Ledger, content
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.merge.outcome import merge_sides
 from changelog_tool.merge.protected import Context

@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from merge_helpers import differs_only_in_carried_pr_links, entry, sep
 
 from changelog_tool.findings import ERROR
-from changelog_tool.ledger.document import Ledger
-from changelog_tool.ledger.edits import content, parse
+from changelog_tool.ledger.document import Ledger, content, parse
 from changelog_tool.ledger.entry import without_pr_link
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.merge.threeway import Merged, Refused, merge

@@ -34,11 +34,11 @@ MAIN = appended(HISTORY, FIXED, DRAFT)
 
 DIES = """
 import os, runpy, signal, sys
-from changelog_tool.ledger import atomic
+from changelog_tool.ledger import writer
 def dying(fd, data):  # half of the first write, then killed
     os.write(fd, bytes(data[: len(data) // 2]))
     os.kill(os.getpid(), signal.SIGKILL)
-atomic._write_all = dying
+writer._write_all = dying
 sys.argv = ["changelog_tool", *sys.argv[1:]]
 runpy.run_module("changelog_tool", run_name="__main__", alter_sys=True)
 """

@@ -15,7 +15,7 @@ from tui_helpers import SIZE, app_for, build, screen_text, settle, synchronous
 
 from changelog_tool.authoring import drafts
 from changelog_tool.demo.sandbox import Sandbox
-from changelog_tool.ledger.atomic import TEMP_SUFFIX
+from changelog_tool.ledger.writer import TEMP_SUFFIX
 
 
 @pytest.fixture
