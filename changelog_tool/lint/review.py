@@ -29,8 +29,8 @@ class MasterKey:
 
 @dataclass
 class Changed:
-    """What the lints look at: changed YAML files, the changed master keys with their references,
-    and a path test."""
+    """What the lints look at: the changed recipe files, the changed master keys (or whole master
+    files, first) and their references."""
 
     recipes: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
     master_keys: list[MasterKey] = field(default_factory=list)
