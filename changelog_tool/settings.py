@@ -89,9 +89,6 @@ class Settings:
     def changelog_path(self) -> Path:
         return self.root / self.changelog
 
-    def is_placeholder(self, link: str) -> bool:
-        return is_placeholder(link, self.placeholders)
-
     def placeholder_link(self) -> str:
         return self.placeholders[0]
 

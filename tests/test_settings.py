@@ -17,9 +17,9 @@ def test_no_settings_gives_inferencex_defaults(tmp_path: Path) -> None:
     assert loaded.changelog_path == tmp_path.resolve() / "perf-changelog.yaml"
     assert loaded.master_configs == ("configs/*-master.yaml", ".github/configs/*-master.yaml")
     assert loaded.protected_ref == ("origin/main", "main")
-    assert loaded.is_placeholder("XXX")
-    assert loaded.is_placeholder("https://github.com/o/r/pull/XXX")
-    assert not loaded.is_placeholder("https://github.com/o/r/pull/12")
+    assert settings.is_placeholder("XXX", loaded.placeholders)
+    assert settings.is_placeholder("https://github.com/o/r/pull/XXX", loaded.placeholders)
+    assert not settings.is_placeholder("https://github.com/o/r/pull/12", loaded.placeholders)
 
 
 def test_pyproject_table_is_read(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.revision import APPEND, MODIFIED, NEW, UNCHANGED
 from changelog_tool.merge.threeway import Merged
 from changelog_tool.resolution.sync import Sync, commit_merge
-from changelog_tool.settings import Settings
+from changelog_tool.settings import Settings, is_placeholder
 from changelog_tool.yaml.strict import load_value
 
 
@@ -193,7 +193,7 @@ def fill_placeholders(
         current = value.get("pr-link")
         if current == link:
             continue
-        if not (isinstance(current, str) and settings.is_placeholder(current)):
+        if not is_placeholder(current, settings.placeholders):
             raise ChangelogError(
                 f"{path}:{entry.line}: this branch's entry links {current!r}, not {link}: "
                 "fix it by hand (finalize only fills in placeholders)"

@@ -11,13 +11,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from ruamel.yaml.error import YAMLError
-
 from changelog_tool import DISTRIBUTION
 from changelog_tool.errors import UsageError
 from changelog_tool.github import slug_of
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import YamlRefused
+from changelog_tool.yaml.items import YamlProblem
 
 PRE_COMMIT = ".pre-commit-config.yaml"
 HOOK_ID = "perf-changelog"
@@ -170,7 +168,7 @@ def read_yaml(data: bytes) -> tuple[object, str | None]:
     """The document's value as a YAML 1.1 safe reader builds it, or why it cannot."""
     try:
         return yaml11.load(data), None
-    except (yaml11.Unreadable, YamlRefused, YAMLError, UnicodeDecodeError) as exc:
+    except (YamlProblem, UnicodeDecodeError) as exc:
         return None, " ".join(str(exc).split())
 
 

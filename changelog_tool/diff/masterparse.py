@@ -11,7 +11,8 @@ from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
 
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused, build_error, line_at
+from changelog_tool.yaml.items import BUILD_ERRORS, YamlProblem, build_error
+from changelog_tool.yaml.limits import line_at
 from changelog_tool.yaml.safeload import load
 
 _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
@@ -37,7 +38,7 @@ def parse(data: bytes) -> object:
     """Parse YAML bytes within the limits (cached: the same key bytes recur across versions)."""
     try:
         return load(data)
-    except YamlRefused as exc:
+    except YamlProblem as exc:
         raise MasterProblem(exc.message, exc.line, exc.code) from None
     except DuplicateKeyError as exc:  # the safe loader refuses them; anchors and << stay legal
         found = _DUPLICATE.search(str(exc.problem))
@@ -87,8 +88,8 @@ def parse_1_1(data: bytes) -> object:
     the :class:`MasterProblem` that says why it cannot (returned: cached too)."""
     try:
         return yaml11.load(data)
-    except (yaml11.Unreadable, YAMLError, YamlRefused) as exc:
-        why = exc.message if isinstance(exc, YamlRefused) else str(exc).strip().splitlines()[0]
+    except YamlProblem as exc:
+        why = exc.message.strip().splitlines()[0]
         return MasterProblem(f"{PYYAML} cannot read this: {why}", None)
 
 

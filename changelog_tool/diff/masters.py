@@ -24,7 +24,8 @@ from changelog_tool.diff.masterparse import (
 )
 from changelog_tool.ledger.document import BOM
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import OTHER_BREAKS, YamlRefused, events, line_at
+from changelog_tool.yaml.items import YamlProblem
+from changelog_tool.yaml.limits import OTHER_BREAKS, events, line_at
 
 # A top-level key: column 0, not a comment, sequence item, directive or document marker.
 # A plain key runs to the first colon that ends it (one before a space, a tab or the
@@ -233,7 +234,7 @@ class MasterFile:
                     nodes += 1
                 if isinstance(event, CollectionStartEvent):
                     depth += 1
-        except (YAMLError, YamlRefused):
+        except (YAMLError, YamlProblem):
             pass  # a file that does not read: the lines known so far
         return lines
 
@@ -249,7 +250,7 @@ class MasterFile:
             return None
         try:
             read = yaml11.plain(key)
-        except yaml11.Unreadable:
+        except YamlProblem:
             read = None
         if isinstance(read, str):
             return None

@@ -10,10 +10,9 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ruamel.yaml.error import YAMLError
 
-from changelog_tool.yaml.limits import BUILD_ERRORS, YamlRefused
+from changelog_tool.yaml.items import BUILD_ERRORS, YamlProblem
 from changelog_tool.yaml.safeload import load
 from changelog_tool.yaml.values import same
-from changelog_tool.yaml.yaml11 import Unreadable
 from changelog_tool.yaml.yaml11 import load as load_1_1
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")
@@ -82,7 +81,7 @@ def same_data(old: bytes, new: bytes) -> bool:
     try:
         if not same(load(old), load(new)):
             return False
-    except (YAMLError, YamlRefused):
+    except (YAMLError, YamlProblem):
         return False
     except BUILD_ERRORS:  # a value its tag says it is and is not
         return False
@@ -95,5 +94,5 @@ def same_data(old: bytes, new: bytes) -> bool:
 def _as_the_jobs_load(data: bytes) -> object:
     try:
         return load_1_1(data)
-    except (Unreadable, YAMLError, YamlRefused):
+    except YamlProblem:
         return _UNREAD

@@ -24,7 +24,7 @@ from changelog_tool.ledger.entry import (
     schema_errors,
     texts,
 )
-from changelog_tool.settings import Settings
+from changelog_tool.settings import Settings, is_placeholder
 from changelog_tool.yaml.yaml11 import disagreements
 
 QUEUE = see("The placeholder before a merge queue")
@@ -170,7 +170,7 @@ def _pr_link(link: str, rules: Rules) -> Rejection | None:
     merge must not carry."""
     settings, number, allow = rules.settings, rules.pr_number, rules.protected is None
     why = prlinks.problem(link, settings, rules.slug, allow_placeholder=allow, pr_number=number)
-    placeholder = settings.is_placeholder(link)
+    placeholder = is_placeholder(link, settings.placeholders)
     # this repository's link to another pull request: a re-land of a reverted one keeps its
     # first link; the entry still runs what it selects
     relink = why is not None and number is not None

@@ -10,7 +10,7 @@ from changelog_tool.gitrepo import HeadState, remote_url_reader
 from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger.entry import PULL_LINK, PULL_LINK_SHAPE, pull_link_problem
 from changelog_tool.refnames import branch_name
-from changelog_tool.settings import Settings
+from changelog_tool.settings import Settings, is_placeholder
 
 
 def canonical(slug: str, number: int) -> str:
@@ -26,7 +26,7 @@ def problem(
     pr_number: int | None = None,
 ) -> str | None:
     """Why ``link`` is not acceptable, or ``None`` when it is."""
-    if settings.is_placeholder(link):
+    if is_placeholder(link, settings.placeholders):
         if allow_placeholder:
             return None
         return f"placeholder pr-link {link!r} is not allowed here; use the pull request's link"

@@ -3,15 +3,13 @@ docs/design.md, "The benchmark's reading decides"."""
 
 from __future__ import annotations
 
-from ruamel.yaml.error import YAMLError
-
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.findings import ERROR, WARNING, Finding, shown
 from changelog_tool.ledger.reading import Reading
 from changelog_tool.ledger.revision import SYNC, Appended
 from changelog_tool.settings import Settings
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import YamlRefused
+from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.values import same
 
 READER = "the benchmark CI's reader of the changelog (`git diff BASE HEAD`)"
@@ -127,7 +125,7 @@ def _as_read(appended: list[Appended]) -> list[tuple[object, object]] | None:
             return None
         try:
             whole, cut = yaml11.load(entry.text), yaml11.load(entry.text.rstrip(b"\n"))
-        except (yaml11.Unreadable, YAMLError, YamlRefused):
+        except YamlProblem:
             return None
         if not (isinstance(whole, list) and isinstance(cut, list)) or len(whole) != 1:
             return None

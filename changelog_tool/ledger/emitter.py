@@ -12,7 +12,6 @@ from changelog_tool.ledger.entry import lone_surrogate, normalize, not_an_intege
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, LIST, current
 from changelog_tool.yaml.items import STR_TAG, YamlProblem, plain_tag
 from changelog_tool.yaml.strict import load_value
-from changelog_tool.yaml.yaml11 import Unreadable
 from changelog_tool.yaml.yaml11 import plain as plain_1_1
 
 # Characters a plain scalar may hold: no indicator can start it, no ": " or " #" can
@@ -72,7 +71,7 @@ def plain_is_safe(text: str) -> bool:
         return False
     try:
         return plain_1_1(text) == text  # YAML 1.1: PyYAML, as the benchmark CI reads it
-    except Unreadable:
+    except YamlProblem:
         return False
 
 
@@ -131,7 +130,9 @@ def _prove(block: bytes, entry: Mapping[str, object]) -> None:
     try:
         parsed = load_value(block)
     except YamlProblem as problem:  # pragma: no cover - a bug in this module
-        raise ChangelogError(f"internal error: emitted block does not parse: {problem}") from None
+        raise ChangelogError(
+            f"internal error: emitted block does not parse: line {problem.line}: {problem.message}"
+        ) from None
     if parsed != [dict(entry)] or any(
         type(parsed[0][k]) is not type(v) for k, v in entry.items()
     ):  # pragma: no cover - a bug in this module

@@ -6,10 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ruamel.yaml.error import YAMLError
-
 from changelog_tool.yaml import yaml11
-from changelog_tool.yaml.limits import YamlRefused
+from changelog_tool.yaml.items import YamlProblem
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
@@ -78,10 +76,8 @@ def _entries(text: str) -> tuple[list[dict[str, object]], str | None]:
     """The added text as the list of entries it loads to, or why it does not."""
     try:
         value = yaml11.load(text.encode("utf-8"))
-    except YamlRefused as exc:
-        return [], exc.message
-    except (yaml11.Unreadable, YAMLError) as exc:
-        return [], str(exc).strip().splitlines()[0]
+    except YamlProblem as exc:
+        return [], exc.message.strip().splitlines()[0]
     if not value:
         return [], None
     if not isinstance(value, list):

@@ -11,7 +11,8 @@ from functools import cached_property
 from changelog_tool.findings import Finding, listing
 from changelog_tool.lint import keystyle, repeated
 from changelog_tool.settings import DEFAULT_SEVERITY
-from changelog_tool.yaml.tree import Mapping, Unreadable, Values, mappings
+from changelog_tool.yaml.items import YamlProblem
+from changelog_tool.yaml.tree import Mapping, Values, mappings
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ class _File:
         self.repeats: list[repeated.Repeat] = []
         try:
             self.now: list[Mapping] | None = mappings(head, line - 1, values=values)
-        except Unreadable:
+        except YamlProblem:
             self.now = None
 
     @cached_property
@@ -203,7 +204,7 @@ class _File:
     def new_places(self) -> set[repeated.Place]:
         try:
             before = self.before
-        except Unreadable:  # a base no lint can read: nothing here counts as new
+        except YamlProblem:  # a base no lint can read: nothing here counts as new
             return set()
         return repeated.new_places(self.path, self.now or [], before)
 
@@ -223,7 +224,7 @@ class _File:
                 self.repeats = repeated.repeats(self.path, now, leaves, changed)
                 for repeat in self.repeats:
                     out.append(Finding("repeated-block", repeat.message(), self.path, repeat.line))
-        except Unreadable:
+        except YamlProblem:
             self.now = None
             return []
         return out

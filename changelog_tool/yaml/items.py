@@ -1,9 +1,10 @@
-"""What the strict loader builds (:class:`Item`), and how every reader reads plain scalars
-(:func:`plain_value`, ruamel.yaml's resolver)."""
+"""What the strict loader builds (:class:`Item`), what every YAML reader refuses with
+(:class:`YamlProblem`), and how every reader reads plain scalars (:func:`plain_value`)."""
 
 from __future__ import annotations
 
 import datetime
+import sys
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -12,8 +13,6 @@ from typing import TypeAlias
 
 from ruamel.yaml import YAML
 from ruamel.yaml.nodes import ScalarNode
-
-from changelog_tool.yaml.limits import BUILD_ERRORS, build_error, clipped
 
 Scalar: TypeAlias = str | int | float | bool | None
 """A JSON scalar; a plain YAML scalar may also be a date (:func:`plain_value`)."""
@@ -26,15 +25,16 @@ untrusted bytes is an ``object`` until it is checked (its keys may be numbers)."
 
 @dataclass(unsafe_hash=True)
 class YamlProblem(Exception):
-    """A YAML document the changelog refuses; ``line`` is 1-based. Not frozen: raising sets
+    """YAML a reader refuses: past a limit, not YAML, or a value it cannot build; ``line`` is
+    1-based (LF lines), 1 where the reader gives none. Not frozen: raising sets
     ``__traceback__``."""
 
     code: str
     message: str
-    line: int
+    line: int = 1
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
+        return self.message
 
 
 @dataclass
@@ -53,10 +53,6 @@ BUILT_TAGS = frozenset(
 _LETTERS = frozenset("tTfFnN")
 """The letters a plain scalar that is not a string can begin with in ruamel's YAML
 1.2 reading (``true``, ``false``, ``null``): any other letter begins a string."""
-
-
-class Unbuildable(ValueError):
-    """A plain scalar that reads as a number, date or time it is not (``2025-13-01``)."""
 
 
 _SAFE = YAML(typ="safe", pure=False)
@@ -80,7 +76,7 @@ def plain_tag(text: str) -> str:
 @lru_cache(maxsize=4096)
 def plain_value(text: str) -> Scalar | datetime.date:
     """A plain scalar's value as ruamel.yaml's safe loader builds it (YAML 1.2); raises
-    :class:`Unbuildable` when its tag says what it is not."""
+    :class:`YamlProblem` when its tag says what it is not (``2025-13-01``)."""
     tag = plain_tag(text)
     if tag not in BUILT_TAGS:
         return text  # a string, or a tag only a whole document gives meaning (<<, =)
@@ -92,7 +88,26 @@ def plain_value(text: str) -> Scalar | datetime.date:
         return value
     except BUILD_ERRORS as exc:
         kind = tag.rsplit(":", 1)[1]
-        raise Unbuildable(
+        raise YamlProblem(
+            "yaml-syntax",
             f"{clipped(text)} reads as a YAML {kind} but is not a valid one "
-            f"({build_error(exc)}); quote it to keep it as text"
+            f"({build_error(exc)}); quote it to keep it as text",
         ) from None
+
+
+BUILD_ERRORS: tuple[type[Exception], ...] = (ValueError, LookupError, TypeError, ArithmeticError)
+"""What ruamel's constructors raise, besides its own errors, on a value its tag says
+it is and it is not (``2025-13-01``, ``!!bool "abc"``, ``!!int ""``)."""
+
+
+def build_error(exc: Exception) -> str:
+    """A constructor's error in a config's terms (not Python's advice on int digits)."""
+    if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
+        return f"a number of more than {sys.get_int_max_str_digits():,} digits"
+    return str(exc)
+
+
+def clipped(text: str, width: int = 60) -> str:
+    """``repr(text)``, cut to about ``width`` characters with its length said."""
+    shown = repr(text)
+    return shown if len(shown) <= width else f"{shown[: width - 20]}... ({len(text):,} characters)"

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -17,21 +16,12 @@ from ruamel.yaml.events import (
     ScalarEvent,
 )
 
+from changelog_tool.yaml.items import YamlProblem
+
 MAX_DEPTH = 100
 """Nested collections (mappings and sequences) in one document, the root counting 1."""
 MAX_ALIAS_NODES = 100_000
 """Nodes that aliases may add to a document beyond the nodes it writes out."""
-
-
-class YamlRefused(Exception):
-    """A document refused before its value is built: past a limit, or a plain scalar no reader
-    can build. ``line`` is 1-based (LF lines)."""
-
-    def __init__(self, code: str, message: str, line: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.line = line
 
 
 @dataclass
@@ -60,7 +50,7 @@ MASTER_NEEDS = "a master config needs about 10: flatten it"
 
 
 def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Event]:
-    """libyaml's events for ``data``: :class:`YamlRefused` at the first node past a limit,
+    """libyaml's events for ``data``: :class:`YamlProblem` at the first node past a limit,
     ruamel's ``YAMLError`` at a syntax error. ``needs`` is said when too deep."""
     parser = CParser(data)
     sizes: dict[str, tuple[int, int]] = {}  # anchor -> (expanded nodes, height)
@@ -81,7 +71,7 @@ def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Event]:
                 size, height = (1, 0)
                 if isinstance(event, AliasEvent):
                     if event.anchor in unclosed:
-                        raise YamlRefused(
+                        raise YamlProblem(
                             "yaml-alias",
                             f"the alias *{event.anchor} is inside the collection it names "
                             f"(&{event.anchor}): a value that holds itself, which no "
@@ -98,7 +88,7 @@ def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Event]:
                 if stack:
                     stack[-1].deepest = max(stack[-1].deepest, reach)
                 if expanded - written > MAX_ALIAS_NODES:
-                    raise YamlRefused(
+                    raise YamlProblem(
                         "yaml-alias",
                         f"aliases expand this document by more than {MAX_ALIAS_NODES:,} "
                         f"nodes (alias *{event.anchor}); a master config needs no such "
@@ -128,26 +118,8 @@ def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Event]:
         parser.dispose()
 
 
-BUILD_ERRORS: tuple[type[Exception], ...] = (ValueError, LookupError, TypeError, ArithmeticError)
-"""What ruamel's constructors raise, besides its own errors, on a value its tag says
-it is and it is not (``2025-13-01``, ``!!bool "abc"``, ``!!int ""``)."""
-
-
-def build_error(exc: Exception) -> str:
-    """A constructor's error in a config's terms (not Python's advice on int digits)."""
-    if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
-        return f"a number of more than {sys.get_int_max_str_digits():,} digits"
-    return str(exc)
-
-
-def clipped(text: str, width: int = 60) -> str:
-    """``repr(text)``, cut to about ``width`` characters with its length said."""
-    shown = repr(text)
-    return shown if len(shown) <= width else f"{shown[: width - 20]}... ({len(text):,} characters)"
-
-
-def _too_deep(data: bytes | str, event: Event, needs: str) -> YamlRefused:
-    return YamlRefused(
+def _too_deep(data: bytes | str, event: Event, needs: str) -> YamlProblem:
+    return YamlProblem(
         "yaml-syntax",
         f"nested deeper than {MAX_DEPTH} levels of mappings and lists (aliases included); {needs}",
         line_at(data, event.start_mark.index),

@@ -25,11 +25,11 @@ from changelog_tool.yaml.items import (
     BUILT_TAGS,
     STR_TAG,
     Item,
-    Unbuildable,
+    YamlProblem,
     plain_tag,
     plain_value,
 )
-from changelog_tool.yaml.limits import MASTER_NEEDS, YamlRefused, events
+from changelog_tool.yaml.limits import MASTER_NEEDS, events
 
 _DEFER = object()
 """What :func:`build` returns for a document it leaves to ruamel's loader."""
@@ -37,7 +37,7 @@ _NO_KEY = object()
 
 
 def load(data: bytes) -> object:
-    """The document's value as ruamel's safe loader builds it; raises :class:`YamlRefused` or
+    """The document's value as ruamel's safe loader builds it; raises :class:`YamlProblem` or
     ``YAMLError``."""
     value = build(data)
     return YAML(typ="safe", pure=False).load(data) if value is _DEFER else value
@@ -65,7 +65,7 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     Not ``strict``: :data:`_DEFER` for what is left to that loader; a ``DuplicateKeyError``
     naming the repeated key (and its line) that loader would report. ``strict``: the root value (a
     sequence's as :class:`Item` s), refusing anchors, aliases, tags, complex or repeated keys
-    and a second document with :class:`YamlRefused`; lines shifted by ``offset``.
+    and a second document with :class:`YamlProblem`; lines shifted by ``offset``.
     """
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
@@ -92,9 +92,9 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
                 elif strict or plain_tag(scalar) in BUILT_TAGS | {STR_TAG}:
                     try:
                         value = plain_value(scalar)
-                    except Unbuildable as exc:
-                        where = line(event.start_mark)
-                        raise YamlRefused("yaml-syntax", str(exc), where) from None
+                    except YamlProblem as exc:
+                        exc.line = line(event.start_mark)
+                        raise
             into = open_[-1] if open_ else None
             if value is not _DEFER and into is not None and into.key is not _NO_KEY:
                 into.collection[into.key] = value  # type: ignore[call-overload]
@@ -106,13 +106,13 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
         elif isinstance(event, CollectionEndEvent):
             done = open_.pop()
             if done.as_key:
-                raise YamlRefused("yaml-syntax", "a mapping key must be a scalar", line(done.mark))
+                raise YamlProblem("yaml-syntax", "a mapping key must be a scalar", line(done.mark))
             continue
         elif isinstance(event, DocumentStartEvent):
             documents += 1
             if strict and result is not None:
                 where = line(event.start_mark)
-                raise YamlRefused("yaml-syntax", "more than one YAML document", where)
+                raise YamlProblem("yaml-syntax", "more than one YAML document", where)
             if strict or (documents == 1 and event.version is None and not event.tags):
                 continue
         elif not isinstance(event, AliasEvent):
@@ -137,7 +137,7 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
             elif value in into.collection:
                 if strict:
                     first = into.lines[str(value)] if into.lines is not None else 0
-                    raise YamlRefused(
+                    raise YamlProblem(
                         "duplicate-yaml-key",
                         f"duplicate key {value!r} (first on line {first}); keep only one",
                         line(event.start_mark),
@@ -173,7 +173,7 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     return _DEFER
 
 
-def _refused(event: Event, line: int) -> YamlRefused:
+def _refused(event: Event, line: int) -> YamlProblem:
     """Why the changelog refuses ``event``: an anchor, an alias or a tag."""
     anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
     if isinstance(event, AliasEvent):
@@ -181,7 +181,7 @@ def _refused(event: Event, line: int) -> YamlRefused:
     elif anchor is not None:
         why = f"YAML anchor &{anchor} is not allowed in the changelog; write the value out"
     else:
-        return YamlRefused(
+        return YamlProblem(
             "yaml-tag", f"YAML tag {tag} is not allowed in the changelog; remove it", line
         )
-    return YamlRefused("yaml-alias", why, line)
+    return YamlProblem("yaml-alias", why, line)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from changelog_tool.yaml.items import Item, YamlProblem
-from changelog_tool.yaml.limits import YamlRefused, line_at
+from changelog_tool.yaml.limits import line_at
 from changelog_tool.yaml.safeload import build
 
 
@@ -16,8 +16,9 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
     value; lines shifted by ``line_offset``. Raises :class:`YamlProblem`."""
     try:
         return build(data, strict=True, offset=line_offset)
-    except YamlRefused as exc:
-        raise YamlProblem(exc.code, exc.message, exc.line + line_offset) from None
+    except YamlProblem as exc:
+        exc.line += line_offset
+        raise
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = line_at(data, mark.index if mark is not None else 0) + line_offset

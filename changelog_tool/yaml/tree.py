@@ -17,7 +17,8 @@ from ruamel.yaml.events import (
     ScalarEvent,
 )
 
-from changelog_tool.yaml.limits import YamlRefused, events
+from changelog_tool.yaml.items import YamlProblem
+from changelog_tool.yaml.limits import events
 
 MAX_NODES = 200_000
 
@@ -66,10 +67,6 @@ class Values:
         return self._shapes[number]
 
 
-class Unreadable(Exception):
-    """The file is not YAML the lints can read; the other checks report why."""
-
-
 _MERGE = "tag:yaml.org,2002:merge"
 
 
@@ -90,11 +87,12 @@ class _Node:
 
 
 def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None) -> list[Mapping]:
-    """Every mapping in ``data``, outermost first; with ``values``, their value numbers too."""
+    """Every mapping in ``data``, outermost first; with ``values``, their value numbers too.
+    Raises :class:`YamlProblem` for a file the lints cannot read (the other checks say why)."""
     try:
         root = _compose(data)
-    except (YamlRefused, YAMLError, ValueError) as exc:
-        raise Unreadable(str(exc)) from None
+    except (YAMLError, ValueError) as exc:
+        raise YamlProblem("yaml-syntax", str(exc)) from None
     if root is None:
         return []
     walk = _Walk(line_offset, values)
@@ -118,7 +116,7 @@ def _compose(data: bytes) -> _Node | None:
             node = _Node(kind, event.start_mark.line, anchor=event.anchor)
         elif isinstance(event, AliasEvent):
             if event.anchor not in anchors:
-                raise Unreadable(f"found undefined alias {event.anchor!r}")
+                raise YamlProblem("yaml-syntax", f"found undefined alias {event.anchor!r}")
             node = anchors[event.anchor]  # shared, not opened again
         elif isinstance(event, CollectionEndEvent):
             open_.pop()
@@ -126,7 +124,7 @@ def _compose(data: bytes) -> _Node | None:
         elif isinstance(event, DocumentStartEvent):
             documents += 1
             if documents > 1:
-                raise Unreadable("expected a single document in the stream")
+                raise YamlProblem("yaml-syntax", "expected a single document in the stream")
             continue
         else:
             continue
@@ -176,7 +174,7 @@ class _Walk:
     def _spend(self, nodes: int) -> None:
         self.budget -= nodes
         if self.budget < 0:
-            raise Unreadable(f"more than {MAX_NODES} YAML nodes")
+            raise YamlProblem("yaml-syntax", f"more than {MAX_NODES} YAML nodes")
 
     def _mapping(self, node: _Node, path: tuple[str, ...], at: int | None) -> int:
         found = Mapping(path, at if at is not None else node.line + 1 + self.offset)

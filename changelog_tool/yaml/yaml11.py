@@ -1,6 +1,6 @@
 """Values as PyYAML's safe loader builds them (YAML 1.1: ``on`` is true, ``010`` is 8), which
-benchmark jobs read with. Input passes the bounded scan first; what PyYAML refuses (unknown
-tags, complex keys, bare tabs) raises :class:`Unreadable`."""
+benchmark jobs read with. Input passes the bounded scan first; what it or PyYAML refuses
+(unknown tags, complex keys, bare tabs) raises :class:`YamlProblem`."""
 
 from __future__ import annotations
 
@@ -10,14 +10,11 @@ import yaml
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import ScalarEvent
 
-from changelog_tool.yaml.limits import YamlRefused, clipped, events
+from changelog_tool.yaml.items import YamlProblem, clipped
+from changelog_tool.yaml.limits import events
 from changelog_tool.yaml.values import same
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class Unreadable(Exception):
-    """What a YAML 1.1 safe reader refuses to read."""
 
 
 MAX_SEXAGESIMAL_PARTS = 1000
@@ -29,36 +26,41 @@ _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+")
 
 def load(data: bytes) -> object:
     """The document's value as PyYAML's safe loader builds it, within the limits of
-    :func:`~changelog_tool.yaml.limits.events`; :class:`Unreadable` for what PyYAML refuses."""
+    :func:`~changelog_tool.yaml.limits.events`; :class:`YamlProblem` for what either refuses
+    (its message the scan's whole error, or PyYAML's first line)."""
     quoted: list[tuple[int, int]] = []  # where quoted and block scalars lie (characters)
-    for event in events(data):
-        if isinstance(event, ScalarEvent):
-            if event.style in _QUOTED_OR_BLOCK:
-                quoted.append((event.start_mark.index, event.end_mark.index))
-            elif event.implicit[0]:
-                _bounded(event.value)
+    try:
+        for event in events(data):
+            if isinstance(event, ScalarEvent):
+                if event.style in _QUOTED_OR_BLOCK:
+                    quoted.append((event.start_mark.index, event.end_mark.index))
+                elif event.implicit[0]:
+                    _bounded(event.value)
+    except YAMLError as exc:  # ruamel's, from the bounded scan
+        raise YamlProblem("yaml-syntax", str(exc)) from None
     if b"\t" in data:
         _no_bare_tab(data.decode("utf-8", "replace"), quoted)
     try:
         return yaml.load(data, Loader=_Loader)  # a safe loader
     except yaml.YAMLError as exc:
-        raise Unreadable(str(exc).strip().splitlines()[0]) from None
+        raise YamlProblem("yaml-syntax", str(exc).strip().splitlines()[0]) from None
     except (ValueError, TypeError, OverflowError) as exc:  # a constructor's refusal
-        raise Unreadable(str(exc)) from None
+        raise YamlProblem("yaml-syntax", str(exc)) from None
 
 
 def _bounded(text: str) -> None:
     parts = text.count(":") + 1
     if parts > MAX_SEXAGESIMAL_PARTS and _SEXAGESIMAL.fullmatch(text):
-        raise Unreadable(
+        raise YamlProblem(
+            "yaml-syntax",
             f"a base-60 integer of {parts} parts (over {MAX_SEXAGESIMAL_PARTS}), whose "
-            "value costs time growing with the square of its length; quote it"
+            "value costs time growing with the square of its length; quote it",
         )
 
 
 def plain(text: str) -> object:
     """A plain scalar's value as PyYAML resolves and builds it (``on`` is True,
-    ``010`` is 8); :class:`Unreadable` when it cannot build it."""
+    ``010`` is 8); :class:`YamlProblem` when it cannot build it."""
     _bounded(text)
     loader = yaml.SafeLoader("")
     tag = loader.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
@@ -66,7 +68,7 @@ def plain(text: str) -> object:
     try:
         return loader.construct_object(node)
     except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
-        raise Unreadable(str(exc)) from None
+        raise YamlProblem("yaml-syntax", str(exc)) from None
 
 
 _QUOTED_OR_BLOCK = frozenset("\"'|>")
@@ -78,7 +80,7 @@ pass, the possessive ``*+`` never backtracking over a long line."""
 
 
 def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
-    """A tab outside quoted or block scalars and comments is :class:`Unreadable`, as PyYAML's
+    """A tab outside quoted or block scalars and comments is :class:`YamlProblem`, as PyYAML's
     scanner refuses it."""
     pieces, at = [], 0
     for start, end in quoted:  # their tabs are blanked out
@@ -87,9 +89,10 @@ def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
     found = _BARE_TAB.search("".join(pieces) + text[at:])
     if found is not None:
         line = text.count("\n", 0, found.end()) + 1
-        raise Unreadable(
+        raise YamlProblem(
+            "yaml-syntax",
             f"a tab at line {line}: YAML 1.1 readers (PyYAML) take a tab only inside "
-            "quoted text or a comment; use spaces"
+            "quoted text or a comment; use spaces",
         )
 
 
@@ -101,8 +104,8 @@ def disagreements(block: bytes, read: object) -> list[tuple[str, str]]:
     than ``read``, its YAML 1.2 reading."""
     try:
         other = load(block)
-    except (Unreadable, YAMLError, YamlRefused) as exc:
-        why = exc.message if isinstance(exc, YamlRefused) else str(exc).strip().splitlines()[0]
+    except YamlProblem as exc:
+        why = exc.message.strip().splitlines()[0]
         return [("(entry)", f"{READER} cannot read this entry: {why}")]
     if isinstance(read, list) and isinstance(other, list) and len(read) == len(other) == 1:
         read, other = read[0], other[0]

@@ -21,7 +21,7 @@ from changelog_tool.diff import masterparse
 from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.yaml import safeload
-from changelog_tool.yaml.limits import YamlRefused
+from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.safeload import load
 
 # Plain scalars of every tag the 1.2 resolver knows, and near misses of each.
@@ -71,7 +71,7 @@ def _ruamel(data: bytes) -> tuple[str, Any]:
 def _ours(data: bytes) -> tuple[str, Any]:
     try:
         return "value", load(data)
-    except (YAMLError, ValueError, YamlRefused) as exc:
+    except (YAMLError, ValueError, YamlProblem) as exc:
         return "error", type(exc).__name__
 
 
