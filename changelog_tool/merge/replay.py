@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import Ledger, label
+from changelog_tool.ledger.document import Entry, Ledger, label
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
@@ -42,13 +42,11 @@ class Mainline:
 class Split:
     """Both files cut before the replayed run: the base up to the run's first entry
     (its separator kept), the protected side up to its last line before the run;
-    the run's ``entries`` (their own lines) and their first ``lines`` in the
-    protected side."""
+    the run's ``entries`` as the protected side holds them."""
 
     base: bytes
     protected: bytes
-    entries: tuple[bytes, ...]
-    lines: tuple[int, ...]
+    entries: tuple[Entry, ...]
     why: str = ""  # what proved the run the branch's own
 
 
@@ -138,8 +136,7 @@ def replayed_run(
     return Split(
         base[: base_l.blocks[first].start],
         protected[:before],
-        tuple(o[first:]),
-        tuple(block.line for block in run),
+        tuple(run),
         reason,
     )
 

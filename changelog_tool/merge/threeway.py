@@ -17,7 +17,6 @@ from changelog_tool.ledger.document import (
     Ledger,
     first_line_difference,
     label,
-    parse,
     separator_before_append,
 )
 from changelog_tool.ledger.entry import entry_identity
@@ -225,11 +224,11 @@ def _rewritten(replay: Split, own: list[Entry], protected: Side) -> tuple[Note, 
     dropped), named at their lines in the protected side."""
     held = Counter(entry.raw for entry in own)
     gone = []
-    for raw, line in zip(replay.entries, replay.lines, strict=True):
-        if held[raw] > 0:
-            held[raw] -= 1
+    for entry in replay.entries:
+        if held[entry.raw] > 0:
+            held[entry.raw] -= 1
         else:
-            gone.append(Note(protected, line, label(parse(raw, line), raw)))
+            gone.append(Note(protected, entry.line, label(entry.value, entry.raw)))
     return tuple(gone)
 
 
