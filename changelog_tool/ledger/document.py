@@ -1,7 +1,6 @@
-"""The changelog as bytes: where entries begin (:data:`ENTRY_START` and its finders), a
-:class:`Ledger` of its entries, and one :class:`Entry`: its span and line (separators kept
-exactly as found), read alone and named. See docs/design.md, "Why append-only, byte
-for byte"."""
+"""The changelog as bytes: where entries begin (:data:`ENTRY_START`), a :class:`Ledger` of its
+entries, and the one :class:`Entry`: its span, separator and line, read alone once. See
+docs/design.md, "Why append-only, byte for byte"."""
 
 from __future__ import annotations
 
