@@ -66,7 +66,7 @@ def measure(root: Path, facts: list[dict[str, Any]]) -> dict[str, Any]:
                     continue  # only a recipe changed: not a master-config change
                 keys[why] += 1
                 pairs[why] += len(changed_kinds(change)) or 1
-            entries = [a.value or {} for a in snap.history.appended if a.value is not None]
+            entries = [a.fields for a in snap.history.appended]
             where = {"commit": fact["replay_sha"][:8], "pr": fact["pr_number"]}
             for gap in gaps(snap.changes.needing_entry(), entries):
                 if gap.matched:

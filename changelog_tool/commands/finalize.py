@@ -189,8 +189,7 @@ def fill_placeholders(
     lines = data.split(b"\n")
     rewritten = []
     for entry in history.appended:
-        value = entry.value or {}
-        current = value.get("pr-link")
+        current = entry.fields.get("pr-link")
         if current == link:
             continue
         if not is_placeholder(current, settings.placeholders):
@@ -208,8 +207,8 @@ def fill_placeholders(
         rewritten.append(number + 1)
     result = b"\n".join(lines)
     proved = compare(base, result, path)
-    expected = [dict(e.value or {}, **{"pr-link": link}) for e in history.appended]
-    if [e.value for e in proved.appended] != expected or load_value(result) is None:
+    expected = [dict(e.fields, **{"pr-link": link}) for e in history.appended]
+    if [e.fields for e in proved.appended] != expected or load_value(result) is None:
         raise ChangelogError(
             f"internal error: finalizing {path} did not read back as "
             "the same entries with the new link; nothing was written"

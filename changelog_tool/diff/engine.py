@@ -23,7 +23,7 @@ from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
-from changelog_tool.ledger.document import Ledger, content, label, parse
+from changelog_tool.ledger.document import Ledger, label
 from changelog_tool.ledger.entry import matches, texts
 from changelog_tool.ledger.reading import Reading, read_diff
 from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History
@@ -174,7 +174,7 @@ def snapshot(
         history.findings[:0] = staged_findings(
             repo, layout.changelog, base_sha, revision.head_blob, history, limit
         )
-    changes.appended = [dict(a.value or {}, line=a.line) for a in history.appended]
+    changes.appended = [dict(a.fields, line=a.line) for a in history.appended]
     reading = behind = None
     if history.kind not in (UNCHANGED, ABSENT):
         reading = read_diff(repo.file_diff(base_sha, head_rev, layout.changelog))
@@ -350,7 +350,7 @@ def benchmarked_state(
         nonlocal rest
         if rest is None:
             entries = Ledger(repo.read(base_sha, changelog) or b"")
-            rest = ((b.line, parse(content(entries, b), b.line)) for b in reversed(entries.blocks))
+            rest = ((b.line, b.value) for b in reversed(entries.blocks))
         yield from parsed
         for line, value in rest:
             if isinstance(value, dict):

@@ -13,8 +13,8 @@ from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.scenarios import named_types
 from changelog_tool.findings import Finding, shown
+from changelog_tool.ledger.document import Entry
 from changelog_tool.ledger.entry import matching_keys, scenario_types, texts
-from changelog_tool.ledger.revision import Appended
 
 CODE = "append-only-scope"
 DROP = "or drop append-only (a regular entry reruns the whole config)"
@@ -37,20 +37,20 @@ def selection(
     return out
 
 
-def _named(entries: Sequence[Appended]) -> str:
+def _named(entries: Sequence[Entry]) -> str:
     """``line 16: a-vllm, b-*``, one per entry: the entries a finding means."""
     return "; ".join(
-        f"line {a.line}: {', '.join(shown(k) for k in texts((a.value or {}).get('config-keys')))}"
+        f"line {a.line}: {', '.join(shown(k) for k in texts(a.fields.get('config-keys')))}"
         for a in entries
     )
 
 
-def scope_findings(snapshot: Snapshot, appended: Sequence[Appended]) -> list[Finding]:
+def scope_findings(snapshot: Snapshot, appended: Sequence[Entry]) -> list[Finding]:
     """The scope rules' errors for the branch's append-only entries (none without any)."""
-    flagged = [a for a in appended if is_append_only(a.value or {})]
+    flagged = [a for a in appended if is_append_only(a.fields)]
     if not flagged:
         return []
-    regular = [a for a in appended if not is_append_only(a.value or {})]
+    regular = [a for a in appended if not is_append_only(a.fields)]
     if regular:
         return [
             Finding(
@@ -63,7 +63,7 @@ def scope_findings(snapshot: Snapshot, appended: Sequence[Appended]) -> list[Fin
             )
         ]
     head, base = snapshot.masters, snapshot.base_masters
-    chosen = selection([a.value or {} for a in flagged], list(head.owner), scenario_types())
+    chosen = selection([a.fields for a in flagged], list(head.owner), scenario_types())
     out = []
     for key in sorted(chosen):
         if key not in base.owner:

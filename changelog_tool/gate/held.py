@@ -34,12 +34,11 @@ def held_lines(file: Path, refs: Sequence[str]) -> Container[int]:
 
 def held_in(protected: bytes, data: bytes) -> Container[int]:
     """The lines of ``data`` in entries that ``protected`` holds by identity."""
-    theirs = Ledger(protected)
-    known = {unlinked(theirs.text(b)) for b in theirs.blocks}
+    known = {unlinked(b.text) for b in Ledger(protected).blocks}
     mine = Ledger(data)
     lines: set[int] = set()
     for block in mine.blocks:
-        if unlinked(mine.text(block)) in known:
+        if unlinked(block.text) in known:
             last = mine.line_of(max(block.start, block.sep_end - 1))
             lines.update(range(block.line, last + 1))
     return lines

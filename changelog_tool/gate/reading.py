@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.findings import ERROR, WARNING, Finding, shown
+from changelog_tool.ledger.document import Entry
 from changelog_tool.ledger.reading import Reading
-from changelog_tool.ledger.revision import SYNC, Appended
+from changelog_tool.ledger.revision import SYNC
 from changelog_tool.settings import Settings
 from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.items import YamlProblem
@@ -87,7 +88,7 @@ def _refused(reading: Reading, snapshot: Snapshot, settings: Settings) -> Findin
     return Finding(REFUSED, message, path, first.head_line)
 
 
-def _misread(reading: Reading, appended: list[Appended], path: str) -> list[Finding]:
+def _misread(reading: Reading, appended: list[Entry], path: str) -> list[Finding]:
     """The added lines do not load, or load to other entries than the branch's own."""
     line = reading.first_added
     if reading.problem is not None:
@@ -116,13 +117,11 @@ def _misread(reading: Reading, appended: list[Appended], path: str) -> list[Find
     return [Finding(MISREAD, message, path, line)]
 
 
-def _as_read(appended: list[Appended]) -> list[tuple[object, object]] | None:
+def _as_read(appended: list[Entry]) -> list[tuple[object, object]] | None:
     """Each own entry as PyYAML reads it alone, with and without its last line break; ``None``
     when one does not read."""
     out: list[tuple[object, object]] = []
     for entry in appended:
-        if entry.value is None:
-            return None
         try:
             whole, cut = yaml11.load(entry.text), yaml11.load(entry.text.rstrip(b"\n"))
         except YamlProblem:

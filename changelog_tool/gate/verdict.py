@@ -18,11 +18,11 @@ from changelog_tool.gate.appendonly import scope_findings
 from changelog_tool.gate.reading import REFUSED, reading_findings
 from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.gitrepo.state import Pending
-from changelog_tool.ledger.document import Ledger, parse
+from changelog_tool.ledger.document import Entry, Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import entry_identity, scenario_types, selection
-from changelog_tool.ledger.revision import FORM, Appended
+from changelog_tool.ledger.revision import FORM
 from changelog_tool.settings import Settings
 
 # The explicit opt-out of a change that cannot affect performance: ``--skip-reason``, a
@@ -100,8 +100,8 @@ def check(
     changed = settings_change(snapshot, allow_settings_change)
     if changed is not None:
         verdict.findings.insert(0, changed)
-    appended = [a for a in history.appended if a.value is not None]
-    unselected = gaps(changes.needing_entry(), [a.value or {} for a in appended])
+    appended = history.appended
+    unselected = gaps(changes.needing_entry(), [a.fields for a in appended])
     restoring = [(g, _restores(snapshot, g)) for g in unselected]
     verdict.findings.extend(_restored(g, state) for g, state in restoring if state is not None)
     unselected = [g for g, state in restoring if state is None]
@@ -157,10 +157,10 @@ def check(
     return verdict
 
 
-def _rejected(entry: Appended, number: int, rules: Rules, path: str) -> list[Finding]:
+def _rejected(entry: Entry, number: int, rules: Rules, path: str) -> list[Finding]:
     """The acceptance rule's rejections of one appended entry, at their lines."""
     out = []
-    for rejection in rejections(entry.value or {}, rules, entry.text):
+    for rejection in rejections(entry.fields, rules, entry.text):
         if rejection.code == "schema":
             line = entry.field_line(rejection.field.split("/")[0])
             message = (
@@ -234,7 +234,7 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
     )
 
 
-def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings) -> list[Finding]:
+def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -> list[Finding]:
     """A new entry equal to an earlier one: at the tail a re-run (the ``duplicate-entry``
     setting), an identical copy between the base's entries an error (a merge's leftover)."""
     history = snapshot.history
@@ -242,18 +242,18 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
     where = " of the base" if history.base is not None else ""
     severity = ERROR if settings.duplicate_entry == "error" else WARNING
     out = []
-    by_identity: dict[Hashable, Appended] = {}  # the first appended entry of each
-    by_selection: dict[Hashable, Appended] = {}
+    by_identity: dict[Hashable, Entry] = {}  # the first appended entry of each
+    by_selection: dict[Hashable, Entry] = {}
     for entry in appended:
-        assert entry.value is not None
-        first = by_identity.setdefault(entry_identity(entry.value), entry)
+        value = entry.fields
+        first = by_identity.setdefault(entry_identity(value), entry)
         earlier = first if first is not entry else None
-        twin = by_selection.setdefault(selection(entry.value), entry)
+        twin = by_selection.setdefault(selection(value), entry)
         if earlier is not None:
             line, said = earlier.line, ""
-            identical = (earlier.value or {}).get("pr-link") == entry.value.get("pr-link")
+            identical = earlier.fields.get("pr-link") == value.get("pr-link")
         else:
-            found = duplicate_in(kept, entry.value)
+            found = duplicate_in(kept, value)
             if found is None:
                 if twin is not entry:
                     out.append(_same_sweeps(twin, entry, snapshot.changelog, severity))
@@ -276,7 +276,7 @@ def _duplicates(snapshot: Snapshot, appended: list[Appended], settings: Settings
     return out
 
 
-def _same_sweeps(twin: Appended, entry: Appended, path: str, severity: str) -> Finding:
+def _same_sweeps(twin: Entry, entry: Entry, path: str, severity: str) -> Finding:
     message = (
         f"this entry selects the same config-keys and scenario types as the entry on "
         f"line {twin.line}, which this branch appends too: the benchmark runs the same "
@@ -285,15 +285,11 @@ def _same_sweeps(twin: Appended, entry: Appended, path: str, severity: str) -> F
     return Finding("duplicate-entry", message, path, entry.line, severity)
 
 
-def _identical(kept: bytes, line: int, entry: Appended) -> bool:
+def _identical(kept: bytes, line: int, entry: Entry) -> bool:
     """The kept entry at ``line`` has ``entry``'s pr-link."""
-    ledger = Ledger(kept)
-    block = next((b for b in ledger.blocks if b.line == line), None)
-    if block is None:
-        return False
-    value = parse(ledger.text(block).rstrip(b"\n"), line)
-    assert entry.value is not None
-    return isinstance(value, dict) and value.get("pr-link") == entry.value.get("pr-link")
+    block = next((b for b in Ledger(kept).blocks if b.line == line), None)
+    value = block.value if block is not None else None
+    return isinstance(value, dict) and value.get("pr-link") == entry.fields.get("pr-link")
 
 
 def _corrections(snapshot: Snapshot, settings: Settings, slug: str | None) -> list[Finding]:

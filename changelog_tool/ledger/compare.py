@@ -8,7 +8,7 @@ import dataclasses
 
 from changelog_tool.errors import see
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import BOM, Block, Ledger, first_line_difference, name, value
+from changelog_tool.ledger.document import BOM, Entry, Ledger, first_line_difference
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.ledger.pairing import (
     EDITED,
@@ -27,13 +27,12 @@ from changelog_tool.ledger.revision import (
     NEW,
     OFFSET,
     UNCHANGED,
-    Appended,
     History,
     check_entry,
     check_tail,
     form_warning,
 )
-from changelog_tool.yaml.items import Item, YamlProblem
+from changelog_tool.yaml.items import Item
 
 _MAX_HISTORY_FINDINGS = 10
 NUL_REFUSED = "unacceptable character #x0000"
@@ -137,13 +136,14 @@ def _new_file(head: bytes, path: str) -> History:
             and not (nul and f.code == "yaml-syntax" and f.message.startswith(NUL_REFUSED))
         ],
     )
-    ledger = Ledger(head)
-    items: list[Item | YamlProblem] = list(report.items) if report.parsed else ledger.parse_blocks()
-    blocks = ledger.blocks
-    for index, item in enumerate(items):
+    blocks = Ledger(head).blocks
+    items = report.items if report.parsed else [block.item for block in blocks]
+    for index, item in enumerate(items):  # each item at its line, in its entry's bytes
         if isinstance(item, Item) and isinstance(item.value, dict):
-            text = ledger.text(blocks[index]) if index < len(blocks) else b""
-            history.appended.append(Appended(item.line, text, item.value, item.key_lines))
+            entry = blocks[index] if index < len(blocks) else Entry(head, index, 0, 0, 0, 0)
+            entry = dataclasses.replace(entry, line=item.line)
+            entry.item = item
+            history.appended.append(entry)
     return history
 
 
@@ -182,7 +182,7 @@ def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]
         if index == 0 or index > len(new.blocks):
             return None
         a, b = old.blocks[index - 1], new.blocks[index - 1]
-        before, after = value(old, a), value(new, b)
+        before, after = a.value, b.value
         if not relinked(before, after) or not isinstance(after, dict):
             return None
         link = after["pr-link"]
@@ -207,16 +207,16 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     for p in pairing.pairs:
         block = new.blocks[p.head]
         if p.how == RELINKED:
-            history.corrections.extend(_links(new, block))
+            history.corrections.extend(_links(block))
         elif p.how == EDITED:
             before = old.blocks[p.base]
-            at = block.line + first_line_difference(old.text(before), new.text(block))
-            errors.append(_edited(f"changed {name(old, p.base, 'the base')}", source, path, at))
+            at = block.line + first_line_difference(before.text, block.text)
+            errors.append(_edited(f"changed {before.name('the base')}", source, path, at))
     for index in pairing.removed:
         # placed where it was: at the base entry that followed it, or the end
         after = min((p.head for p in pairing.pairs if p.base > index), default=None)
         at = new.blocks[after].line if after is not None else new.line_of(len(head.rstrip()))
-        errors.append(_edited(f"removed {name(old, index, 'the base')}", source, path, at))
+        errors.append(_edited(f"removed {old.blocks[index].name('the base')}", source, path, at))
     history.findings.extend(errors[:_MAX_HISTORY_FINDINGS])
     if len(errors) > _MAX_HISTORY_FINDINGS:
         more = f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries"
@@ -229,7 +229,7 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     for index in pairing.own:
         if index < tail:
             block = new.blocks[index]
-            check_entry(new.text(block), block.line, history, path)
+            check_entry(block, history, path)
             mid_file = (
                 "this branch's entry stands before entries the base already holds (a "
                 "merge of the base left it mid-file); it is read wherever it stands, "
@@ -265,11 +265,11 @@ def _edited(what: str, source: str, path: str, line: int) -> Finding:
     return Finding("history-modified", message, path, line)
 
 
-def _links(ledger: Ledger, block: Block) -> list[tuple[int, str]]:
+def _links(block: Entry) -> list[tuple[int, str]]:
     """A relinked entry's ``pr-link:`` line and its new link."""
-    entry = value(ledger, block)
+    entry = block.value
     link = entry.get("pr-link") if isinstance(entry, dict) else None
-    lines = ledger.text(block).split(b"\n")
+    lines = block.text.split(b"\n")
     found = [(len(line) - len(line.lstrip(b" ")), n) for n, line in enumerate(lines)]
     at = min(((i, n) for i, n in found if PR_LINK_LINE.match(lines[n])), default=(0, 0))[1]
     return [(block.line + at, link if isinstance(link, str) else str(link))]

@@ -1,7 +1,6 @@
-"""The changelog as bytes: where entries begin (:data:`ENTRY_START` and its finders), a
-:class:`Ledger` of each entry's span and line (separators kept exactly as found), and one entry
-read alone (:func:`parse`) and named (:func:`name`). See docs/design.md, "Why append-only, byte
-for byte"."""
+"""The changelog as bytes: where entries begin (:data:`ENTRY_START`), a :class:`Ledger` of its
+entries, and the one :class:`Entry`: its span, separator and line, read alone once. See
+docs/design.md, "Why append-only, byte for byte"."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -64,16 +63,71 @@ def entry_after(data: bytes, pos: int) -> int:
         pos = index + 2
 
 
-@dataclass(frozen=True)
-class Block:
-    """One entry's bytes: ``data[start:end]`` its lines, ``data[end:sep_end]`` the separator
-    lines after it."""
+UNPARSED: object = object()
+"""The value of an entry that does not read alone."""
 
+
+@dataclass(eq=False)
+class Entry:
+    """One entry of the changelog bytes ``data``: ``data[start:end]`` its lines, from file line
+    ``line``, ``data[end:sep_end]`` the separator lines after it; read alone on first use."""
+
+    data: bytes = field(repr=False)
     index: int
     start: int
     end: int
     sep_end: int
     line: int
+
+    @property
+    def text(self) -> bytes:
+        return self.data[self.start : self.end]
+
+    @property
+    def raw(self) -> bytes:
+        """Its lines without the final newline (a file lacking one compares equal)."""
+        text = self.text
+        return text[:-1] if text.endswith(b"\n") else text
+
+    @cached_property
+    def item(self) -> Item | YamlProblem:
+        """It read alone where it stands, by the strict loader."""
+        return read_item(self.text, self.line)
+
+    @cached_property
+    def parsed(self) -> Item | YamlProblem:
+        """:attr:`raw` and one final newline read alone: what two versions of it compare."""
+        return self.item if self.text.endswith(b"\n") else read_item(self.raw + b"\n", self.line)
+
+    @property
+    def value(self) -> object:
+        """The value of :attr:`parsed`, or :data:`UNPARSED`."""
+        parsed = self.parsed
+        return parsed.value if isinstance(parsed, Item) else UNPARSED
+
+    @property
+    def fields(self) -> dict[str, object]:
+        """Its mapping as read where it stands (:attr:`item`); empty when it is none."""
+        item = self.item
+        return item.value if isinstance(item, Item) and isinstance(item.value, dict) else {}
+
+    def field_line(self, name: str) -> int:
+        """The line of its field ``name`` as read where it stands (else its first line)."""
+        item = self.item
+        return item.key_lines.get(name, self.line) if isinstance(item, Item) else self.line
+
+    def line_of_text(self, text: str) -> int:
+        """Its first line that contains ``text`` (else its first line)."""
+        raw = text.encode("utf-8")
+        for offset, line in enumerate(self.text.split(b"\n")):
+            if raw in line:
+                return self.line + offset
+        return self.line
+
+    def name(self, where: str = "") -> str:
+        """``entry 3 (config-keys a, b)``; with ``where``, ``(..., line 12 of WHERE)``."""
+        at = f", line {self.line} of {where}" if where else ""
+        return f"entry {self.index + 1} ({label(self.value, self.raw)}{at})"
 
 
 def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
@@ -128,12 +182,15 @@ def first_appended_line(lines: int, end: bytes) -> int:
     return lines + separator_before_append(end).count(b"\n") + 1
 
 
-def parse_item(text: bytes, line: int) -> Item:
-    """One entry's bytes, starting on file line ``line``, read alone by the strict loader
-    (raises :class:`YamlProblem`)."""
-    items = load_items(text, line_offset=line - 1)
+def read_item(text: bytes, line: int) -> Item | YamlProblem:
+    """One entry's bytes, starting on file line ``line``, read alone by the strict loader: its
+    item, or why it is not one."""
+    try:
+        items = load_items(text, line_offset=line - 1)
+    except YamlProblem as problem:
+        return problem
     if not isinstance(items, list) or len(items) != 1 or not isinstance(items[0], Item):
-        raise YamlProblem("entry-count", "this block is not exactly one list item", line)
+        return YamlProblem("entry-count", "this block is not exactly one list item", line)
     return items[0]
 
 
@@ -159,8 +216,12 @@ _MARKED = (
 
 
 class Ledger:
-    def __init__(self, data: bytes) -> None:
+    """A changelog's bytes ``data`` (or its part from file line ``first_line`` on) and its
+    entries."""
+
+    def __init__(self, data: bytes, first_line: int = 1) -> None:
         self.data = data
+        self.first_line = first_line
 
     # --- structure -----------------------------------------------------------
     @cached_property
@@ -169,18 +230,19 @@ class Ledger:
 
     def line_of(self, offset: int) -> int:
         """1-based line number of a byte offset."""
-        return bisect_right(self._newlines, offset - 1) + 1
+        return bisect_right(self._newlines, offset - 1) + self.first_line
 
     def line_start(self, line: int) -> int:
         """Byte offset where a 1-based line begins."""
-        return self._newlines[line - 2] + 1 if line > 1 else 0
+        line -= self.first_line
+        return self._newlines[line - 1] + 1 if line > 0 else 0
 
     @cached_property
-    def blocks(self) -> list[Block]:
+    def blocks(self) -> list[Entry]:
         data = self.data
         starts = entry_starts(data)
         blocks = []
-        line, counted = 1, 0  # lines counted from one start to the next, in C
+        line, counted = self.first_line, 0  # lines counted from one start to the next, in C
         for i, start in enumerate(starts):
             line += data.count(b"\n", counted, start)
             counted = start
@@ -188,28 +250,25 @@ class Ledger:
             blocks.append(self._block(i, start, stop, line))
         return blocks
 
-    def _block(self, index: int, start: int, stop: int, line: int) -> Block:
+    def _block(self, index: int, start: int, stop: int, line: int) -> Entry:
         # the entry (which begins with "-") ends with the line of its last character that is
         # not a space or a line break; the separator lines after it hold only those
         last = start + len(self.data[start:stop].rstrip(b" \n")) - 1
         newline = self.data.find(b"\n", last, stop)
-        return Block(index, start, stop if newline < 0 else newline + 1, stop, line)
+        return Entry(self.data, index, start, stop if newline < 0 else newline + 1, stop, line)
 
     @cached_property
     def preamble_end(self) -> int:
         match = ENTRY_START.search(self.data)
         return match.start() if match else len(self.data)
 
-    def last_block(self) -> Block | None:
+    def last_block(self) -> Entry | None:
         """``blocks[-1]``, without building the others (a file of many short entries)."""
         starts = entry_starts(self.data)
         if not starts:
             return None
-        line = self.data.count(b"\n", 0, starts[-1]) + 1
+        line = self.data.count(b"\n", 0, starts[-1]) + self.first_line
         return self._block(len(starts) - 1, starts[-1], len(self.data), line)
-
-    def text(self, block: Block) -> bytes:
-        return self.data[block.start : block.end]
 
     # --- byte-level checks -----------------------------------------------------
     def byte_problems(self, path: str = "") -> list[Finding]:
@@ -240,52 +299,14 @@ class Ledger:
             problems.append(Finding("final-newline", message, path, data.count(b"\n") + 1))
         return problems
 
-    def parse_blocks(self) -> list[Item | YamlProblem]:
-        """Each entry read alone."""
-        out: list[Item | YamlProblem] = []
-        for block in self.blocks:
-            try:
-                out.append(parse_item(self.text(block), block.line))
-            except YamlProblem as problem:
-                out.append(problem)
-        return out
 
-
-# --- one entry read alone, named, and where two versions of it differ ------------------
-
-UNPARSED: object = object()
-
-
-def content(ledger: Ledger, block: Block) -> bytes:
-    """An entry's own lines without the final newline (a file lacking one compares equal)."""
-    text = ledger.data[block.start : block.end]
-    return text[:-1] if text.endswith(b"\n") else text
-
-
-def parse_entry(raw: bytes, line: int) -> object:
-    """The value of one entry's bytes by the strict loader (raises :class:`YamlProblem`)."""
-    return parse_item(raw + b"\n", line).value
+# --- an entry's bytes read alone, named, and where two versions of it differ ---------------
 
 
 def parse(raw: bytes, line: int) -> object:
-    """The entry's value, or :data:`UNPARSED` when it does not parse on its own."""
-    try:
-        return parse_entry(raw, line)
-    except YamlProblem:
-        return UNPARSED
-
-
-def value(ledger: Ledger, block: Block) -> object:
-    """The value of an entry of ``ledger``, or :data:`UNPARSED`."""
-    return parse(content(ledger, block), block.line)
-
-
-def name(ledger: Ledger, index: int, where: str = "") -> str:
-    """``entry 3 (config-keys a, b)``; with ``where``, ``(..., line 12 of WHERE)``."""
-    block = ledger.blocks[index]
-    raw = content(ledger, block)
-    at = f", line {block.line} of {where}" if where else ""
-    return f"entry {index + 1} ({label(parse(raw, block.line), raw)}{at})"
+    """The value of an entry's own lines read alone, or :data:`UNPARSED`."""
+    item = read_item(raw + b"\n", line)
+    return item.value if isinstance(item, Item) else UNPARSED
 
 
 def label(value: object, fallback: bytes = b"") -> str:

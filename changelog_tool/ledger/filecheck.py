@@ -155,7 +155,8 @@ def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileRepor
 
 def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip_line: int) -> None:
     """After a whole-file parse failed: report each other broken entry too."""
-    for block, result in zip(ledger.blocks, ledger.parse_blocks(), strict=True):
+    for block in ledger.blocks:
+        result = block.item
         if isinstance(result, YamlProblem):
             if result.line != skip_line:
                 report.findings.append(Finding(result.code, result.message, path, result.line))

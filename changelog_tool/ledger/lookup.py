@@ -39,7 +39,7 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]
     try:
         root = load_items(data)
     except YamlProblem:
-        root = Ledger(data).parse_blocks()
+        root = [block.item for block in Ledger(data).blocks]
         problems = [
             f"line {p.line}: {p.message} (entry skipped)"
             for p in root

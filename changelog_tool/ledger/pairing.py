@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from changelog_tool.ledger.document import UNPARSED, Ledger, content, value
+from changelog_tool.ledger.document import UNPARSED, Ledger
 from changelog_tool.ledger.entry import entry_identity
 from changelog_tool.yaml.values import same
 
@@ -78,8 +78,7 @@ class Pairing:
 
     def exact(self, pair: Pair) -> bool:
         """The pair's entries are the same bytes (its last line's break aside)."""
-        old, new = self.old.blocks[pair.base], self.new.blocks[pair.head]
-        return content(self.old, old) == content(self.new, new)
+        return self.old.blocks[pair.base].raw == self.new.blocks[pair.head].raw
 
 
 def pair(old: Ledger, new: Ledger) -> Pairing:
@@ -88,12 +87,12 @@ def pair(old: Ledger, new: Ledger) -> Pairing:
     out = Pairing(old, new)
     waiting: dict[bytes, list[int]] = defaultdict(list)
     for index, block in enumerate(old.blocks):
-        waiting[identity(old.text(block))].append(index)
+        waiting[identity(block.text)].append(index)
     for key in waiting:
         waiting[key].reverse()  # popped from the end: the first first
     unpaired: list[int] = []
     for index, block in enumerate(new.blocks):
-        found = waiting.get(identity(new.text(block)))
+        found = waiting.get(identity(block.text))
         if found:
             out.pairs.append(Pair(found.pop(), index, KEPT))
         else:
@@ -112,20 +111,20 @@ def _pair_rest(out: Pairing, left: list[int], unpaired: list[int]) -> tuple[list
     history_end = max((p.head for p in out.pairs), default=-1)
     links: dict[bytes, list[int]] = defaultdict(list)
     for j in reversed(unpaired):  # popped from the end: the first first
-        links[unlinked(new.text(new.blocks[j]))].append(j)
-    values = {j: value(new, new.blocks[j]) for j in unpaired}
+        links[unlinked(new.blocks[j].text)].append(j)
+    values = {j: new.blocks[j].value for j in unpaired}
     rest = []
     for i in left:
-        candidates = links.get(unlinked(old.text(old.blocks[i]))) or []
+        candidates = links.get(unlinked(old.blocks[i].text)) or []
         while candidates and candidates[-1] not in values:  # taken by value already
             candidates.pop()
         found: int | None = candidates.pop() if candidates else None
         how = RELINKED
-        if found is not None and not relinked(value(old, old.blocks[i]), values[found]):
+        if found is not None and not relinked(old.blocks[i].value, values[found]):
             candidates.append(found)  # (still free for the other base entries)
             found = None
         if found is None:
-            found, how = _by_value(value(old, old.blocks[i]), values, history_end)
+            found, how = _by_value(old.blocks[i].value, values, history_end)
         if found is None:
             rest.append(i)
             continue

@@ -12,10 +12,8 @@ from changelog_tool.ledger.document import (
     ENTRY_HEAD,
     ENTRY_START,
     UNPARSED,
+    Entry,
     Ledger,
-    content,
-    parse,
-    parse_item,
     readable,
     separator_before_append,
 )
@@ -36,27 +34,6 @@ NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
 )
 
 
-@dataclass
-class Appended:
-    """One entry the branch appended: its block, first line in head, parsed value."""
-
-    line: int
-    text: bytes
-    value: dict[str, object] | None = None
-    key_lines: dict[str, int] = field(default_factory=dict)
-
-    def field_line(self, name: str) -> int:
-        return self.key_lines.get(name, self.line)
-
-    def line_of_text(self, text: str) -> int:
-        """The first line of this block that contains ``text`` (else the entry's line)."""
-        raw = text.encode("utf-8")
-        for offset, line in enumerate(self.text.split(b"\n")):
-            if raw in line:
-                return self.line + offset
-        return self.line
-
-
 SYNC = "`changelog sync` rewrites it as the base's bytes, then this branch's own entries"
 """The fix every form warning names (blank lines, whitespace, an entry not at the tail)."""
 
@@ -75,7 +52,8 @@ class History:
     kind: str
     prefix: bytes = b""
     """The bytes head keeps from the base (the base, or the base corrected)."""
-    appended: list[Appended] = field(default_factory=list)
+    appended: list[Entry] = field(default_factory=list)
+    """The branch's own entries that read as mappings where they stand."""
     corrections: list[tuple[int, str]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     base: bytes | None = None
@@ -141,43 +119,38 @@ def _check_tail(tail: bytes, history: History, path: str) -> None:
         )
         line = before + tail.count(b"\n", 0, match.start()) + 1
         findings.append(form_warning("separator", what, path, line))
-    _check_entries(
-        tail[match.start() :], before + tail.count(b"\n", 0, match.start()), history, path
-    )
+    first = before + tail.count(b"\n", 0, match.start()) + 1
+    _check_entries(Ledger(tail[match.start() :], first), history, path)
 
 
-def _check_entries(data: bytes, before: int, history: History, path: str) -> None:
-    ledger = Ledger(data)
-    blocks = ledger.blocks
+def _check_entries(ledger: Ledger, history: History, path: str) -> None:
+    data, blocks = ledger.data, ledger.blocks
     for block in blocks:
-        line = block.line + before
-        check_entry(ledger.text(block), line, history, path)
+        check_entry(block, history, path)
         separator = data[block.end : block.sep_end]
         if block.index < len(blocks) - 1 and separator != b"\n":
             what = "new entries should be separated by exactly one empty line"
-            at = ledger.line_of(block.end) + before
+            at = ledger.line_of(block.end)
             history.findings.append(form_warning("separator", what, path, at))
         elif block.index == len(blocks) - 1 and data.endswith(b"\n\n"):
-            history.findings.append(_ends_empty(path, ledger.line_of(block.end) + before))
+            history.findings.append(_ends_empty(path, ledger.line_of(block.end)))
 
 
 def _ends_empty(path: str, line: int) -> Finding:
     return form_warning("separator", "the file ends with an empty line", path, line)
 
 
-def check_entry(text: bytes, line: int, history: History, path: str) -> None:
+def check_entry(entry: Entry, history: History, path: str) -> None:
     """One entry of the branch's own, wherever it stands: it begins like one and reads as one
     item."""
-    if not text.startswith(ENTRY_HEAD):
-        history.findings.append(entry_count("a new entry", line, path))
-    try:
-        item = parse_item(text, line)
-    except YamlProblem as problem:
-        if problem.code == "entry-count" or readable(text):  # else the encoding finding says why
-            history.findings.append(Finding(problem.code, problem.message, path, problem.line))
-        return
-    if isinstance(item.value, dict):
-        history.appended.append(Appended(line, text, item.value, item.key_lines))
+    if not entry.text.startswith(ENTRY_HEAD):
+        history.findings.append(entry_count("a new entry", entry.line, path))
+    read = entry.item
+    if isinstance(read, YamlProblem):
+        if read.code == "entry-count" or readable(entry.text):  # else the encoding finding says why
+            history.findings.append(Finding(read.code, read.message, path, read.line))
+    elif isinstance(read.value, dict):
+        history.appended.append(entry)
 
 
 _MARKER = re.compile(rb"^(?:---|\.\.\.)(?=[ \t\n]|$)|^%", re.MULTILINE)
@@ -216,11 +189,11 @@ def append_break(
     end, line = old[start:], line + old.count(b"\n", 0, start)
     whole = end + appended
     first = line + end.count(b"\n")  # the line the appended bytes begin on
-    tail = Ledger(appended)
-    own = [parse(content(tail, block), first + block.line - 1) for block in tail.blocks]
+    tail = Ledger(appended, first)
+    own = [block.value for block in tail.blocks]
     if any(value is UNPARSED for value in own):
         return None  # the appended entry's own check says why
-    entry_line = first + (tail.blocks[0].line - 1 if tail.blocks else 0)
+    entry_line = tail.blocks[0].line if tail.blocks else first
     try:
         alone = _as_list(load_items(end, line_offset=line - 1)) if end.strip(b" \n") else []
     except YamlProblem:

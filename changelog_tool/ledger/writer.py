@@ -22,7 +22,6 @@ from changelog_tool.ledger.document import (
     ENTRY_HEAD,
     Ledger,
     first_appended_line,
-    parse_item,
     read_file,
     regular_file,
     separator_before_append,
@@ -250,10 +249,9 @@ def check_appendable(
     if not problems and data.strip() and last is None:
         problems.append(Finding("not-a-list", "no entry found (no line begins with '- ')", path, 1))
     elif last is not None:
-        try:
-            item = parse_item(ledger.text(last), last.line)
-        except YamlProblem as problem:
-            problems.append(Finding(problem.code, problem.message, path, problem.line))
+        item = last.item
+        if isinstance(item, YamlProblem):
+            problems.append(Finding(item.code, item.message, path, item.line))
         else:
             problems.extend(schema_findings("the last entry", last.line, item, path))
         if not data[last.start :].startswith(ENTRY_HEAD):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from changelog_tool.ledger.document import Ledger, begins_entry, content
+from changelog_tool.ledger.document import Ledger, begins_entry
 from changelog_tool.merge.replay import common_prefix
 from changelog_tool.merge.threeway import Side
 
@@ -67,7 +67,7 @@ def unread_entries(text: bytes, sides: Sequence[bytes]) -> list[tuple[int, bytes
     preambles: set[bytes] = set()
     for stage in sides:
         for view in _views(stage):
-            known.update(content(view, block) for block in view.blocks)
+            known.update(block.raw for block in view.blocks)
             preambles.add(view.data[: view.preamble_end].strip())
     found: dict[bytes, int] = {}
     for view in _views(text):
@@ -75,9 +75,8 @@ def unread_entries(text: bytes, sides: Sequence[bytes]) -> list[tuple[int, bytes
         if head and head not in preambles:
             found.setdefault(head, _line_in(text, head, 1))
         for block in view.blocks:
-            raw = content(view, block)
-            if raw not in known:
-                found.setdefault(raw, _line_in(text, raw, block.line))
+            if block.raw not in known:
+                found.setdefault(block.raw, _line_in(text, block.raw, block.line))
     return sorted((line, raw) for raw, line in found.items())
 
 

@@ -27,14 +27,14 @@ def carry(
     length, corrected = found
     lines = other.split(b"\n")
     repository = slug() if callable(slug) else slug
-    ledger = Ledger(base)
+    blocks = Ledger(base).blocks
     edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
     for number, _ in corrected:
         new_line = lines[number - 1]
-        block = next((b for b in reversed(ledger.blocks) if b.line <= number), None)
+        block = next((b for b in reversed(blocks) if b.line <= number), None)
         if block is None:
             return None
-        text = base[block.start : block.end]
+        text = block.text
         if not _canonical(text, number - block.line, new_line, repository):
             return None
         at = _only_block_at(protected, text)

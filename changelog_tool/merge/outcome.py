@@ -9,7 +9,7 @@ from pathlib import Path
 
 from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
-from changelog_tool.ledger.document import Ledger, name
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.merge.protected import (
     Context,
     Decision,
@@ -203,11 +203,10 @@ def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])
-    ledger = Ledger(other)
-    blocks = [b for b in ledger.blocks if b.start <= low]
+    blocks = [b for b in Ledger(other).blocks if b.start <= low]
     if not blocks:
         return other.count(b"\n", 0, low) + 1, "its preamble"
-    return blocks[-1].line, name(ledger, blocks[-1].index)
+    return blocks[-1].line, blocks[-1].name()
 
 
 def first_difference(a: bytes, b: bytes) -> int:

@@ -9,7 +9,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import SequenceStartEvent
 
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import Block, Ledger, entry_starts
+from changelog_tool.ledger.document import Entry, Ledger, entry_starts
 from changelog_tool.ledger.revision import append_break
 from changelog_tool.merge.replay import possessive
 from changelog_tool.yaml.items import YamlProblem
@@ -49,7 +49,7 @@ def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: st
     return _verify_whole(prot, data, kept, first, prot_name)
 
 
-def _from_last_entry(last: Block, data: bytes, kept: int) -> bool:
+def _from_last_entry(last: Entry, data: bytes, kept: int) -> bool:
     """The proof without building the values of the whole history: ``head`` (before the
     protected side's last entry) parses as one block list at column 0, syntax only; the
     rest reads strictly as ``1 + kept`` items, and the event counts join (6: the stream,

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from changelog_tool.findings import Finding
-from changelog_tool.ledger.document import Ledger, content, label, parse
+from changelog_tool.ledger.document import Entry, Ledger, label
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 
@@ -42,13 +42,11 @@ class Mainline:
 class Split:
     """Both files cut before the replayed run: the base up to the run's first entry
     (its separator kept), the protected side up to its last line before the run;
-    the run's ``entries`` (their own lines) and their first ``lines`` in the
-    protected side."""
+    the run's ``entries`` as the protected side holds them."""
 
     base: bytes
     protected: bytes
-    entries: tuple[bytes, ...]
-    lines: tuple[int, ...]
+    entries: tuple[Entry, ...]
     why: str = ""  # what proved the run the branch's own
 
 
@@ -80,9 +78,9 @@ def replayed_run(
     here) is git's record; without one, the guess alone."""
     prot_name, other_name = names
     base_l, prot_l, other_l = Ledger(base), Ledger(protected), Ledger(other)
-    o = [content(base_l, b) for b in base_l.blocks]
-    p = [content(prot_l, b) for b in prot_l.blocks]
-    first = common_prefix(o, [content(other_l, b) for b in other_l.blocks])
+    o = [b.raw for b in base_l.blocks]
+    p = [b.raw for b in prot_l.blocks]
+    first = common_prefix(o, [b.raw for b in other_l.blocks])
     count = len(o) - first
     shared = common_prefix(o, p)
     if count == 0 or first < shared or len(p) - count < shared or o[first:] != p[-count:]:
@@ -100,10 +98,9 @@ def replayed_run(
             else "no rebase or series of picks is running, so nothing on it is being replayed"
         )
         if why is not None:
-            value = parse(content(prot_l, run[0]), run[0].line)
             return Finding(
                 "history-modified",
-                f"{intro}; {label(value, content(prot_l, run[0]))} at line {run[0].line} of "
+                f"{intro}; {label(run[0].value, run[0].raw)} at line {run[0].line} of "
                 f"{prot_name} is main's own entry ({why}): it is kept as {prot_name} has it",
                 prot_name,
                 run[0].line,
@@ -113,10 +110,9 @@ def replayed_run(
         upstream = known.upstream
         held = entry_counts(upstream.data if upstream else b"")
         for block in run:
-            raw = content(prot_l, block)
-            value = parse(raw, block.line)
+            value = block.value
             link = value.get("pr-link") if isinstance(value, dict) else None
-            if upstream is not None and held[raw] > 0:
+            if upstream is not None and held[block.raw] > 0:
                 because = f"{upstream.ref} holds it, so it is main's entry"
             elif not is_placeholder(link, placeholders):
                 because = (
@@ -127,7 +123,7 @@ def replayed_run(
                 continue
             return Finding(
                 "history-modified",
-                f"{intro}; {label(value, raw)} at line {block.line} of {prot_name}: {because}; "
+                f"{intro}; {label(value, block.raw)} at line {block.line} of {prot_name}: {because}; "
                 f"it is kept as {prot_name} has it (git recorded no commit this operation "
                 "builds on)",
                 prot_name,
@@ -140,8 +136,7 @@ def replayed_run(
     return Split(
         base[: base_l.blocks[first].start],
         protected[:before],
-        tuple(o[first:]),
-        tuple(block.line for block in run),
+        tuple(run),
         reason,
     )
 
@@ -165,5 +160,4 @@ def _beyond_main(known: Mainline, protected: bytes, first: int) -> str | None:
 
 def entry_counts(data: bytes) -> Counter[bytes]:
     """The entries of ``data`` as a multiset of their bytes."""
-    ledger = Ledger(data)
-    return Counter(content(ledger, b) for b in ledger.blocks)
+    return Counter(b.raw for b in Ledger(data).blocks)

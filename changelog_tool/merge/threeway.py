@@ -13,13 +13,10 @@ from typing import Literal
 from changelog_tool.findings import Finding
 from changelog_tool.ledger.document import (
     UNPARSED,
+    Entry,
     Ledger,
-    content,
     first_line_difference,
     label,
-    name,
-    parse,
-    parse_entry,
     separator_before_append,
 )
 from changelog_tool.ledger.entry import entry_identity
@@ -47,27 +44,12 @@ def other_side(side: Side) -> Side:
     return "theirs" if side == "ours" else "ours"
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One entry of one side: its first line, its own lines and its value (:data:`UNPARSED`
-    when it does not parse)."""
-
-    line: int
-    raw: bytes
-    value: object
-
-    @classmethod
-    def at(cls, ledger: Ledger, index: int) -> Entry:
-        block = ledger.blocks[index]
-        raw = content(ledger, block)
-        return cls(block.line, raw, parse(raw, block.line))
-
-    def key(self) -> Hashable:
-        """The entry without its pr-link, equal exactly when the gate's ``same_entry`` says so;
-        an entry that does not parse, by its bytes."""
-        if self.value is UNPARSED:
-            return ("raw", self.raw)
-        return entry_identity(self.value)
+def key(entry: Entry) -> Hashable:
+    """The entry without its pr-link, equal exactly when the gate's ``same_entry`` says so; an
+    entry that does not parse, by its bytes."""
+    if entry.value is UNPARSED:
+        return ("raw", entry.raw)
+    return entry_identity(entry.value)
 
 
 @dataclass(frozen=True)
@@ -194,11 +176,11 @@ def _merge(
     appended, removed = _protected_changes(by_protected)
     pending: dict[Hashable, list[Entry]] = {}
     for entry in appended:
-        pending.setdefault(entry.key(), []).append(entry)
+        pending.setdefault(key(entry), []).append(entry)
     kept: list[Entry] = []
     duplicates: list[Note] = []
     for entry in own_list:
-        twins = pending.get(entry.key())
+        twins = pending.get(key(entry))
         if twins:
             twin = twins.pop(0)
             duplicates.append(Note(other_name, entry.line, label(entry.value), twin.line))
@@ -242,11 +224,11 @@ def _rewritten(replay: Split, own: list[Entry], protected: Side) -> tuple[Note, 
     dropped), named at their lines in the protected side."""
     held = Counter(entry.raw for entry in own)
     gone = []
-    for raw, line in zip(replay.entries, replay.lines, strict=True):
-        if held[raw] > 0:
-            held[raw] -= 1
+    for entry in replay.entries:
+        if held[entry.raw] > 0:
+            held[entry.raw] -= 1
         else:
-            gone.append(Note(protected, line, label(parse(raw, line), raw)))
+            gone.append(Note(protected, entry.line, label(entry.value, entry.raw)))
     return tuple(gone)
 
 
@@ -262,20 +244,17 @@ def _own_entries(
         return problems
     other, side = by_other.new, names[1]
     tail = by_other.tail_start
-    entries: list[Entry] = []
-    for index in by_other.own:
-        block = other.blocks[index]
-        raw = content(other, block)
-        try:
-            entries.append(Entry(block.line, raw, parse_entry(raw, block.line)))
-        except YamlProblem as problem:
+    entries = [other.blocks[index] for index in by_other.own]
+    for entry in entries:
+        read = entry.parsed
+        if isinstance(read, YamlProblem):
             problems.append(
                 Finding(
-                    problem.code,
-                    f"{possessive(side)} new entry at line {block.line} is not valid YAML: "
-                    f"{problem.message}",
+                    read.code,
+                    f"{possessive(side)} new entry at line {entry.line} is not valid YAML: "
+                    f"{read.message}",
                     side,
-                    problem.line,
+                    read.line,
                 )
             )
     if problems:
@@ -322,14 +301,14 @@ def _history_problems(
         if p.how not in (EDITED, RELINKED):
             continue  # the same entry, other form
         theirs = held.get(p.base)
-        old, new = base.text(base.blocks[p.base]), other.text(other.blocks[p.head])
-        if theirs is not None and identity(prot.text(prot.blocks[theirs.head])) == identity(new):
+        old, new = base.blocks[p.base].text, other.blocks[p.head].text
+        if theirs is not None and identity(prot.blocks[theirs.head].text) == identity(new):
             continue  # both sides made the same change
         verb = "corrected the pr-link of" if p.how == RELINKED else "changed"
         at = other.blocks[p.head].line + first_line_difference(old, new)
         problems.append(
             edit(
-                f"{verb} {name(base, p.base, 'the base')}, at its line {at}",
+                f"{verb} {base.blocks[p.base].name('the base')}, at its line {at}",
                 p.base,
                 at,
             )
@@ -341,7 +320,7 @@ def _history_problems(
         after = min((p.head for p in by_other.pairs if p.base > index), default=None)
         end = len(other.data.rstrip(b"\n"))
         at = other.blocks[after].line if after is not None else other.line_of(end)
-        problems.append(edit(f"removed {name(base, index, 'the base')}", index, at))
+        problems.append(edit(f"removed {base.blocks[index].name('the base')}", index, at))
     if len(problems) > MAX_LISTED:
         more = len(problems) - MAX_LISTED
         problems = [
@@ -353,24 +332,22 @@ def _history_problems(
 
 def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:
     """The entries the protected side appended and removed since the base: an edited one
-    counts as both, a removed one cancels an added one with the same :meth:`Entry.key`; a
+    counts as both, a removed one cancels an added one with the same :func:`key`; a
     relinked or reformatted one is neither (its bytes are kept)."""
     base, prot = by_protected.old, by_protected.new
     edited = [p for p in by_protected.pairs if p.how == EDITED]
-    added = [Entry.at(prot, j) for j in sorted([*by_protected.own, *(p.head for p in edited)])]
-    removed = [
-        Entry.at(base, i) for i in sorted([*by_protected.removed, *(p.base for p in edited)])
-    ]
+    added = [prot.blocks[j] for j in sorted([*by_protected.own, *(p.head for p in edited)])]
+    removed = [base.blocks[i] for i in sorted([*by_protected.removed, *(p.base for p in edited)])]
     return _minus(added, removed), _minus(removed, added)
 
 
 def _minus(entries: list[Entry], others: list[Entry]) -> list[Entry]:
     """``entries`` but one for each of ``others`` with the same key."""
-    left = Counter(entry.key() for entry in others)
+    left = Counter(key(entry) for entry in others)
     out = []
     for entry in entries:
-        if left[entry.key()] > 0:
-            left[entry.key()] -= 1
+        if left[key(entry)] > 0:
+            left[key(entry)] -= 1
         else:
             out.append(entry)
     return out

@@ -13,7 +13,7 @@ from changelog_tool.findings import listing
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo import WORKTREE, Repo, git, run_git, try_git
 from changelog_tool.ledger import writer
-from changelog_tool.ledger.document import Ledger, content
+from changelog_tool.ledger.document import Ledger
 from changelog_tool.ledger.pairing import KEPT, identity, pair
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.merge.outcome import Outcome, merge_sides
@@ -55,16 +55,16 @@ def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
         new = Ledger(repo.read(sha, path) or b"")
         paired = pair(old, new)
         for match in paired.pairs:  # a later commit's edit of an own entry: the edited one
-            was = identity(old.text(old.blocks[match.base]))
+            was = identity(old.blocks[match.base].text)
             if was in own and match.how != KEPT:
-                raw = content(new, new.blocks[match.head])
+                raw = new.blocks[match.head].raw
                 own = {
                     identity(raw) if k == was else k: raw if k == was else v for k, v in own.items()
                 }
         for index in paired.removed:
-            own.pop(identity(old.text(old.blocks[index])), None)
+            own.pop(identity(old.blocks[index].text), None)
         for index in paired.own:
-            raw = content(new, new.blocks[index])
+            raw = new.blocks[index].raw
             own.setdefault(identity(raw), raw)
     return list(own.values())
 

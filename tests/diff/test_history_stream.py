@@ -34,7 +34,7 @@ def judged(history: History) -> tuple[object, ...]:
     return (
         history.kind,
         [(f.code, f.message, f.line) for f in history.findings],
-        [(a.line, a.text, a.value) for a in history.appended],
+        [(a.line, a.text, a.fields) for a in history.appended],
         history.corrections,
         history.prefix,
     )

@@ -30,7 +30,7 @@ def test_a_clean_append_yields_the_new_entries_with_their_lines() -> None:
     head = BASE + b"\n" + entry("c-trt") + b"\n" + entry("d-trt")
     history = compare(BASE, head, PATH)
     assert history.kind == APPEND and codes(history) == []
-    assert [(a.line, a.value["config-keys"]) for a in history.appended] == [
+    assert [(a.line, a.fields["config-keys"]) for a in history.appended] == [
         (13, ["c-trt"]),
         (19, ["d-trt"]),
     ]
@@ -79,7 +79,7 @@ def test_an_edited_historical_byte_is_reported_and_the_tail_still_counts() -> No
     assert history.kind == MODIFIED
     assert codes(history) == ["history-modified"]
     assert history.findings[0].line == 4  # the description line of the first entry
-    assert [a.value["config-keys"] for a in history.appended] == [["c-trt"]]
+    assert [a.fields["config-keys"] for a in history.appended] == [["c-trt"]]
 
 
 def test_a_removed_entry_is_edited_history() -> None:
@@ -104,7 +104,7 @@ def test_an_entry_inserted_before_the_last_one_is_the_branchs_own_not_at_the_tai
         ("entry-order", "warning", 7)
     ]
     assert "changelog sync" in history.findings[0].message
-    assert [(a.line, a.value["config-keys"]) for a in history.appended] == [(7, ["c-trt"])]
+    assert [(a.line, a.fields["config-keys"]) for a in history.appended] == [(7, ["c-trt"])]
 
 
 def test_pr_link_only_corrections_are_allowed_alone() -> None:
@@ -119,7 +119,7 @@ def test_pr_link_corrections_mixed_with_new_entries_are_refused() -> None:
     history = compare(BASE, head, PATH)
     assert history.kind == CORRECTION
     assert codes(history) == ["mixed-correction"]
-    assert [a.value["config-keys"] for a in history.appended] == [["c-trt"]]
+    assert [a.fields["config-keys"] for a in history.appended] == [["c-trt"]]
 
 
 def test_without_a_base_file_everything_counts_as_appended() -> None:
@@ -136,7 +136,7 @@ def test_appended_entries_are_checked_against_the_yaml_rules_and_kept_for_the_ga
     bad_schema = entry("c-trt", extra="  flavour: spicy\n")
     history = compare(BASE, BASE + b"\n" + bad_schema, PATH)
     # the fields are the acceptance rule's to judge (gate/acceptance.py), once
-    assert codes(history) == [] and history.appended[0].value["flavour"] == "spicy"
+    assert codes(history) == [] and history.appended[0].fields["flavour"] == "spicy"
     assert history.appended[0].field_line("flavour") == 18
     doubled = entry("c-trt", extra='  description:\n    - "again"\n')
     assert codes(compare(BASE, BASE + b"\n" + doubled, PATH)) == ["duplicate-yaml-key"]

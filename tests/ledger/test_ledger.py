@@ -14,14 +14,14 @@ def test_blocks_keep_separators_exactly_as_found() -> None:
     blocks = ledger.blocks
     assert [b.line for b in blocks] == [1, 7, 14]
     assert [data[b.end : b.sep_end] for b in blocks] == [b"  \n", b"\n\n", b""]
-    assert ledger.text(blocks[1]) == ENTRY.format(n=2).encode()
+    assert blocks[1].text == ENTRY.format(n=2).encode()
 
 
 def test_the_last_block_is_the_last_entry() -> None:
     data = (ENTRY.format(n=1) + "\n" + ENTRY.format(n=2)).encode()
     last = Ledger(data).last_block()
     assert last is not None
-    assert (last.line, Ledger(data).text(last)) == (7, ENTRY.format(n=2).encode())
+    assert (last.line, last.text) == (7, ENTRY.format(n=2).encode())
 
 
 def test_a_file_without_entries_has_no_last_block() -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from merge_helpers import differs_only_in_carried_pr_links, entry, sep
 
 from changelog_tool.findings import ERROR
-from changelog_tool.ledger.document import Ledger, content, parse
+from changelog_tool.ledger.document import Ledger, parse
 from changelog_tool.ledger.entry import without_pr_link
 from changelog_tool.ledger.filecheck import check_file
 from changelog_tool.merge.threeway import Merged, Refused, merge
@@ -257,13 +257,13 @@ def unlinked(raw: bytes) -> str:
 
 def unlinked_entries(data: bytes) -> Counter[str]:
     ledger = Ledger(data)
-    return Counter(unlinked(content(ledger, block)) for block in ledger.blocks)
+    return Counter(unlinked(block.raw) for block in ledger.blocks)
 
 
 def entries(data: bytes) -> Counter[bytes]:
     """The file's entries (their own lines) as a multiset."""
     ledger = Ledger(data)
-    return Counter(content(ledger, block) for block in ledger.blocks)
+    return Counter(block.raw for block in ledger.blocks)
 
 
 def assert_nothing_lost_or_doubled(

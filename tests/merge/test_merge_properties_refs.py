@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from merge_helpers import differs_only_in_carried_pr_links
 from test_merge_properties import SEPARATORS, Item, items, items_with, published, render
 
-from changelog_tool.ledger.document import Ledger, content, parse
+from changelog_tool.ledger.document import Ledger, parse
 from changelog_tool.ledger.entry import without_pr_link
 from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Context
@@ -126,7 +126,7 @@ def cases(draw: st.DrawFn) -> Case:
 
 def entries(data: bytes) -> list[bytes]:
     ledger = Ledger(data)
-    return [content(ledger, b) for b in ledger.blocks]
+    return [b.raw for b in ledger.blocks]
 
 
 def key(raw: bytes) -> str:
