@@ -16,7 +16,6 @@ from changelog_tool.diff.fields import kinds, points, scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.local import linked, no_master_configs
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
@@ -28,6 +27,7 @@ from changelog_tool.ledger.entry import matches, texts
 from changelog_tool.ledger.reading import Reading, read_diff
 from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History
 from changelog_tool.settings import Settings
+from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.values import same
 
 
@@ -160,7 +160,7 @@ def snapshot(
     _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev, limit)
     for change in changes.keys:
         if change.kind != REMOVED:
-            with contextlib.suppress(MasterProblem):
+            with contextlib.suppress(YamlProblem):
                 changes.points[change.key] = points(masters["head"].value(change.key))
     changes.problems[:0] = [  # (before the recipes' own, found above)
         *_head_problems(problems, masters["base"], masters["head"]),
@@ -232,7 +232,7 @@ def _add_recipes(
         for key in head.mentions(needle(path)):
             try:
                 refs = references(head.value(key))
-            except MasterProblem:
+            except YamlProblem:
                 continue
             if any(refers_to(ref, path, layout.prefixes) for ref in refs):
                 users.append(key)
@@ -298,7 +298,7 @@ def _linked(path: str, what: str) -> Finding:
 
 
 def _head_problems(
-    found: list[tuple[str, MasterProblem]], base: MasterSet, head: MasterSet
+    found: list[tuple[str, YamlProblem]], base: MasterSet, head: MasterSet
 ) -> list[Finding]:
     """Master-config problems the branch introduced (not those already at base); a
     top-level key the base already defines twice in that file is said as a warning
@@ -321,7 +321,7 @@ def _head_problems(
     return out
 
 
-def _defined_twice(problem: MasterProblem) -> bool:
+def _defined_twice(problem: YamlProblem) -> bool:
     """A top-level key defined twice in one file (not a field twice in one value)."""
     return problem.code == "duplicate-yaml-key" and problem.key is not None
 
@@ -375,7 +375,7 @@ def _same_value(
 ) -> bool:
     found = repo.tree_files(commit, masters)
     then = MasterSet(MasterFile(p, repo.read_blob(s)) for p, s in found.items() if s is not None)
-    with contextlib.suppress(MasterProblem, KeyError):  # as this tool and the jobs read it
+    with contextlib.suppress(YamlProblem, KeyError):  # as this tool and the jobs read it
         return same(then.value(key), head.value(key)) and same(
             then.value_yaml_1_1(key), head.value_yaml_1_1(key)
         )

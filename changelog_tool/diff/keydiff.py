@@ -21,19 +21,17 @@ from changelog_tool.diff.keychange import (
     UNPARSABLE_AT_BASE,
     KeyChange,
 )
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.ledger.entryschema import builtin_definition
+from changelog_tool.yaml.items import YamlProblem
 
 
-def diff(
-    base: MasterSet, head: MasterSet
-) -> tuple[list[KeyChange], list[tuple[str, MasterProblem]]]:
+def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[str, YamlProblem]]]:
     """Keys added, modified (semantically) and removed between two trees, and the problems of the
     keys the branch touched."""
     changes: list[KeyChange] = []
-    problems: list[tuple[str, MasterProblem]] = []
+    problems: list[tuple[str, YamlProblem]] = []
     for key in sorted(set(head.owner) | set(base.owner)):
         path, line = head.locate(key)
         if key not in base.owner:
@@ -43,7 +41,7 @@ def diff(
                 try:
                     value = head.value(key)
                     scenarios, has = touched_scenarios(None, value), kinds(value)
-                except MasterProblem as problem:
+                except YamlProblem as problem:
                     problems.append((path or "", problem))
             changes.append(
                 KeyChange(key, ADDED, scenarios=tuple(scenarios), path=path, line=line, kinds=has)
@@ -60,13 +58,13 @@ def diff(
             continue
         try:
             new = head.value(key)
-        except MasterProblem as problem:
+        except YamlProblem as problem:
             problems.append((path or "", problem))
             changes.append(KeyChange(key, MODIFIED, fields=(UNPARSABLE,), path=path, line=line))
             continue
         try:
             old = base.value(key)
-        except MasterProblem:
+        except YamlProblem:
             changes.append(
                 KeyChange(key, MODIFIED, fields=(UNPARSABLE_AT_BASE,), path=path, line=line)
             )
@@ -76,13 +74,13 @@ def diff(
         if not fields or reduced:  # so far as YAML 1.2 reads them; as benchmark jobs do?
             new_1_1 = _read_1_1(head, key)
             old_1_1 = _read_1_1(base, key)
-            if isinstance(new_1_1, MasterProblem) and isinstance(old_1_1, MasterProblem):
+            if isinstance(new_1_1, YamlProblem) and isinstance(old_1_1, YamlProblem):
                 pass  # those jobs could read it at neither side: nothing new to them
-            elif isinstance(new_1_1, MasterProblem):  # they can no longer read it at all
+            elif isinstance(new_1_1, YamlProblem):  # they can no longer read it at all
                 problems.append((path or "", new_1_1))
                 changes.append(KeyChange(key, MODIFIED, fields=(UNPARSABLE,), path=path, line=line))
                 continue
-            elif isinstance(old_1_1, MasterProblem):  # they could not read it at base: now they can
+            elif isinstance(old_1_1, YamlProblem):  # they could not read it at base: now they can
                 fields, reduced = fields or [UNPARSABLE_AT_BASE], False
             else:
                 fields_1_1 = changed_fields(old_1_1, new_1_1)
@@ -112,11 +110,11 @@ def _read_1_1(masters: MasterSet, key: str) -> object:
     """The key's value as YAML 1.1 readers build it, or the problem they have."""
     try:
         return masters.value_yaml_1_1(key)
-    except MasterProblem as problem:
+    except YamlProblem as problem:
         return problem
 
 
-def key_names(changes: list[KeyChange], head: MasterSet) -> list[tuple[str, MasterProblem]]:
+def key_names(changes: list[KeyChange], head: MasterSet) -> list[tuple[str, YamlProblem]]:
     """A ``key-name`` problem for each added or modified key the schema refuses, or that YAML 1.1
     reads as no name (a plain ``on:``)."""
     out = []
@@ -126,7 +124,7 @@ def key_names(changes: list[KeyChange], head: MasterSet) -> list[tuple[str, Mast
         file = head.owner[change.key]
         why = key_name_problem(change.key) or file.yaml_1_1_name_problem(change.key)
         if why is not None:
-            problem = MasterProblem(why, change.line, "key-name", key=change.key)
+            problem = YamlProblem("key-name", why, change.line, change.key)
             out.append((change.path or "", problem))
     return out
 
@@ -134,7 +132,7 @@ def key_names(changes: list[KeyChange], head: MasterSet) -> list[tuple[str, Mast
 _MANY_DUPLICATES = 10
 
 
-def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, MasterProblem]]:
+def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, YamlProblem]]:
     """A ``duplicate-master-key`` per extra definition of a key in head's master files that base
     did not have (one per file pair when many)."""
     pairs: dict[tuple[str, str], list[tuple[str, MasterFile, MasterFile]]] = {}
@@ -148,7 +146,7 @@ def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, M
         for other in files:
             if other is not first:
                 pairs.setdefault((other.path, first.path), []).append((key, other, first))
-    out: list[tuple[str, MasterProblem]] = []
+    out: list[tuple[str, YamlProblem]] = []
     for (path, first_path), found in sorted(pairs.items()):
         found.sort(key=lambda item: item[1].line(item[0]) or 0)
         many = len(found) > _MANY_DUPLICATES  # then one problem, at the first
@@ -164,7 +162,7 @@ def duplicate_definitions(base: MasterSet, head: MasterSet) -> list[tuple[str, M
                     f"{key!r} is also defined in {first_path}:{first.line(key)}; a key belongs in "
                     "one master config (the sweep would read only one of the two definitions)"
                 )
-            out.append((path, MasterProblem(message, other.line(key), "duplicate-master-key")))
+            out.append((path, YamlProblem("duplicate-master-key", message, other.line(key))))
     return out
 
 

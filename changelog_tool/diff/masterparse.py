@@ -1,5 +1,5 @@
 """Master-config bytes (a file, or one key of it) to values within the limits, as
-this tool and as a YAML 1.1 reader build them; :class:`MasterProblem` says why they
+this tool and as a YAML 1.1 reader build them; a :class:`YamlProblem` says why they
 do not read, and the key-name and duplicate-key problems are worded here."""
 
 from __future__ import annotations
@@ -20,17 +20,8 @@ _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 PYYAML = "a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with)"
 
 
-class MasterProblem(Exception):
-    """A master config (or one key of it) is not valid YAML."""
-
-    def __init__(
-        self, message: str, line: int | None, code: str = "yaml-syntax", key: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.code = code
-        self.key = key
+MasterProblem = YamlProblem
+"""A master config (or one key of it) is not valid YAML (its line may be ``None``)."""
 
 
 @lru_cache(maxsize=8192)
@@ -38,15 +29,13 @@ def parse(data: bytes) -> object:
     """Parse YAML bytes within the limits (cached: the same key bytes recur across versions)."""
     try:
         return load(data)
-    except YamlProblem as exc:
-        raise MasterProblem(exc.message, exc.line, exc.code) from None
     except DuplicateKeyError as exc:  # the safe loader refuses them; anchors and << stay legal
         found = _DUPLICATE.search(str(exc.problem))
-        raise MasterProblem(
+        raise YamlProblem(
+            "duplicate-yaml-key",
             f"duplicate field {found.group(1) if found else '?'!r} in one mapping; keep only "
             "one (most YAML readers would silently keep the last)",
             _mark_line(data, exc.problem_mark),
-            "duplicate-yaml-key",
         ) from None
     except MarkedYAMLError as exc:
         message = str(exc.problem or exc.context or "invalid YAML")
@@ -67,15 +56,16 @@ def parse(data: bytes) -> object:
                 "a second YAML document begins here (after a `---` or `...` line); a master "
                 "config is one document: remove that line"
             )
-        raise MasterProblem(
+        raise YamlProblem(
+            "yaml-tag" if tag else "yaml-syntax",
             message,
             _mark_line(data, exc.problem_mark or exc.context_mark),
-            "yaml-tag" if tag else "yaml-syntax",
         ) from None
     except YAMLError as exc:
-        raise MasterProblem(str(exc).strip().splitlines()[0], None) from None
+        raise YamlProblem("yaml-syntax", str(exc).strip().splitlines()[0], None) from None
     except BUILD_ERRORS as exc:  # a value the constructor cannot build, past a tag or alias
-        raise MasterProblem(
+        raise YamlProblem(
+            "yaml-syntax",
             f"a value does not read as its tag or type says ({build_error(exc)}); "
             "quote it to keep it as text, or drop the tag",
             None,
@@ -85,12 +75,12 @@ def parse(data: bytes) -> object:
 @lru_cache(maxsize=256)
 def parse_1_1(data: bytes) -> object:
     """As a YAML 1.1 reader builds the value (:mod:`changelog_tool.yaml.yaml11`), or
-    the :class:`MasterProblem` that says why it cannot (returned: cached too)."""
+    the :class:`YamlProblem` that says why it cannot (returned: cached too)."""
     try:
         return yaml11.load(data)
     except YamlProblem as exc:
         why = exc.message.strip().splitlines()[0]
-        return MasterProblem(f"{PYYAML} cannot read this: {why}", None)
+        return YamlProblem("yaml-syntax", f"{PYYAML} cannot read this: {why}", None)
 
 
 def _mark_line(data: bytes, mark: StreamMark | None) -> int | None:
@@ -104,14 +94,14 @@ def last_line(data: bytes, line: int | None) -> int:
     return min(line, last) if line is not None else 1
 
 
-def duplicate_key(key: str, first: int | None, line: int | None) -> MasterProblem:
+def duplicate_key(key: str, first: int | None, line: int | None) -> YamlProblem:
     """The ``duplicate-yaml-key`` problem of a top-level key defined again at ``line``."""
-    return MasterProblem(
+    return YamlProblem(
+        "duplicate-yaml-key",
         f"top-level key {key!r} is defined twice, on lines {first} and {line}: {PYYAML} "
         f"keeps the last definition, so line {line}'s is the one benchmark jobs run and "
         "the one changes are judged by; remove the other",
         line,
-        "duplicate-yaml-key",
         key,
     )
 
@@ -123,20 +113,20 @@ def reads_as_no_name(read: object, key: str) -> bool:
         return False
     try:  # what YAML 1.2 makes of ``key`` written as a plain top-level key
         parsed = parse(key.encode("utf-8") + b": 0\n")
-    except MasterProblem:
+    except YamlProblem:
         return False
     found = list(parsed) if isinstance(parsed, dict) else []
     return len(found) == 1 and type(found[0]) is type(read) and bool(found[0] == read)
 
 
-def not_a_name(read: object, key: str, line: int | None) -> MasterProblem:
+def not_a_name(read: object, key: str, line: int | None) -> YamlProblem:
     """The ``key-name`` problem of a top-level key YAML 1.2 reads as ``read``."""
     kind = "null" if read is None else type(read).__name__
-    return MasterProblem(
+    return YamlProblem(
+        "key-name",
         f"the top-level key {key!r} reads as a YAML {kind}, not a name; quote it "
         f'("{key}":) or rename it',
         line,
-        "key-name",
         key,
     )
 

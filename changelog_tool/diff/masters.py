@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, ScalarEvent
 
 from changelog_tool.diff.masterparse import (
-    MasterProblem,
     duplicate_key,
     last_line,
     not_a_name,
@@ -72,7 +71,7 @@ def _unquote(raw: re.Match[bytes]) -> str | None:
         return single.decode("utf-8", "replace").replace("''", "'")
     try:
         parsed = parse(b'"' + double + b'": 0\n')
-    except MasterProblem:
+    except YamlProblem:
         return None
     return str(next(iter(parsed))) if isinstance(parsed, dict) else double.decode()
 
@@ -83,7 +82,7 @@ class MasterFile:
 
     path: str
     data: bytes
-    problems: list[MasterProblem] = field(default_factory=list)
+    problems: list[YamlProblem] = field(default_factory=list)
     broken: bool = False
     """The file must be parsed whole and does not parse: its keys' values are unknown."""
     _values: dict[str, object] = field(default_factory=dict, init=False, repr=False)
@@ -162,16 +161,16 @@ class MasterFile:
         data, shadowed = self._last_definitions()
         try:
             value = parse(data)
-        except MasterProblem as problem:
-            self.problems.append(
-                MasterProblem(problem.message, last_line(self.data, problem.line), problem.code)
-            )
+        except YamlProblem as problem:
+            self.problems.append(replace(problem, line=last_line(self.data, problem.line)))
             self.broken = True
             return {}
         if value is None:
             return {}
         if not isinstance(value, dict):
-            self.problems.append(MasterProblem("a master config must be a mapping of keys", 1))
+            self.problems.append(
+                YamlProblem("yaml-syntax", "a master config must be a mapping of keys")
+            )
             self.broken = True
             return {}
         for name in shadowed:
@@ -259,40 +258,40 @@ class MasterFile:
     def value_yaml_1_1(self, key: str) -> object:
         """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
         jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`); raises
-        :class:`MasterProblem` where that reader refuses the bytes."""
+        :class:`YamlProblem` where that reader refuses the bytes."""
         parsed = parse_1_1(self.data if self.whole else self.chunk(key))
-        if isinstance(parsed, MasterProblem):
-            raise MasterProblem(parsed.message, self.line(key), parsed.code, key)
+        if isinstance(parsed, YamlProblem):
+            raise replace(parsed, line=self.line(key), key=key)
         if not isinstance(parsed, dict) or key not in parsed:
             found = next(iter(parsed), key) if isinstance(parsed, dict) else key
-            raise MasterProblem(not_a_name_1_1(key, found), self.line(key), "key-name", key)
+            raise YamlProblem("key-name", not_a_name_1_1(key, found), self.line(key), key)
         return parsed[key]
 
     def value(self, key: str) -> object:
-        """The key's value; raises :class:`MasterProblem` when it does not parse."""
+        """The key's value; raises :class:`YamlProblem` when it does not parse."""
         if self.whole:
             if key not in self._whole_values:
                 odd = next((k for k in self._whole_values if reads_as_no_name(k, key)), None)
                 if odd is not None:
                     raise not_a_name(odd, key, self.line(key))
                 why = "; the file does not parse" if self.broken else ""
-                raise MasterProblem(f"{key!r} could not be read{why}", self.line(key))
+                raise YamlProblem("yaml-syntax", f"{key!r} could not be read{why}", self.line(key))
             return self._whole_values[key]
         if len(self._values) == BATCH and not self._batched:
             self._batched = True
             self._read_all()
         if key in self._values:
             known = self._values[key]
-            if isinstance(known, MasterProblem):
+            if isinstance(known, YamlProblem):
                 raise known
             return known
         span = self.spans[key]
         chunk = self.chunk(key)
         try:
             parsed = parse(chunk)
-        except MasterProblem as problem:  # kept: the parse cache keeps no refusal
+        except YamlProblem as problem:  # kept: the parse cache keeps no refusal
             line = span.line + last_line(chunk, problem.line) - 1
-            refused = self._values[key] = MasterProblem(problem.message, line, problem.code)
+            refused = self._values[key] = replace(problem, line=line)
             raise refused from None
         if (
             isinstance(parsed, dict)
@@ -313,7 +312,7 @@ class MasterFile:
         keys, one parse of the file costs less than one per key."""
         try:
             values = parse(self.data)
-        except MasterProblem:
+        except YamlProblem:
             return
         if isinstance(values, dict) and list(values) == list(self.spans):
             for key, value in values.items():

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from changelog_tool.diff.fields import SCENARIOS
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
+from changelog_tool.yaml.items import YamlProblem
 
 
 class MasterSet:
@@ -41,7 +41,7 @@ class MasterSet:
         file = self.owner.get(key)
         return file is not None and file.whole and file.broken
 
-    def problems(self) -> list[tuple[str, MasterProblem]]:
+    def problems(self) -> list[tuple[str, YamlProblem]]:
         return [(f.path, p) for f in self.files for p in f.problems]
 
     def has_scenario(self, key: str, kind: str) -> bool:
@@ -55,7 +55,7 @@ class MasterSet:
             return False
         try:
             value = self.value(key)
-        except MasterProblem:
+        except YamlProblem:
             return True
         if not isinstance(value, dict):
             return False

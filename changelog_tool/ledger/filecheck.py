@@ -153,7 +153,9 @@ def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileRepor
         report.findings.extend(schema_findings(f"entry {number}", item.line, item, path))
 
 
-def _check_blocks_one_by_one(ledger: Ledger, path: str, report: FileReport, skip_line: int) -> None:
+def _check_blocks_one_by_one(
+    ledger: Ledger, path: str, report: FileReport, skip_line: int | None
+) -> None:
     """After a whole-file parse failed: report each other broken entry too."""
     for block in ledger.blocks:
         result = block.item

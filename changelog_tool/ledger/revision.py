@@ -207,7 +207,7 @@ def append_break(
     except YamlProblem as problem:
         return broken(
             "yaml-syntax",
-            problem.line,
+            problem.line or 1,
             f"entries appended after {whose} end would not parse: {problem.message} "
             f"(line {problem.line})",
         )

@@ -75,7 +75,7 @@ def _verify_whole(
     try:
         root = load_items(data)
     except YamlProblem as problem:
-        if first is None or problem.line < first:
+        if first is None or (problem.line or 1) < first:
             return [_invalid(problem, prot_name)]
         return [
             Finding(

@@ -26,12 +26,14 @@ untrusted bytes is an ``object`` until it is checked (its keys may be numbers)."
 @dataclass(unsafe_hash=True)
 class YamlProblem(Exception):
     """YAML a reader refuses: past a limit, not YAML, or a value it cannot build; ``line`` is
-    1-based (LF lines), 1 where the reader gives none. Not frozen: raising sets
+    1-based (LF lines), 1 where the reader gives none (``None``: a master config's problem
+    shown without one); ``key``, the master key it is about. Not frozen: raising sets
     ``__traceback__``."""
 
     code: str
     message: str
-    line: int = 1
+    line: int | None = 1
+    key: str | None = None
 
     def __str__(self) -> str:
         return self.message

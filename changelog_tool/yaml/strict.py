@@ -17,7 +17,7 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
     try:
         return build(data, strict=True, offset=line_offset)
     except YamlProblem as exc:
-        exc.line += line_offset
+        exc.line = (exc.line or 1) + line_offset
         raise
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
