@@ -34,7 +34,7 @@ from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import Entry, matching_keys, normalize
+from changelog_tool.ledger.entry import Fields, matching_keys, normalize
 from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.settings import Settings
@@ -101,7 +101,7 @@ class AddSession:
         self._points: dict[str, dict[str, int] | None] = {}
         self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
         self.points_budget = POINTS_BUDGET
-        self._history: list[tuple[int, Entry]] | None = None
+        self._history: list[tuple[int, Fields]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
         schema = entryschema.use_settings(settings)  # the repository's, if it has one
@@ -148,7 +148,7 @@ class AddSession:
             self.loaded = Loaded(answer, rows_for(answer))
         return self.loaded
 
-    def history(self) -> list[tuple[int, Entry]]:
+    def history(self) -> list[tuple[int, Fields]]:
         """``(line, entry)`` for every entry, parsed once on first use, from any thread."""
         with self._history_lock:
             if self._history is None:
@@ -229,7 +229,7 @@ class AddSession:
                 self._points[key] = None
         return self._points[key]
 
-    def entry(self, draft: Draft) -> Entry:
+    def entry(self, draft: Draft) -> Fields:
         return normalize(draft.to_entry(self.settings.placeholder_link()))
 
     def preview(self, draft: Draft) -> Preview:
