@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.drafts import Draft, missing
 from changelog_tool.authoring.reach import PENDING, Reach
 from changelog_tool.authoring.reach import reach as reach_of
 from changelog_tool.authoring.rows import KeyRow, rows_for
@@ -34,7 +34,7 @@ from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import Fields, matching_keys, normalize
+from changelog_tool.ledger.entry import Fields, matching_keys
 from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.settings import Settings
@@ -68,6 +68,10 @@ class Loaded:
     problem: str | None = None
 
 
+MISSING = {
+    "config-keys": "choose at least one key or pattern",
+    "description": "write at least one line (one bullet per line)",
+}
 POINTS_BUDGET = 0.03
 """Seconds a preview spends counting benchmark points it has not counted before (a
 pattern reaching thousands of keys would hold the screen for seconds): the rest are
@@ -186,11 +190,7 @@ class AddSession:
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
         """``(field, message)`` for each reason this draft cannot be saved."""
         entry = self.entry(draft)
-        out = []
-        if not draft.keys:
-            out.append(("config-keys", "choose at least one key or pattern"))
-        if not entry.get("description"):
-            out.append(("description", "write at least one line (one bullet per line)"))
+        out = [(name, MISSING[name]) for name in missing(entry)]
         for rejection in rejections(entry, self.rules):
             if rejection.severity != "error":
                 continue  # a warning lets the entry through
@@ -230,7 +230,7 @@ class AddSession:
         return self._points[key]
 
     def entry(self, draft: Draft) -> Fields:
-        return normalize(draft.to_entry(self.settings.placeholder_link()))
+        return draft.to_entry(self.settings.placeholder_link())
 
     def preview(self, draft: Draft) -> Preview:
         entry = self.entry(draft)
