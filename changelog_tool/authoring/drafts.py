@@ -59,9 +59,13 @@ class Draft:
         lines, link = self.description, self.pr_link
         if typed:
             lines, link = [line.strip() for line in lines if line.strip()], link.strip()
-        given: Fields = {"config-keys": self.keys, "scenario-type": self.scenario_types}
-        given |= {"description": lines, "pr-link": link or placeholder}
-        return normalize(given | dict.fromkeys(self.flags, True) | self.numbers)
+        entry: Fields = {
+            "config-keys": self.keys,
+            "scenario-type": self.scenario_types,
+            "description": lines,
+            "pr-link": link or placeholder,
+        }
+        return normalize(entry | dict.fromkeys(self.flags, True) | self.numbers)
 
     @classmethod
     def from_json(cls, data: object) -> Draft | None:

@@ -68,10 +68,11 @@ class Loaded:
     problem: str | None = None
 
 
-MISSING = {
+MISSING = {  # what the form says of an answer drafts.missing finds lacking
     "config-keys": "choose at least one key or pattern",
     "description": "write at least one line (one bullet per line)",
 }
+
 POINTS_BUDGET = 0.03
 """Seconds a preview spends counting benchmark points it has not counted before (a
 pattern reaching thousands of keys would hold the screen for seconds): the rest are

@@ -140,7 +140,7 @@ def _field_options(parser: argparse.ArgumentParser) -> None:
             continue  # the option is add's own
 
 
-MISSING = {
+MISSING = {  # what the flags path says of an answer drafts.missing finds lacking
     "config-keys": "a config key: pass --key KEY (repeatable; patterns allowed)",
     "description": "a description: pass --description TEXT (repeatable, one bullet each)",
 }
