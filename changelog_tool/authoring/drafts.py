@@ -13,6 +13,7 @@ from typing import TypedDict
 
 from changelog_tool.gitrepo import git_dir
 from changelog_tool.ledger import writer
+from changelog_tool.ledger.entry import Fields, normalize
 
 DRAFT_NAME = "perf-changelog-draft.json"
 VERSION = 2
@@ -21,15 +22,15 @@ integers by their field names)."""
 
 
 class Answers(TypedDict, total=False):
-    """``add``'s answer flags as argparse gives them (``None``: not given); ``flag`` and
-    ``number`` hold the schema's boolean and integer fields."""
+    """``add``'s answer flags as argparse gives them: argparse's names and defaults are
+    :class:`Draft`'s, so ``Draft(**answers)`` is the draft they give."""
 
-    key: list[str] | None
-    scenario_type: list[str] | None
-    description: list[str] | None
-    pr_link: str | None
-    flag: list[str] | None
-    number: dict[str, int] | None
+    keys: list[str]
+    scenario_types: list[str]
+    description: list[str]
+    pr_link: str
+    flags: list[str]
+    numbers: dict[str, int]
 
 
 @dataclass
@@ -43,18 +44,6 @@ class Draft:
     numbers: dict[str, int] = field(default_factory=dict)
     """The integer fields given, by name."""
 
-    @classmethod
-    def from_flags(cls, answers: Answers) -> Draft:
-        """From ``changelog add``'s answer flags (``key``, ``description``, ...)."""
-        return cls(
-            keys=list(answers.get("key") or []),
-            scenario_types=list(answers.get("scenario_type") or []),
-            description=list(answers.get("description") or []),
-            pr_link=answers.get("pr_link") or "",
-            flags=list(answers.get("flag") or []),
-            numbers=dict(answers.get("number") or {}),
-        )
-
     def overlay(self, other: Draft) -> Draft:
         """This draft with every answer ``other`` gives replacing ours."""
         given = {spec.name: getattr(other, spec.name) for spec in fields(other)}
@@ -64,20 +53,19 @@ class Draft:
         """Something a person typed that would be lost on leaving."""
         return any(line.strip() for line in self.description)
 
-    def to_entry(self, placeholder: str, *, typed: bool = True) -> dict[str, object]:
-        """The entry mapping (unvalidated) in canonical order; ``typed`` answers lose blank lines
-        and surrounding spaces."""
-        entry: dict[str, object] = {"config-keys": list(self.keys)}
-        if self.scenario_types:
-            entry["scenario-type"] = list(self.scenario_types)
+    def to_entry(self, placeholder: str, *, typed: bool = True) -> Fields:
+        """The entry mapping (unvalidated), normalized; ``typed`` answers lose blank lines and
+        surrounding spaces."""
         lines, link = self.description, self.pr_link
         if typed:
             lines, link = [line.strip() for line in lines if line.strip()], link.strip()
-        entry["description"] = list(lines)
-        entry["pr-link"] = link or placeholder
-        entry.update(dict.fromkeys(self.flags, True))
-        entry.update(self.numbers)
-        return entry
+        entry: Fields = {
+            "config-keys": self.keys,
+            "scenario-type": self.scenario_types,
+            "description": lines,
+            "pr-link": link or placeholder,
+        }
+        return normalize(entry | dict.fromkeys(self.flags, True) | self.numbers)
 
     @classmethod
     def from_json(cls, data: object) -> Draft | None:
@@ -102,6 +90,11 @@ class Draft:
                 return None
             setattr(draft, spec.name, value)
         return draft
+
+
+def missing(entry: Fields) -> list[str]:
+    """The answers an entry cannot go without that it lacks: ``config-keys``, ``description``."""
+    return [name for name in ("config-keys", "description") if not entry.get(name)]
 
 
 def location(changelog: Path) -> Path:

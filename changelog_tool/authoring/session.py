@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from changelog_tool.authoring.drafts import Draft
+from changelog_tool.authoring.drafts import Draft, missing
 from changelog_tool.authoring.reach import PENDING, Reach
 from changelog_tool.authoring.reach import reach as reach_of
 from changelog_tool.authoring.rows import KeyRow, rows_for
@@ -34,7 +34,7 @@ from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import Entry, matching_keys, normalize
+from changelog_tool.ledger.entry import Fields, matching_keys
 from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.settings import Settings
@@ -67,6 +67,11 @@ class Loaded:
     rows: list[KeyRow]
     problem: str | None = None
 
+
+MISSING = {  # what the form says of an answer drafts.missing finds lacking
+    "config-keys": "choose at least one key or pattern",
+    "description": "write at least one line (one bullet per line)",
+}
 
 POINTS_BUDGET = 0.03
 """Seconds a preview spends counting benchmark points it has not counted before (a
@@ -101,7 +106,7 @@ class AddSession:
         self._points: dict[str, dict[str, int] | None] = {}
         self._reach: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], Reach] | None = None
         self.points_budget = POINTS_BUDGET
-        self._history: list[tuple[int, Entry]] | None = None
+        self._history: list[tuple[int, Fields]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
         schema = entryschema.use_settings(settings)  # the repository's, if it has one
@@ -148,7 +153,7 @@ class AddSession:
             self.loaded = Loaded(answer, rows_for(answer))
         return self.loaded
 
-    def history(self) -> list[tuple[int, Entry]]:
+    def history(self) -> list[tuple[int, Fields]]:
         """``(line, entry)`` for every entry, parsed once on first use, from any thread."""
         with self._history_lock:
             if self._history is None:
@@ -186,11 +191,7 @@ class AddSession:
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
         """``(field, message)`` for each reason this draft cannot be saved."""
         entry = self.entry(draft)
-        out = []
-        if not draft.keys:
-            out.append(("config-keys", "choose at least one key or pattern"))
-        if not entry.get("description"):
-            out.append(("description", "write at least one line (one bullet per line)"))
+        out = [(name, MISSING[name]) for name in missing(entry)]
         for rejection in rejections(entry, self.rules):
             if rejection.severity != "error":
                 continue  # a warning lets the entry through
@@ -229,8 +230,8 @@ class AddSession:
                 self._points[key] = None
         return self._points[key]
 
-    def entry(self, draft: Draft) -> Entry:
-        return normalize(draft.to_entry(self.settings.placeholder_link()))
+    def entry(self, draft: Draft) -> Fields:
+        return draft.to_entry(self.settings.placeholder_link())
 
     def preview(self, draft: Draft) -> Preview:
         entry = self.entry(draft)

@@ -7,11 +7,12 @@ import functools
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Unpack
 
 from changelog_tool import settings as settings_module
-from changelog_tool.authoring.drafts import Answers, Draft
+from changelog_tool.authoring.drafts import Answers, Draft, missing
 from changelog_tool.authoring.rows import rows_for, suggestion
 from changelog_tool.authoring.session import append_entries, diff_answer
 from changelog_tool.confinement import confined, confined_file
@@ -22,24 +23,25 @@ from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gitrepo.state import unmerged, unmerged_problem
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.document import regular_file
-from changelog_tool.ledger.entry import normalize, scenario_types
+from changelog_tool.ledger.entry import Fields, normalize, scenario_types
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, Field
 from changelog_tool.ledger.writer import Bounds
 from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
-ANSWER_FLAGS = ("key", "description", "scenario_type", "pr_link", "flag", "number")
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(**asdict(Draft()))  # the answer options' names: a Draft's fields
     parser.add_argument(
         "--key",
         action="append",
+        dest="keys",
         metavar="KEY",
         help="config key or pattern ('*' = any run of characters); repeatable",
     )
     parser.add_argument(
         "--scenario-type",
         action="append",
+        dest="scenario_types",
         metavar="TYPE",
         help=(
             f"scenario type to run: {', '.join(scenario_types())}; repeatable (none given: "
@@ -121,7 +123,7 @@ def _field_options(parser: argparse.ArgumentParser) -> None:
                     field.option,
                     action="append_const",
                     const=field.name,
-                    dest="flag",
+                    dest="flags",
                     help=f"sets {field.name}: true{about}",
                 )
             elif field.kind == INTEGER:
@@ -129,7 +131,7 @@ def _field_options(parser: argparse.ArgumentParser) -> None:
                     field.option,
                     action=_Number,
                     const=field.name,
-                    dest="number",
+                    dest="numbers",
                     type=int,
                     metavar="N",
                     help=f"sets {field.name}: N, {_bounds(field)}{about}",
@@ -138,25 +140,27 @@ def _field_options(parser: argparse.ArgumentParser) -> None:
             continue  # the option is add's own
 
 
+MISSING = {  # what the flags path says of an answer drafts.missing finds lacking
+    "config-keys": "a config key: pass --key KEY (repeatable; patterns allowed)",
+    "description": "a description: pass --description TEXT (repeatable, one bullet each)",
+}
+
+
 def _entry_from_flags(
-    answers: Answers, placeholder: str, changes: Callable[[], ChangeSet | str]
-) -> dict[str, object]:
+    draft: Draft, placeholder: str, changes: Callable[[], ChangeSet | str]
+) -> Fields:
     """The entry the flags give; without ``--key`` (``--scenario-type``) what the TUI would
     preselect (suggest); missing answers named in one message."""
-    draft = Draft.from_flags(answers)
     suggesting = not draft.keys
     if suggesting:
         changed = changes()
         suggested = suggestion([] if isinstance(changed, str) else rows_for(changed), placeholder)
         draft.keys = suggested.keys
         draft.scenario_types = draft.scenario_types or suggested.scenario_types
-    missing = []
-    if not draft.keys:
-        missing.append("a config key: pass --key KEY (repeatable; patterns allowed)")
-    if not draft.description:
-        missing.append("a description: pass --description TEXT (repeatable, one bullet each)")
-    if missing:
-        raise UsageError(f"missing {'; and '.join(missing)}; nothing was written")
+    entry = draft.to_entry(placeholder, typed=False)
+    if lacking := missing(entry):
+        said = "; and ".join(MISSING[name] for name in lacking)
+        raise UsageError(f"missing {said}; nothing was written")
     if suggesting:
         types = draft.scenario_types
         print(
@@ -165,7 +169,7 @@ def _entry_from_flags(
             + (f"; scenario types: {', '.join(types)}" if types else ""),
             file=sys.stderr,
         )
-    return draft.to_entry(placeholder, typed=False)
+    return entry
 
 
 def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -178,9 +182,10 @@ def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return found
 
 
-def _entries_from_json(answers: Answers, placeholder: str) -> list[dict[str, object]]:
-    """The entries of ``add --json``'s stdin, nesting bounded; refused with a message."""
-    if any(answers.get(name) for name in ANSWER_FLAGS):
+def _entries_from_json(given: Draft, placeholder: str) -> list[Fields]:
+    """The entries of ``add --json``'s stdin, normalized, nesting bounded; refused with a
+    message."""
+    if given != Draft():  # an answer flag was given
         raise UsageError("--json reads the entry from stdin; do not combine it with answer flags")
     try:
         text = sys.stdin.buffer.read().decode("utf-8")
@@ -203,7 +208,7 @@ def _entries_from_json(answers: Answers, placeholder: str) -> list[dict[str, obj
     for entry in entries:
         if entry.get("pr-link") is None:
             entry["pr-link"] = placeholder
-    return entries
+    return [normalize(entry) for entry in entries]
 
 
 def run(
@@ -228,18 +233,19 @@ def run(
             f"{unmerged_problem(path.name, operation)} first, then add the entry (nothing "
             "was written)"
         )
+    given = Draft(**answers)
     changes = functools.cache(lambda: diff_answer(settings, None))  # the branch's, once
     interactive = (
         not no_input
         and not from_json
         and sys.stdin.isatty()
         and sys.stdout.isatty()
-        and not (answers["key"] and answers["description"])
+        and not (given.keys and given.description)
     )
     if interactive:
         from changelog_tool.tui import run_add  # Textual, for the TUI only
 
-        return run_add(settings=settings, path=path, base=base, prefill=answers, init=init)
+        return run_add(settings=settings, path=path, base=base, prefill=given, init=init)
     if base is not None:
         raise UsageError(
             "--base sets the TUI's diff base, and this add runs without the TUI "
@@ -247,10 +253,9 @@ def run(
         )
     placeholder = settings.placeholder_link()
     if from_json:
-        raw = _entries_from_json(answers, placeholder)
+        entries = _entries_from_json(given, placeholder)
     else:
-        raw = [_entry_from_flags(answers, placeholder, changes)]
-    entries = [normalize(entry) for entry in raw]
+        entries = [_entry_from_flags(given, placeholder, changes)]
     rules = work_tree_rules(settings, tail, changed=lambda: _changed_keys(changes()))
     for warning in refuse(entries, rules):
         print(f"changelog: warning: {warning}", file=sys.stderr)

@@ -61,9 +61,7 @@ def _open(box: Sandbox, kept: bool) -> int:
     from changelog_tool.tui import run_add  # Textual, for the TUI only
 
     settings = settings_module.load(box.root)
-    code = run_add(
-        settings=settings, path=settings.changelog_path, base=None, prefill={}, init=False
-    )
+    code = run_add(settings=settings, path=settings.changelog_path, base=None, init=False)
     if kept:
         print(
             f"That was the demo repository; it stays in {box.root} "

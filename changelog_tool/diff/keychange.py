@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from changelog_tool.findings import NOTICE, Finding, shown
-from changelog_tool.ledger.entry import Entry
+from changelog_tool.ledger.entry import Fields
 
 ADDED = "added"
 MODIFIED = "modified"
@@ -55,7 +55,7 @@ class ChangeSet:
     recipes: dict[str, list[str]] = field(default_factory=dict)
     orphan_recipes: list[str] = field(default_factory=list)
     deleted_recipes: list[str] = field(default_factory=list)
-    appended: list[Entry] = field(default_factory=list)
+    appended: list[Fields] = field(default_factory=list)
     points: dict[str, dict[str, int]] = field(default_factory=dict)
     """Benchmark points per scenario type of each changed key at head."""
     problems: list[Finding] = field(default_factory=list)

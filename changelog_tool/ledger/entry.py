@@ -13,7 +13,7 @@ from changelog_tool.ledger.entryschema import LIST, TEXT, current
 from changelog_tool.yaml.items import YamlValue
 from changelog_tool.yaml.values import identity
 
-Entry = dict[str, object]
+Fields = dict[str, object]  # an entry as a plain mapping
 
 
 def scenario_types() -> list[str]:
@@ -110,10 +110,10 @@ def schema_errors(entry: object) -> list[tuple[str, str]]:
     return errors
 
 
-def normalize(entry: Mapping[str, object]) -> Entry:
+def normalize(entry: Mapping[str, object]) -> Fields:
     """The entry in the schema's field order, without empty optional fields; fields
     the schema does not know follow, as given (validation names them)."""
-    out: Entry = {}
+    out: Fields = {}
     definition = current()
     for spec in definition.fields:
         field = spec.name
@@ -191,7 +191,7 @@ def texts(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def without_pr_link(entry: Mapping[str, object]) -> Entry:
+def without_pr_link(entry: Mapping[str, object]) -> Fields:
     return {k: v for k, v in entry.items() if k != "pr-link"}
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from changelog_tool.authoring.drafts import Answers
+from changelog_tool.authoring.drafts import Draft
 from changelog_tool.settings import Settings
 from changelog_tool.tui.app import make_app
 
 
 def run_add(
-    *, settings: Settings, path: Path, base: str | None, prefill: Answers, init: bool
+    *, settings: Settings, path: Path, base: str | None, prefill: Draft | None = None, init: bool
 ) -> int:
     """Open the add screen; the exit code: 0 saved, 1 left, 130 ctrl+c/SIGINT, 143 SIGTERM, 129
     SIGHUP (see :mod:`.leaving`). An unhandled exception is raised once the terminal is

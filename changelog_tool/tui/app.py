@@ -24,7 +24,7 @@ from textual.widgets import Checkbox, Footer, Input, Label, TextArea
 from textual.worker import WorkerFailed, get_current_worker
 
 from changelog_tool.authoring import drafts
-from changelog_tool.authoring.drafts import Answers, Draft
+from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
 from changelog_tool.authoring.rows import preselected, suggested_scenarios
 from changelog_tool.authoring.session import AddSession, Loaded, appended_message
@@ -371,12 +371,12 @@ def make_app(
     path: Path,
     *,
     base: str | None = None,
-    prefill: Answers | None = None,
+    prefill: Draft | None = None,
     init: bool = False,
 ) -> AddApp:
     """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
     session = AddSession(settings, path, base=base, init=init)
-    initial, note = Draft.from_flags(prefill or {}), ""
+    initial, note = prefill or Draft(), ""
     kept = drafts.load(path)
     if kept is not None:
         initial, note = kept[0].overlay(initial), f"Restored your unsaved answers ({kept[1]})."

@@ -56,16 +56,7 @@ def test_outside_a_repository_the_draft_sits_beside_the_changelog(tmp_path: Path
 
 def test_flags_become_a_draft_and_override_a_kept_one() -> None:
     kept = Draft(keys=["old-key"], description=["kept text"], scenario_types=["fixed-seq-len"])
-    flags = Draft.from_flags(
-        {
-            "key": ["new-key"],
-            "description": None,
-            "scenario_type": None,
-            "pr_link": None,
-            "flag": ["evals-only"],
-            "number": {"eval-min-prefill-ep": 3},
-        }
-    )
+    flags = Draft(keys=["new-key"], flags=["evals-only"], numbers={"eval-min-prefill-ep": 3})
     merged = kept.overlay(flags)
     assert merged == Draft(
         keys=["new-key"],

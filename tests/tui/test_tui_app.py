@@ -282,12 +282,12 @@ async def test_when_nothing_changed_the_screen_says_so_and_a_hand_written_entry_
 async def test_flags_prefill_every_answer(box: Sandbox) -> None:
     app = app_for(
         box.root,
-        key=["gptoss-fp4-mi355x-vllm"],
-        scenario_type=["fixed-seq-len"],
+        keys=["gptoss-fp4-mi355x-vllm"],
+        scenario_types=["fixed-seq-len"],
         description=["From a flag"],
         pr_link="https://github.com/example/inferencex-demo/pull/7",
-        flag=["evals-only"],
-        number={"eval-min-prefill-ep": 2},
+        flags=["evals-only"],
+        numbers={"eval-min-prefill-ep": 2},
     )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -106,7 +106,7 @@ async def test_a_key_half_covered_is_chosen_with_the_types_still_missing(repo: G
 def mis_scoped(root: Path) -> AddApp:
     """The demo's three changed keys with fixed-seq-len named: both kimik3 keys have
     only agentic-coding, so the entry runs zero points for them."""
-    return app_for(root, key=DEMO_KEYS, scenario_type=[FIXED], description=["x"])
+    return app_for(root, keys=DEMO_KEYS, scenario_types=[FIXED], description=["x"])
 
 
 @synchronous
