@@ -21,7 +21,6 @@ from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.engine import collect
 from changelog_tool.diff.fields import points as points_of
 from changelog_tool.diff.keychange import ChangeSet
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.errors import ChangelogError, relative
 from changelog_tool.findings import dump_json, format_text
 from changelog_tool.gate.acceptance import (
@@ -38,6 +37,7 @@ from changelog_tool.ledger.entry import Fields, matching_keys
 from changelog_tool.ledger.filecheck import HeldLines
 from changelog_tool.ledger.lookup import Applied, applying, entries
 from changelog_tool.settings import Settings
+from changelog_tool.yaml.items import YamlProblem
 
 
 @dataclass
@@ -226,7 +226,7 @@ class AddSession:
         if key not in self._points:
             try:
                 self._points[key] = points_of(self._masters.value(key))
-            except MasterProblem:
+            except YamlProblem:
                 self._points[key] = None
         return self._points[key]
 

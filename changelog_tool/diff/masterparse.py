@@ -20,10 +20,6 @@ _DUPLICATE = re.compile(r'found duplicate key "((?:[^"\\]|\\.)*)"')
 PYYAML = "a YAML 1.1 reader (PyYAML, which benchmark jobs read the configs with)"
 
 
-MasterProblem = YamlProblem
-"""A master config (or one key of it) is not valid YAML (its line may be ``None``)."""
-
-
 @lru_cache(maxsize=8192)
 def parse(data: bytes) -> object:
     """Parse YAML bytes within the limits (cached: the same key bytes recur across versions)."""

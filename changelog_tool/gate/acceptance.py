@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.scenarios import named_types, runs
 from changelog_tool.errors import ChangelogError, did_you_mean, see
@@ -25,6 +24,7 @@ from changelog_tool.ledger.entry import (
     texts,
 )
 from changelog_tool.settings import Settings, is_placeholder
+from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.yaml11 import disagreements
 
 QUEUE = see("The placeholder before a merge queue")
@@ -217,7 +217,7 @@ def zero_points(
             continue
         try:
             has = kinds(masters.value(key))
-        except MasterProblem:  # reported where the key is read
+        except YamlProblem:  # reported where the key is read
             continue
         if has and not runs(named, has):  # (never for unknown types)
             out.append(

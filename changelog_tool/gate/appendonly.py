@@ -9,12 +9,12 @@ from collections.abc import Mapping, Sequence
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.keychange import RECIPE, UNREAD, KeyChange
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.scenarios import named_types
 from changelog_tool.findings import Finding, shown
 from changelog_tool.ledger.document import Entry
 from changelog_tool.ledger.entry import matching_keys, scenario_types, texts
+from changelog_tool.yaml.items import YamlProblem
 
 CODE = "append-only-scope"
 DROP = "or drop append-only (a regular entry reruns the whole config)"
@@ -105,7 +105,7 @@ def _inside(
         return []  # a side that does not parse is reported as such
     try:
         old, new = _scenarios(base.value(change.key)), _scenarios(head.value(change.key))
-    except MasterProblem:
+    except YamlProblem:
         return []
     key = shown(change.key)
     out = []

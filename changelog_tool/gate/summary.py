@@ -8,12 +8,12 @@ import re
 from collections.abc import Iterable
 
 from changelog_tool.diff.keychange import ChangeSet, KeyChange
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.findings import NOTICE, Finding
 from changelog_tool.gate.verdict import Verdict
 from changelog_tool.ledger.entry import matches, texts
 from changelog_tool.ledger.entryschema import SCENARIO, builtin, current
+from changelog_tool.yaml.items import YamlProblem
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~-])")
 
@@ -90,7 +90,7 @@ def _kinds(change: KeyChange, masters: MasterSet) -> Iterable[str]:
         return change.scenarios
     try:
         value = masters.value(change.key) if change.key in masters.owner else None
-    except MasterProblem:
+    except YamlProblem:
         return ()  # said once, elsewhere
     scenarios = value.get("scenarios") if isinstance(value, dict) else None
     return [k for k in scenarios if isinstance(k, str)] if isinstance(scenarios, dict) else ()

@@ -11,13 +11,13 @@ from functools import partial
 
 from changelog_tool.diff.engine import Layout, Snapshot
 from changelog_tool.diff.keychange import ADDED, MODIFIED
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import BATCH, MasterFile
 from changelog_tool.diff.recipes import references, target
 from changelog_tool.findings import Finding
 from changelog_tool.gitrepo import Repo
 from changelog_tool.lint.keystyle import Votes, file_votes
 from changelog_tool.lint.review import Changed, MasterKey, review
+from changelog_tool.yaml.items import YamlProblem
 
 
 def lint_findings(
@@ -70,11 +70,11 @@ def lint_findings(
             )
         try:
             refs = references(snap.masters.value(change.key))
-        except MasterProblem:
+        except YamlProblem:
             continue
         old_refs: set[str] = set()  # the base's references (none if unreadable)
         if change.kind == MODIFIED:
-            with contextlib.suppress(MasterProblem, KeyError):
+            with contextlib.suppress(YamlProblem, KeyError):
                 old_refs = set(references(snap.base_masters.value(change.key)))
         for ref in refs:
             # a reference the base already held is reported only when its file existed there

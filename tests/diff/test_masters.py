@@ -10,9 +10,9 @@ from ruamel.yaml import YAML
 from changelog_tool.diff.fields import changed_fields, is_reduction
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
 from changelog_tool.diff.keydiff import diff
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.values import same
 
 MASTER = b"""\
@@ -213,7 +213,7 @@ def test_a_key_that_does_not_parse_is_a_problem_with_its_line() -> None:
     ((path, problem),) = problems
     assert path == "m.yaml" and problem.code == "yaml-syntax"
     assert problem.line is not None and 21 < problem.line <= 34
-    with pytest.raises(MasterProblem):
+    with pytest.raises(YamlProblem):
         MasterFile("m.yaml", broken).value("gptoss-fp4-h200-vllm")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from changelog_tool.diff.keydiff import diff, key_name_problem
-from changelog_tool.diff.masterparse import MasterProblem, reads_as_no_name
+from changelog_tool.diff.masterparse import reads_as_no_name
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.diff.masterset import MasterSet
 from changelog_tool.diff.recipes import same_data
@@ -30,16 +30,16 @@ def laughs(levels: int, fan: int = 9, indent: str = "", first: str = '"lol"') ->
     return ("\n".join(lines) + "\n").encode()
 
 
-def problem_of(data: bytes, key: str) -> MasterProblem:
+def problem_of(data: bytes, key: str) -> YamlProblem:
     """The problem of a key parsed on its own (a file without anchors or aliases)."""
     file = MasterFile("m.yaml", data)
     assert not file.whole
-    with pytest.raises(MasterProblem) as caught:
+    with pytest.raises(YamlProblem) as caught:
         file.value(key)
     return caught.value
 
 
-def file_problems(data: bytes) -> list[MasterProblem]:
+def file_problems(data: bytes) -> list[YamlProblem]:
     """The problems of a file parsed whole (it has anchors or aliases)."""
     file = MasterFile("m.yaml", data)
     assert file.whole

@@ -18,7 +18,6 @@ from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
 from changelog_tool.diff import masterparse
-from changelog_tool.diff.masterparse import MasterProblem
 from changelog_tool.diff.masters import MasterFile
 from changelog_tool.yaml import safeload
 from changelog_tool.yaml.items import YamlProblem
@@ -157,10 +156,10 @@ def test_a_repeated_key_is_the_one_the_loader_reports_without_the_loader(
         assert exc.problem_mark is not None and exc.context_mark is not None
     assert ours.value.problem_mark.index == theirs.value.problem_mark.index
     assert ours.value.context_mark.index == theirs.value.context_mark.index
-    with pytest.raises(MasterProblem) as shown:
+    with pytest.raises(YamlProblem) as shown:
         masterparse.parse.__wrapped__(data)
     monkeypatch.setattr(safeload, "build", lambda data: safeload._DEFER)
-    with pytest.raises(MasterProblem) as by_the_loader:
+    with pytest.raises(YamlProblem) as by_the_loader:
         masterparse.parse.__wrapped__(data)
     assert shown.value.code == by_the_loader.value.code == "duplicate-yaml-key"
     assert (shown.value.message, shown.value.line) == (
