@@ -183,6 +183,8 @@ CORE_FIELDS_READ = {
     "key or a type, where one listed twice is a slip",
     ("ledger/pairing.py", ("pr-link", "config-keys")): "what names an old entry when its "
     "other bytes were edited: its numbered link, or its keys",
+    ("authoring/drafts.py", ("config-keys", "description")): "the answers `add` asks for "
+    "by name, in the TUI and as flags, when an entry lacks them (its link has a placeholder)",
 }
 
 FLAG_MEANINGS = {
