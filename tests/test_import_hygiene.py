@@ -144,3 +144,20 @@ def test_plain_pytest_and_python_m_pytest_collect_the_same_tests() -> None:
     assert [p.returncode for p in started] == [0, 0], outputs[0][-2000:]
     counts = [out.strip().splitlines()[-1].split(" tests collected")[0] for out in outputs]
     assert counts[0] == counts[1]
+
+
+def test_commands_that_do_not_merge_do_not_load_the_merge() -> None:
+    """verify, keys, log, lint and add start without the merge's modules (what the merge
+    commands share lives below commands/, not in the package every command loads)."""
+    probe = (
+        "import sys\n"
+        "import changelog_tool.commands.add, changelog_tool.commands.keys\n"
+        "import changelog_tool.commands.lint, changelog_tool.commands.log\n"
+        "import changelog_tool.commands.verify\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('changelog_tool.merge', "
+        "'changelog_tool.resolution'))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"

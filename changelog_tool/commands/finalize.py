@@ -8,7 +8,7 @@ import argparse
 import json
 import re
 
-from changelog_tool.commands import add_format, changelog_here, pull_request_number
+from changelog_tool.commands import add_format, pull_request_number
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.findings import ERROR
 from changelog_tool.gate import prlinks
@@ -17,6 +17,7 @@ from changelog_tool.ledger import writer
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.revision import APPEND, MODIFIED, NEW, UNCHANGED
 from changelog_tool.merge.threeway import Merged
+from changelog_tool.resolution.here import changelog_here
 from changelog_tool.resolution.sync import Sync, commit_merge
 from changelog_tool.settings import Settings, is_placeholder
 from changelog_tool.yaml.strict import load_value

@@ -11,7 +11,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from changelog_tool.commands import add_format, adoption, changelog_here, driver_trial
+from changelog_tool.commands import add_format, adoption, driver_trial
 from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, relative
 from changelog_tool.gitrepo import run_git, try_git
@@ -29,6 +29,7 @@ from changelog_tool.merge.setup import (
     line_ending,
     script_python,
 )
+from changelog_tool.resolution.here import changelog_here
 
 Step = dict[str, object]
 

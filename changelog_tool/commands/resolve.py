@@ -9,7 +9,7 @@ import re
 import shlex
 from pathlib import Path
 
-from changelog_tool.commands import add_format, changelog_here
+from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gitrepo import GitDirectory, protected_blob
 from changelog_tool.gitrepo.process import text_merges
@@ -21,6 +21,7 @@ from changelog_tool.merge.protected import Context, Decision
 from changelog_tool.merge.replay import Upstream, possessive
 from changelog_tool.merge.threeway import Merged, Side
 from changelog_tool.resolution.driver import recorded_context
+from changelog_tool.resolution.here import changelog_here
 
 NEXT = {
     "rebase": "then run `git rebase --continue`",

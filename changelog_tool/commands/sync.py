@@ -7,12 +7,13 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from changelog_tool.commands import add_format, changelog_here
+from changelog_tool.commands import add_format
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gitrepo import WORKTREE
 from changelog_tool.ledger import writer
 from changelog_tool.merge.outcome import emit
 from changelog_tool.merge.threeway import Merged
+from changelog_tool.resolution.here import changelog_here
 from changelog_tool.resolution.sync import Sync, commit_merge, rebuilt, recovered
 
 

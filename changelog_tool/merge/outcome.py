@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from pathlib import Path
 
-from changelog_tool.errors import UsageError
 from changelog_tool.findings import WARNING, Finding, format_text
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.merge.protected import (
@@ -242,11 +240,3 @@ def emit(
         print(line)
     if next_step:
         print(next_step)
-
-
-def repo_path(changelog: Path, top: Path) -> str:
-    """The changelog's path relative to the repository's top level (posix)."""
-    try:
-        return changelog.resolve().relative_to(top.resolve()).as_posix()
-    except ValueError:
-        raise UsageError(f"the changelog {changelog} is outside this repository ({top})") from None
