@@ -24,3 +24,13 @@ def add_format(parser: ArgumentParser, *, github: bool = False) -> None:
         else "text (default) or json (one document on stdout)"
     )
     parser.add_argument("--format", choices=choices, default="text", help=f"output: {shown}")
+
+
+def add_range(parser: ArgumentParser, head: str = "the work tree") -> None:
+    """``--base REF`` and ``--head REF`` as ``verify`` and ``keys`` take them."""
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="compare with REF's merge-base (default: the protected ref, e.g. origin/main)",
+    )
+    parser.add_argument("--head", metavar="REF", help=f"head commit (default: {head})")

@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from changelog_tool.commands import add_format, adoption, init_files
+from changelog_tool.commands import add_format, init_files
 from changelog_tool.commands.init_files import (
     PRE_COMMIT,
     UNKNOWN_SOURCE,
@@ -54,12 +54,12 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     origin = parse_source(source) if source is not None else installed_source()
     with Repo.open(Path.cwd()) as repo:  # outside a repository: the one message for it
         top = repo.root
-    files = adoption.yaml_files(top)
+    files = init_files.yaml_files(top)
     changelog = _changelog(top, files)
-    masters = adoption.master_configs(files)
+    masters = init_files.master_configs(files)
     if not masters:
         raise EnvironmentProblem(
-            f"{adoption.no_master_config(top)}; add one, or write "
+            f"{init_files.no_master_config(top)}; add one, or write "
             f'{DOTFILE} with `master-configs = ["<glob>"]` by hand'
         )
     settings: dict[str, str | list[str]] = {}
@@ -67,7 +67,7 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
         settings["changelog"] = changelog
     read = _matching(top, DEFAULT_MASTER_GLOBS)
     if not read:
-        globs = sorted({str(Path(m).parent / adoption.MASTER) for m in masters})
+        globs = sorted({str(Path(m).parent / init_files.MASTER) for m in masters})
         settings["master-configs"] = globs
         read = _matching(top, globs)
     current = load(top)

@@ -1,9 +1,10 @@
 """The files ``init`` writes, as text, each proved to read back as its own tool reads it (YAML
-1.1, ``tomllib``): the workflow, the settings file, the pre-commit hook; and where they take
-the tool from (pip's install record, PEP 610 ``direct_url.json``, or ``--source``)."""
+1.1, ``tomllib``), and where they take the tool from (pip's install record, PEP 610
+``direct_url.json``, or ``--source``); whether a repository uses the tool, for ``install`` too."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 import tomllib
@@ -34,6 +35,41 @@ UNKNOWN_SOURCE = (
     "installed from a git URL); run `changelog init --source URL@REF` with its git "
     "repository and a tag or commit, e.g. https://github.com/OWNER/NAME@<tag>"
 )
+
+
+SKIP = {".git", ".venv", "node_modules", "__pycache__"}
+"""Folders never searched: git's own, virtualenvs, dependencies, caches."""
+MASTER = "*-master.yaml"
+
+
+def yaml_files(top: Path) -> list[str]:
+    """The work tree's YAML files, relative to ``top``, sorted."""
+    out = []
+    for path in sorted(top.rglob("*.y*ml")):
+        rel = path.relative_to(top)
+        if not SKIP.intersection(rel.parts) and path.is_file():
+            out.append(rel.as_posix())
+    return out
+
+
+def master_configs(files: list[str]) -> list[str]:
+    return [name for name in files if fnmatch.fnmatch(name, MASTER)]
+
+
+def no_master_config(top: Path) -> str:
+    return f"no master config ({MASTER}) found in {top}"
+
+
+def refusal(top: Path, changelog: str, settings_file: str | None) -> str | None:
+    """Why ``install`` must not write here (no changelog, settings or master config)."""
+    if (top / changelog).exists() or settings_file is not None or master_configs(yaml_files(top)):
+        return None
+    return (
+        f"{no_master_config(top)} and no {changelog}: this "
+        "repository does not use perf-changelog, so install writes nothing; run `changelog "
+        "init --dry-run` to see what adopting it writes, or `changelog install --force` to "
+        "set up the merge driver anyway"
+    )
 
 
 COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")

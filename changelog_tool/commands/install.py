@@ -11,7 +11,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from changelog_tool.commands import add_format, adoption, driver_trial
+from changelog_tool.commands import add_format, driver_trial, init_files
 from changelog_tool.confinement import confined
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, relative
 from changelog_tool.gitrepo import run_git, try_git
@@ -75,7 +75,7 @@ def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> in
         if any(step.get("kept") for step in steps):
             said += " (the tracked .gitattributes still names it for every clone: see above)"
     else:
-        refusal = None if force else adoption.refusal(top, changelog, settings.source)
+        refusal = None if force else init_files.refusal(top, changelog, settings.source)
         if refusal is not None:
             raise EnvironmentProblem(refusal)
         steps = _add_lines(top, files, attribute_line(changelog), changelog)

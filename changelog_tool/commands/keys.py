@@ -8,7 +8,7 @@ import dataclasses
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format
+from changelog_tool.commands import add_format, add_range
 from changelog_tool.diff.engine import collect
 from changelog_tool.diff.keychange import change_lines, notices
 from changelog_tool.diff.trust import gather_from_base
@@ -25,16 +25,7 @@ from changelog_tool.gitrepo import Repo
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--base",
-        metavar="REF",
-        help="compare with REF's merge-base (default: the protected ref, e.g. origin/main)",
-    )
-    parser.add_argument(
-        "--head",
-        metavar="REF",
-        help="head commit (default: the work tree, uncommitted edits included)",
-    )
+    add_range(parser, "the work tree, uncommitted edits included")
     add_format(parser, github=True)
 
 

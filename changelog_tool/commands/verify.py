@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
-from changelog_tool.commands import add_format, pull_request_number
+from changelog_tool.commands import add_format, add_range, pull_request_number
 from changelog_tool.confinement import confined
 from changelog_tool.diff.engine import Layout
 from changelog_tool.diff.keychange import ChangeSet, change_lines
@@ -56,12 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="check this file, without git (no PATH: the changelog the settings name)",
     )
-    parser.add_argument(
-        "--base",
-        metavar="REF",
-        help="compare with REF's merge-base (default: the protected ref, e.g. origin/main)",
-    )
-    parser.add_argument("--head", metavar="REF", help="head commit (default: the work tree)")
+    add_range(parser)
     parser.add_argument(
         "--pr-number",
         type=pull_request_number,
