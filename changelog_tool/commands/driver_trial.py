@@ -59,16 +59,12 @@ MERGED = MAIN + b"\n" + _entry("c-vllm", 3)
 
 @dataclass(frozen=True)
 class Trial:
-    """What git would see: the driver's exit code (``None``: did not finish), whether ``%A``
-    holds the merge, and the words for it."""
+    """What git would see: the driver's exit code (``None``: did not finish), whether it exits 0
+    with the merge in ``%A``, and the words for it."""
 
     exit_code: int | None
-    merged: bool
+    ok: bool
     said: str
-
-    @property
-    def ok(self) -> bool:
-        return self.exit_code == 0 and self.merged
 
 
 def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
@@ -156,23 +152,24 @@ def _repository(top: Path, env: dict[str, str], command: str) -> None:
 
 
 def _judge(code: int, result: bytes, stderr: str) -> Trial:
-    last = (stderr.strip().splitlines() or [""])[-1].strip()
-    holds = _holds(result)
-    if code != 0:
-        hint = {
-            127: "the program was not found (the virtualenv was moved or deleted?)",
-            126: "the program cannot be run",
-        }
-        said = "; ".join(filter(None, (hint.get(code), last)))
-        return Trial(
-            code,
-            False,
-            f"exits {code}{f' ({said})' if said else ''}: git would see a conflict where the "
-            f"driver should merge, and %A {holds}",
-        )
-    if result == MERGED:
+    if code == 0 and result == MERGED:
         return Trial(0, True, "exits 0 and %A holds the merge: main's entries, then the branch's")
-    return Trial(0, False, f"exits 0, but %A {holds}: git would commit that as the merge")
+    if code == 0:
+        return Trial(
+            0, False, f"exits 0, but %A {_holds(result)}: git would commit that as the merge"
+        )
+    hint = {
+        127: "the program was not found (the virtualenv was moved or deleted?)",
+        126: "the program cannot be run",
+    }.get(code)
+    last = (stderr.strip().splitlines() or [""])[-1].strip()
+    said = "; ".join(filter(None, (hint, last)))
+    return Trial(
+        code,
+        False,
+        f"exits {code}{f' ({said})' if said else ''}: git would see a conflict where the "
+        f"driver should merge, and %A {_holds(result)}",
+    )
 
 
 def _holds(result: bytes) -> str:

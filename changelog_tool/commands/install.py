@@ -9,6 +9,7 @@ import json
 import os
 import shlex
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from changelog_tool.commands import add_format, driver_trial, init_files
@@ -70,7 +71,8 @@ def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> in
             else "the driver is not ready; run `changelog install` to set it up again"
         )
     elif uninstall:
-        steps = [*_remove_lines(top, files), _unset_config(top), _remove_script(script)]
+        steps = _each_file(files, lambda path, old: _remove_line(top, path, old))
+        steps += [_unset_config(top), _remove_script(script)]
         said = f"the merge driver is off in this clone; git merges {changelog} as plain text again"
         if any(step.get("kept") for step in steps):
             said += " (the tracked .gitattributes still names it for every clone: see above)"
@@ -78,7 +80,8 @@ def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> in
         refusal = None if force else init_files.refusal(top, changelog, settings.source)
         if refusal is not None:
             raise EnvironmentProblem(refusal)
-        steps = _add_lines(top, files, attribute_line(changelog), changelog)
+        line = attribute_line(changelog)
+        steps = _each_file(files, lambda path, old: _add_line(top, path, old, line, changelog))
         steps.append(_write_script(script))
         steps += [
             _set_config(top, f"merge.{DRIVER}.{k}", v)
@@ -225,35 +228,32 @@ NOT_ISOLATED = (
 )
 
 
-def _add_lines(top: Path, files: tuple[Path, ...], line: str, changelog: str) -> list[Step]:
-    """The attribute line in each file not yet applying the driver, replacing an older driver
+def _each_file(
+    files: tuple[Path, ...], edit: Callable[[Path, list[str]], list[Step]]
+) -> list[Step]:
+    """``edit`` of each attribute file, all read (or refused) before any is written."""
+    olds = [attribute_lines(path) for path in files]
+    return [step for path, old in zip(files, olds, strict=True) for step in edit(path, old)]
+
+
+def _add_line(top: Path, path: Path, old: list[str], line: str, changelog: str) -> list[Step]:
+    """The attribute line in a file not yet applying the driver, replacing an older driver
     line, ending as the file's lines do."""
-    steps: list[Step] = []
-    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
-    for path, old in zip(files, olds, strict=True):
-        if line in (entry.rstrip("\r\n") for entry in old):
-            steps.append({"what": relative(path), "done": f"already has {line!r}"})
-            continue
-        drivers = [entry.rstrip("\r\n") for entry in old if is_driver_line(entry)]
-        if drivers and _applies(top, old, changelog):
-            said = "; ".join(repr(entry) for entry in drivers)
-            steps.append(
-                {
-                    "what": relative(path),
-                    "done": f"left as it is: git already applies the driver to {changelog} "
-                    f"through {said}",
-                }
-            )
-            continue
-        kept = [entry for entry in old if not is_driver_line(entry)]
-        ending = line_ending(old)
-        if kept and not kept[-1].endswith(("\n", "\r")):
-            kept[-1] += ending  # the last line lacked its ending: the new line follows it
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer.replace(path, "".join([*kept, line + ending]).encode())
-        older = " (replacing an older line)" if len(kept) < len(old) else ""
-        steps.append({"what": relative(path), "done": f"added {line!r}{older}"})
-    return steps
+    if line in (entry.rstrip("\r\n") for entry in old):
+        return [{"what": relative(path), "done": f"already has {line!r}"}]
+    drivers = [entry.rstrip("\r\n") for entry in old if is_driver_line(entry)]
+    if drivers and _applies(top, old, changelog):
+        said = "; ".join(repr(entry) for entry in drivers)
+        done = f"left as it is: git already applies the driver to {changelog} through {said}"
+        return [{"what": relative(path), "done": done}]
+    kept = [entry for entry in old if not is_driver_line(entry)]
+    ending = line_ending(old)
+    if kept and not kept[-1].endswith(("\n", "\r")):
+        kept[-1] += ending  # the last line lacked its ending: the new line follows it
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writer.replace(path, "".join([*kept, line + ending]).encode())
+    older = " (replacing an older line)" if len(kept) < len(old) else ""
+    return [{"what": relative(path), "done": f"added {line!r}{older}"}]
 
 
 def _applies(top: Path, lines: list[str], changelog: str) -> bool:
@@ -278,38 +278,36 @@ def _applies(top: Path, lines: list[str], changelog: str) -> bool:
     return len(values) > 2 and values[2] == DRIVER
 
 
-def _remove_lines(top: Path, files: tuple[Path, ...]) -> list[Step]:
-    """The driver's lines out of this clone's attribute files; from a tracked ``.gitattributes``,
-    only those its index lacks."""
+def _remove_line(top: Path, path: Path, old: list[str]) -> list[Step]:
+    """The driver's lines out of an attribute file of this clone; from a tracked
+    ``.gitattributes``, only those its index lacks."""
+    tracked = path.name == ".gitattributes" and _indexed(top, path)
+    shared = set(tracked or ())
+    drop = [e for e in old if is_driver_line(e) and e.rstrip("\r\n") not in shared]
+    left = [e.rstrip("\r\n") for e in old if is_driver_line(e) and e not in drop]
+    kept = [entry for entry in old if entry not in drop]
+    own = tracked is None and path.name == ".gitattributes"  # deleted once empty
     steps: list[Step] = []
-    olds = [attribute_lines(path) for path in files]  # all read (or refused) before any is written
-    for path, old in zip(files, olds, strict=True):
-        tracked = path.name == ".gitattributes" and _indexed(top, path)
-        shared = set(tracked or ())
-        drop = [e for e in old if is_driver_line(e) and e.rstrip("\r\n") not in shared]
-        left = [e.rstrip("\r\n") for e in old if is_driver_line(e) and e not in drop]
-        kept = [entry for entry in old if entry not in drop]
-        own = tracked is None and path.name == ".gitattributes"  # deleted once empty
-        if drop and (not own or any(e.strip() for e in kept)):
-            writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
-            steps.append({"what": relative(path), "done": "removed the merge driver line"})
-        elif drop:
-            path.unlink()
-            steps.append({"what": relative(path), "done": "removed (it held only that line)"})
-        if left:
-            lines = "; ".join(repr(entry) for entry in left)
-            steps.append(
-                {
-                    "what": relative(path),
-                    "done": f"left {lines} as it is: it is tracked, so shared with every "
-                    "clone; to stop the driver for everyone, remove it by hand and commit "
-                    "that (in this clone, without the driver's config, git merges the file "
-                    "as plain text)",
-                    "kept": True,
-                }
-            )
-        elif not drop:
-            steps.append({"what": relative(path), "done": "has no merge driver line"})
+    if drop and (not own or any(e.strip() for e in kept)):
+        writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
+        steps.append({"what": relative(path), "done": "removed the merge driver line"})
+    elif drop:
+        path.unlink()
+        steps.append({"what": relative(path), "done": "removed (it held only that line)"})
+    if left:
+        lines = "; ".join(repr(entry) for entry in left)
+        steps.append(
+            {
+                "what": relative(path),
+                "done": f"left {lines} as it is: it is tracked, so shared with every "
+                "clone; to stop the driver for everyone, remove it by hand and commit "
+                "that (in this clone, without the driver's config, git merges the file "
+                "as plain text)",
+                "kept": True,
+            }
+        )
+    elif not drop:
+        steps.append({"what": relative(path), "done": "has no merge driver line"})
     return steps
 
 

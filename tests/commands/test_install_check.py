@@ -103,7 +103,7 @@ def test_the_trial_runs_the_command_as_git_runs_it(repo: GitRepo, tmp_path: Path
     )
     assert merged.returncode == 1  # the driver's exit 3 is a conflict to git
     trial = driver_trial.run(command.replace("exit 3", "exit 0"))
-    assert trial.exit_code == 0 and not trial.merged
+    assert trial.exit_code == 0 and not trial.ok
     lines = record.read_text().splitlines()
     by_git, by_trial = lines[:9], lines[9:]
     assert by_git[0] == str(repo.root.resolve())
