@@ -55,7 +55,9 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     with Repo.open(Path.cwd()) as repo:  # outside a repository: the one message for it
         top = repo.root
     files = init_files.yaml_files(top)
-    changelog = _changelog(top, files)
+    # perf-changelog.yaml at the top, else the first file so named, else the default
+    named = [name for name in files if name.endswith("perf-changelog.yaml")]
+    changelog = named[0] if named and "perf-changelog.yaml" not in named else "perf-changelog.yaml"
     masters = init_files.master_configs(files)
     if not masters:
         raise EnvironmentProblem(
@@ -158,15 +160,6 @@ def _matching(top: Path, globs: Sequence[str]) -> list[str]:
     return [path.relative_to(top).as_posix() for path in master_paths(top, globs)]
 
 
-def _changelog(top: Path, files: list[str]) -> str:
-    """``perf-changelog.yaml`` at the top, else the first file so named, else the default."""
-    if (top / "perf-changelog.yaml").is_file():
-        return "perf-changelog.yaml"
-    return next(
-        (name for name in files if name.endswith("perf-changelog.yaml")), "perf-changelog.yaml"
-    )
-
-
 def _file(top: Path, path: str, text: str) -> Step:
     return (
         Step(path, "keep", "exists; left as it is")
@@ -188,10 +181,9 @@ def _settings(top: Path, settings: dict[str, str | list[str]], source: str | Non
             f"not written: the settings are in {source}, which a {DOTFILE} would "
             f"override; set these there by hand:\n{hand}",
         )
-    step = _file(top, DOTFILE, text)
-    if step.action == "keep":
+    if _target(top, DOTFILE).exists():
         return Step(DOTFILE, "keep", f"exists; left as it is: set these in it by hand:\n{hand}")
-    return step
+    return Step(DOTFILE, "create", text)
 
 
 def _line(top: Path, path: str, line: str) -> Step:
@@ -245,18 +237,14 @@ def _workflow_step(top: Path, branch: str, origin: Source | None) -> Step:
 
 def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters: list[str]) -> None:
     if fmt == "json":
-        print(
-            json.dumps(
-                {
-                    "ok": True,
-                    "dry_run": dry_run,
-                    "changelog": changelog,
-                    "master_configs": masters,
-                    "steps": [step.__dict__ for step in steps],
-                },
-                indent=2,
-            )
-        )
+        document = {
+            "ok": True,
+            "dry_run": dry_run,
+            "changelog": changelog,
+            "master_configs": masters,
+            "steps": [step.__dict__ for step in steps],
+        }
+        print(json.dumps(document, indent=2))
         return
     print(f"init: changelog {changelog}; master configs {', '.join(masters)}")
     for step in steps:
@@ -279,12 +267,7 @@ def _report(steps: list[Step], dry_run: bool, fmt: str, changelog: str, masters:
             f"init: commit {DOTFILE} to the protected branch first: `verify --base` reads "
             "the settings from the base, never from the branch it judges"
         )
-    print(
-        "init: "
-        + (
-            "nothing written (--dry-run)"
-            if dry_run
-            else "done; commit these files, and run `changelog install` in each clone "
-            "for the merge driver"
-        )
+    done = (
+        "done; commit these files, and run `changelog install` in each clone for the merge driver"
     )
+    print(f"init: {'nothing written (--dry-run)' if dry_run else done}")

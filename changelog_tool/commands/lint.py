@@ -50,11 +50,12 @@ def run(*, base: str | None, format: str, allow_settings_change: bool = False) -
         )
     ok = not has_errors(findings)
     if format == "json":
-        print(
-            dump_json(
-                {"ok": ok, "base": snap.changes.base, "findings": [f.to_json() for f in findings]}
-            )
-        )
+        document = {
+            "ok": ok,
+            "base": snap.changes.base,
+            "findings": [f.to_json() for f in findings],
+        }
+        print(dump_json(document))
     else:
         text = format_github(findings) if format == "github" else format_text(findings)
         if text:

@@ -82,21 +82,15 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     if limit is not None:
         found = found[:limit]
     if format == "json":
-        print(
-            json.dumps(
-                {
-                    "ok": code == 0,
-                    "keys": key,
-                    "matched-keys": expansion,
-                    "path": str(file),
-                    "total": total,
-                    "entries": [a.to_json() for a in found],
-                },
-                indent=2,
-                ensure_ascii=False,
-                default=json_default,
-            )
-        )
+        document = {
+            "ok": code == 0,
+            "keys": key,
+            "matched-keys": expansion,
+            "path": str(file),
+            "total": total,
+            "entries": [a.to_json() for a in found],
+        }
+        print(json.dumps(document, indent=2, ensure_ascii=False, default=json_default))
         return code
     if not found:
         print(f"no entry applies to {', '.join(key)} in {shown}")
