@@ -59,7 +59,7 @@ def run(*, pr_number: int | None, onto: str | None, commit: bool, format: str) -
         on_disk = repo.read(WORKTREE, path)
         if on_disk is None:
             raise ChangelogError(f"{path} does not exist in the work tree; nothing to finalize")
-        data, before, outcome = on_disk, repo.read(base_sha, path) or b"", None
+        data, before = on_disk, repo.read(base_sha, path) or b""
         if onto is not None:
             upstream = repo.read(ref_sha, path) or b""
             outcome = Sync(path, ref, before, upstream).of(on_disk)
@@ -94,13 +94,12 @@ def run(*, pr_number: int | None, onto: str | None, commit: bool, format: str) -
         if commit:
             head = repo.read("HEAD", path)
             merged_already = base_sha == ref_sha
-            if onto is not None and not merged_already and outcome is not None:
+            if onto is not None and not merged_already:
                 code, _ = commit_merge(
                     repo, ref, False, path, data, head, on_disk, extra, bounds=bounds
                 )
                 if code:
                     return _report(extra, format, code)
-                extra["written"] = True
             elif data != head:
                 writer.replace(repo.root / path, data, expected=on_disk, bounds=bounds)
                 repo.add(path)

@@ -78,7 +78,9 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
         settings["protected-ref"] = refs
     settings_step = _settings(top, settings, current.source)
     steps = [
-        _file(top, changelog, ""),
+        Step(changelog, "keep", "exists; left as it is")
+        if _target(top, changelog).exists()
+        else Step(changelog, "create", ""),
         settings_step,
         _line(top, ".gitattributes", attribute_line(changelog)),
         _workflow_step(top, branch, origin),
@@ -158,14 +160,6 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
 def _matching(top: Path, globs: Sequence[str]) -> list[str]:
     """The files the tool reads as master configs under these globs."""
     return [path.relative_to(top).as_posix() for path in master_paths(top, globs)]
-
-
-def _file(top: Path, path: str, text: str) -> Step:
-    return (
-        Step(path, "keep", "exists; left as it is")
-        if _target(top, path).exists()
-        else Step(path, "create", text)
-    )
 
 
 def _settings(top: Path, settings: dict[str, str | list[str]], source: str | None) -> Step:
