@@ -69,11 +69,9 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
     items, problems, byte_problems, read_any = file_entries(data, applies)
     if not read_any and problems:
         raise ChangelogError(f"cannot read {shown}: {problems[0]}")
-    for byte_problem in byte_problems:
-        if byte_problem.code == "encoding":
-            print(
-                f"changelog: {shown}:{byte_problem.line}: {byte_problem.message}", file=sys.stderr
-            )
+    for bad in byte_problems:
+        if bad.code == "encoding":
+            print(f"changelog: {shown}:{bad.line}: {bad.message}", file=sys.stderr)
     for problem in problems:
         print(f"changelog: {shown}: {problem}", file=sys.stderr)
     found = applying(items, searched, verbatim=gone)
