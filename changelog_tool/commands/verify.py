@@ -203,14 +203,12 @@ def run(
             )
         verdict.findings += unlisted_scenario_types(changes.needing_entry(), snapshot.masters)
     more: dict[str, object] = {}
-    if verdict.suggested_entry is not None:
-        more["suggested_entry"] = verdict.suggested_entry
-    more["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
     log = change_lines(changes) + added_fields()
     if verdict.opt_out is not None:
         out = verdict.opt_out
         log.append(f"opt-out: {shown(out.reason)} ({shown(out.source)})")
     if verdict.suggested_entry is not None:
+        more["suggested_entry"] = verdict.suggested_entry
         keys = " ".join(
             f"--key {shown(k) if shown(k) != k else shlex.quote(k)}" for k in verdict.suggested_keys
         )
@@ -219,6 +217,7 @@ def run(
             f"(or run `changelog add {keys} --description ...`):"
         )
         log.append(verdict.suggested_entry.rstrip("\n"))
+    more["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
     code = emit_report(verdict.findings, format, changes, log=log, more=more)
     if format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         text = job_summary(changes, verdict, snapshot.changelog)
