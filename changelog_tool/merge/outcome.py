@@ -35,7 +35,7 @@ class Outcome:
         """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
             return [replace(p, path=self.path) for p in self.result.problems]
-        side = self.result.report.protected
+        side = self.decision.side
         return [
             Finding(
                 "duplicate-entry",

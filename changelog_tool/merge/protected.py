@@ -117,20 +117,6 @@ def side_from_action(
     return None
 
 
-def side_from_operation(
-    operation: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
-) -> Side | None:
-    """Ours for a rebase, cherry-pick or revert in progress; theirs for a merge naming a
-    protected branch (``merge main``); else ``None``."""
-    words = (operation or "").split()
-    if not words:
-        return None
-    if words[0] in OURS_OPERATIONS:
-        return "ours"
-    merges = words[0] == "merge" and _merges_protected(words, branches, remotes)
-    return "theirs" if merges else None
-
-
 @dataclass(frozen=True)
 class Context:
     """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
@@ -155,23 +141,22 @@ def decide(
     """The action decides, then the ``operation`` in progress (asked only then, or for a
     ``pull``, which may rebase), then in a merge ``current_branch`` (on a protected branch,
     ours); only then ``hint``, the protected ref's side (:func:`by_upstream`)."""
-    action = context.action
+    action, branches, remotes = context.action, context.branches, context.remotes
     verb = (action or "").split()[:1]
-    if verb != ["pull"]:
-        by_action = side_from_action(action, context.branches, context.remotes)
-        if by_action is not None:
-            return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
+    by_action = side_from_action(action, branches, remotes)
+    if verb != ["pull"] and by_action is not None:
+        return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
     merging = verb in (["merge"], ["pull"])
     current = context.operation() if context.operation is not None and verb != ["merge"] else None
-    by_operation = side_from_operation(current, context.branches, context.remotes)
-    if verb == ["pull"]:
-        if by_operation == "ours":
-            why = f"GIT_REFLOG_ACTION is {action!r} and a {current} is in progress"
-            return Decision("ours", why)
-        by_action = side_from_action(action, context.branches, context.remotes)
-        if by_action is not None:
-            return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
-    elif by_operation is not None:
+    # an operation in progress is read as an action, but a bare ``merge`` names no branch
+    alone = (current or "").split() == ["merge"]
+    by_operation = None if alone else side_from_action(current, branches, remotes)
+    if verb == ["pull"] and by_operation == "ours":
+        why = f"GIT_REFLOG_ACTION is {action!r} and a {current} is in progress"
+        return Decision("ours", why)
+    if verb == ["pull"] and by_action is not None:
+        return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
+    if verb != ["pull"] and by_operation is not None:
         return Decision(by_operation, f"a {current} is in progress")
     merging = merging or (current or "").startswith("merge")
     if merging and context.current_branch is not None:
