@@ -18,8 +18,7 @@ from changelog_tool.refnames import remote_and_branch
 def git(
     root: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """One plain ``git`` process in ``root``, its exit code the caller's; a missing git is an
-    error."""
+    """One plain ``git`` process in ``root``, its exit code the caller's."""
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
@@ -29,7 +28,7 @@ def git(
 
 
 def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
-    """A long-running ``git`` process in ``root`` fed through its pipes; its stderr is dropped."""
+    """A long-running ``git`` process in ``root``; its stderr is dropped."""
     try:
         return subprocess.Popen(
             ["git", *args],
@@ -43,8 +42,7 @@ def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
 
 
 def remote_url_reader(root: Path) -> Callable[[str], str | None]:
-    """A remote's URL by name (``None`` when absent), all read with one ``git config`` when first
-    asked."""
+    """A remote's URL by name, all read with one ``git config`` when first asked."""
 
     @functools.cache
     def urls() -> dict[str, str]:
@@ -60,8 +58,7 @@ def remote_url_reader(root: Path) -> Callable[[str], str | None]:
 
 
 def remote_names(root: Path) -> Callable[[], frozenset[str]]:
-    """The clone's remote names (configured, or of its remote-tracking branches), read when
-    first asked."""
+    """The clone's remote names (configured, or of its remote-tracking branches)."""
 
     @functools.cache
     def names() -> frozenset[str]:
@@ -91,8 +88,7 @@ def git_dir(start: Path) -> Path | None:
 
 
 def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Plain ``git`` in ``root``, its output stripped; a failure is an :class:`EnvironmentProblem`
-    with git's message."""
+    """Plain ``git`` in ``root``, its output stripped; a failure raises (:func:`checked`)."""
     return checked(root, *args, env=env).decode("utf-8", "replace").strip()
 
 
@@ -107,8 +103,7 @@ def checked(root: Path, *args: str, what: str = "", env: dict[str, str] | None =
 
 
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Plain ``git`` in ``root`` as text, whose exit code the caller reads; only a missing git is
-    an error."""
+    """Plain ``git`` in ``root`` as text, whose exit code the caller reads."""
     done = git(root, *args)
     return subprocess.CompletedProcess(
         done.args,
