@@ -93,8 +93,7 @@ class Objects:
     def read(
         self, spec: str, limit: int | None = None, name: str = ""
     ) -> tuple[str, str, bytes] | None:
-        """``(sha, type, bytes)`` of ``spec``; ``None`` when absent; refused, before its
-        bytes are read, when larger than ``limit``."""
+        """``(sha, type, bytes)`` of ``spec``; refused, before they are read, over ``limit``."""
         found = self.header(spec)
         if found is None:
             return None
@@ -171,8 +170,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
-    """The first ``rev:path`` of ``specs`` that exists, with its bytes; ``None`` when none does
-    or git cannot be asked."""
+    """The first ``rev:path`` of ``specs`` that exists, and its bytes (``None``: none, no git)."""
     objects = Objects(root)
     try:
         for spec in specs:

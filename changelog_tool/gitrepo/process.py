@@ -114,8 +114,7 @@ def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def object_header(line: bytes) -> tuple[str, str, int] | None:
-    """``cat-file --batch``'s header line as ``(object id, type, size)``; ``None`` for a missing
-    object or a line that is no header."""
+    """``cat-file --batch``'s header line as ``(object id, type, size)``, if it is one."""
     words = line.split()
     if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
         return None
@@ -123,8 +122,7 @@ def object_header(line: bytes) -> tuple[str, str, int] | None:
 
 
 def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:
-    """``git merge-file -p`` of three files in the configured conflict style, and the number of
-    conflicts; ``None`` when git fails."""
+    """``git merge-file -p`` in the configured conflict style, and the number of conflicts."""
     style = try_git(root, "config", "--get", "merge.conflictStyle").stdout.strip()
     args = ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs"]
     if style in ("diff3", "zdiff3"):
@@ -134,8 +132,7 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
 
 
 def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[bytes]:
-    """Git's text merges of three versions (merge and diff3 layouts) as git leaves them without a
-    driver, failed ones left out."""
+    """Git's text merges of three versions (merge and diff3 layouts), failed ones left out."""
     found: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
         files = [Path(folder, name) for name in ("ours", "base", "theirs")]

@@ -118,8 +118,7 @@ class Repo:
         return confined(self.root, path, (self.git_directory, self.common_directory))
 
     def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
-        """File bytes at a commit (or ``WORKTREE``); ``None`` when absent; refused over ``limit``
-        before reading."""
+        """File bytes at a commit (or ``WORKTREE``); refused over ``limit`` before reading."""
         limit = self.limit if limit is None else limit
         if rev == WORKTREE:
             file = self.inside(path)
@@ -135,15 +134,13 @@ class Repo:
         return self.objects.content(blob[1]) if blob is not None else None
 
     def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
-        """Blob id and size of ``path`` at ``rev`` (``None`` when absent or not a file), without
-        reading it; refused over ``limit``."""
+        """Blob id and size of the file ``path`` at ``rev``, unread; refused over ``limit``."""
         return self._as_file(self.objects.info(f"{rev}:{path}"), path, limit)
 
     def _as_file(
         self, found: tuple[str, str, int] | None, path: str, limit: int | None
     ) -> tuple[str, int] | None:
-        """The one rule for a file at a commit: absent or not a blob is ``None``; over ``limit``
-        refused."""
+        """The one rule for a file at a commit: a blob, refused over ``limit``."""
         if found is None or found[1] != "blob":
             return None
         refusal = too_large(path, found[2], self.limit if limit is None else limit)
@@ -301,8 +298,7 @@ class Repo:
         return {name: f[2] for f, name in rows if len(f) == 4 and f[0] == "S" and f[3] == "0"}
 
     def index_entries(self, path: str) -> dict[int, str]:
-        """Stage -> blob sha of ``path`` in the index (``{0: sha}`` staged, 1-3 conflicted, empty
-        when absent)."""
+        """Stage -> blob sha of ``path`` in the index (0 staged, 1-3 conflicted)."""
         return {int(f[2]): f[1] for f, name in self._index_rows([path]) if name == path}
 
     def _index_rows(self, paths: list[str], *options: str) -> list[tuple[list[str], str]]:

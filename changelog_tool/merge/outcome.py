@@ -196,8 +196,7 @@ def _nothing_dropped_on_a_guess(
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
-    """The line and name of the first entry of ``other`` that ``result`` does not keep where
-    ``other`` has it; ``None`` when it keeps them all."""
+    """The line and name of the first entry of ``other`` that ``result`` does not keep there."""
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])

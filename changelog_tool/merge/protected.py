@@ -42,8 +42,7 @@ def begins_with_history(data: bytes, of: bytes) -> bool | None:
 
 
 def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
-    """The side holding more of the protected ref's entries (settled first, without splitting
-    the files, by :func:`by_beginning`); ``None`` on a tie."""
+    """The side holding more of the protected ref's entries (first :func:`by_beginning`)."""
     begins = by_beginning(ours, theirs, upstream, name)
     if isinstance(begins, Decision):
         return begins
@@ -65,8 +64,7 @@ def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decis
 def by_beginning(
     ours: bytes, theirs: bytes, upstream: bytes, name: str
 ) -> Decision | Literal["both", "neither"]:
-    """The side that begins with the protected ref's file (:func:`begins_with_history`) when
-    the other does not; else ``"both"`` or ``"neither"`` (also when it holds no entry)."""
+    """The side that begins with the protected ref's file when the other does not."""
     ours_begins = begins_with_history(ours, upstream)
     if ours_begins is None:
         return "neither"
@@ -105,8 +103,7 @@ def _rebasing_pull(words: list[str]) -> bool:
 def side_from_action(
     action: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
-    """The protected side ``GIT_REFLOG_ACTION`` implies; ``None`` when it does not say (a
-    merge of a branch that is not protected)."""
+    """The protected side ``GIT_REFLOG_ACTION`` (or an operation in progress) implies."""
     words = (action or "").split()
     if not words:
         return None
@@ -120,8 +117,7 @@ def side_from_action(
 @dataclass(frozen=True)
 class Context:
     """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
-    (``upstream``, or a function giving it, is its hint); the rest is
-    :func:`~changelog_tool.merge.threeway.merge`'s (``mainline`` defaults to ``upstream``)."""
+    (``upstream`` its hint); the rest is ``merge``'s (``mainline`` defaults to ``upstream``)."""
 
     upstream: Upstream | Callable[[], Upstream | None] | None = None
     action: str | None = None
