@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.merge.replay import Mainline, Upstream, entry_counts
@@ -42,40 +41,28 @@ def begins_with_history(data: bytes, of: bytes) -> bool | None:
 
 
 def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
-    """The side holding more of the protected ref's entries (first :func:`by_beginning`)."""
-    begins = by_beginning(ours, theirs, upstream, name)
-    if isinstance(begins, Decision):
-        return begins
-    if begins == "both":
+    """The side that begins with the protected ref's file when the other does not (settled
+    without splitting the files), else the side holding more of its entries; or a tie."""
+    ours_begins, theirs_begins = (begins_with_history(side, upstream) for side in (ours, theirs))
+    if ours_begins and theirs_begins:
         return None
+    if ours_begins is not None and ours_begins != theirs_begins:
+        side: Side = "ours" if ours_begins else "theirs"
+        return Decision(
+            side,
+            f"{side} begins with {name}'s file (every entry: its first "
+            f"{history_end(upstream) or 0:,} bytes)",
+        )
     entries = entry_counts(upstream)
     total = sum(entries.values())
     in_ours, in_theirs = (sum((entries & entry_counts(side)).values()) for side in (ours, theirs))
     if in_ours == in_theirs:
         return None
-    side: Side = "ours" if in_ours > in_theirs else "theirs"
+    side = "ours" if in_ours > in_theirs else "theirs"
     return Decision(
         side,
         f"{side} holds more of {name}'s entries "
         f"({max(in_ours, in_theirs)} of {total}, the other side {min(in_ours, in_theirs)})",
-    )
-
-
-def by_beginning(
-    ours: bytes, theirs: bytes, upstream: bytes, name: str
-) -> Decision | Literal["both", "neither"]:
-    """The side that begins with the protected ref's file when the other does not."""
-    ours_begins = begins_with_history(ours, upstream)
-    if ours_begins is None:
-        return "neither"
-    theirs_begins = begins_with_history(theirs, upstream)
-    if ours_begins == theirs_begins:
-        return "both" if ours_begins else "neither"
-    side: Side = "ours" if ours_begins else "theirs"
-    return Decision(
-        side,
-        f"{side} begins with {name}'s file (every entry: its first "
-        f"{history_end(upstream) or 0:,} bytes)",
     )
 
 

@@ -15,7 +15,7 @@ from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
 from changelog_tool.gate.prlinks import repository_slug
-from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
+from changelog_tool.gitrepo.objects import protected_blob
 from changelog_tool.gitrepo.process import merge_file, remote_names
 from changelog_tool.gitrepo.state import GitDirectory, replay_start
 from changelog_tool.ledger import writer
@@ -177,7 +177,7 @@ def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence
         return Mainline(replaying=False)
     if isinstance(start, tuple):
         rev, name = start
-        found = read_first_blob(root, [f"{rev}:{path}"])
+        found = protected_blob(root, [rev], path)
         if found is not None:
             short = rev if len(rev) < 40 else rev[:12] + rev[40:]
             return Mainline(found[1], f"{short}'s file (git's {name})")
