@@ -74,19 +74,6 @@ def branch_names(refs: Collection[str], remotes: Remotes = tuple) -> frozenset[s
     return frozenset(branch_name(ref, remotes) for ref in refs)
 
 
-def _merges_protected(words: list[str], branches: Collection[str], remotes: Remotes) -> bool:
-    """A ``merge``/``pull`` naming a protected branch (options aside)."""
-    names = [w for w in words[1:] if not w.startswith("-")]
-    return any(branch_name(name, remotes) in branches for name in names)
-
-
-def _rebasing_pull(words: list[str]) -> bool:
-    return words[0] == "pull" and any(
-        w in ("--rebase", "-r") or (w.startswith("--rebase=") and w != "--rebase=false")
-        for w in words
-    )
-
-
 def side_from_action(
     action: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
@@ -94,9 +81,16 @@ def side_from_action(
     words = (action or "").split()
     if not words:
         return None
-    if words[0] in OURS_OPERATIONS or words[0].startswith("rebase") or _rebasing_pull(words):
+    verb, names = words[0], [w for w in words[1:] if not w.startswith("-")]
+    rebasing = verb == "pull" and any(
+        w in ("--rebase", "-r") or (w.startswith("--rebase=") and w != "--rebase=false")
+        for w in words
+    )
+    if verb in OURS_OPERATIONS or verb.startswith("rebase") or rebasing:
         return "ours"
-    if words[0] in MERGES and (len(words) == 1 or _merges_protected(words, branches, remotes)):
+    if verb in MERGES and (
+        len(words) == 1 or any(branch_name(name, remotes) in branches for name in names)
+    ):
         return "theirs"  # no name: the current branch's upstream is merged in
     return None
 
