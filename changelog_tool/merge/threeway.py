@@ -227,18 +227,16 @@ def _own_entries(
     other, side = by_other.new, names[1]
     tail = by_other.tail_start
     entries = [other.blocks[index] for index in by_other.own]
-    for entry in entries:
-        read = entry.parsed
-        if isinstance(read, YamlProblem):
-            problems.append(
-                Finding(
-                    read.code,
-                    f"{possessive(side)} new entry at line {entry.line} is not valid YAML: "
-                    f"{read.message}",
-                    side,
-                    read.line,
-                )
-            )
+    problems = [
+        Finding(
+            read.code,
+            f"{possessive(side)} new entry at line {e.line} is not valid YAML: {read.message}",
+            side,
+            read.line,
+        )
+        for e in entries
+        if isinstance(read := e.parsed, YamlProblem)
+    ]
     if problems:
         return problems
     inserted = frozenset(other.blocks[j].line for j in by_other.own if j < tail)
