@@ -221,21 +221,14 @@ def first_difference(a: bytes, b: bytes) -> int:
     return low
 
 
-def emit(
-    outcome: Outcome, fmt: str, extra: dict[str, object] | None = None, next_step: str | None = None
-) -> None:
-    """Print an outcome: findings plus summary lines (text), or one JSON document."""
+def emit(outcome: Outcome, fmt: str, extra: dict[str, object], next_step: str) -> None:
+    """Print an outcome and the next step: findings plus summary lines, or one JSON document."""
     if fmt == "json":
-        document = outcome.to_json()
-        document.update(extra or {})
-        if next_step:
-            document["next"] = next_step
+        document = {**outcome.to_json(), **extra, "next": next_step}
         print(json.dumps(document, indent=2, ensure_ascii=False))
         return
     text = format_text(outcome.findings())
     if text:
         print(text)
-    for line in outcome.summary():
+    for line in [*outcome.summary(), next_step]:
         print(line)
-    if next_step:
-        print(next_step)
