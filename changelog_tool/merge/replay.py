@@ -131,12 +131,7 @@ def replayed_run(
         if upstream is not None:
             reason += f" that {upstream.ref} does not hold"
     before = prot_l.blocks[-count - 1].end if count < len(p) else prot_l.preamble_end
-    return Split(
-        base[: base_l.blocks[first].start],
-        protected[:before],
-        tuple(run),
-        reason,
-    )
+    return Split(base[: base_l.blocks[first].start], protected[:before], tuple(run), reason)
 
 
 def _beyond_main(known: Mainline, protected: bytes, first: int) -> str | None:

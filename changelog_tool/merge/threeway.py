@@ -286,11 +286,7 @@ def _history_problems(
         verb = "corrected the pr-link of" if p.how == RELINKED else "changed"
         at = other.blocks[p.head].line + first_line_difference(old, new)
         problems.append(
-            edit(
-                f"{verb} {base.blocks[p.base].name('the base')}, at its line {at}",
-                p.base,
-                at,
-            )
+            edit(f"{verb} {base.blocks[p.base].name('the base')}, at its line {at}", p.base, at)
         )
     for index in by_other.removed:
         if index not in held:
@@ -334,10 +330,7 @@ def _minus(
 
 
 def carry(
-    base: bytes,
-    protected: bytes,
-    other: bytes,
-    slug: str | Callable[[], str | None] | None = None,
+    base: bytes, protected: bytes, other: bytes, slug: str | Callable[[], str | None] | None = None
 ) -> tuple[bytes, bytes, tuple[int, ...]] | None:
     """The other side's pr-link corrections of old entries carried onto the protected side:
     ``(corrected base, corrected protected side, lines corrected in it)`` when they are its
