@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -93,8 +93,7 @@ class Objects:
     def read(
         self, spec: str, limit: int | None = None, name: str = ""
     ) -> tuple[str, str, bytes] | None:
-        """``(sha, type, bytes)`` of ``spec``; ``None`` when absent; refused, before its
-        bytes are read, when larger than ``limit``."""
+        """``(sha, type, bytes)`` of ``spec``; refused, before they are read, over ``limit``."""
         found = self.header(spec)
         if found is None:
             return None
@@ -170,26 +169,17 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
-def read_first_blob(root: Path, specs: Iterable[str]) -> tuple[str, bytes] | None:
-    """The first ``rev:path`` of ``specs`` that exists, with its bytes; ``None`` when none does
-    or git cannot be asked."""
+def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
+    """The file ``path`` at the first of ``refs`` (protected refs, or a commit) that has it,
+    with that ref; ``None`` when none does or git cannot be asked."""
     objects = Objects(root)
     try:
-        for spec in specs:
-            found = objects.read(spec)
+        for ref in refs:
+            found = objects.read(f"{ref}:{path}")
             if found is not None and found[1] == "blob":
-                return spec, found[2]
+                return ref, found[2]
         return None
     except EnvironmentProblem:
         return None
     finally:
         objects.close()
-
-
-def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
-    """``path`` at the first protected ref that has it, with that ref's name."""
-    found = read_first_blob(root, [f"{ref}:{path}" for ref in refs])
-    if found is None:
-        return None
-    spec, data = found
-    return spec[: -len(path) - 1], data

@@ -18,8 +18,7 @@ from changelog_tool.refnames import remote_and_branch
 def git(
     root: Path, *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """One plain ``git`` process in ``root``, its exit code the caller's; a missing git is an
-    error."""
+    """One plain ``git`` process in ``root``, its exit code the caller's."""
     try:
         return subprocess.run(
             ["git", *args], cwd=root, capture_output=True, env=env, input=stdin, check=False
@@ -29,7 +28,7 @@ def git(
 
 
 def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
-    """A long-running ``git`` process in ``root`` fed through its pipes; its stderr is dropped."""
+    """A long-running ``git`` process in ``root``; its stderr is dropped."""
     try:
         return subprocess.Popen(
             ["git", *args],
@@ -43,8 +42,7 @@ def spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
 
 
 def remote_url_reader(root: Path) -> Callable[[str], str | None]:
-    """A remote's URL by name (``None`` when absent), all read with one ``git config`` when first
-    asked."""
+    """A remote's URL by name, all read with one ``git config`` when first asked."""
 
     @functools.cache
     def urls() -> dict[str, str]:
@@ -60,8 +58,7 @@ def remote_url_reader(root: Path) -> Callable[[str], str | None]:
 
 
 def remote_names(root: Path) -> Callable[[], frozenset[str]]:
-    """The clone's remote names (configured, or of its remote-tracking branches), read when
-    first asked."""
+    """The clone's remote names (configured, or of its remote-tracking branches)."""
 
     @functools.cache
     def names() -> frozenset[str]:
@@ -91,8 +88,7 @@ def git_dir(start: Path) -> Path | None:
 
 
 def run_git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Plain ``git`` in ``root``, its output stripped; a failure is an :class:`EnvironmentProblem`
-    with git's message."""
+    """Plain ``git`` in ``root``, its output stripped; a failure raises (:func:`checked`)."""
     return checked(root, *args, env=env).decode("utf-8", "replace").strip()
 
 
@@ -107,8 +103,7 @@ def checked(root: Path, *args: str, what: str = "", env: dict[str, str] | None =
 
 
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Plain ``git`` in ``root`` as text, whose exit code the caller reads; only a missing git is
-    an error."""
+    """Plain ``git`` in ``root`` as text, whose exit code the caller reads."""
     done = git(root, *args)
     return subprocess.CompletedProcess(
         done.args,
@@ -119,8 +114,7 @@ def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def object_header(line: bytes) -> tuple[str, str, int] | None:
-    """``cat-file --batch``'s header line as ``(object id, type, size)``; ``None`` for a missing
-    object or a line that is no header."""
+    """``cat-file --batch``'s header line as ``(object id, type, size)``, if it is one."""
     words = line.split()
     if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
         return None
@@ -128,8 +122,7 @@ def object_header(line: bytes) -> tuple[str, str, int] | None:
 
 
 def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:
-    """``git merge-file -p`` of three files in the configured conflict style, and the number of
-    conflicts; ``None`` when git fails."""
+    """``git merge-file -p`` in the configured conflict style, and the number of conflicts."""
     style = try_git(root, "config", "--get", "merge.conflictStyle").stdout.strip()
     args = ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs"]
     if style in ("diff3", "zdiff3"):
@@ -139,8 +132,7 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
 
 
 def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[bytes]:
-    """Git's text merges of three versions (merge and diff3 layouts) as git leaves them without a
-    driver, failed ones left out."""
+    """Git's text merges of three versions (merge and diff3 layouts), failed ones left out."""
     found: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
         files = [Path(folder, name) for name in ("ours", "base", "theirs")]

@@ -1,19 +1,20 @@
 """The repository the diff engine and the commands read: objects through :mod:`.objects`, other
-questions through :mod:`.process`; a missing ref worded by :mod:`.missingref`."""
+questions through :mod:`.process`; a ref the clone lacks worded with the command to run."""
 
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.confinement import confined
-from changelog_tool.errors import EnvironmentProblem, NotInRepository, too_large
-from changelog_tool.gitrepo.missingref import no_protected_ref, unknown_ref
+from changelog_tool.errors import EnvironmentProblem, NotInRepository, closest, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
-from changelog_tool.gitrepo.process import checked, git
+from changelog_tool.gitrepo.process import checked, git, run_git
 from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
+from changelog_tool.refnames import remote_and_branch
 
 WORKTREE = "WORKTREE"
 
@@ -26,9 +27,7 @@ class Repo:
     git_directory: Path
     common_directory: Path
     objects: Objects
-    limit: int | None = None
-    """The ``max-bytes`` setting: the size over which a file is refused before it is
-    read, when a read names no limit of its own (the commands set it from settings)."""
+    limit: int | None = None  # ``max-bytes``: a read naming no limit refuses a larger file
 
     @classmethod
     def open(cls, start: Path) -> Repo:
@@ -74,18 +73,15 @@ class Repo:
         if found is not None:
             self.objects.skip(found[2])
         if found is None or found[1] != COMMIT:
-            raise EnvironmentProblem(
-                unknown_ref(self.root, ref, self._kind(ref), self.is_shallow())
-            )
+            try:  # what ``ref`` names instead, if anything
+                named = (
+                    self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
+                )
+            except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``)
+                named = None
+            kind = named[1] if named is not None else None
+            raise EnvironmentProblem(_unknown_ref(self.root, ref, kind, self.is_shallow()))
         return found[0]
-
-    def _kind(self, ref: str) -> str | None:
-        """The type of the object ``ref`` names, if any."""
-        try:
-            found = self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
-        except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``)
-            return None
-        return found[1] if found is not None else None
 
     def protected_ref(self, refs: Sequence[str], flag: str = "--base REF") -> str:
         """The first protected ref (settings' order) this clone has: the one lookup of it."""
@@ -95,7 +91,7 @@ class Repo:
             except EnvironmentProblem:
                 continue
             return ref
-        raise no_protected_ref(self.root, refs, flag)
+        raise _no_protected_ref(self.root, refs, flag)
 
     def merge_base(self, a: str, b: str) -> str:
         out = git(self.root, "merge-base", a, b).stdout.decode().strip()
@@ -122,8 +118,7 @@ class Repo:
         return confined(self.root, path, (self.git_directory, self.common_directory))
 
     def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
-        """File bytes at a commit (or ``WORKTREE``); ``None`` when absent; refused over ``limit``
-        before reading."""
+        """File bytes at a commit (or ``WORKTREE``); refused over ``limit`` before reading."""
         limit = self.limit if limit is None else limit
         if rev == WORKTREE:
             file = self.inside(path)
@@ -139,15 +134,13 @@ class Repo:
         return self.objects.content(blob[1]) if blob is not None else None
 
     def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
-        """Blob id and size of ``path`` at ``rev`` (``None`` when absent or not a file), without
-        reading it; refused over ``limit``."""
+        """Blob id and size of the file ``path`` at ``rev``, unread; refused over ``limit``."""
         return self._as_file(self.objects.info(f"{rev}:{path}"), path, limit)
 
     def _as_file(
         self, found: tuple[str, str, int] | None, path: str, limit: int | None
     ) -> tuple[str, int] | None:
-        """The one rule for a file at a commit: absent or not a blob is ``None``; over ``limit``
-        refused."""
+        """The one rule for a file at a commit: a blob, refused over ``limit``."""
         if found is None or found[1] != "blob":
             return None
         refusal = too_large(path, found[2], self.limit if limit is None else limit)
@@ -301,28 +294,94 @@ class Repo:
     def outside_sparse_checkout(self, paths: Iterable[str]) -> dict[str, str]:
         """Of ``paths``, those the index marks skip-worktree -> their index blob."""
         wanted = sorted(paths)
-        if not wanted:
-            return {}
-        out = self._run("ls-files", "-t", "-s", "-z", "--", *(f":(top,literal){p}" for p in wanted))
-        found: dict[str, str] = {}
-        for row in out.split("\0"):
-            meta, _, name = row.partition("\t")
-            fields = meta.split()
-            if len(fields) == 4 and fields[0] == "S" and fields[3] == "0":
-                found[name] = fields[2]
-        return found
+        rows = self._index_rows(wanted, "-t") if wanted else []
+        return {name: f[2] for f, name in rows if len(f) == 4 and f[0] == "S" and f[3] == "0"}
 
     def index_entries(self, path: str) -> dict[int, str]:
-        """Stage -> blob sha of ``path`` in the index (``{0: sha}`` staged, 1-3 conflicted, empty
-        when absent)."""
-        out = self._run("ls-files", "-s", "-z", "--", f":(top,literal){path}")
-        entries: dict[int, str] = {}
-        for row in out.split("\0"):
-            meta, _, name = row.partition("\t")
-            if name == path:
-                _, sha, stage = meta.split()
-                entries[int(stage)] = sha
-        return entries
+        """Stage -> blob sha of ``path`` in the index (0 staged, 1-3 conflicted)."""
+        return {int(f[2]): f[1] for f, name in self._index_rows([path]) if name == path}
+
+    def _index_rows(self, paths: list[str], *options: str) -> list[tuple[list[str], str]]:
+        """``git ls-files -s`` of ``paths``: each row's fields and path."""
+        specs = (f":(top,literal){p}" for p in paths)
+        out = self._run("ls-files", *options, "-s", "-z", "--", *specs)
+        return [
+            (meta.split(), name) for meta, _, name in (r.partition("\t") for r in out.split("\0"))
+        ]
 
     def add(self, path: str) -> None:
         self._run("add", "--", path)
+
+
+_SETTING = "or set `protected-ref` in the settings (.perf-changelog.toml) to the protected branch"
+
+
+def _fetch(remote: str, branch: str) -> str:
+    """The fetch that makes ``remote/branch`` here: the full refspec (single-branch clones)."""
+    return f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
+
+
+def _misspelled(root: Path, ref: str, remotes: list[str]) -> str | None:
+    """The ref that ``ref`` misspells, if any (a remote's branch among that remote's branches),
+    among the local and remote branch names and tags."""
+    remote, branch = remote_and_branch(ref, lambda: remotes)
+    out = git(root, "for-each-ref", "--format=%(refname)").stdout.decode("utf-8", "replace")
+    names = [name if name.count("/") < 2 else name.split("/", 2)[2] for name in out.split()]
+    if remote in remotes:
+        prefix = remote + "/"
+        close = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
+        return None if close is None else prefix + close
+    return closest(ref, names, 0.7)
+
+
+def _unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
+    """The message for a ref this clone lacks as a commit, with the command to run."""
+    if kind is not None and kind != COMMIT:
+        return f"{ref!r} names a {kind}, not a commit; pass a branch, tag or commit"
+    remotes = run_git(root, "remote").split()
+    where = f"unknown ref {ref!r} in {root}"
+    if shallow:
+        where += " (this is a shallow clone)"
+    remote, branch = remote_and_branch(ref, lambda: remotes)
+    listed = "`git branch -a` lists the branches, `git tag` the tags"
+    # a misspelling: a fetch of that name would fail
+    close = _misspelled(root, ref, remotes) if ":" not in ref else None
+    if close is not None:
+        return f"no such ref {ref!r} in {root}; did you mean {close}? ({listed})"
+    if remote is not None and (remote in remotes or remote == "origin"):
+        missing = (
+            ""
+            if remote in remotes
+            else " (this clone has no remote named 'origin' yet: `git remote add origin URL` first)"
+        )
+        return f"{where}; run `{_fetch(remote, branch)}`{missing}"
+    if ":" in ref and not ref.startswith(":"):
+        return (
+            f"{ref!r} names a file at a commit, not a commit; pass the commit alone "
+            f"(e.g. {ref.split(':', 1)[0]!r})"
+        )
+    if ref == "HEAD" and not run_git(root, "rev-parse", "--all"):
+        return f"{where}: this repository has no commit yet; commit first"
+    advice = f"check the spelling ({listed})"
+    if remotes and re.fullmatch(r"[\w.][\w./-]*", ref):
+        name = "origin" if "origin" in remotes else remotes[0]
+        advice += f", or run `git fetch {name} {ref}` if only {name} has it"
+    return f"{where}: no branch, tag or commit of that name here; {advice}"
+
+
+def _no_protected_ref(root: Path, refs: Sequence[str], flag: str) -> EnvironmentProblem:
+    """The refusal when none of the protected refs is in this clone."""
+    remotes = run_git(root, "remote").split()
+    split = (remote_and_branch(ref, lambda: remotes) for ref in refs)
+    fetches = [_fetch(remote, branch) for remote, branch in split if remote in remotes]
+    if fetches:
+        advice = (
+            f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, "
+            f"{_SETTING}"
+        )
+    else:
+        where = "has no remote" if not remotes else "has no remote that these refs name"
+        advice = f"this clone {where} to fetch them from; pass {flag}, {_SETTING}"
+    return EnvironmentProblem(
+        f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice}"
+    )

@@ -15,8 +15,7 @@ from changelog_tool.gitrepo.process import git, git_dir
 
 
 def operation_in_progress(git_directory: Path) -> str | None:
-    """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert`` when one has stopped (or is
-    running) here, from git's state files."""
+    """``rebase``, ``am``, ``merge``, ``cherry-pick`` or ``revert``, from git's state files."""
     if (git_directory / "rebase-apply" / "applying").is_file():
         return "am"
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
@@ -71,8 +70,7 @@ def _first_word(path: Path, index: int = 0) -> str | None:
 
 
 def unmerged(path: Path) -> str | None:
-    """The operation in progress (``a merge`` when none is named) when the index holds conflict
-    stages for ``path``; ``None`` otherwise or without git."""
+    """The operation in progress (``a merge`` if unnamed) when ``path`` has conflict stages."""
     folder = path.parent
     if not folder.is_dir():
         return None
@@ -109,8 +107,7 @@ def _sequencer_command(todo: Path) -> str | None:
 
 
 def current_branch(git_directory: Path) -> str | None:
-    """The branch HEAD is on, read from ``HEAD`` (git is asked for a reftable); ``None`` when
-    detached or unreadable."""
+    """The branch HEAD is on, read from ``HEAD`` (git is asked for a reftable)."""
     head = _head(git_directory / "HEAD", 1024)
     prefix = b"ref: refs/heads/"
     if head is None or not head.startswith(prefix):

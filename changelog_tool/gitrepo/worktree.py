@@ -10,8 +10,7 @@ from changelog_tool.errors import too_large
 
 
 def read_file(file: Path, name: str, limit: int | None) -> bytes:
-    """A confined work-tree file, refused over ``limit`` bytes before reading (``name`` for the
-    message)."""
+    """A confined work-tree file, refused over ``limit`` bytes before reading."""
     refusal = too_large(name, file.stat().st_size, limit)
     if refusal is not None:
         raise refusal

@@ -9,16 +9,14 @@ from changelog_tool.ledger.document import Ledger, begins_entry
 from changelog_tool.merge.replay import common_prefix
 from changelog_tool.merge.threeway import Side
 
-_NEXT = {b"|||||||": "base", b"=======": "theirs", b">>>>>>>": None}
+_SECTIONS = {b"<<<<<<<": "ours", b"|||||||": "base", b"=======": "theirs", b">>>>>>>": None}
 
 
-def _marker(line: bytes) -> bytes | None:
+def _is_marker(line: bytes) -> bool:
     head = line[:7]
     if head == b"=======":
-        return head if line.rstrip(b"\n") == head else None
-    if head in (b"<<<<<<<", b"|||||||", b">>>>>>>") and line[7:8] in (b" ", b"\n", b""):
-        return head
-    return None
+        return line.rstrip(b"\n") == head
+    return head in _SECTIONS and line[7:8] in (b" ", b"\n", b"")
 
 
 def resolved_to(text: bytes, side: Side) -> bytes:
@@ -26,11 +24,8 @@ def resolved_to(text: bytes, side: Side) -> bytes:
     out: list[bytes] = []
     section: str | None = None  # None: outside a conflict
     for line in text.splitlines(keepends=True):
-        marker = _marker(line)
-        if marker == b"<<<<<<<":
-            section = "ours"
-        elif marker is not None and section is not None:
-            section = _NEXT[marker]
+        if _is_marker(line) and (section is not None or line.startswith(b"<<<<<<<")):
+            section = _SECTIONS[line[:7]]
         elif section is None or section == side:
             out.append(line)
     return b"".join(out)
@@ -59,10 +54,9 @@ def _lines(lines: list[bytes]) -> bytes:
 
 
 def unread_entries(text: bytes, sides: Sequence[bytes]) -> list[tuple[int, bytes]]:
-    """The entries (and text before the first) of the conflicted file ``text`` that none of
-    ``sides`` (the index stages and git's text merges of them) holds, which a merge rebuilt
-    from the stages would drop, with their lines. Each conflict is read both ways (ours,
-    then theirs), so only what stands outside conflicts counts."""
+    """The entries (and preamble) of the conflicted file ``text``, with their lines, that none
+    of ``sides`` (the stages, git's text merges of them) holds: a merge of the stages would
+    drop them. Each conflict is read both ways, so only what stands outside one counts."""
     known: set[bytes] = set()
     preambles: set[bytes] = set()
     for stage in sides:

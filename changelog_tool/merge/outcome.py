@@ -35,7 +35,7 @@ class Outcome:
         """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
             return [replace(p, path=self.path) for p in self.result.problems]
-        side = self.result.report.protected
+        side = self.decision.side
         return [
             Finding(
                 "duplicate-entry",
@@ -196,8 +196,7 @@ def _nothing_dropped_on_a_guess(
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
-    """The line and name of the first entry of ``other`` that ``result`` does not keep where
-    ``other`` has it; ``None`` when it keeps them all."""
+    """The line and name of the first entry of ``other`` that ``result`` does not keep there."""
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])
@@ -222,21 +221,14 @@ def first_difference(a: bytes, b: bytes) -> int:
     return low
 
 
-def emit(
-    outcome: Outcome, fmt: str, extra: dict[str, object] | None = None, next_step: str | None = None
-) -> None:
-    """Print an outcome: findings plus summary lines (text), or one JSON document."""
+def emit(outcome: Outcome, fmt: str, extra: dict[str, object], next_step: str) -> None:
+    """Print an outcome and the next step: findings plus summary lines, or one JSON document."""
     if fmt == "json":
-        document = outcome.to_json()
-        document.update(extra or {})
-        if next_step:
-            document["next"] = next_step
+        document = {**outcome.to_json(), **extra, "next": next_step}
         print(json.dumps(document, indent=2, ensure_ascii=False))
         return
     text = format_text(outcome.findings())
     if text:
         print(text)
-    for line in outcome.summary():
+    for line in [*outcome.summary(), next_step]:
         print(line)
-    if next_step:
-        print(next_step)

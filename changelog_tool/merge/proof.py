@@ -35,9 +35,8 @@ def block_list_events(data: bytes) -> int | None:
 
 
 def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str) -> list[Finding]:
-    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as one
-    list of ``prot``'s entries and the kept ones, each read as the append rule reads it
-    (:func:`~changelog_tool.ledger.revision.append_break`, as ``add`` and ``verify`` apply it)."""
+    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as one list
+    of them all, the appended ones as the append rule (``append_break``) reads them."""
     appended = data[len(prot) :]
     broken = append_break(prot, appended, whose=f"{prot_name}'s") if appended else None
     if broken is not None:

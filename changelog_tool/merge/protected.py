@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from changelog_tool.ledger.document import Ledger
 from changelog_tool.merge.replay import Mainline, Upstream, entry_counts
@@ -42,42 +41,28 @@ def begins_with_history(data: bytes, of: bytes) -> bool | None:
 
 
 def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
-    """The side holding more of the protected ref's entries (settled first, without splitting
-    the files, by :func:`by_beginning`); ``None`` on a tie."""
-    begins = by_beginning(ours, theirs, upstream, name)
-    if isinstance(begins, Decision):
-        return begins
-    if begins == "both":
+    """The side that begins with the protected ref's file when the other does not (settled
+    without splitting the files), else the side holding more of its entries; or a tie."""
+    ours_begins, theirs_begins = (begins_with_history(side, upstream) for side in (ours, theirs))
+    if ours_begins and theirs_begins:
         return None
+    if ours_begins is not None and ours_begins != theirs_begins:
+        side: Side = "ours" if ours_begins else "theirs"
+        return Decision(
+            side,
+            f"{side} begins with {name}'s file (every entry: its first "
+            f"{history_end(upstream) or 0:,} bytes)",
+        )
     entries = entry_counts(upstream)
     total = sum(entries.values())
     in_ours, in_theirs = (sum((entries & entry_counts(side)).values()) for side in (ours, theirs))
     if in_ours == in_theirs:
         return None
-    side: Side = "ours" if in_ours > in_theirs else "theirs"
+    side = "ours" if in_ours > in_theirs else "theirs"
     return Decision(
         side,
         f"{side} holds more of {name}'s entries "
         f"({max(in_ours, in_theirs)} of {total}, the other side {min(in_ours, in_theirs)})",
-    )
-
-
-def by_beginning(
-    ours: bytes, theirs: bytes, upstream: bytes, name: str
-) -> Decision | Literal["both", "neither"]:
-    """The side that begins with the protected ref's file (:func:`begins_with_history`) when
-    the other does not; else ``"both"`` or ``"neither"`` (also when it holds no entry)."""
-    ours_begins = begins_with_history(ours, upstream)
-    if ours_begins is None:
-        return "neither"
-    theirs_begins = begins_with_history(theirs, upstream)
-    if ours_begins == theirs_begins:
-        return "both" if ours_begins else "neither"
-    side: Side = "ours" if ours_begins else "theirs"
-    return Decision(
-        side,
-        f"{side} begins with {name}'s file (every entry: its first "
-        f"{history_end(upstream) or 0:,} bytes)",
     )
 
 
@@ -89,53 +74,31 @@ def branch_names(refs: Collection[str], remotes: Remotes = tuple) -> frozenset[s
     return frozenset(branch_name(ref, remotes) for ref in refs)
 
 
-def _merges_protected(words: list[str], branches: Collection[str], remotes: Remotes) -> bool:
-    """A ``merge``/``pull`` naming a protected branch (options aside)."""
-    names = [w for w in words[1:] if not w.startswith("-")]
-    return any(branch_name(name, remotes) in branches for name in names)
-
-
-def _rebasing_pull(words: list[str]) -> bool:
-    return words[0] == "pull" and any(
-        w in ("--rebase", "-r") or (w.startswith("--rebase=") and w != "--rebase=false")
-        for w in words
-    )
-
-
 def side_from_action(
     action: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
-    """The protected side ``GIT_REFLOG_ACTION`` implies; ``None`` when it does not say (a
-    merge of a branch that is not protected)."""
+    """The protected side ``GIT_REFLOG_ACTION`` (or an operation in progress) implies."""
     words = (action or "").split()
     if not words:
         return None
-    if words[0] in OURS_OPERATIONS or words[0].startswith("rebase") or _rebasing_pull(words):
+    verb, names = words[0], [w for w in words[1:] if not w.startswith("-")]
+    rebasing = verb == "pull" and any(
+        w in ("--rebase", "-r") or (w.startswith("--rebase=") and w != "--rebase=false")
+        for w in words
+    )
+    if verb in OURS_OPERATIONS or verb.startswith("rebase") or rebasing:
         return "ours"
-    if words[0] in MERGES and (len(words) == 1 or _merges_protected(words, branches, remotes)):
+    if verb in MERGES and (
+        len(words) == 1 or any(branch_name(name, remotes) in branches for name in names)
+    ):
         return "theirs"  # no name: the current branch's upstream is merged in
     return None
-
-
-def side_from_operation(
-    operation: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
-) -> Side | None:
-    """Ours for a rebase, cherry-pick or revert in progress; theirs for a merge naming a
-    protected branch (``merge main``); else ``None``."""
-    words = (operation or "").split()
-    if not words:
-        return None
-    if words[0] in OURS_OPERATIONS:
-        return "ours"
-    merges = words[0] == "merge" and _merges_protected(words, branches, remotes)
-    return "theirs" if merges else None
 
 
 @dataclass(frozen=True)
 class Context:
     """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
-    (``upstream``, or a function giving it, is its hint); the rest is
-    :func:`~changelog_tool.merge.threeway.merge`'s (``mainline`` defaults to ``upstream``)."""
+    (``upstream`` its hint); the rest is ``merge``'s (``mainline`` defaults to ``upstream``)."""
 
     upstream: Upstream | Callable[[], Upstream | None] | None = None
     action: str | None = None
@@ -155,23 +118,22 @@ def decide(
     """The action decides, then the ``operation`` in progress (asked only then, or for a
     ``pull``, which may rebase), then in a merge ``current_branch`` (on a protected branch,
     ours); only then ``hint``, the protected ref's side (:func:`by_upstream`)."""
-    action = context.action
+    action, branches, remotes = context.action, context.branches, context.remotes
     verb = (action or "").split()[:1]
-    if verb != ["pull"]:
-        by_action = side_from_action(action, context.branches, context.remotes)
-        if by_action is not None:
-            return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
+    by_action = side_from_action(action, branches, remotes)
+    if verb != ["pull"] and by_action is not None:
+        return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
     merging = verb in (["merge"], ["pull"])
     current = context.operation() if context.operation is not None and verb != ["merge"] else None
-    by_operation = side_from_operation(current, context.branches, context.remotes)
-    if verb == ["pull"]:
-        if by_operation == "ours":
-            why = f"GIT_REFLOG_ACTION is {action!r} and a {current} is in progress"
-            return Decision("ours", why)
-        by_action = side_from_action(action, context.branches, context.remotes)
-        if by_action is not None:
-            return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
-    elif by_operation is not None:
+    # an operation in progress is read as an action, but a bare ``merge`` names no branch
+    alone = (current or "").split() == ["merge"]
+    by_operation = None if alone else side_from_action(current, branches, remotes)
+    if verb == ["pull"] and by_operation == "ours":
+        why = f"GIT_REFLOG_ACTION is {action!r} and a {current} is in progress"
+        return Decision("ours", why)
+    if verb == ["pull"] and by_action is not None:
+        return Decision(by_action, f"GIT_REFLOG_ACTION is {action!r}")
+    if verb != ["pull"] and by_operation is not None:
         return Decision(by_operation, f"a {current} is in progress")
     merging = merging or (current or "").startswith("merge")
     if merging and context.current_branch is not None:

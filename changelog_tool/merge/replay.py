@@ -71,11 +71,9 @@ def replayed_run(
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
     mainline: Mainline | Callable[[], Mainline] | None = None,
 ) -> Split | Finding | None:
-    """The proven run (a :class:`Split`); a :class:`Finding` saying why the run the
-    other side rewrote is not the branch's own (conditions 1 to 3 hold, the record,
-    the ref or the guess says main's); ``None`` when the other side did not rewrite
-    the protected side's end. ``mainline`` (or a function giving it, asked only
-    here) is git's record; without one, the guess alone."""
+    """The proven run (a :class:`Split`); a :class:`Finding` saying why the run the other side
+    rewrote is main's (by ``mainline``, git's record, else the guess); ``None`` when the
+    other side did not rewrite the protected side's end."""
     prot_name, other_name = names
     base_l, prot_l, other_l = Ledger(base), Ledger(protected), Ledger(other)
     o = [b.raw for b in base_l.blocks]
@@ -133,17 +131,11 @@ def replayed_run(
         if upstream is not None:
             reason += f" that {upstream.ref} does not hold"
     before = prot_l.blocks[-count - 1].end if count < len(p) else prot_l.preamble_end
-    return Split(
-        base[: base_l.blocks[first].start],
-        protected[:before],
-        tuple(run),
-        reason,
-    )
+    return Split(base[: base_l.blocks[first].start], protected[:before], tuple(run), reason)
 
 
 def _beyond_main(known: Mainline, protected: bytes, first: int) -> str | None:
-    """Why the run (from the protected side's entry ``first``) is not wholly after
-    main's entries; ``None`` when it is."""
+    """Why the run (from the protected entry ``first``) is not all after main's entries."""
     assert known.main is not None
     main = Ledger(known.main)
     last = main.last_block()

@@ -49,8 +49,7 @@ TROUBLESHOOTING = "docs/troubleshooting.md#the-merge-driver-cannot-start"
 
 
 def driver_command() -> str:
-    """The command git runs for the driver (``merge.perf-changelog.driver``): the clone's
-    driver script, found through git (so it still runs after the clone is moved)."""
+    """``merge.perf-changelog.driver``: the clone's script, found through git (clones move)."""
     return f'sh "$(git rev-parse --git-common-dir)/{SCRIPT.as_posix()}" %O %A %B %P'
 
 
@@ -122,8 +121,7 @@ def attribute_line(changelog: str) -> str:
 
 
 def attribute_lines(path: Path) -> list[str]:
-    """The file's lines, each with its own line ending, so that what is kept is written back
-    byte for byte."""
+    """The file's lines, each with its own line ending (kept ones are written back as read)."""
     real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
     if real is None:
         return []
@@ -143,8 +141,7 @@ def line_ending(lines: list[str]) -> str:
 
 
 def is_driver_line(line: str) -> bool:
-    """Does this gitattributes line set ``merge=perf-changelog`` (a comment naming it does
-    not)?"""
+    """Does this gitattributes line set ``merge=perf-changelog``?"""
     text = line.strip()
     if not text or text.startswith("#"):
         return False

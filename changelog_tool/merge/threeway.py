@@ -1,25 +1,27 @@
-"""The pure three-way merge of the changelog: the protected side's bytes, then the
-other side's own entries, proven before it is returned. See docs/design.md, "Why a
-merge driver"."""
+"""The pure three-way merge: the protected side's bytes, then the other side's own entries,
+proven before it is returned. See docs/design.md, "Why a merge driver"."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from changelog_tool.findings import Finding
+from changelog_tool.ledger.compare import pr_link_corrections
 from changelog_tool.ledger.document import (
     UNPARSED,
     Entry,
     Ledger,
     first_line_difference,
     label,
+    parse,
     separator_before_append,
 )
-from changelog_tool.ledger.entry import entry_identity
+from changelog_tool.ledger.entry import entry_identity, pull_link_problem
 from changelog_tool.ledger.pairing import (
     EDITED,
     KEPT,
@@ -30,7 +32,6 @@ from changelog_tool.ledger.pairing import (
     pair,
     preamble,
 )
-from changelog_tool.merge.corrections import carry
 from changelog_tool.merge.proof import parses_whole, verify
 from changelog_tool.merge.replay import Mainline, Split, possessive, replayed_run
 from changelog_tool.settings import DEFAULT_PLACEHOLDERS
@@ -71,7 +72,6 @@ class Note:
 
 @dataclass(frozen=True)
 class Report:
-    protected: Side
     kept: tuple[Note, ...] = ()
     duplicates: tuple[Note, ...] = ()
     removed: tuple[Note, ...] = ()
@@ -83,7 +83,6 @@ class Report:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "protected": self.protected,
             "kept": [n.to_json() for n in self.kept],
             "duplicates": [n.to_json() for n in self.duplicates],
             "removed_by_protected": [n.to_json() for n in self.removed],
@@ -118,14 +117,10 @@ def merge(
     mainline: Mainline | Callable[[], Mainline] | None = None,
     slug: str | Callable[[], str | None] | None = None,
 ) -> Merged | Refused:
-    """Merge three versions of the changelog; ``protected`` says whose bytes lead.
-
-    Entries the protected side ends with that the other side rewrote are merged as the other
-    side has them when proven the branch's own being replayed (:func:`replayed_run`, from
-    ``mainline`` or else the ``placeholders`` guess); the other side's pr-link corrections
-    (to links into ``slug``) are carried over when safe (:func:`carry`). Either function
-    argument is asked only when needed.
-    """
+    """Merge three versions of the changelog; ``protected`` says whose bytes lead. A
+    refusal is retried on the branch's own entries being replayed (:func:`replayed_run`),
+    then with the other side's pr-link corrections carried over (:func:`carry`); a
+    function argument is asked only then."""
     sides = {"ours": ours, "theirs": theirs}
     prot, other = sides[protected], sides[other_side(protected)]
     problems = _byte_problems(prot, protected) + _byte_problems(other, other_side(protected))
@@ -193,15 +188,16 @@ def _merge(
     if problems:
         return Refused(tuple(problems))
     notes = [Note("result", line, label(e.value)) for e, line in zip(kept, lines, strict=True)]
+    # the replayed entries the other side changed or dropped
+    rewritten = _minus(list(replay.entries), own_list, lambda e: e.raw) if replay else []
     report = Report(
-        protected=protected,
         kept=tuple(notes),
         reappended=tuple(note for note, e in zip(notes, kept, strict=True) if e.line in inserted),
         duplicates=tuple(duplicates),
         removed=tuple(Note("base", e.line, label(e.value, e.raw)) for e in removed),
         replayed=len(replay.entries) if replay else 0,
         replayed_why=replay.why if replay else "",
-        rewritten=_rewritten(replay, own_list, protected) if replay else (),
+        rewritten=tuple(Note(protected, e.line, label(e.value, e.raw)) for e in rewritten),
     )
     return Merged(data, report)
 
@@ -219,44 +215,28 @@ def assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
     return head + b"\n".join(blocks), lines
 
 
-def _rewritten(replay: Split, own: list[Entry], protected: Side) -> tuple[Note, ...]:
-    """The replayed entries the other side no longer holds as they were (changed or
-    dropped), named at their lines in the protected side."""
-    held = Counter(entry.raw for entry in own)
-    gone = []
-    for entry in replay.entries:
-        if held[entry.raw] > 0:
-            held[entry.raw] -= 1
-        else:
-            gone.append(Note(protected, entry.line, label(entry.value, entry.raw)))
-    return tuple(gone)
-
-
 def _own_entries(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
 ) -> tuple[list[Entry], bytes, frozenset[int]] | list[Finding]:
-    """The other side's own entries in its file's order, parsed one by one; its bytes before
-    them when they all follow the base's (else all of it); the lines of those that stood
-    before a base entry. Or the problems that refuse the merge (:func:`_history_problems`,
-    an own entry that does not parse). ``names``: the protected side's, then the other's."""
+    """The other side's own entries, its bytes before them when they all follow the base's
+    (else all of it), the lines of those that stood before a base entry; or the problems
+    that refuse the merge. ``names``: the protected side's, then the other's."""
     problems = _history_problems(by_other, by_protected, names)
     if problems:
         return problems
     other, side = by_other.new, names[1]
     tail = by_other.tail_start
     entries = [other.blocks[index] for index in by_other.own]
-    for entry in entries:
-        read = entry.parsed
-        if isinstance(read, YamlProblem):
-            problems.append(
-                Finding(
-                    read.code,
-                    f"{possessive(side)} new entry at line {entry.line} is not valid YAML: "
-                    f"{read.message}",
-                    side,
-                    read.line,
-                )
-            )
+    problems = [
+        Finding(
+            read.code,
+            f"{possessive(side)} new entry at line {e.line} is not valid YAML: {read.message}",
+            side,
+            read.line,
+        )
+        for e in entries
+        if isinstance(read := e.parsed, YamlProblem)
+    ]
     if problems:
         return problems
     inserted = frozenset(other.blocks[j].line for j in by_other.own if j < tail)
@@ -268,9 +248,8 @@ def _history_problems(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
 ) -> list[Finding]:
     """Each base entry the other side edited (unless the protected side made the same change)
-    or removed while the protected side holds it, and a change to the lines before the first
-    entry the protected side does not share. Form (whitespace, blank lines, order) is never
-    one."""
+    or removed while the protected side holds it, and a preamble change the protected side
+    does not share. Form (whitespace, blank lines, order) is never one."""
     prot_name, side = names
     base, other, prot = by_other.old, by_other.new, by_protected.new
     held = {p.base: p for p in by_protected.pairs}
@@ -307,11 +286,7 @@ def _history_problems(
         verb = "corrected the pr-link of" if p.how == RELINKED else "changed"
         at = other.blocks[p.head].line + first_line_difference(old, new)
         problems.append(
-            edit(
-                f"{verb} {base.blocks[p.base].name('the base')}, at its line {at}",
-                p.base,
-                at,
-            )
+            edit(f"{verb} {base.blocks[p.base].name('the base')}, at its line {at}", p.base, at)
         )
     for index in by_other.removed:
         if index not in held:
@@ -332,8 +307,7 @@ def _history_problems(
 
 def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:
     """The entries the protected side appended and removed since the base: an edited one
-    counts as both, a removed one cancels an added one with the same :func:`key`; a
-    relinked or reformatted one is neither (its bytes are kept)."""
+    counts as both, a removed one cancels an added one with the same :func:`key`."""
     base, prot = by_protected.old, by_protected.new
     edited = [p for p in by_protected.pairs if p.how == EDITED]
     added = [prot.blocks[j] for j in sorted([*by_protected.own, *(p.head for p in edited)])]
@@ -341,13 +315,61 @@ def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]
     return _minus(added, removed), _minus(removed, added)
 
 
-def _minus(entries: list[Entry], others: list[Entry]) -> list[Entry]:
-    """``entries`` but one for each of ``others`` with the same key."""
-    left = Counter(key(entry) for entry in others)
+def _minus(
+    entries: list[Entry], others: list[Entry], by: Callable[[Entry], Hashable] = key
+) -> list[Entry]:
+    """``entries`` but one for each of ``others`` alike ``by``."""
+    left = Counter(by(entry) for entry in others)
     out = []
     for entry in entries:
-        if left[key(entry)] > 0:
-            left[key(entry)] -= 1
+        if left[by(entry)] > 0:
+            left[by(entry)] -= 1
         else:
             out.append(entry)
     return out
+
+
+def carry(
+    base: bytes, protected: bytes, other: bytes, slug: str | Callable[[], str | None] | None = None
+) -> tuple[bytes, bytes, tuple[int, ...]] | None:
+    """The other side's pr-link corrections of old entries carried onto the protected side:
+    ``(corrected base, corrected protected side, lines corrected in it)`` when they are its
+    only history change, each to a canonical link into ``slug``, in an entry each side holds
+    exactly once, byte for byte; else ``None``."""
+    found = pr_link_corrections(base, other)
+    if found is None:
+        return None
+    length, corrected = found
+    lines = other.split(b"\n")
+    repository = slug() if callable(slug) else slug
+    blocks = Ledger(base).blocks
+    edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
+    for number, _ in corrected:
+        block = next((b for b in reversed(blocks) if b.line <= number), None)
+        at = _only_block_at(protected, block.text) if block is not None else None
+        if block is None or at is None or _only_block_at(base, block.text) is None:
+            return None  # not exactly once on both sides: which copy is meant is a guess
+        index, entry_lines = number - block.line, block.text.split(b"\n")
+        entry_lines[index] = new_line = lines[number - 1]
+        value = parse(b"\n".join(entry_lines).rstrip(b"\n"), 1)
+        link = value.get("pr-link") if isinstance(value, dict) else None
+        if not isinstance(link, str) or pull_link_problem(link, repository) is not None:
+            return None  # not a canonical link, by the gate's rule
+        start = at + sum(len(line) + 1 for line in entry_lines[:index])
+        end = protected.find(b"\n", start)
+        edits.append((start, len(protected) if end < 0 else end, new_line))
+    result = protected
+    for start, end, new_line in sorted(edits, reverse=True):
+        result = result[:start] + new_line + result[end:]
+    protected_lines = tuple(protected.count(b"\n", 0, start) + 1 for start, _, _ in edits)
+    return other[:length], result, protected_lines
+
+
+def _only_block_at(data: bytes, text: bytes) -> int | None:
+    """Where ``text`` starts a line of ``data``, when it does exactly once."""
+    hits = [
+        m.start()
+        for m in re.finditer(re.escape(text), data)
+        if m.start() == 0 or data[m.start() - 1 : m.start()] == b"\n"
+    ]
+    return hits[0] if len(hits) == 1 else None

@@ -15,7 +15,7 @@ from changelog_tool import settings as settings_module
 from changelog_tool.errors import too_large
 from changelog_tool.findings import format_text
 from changelog_tool.gate.prlinks import repository_slug
-from changelog_tool.gitrepo.objects import protected_blob, read_first_blob
+from changelog_tool.gitrepo.objects import protected_blob
 from changelog_tool.gitrepo.process import merge_file, remote_names
 from changelog_tool.gitrepo.state import GitDirectory, replay_start
 from changelog_tool.ledger import writer
@@ -78,9 +78,8 @@ class _Refused(Exception):
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:
-    """What to do with a refused merge when "keep the protected side's bytes and re-append
-    the branch's own entries" does not fit: the protected side is a guess, or the other
-    side only drops entries from the end of the base (a revert of an appended entry)."""
+    """What to do with a refused merge when re-appending the branch's own entries does not
+    fit: the protected side is a guess, or the other side reverts an appended entry."""
     side = decision.side
     if not decision.certain:
         return (
@@ -152,11 +151,8 @@ def _capital(text: str) -> str:
 def recorded_context(
     path: str, base: bytes, settings: Settings, directory: GitDirectory, given: Context
 ) -> Context:
-    """The merge context the repository gives (the driver's and ``resolve``'s), from what the
-    caller ``given``: the protected side from its ``decision``, else from its ``action``, the
-    operation in progress (its ``operation``, else the git directory's) and HEAD's branch, its
-    ``upstream`` only a hint; main's bytes from git's record (:func:`recorded_mainline`);
-    pr-links judged against the base's repository."""
+    """The merge context the repository gives, completing what the caller ``given``: the
+    operation in progress, HEAD's branch, git's record of main's bytes, the base's slug."""
     remotes = remote_names(directory.root)
     return dataclasses.replace(
         given,
@@ -181,7 +177,7 @@ def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence
         return Mainline(replaying=False)
     if isinstance(start, tuple):
         rev, name = start
-        found = read_first_blob(root, [f"{rev}:{path}"])
+        found = protected_blob(root, [rev], path)
         if found is not None:
             short = rev if len(rev) < 40 else rev[:12] + rev[40:]
             return Mainline(found[1], f"{short}'s file (git's {name})")
