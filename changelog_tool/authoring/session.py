@@ -234,24 +234,25 @@ class AddSession:
         return draft.to_entry(self.settings.placeholder_link())
 
     def preview(self, draft: Draft) -> Preview:
-        entry = self.entry(draft)
-        problems = self.field_problems(draft)
         result = Preview(self.reach(draft))
-        for name, text in problems:
+        for name, text in self.field_problems(draft):
             result.problems.append(f"{name}: {text}")
             result.by_field.setdefault(name.split("/")[0], []).append(text)
+        failure = ""
         try:
             self.confined()
         except ChangelogError as exc:
-            result.refused = str(exc)
-            result.problems.append(str(exc))
-            result.by_field.setdefault("(entry)", []).append(str(exc))
-            return result
-        try:
-            result.appended = writer.plan_append(self.old, [emit(entry)], path=self.path)
-        except ChangelogError as exc:
-            result.problems.append(str(exc))
-            result.by_field.setdefault("(entry)", []).append(str(exc))
+            result.refused = failure = str(exc)
+        else:
+            try:
+                result.appended = writer.plan_append(
+                    self.old, [emit(self.entry(draft))], path=self.path
+                )
+            except ChangelogError as exc:
+                failure = str(exc)
+        if failure:
+            result.problems.append(failure)
+            result.by_field.setdefault("(entry)", []).append(failure)
         return result
 
     # --- saving -------------------------------------------------------------------
