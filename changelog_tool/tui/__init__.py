@@ -8,7 +8,7 @@ from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.settings import Settings
-from changelog_tool.tui.app import make_app
+from changelog_tool.tui.app import AddApp
 
 
 def run_add(
@@ -17,7 +17,7 @@ def run_add(
     """Open the add screen; the exit code: 0 saved, 1 left, 130 ctrl+c/SIGINT, 143 SIGTERM, 129
     SIGHUP (see :mod:`.leaving`). An unhandled exception is raised once the terminal is
     restored."""
-    app = make_app(settings, path, base=base, prefill=prefill, init=init)
+    app = AddApp(settings, path, base=base, prefill=prefill, init=init)
     outcome = app.run()
     if app.crashed is not None:  # a bug: for the CLI's error boundary (exit 2)
         raise app.crashed

@@ -87,12 +87,25 @@ class AddApp(App[Outcome]):
         Binding("question_mark", "help", "Help", show=False),
     ]
 
-    def __init__(self, session: AddSession, initial: Draft, *, note: str = "") -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        path: Path,
+        *,
+        base: str | None = None,
+        prefill: Draft | None = None,
+        init: bool = False,
+    ) -> None:
+        """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
+        session = AddSession(settings, path, base=base, init=init)  # may refuse: before Textual
         super().__init__()
         self.session = session
-        self.initial = initial
-        self.note = note
-        self.baseline = initial
+        self.initial, self.note = prefill or Draft(), ""
+        kept = drafts.load(path)
+        if kept is not None:
+            self.initial = kept[0].overlay(self.initial)
+            self.note = f"Restored your unsaved answers ({kept[1]})."
+        self.baseline = self.initial
         self.showing_history = False
         self.before_pane: Widget | None = None  # the focus before f2 showed the pane
         self.live = False  # the preview follows the answers once the keys are on screen
@@ -364,20 +377,3 @@ class AddApp(App[Outcome]):
             return
         form.set_description(lines)
         self.query_one("#description", TextArea).focus()
-
-
-def make_app(
-    settings: Settings,
-    path: Path,
-    *,
-    base: str | None = None,
-    prefill: Draft | None = None,
-    init: bool = False,
-) -> AddApp:
-    """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
-    session = AddSession(settings, path, base=base, init=init)
-    initial, note = prefill or Draft(), ""
-    kept = drafts.load(path)
-    if kept is not None:
-        initial, note = kept[0].overlay(initial), f"Restored your unsaved answers ({kept[1]})."
-    return AddApp(session, initial, note=note)
