@@ -14,9 +14,8 @@ from functools import cached_property
 from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft, missing
-from changelog_tool.authoring.reach import PENDING, Reach
-from changelog_tool.authoring.reach import reach as reach_of
-from changelog_tool.authoring.rows import KeyRow, rows_for
+from changelog_tool.authoring.rows import PENDING, KeyRow, Reach, rows_for
+from changelog_tool.authoring.rows import reach as reach_of
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.engine import collect
 from changelog_tool.diff.fields import points as points_of
@@ -138,11 +137,10 @@ class AddSession:
             return b""
         return read_file(self.path, limit=self.settings.max_bytes)
 
-    def reload(self) -> bytes:
+    def reload(self) -> None:
         self.old = self.read()
         with self._history_lock:
             self._history = None
-        return self.old
 
     def load(self) -> Loaded:
         """The diff engine's changes (call from a worker)."""
@@ -202,7 +200,7 @@ class AddSession:
 
     def reach(self, draft: Draft) -> Reach:
         """What the draft's patterns run; keys not counted within :attr:`points_budget` seconds
-        stay :data:`~changelog_tool.authoring.reach.PENDING`. A complete reach is cached."""
+        stay :data:`~changelog_tool.authoring.rows.PENDING`. A complete reach is cached."""
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]

@@ -9,8 +9,7 @@ from pathlib import Path
 from textual.content import Content
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.reach import plural
-from changelog_tool.authoring.rows import preselected
+from changelog_tool.authoring.rows import plural, preselected
 from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
 from changelog_tool.ledger.document import first_appended_line
 from changelog_tool.ledger.lookup import format_text
