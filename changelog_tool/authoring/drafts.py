@@ -46,8 +46,7 @@ class Draft:
 
     def overlay(self, other: Draft) -> Draft:
         """This draft with every answer ``other`` gives replacing ours."""
-        given = {spec.name: getattr(other, spec.name) for spec in fields(other)}
-        return replace(self, **{name: value for name, value in given.items() if value})
+        return replace(self, **{name: value for name, value in asdict(other).items() if value})
 
     def has_text(self) -> bool:
         """Something a person typed that would be lost on leaving."""

@@ -322,9 +322,9 @@ class AddApp(App[Outcome]):
 
     # --- events ---------------------------------------------------------------------------
     @on(KeyPicker.Changed)
-    @on(TextArea.Changed)  # the form's fields (the key picker's own inputs stop theirs)
+    @on(TextArea.Changed)
     @on(Checkbox.Changed)
-    @on(Input.Changed)
+    @on(Input.Changed, "#form Input")  # not the key picker's filter and add field
     def _answers_changed(self) -> None:
         if self.live:  # before, the form is being filled in: _keys_shown builds it once
             self.refresh_preview()
