@@ -108,8 +108,7 @@ class AddSession:
         self._history: list[tuple[int, Fields]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
-        schema = entryschema.use_settings(settings)  # the repository's, if it has one
-        self.scenario_types = list(schema.scenario_types)
+        entryschema.use_settings(settings)  # the repository's, if it has one
         # no master config is an error before anything is shown; the rest of the rules
         # (the branch and the remote, three git processes) waits for the first preview
         self._masters = work_tree_masters_or_error(settings)

@@ -132,7 +132,7 @@ class AddApp(App[Outcome]):
     def compose(self) -> ComposeResult:
         with Vertical(id="panels"):  # scrolls when the screen is too small for them
             yield KeyPicker(self.session.pattern_matches, id="picker")
-            yield EntryForm(self.session.scenario_types, id="form")
+            yield EntryForm(id="form")
             yield Pane(id="pane")
         yield Label("", id="status")
         yield Footer(show_command_palette=False)  # f1 Help would not fit in 80 columns

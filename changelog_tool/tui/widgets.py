@@ -60,10 +60,10 @@ class EntryForm(Vertical):
 
     DEFAULT_CLASSES = "panel"
 
-    def __init__(self, scenarios: list[str], *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.scenarios = scenarios  # the schema's scenario types, in its order
-        schema = current()
+        schema = current()  # the session put the repository's in use
+        self.scenarios = list(schema.scenario_types)
         self.flags = schema.of_kind(FLAG)
         self.integers = schema.of_kind(INTEGER)
         self.border_title = "Entry: description, one bullet per line (ctrl+e: in $EDITOR)"
