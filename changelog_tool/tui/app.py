@@ -21,7 +21,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Checkbox, Footer, Input, Label, TextArea
-from textual.worker import WorkerFailed, get_current_worker
+from textual.worker import WorkerFailed
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
@@ -165,11 +165,9 @@ class AddApp(App[Outcome]):
         looking = self.note or "Looking for the keys this branch changed..."
         self.query_one("#status", Label).update(Content(looking))
 
-    @work(thread=True, exclusive=True)
-    def load_changes(self) -> None:
-        loaded = self.session.load()
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self.show_loaded, loaded)
+    @work(exclusive=True)
+    async def load_changes(self) -> None:
+        self.show_loaded(await asyncio.to_thread(self.session.load))  # not once cancelled
 
     def show_loaded(self, loaded: Loaded) -> None:
         picker = self.query_one(KeyPicker)
