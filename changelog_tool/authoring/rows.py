@@ -4,6 +4,7 @@ benchmark points per scenario type, too-broad patterns)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,10 +128,9 @@ class Reach:
     @property
     def per_type(self) -> dict[str, int]:
         """Benchmark points per scenario type over every key (schema types first)."""
-        out: dict[str, int] = {kind: 0 for kind in scenario_types()}
+        out = Counter(dict.fromkeys(scenario_types(), 0))
         for key in self.keys:
-            for kind, count in key.points.items():
-                out[kind] = out.get(kind, 0) + count
+            out.update(key.points)
         return {kind: count for kind, count in out.items() if count}
 
     @property
@@ -188,11 +188,8 @@ def reach(
     idle: dict[str, list[str]] = {}  # a named type -> the keys it selects nothing of
     for key in resolved:
         found = points_of(key)
-        if found is None:
-            out.append(KeyReach(key, {}, known=False))
-            continue
-        if isinstance(found, str):
-            out.append(KeyReach(key, {}, counted=False))
+        if found is None or isinstance(found, str):  # unparsable, or PENDING
+            out.append(KeyReach(key, {}, known=found is not None, counted=found is None))
             continue
         has = list(found)
         for kind in named if named and has else []:

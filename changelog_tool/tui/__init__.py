@@ -9,6 +9,7 @@ from pathlib import Path
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.settings import Settings
 from changelog_tool.tui.app import AddApp
+from changelog_tool.tui.leaving import LEFT_CODE, Outcome
 
 
 def run_add(
@@ -22,8 +23,7 @@ def run_add(
     if app.crashed is not None:  # a bug: for the CLI's error boundary (exit 2)
         raise app.crashed
     if outcome is None:  # the app stopped without an answer (e.g. killed)
-        print(f"changelog: nothing was written to {path}", file=sys.stderr)
-        return 1
+        outcome = Outcome(LEFT_CODE, f"nothing was written to {path}")
     print(
         outcome.message if outcome.code == 0 else f"changelog: {outcome.message}",
         file=sys.stdout if outcome.code == 0 else sys.stderr,
