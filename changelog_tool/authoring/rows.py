@@ -156,7 +156,6 @@ class Reach:
 
 
 def plural(count: int, noun: str) -> str:
-    """``noun``, or its plural (an ``s`` added) for any count but one."""
     return noun if count == 1 else noun + "s"
 
 

@@ -247,7 +247,7 @@ class AddApp(App[Outcome]):
         if isinstance(self.screen, ConfirmLeave):
             self.screen.dismiss(INTERRUPT)
             return
-        copied = take_selection(self)
+        copied = take_selection(self.focused, self.screen)
         if copied:
             self.copy_to_clipboard(copied)
             self.notify("ctrl+c again leaves", title="Copied the selection", timeout=4)
