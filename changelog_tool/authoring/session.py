@@ -272,18 +272,14 @@ class AddSession:
 def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[int, str, bool]]:
     """``(line number, text, is new)`` for the file's last ``context`` lines and every appended
     line."""
-    start = len(old)
-    for _ in range(context + 1):
-        start = old.rfind(b"\n", 0, start)
-        if start < 0:
-            break
-    start += 1
-    number = old.count(b"\n", 0, start) + 1
-    tail = old[start:] + appended
+    pieces = old.rsplit(b"\n", context + 1)
+    last = b"\n".join(pieces[1:] if len(pieces) > context + 1 else pieces)  # the lines shown
+    number = old.count(b"\n") - last.count(b"\n") + 1
+    tail, offset = last + appended, 0
     out = []
     for raw in tail.split(b"\n")[: -1 if tail.endswith(b"\n") else None]:
-        out.append((number, raw.decode("utf-8", "replace"), start >= len(old)))
-        start += len(raw) + 1
+        out.append((number, raw.decode("utf-8", "replace"), offset >= len(last)))
+        offset += len(raw) + 1
         number += 1
     return out
 
