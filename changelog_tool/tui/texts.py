@@ -145,13 +145,11 @@ def not_saved(path: Path, error: Exception, kept: str) -> str:
     """The "Not saved" message: what failed, that nothing was written, the answers kept; ``kept``
     says where the draft is."""
     if isinstance(error, OSError):
-        what = error.strerror or str(error)
-        cause = f"could not write {path}: {what}; nothing was written"
-        if error.errno in (errno.ENOSPC, errno.EDQUOT):
-            cause += ". Free some space"
-        else:
-            cause += ". Fix that"
-        text = f"{cause}, then press ctrl+s again: your answers are still here"
+        fix = "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "Fix that"
+        text = (
+            f"could not write {path}: {error.strerror or error}; nothing was written. {fix}, "
+            "then press ctrl+s again: your answers are still here"
+        )
     else:
         text = str(error)
     return f"{text}. {kept}" if kept else text
