@@ -119,10 +119,8 @@ class EntryForm(Vertical):
         for flag in self.flags:
             self.query_one(f"#flag-{flag.name}", Checkbox).value = flag.name in draft.flags
         for number in self.integers:
-            value = draft.numbers.get(number.name)
-            self.query_one(f"#number-{number.name}", Input).value = (
-                "" if value is None else str(value)
-            )
+            value = draft.numbers.get(number.name, "")
+            self.query_one(f"#number-{number.name}", Input).value = str(value)
 
     def set_description(self, lines: list[str]) -> None:
         """The description's text, with the cursor after it (typing goes on from there)."""
