@@ -19,8 +19,7 @@ def keys_title(loaded: Loaded) -> str:
     """The key panel's title: what was diffed against which base, and what to cover."""
     if loaded.changes is None:
         return "Keys: could not diff the master configs; add keys by hand"
-    changes = loaded.changes
-    base = (changes.base or "?")[:8]
+    base = (loaded.changes.base or "?")[:8]
     if not loaded.rows:
         return f"Keys: nothing changed since {base}; add keys by hand"
     need = len(preselected(loaded.rows))
