@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.demo import sandbox
-from changelog_tool.tui.app import AddApp, make_app
+from changelog_tool.tui.app import AddApp
 from changelog_tool.tui.keys import KeyPicker
 
 SIZE = (80, 24)
@@ -54,7 +54,7 @@ def build(tmp_path: Path) -> sandbox.Sandbox:
 
 def app_for(root: Path, **prefill: Any) -> AddApp:
     settings = settings_module.load(root)
-    return make_app(settings, settings.changelog_path, prefill=Draft(**prefill))
+    return AddApp(settings, settings.changelog_path, prefill=Draft(**prefill))
 
 
 async def settle(pilot: Pilot[Any]) -> None:

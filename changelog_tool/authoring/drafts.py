@@ -46,8 +46,7 @@ class Draft:
 
     def overlay(self, other: Draft) -> Draft:
         """This draft with every answer ``other`` gives replacing ours."""
-        given = {spec.name: getattr(other, spec.name) for spec in fields(other)}
-        return replace(self, **{name: value for name, value in given.items() if value})
+        return replace(self, **{name: value for name, value in asdict(other).items() if value})
 
     def has_text(self) -> bool:
         """Something a person typed that would be lost on leaving."""
@@ -72,24 +71,20 @@ class Draft:
         """A draft from stored JSON; ``None`` when it is not a draft we wrote."""
         if not isinstance(data, dict):
             return None
+        given = {spec.name: data[spec.name] for spec in fields(cls) if spec.name in data}
         draft = cls()
-        for spec in fields(cls):
-            if spec.name not in data:
-                continue
-            value = data[spec.name]
-            current = getattr(draft, spec.name)
-            if isinstance(current, list):
-                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                    return None
-            elif isinstance(current, dict):
-                if not isinstance(value, dict) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in value.values()
-                ):
-                    return None
-            elif isinstance(current, str) and not isinstance(value, str):
-                return None
-            setattr(draft, spec.name, value)
-        return draft
+        if all(_fits(value, getattr(draft, name)) for name, value in given.items()):
+            return replace(draft, **given)
+        return None
+
+
+def _fits(value: object, default: object) -> bool:
+    """``value`` has the type of the answer whose default is ``default``."""
+    if isinstance(default, list):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if isinstance(default, dict):
+        return isinstance(value, dict) and all(type(v) is int for v in value.values())
+    return isinstance(value, str)
 
 
 def missing(entry: Fields) -> list[str]:

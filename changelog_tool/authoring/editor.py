@@ -35,12 +35,6 @@ def editor_command(env: Mapping[str, str]) -> list[str]:
     return [FALLBACK]
 
 
-def bullets(text: str) -> list[str]:
-    """The description lines of an edited file."""
-    lines = (line.strip() for line in text.splitlines())
-    return [line for line in lines if line and not line.startswith("#")]
-
-
 class Editing:
     """One run of the editor, which another thread may stop (:meth:`stop`)."""
 
@@ -98,6 +92,8 @@ def edit_description(
                 f"the editor {shlex.join(command)!r} exited with code {code}; "
                 "the description is unchanged"
             )
-        return bullets(path.read_text(encoding="utf-8", errors="replace"))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        edited = [line.strip() for line in text.splitlines()]
+        return [line for line in edited if line and not line.startswith("#")]
     finally:
         path.unlink(missing_ok=True)

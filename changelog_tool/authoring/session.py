@@ -14,9 +14,8 @@ from functools import cached_property
 from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft, missing
-from changelog_tool.authoring.reach import PENDING, Reach
-from changelog_tool.authoring.reach import reach as reach_of
-from changelog_tool.authoring.rows import KeyRow, rows_for
+from changelog_tool.authoring.rows import PENDING, KeyRow, Reach, rows_for
+from changelog_tool.authoring.rows import reach as reach_of
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.engine import collect
 from changelog_tool.diff.fields import points as points_of
@@ -109,8 +108,7 @@ class AddSession:
         self._history: list[tuple[int, Fields]] | None = None
         self._history_lock = threading.Lock()
         self.old = self.read()
-        schema = entryschema.use_settings(settings)  # the repository's, if it has one
-        self.scenario_types = list(schema.scenario_types)
+        entryschema.use_settings(settings)  # the repository's, if it has one
         # no master config is an error before anything is shown; the rest of the rules
         # (the branch and the remote, three git processes) waits for the first preview
         self._masters = work_tree_masters_or_error(settings)
@@ -138,11 +136,10 @@ class AddSession:
             return b""
         return read_file(self.path, limit=self.settings.max_bytes)
 
-    def reload(self) -> bytes:
+    def reload(self) -> None:
         self.old = self.read()
         with self._history_lock:
             self._history = None
-        return self.old
 
     def load(self) -> Loaded:
         """The diff engine's changes (call from a worker)."""
@@ -202,7 +199,7 @@ class AddSession:
 
     def reach(self, draft: Draft) -> Reach:
         """What the draft's patterns run; keys not counted within :attr:`points_budget` seconds
-        stay :data:`~changelog_tool.authoring.reach.PENDING`. A complete reach is cached."""
+        stay :data:`~changelog_tool.authoring.rows.PENDING`. A complete reach is cached."""
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]
@@ -234,24 +231,25 @@ class AddSession:
         return draft.to_entry(self.settings.placeholder_link())
 
     def preview(self, draft: Draft) -> Preview:
-        entry = self.entry(draft)
-        problems = self.field_problems(draft)
         result = Preview(self.reach(draft))
-        for name, text in problems:
+        for name, text in self.field_problems(draft):
             result.problems.append(f"{name}: {text}")
             result.by_field.setdefault(name.split("/")[0], []).append(text)
+        failure = ""
         try:
             self.confined()
         except ChangelogError as exc:
-            result.refused = str(exc)
-            result.problems.append(str(exc))
-            result.by_field.setdefault("(entry)", []).append(str(exc))
-            return result
-        try:
-            result.appended = writer.plan_append(self.old, [emit(entry)], path=self.path)
-        except ChangelogError as exc:
-            result.problems.append(str(exc))
-            result.by_field.setdefault("(entry)", []).append(str(exc))
+            result.refused = failure = str(exc)
+        else:
+            try:
+                result.appended = writer.plan_append(
+                    self.old, [emit(self.entry(draft))], path=self.path
+                )
+            except ChangelogError as exc:
+                failure = str(exc)
+        if failure:
+            result.problems.append(failure)
+            result.by_field.setdefault("(entry)", []).append(failure)
         return result
 
     # --- saving -------------------------------------------------------------------
@@ -274,18 +272,14 @@ class AddSession:
 def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[int, str, bool]]:
     """``(line number, text, is new)`` for the file's last ``context`` lines and every appended
     line."""
-    start = len(old)
-    for _ in range(context + 1):
-        start = old.rfind(b"\n", 0, start)
-        if start < 0:
-            break
-    start += 1
-    number = old.count(b"\n", 0, start) + 1
-    tail = old[start:] + appended
+    pieces = old.rsplit(b"\n", context + 1)
+    last = b"\n".join(pieces[1:] if len(pieces) > context + 1 else pieces)  # the lines shown
+    number = old.count(b"\n") - last.count(b"\n") + 1
+    tail, offset = last + appended, 0
     out = []
     for raw in tail.split(b"\n")[: -1 if tail.endswith(b"\n") else None]:
-        out.append((number, raw.decode("utf-8", "replace"), start >= len(old)))
-        start += len(raw) + 1
+        out.append((number, raw.decode("utf-8", "replace"), offset >= len(last)))
+        offset += len(raw) + 1
         number += 1
     return out
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.settings import Settings
-from changelog_tool.tui.app import make_app
+from changelog_tool.tui.app import AddApp
+from changelog_tool.tui.leaving import LEFT_CODE, Outcome
 
 
 def run_add(
@@ -17,13 +18,12 @@ def run_add(
     """Open the add screen; the exit code: 0 saved, 1 left, 130 ctrl+c/SIGINT, 143 SIGTERM, 129
     SIGHUP (see :mod:`.leaving`). An unhandled exception is raised once the terminal is
     restored."""
-    app = make_app(settings, path, base=base, prefill=prefill, init=init)
+    app = AddApp(settings, path, base=base, prefill=prefill, init=init)
     outcome = app.run()
     if app.crashed is not None:  # a bug: for the CLI's error boundary (exit 2)
         raise app.crashed
     if outcome is None:  # the app stopped without an answer (e.g. killed)
-        print(f"changelog: nothing was written to {path}", file=sys.stderr)
-        return 1
+        outcome = Outcome(LEFT_CODE, f"nothing was written to {path}")
     print(
         outcome.message if outcome.code == 0 else f"changelog: {outcome.message}",
         file=sys.stdout if outcome.code == 0 else sys.stderr,

@@ -21,7 +21,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Checkbox, Footer, Input, Label, TextArea
-from textual.worker import WorkerFailed, get_current_worker
+from textual.worker import WorkerFailed
 
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
@@ -87,12 +87,25 @@ class AddApp(App[Outcome]):
         Binding("question_mark", "help", "Help", show=False),
     ]
 
-    def __init__(self, session: AddSession, initial: Draft, *, note: str = "") -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        path: Path,
+        *,
+        base: str | None = None,
+        prefill: Draft | None = None,
+        init: bool = False,
+    ) -> None:
+        """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
+        session = AddSession(settings, path, base=base, init=init)  # may refuse: before Textual
         super().__init__()
         self.session = session
-        self.initial = initial
-        self.note = note
-        self.baseline = initial
+        self.initial, self.note = prefill or Draft(), ""
+        kept = drafts.load(path)
+        if kept is not None:
+            self.initial = kept[0].overlay(self.initial)
+            self.note = f"Restored your unsaved answers ({kept[1]})."
+        self.baseline = self.initial
         self.showing_history = False
         self.before_pane: Widget | None = None  # the focus before f2 showed the pane
         self.live = False  # the preview follows the answers once the keys are on screen
@@ -119,7 +132,7 @@ class AddApp(App[Outcome]):
     def compose(self) -> ComposeResult:
         with Vertical(id="panels"):  # scrolls when the screen is too small for them
             yield KeyPicker(self.session.pattern_matches, id="picker")
-            yield EntryForm(self.session.scenario_types, id="form")
+            yield EntryForm(id="form")
             yield Pane(id="pane")
         yield Label("", id="status")
         yield Footer(show_command_palette=False)  # f1 Help would not fit in 80 columns
@@ -152,11 +165,9 @@ class AddApp(App[Outcome]):
         looking = self.note or "Looking for the keys this branch changed..."
         self.query_one("#status", Label).update(Content(looking))
 
-    @work(thread=True, exclusive=True)
-    def load_changes(self) -> None:
-        loaded = self.session.load()
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self.show_loaded, loaded)
+    @work(exclusive=True)
+    async def load_changes(self) -> None:
+        self.show_loaded(await asyncio.to_thread(self.session.load))  # not once cancelled
 
     def show_loaded(self, loaded: Loaded) -> None:
         picker = self.query_one(KeyPicker)
@@ -236,7 +247,7 @@ class AddApp(App[Outcome]):
         if isinstance(self.screen, ConfirmLeave):
             self.screen.dismiss(INTERRUPT)
             return
-        copied = take_selection(self)
+        copied = take_selection(self.focused, self.screen)
         if copied:
             self.copy_to_clipboard(copied)
             self.notify("ctrl+c again leaves", title="Copied the selection", timeout=4)
@@ -309,9 +320,9 @@ class AddApp(App[Outcome]):
 
     # --- events ---------------------------------------------------------------------------
     @on(KeyPicker.Changed)
-    @on(TextArea.Changed)  # the form's fields (the key picker's own inputs stop theirs)
+    @on(TextArea.Changed)
     @on(Checkbox.Changed)
-    @on(Input.Changed)
+    @on(Input.Changed, "#form Input")  # not the key picker's filter and add field
     def _answers_changed(self) -> None:
         if self.live:  # before, the form is being filled in: _keys_shown builds it once
             self.refresh_preview()
@@ -364,20 +375,3 @@ class AddApp(App[Outcome]):
             return
         form.set_description(lines)
         self.query_one("#description", TextArea).focus()
-
-
-def make_app(
-    settings: Settings,
-    path: Path,
-    *,
-    base: str | None = None,
-    prefill: Draft | None = None,
-    init: bool = False,
-) -> AddApp:
-    """The app for one `changelog add` run: flags prefill the answers, over a kept draft."""
-    session = AddSession(settings, path, base=base, init=init)
-    initial, note = prefill or Draft(), ""
-    kept = drafts.load(path)
-    if kept is not None:
-        initial, note = kept[0].overlay(initial), f"Restored your unsaved answers ({kept[1]})."
-    return AddApp(session, initial, note=note)

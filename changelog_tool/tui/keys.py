@@ -159,7 +159,6 @@ class KeyPicker(Vertical):
 
     @on(SelectionList.SelectedChanged, "#keys")
     def _keys_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
-        event.stop()
         keys = event.selection_list
         shown = {keys.get_option_at_index(i).value for i in range(keys.option_count)}
         chosen = (self.chosen - shown) | set(keys.selected)
@@ -168,18 +167,15 @@ class KeyPicker(Vertical):
             self.post_message(self.Changed())
 
     @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        event.stop()
+    def _filter_changed(self) -> None:
         self._show()
 
     @on(Input.Submitted, "#filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    def _filter_submitted(self) -> None:
         self.query_one(KeyList).focus()
 
     @on(Input.Changed, "#pattern")
     def _pattern_changed(self, event: Input.Changed) -> None:
-        event.stop()
         pattern = event.value.strip()
         count = len(self.matches(pattern))
         noun = "key matches" if count == 1 else "keys match"
@@ -187,7 +183,6 @@ class KeyPicker(Vertical):
 
     @on(Input.Submitted, "#pattern")
     def _pattern_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
         pattern = event.value.strip()
         if pattern:
             self.add_key(KeyRow(pattern), len(self.matches(pattern)))

@@ -83,12 +83,11 @@ def detach_if_hung_up() -> bool:
     return gone
 
 
-def backstop(code: int, seconds: float = BACKSTOP_SECONDS) -> threading.Timer:
+def backstop(code: int, seconds: float = BACKSTOP_SECONDS) -> None:
     """End the process with ``code`` if it still runs ``seconds`` from now (a daemon timer)."""
     timer = threading.Timer(seconds, os._exit, (code,))
     timer.daemon = True
     timer.start()
-    return timer
 
 
 def route_signals(react: Callable[[int], None]) -> Callable[[], None]:

@@ -9,8 +9,7 @@ from pathlib import Path
 from textual.content import Content
 
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.reach import plural
-from changelog_tool.authoring.rows import preselected
+from changelog_tool.authoring.rows import plural, preselected
 from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
 from changelog_tool.ledger.document import first_appended_line
 from changelog_tool.ledger.lookup import format_text
@@ -20,8 +19,7 @@ def keys_title(loaded: Loaded) -> str:
     """The key panel's title: what was diffed against which base, and what to cover."""
     if loaded.changes is None:
         return "Keys: could not diff the master configs; add keys by hand"
-    changes = loaded.changes
-    base = (changes.base or "?")[:8]
+    base = (loaded.changes.base or "?")[:8]
     if not loaded.rows:
         return f"Keys: nothing changed since {base}; add keys by hand"
     need = len(preselected(loaded.rows))
@@ -146,13 +144,11 @@ def not_saved(path: Path, error: Exception, kept: str) -> str:
     """The "Not saved" message: what failed, that nothing was written, the answers kept; ``kept``
     says where the draft is."""
     if isinstance(error, OSError):
-        what = error.strerror or str(error)
-        cause = f"could not write {path}: {what}; nothing was written"
-        if error.errno in (errno.ENOSPC, errno.EDQUOT):
-            cause += ". Free some space"
-        else:
-            cause += ". Fix that"
-        text = f"{cause}, then press ctrl+s again: your answers are still here"
+        fix = "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "Fix that"
+        text = (
+            f"could not write {path}: {error.strerror or error}; nothing was written. {fix}, "
+            "then press ctrl+s again: your answers are still here"
+        )
     else:
         text = str(error)
     return f"{text}. {kept}" if kept else text

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import TypeVar
 
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.content import Content
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Checkbox, Footer, Input, Label, Static, TextArea
 from textual.widgets.input import Selection as InputSelection
 from textual.widgets.text_area import Selection as AreaSelection
@@ -60,10 +60,10 @@ class EntryForm(Vertical):
 
     DEFAULT_CLASSES = "panel"
 
-    def __init__(self, scenarios: list[str], *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.scenarios = scenarios  # the schema's scenario types, in its order
-        schema = current()
+        schema = current()  # the session put the repository's in use
+        self.scenarios = list(schema.scenario_types)
         self.flags = schema.of_kind(FLAG)
         self.integers = schema.of_kind(INTEGER)
         self.border_title = "Entry: description, one bullet per line (ctrl+e: in $EDITOR)"
@@ -119,10 +119,8 @@ class EntryForm(Vertical):
         for flag in self.flags:
             self.query_one(f"#flag-{flag.name}", Checkbox).value = flag.name in draft.flags
         for number in self.integers:
-            value = draft.numbers.get(number.name)
-            self.query_one(f"#number-{number.name}", Input).value = (
-                "" if value is None else str(value)
-            )
+            value = draft.numbers.get(number.name, "")
+            self.query_one(f"#number-{number.name}", Input).value = str(value)
 
     def set_description(self, lines: list[str]) -> None:
         """The description's text, with the cursor after it (typing goes on from there)."""
@@ -216,13 +214,9 @@ def key_rows(height: int) -> int:
     return max(KEY_ROWS, KEY_ROWS + (height - 24) * 3 // 7)
 
 
-Result = TypeVar("Result")
-
-
-def take_selection(app: App[Result]) -> str:
+def take_selection(focused: Widget | None, screen: Screen[object]) -> str:
     """The selected text for ctrl+c to copy ("" when nothing is selected), leaving nothing
     selected (so a second ctrl+c leaves)."""
-    focused = app.focused
     if isinstance(focused, TextArea) and focused.selected_text:
         text = focused.selected_text
         focused.selection = AreaSelection.cursor(focused.selection.end)
@@ -231,7 +225,7 @@ def take_selection(app: App[Result]) -> str:
         text = focused.selected_text
         focused.selection = InputSelection.cursor(focused.cursor_position)
         return text
-    text = app.screen.get_selected_text() or ""
+    text = screen.get_selected_text() or ""
     if text:
-        app.screen.clear_selection()
+        screen.clear_selection()
     return text

@@ -10,7 +10,7 @@ from tui_helpers import app_for, repository, screen_text, settle, synchronous
 
 from changelog_tool import settings as settings_module
 from changelog_tool.authoring.drafts import Draft
-from changelog_tool.authoring.reach import KeyReach, Reach
+from changelog_tool.authoring.rows import KeyReach, Reach
 from changelog_tool.authoring.session import AddSession, Preview
 from changelog_tool.gate.acceptance import BROAD_PATTERN_EXTRA_KEYS, broad
 from changelog_tool.tui.keys import KeyPicker

@@ -88,7 +88,7 @@ class StillLoading(AddApp):
 
 def test_loading(snap_compare: Compare, root: Path) -> None:
     real = app_for(root)
-    app = StillLoading(real.session, real.initial)
+    app = StillLoading(real.session.settings, real.session.path)
 
     async def run_before(pilot: Pilot[Any]) -> None:
         assert isinstance(pilot.app, AddApp)
