@@ -9,9 +9,8 @@ from pathlib import Path
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.reach import plural
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
-from changelog_tool.diff.scenarios import gap
-from changelog_tool.gate.suggest import description
-from changelog_tool.gate.suggest import scenario_types as affected
+from changelog_tool.diff.scenarios import description, gap
+from changelog_tool.diff.scenarios import scenario_types as affected
 from changelog_tool.ledger.entry import scenario_types
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}

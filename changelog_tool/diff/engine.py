@@ -108,12 +108,8 @@ class Layout:
             tuple(pre + d for d in settings.recipe_dirs),
         )
 
-    def recipe_folders(self) -> list[str]:
-        return sorted({*self.recipe_dirs, *self.prefixes.values()})
-
 
 def collect(settings: Settings, *, base: str | None = None, head: str | None = None) -> ChangeSet:
-    """What the branch changed: keys, recipes and appended entries."""
     return gather(settings, base=base, head=head).changes
 
 
@@ -221,13 +217,16 @@ def _add_recipes(
     A modified recipe counts only when its YAML data changed (not its comments,
     layout, quoting or key order); added and deleted recipes always count."""
     referencing: dict[str, set[str]] = {}
-    for status, path in repo.changed_files(base_sha, head_rev, layout.recipe_folders()):
+    folders = sorted({*layout.recipe_dirs, *layout.prefixes.values()})
+    for status, path in repo.changed_files(base_sha, head_rev, folders):
         if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
             continue
         if status != "D" and repo.is_link(head_rev, path):
             changes.problems.append(_linked(path, "recipe"))
-        if status == "M" and _same_recipe(repo, path, base_sha, head_rev, limit):
-            continue
+        if status == "M":
+            before, after = repo.read(base_sha, path, limit), repo.read(head_rev, path, limit)
+            if before is not None and after is not None and same_data(before, after):
+                continue
         users = []
         for key in head.mentions(needle(path)):
             try:
@@ -286,11 +285,6 @@ def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
                     )
                 )
     return out
-
-
-def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> bool:
-    old, new = repo.read(base_sha, path, limit), repo.read(head_rev, path, limit)
-    return old is not None and new is not None and same_data(old, new)
 
 
 def _linked(path: str, what: str) -> Finding:

@@ -10,13 +10,12 @@ from dataclasses import dataclass, field, replace
 
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
-from changelog_tool.diff.scenarios import Gap, gaps
+from changelog_tool.diff.scenarios import Gap, gaps, suggested_entry
 from changelog_tool.findings import ERROR, NOTICE, WARNING, Finding, listing, shown
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.appendonly import scope_findings
 from changelog_tool.gate.reading import REFUSED, reading_findings
-from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.gitrepo.state import Pending
 from changelog_tool.ledger.document import Entry, Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
@@ -40,9 +39,6 @@ class OptOut:
 
     def to_json(self) -> dict[str, str]:
         return {"reason": self.reason, "source": self.source}
-
-    def describe(self) -> str:
-        return f"{self.reason} ({self.source})"
 
 
 def find_opt_out(
@@ -102,7 +98,11 @@ def check(
         verdict.findings.insert(0, changed)
     appended = history.appended
     unselected = gaps(changes.needing_entry(), [a.fields for a in appended])
-    restoring = [(g, _restores(snapshot, g)) for g in unselected]
+    # a modified key no entry names, put back as the newest base entry covering it benchmarked it
+    restoring = [
+        (g, None if g.change.kind != MODIFIED or g.matched else snapshot.benchmarked(g.change.key))
+        for g in unselected
+    ]
     verdict.findings.extend(_restored(g, state) for g, state in restoring if state is not None)
     unselected = [g for g, state in restoring if state is None]
     verdict.uncovered = [g.change for g in unselected]
@@ -179,14 +179,6 @@ def _rejected(entry: Entry, number: int, rules: Rules, path: str) -> list[Findin
     return out
 
 
-def _restores(snapshot: Snapshot, gap: Gap) -> str | None:
-    """The newest entry covering a modified key no appended entry names, when the key is put back
-    as it benchmarked it; else ``None``."""
-    if gap.change.kind != MODIFIED or gap.matched:
-        return None
-    return snapshot.benchmarked(gap.change.key)
-
-
 def _restored(gap: Gap, state: str) -> Finding:
     change = gap.change
     message = (
@@ -227,7 +219,7 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
         )
     severity = ERROR
     if opt_out is not None:
-        message = f"{key} {what}; no entry, opted out: {opt_out.describe()}"
+        message = f"{key} {what}; no entry, opted out: {opt_out.reason} ({opt_out.source})"
         severity = WARNING
     return Finding(
         "uncovered-key", message, change.path or "", change.line, severity, key=change.key
@@ -256,7 +248,17 @@ def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -
             found = duplicate_in(kept, value)
             if found is None:
                 if twin is not entry:
-                    out.append(_same_sweeps(twin, entry, snapshot.changelog, severity))
+                    message = (
+                        f"this entry selects the same config-keys and scenario types as the entry "
+                        f"on line {twin.line}, which this branch appends too: the benchmark runs "
+                        "the same sweeps twice (a rebase that replayed an entry already added "
+                        "leaves two); keep one"
+                    )
+                    out.append(
+                        Finding(
+                            "duplicate-entry", message, snapshot.changelog, entry.line, severity
+                        )
+                    )
                 continue
             line, said = found, where
             identical = _identical(kept, found, entry)
@@ -274,15 +276,6 @@ def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -
         )
         out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, severity))
     return out
-
-
-def _same_sweeps(twin: Entry, entry: Entry, path: str, severity: str) -> Finding:
-    message = (
-        f"this entry selects the same config-keys and scenario types as the entry on "
-        f"line {twin.line}, which this branch appends too: the benchmark runs the same "
-        "sweeps twice (a rebase that replayed an entry already added leaves two); keep one"
-    )
-    return Finding("duplicate-entry", message, path, entry.line, severity)
 
 
 def _identical(kept: bytes, line: int, entry: Entry) -> bool:
