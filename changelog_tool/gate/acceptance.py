@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterSet
 from changelog_tool.diff.scenarios import named_types, runs
 from changelog_tool.errors import ChangelogError, did_you_mean, see
 from changelog_tool.findings import shown as quoted
