@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from changelog_tool.diff.changelog import read_revision, staged_findings
+from changelog_tool.diff.changelog import read_revision
 from changelog_tool.diff.fields import kinds, points, scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
@@ -163,12 +163,7 @@ def snapshot(
     ]
     changes.problems += _missing_recipes(changes, masters["head"])
 
-    revision = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
-    history = revision.history
-    if head_rev == WORKTREE and revision.base_exists and revision.head_blob is not None:
-        history.findings[:0] = staged_findings(
-            repo, layout.changelog, base_sha, revision.head_blob, history, limit
-        )
+    history, base_tail = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
     changes.appended = [dict(a.fields, line=a.line) for a in history.appended]
     reading = behind = None
     if history.kind not in (UNCHANGED, ABSENT):
@@ -188,7 +183,7 @@ def snapshot(
         messages,
         _head_state(repo, settings, head_sha, head_rev),
         remote_url_reader(repo.root),
-        revision.base_tail,
+        base_tail,
         base_masters=masters["base"],
         reading=reading,
         behind=behind,
