@@ -169,8 +169,8 @@ def snapshot(
     if history.kind not in (UNCHANGED, ABSENT):
         reading = read_diff(repo.file_diff(base_sha, head_rev, layout.changelog))
         tip = repo.resolve(base_ref)
-        if tip != base_sha and _blob(repo, tip, layout.changelog) != _blob(
-            repo, base_sha, layout.changelog
+        if tip != base_sha and repo.blob_info(tip, layout.changelog) != repo.blob_info(
+            base_sha, layout.changelog
         ):
             behind = read_diff(repo.file_diff(tip, head_rev, layout.changelog))
     messages = functools.cache(functools.partial(repo.messages, base_sha, head_rev))
@@ -191,11 +191,6 @@ def snapshot(
             repo, layout.changelog, layout.masters, base_sha, masters["head"]
         ),
     )
-
-
-def _blob(repo: Repo, rev: str, path: str) -> str | None:
-    found = repo.blob_info(rev, path)
-    return found[0] if found is not None else None
 
 
 def _add_recipes(

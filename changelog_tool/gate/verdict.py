@@ -200,7 +200,11 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
             what += f" and uses changed recipe(s) {', '.join(change.recipes)}"
     key = shown(change.key)  # a name from the branch: quoted when it holds a line break
     kinds = ", ".join(shown(k) for k in gap.kinds)
-    if gap.matched:  # an entry names the key, but not these scenario types
+    severity = ERROR
+    if opt_out is not None:
+        message = f"{key} {what}; no entry, opted out: {opt_out.reason} ({opt_out.source})"
+        severity = WARNING
+    elif gap.matched:  # an entry names the key, but not these scenario types
         message = (
             f"{key} {what} but no appended entry selects its scenario type(s) {kinds} "
             "(an entry runs only the types its scenario-type names); "
@@ -217,10 +221,6 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
         message = f"{key} {what} but no appended perf-changelog entry covers it{named}; " + (
             waiting or "append one (see the suggested entry) or it will never be benchmarked"
         )
-    severity = ERROR
-    if opt_out is not None:
-        message = f"{key} {what}; no entry, opted out: {opt_out.reason} ({opt_out.source})"
-        severity = WARNING
     return Finding(
         "uncovered-key", message, change.path or "", change.line, severity, key=change.key
     )
@@ -229,7 +229,7 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
 def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -> list[Finding]:
     """A new entry equal to an earlier one: at the tail a re-run (the ``duplicate-entry``
     setting), an identical copy between the base's entries an error (a merge's leftover)."""
-    history = snapshot.history
+    history, path = snapshot.history, snapshot.changelog
     kept = history.base or history.prefix
     where = " of the base" if history.base is not None else ""
     severity = ERROR if settings.duplicate_entry == "error" else WARNING
@@ -239,42 +239,36 @@ def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -
     for entry in appended:
         value = entry.fields
         first = by_identity.setdefault(entry_identity(value), entry)
-        earlier = first if first is not entry else None
         twin = by_selection.setdefault(selection(value), entry)
-        if earlier is not None:
-            line, said = earlier.line, ""
-            identical = earlier.fields.get("pr-link") == value.get("pr-link")
-        else:
-            found = duplicate_in(kept, value)
-            if found is None:
-                if twin is not entry:
-                    message = (
-                        f"this entry selects the same config-keys and scenario types as the entry "
-                        f"on line {twin.line}, which this branch appends too: the benchmark runs "
-                        "the same sweeps twice (a rebase that replayed an entry already added "
-                        "leaves two); keep one"
-                    )
-                    out.append(
-                        Finding(
-                            "duplicate-entry", message, snapshot.changelog, entry.line, severity
-                        )
-                    )
-                continue
+        if first is not entry:
+            line, said = first.line, ""
+            identical = first.fields.get("pr-link") == value.get("pr-link")
+        elif (found := duplicate_in(kept, value)) is not None:
             line, said = found, where
             identical = _identical(kept, found, entry)
+        else:
+            if twin is not entry:
+                message = (
+                    f"this entry selects the same config-keys and scenario types as the entry on "
+                    f"line {twin.line}, which this branch appends too: the benchmark runs the "
+                    "same sweeps twice (a rebase that replayed an entry already added leaves "
+                    "two); keep one"
+                )
+                out.append(Finding("duplicate-entry", message, path, entry.line, severity))
+            continue
         if identical and entry.line <= history.prefix.count(b"\n"):  # before the base's last entry
             message = (
                 f"this entry is a copy of the entry on line {line}{said}, its pr-link too, left "
                 "between the base's entries (by a merge): it runs and publishes twice; remove it"
             )
-            out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, ERROR))
+            out.append(Finding("duplicate-entry", message, path, entry.line, ERROR))
             continue
         same = "identical to" if identical else "equal but for pr-link to"
         message = (
             f"this entry is {same} the entry on line {line}{said}; it re-runs the same sweeps "
             "and publishes twice. Remove it unless re-running is the intent"
         )
-        out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, severity))
+        out.append(Finding("duplicate-entry", message, path, entry.line, severity))
     return out
 
 
