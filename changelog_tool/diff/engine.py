@@ -161,7 +161,6 @@ def snapshot(
         *_head_problems(problems, masters["base"], masters["head"]),
         *(_linked(path, "master config") for path in sorted(links)),
     ]
-    changes.problems += _missing_recipes(changes, masters["head"])
 
     history, base_tail = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
     changes.appended = [dict(a.fields, line=a.line) for a in history.appended]
@@ -253,27 +252,19 @@ def _add_recipes(
             )
         )
     changes.keys.sort(key=lambda k: k.key)
-
-
-def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
-    """A recipe the branch deleted while a key at head still references it: that
-    key's sweep has nothing to run, whatever entry is appended."""
-    out = []
+    # a deleted recipe a key at head still references: its sweep has nothing to run, whatever
+    # entry is appended
     for change in changes.keys:
         for recipe in change.recipes:
             if recipe in changes.deleted_recipes:
-                path, line = head.locate(change.key)
-                out.append(
-                    Finding(
-                        "missing-recipe",
-                        f"{change.key} references {recipe}, which this branch "
-                        "deletes; restore the recipe or point the key at another one",
-                        path or "",
-                        line,
-                        key=change.key,
-                    )
+                message = (
+                    f"{change.key} references {recipe}, which this branch deletes; restore "
+                    "the recipe or point the key at another one"
                 )
-    return out
+                where = change.path or ""
+                changes.problems.append(
+                    Finding("missing-recipe", message, where, change.line, key=change.key)
+                )
 
 
 def _linked(path: str, what: str) -> Finding:

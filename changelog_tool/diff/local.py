@@ -13,7 +13,6 @@ from changelog_tool.settings import Settings
 
 
 def no_master_configs(settings: Settings) -> EnvironmentProblem:
-    """The error for a repository where the master-config globs match no file."""
     where = settings.source or "the default settings"
     return EnvironmentProblem(
         f"no master config found: the setting `master-configs` "

@@ -54,7 +54,6 @@ def refers_to(ref: str, path: str, prefixes: Mapping[str, str]) -> bool:
 
 
 def is_recipe(path: str, prefixes: Mapping[str, str], recipe_dirs: Sequence[str]) -> bool:
-    """A YAML file under a recipe directory or a prefix's directory."""
     if not path.endswith(RECIPE_SUFFIXES):
         return False
     folders = (*recipe_dirs, *prefixes.values())

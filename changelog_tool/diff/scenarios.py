@@ -76,7 +76,6 @@ def gap(change: KeyChange, entries: Iterable[Mapping[str, object]]) -> Gap | Non
 
 
 def gaps(changes: Iterable[KeyChange], entries: Sequence[Mapping[str, object]]) -> list[Gap]:
-    """The :func:`gap` of each change that has one."""
     return [g for g in (gap(c, entries) for c in changes) if g is not None]
 
 
