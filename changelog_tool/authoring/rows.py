@@ -11,10 +11,9 @@ from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
-from changelog_tool.diff.scenarios import gap, runs
+from changelog_tool.diff.scenarios import description, gap, runs
+from changelog_tool.diff.scenarios import scenario_types as affected
 from changelog_tool.gate.acceptance import broad
-from changelog_tool.gate.suggest import description
-from changelog_tool.gate.suggest import scenario_types as affected
 from changelog_tool.ledger.entry import matching_keys, scenario_types
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}

@@ -5,7 +5,6 @@ index has it (a staged deletion or history edit the work tree, which ``verify
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import Finding
@@ -18,21 +17,11 @@ TAIL = 65536
 """How much of the base's end names the repository (its newest pr-links)."""
 
 
-@dataclass
-class Revision:
-    """The changelog's history between base and head."""
-
-    history: History
-    base_tail: bytes
-    base_exists: bool
-    head_blob: str | None
-    """Head's blob id as git would hash it (the work tree's file included); ``None``
-    when head has no changelog."""
-
-
-def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> Revision:
-    """The changelog's :class:`Revision` from ``base_sha`` to ``head_rev`` (or ``WORKTREE``);
-    files over ``limit`` refused unread."""
+def read_revision(
+    repo: Repo, path: str, base_sha: str, head_rev: str, limit: int
+) -> tuple[History, bytes]:
+    """The changelog's history from ``base_sha`` to ``head_rev`` (or ``WORKTREE``, then with
+    what the index would commit), and the base's tail; files over ``limit`` refused unread."""
     base = repo.read(base_sha, path, limit)
     if head_rev == WORKTREE:
         file = repo.inside(path)
@@ -44,17 +33,21 @@ def read_revision(repo: Repo, path: str, base_sha: str, head_rev: str, limit: in
             )
     head = repo.read(head_rev, path, limit)
     history = compare(base, head, path, base_sha[:12])
-    blob = None
-    if head is not None:
-        hasher = hashlib.new("sha256" if len(base_sha) == 64 else "sha1")
-        hasher.update(b"blob %d\0" % len(head))
-        hasher.update(head)
-        blob = hasher.hexdigest()
-    return Revision(history, (base or b"")[-TAIL:], base is not None, blob)
+    if head_rev == WORKTREE and base is not None and head is not None:
+        history.findings[:0] = _staged(repo, path, base, blob_id(head, base_sha), history, limit)
+    return history, (base or b"")[-TAIL:]
 
 
-def staged_findings(
-    repo: Repo, path: str, base_sha: str, work_blob: str, history: History, limit: int
+def blob_id(data: bytes, sha: str) -> str:
+    """The id git gives ``data`` as a blob, in the hash of the repository of commit ``sha``."""
+    hasher = hashlib.new("sha256" if len(sha) == 64 else "sha1")
+    hasher.update(b"blob %d\0" % len(data))
+    hasher.update(data)
+    return hasher.hexdigest()
+
+
+def _staged(
+    repo: Repo, path: str, base: bytes, work_blob: str, history: History, limit: int
 ) -> list[Finding]:
     """Findings for what the next commit records when the index differs from the work tree (blob
     ``work_blob``); a conflicted file is left to ``resolve``."""
@@ -75,7 +68,6 @@ def staged_findings(
     if entries[0] == work_blob or history.kind == EDITED:
         return []
     staged = repo.read_blob(entries[0], limit, path)
-    base = repo.read(base_sha, path, limit)
     edits = [f for f in compare(base, staged, path).findings if f.code == "history-modified"]
     return [
         Finding(

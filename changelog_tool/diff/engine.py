@@ -11,13 +11,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from changelog_tool.diff.changelog import read_revision, staged_findings
+from changelog_tool.diff.changelog import read_revision
 from changelog_tool.diff.fields import kinds, points, scenarios_mentioning
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.local import linked, no_master_configs
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.diff.recipes import is_recipe, needle, references, refers_to, same_data
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.findings import ERROR, WARNING, Finding
@@ -108,12 +107,8 @@ class Layout:
             tuple(pre + d for d in settings.recipe_dirs),
         )
 
-    def recipe_folders(self) -> list[str]:
-        return sorted({*self.recipe_dirs, *self.prefixes.values()})
-
 
 def collect(settings: Settings, *, base: str | None = None, head: str | None = None) -> ChangeSet:
-    """What the branch changed: keys, recipes and appended entries."""
     return gather(settings, base=base, head=head).changes
 
 
@@ -166,21 +161,15 @@ def snapshot(
         *_head_problems(problems, masters["base"], masters["head"]),
         *(_linked(path, "master config") for path in sorted(links)),
     ]
-    changes.problems += _missing_recipes(changes, masters["head"])
 
-    revision = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
-    history = revision.history
-    if head_rev == WORKTREE and revision.base_exists and revision.head_blob is not None:
-        history.findings[:0] = staged_findings(
-            repo, layout.changelog, base_sha, revision.head_blob, history, limit
-        )
+    history, base_tail = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
     changes.appended = [dict(a.fields, line=a.line) for a in history.appended]
     reading = behind = None
     if history.kind not in (UNCHANGED, ABSENT):
         reading = read_diff(repo.file_diff(base_sha, head_rev, layout.changelog))
         tip = repo.resolve(base_ref)
-        if tip != base_sha and _blob(repo, tip, layout.changelog) != _blob(
-            repo, base_sha, layout.changelog
+        if tip != base_sha and repo.blob_info(tip, layout.changelog) != repo.blob_info(
+            base_sha, layout.changelog
         ):
             behind = read_diff(repo.file_diff(tip, head_rev, layout.changelog))
     messages = functools.cache(functools.partial(repo.messages, base_sha, head_rev))
@@ -193,7 +182,7 @@ def snapshot(
         messages,
         _head_state(repo, settings, head_sha, head_rev),
         remote_url_reader(repo.root),
-        revision.base_tail,
+        base_tail,
         base_masters=masters["base"],
         reading=reading,
         behind=behind,
@@ -201,11 +190,6 @@ def snapshot(
             repo, layout.changelog, layout.masters, base_sha, masters["head"]
         ),
     )
-
-
-def _blob(repo: Repo, rev: str, path: str) -> str | None:
-    found = repo.blob_info(rev, path)
-    return found[0] if found is not None else None
 
 
 def _add_recipes(
@@ -221,13 +205,16 @@ def _add_recipes(
     A modified recipe counts only when its YAML data changed (not its comments,
     layout, quoting or key order); added and deleted recipes always count."""
     referencing: dict[str, set[str]] = {}
-    for status, path in repo.changed_files(base_sha, head_rev, layout.recipe_folders()):
+    folders = sorted({*layout.recipe_dirs, *layout.prefixes.values()})
+    for status, path in repo.changed_files(base_sha, head_rev, folders):
         if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
             continue
         if status != "D" and repo.is_link(head_rev, path):
             changes.problems.append(_linked(path, "recipe"))
-        if status == "M" and _same_recipe(repo, path, base_sha, head_rev, limit):
-            continue
+        if status == "M":
+            before, after = repo.read(base_sha, path, limit), repo.read(head_rev, path, limit)
+            if before is not None and after is not None and same_data(before, after):
+                continue
         users = []
         for key in head.mentions(needle(path)):
             try:
@@ -265,32 +252,19 @@ def _add_recipes(
             )
         )
     changes.keys.sort(key=lambda k: k.key)
-
-
-def _missing_recipes(changes: ChangeSet, head: MasterSet) -> list[Finding]:
-    """A recipe the branch deleted while a key at head still references it: that
-    key's sweep has nothing to run, whatever entry is appended."""
-    out = []
+    # a deleted recipe a key at head still references: its sweep has nothing to run, whatever
+    # entry is appended
     for change in changes.keys:
         for recipe in change.recipes:
             if recipe in changes.deleted_recipes:
-                path, line = head.locate(change.key)
-                out.append(
-                    Finding(
-                        "missing-recipe",
-                        f"{change.key} references {recipe}, which this branch "
-                        "deletes; restore the recipe or point the key at another one",
-                        path or "",
-                        line,
-                        key=change.key,
-                    )
+                message = (
+                    f"{change.key} references {recipe}, which this branch deletes; restore "
+                    "the recipe or point the key at another one"
                 )
-    return out
-
-
-def _same_recipe(repo: Repo, path: str, base_sha: str, head_rev: str, limit: int) -> bool:
-    old, new = repo.read(base_sha, path, limit), repo.read(head_rev, path, limit)
-    return old is not None and new is not None and same_data(old, new)
+                where = change.path or ""
+                changes.problems.append(
+                    Finding("missing-recipe", message, where, change.line, key=change.key)
+                )
 
 
 def _linked(path: str, what: str) -> Finding:

@@ -157,7 +157,6 @@ def _concurrencies(entry: object) -> int:
 
 
 def points(value: object) -> dict[str, int]:
-    """Benchmark points per scenario type of one master key's value."""
     scenarios = value.get(SCENARIOS) if isinstance(value, Mapping) else None
     if not isinstance(scenarios, Mapping):
         return {}

@@ -65,17 +65,16 @@ class ChangeSet:
     def needing_entry(self) -> list[KeyChange]:
         return [k for k in self.keys if k.needs_entry]
 
-    def of_kind(self, kind: str) -> list[KeyChange]:
-        return [k for k in self.keys if k.kind == kind]
-
     def to_json(self) -> dict[str, list[str] | dict[str, list[str]]]:
         """The ``changed`` section of the JSON output contract."""
         return {
-            "added": sorted(k.key for k in self.of_kind(ADDED)),
+            "added": sorted(k.key for k in self.keys if k.kind == ADDED),
             "modified": {
-                k.key: list(k.fields) for k in sorted(self.of_kind(MODIFIED), key=lambda k: k.key)
+                k.key: list(k.fields)
+                for k in sorted(self.keys, key=lambda k: k.key)
+                if k.kind == MODIFIED
             },
-            "removed": sorted(k.key for k in self.of_kind(REMOVED)),
+            "removed": sorted(k.key for k in self.keys if k.kind == REMOVED),
             "recipes": {p: sorted(keys) for p, keys in sorted(self.recipes.items())},
             "orphan_recipes": sorted(self.orphan_recipes),
             "reduced": sorted(k.key for k in self.keys if k.reduced),

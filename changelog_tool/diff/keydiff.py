@@ -21,8 +21,7 @@ from changelog_tool.diff.keychange import (
     UNPARSABLE_AT_BASE,
     KeyChange,
 )
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.ledger.entryschema import builtin_definition
 from changelog_tool.yaml.items import YamlProblem
 

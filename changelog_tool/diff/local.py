@@ -6,15 +6,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from changelog_tool.confinement import confined, top_of
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import EnvironmentProblem
 from changelog_tool.gitrepo.worktree import read_file, walk_dir
 from changelog_tool.settings import Settings
 
 
 def no_master_configs(settings: Settings) -> EnvironmentProblem:
-    """The error for a repository where the master-config globs match no file."""
     where = settings.source or "the default settings"
     return EnvironmentProblem(
         f"no master config found: the setting `master-configs` "

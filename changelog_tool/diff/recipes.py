@@ -8,12 +8,9 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
 
-from ruamel.yaml.error import YAMLError
-
-from changelog_tool.yaml.items import BUILD_ERRORS, YamlProblem
-from changelog_tool.yaml.safeload import load
+from changelog_tool.diff.masterparse import parse, parse_1_1
+from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.values import same
-from changelog_tool.yaml.yaml11 import load as load_1_1
 
 _REF = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=([^\s\"',;=]+\.ya?ml)(?![A-Za-z0-9_.])")
 RECIPE_SUFFIXES = (".yaml", ".yml")
@@ -57,7 +54,6 @@ def refers_to(ref: str, path: str, prefixes: Mapping[str, str]) -> bool:
 
 
 def is_recipe(path: str, prefixes: Mapping[str, str], recipe_dirs: Sequence[str]) -> bool:
-    """A YAML file under a recipe directory or a prefix's directory."""
     if not path.endswith(RECIPE_SUFFIXES):
         return False
     folders = (*recipe_dirs, *prefixes.values())
@@ -69,9 +65,6 @@ def needle(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-_UNREAD = object()
-
-
 def same_data(old: bytes, new: bytes) -> bool:
     """Do two versions of a recipe hold the same YAML data, to both readings? One that does not
     parse, repeats a key or breaks a limit never does; two the jobs (PyYAML) cannot load are
@@ -79,20 +72,11 @@ def same_data(old: bytes, new: bytes) -> bool:
     if old == new:
         return True
     try:
-        if not same(load(old), load(new)):
+        if not same(parse(old), parse(new)):
             return False
-    except (YAMLError, YamlProblem):
-        return False
-    except BUILD_ERRORS:  # a value its tag says it is and is not
-        return False
-    before, after = _as_the_jobs_load(old), _as_the_jobs_load(new)
-    if before is _UNREAD or after is _UNREAD:
-        return before is after
-    return same(before, after)
-
-
-def _as_the_jobs_load(data: bytes) -> object:
-    try:
-        return load_1_1(data)
     except YamlProblem:
-        return _UNREAD
+        return False
+    before, after = parse_1_1(old), parse_1_1(new)
+    if isinstance(before, YamlProblem) or isinstance(after, YamlProblem):
+        return isinstance(before, YamlProblem) and isinstance(after, YamlProblem)
+    return same(before, after)

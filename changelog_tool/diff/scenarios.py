@@ -1,6 +1,6 @@
-"""Scenario types (pure). The benchmark CI runs an entry's matched keys for its ``scenario-type``
-only, or all types when it names none: an entry *selects* a key's scenario when a pattern
-matches the key and its type is absent or named."""
+"""Scenario types (pure), and the one suggested entry for changed keys. The benchmark CI runs an
+entry's matched keys for its ``scenario-type`` only, or all types when it names none: an entry
+*selects* a key's scenario when a pattern matches the key and its type is absent or named."""
 
 from __future__ import annotations
 
@@ -76,5 +76,66 @@ def gap(change: KeyChange, entries: Iterable[Mapping[str, object]]) -> Gap | Non
 
 
 def gaps(changes: Iterable[KeyChange], entries: Sequence[Mapping[str, object]]) -> list[Gap]:
-    """The :func:`gap` of each change that has one."""
     return [g for g in (gap(c, entries) for c in changes) if g is not None]
+
+
+def scenario_types(
+    changes: Iterable[KeyChange],
+    known: Sequence[str],
+    missing: Mapping[str, Sequence[str]] | None = None,
+) -> list[str]:
+    """The scenario types to name for ``changes`` in schema order (``missing`` narrows them);
+    none when that would be every type, or a type is unknown."""
+    wanted: set[str] = set()
+    everything = True
+    for change in changes:
+        needed = tuple(changed_kinds(change))
+        if missing is not None and change.key in missing:
+            needed = tuple(missing[change.key]) or needed
+        if not needed:
+            return []
+        wanted.update(needed)
+        everything = everything and set(needed) >= set(change.kinds)
+    if everything or not wanted <= set(known):
+        return []
+    return [k for k in known if k in wanted]
+
+
+def _short(keys: list[str]) -> str:
+    return ", ".join(keys[:4]) + (f" and {len(keys) - 4} more" if len(keys) > 4 else "")
+
+
+def description(changes: Sequence[KeyChange]) -> list[str]:
+    """A starting point for the description: one bullet per kind of change."""
+    lines = []
+    added = sorted(c.key for c in changes if c.kind == ADDED)
+    if added:
+        lines.append(f"Add {_short(added)}")
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for change in changes:
+        if change.kind == MODIFIED:  # a key that could not be read: its fields are unknown
+            known = tuple(f for f in change.fields if f not in UNREAD)
+            groups.setdefault(known, []).append(change.key)
+    for fields, keys in sorted(groups.items()):
+        lines.append(f"Update {', '.join(fields) or 'config'} of {_short(sorted(keys))}")
+    recipes = sorted(c.key for c in changes if c.kind == RECIPE)
+    if recipes:
+        lines.append(f"Update recipes of {_short(recipes)}")
+    return lines
+
+
+def suggested_entry(
+    changes: Sequence[KeyChange],
+    pr_link: str,
+    known_scenarios: Sequence[str],
+    missing: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, object]:
+    """The entry covering ``changes``, in the changelog's field order: keys, scenario types (of
+    ``missing``), a drafted description and ``pr_link``."""
+    entry: dict[str, object] = {"config-keys": sorted({c.key for c in changes})}
+    kinds = scenario_types(changes, known_scenarios, missing)
+    if kinds:
+        entry["scenario-type"] = kinds
+    entry["description"] = description(changes)
+    entry["pr-link"] = pr_link
+    return entry

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from changelog_tool.diff.fields import kinds
 from changelog_tool.diff.local import no_master_configs, work_tree_masters
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterSet
 from changelog_tool.diff.scenarios import named_types, runs
 from changelog_tool.errors import ChangelogError, did_you_mean, see
 from changelog_tool.findings import shown as quoted
@@ -98,7 +98,6 @@ def work_tree_rules(
 
 
 def work_tree_masters_or_error(settings: Settings) -> MasterSet:
-    """The work tree's master configs; an error when the globs match no file."""
     masters = work_tree_masters(settings)
     if masters is None:
         raise no_master_configs(settings)
@@ -106,7 +105,6 @@ def work_tree_masters_or_error(settings: Settings) -> MasterSet:
 
 
 def unmatched(pattern: str, keys: Sequence[str], files: Sequence[str]) -> str:
-    """The message for a config-keys pattern that matches no master key."""
     return f"{pattern!r} matches no key in {', '.join(files)}{did_you_mean(pattern, keys)}"
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.fields import SCENARIOS
 from changelog_tool.diff.keychange import RECIPE, UNREAD, KeyChange
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterSet
 from changelog_tool.diff.scenarios import named_types
 from changelog_tool.findings import Finding, shown
 from changelog_tool.ledger.document import Entry

@@ -25,7 +25,6 @@ def problem(
     allow_placeholder: bool = True,
     pr_number: int | None = None,
 ) -> str | None:
-    """Why ``link`` is not acceptable, or ``None`` when it is."""
     if is_placeholder(link, settings.placeholders):
         if allow_placeholder:
             return None

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from changelog_tool.diff.keychange import ChangeSet, KeyChange
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterSet
 from changelog_tool.findings import NOTICE, Finding
 from changelog_tool.gate.verdict import Verdict
 from changelog_tool.ledger.entry import matches, texts

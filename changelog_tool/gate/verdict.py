@@ -10,13 +10,12 @@ from dataclasses import dataclass, field, replace
 
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
-from changelog_tool.diff.scenarios import Gap, gaps
+from changelog_tool.diff.scenarios import Gap, gaps, suggested_entry
 from changelog_tool.findings import ERROR, NOTICE, WARNING, Finding, listing, shown
 from changelog_tool.gate import prlinks
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.gate.appendonly import scope_findings
 from changelog_tool.gate.reading import REFUSED, reading_findings
-from changelog_tool.gate.suggest import suggested_entry
 from changelog_tool.gitrepo.state import Pending
 from changelog_tool.ledger.document import Entry, Ledger
 from changelog_tool.ledger.duplicates import duplicate_in
@@ -40,9 +39,6 @@ class OptOut:
 
     def to_json(self) -> dict[str, str]:
         return {"reason": self.reason, "source": self.source}
-
-    def describe(self) -> str:
-        return f"{self.reason} ({self.source})"
 
 
 def find_opt_out(
@@ -102,7 +98,11 @@ def check(
         verdict.findings.insert(0, changed)
     appended = history.appended
     unselected = gaps(changes.needing_entry(), [a.fields for a in appended])
-    restoring = [(g, _restores(snapshot, g)) for g in unselected]
+    # a modified key no entry names, put back as the newest base entry covering it benchmarked it
+    restoring = [
+        (g, None if g.change.kind != MODIFIED or g.matched else snapshot.benchmarked(g.change.key))
+        for g in unselected
+    ]
     verdict.findings.extend(_restored(g, state) for g, state in restoring if state is not None)
     unselected = [g for g, state in restoring if state is None]
     verdict.uncovered = [g.change for g in unselected]
@@ -179,14 +179,6 @@ def _rejected(entry: Entry, number: int, rules: Rules, path: str) -> list[Findin
     return out
 
 
-def _restores(snapshot: Snapshot, gap: Gap) -> str | None:
-    """The newest entry covering a modified key no appended entry names, when the key is put back
-    as it benchmarked it; else ``None``."""
-    if gap.change.kind != MODIFIED or gap.matched:
-        return None
-    return snapshot.benchmarked(gap.change.key)
-
-
 def _restored(gap: Gap, state: str) -> Finding:
     change = gap.change
     message = (
@@ -208,7 +200,11 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
             what += f" and uses changed recipe(s) {', '.join(change.recipes)}"
     key = shown(change.key)  # a name from the branch: quoted when it holds a line break
     kinds = ", ".join(shown(k) for k in gap.kinds)
-    if gap.matched:  # an entry names the key, but not these scenario types
+    severity = ERROR
+    if opt_out is not None:
+        message = f"{key} {what}; no entry, opted out: {opt_out.reason} ({opt_out.source})"
+        severity = WARNING
+    elif gap.matched:  # an entry names the key, but not these scenario types
         message = (
             f"{key} {what} but no appended entry selects its scenario type(s) {kinds} "
             "(an entry runs only the types its scenario-type names); "
@@ -225,10 +221,6 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
         message = f"{key} {what} but no appended perf-changelog entry covers it{named}; " + (
             waiting or "append one (see the suggested entry) or it will never be benchmarked"
         )
-    severity = ERROR
-    if opt_out is not None:
-        message = f"{key} {what}; no entry, opted out: {opt_out.describe()}"
-        severity = WARNING
     return Finding(
         "uncovered-key", message, change.path or "", change.line, severity, key=change.key
     )
@@ -237,7 +229,7 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
 def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -> list[Finding]:
     """A new entry equal to an earlier one: at the tail a re-run (the ``duplicate-entry``
     setting), an identical copy between the base's entries an error (a merge's leftover)."""
-    history = snapshot.history
+    history, path = snapshot.history, snapshot.changelog
     kept = history.base or history.prefix
     where = " of the base" if history.base is not None else ""
     severity = ERROR if settings.duplicate_entry == "error" else WARNING
@@ -247,42 +239,37 @@ def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -
     for entry in appended:
         value = entry.fields
         first = by_identity.setdefault(entry_identity(value), entry)
-        earlier = first if first is not entry else None
         twin = by_selection.setdefault(selection(value), entry)
-        if earlier is not None:
-            line, said = earlier.line, ""
-            identical = earlier.fields.get("pr-link") == value.get("pr-link")
-        else:
-            found = duplicate_in(kept, value)
-            if found is None:
-                if twin is not entry:
-                    out.append(_same_sweeps(twin, entry, snapshot.changelog, severity))
-                continue
+        if first is not entry:
+            line, said = first.line, ""
+            identical = first.fields.get("pr-link") == value.get("pr-link")
+        elif (found := duplicate_in(kept, value)) is not None:
             line, said = found, where
             identical = _identical(kept, found, entry)
+        else:
+            if twin is not entry:
+                message = (
+                    f"this entry selects the same config-keys and scenario types as the entry on "
+                    f"line {twin.line}, which this branch appends too: the benchmark runs the "
+                    "same sweeps twice (a rebase that replayed an entry already added leaves "
+                    "two); keep one"
+                )
+                out.append(Finding("duplicate-entry", message, path, entry.line, severity))
+            continue
         if identical and entry.line <= history.prefix.count(b"\n"):  # before the base's last entry
             message = (
                 f"this entry is a copy of the entry on line {line}{said}, its pr-link too, left "
                 "between the base's entries (by a merge): it runs and publishes twice; remove it"
             )
-            out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, ERROR))
+            out.append(Finding("duplicate-entry", message, path, entry.line, ERROR))
             continue
         same = "identical to" if identical else "equal but for pr-link to"
         message = (
             f"this entry is {same} the entry on line {line}{said}; it re-runs the same sweeps "
             "and publishes twice. Remove it unless re-running is the intent"
         )
-        out.append(Finding("duplicate-entry", message, snapshot.changelog, entry.line, severity))
+        out.append(Finding("duplicate-entry", message, path, entry.line, severity))
     return out
-
-
-def _same_sweeps(twin: Entry, entry: Entry, path: str, severity: str) -> Finding:
-    message = (
-        f"this entry selects the same config-keys and scenario types as the entry on "
-        f"line {twin.line}, which this branch appends too: the benchmark runs the same "
-        "sweeps twice (a rebase that replayed an entry already added leaves two); keep one"
-    )
-    return Finding("duplicate-entry", message, path, entry.line, severity)
 
 
 def _identical(kept: bytes, line: int, entry: Entry) -> bool:

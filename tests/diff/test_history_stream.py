@@ -1,4 +1,4 @@
-"""The changelog read from git (``diff/engine.py`` ``read_revision``), from the work tree or a commit:
+"""The changelog read from git (``diff/changelog.py`` ``read_revision``), from the work tree or a commit:
 judged as ``compare`` judges the two versions' bytes, with head's blob id as git
 gives it. Real repositories."""
 
@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from conftest import GitRepo
 
-from changelog_tool.diff.changelog import read_revision
+from changelog_tool.diff.changelog import blob_id, read_revision
 from changelog_tool.gitrepo import WORKTREE, Repo
 from changelog_tool.ledger.compare import compare
 from changelog_tool.ledger.revision import APPEND, History
@@ -72,10 +72,10 @@ def test_worktree_head_is_judged_as_in_memory(
     head = HEADS[name](base)
     repo.write(LOG, head)
     with Repo.open(repo.root) as opened:
-        found = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+        found, tail = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
     expected = compare(base, head, LOG, sha[:12])
-    assert judged(found.history) == judged(expected)
-    assert found.base_tail == base[-65536:]
+    assert judged(found) == judged(expected)
+    assert tail == base[-65536:]
 
 
 @pytest.mark.parametrize("name", sorted(HEADS))
@@ -83,13 +83,12 @@ def test_the_work_trees_blob_id_is_gits(base_repo: tuple[GitRepo, str, bytes], n
     """Head's blob id (the staged check compares it with the index's) is the one git
     gives the file."""
     repo, sha, base = base_repo
-    repo.write(LOG, HEADS[name](base))
-    with Repo.open(repo.root) as opened:
-        found = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+    head = HEADS[name](base)
+    repo.write(LOG, head)
     git_id = subprocess.run(
         ["git", "hash-object", LOG], cwd=repo.root, capture_output=True, text=True, check=True
     ).stdout.strip()
-    assert found.head_blob == git_id
+    assert blob_id(head, sha) == git_id
 
 
 @pytest.mark.parametrize("name", sorted(HEADS))
@@ -101,11 +100,11 @@ def test_commit_head_is_judged_as_in_memory(
     head = HEADS[name](base)
     head_sha = repo.commit("head", **{LOG: head})
     with Repo.open(repo.root) as opened:
-        found = read_revision(opened, LOG, sha, head_sha, LIMIT)
+        found, _ = read_revision(opened, LOG, sha, head_sha, LIMIT)
         blob = opened._run("rev-parse", f"{head_sha}:{LOG}").strip()
         expected = compare(base, head, LOG, sha[:12])
-        assert judged(found.history) == judged(expected)
-        assert found.head_blob == blob
+        assert judged(found) == judged(expected)
+        assert blob_id(head, sha) == blob
 
 
 def test_a_one_byte_edit_deep_in_a_long_history_is_caught(repo: GitRepo) -> None:
@@ -115,9 +114,9 @@ def test_a_one_byte_edit_deep_in_a_long_history_is_caught(repo: GitRepo) -> None
     edited = base[:middle] + b"X" + base[middle + 1 :] + b"\n" + entry(9000, "new-key")
     repo.write(LOG, edited)
     with Repo.open(repo.root) as opened:
-        found = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
-    assert found.history.kind != APPEND
-    assert any(f.code == "history-modified" for f in found.history.findings)
+        found, _ = read_revision(opened, LOG, sha, WORKTREE, LIMIT)
+    assert found.kind != APPEND
+    assert any(f.code == "history-modified" for f in found.findings)
 
 
 def test_a_file_over_the_limit_is_refused_before_reading(

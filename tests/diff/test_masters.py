@@ -10,8 +10,7 @@ from ruamel.yaml import YAML
 from changelog_tool.diff.fields import changed_fields, is_reduction
 from changelog_tool.diff.keychange import ADDED, MODIFIED, REMOVED
 from changelog_tool.diff.keydiff import diff
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.values import same
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from changelog_tool.diff.fields import points
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 
 MASTER = b"""\
 k1:

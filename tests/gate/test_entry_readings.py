@@ -9,8 +9,7 @@ import pytest
 import yaml
 from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, line_of, make_project, verify
 
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.settings import Settings

@@ -16,8 +16,7 @@ import pytest
 
 from changelog_tool import settings as settings_module
 from changelog_tool.commands.add import append_entries
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import ChangelogError
 from changelog_tool.gate.acceptance import Rules, rejections
 from changelog_tool.ledger.entry import normalize

@@ -12,8 +12,7 @@ import pytest
 
 from changelog_tool.diff.keydiff import diff, key_name_problem
 from changelog_tool.diff.masterparse import reads_as_no_name
-from changelog_tool.diff.masters import MasterFile
-from changelog_tool.diff.masterset import MasterSet
+from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.diff.recipes import same_data
 from changelog_tool.ledger.entry import schema_errors
 from changelog_tool.yaml.items import YamlProblem
