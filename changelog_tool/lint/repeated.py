@@ -39,18 +39,10 @@ class Merge:
 class Repeat:
     """Sibling blocks that repeat each other: the first is where the notice goes."""
 
-    path: str
     blocks: tuple[Mapping, ...]
     different: tuple[str, ...]
     shared: int
     example: Merge | None = None
-
-    @property
-    def line(self) -> int:
-        return self.blocks[0].line
-
-    def places(self) -> tuple[Place, ...]:
-        return tuple(Place(self.path, b.path, b.line) for b in self.blocks)
 
     def message(self) -> str:
         names = [b.path[-1] for b in self.blocks]
@@ -208,7 +200,6 @@ def repeats(
             example = nearest(examples, first.path[:-1])
             out.append(
                 Repeat(
-                    path,
                     tuple(m for m, _ in members),
                     tuple(sorted(different)),
                     len(every - different),
@@ -273,10 +264,6 @@ class Copies:
     """Characters of the scalar, or fields of the mapping."""
     example: Merge | None = None
 
-    @property
-    def first(self) -> Place:
-        return self.places[0]
-
     def message(self) -> str:
         what = (
             f"the same {self.size}-character value"
@@ -284,7 +271,8 @@ class Copies:
             else f"the same mapping of {self.size} fields"
         )
         where = ", ".join(f"{p.name()} ({p.path}:{p.line})" for p in self.places)
-        key = self.first.keys[-1] if self.first.keys else "block"
+        first = self.places[0]
+        key = first.keys[-1] if first.keys else "block"
         anchor = anchor_name(key)
         files = len({p.path for p in self.places})
         across = (
@@ -308,11 +296,11 @@ class Copies:
 def copies(
     files: dict[str, list[Mapping]],
     new: Callable[[str], set[Place]],
-    reported: Iterable[Place] = (),
+    siblings: set[tuple[str, tuple[str, ...]]],
 ) -> list[Copies]:
     """The large blocks written more than once in one of ``files``, with all their places, at
-    least one new (``new(path)``). Not reported: blocks held once per file, inside reported
-    siblings or inside a larger repeat."""
+    least one new (``new(path)``). Not reported: blocks held once per file, inside the reported
+    ``siblings`` (path, keys) or inside a larger repeat."""
     found: dict[tuple[bool, int], list[Place]] = {}
     sizes: dict[tuple[bool, int], int] = {}
     for path, maps in files.items():
@@ -346,7 +334,6 @@ def copies(
         ),
         key=lambda k: (k[0], -sizes[k], min((p.path, p.line) for p in found[k])),
     )
-    siblings = {(p.path, p.keys) for p in reported}
     covered: set[tuple[str, tuple[str, ...]]] = set()
     out = []
     examples: dict[str, list[Merge]] = {}

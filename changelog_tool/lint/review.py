@@ -51,19 +51,28 @@ def review(
     leaves = repeated.Leaves(values, repeated.Budget()) if repeats else None
     out: list[Finding] = []
     recipes = []
-    budget = _Budget(changed)
+    taken, skipped = _budget(changed, levels)
     for path, (head, base) in sorted(changed.recipes.items()):
-        if path in budget.taken:
+        if path in taken:
             file = _File(path, head, base, values if repeats else None)
             out += file.lints(styles, leaves)
             recipes.append(file)
     for part in changed.master_keys:
-        if part.path in budget.taken:
+        if part.path in taken:
             file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
             out += file.lints(styles, None)
-    out += budget.findings(levels)
+    out += skipped
     if leaves is not None and leaves.budget.cut:
-        out.append(_cut_short(sorted(leaves.budget.cut), levels["repeated-block"]))
+        paths, closed = sorted(leaves.budget.cut), levels["repeated-block"] == "error"
+        said = (
+            f"repeated-block compared blocks until its work budget ({repeated.MAX_PAIRS:,} "
+            f"pairs, {repeated.MAX_LEAVES:,} fields) ran out, in {', '.join(paths)}: "
+        ) + (
+            "it is an error in the settings, so the review fails closed; split the change"
+            if closed
+            else "what it did not compare is reviewed by hand"
+        )
+        out.append(Finding("review-skipped", said, paths[0], None, "error" if closed else "notice"))
     if repeats:
         out += _copies(recipes)
     out += reference_findings(changed.references, exists, target)
@@ -82,90 +91,46 @@ costs bounded work. A lint the settings make an error fails closed: its
 ``review-skipped`` is an error, so a budget never lowers a severity."""
 
 
-class _Budget:
-    """Which changed files the review reads within :data:`REVIEW_BYTES`, decided before reading:
-    masters first, then recipes, smallest first in each."""
-
-    def __init__(self, changed: Changed) -> None:
-        sizes: dict[str, int] = {}
-        for part in changed.master_keys:
-            sizes[part.path] = sizes.get(part.path, 0) + len(part.head)
-        self.masters = set(sizes)
-        recipes = {path: len(head) for path, (head, _) in changed.recipes.items()}
-        self.read = 0
-        self.taken: set[str] = set()
-        self.skipped: dict[str, int] = {}
-        for group in (sizes, recipes):
-            for path, size in sorted(group.items(), key=lambda item: (item[1], item[0])):
-                if self.read + size <= REVIEW_BYTES:
-                    self.read += size
-                    self.taken.add(path)
-                else:
-                    self.skipped[path] = self.skipped.get(path, 0) + size
-
-    def findings(self, levels: MappingType[str, str]) -> list[Finding]:
-        """A ``review-skipped`` error per erroring lint that left a file unread, a notice for the
-        others."""
-        unread = {
-            "key-style": sorted(self.skipped),
-            "repeated-block": sorted(p for p in self.skipped if p not in self.masters),
-        }
-        out = []
-        lower = []
-        for code, paths in unread.items():
-            if not paths or levels[code] == "off":
-                continue
-            if levels[code] != "error":
-                lower.append(code)
-                continue
-            out.append(
-                Finding(
-                    "review-skipped",
-                    f"{code} is an error in the settings, and this change is too large for it "
-                    f"to review: it read {self.read:,} bytes of changed YAML and left "
-                    f"{self._size(paths):,} bytes unread, in {', '.join(paths)}; the review "
-                    "fails closed: split the change into smaller branches",
-                    paths[0],
-                    None,
-                    "error",
-                )
-            )
-        if lower:
-            paths = sorted({p for code in lower for p in unread[code]})
-            out.append(
-                Finding(
-                    "review-skipped",
-                    f"{' and '.join(lower)} reviewed {self.read:,} bytes of changed YAML "
-                    f"and left {self._size(paths):,} bytes unread (in {', '.join(paths)}): "
-                    "a change this large is reviewed by hand; the gate's other checks ran on "
-                    "all of it",
-                    paths[0],
-                    None,
-                    "notice",
-                )
-            )
-        return out
-
-    def _size(self, paths: list[str]) -> int:
-        return sum(self.skipped[path] for path in paths)
-
-
-def _cut_short(paths: list[str], level: str) -> Finding:
-    """repeated-block ran out of budget: an error when the settings make it one, else a notice."""
-    closed = level == "error"
-    return Finding(
-        "review-skipped",
-        f"repeated-block compared blocks until its work budget ({repeated.MAX_PAIRS:,} "
-        f"pairs, {repeated.MAX_LEAVES:,} fields) ran out, in {', '.join(paths)}: "
-        + (
-            "it is an error in the settings, so the review fails closed; split the change"
-            if closed
-            else "what it did not compare is reviewed by hand"
-        ),
-        paths[0],
-        None,
-        "error" if closed else "notice",
-    )
+def _budget(changed: Changed, levels: MappingType[str, str]) -> tuple[set[str], list[Finding]]:
+    """The files read within :data:`REVIEW_BYTES`, decided before reading (masters first, then
+    recipes, smallest first in each), and a ``review-skipped`` error per erroring lint that left
+    a file unread, one notice for the others."""
+    masters: dict[str, int] = {}
+    for part in changed.master_keys:
+        masters[part.path] = masters.get(part.path, 0) + len(part.head)
+    recipes = {path: len(head) for path, (head, _) in changed.recipes.items()}
+    read, taken, skipped = 0, set[str](), dict[str, int]()
+    for group in (masters, recipes):
+        for path, size in sorted(group.items(), key=lambda item: (item[1], item[0])):
+            if read + size <= REVIEW_BYTES:
+                read += size
+                taken.add(path)
+            else:
+                skipped[path] = skipped.get(path, 0) + size
+    unread = {
+        "key-style": sorted(skipped),
+        "repeated-block": sorted(p for p in skipped if p not in masters),
+    }
+    spoken = [code for code, paths in unread.items() if paths and levels[code] != "off"]
+    groups = [([code], "error") for code in spoken if levels[code] == "error"]
+    lower = [code for code in spoken if levels[code] != "error"]
+    groups += [(lower, "notice")] if lower else []
+    out = []
+    for codes, level in groups:
+        paths = sorted({p for code in codes for p in unread[code]})
+        left = sum(skipped[path] for path in paths)
+        said = (
+            f"{codes[0]} is an error in the settings, and this change is too large for it to "
+            f"review: it read {read:,} bytes of changed YAML and left {left:,} bytes unread, "
+            f"in {', '.join(paths)}; the review fails closed: split the change into smaller "
+            "branches"
+            if level == "error"
+            else f"{' and '.join(codes)} reviewed {read:,} bytes of changed YAML and left "
+            f"{left:,} bytes unread (in {', '.join(paths)}): a change this large is reviewed "
+            "by hand; the gate's other checks ran on all of it"
+        )
+        out.append(Finding("review-skipped", said, paths[0], None, level))
+    return taken, out
 
 
 class _File:
@@ -202,11 +167,8 @@ class _File:
 
     @cached_property
     def new_places(self) -> set[repeated.Place]:
-        try:
-            before = self.before
-        except YamlProblem:  # a base no lint can read: nothing here counts as new
-            return set()
-        return repeated.new_places(self.path, self.now or [], before)
+        """(Asked only once :meth:`lints` read the base.)"""
+        return repeated.new_places(self.path, self.now or [], self.before)
 
     def lints(self, styles: bool, leaves: repeated.Leaves | None) -> list[Finding]:
         """``leaves``: look for repeated blocks too (recipes)."""
@@ -223,7 +185,8 @@ class _File:
                 changed = repeated.changed_blocks(now, self.before)
                 self.repeats = repeated.repeats(self.path, now, leaves, changed)
                 for repeat in self.repeats:
-                    out.append(Finding("repeated-block", repeat.message(), self.path, repeat.line))
+                    line = repeat.blocks[0].line
+                    out.append(Finding("repeated-block", repeat.message(), self.path, line))
         except YamlProblem:
             self.now = None
             return []
@@ -254,9 +217,11 @@ def _copies(files: list[_File]) -> list[Finding]:
     readable = [f for f in files if f.now is not None]
     maps = {f.path: f.now or [] for f in readable}
     by_path = {f.path: f for f in readable}
-    places = [p for f in readable for r in f.repeats for p in r.places()]
-    found = repeated.copies(maps, lambda path: by_path[path].new_places, places)
-    return [Finding("repeated-block", c.message(), c.first.path, c.first.line) for c in found]
+    siblings = {(f.path, b.path) for f in readable for r in f.repeats for b in r.blocks}
+    found = repeated.copies(maps, lambda path: by_path[path].new_places, siblings)
+    return [
+        Finding("repeated-block", c.message(), c.places[0].path, c.places[0].line) for c in found
+    ]
 
 
 # ``recipe-reference``: a changed key's references that name no file, one finding per key.
