@@ -39,7 +39,6 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """The default of ``max-bytes``: the largest changelog, master config or recipe read."""
 
 Reader = Callable[[Path], bytes | None]
-"""Reads a settings file by its path in the work tree: its bytes, or ``None``."""
 
 
 _PLACEHOLDER_LINK = re.compile(pull_link("[^/]+"))
@@ -95,7 +94,6 @@ class Settings:
 
 @cache
 def schema_document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
-    """A shipped schema: the whole changelog's by default, or ``settings.schema.json``."""
     text = resources.files("changelog_tool.schema").joinpath(name).read_text(encoding="utf-8")
     loaded: dict[str, object] = json.loads(text)
     return loaded
@@ -133,7 +131,7 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 
 @dataclass(frozen=True)
 class Found:
-    """Where the settings are: the root, the file holding them (``None``: defaults), its bytes."""
+    """Where the settings are: the root, the file holding them (``None``: defaults)."""
 
     root: Path
     file: str | None = None
@@ -157,7 +155,6 @@ class Found:
 
 
 def read_toml(where: Path, data: bytes) -> dict[str, object]:
-    """A settings file's TOML document (refused when too large or not TOML)."""
     if len(data) > MAX_SETTINGS_BYTES:
         raise UsageError(
             f"{where} is {len(data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
@@ -180,7 +177,6 @@ def read_toml(where: Path, data: bytes) -> dict[str, object]:
 
 
 def _tool_table(document: dict[str, object]) -> object:
-    """``tool.perf-changelog`` of a parsed pyproject.toml, however the TOML spells it."""
     tool = document.get("tool")
     return tool.get("perf-changelog") if isinstance(tool, dict) else None
 
@@ -195,7 +191,6 @@ def holds_settings(where: Path, data: bytes) -> bool:
 
 
 def read_work_tree(path: Path) -> bytes | None:
-    """The default :data:`Reader`: a regular file in the work tree, confined."""
     return path.read_bytes() if path.is_file() and confined_file(path) else None
 
 
@@ -215,13 +210,11 @@ def find(start: Path, read: Reader = read_work_tree) -> Found:
 
 
 def load(start: Path | None = None, *, read: Reader | None = None, origin: str = "") -> Settings:
-    """The settings for ``start`` (default: cwd); ``read`` reads a settings file's bytes,
-    ``origin`` says where in messages."""
+    """``origin`` says where in messages."""
     return parse(find(start or Path.cwd(), read or read_work_tree), origin)
 
 
 def parse(found: Found, origin: str = "") -> Settings:
-    """Validate the settings :func:`find` found: the one parser of every source."""
     table = found.table()
     source = None
     if found.file is not None:
@@ -316,7 +309,6 @@ def _problems(
 
 
 def _strings(value: object) -> list[str]:
-    """The texts a setting's value holds (a text, a list's items, a table's values)."""
     if isinstance(value, dict):
         value = list(value.values())
     items = value if isinstance(value, list) else [value]

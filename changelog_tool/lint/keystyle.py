@@ -14,10 +14,6 @@ from changelog_tool.yaml.tree import Mapping
 
 SNAKE, KEBAB = "snake_case", "kebab-case"
 FILE_SHARE = 0.9
-"""The share of a file's styled keys that must be the other style for a key with no
-styled sibling to be flagged."""
-
-
 Votes = Counter[str | None]
 """How many keys use each style (``None``: no style)."""
 
@@ -29,14 +25,10 @@ class StyleSlip:
     style: str
     expected: str
     fix: str
-    backing: int
-    """How many styled siblings (or, when ``by_file``, the file's styled keys) use
-    the expected style..."""
-    voters: int
-    """... out of how many."""
+    backing: int  # styled siblings (by_file: the file's styled keys) of the expected style
+    voters: int  # ... out of how many
     by_file: bool = False
-    split: bool = False
-    """The file decided because the key's mapping is split evenly between the styles."""
+    split: bool = False  # by_file because the key's mapping is split evenly
 
 
 def style(name: str) -> str | None:
@@ -62,8 +54,7 @@ def slips(
     new_paths: Callable[[], set[tuple[str, ...]]],
     whole_file: Callable[[], Votes] | None = None,
 ) -> list[StyleSlip]:
-    """The added keys whose style goes against their siblings (or their file); ``new_paths`` and
-    ``whole_file`` are asked only when a key goes against."""
+    """``new_paths`` and ``whole_file`` are asked only when a key goes against its siblings."""
 
     @functools.cache
     def file() -> Votes:
@@ -125,5 +116,4 @@ def normal(path: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def key_paths(maps: list[Mapping]) -> set[tuple[str, ...]]:
-    """Every key path of a file (to tell which keys a branch added)."""
     return {normal((*m.path, k.name)) for m in maps for k in m.keys}

@@ -16,8 +16,6 @@ MAX_LEAVES = 500_000
 
 @dataclass(frozen=True)
 class Place:
-    """One copy: its file, its path of keys and its line."""
-
     path: str
     keys: tuple[str, ...]
     line: int
@@ -94,7 +92,6 @@ def nearest(examples: Sequence[Merge], near: tuple[str, ...]) -> Merge | None:
 
 
 def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    """How many leading keys two paths share."""
     return next(
         (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
     )
@@ -106,10 +103,8 @@ class Budget:
 
     pairs: int = MAX_PAIRS
     leaves: int = MAX_LEAVES
-    path: str = ""
-    """The file being reviewed."""
-    cut: set[str] = field(default_factory=set)
-    """The files whose review the budget cut short (the review says so)."""
+    path: str = ""  # the file being reviewed
+    cut: set[str] = field(default_factory=set)  # the files whose review it cut short
 
 
 class Leaves:
@@ -260,8 +255,7 @@ class Copies:
 
     places: tuple[Place, ...]
     scalar: bool
-    size: int
-    """Characters of the scalar, or fields of the mapping."""
+    size: int  # characters of the scalar, or fields of the mapping
     example: Merge | None = None
 
     def message(self) -> str:
@@ -355,7 +349,6 @@ def copies(
 
 
 def _inside(named: set[tuple[str, tuple[str, ...]]], place: Place) -> bool:
-    """``place`` is one of the ``named`` places (path, keys), or inside one."""
     return any((place.path, place.keys[:n]) in named for n in range(len(place.keys) + 1))
 
 

@@ -25,7 +25,6 @@ class MasterKey:
     base: bytes | None
     line: int
     style: Callable[[], keystyle.Votes] | None
-    """The whole file's styled keys (counted when a key has no styled sibling)."""
 
 
 @dataclass
@@ -36,7 +35,7 @@ class Changed:
     recipes: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
     master_keys: list[MasterKey] = field(default_factory=list)
     references: list[tuple[str, str, str, int]] = field(default_factory=list)
-    """``(master file, key, reference, line)`` for each reference of a changed key."""
+    """``(master file, key, reference, line)``."""
 
 
 def review(
@@ -171,7 +170,6 @@ class _File:
         return repeated.new_places(self.path, self.now or [], self.before)
 
     def lints(self, styles: bool, leaves: repeated.Leaves | None) -> list[Finding]:
-        """``leaves``: look for repeated blocks too (recipes)."""
         now = self.now
         if now is None:
             return []
