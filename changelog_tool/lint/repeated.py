@@ -20,9 +20,6 @@ class Place:
     keys: tuple[str, ...]
     line: int
 
-    def name(self) -> str:
-        return ".".join(self.keys) or "(the document)"
-
 
 @dataclass(frozen=True)
 class Merge:
@@ -264,7 +261,9 @@ class Copies:
             if self.scalar
             else f"the same mapping of {self.size} fields"
         )
-        where = ", ".join(f"{p.name()} ({p.path}:{p.line})" for p in self.places)
+        where = ", ".join(
+            f"{'.'.join(p.keys) or '(the document)'} ({p.path}:{p.line})" for p in self.places
+        )
         first = self.places[0]
         key = first.keys[-1] if first.keys else "block"
         anchor = anchor_name(key)

@@ -83,11 +83,9 @@ def review(
 
 
 REVIEW_BYTES = 512 << 10
-"""The changed YAML key-style and repeated-block read in one run: a real change is a
-few recipes and keys (kilobytes); past this, what is left is not reviewed and a
-``review-skipped`` finding names it, so that a branch of a 1 MB file of new keys
-costs bounded work. A lint the settings make an error fails closed: its
-``review-skipped`` is an error, so a budget never lowers a severity."""
+"""The changed YAML key-style and repeated-block read in one run (a real change is kilobytes);
+past it a ``review-skipped`` finding names what is left, an error for a lint the settings make
+one, so a budget never lowers a severity."""
 
 
 def _budget(changed: Changed, levels: MappingType[str, str]) -> tuple[set[str], list[Finding]]:
@@ -212,10 +210,9 @@ def _style_message(slip: keystyle.StyleSlip) -> str:
 
 def _copies(files: list[_File]) -> list[Finding]:
     """The large blocks repeated across the changed recipe files, beyond the sibling repeats."""
-    readable = [f for f in files if f.now is not None]
-    maps = {f.path: f.now or [] for f in readable}
-    by_path = {f.path: f for f in readable}
-    siblings = {(f.path, b.path) for f in readable for r in f.repeats for b in r.blocks}
+    by_path = {f.path: f for f in files if f.now is not None}
+    maps = {path: f.now or [] for path, f in by_path.items()}
+    siblings = {(f.path, b.path) for f in by_path.values() for r in f.repeats for b in r.blocks}
     found = repeated.copies(maps, lambda path: by_path[path].new_places, siblings)
     return [
         Finding("repeated-block", c.message(), c.places[0].path, c.places[0].line) for c in found
