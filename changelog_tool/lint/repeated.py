@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from changelog_tool.findings import Finding
 from changelog_tool.yaml.tree import Mapping, Values
 
 MIN_SHARED = 8
@@ -246,52 +247,38 @@ def changed_blocks(head: list[Mapping], base: list[Mapping]) -> set[tuple[str, .
 LONG_SCALAR = 200
 
 
-@dataclass(frozen=True)
-class Copies:
-    """The same large block (a mapping, or a long scalar) in several places."""
-
-    places: tuple[Place, ...]
-    scalar: bool
-    size: int  # characters of the scalar, or fields of the mapping
-    example: Merge | None = None
-
-    def message(self) -> str:
-        what = (
-            f"the same {self.size}-character value"
-            if self.scalar
-            else f"the same mapping of {self.size} fields"
-        )
-        where = ", ".join(
-            f"{'.'.join(p.keys) or '(the document)'} ({p.path}:{p.line})" for p in self.places
-        )
-        first = self.places[0]
-        key = first.keys[-1] if first.keys else "block"
-        anchor = anchor_name(key)
-        files = len({p.path for p in self.places})
-        across = (
-            f"; an anchor reaches only within its file, so across these {files} files "
-            "each file can hold it once"
-            if files > 1
-            else ""
-        )
-        how = (
-            f"`{key}: &{anchor} ...` the first time, `{key}: *{anchor}` after"
-            if self.scalar
-            else f"`{key}: &{anchor}` the first time, `*{anchor}` after (or `<<: *{anchor}` "
-            "and what differs)"
-        )
-        return (
-            f"{what} is written {len(self.places)} times: {where}; write it once per file: "
-            f"{how}{as_already(self.example)}{across}"
-        )
+def _copies_message(places: list[Place], scalar: bool, size: int, example: Merge | None) -> str:
+    """``size``: characters of the scalar, or fields of the mapping."""
+    what = f"the same {size}-character value" if scalar else f"the same mapping of {size} fields"
+    where = ", ".join(f"{'.'.join(p.keys) or '(the document)'} ({p.path}:{p.line})" for p in places)
+    key = places[0].keys[-1] if places[0].keys else "block"
+    anchor = anchor_name(key)
+    files = len({p.path for p in places})
+    across = (
+        f"; an anchor reaches only within its file, so across these {files} files "
+        "each file can hold it once"
+        if files > 1
+        else ""
+    )
+    how = (
+        f"`{key}: &{anchor} ...` the first time, `{key}: *{anchor}` after"
+        if scalar
+        else f"`{key}: &{anchor}` the first time, `*{anchor}` after (or `<<: *{anchor}` "
+        "and what differs)"
+    )
+    return (
+        f"{what} is written {len(places)} times: {where}; write it once per file: "
+        f"{how}{as_already(example)}{across}"
+    )
 
 
 def copies(
     files: dict[str, list[Mapping]],
     new: Callable[[str], set[Place]],
     siblings: set[tuple[str, tuple[str, ...]]],
-) -> list[Copies]:
-    """The large blocks written more than once in one of ``files``, with all their places, at
+) -> list[Finding]:
+    """The large blocks (a mapping, or a long scalar) written more than once in one of
+    ``files``, at their first new place, with all their places, at
     least one new (``new(path)``). Not reported: blocks held once per file, inside the reported
     ``siblings`` (path, keys) or inside a larger repeat."""
     found: dict[tuple[bool, int], list[Place]] = {}
@@ -342,7 +329,8 @@ def copies(
         if first.path not in examples:
             examples[first.path] = merges(files[first.path])
         example = nearest(examples[first.path], first.keys[:-1])
-        out.append(Copies(tuple(places), number[0], sizes[number], example))
+        said = _copies_message(places, number[0], sizes[number], example)
+        out.append(Finding("repeated-block", said, first.path, first.line))
         covered.update((p.path, p.keys) for p in places)
     return out
 

@@ -173,10 +173,8 @@ class _File:
             return []
         out = []
         try:
-            for slip in keystyle.slips(now, lambda: self.new_paths, self.style) if styles else []:
-                out.append(
-                    Finding("key-style", _style_message(slip), self.path, slip.line, key=slip.key)
-                )
+            if styles:
+                out += keystyle.slips(self.path, now, lambda: self.new_paths, self.style)
             if leaves is not None:
                 changed = repeated.changed_blocks(now, self.before)
                 self.repeats = repeated.repeats(self.path, now, leaves, changed)
@@ -189,34 +187,12 @@ class _File:
         return out
 
 
-def _style_message(slip: keystyle.StyleSlip) -> str:
-    if slip.by_file:
-        siblings = (
-            "its sibling keys are split evenly between the styles"
-            if slip.split
-            else "it has no sibling key with a style to go by"
-        )
-        why = (
-            f"in a file whose keys are {100 * slip.backing // slip.voters}% {slip.expected} "
-            f"({siblings})"
-        )
-    else:
-        why = (
-            f"among {slip.expected} keys ({slip.backing} of its {slip.voters} sibling keys "
-            "with a style)"
-        )
-    return f"{slip.key!r} is {slip.style} {why}; write {slip.fix!r}, as they are written"
-
-
 def _copies(files: list[_File]) -> list[Finding]:
     """The large blocks repeated across the changed recipe files, beyond the sibling repeats."""
     by_path = {f.path: f for f in files if f.now is not None}
     maps = {path: f.now or [] for path, f in by_path.items()}
     siblings = {(f.path, b.path) for f in by_path.values() for r in f.repeats for b in r.blocks}
-    found = repeated.copies(maps, lambda path: by_path[path].new_places, siblings)
-    return [
-        Finding("repeated-block", c.message(), c.places[0].path, c.places[0].line) for c in found
-    ]
+    return repeated.copies(maps, lambda path: by_path[path].new_places, siblings)
 
 
 # ``recipe-reference``: a changed key's references that name no file, one finding per key.
