@@ -31,28 +31,6 @@ class Merge:
     used: Mapping
 
 
-@dataclass(frozen=True)
-class Repeat:
-    """Sibling blocks that repeat each other: the first is where the notice goes."""
-
-    blocks: tuple[Mapping, ...]
-    different: tuple[str, ...]
-    shared: int
-    example: Merge | None = None
-
-    def message(self) -> str:
-        names = [b.path[-1] for b in self.blocks]
-        where = ", ".join(f"{n} (line {b.line})" for n, b in zip(names, self.blocks, strict=True))
-        how = f"differ only in {', '.join(self.different)}" if self.different else "are identical"
-        a, anchor = names[0], anchor_name(names[0])
-        return (
-            f"{where} repeat {self.shared} fields and {how}; write the shared fields once: "
-            f"`{a}: &{anchor}` and, in {', '.join(names[1:])}, `<<: *{anchor}` followed by "
-            f"only the fields that differ{as_already(self.example)}, so an edit to one "
-            "copy cannot silently leave the others behind"
-        )
-
-
 def anchor_name(name: str) -> str:
     cleaned = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-")
     return f"{cleaned or 'block'}-common"
@@ -154,11 +132,11 @@ def repeats(
     path: str,
     maps: list[Mapping],
     leaves: Leaves,
-    changed: set[tuple[str, ...]] | None = None,
-) -> list[Repeat]:
+    changed: set[tuple[str, ...]],
+) -> tuple[list[Finding], list[Mapping]]:
     """Groups of sibling blocks (none using ``<<``, nor list items) sharing at least
-    :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union; with
-    ``changed``, only groups touching it."""
+    :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union, one of them
+    ``changed``: a finding at each group's first block, and the blocks reported."""
     leaves.budget.path = path
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
@@ -170,7 +148,7 @@ def repeats(
             and mapping.path[:-1] not in merged_parents
         ):
             groups.setdefault(mapping.path[:-1], []).append(mapping)
-    out = []
+    out, reported = [], []
     examples: list[Merge] | None = None
     for siblings in groups.values():
         if len(siblings) < 2:
@@ -178,7 +156,7 @@ def repeats(
         blocks = [(m, leaves.of(m)) for m in siblings]
         blocks = [(m, fields) for m, fields in blocks if len(fields) >= MIN_SHARED]
         for members in _near_copies(blocks, leaves.budget):
-            if changed is not None and not any(m.path in changed for m, _ in members):
+            if not any(m.path in changed for m, _ in members):
                 continue
             first, firsts = members[0]
             different = {
@@ -187,19 +165,23 @@ def repeats(
                 for f in firsts.keys() | fields.keys()
                 if firsts.get(f) != fields.get(f)
             }
-            every = set().union(*(fields.keys() for _, fields in members))
+            shared = len(set().union(*(fields.keys() for _, fields in members)) - different)
             if examples is None:
                 examples = merges(maps)
             example = nearest(examples, first.path[:-1])
-            out.append(
-                Repeat(
-                    tuple(m for m, _ in members),
-                    tuple(sorted(different)),
-                    len(every - different),
-                    example,
-                )
+            reported += [m for m, _ in members]
+            names = [m.path[-1] for m, _ in members]
+            where = ", ".join(f"{m.path[-1]} (line {m.line})" for m, _ in members)
+            how = f"differ only in {', '.join(sorted(different))}" if different else "are identical"
+            a, anchor = names[0], anchor_name(names[0])
+            said = (
+                f"{where} repeat {shared} fields and {how}; write the shared fields once: "
+                f"`{a}: &{anchor}` and, in {', '.join(names[1:])}, `<<: *{anchor}` followed by "
+                f"only the fields that differ{as_already(example)}, so an edit to one "
+                "copy cannot silently leave the others behind"
             )
-    return out
+            out.append(Finding("repeated-block", said, path, first.line))
+    return out, reported
 
 
 Block = tuple[Mapping, dict[str, int]]

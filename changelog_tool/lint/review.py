@@ -72,8 +72,11 @@ def review(
             else "what it did not compare is reviewed by hand"
         )
         out.append(Finding("review-skipped", said, paths[0], None, "error" if closed else "notice"))
-    if repeats:
-        out += _copies(recipes)
+    if repeats:  # large blocks repeated across the recipes, beyond the sibling repeats
+        read = {f.path: f for f in recipes if f.now is not None}
+        maps = {path: f.now or [] for path, f in read.items()}
+        siblings = {(f.path, b.path) for f in read.values() for b in f.repeated}
+        out += repeated.copies(maps, lambda path: read[path].new_places, siblings)
     out += reference_findings(changed.references, exists, target)
     return [
         replace(f, severity=levels.get(f.code, f.severity))
@@ -148,7 +151,7 @@ class _File:
         self.base = base
         self.values = values
         self.style = style
-        self.repeats: list[repeated.Repeat] = []
+        self.repeated: list[Mapping] = []  # the blocks its repeated-block findings name
         try:
             self.now: list[Mapping] | None = mappings(head, line - 1, values=values)
         except YamlProblem:
@@ -177,22 +180,12 @@ class _File:
                 out += keystyle.slips(self.path, now, lambda: self.new_paths, self.style)
             if leaves is not None:
                 changed = repeated.changed_blocks(now, self.before)
-                self.repeats = repeated.repeats(self.path, now, leaves, changed)
-                for repeat in self.repeats:
-                    line = repeat.blocks[0].line
-                    out.append(Finding("repeated-block", repeat.message(), self.path, line))
+                found, self.repeated = repeated.repeats(self.path, now, leaves, changed)
+                out += found
         except YamlProblem:
             self.now = None
             return []
         return out
-
-
-def _copies(files: list[_File]) -> list[Finding]:
-    """The large blocks repeated across the changed recipe files, beyond the sibling repeats."""
-    by_path = {f.path: f for f in files if f.now is not None}
-    maps = {path: f.now or [] for path, f in by_path.items()}
-    siblings = {(f.path, b.path) for f in by_path.values() for r in f.repeats for b in r.blocks}
-    return repeated.copies(maps, lambda path: by_path[path].new_places, siblings)
 
 
 # ``recipe-reference``: a changed key's references that name no file, one finding per key.
