@@ -55,6 +55,8 @@ def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
 
 @dataclass(frozen=True)
 class Settings:
+    """Each setting as docs/usage.md ("Settings") describes it, ``_`` for its ``-``."""
+
     root: Path
     changelog: str = "perf-changelog.yaml"
     master_configs: tuple[str, ...] = DEFAULT_MASTER_GLOBS
@@ -65,23 +67,12 @@ class Settings:
     placeholders: tuple[str, ...] = DEFAULT_PLACEHOLDERS
     duplicate_entry: str = "warning"
     correction: str = "warning"
-    """The severity of a change that only corrects old pr-links: the benchmark CI's
-    reader refuses its deleted lines, so that push benchmarks nothing."""
     format: str = "warning"
-    """The severity of form in ``verify --base`` (blank lines, whitespace, an own entry
-    not at the tail, a re-land's link): ``"error"`` for byte discipline."""
     severity: dict[str, str] = field(default_factory=dict)
-    """Per lint code: error, warning, notice or off."""
     lock_timeout: float = 30.0
-    """Seconds a writer waits for another writer's lock before giving up."""
     max_bytes: int = DEFAULT_MAX_BYTES
-    """The largest changelog, master config or recipe file the tool reads, in bytes:
-    every command checks it before reading (a larger file is refused, exit 2)."""
     fill_before_merge: bool = False
-    """A placeholder pr-link is an error on every pull request, not only in a merge
-    queue (``verify --before-merge``): the repository fills links before merging."""
     entry_schema: str | None = None
-    """The repository's entry schema file (docs/usage.md, 'Adding a field')."""
     source: str | None = None
 
     @property
