@@ -84,8 +84,7 @@ class Budget:
 
 
 class Leaves:
-    """A block's fields as leaf paths and value numbers, flattened once within the budget (past
-    it, direct keys)."""
+    """A block's fields as leaf paths, flattened once within the budget (past it, direct keys)."""
 
     def __init__(self, values: Values, budget: Budget) -> None:
         self.values = values
@@ -188,8 +187,7 @@ Block = tuple[Mapping, dict[str, int]]
 
 
 def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]:
-    """Siblings grouped: identical ones by value number, near copies by fields while the budget
-    lasts."""
+    """Identical siblings by value number, near copies by fields while the budget lasts."""
     leaders: list[tuple[Block, set[tuple[str, int]], list[Block]]] = []
     by_value: dict[int, list[Block]] = {}
     for block in siblings:

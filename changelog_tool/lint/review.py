@@ -29,8 +29,7 @@ class MasterKey:
 
 @dataclass
 class Changed:
-    """What the lints look at: the changed recipe files, the changed master keys (or whole master
-    files, first) and their references."""
+    """The changed recipes, the changed master keys (whole master files first), their references."""
 
     recipes: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
     master_keys: list[MasterKey] = field(default_factory=list)
@@ -134,8 +133,7 @@ def _budget(changed: Changed, levels: MappingType[str, str]) -> tuple[set[str], 
 
 
 class _File:
-    """One file (or one key's part) and what the lints ask of it; the base is parsed only when
-    needed."""
+    """One file (or one key's part); its base is parsed only when a lint asks."""
 
     def __init__(
         self,

@@ -31,8 +31,7 @@ class Key:
 
 @dataclass
 class Mapping:
-    """One YAML mapping: its key path, line, keys, merged keys and anchors, and (with values)
-    each field's value number, its own number and scalar lengths."""
+    """One YAML mapping; with values, each field's value number, its own, its scalars' lengths."""
 
     path: tuple[str, ...]
     line: int
@@ -148,8 +147,7 @@ class _Walk:
         self.budget = MAX_NODES
 
     def node(self, node: _Node, path: tuple[str, ...], at: int | None) -> int:
-        """``node``'s value number (-1 without ``values``); ``at``: the line of the key naming
-        it."""
+        """The value number (-1 without ``values``); ``at``: the line of the key naming it."""
         known = self.numbers.get(id(node))
         if known is not None:
             return known
