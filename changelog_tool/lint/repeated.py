@@ -4,7 +4,7 @@ blocks written again (:func:`copies`), bounded by :data:`MAX_PAIRS` and :data:`M
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from changelog_tool.findings import Finding
 from changelog_tool.yaml.tree import Mapping, Values
@@ -73,22 +73,15 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     )
 
 
-@dataclass
 class Budget:
-    """Work left over one review: sibling pairs to compare, leaf fields to flatten."""
+    """Work left over one review: sibling pairs to compare, and leaf fields to flatten (a
+    block's fields as leaf paths, flattened once; past the budget, its direct keys)."""
 
-    pairs: int = MAX_PAIRS
-    leaves: int = MAX_LEAVES
-    path: str = ""  # the file being reviewed
-    cut: set[str] = field(default_factory=set)  # the files whose review it cut short
-
-
-class Leaves:
-    """A block's fields as leaf paths, flattened once within the budget (past it, direct keys)."""
-
-    def __init__(self, values: Values, budget: Budget) -> None:
+    def __init__(self, values: Values) -> None:
         self.values = values
-        self.budget = budget
+        self.pairs, self.leaves = MAX_PAIRS, MAX_LEAVES
+        self.path = ""  # the file being reviewed
+        self.cut: set[str] = set()  # the files whose review it cut short
         self._done: dict[int, dict[str, int] | None] = {}
 
     def of(self, mapping: Mapping) -> dict[str, int]:
@@ -120,9 +113,9 @@ class Leaves:
                 continue
             for path, value in below.items():
                 out[f"{name}{'' if path.startswith('[') else '.'}{path}"] = value
-        self.budget.leaves -= len(out)
-        if self.budget.leaves < 0:
-            self.budget.cut.add(self.budget.path)
+        self.leaves -= len(out)
+        if self.leaves < 0:
+            self.cut.add(self.path)
             return None
         return out
 
@@ -130,13 +123,13 @@ class Leaves:
 def repeats(
     path: str,
     maps: list[Mapping],
-    leaves: Leaves,
+    budget: Budget,
     changed: set[tuple[str, ...]],
 ) -> tuple[list[Finding], list[Mapping]]:
     """Groups of sibling blocks (none using ``<<``, nor list items) sharing at least
     :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union, one of them
     ``changed``: a finding at each group's first block, and the blocks reported."""
-    leaves.budget.path = path
+    budget.path = path
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -152,9 +145,9 @@ def repeats(
     for siblings in groups.values():
         if len(siblings) < 2:
             continue
-        blocks = [(m, leaves.of(m)) for m in siblings]
+        blocks = [(m, budget.of(m)) for m in siblings]
         blocks = [(m, fields) for m, fields in blocks if len(fields) >= MIN_SHARED]
-        for members in _near_copies(blocks, leaves.budget):
+        for members in _near_copies(blocks, budget):
             if not any(m.path in changed for m, _ in members):
                 continue
             first, firsts = members[0]

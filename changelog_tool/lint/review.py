@@ -46,22 +46,22 @@ def review(
     levels = {**DEFAULT_SEVERITY, **(severity or {})}
     styles, repeats = levels["key-style"] != "off", levels["repeated-block"] != "off"
     values = Values()
-    leaves = repeated.Leaves(values, repeated.Budget()) if repeats else None
+    work = repeated.Budget(values) if repeats else None
     out: list[Finding] = []
     recipes = []
     taken, skipped = _budget(changed, levels)
     for path, (head, base) in sorted(changed.recipes.items()):
         if path in taken:
             file = _File(path, head, base, values if repeats else None)
-            out += file.lints(styles, leaves)
+            out += file.lints(styles, work)
             recipes.append(file)
     for part in changed.master_keys:
         if part.path in taken:
             file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
             out += file.lints(styles, None)
     out += skipped
-    if leaves is not None and leaves.budget.cut:
-        paths, closed = sorted(leaves.budget.cut), levels["repeated-block"] == "error"
+    if work is not None and work.cut:
+        paths, closed = sorted(work.cut), levels["repeated-block"] == "error"
         said = (
             f"repeated-block compared blocks until its work budget ({repeated.MAX_PAIRS:,} "
             f"pairs, {repeated.MAX_LEAVES:,} fields) ran out, in {', '.join(paths)}: "
@@ -168,7 +168,7 @@ class _File:
         """(Asked only once :meth:`lints` read the base.)"""
         return repeated.new_places(self.path, self.now or [], self.before)
 
-    def lints(self, styles: bool, leaves: repeated.Leaves | None) -> list[Finding]:
+    def lints(self, styles: bool, work: repeated.Budget | None) -> list[Finding]:
         now = self.now
         if now is None:
             return []
@@ -176,9 +176,9 @@ class _File:
         try:
             if styles:
                 out += keystyle.slips(self.path, now, lambda: self.new_paths, self.style)
-            if leaves is not None:
+            if work is not None:
                 changed = repeated.changed_blocks(now, self.before)
-                found, self.repeated = repeated.repeats(self.path, now, leaves, changed)
+                found, self.repeated = repeated.repeats(self.path, now, work, changed)
                 out += found
         except YamlProblem:
             self.now = None
