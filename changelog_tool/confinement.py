@@ -31,7 +31,6 @@ def confined(top: Path, path: str, git_dirs: Iterable[Path] = ()) -> Path:
 
 
 def top_of(folder: Path) -> Path:
-    """The work tree holding ``folder`` (else ``folder`` itself)."""
     return work_tree_top(folder) or folder
 
 
@@ -47,7 +46,7 @@ _TRUE = ("1", "true", "yes", "on")
 
 
 def work_tree_top(folder: Path) -> Path | None:
-    """The top of the work tree holding ``folder``, or ``None``; an invalid gitfile is refused."""
+    """An invalid gitfile is refused."""
     found = discover(folder)
     return found[0] if found else None
 

@@ -32,14 +32,11 @@ class EnvironmentProblem(ChangelogError):
 
 
 class NotInRepository(EnvironmentProblem):
-    """The command needs a git work tree and ``folder`` is in none: exit 2."""
-
     def __init__(self, folder: Path) -> None:
         super().__init__(f"{folder} is not inside a git repository; run this in a clone")
         self.folder = folder
 
     def advice(self, command: str) -> str:
-        """The one line for ``changelog COMMAND`` run in :attr:`folder`."""
         said = f"{self.folder} is not inside a git repository; run `changelog {command}` in a clone"
         if command in FILE_COMMANDS:
             said += f" (or `changelog {command} --file PATH`, {FILE_COMMANDS[command]})"
@@ -107,18 +104,15 @@ TROUBLESHOOTING = "docs/troubleshooting.md"
 
 
 def see(section: str) -> str:
-    """The troubleshooting page and section heading that say more about a message."""
     return f"see '{section}' in perf-changelog's {TROUBLESHOOTING}"
 
 
 def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """The candidate close enough to ``word`` to be a misspelling (``cutoff``: difflib ratio)."""
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return close[0] if close else None
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """`` (did you mean X?)`` with the closest candidate, or an empty string."""
     close = closest(word, candidates)
     return f" (did you mean {close}?)" if close else ""
 

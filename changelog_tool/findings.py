@@ -43,7 +43,7 @@ class Finding:
 
 
 def listing(names: Sequence[str], most: int = 3) -> str:
-    """``a, b, c and 4 more``: the first ``most`` names of a grouped finding's list."""
+    """``a, b, c and 4 more``."""
     shown = ", ".join(names[:most])
     return f"{shown} and {len(names) - most} more" if len(names) > most else shown
 
@@ -114,7 +114,6 @@ def _escape_property(text: str) -> str:
 
 
 def format_github(findings: Sequence[Finding]) -> str:
-    """GitHub Actions workflow commands: annotations without any token."""
     lines = []
     for f in findings:
         props = [f"file={_escape_property(f.path)}"]
@@ -141,7 +140,6 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_default(value: object) -> str:
-    """A value JSON has no type for (a date YAML read) as ISO 8601 text."""
     return value.isoformat() if isinstance(value, date) else str(value)
 
 

@@ -22,7 +22,6 @@ _SCHEMES = ("https", "http", "ssh", "git")
 
 
 def is_slug(text: str) -> bool:
-    """``text`` is an ``owner/name`` (the ``repository`` setting, a pr-link's)."""
     return _SLUG.fullmatch(text) is not None
 
 

@@ -39,7 +39,6 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """The default of ``max-bytes``: the largest changelog, master config or recipe read."""
 
 Reader = Callable[[Path], bytes | None]
-"""Reads a settings file by its path in the work tree: its bytes, or ``None``."""
 
 
 _PLACEHOLDER_LINK = re.compile(pull_link("[^/]+"))
@@ -56,6 +55,8 @@ def is_placeholder(link: object, placeholders: Sequence[str]) -> bool:
 
 @dataclass(frozen=True)
 class Settings:
+    """Each setting as docs/usage.md ("Settings") describes it, ``_`` for its ``-``."""
+
     root: Path
     changelog: str = "perf-changelog.yaml"
     master_configs: tuple[str, ...] = DEFAULT_MASTER_GLOBS
@@ -66,23 +67,12 @@ class Settings:
     placeholders: tuple[str, ...] = DEFAULT_PLACEHOLDERS
     duplicate_entry: str = "warning"
     correction: str = "warning"
-    """The severity of a change that only corrects old pr-links: the benchmark CI's
-    reader refuses its deleted lines, so that push benchmarks nothing."""
     format: str = "warning"
-    """The severity of form in ``verify --base`` (blank lines, whitespace, an own entry
-    not at the tail, a re-land's link): ``"error"`` for byte discipline."""
     severity: dict[str, str] = field(default_factory=dict)
-    """Per lint code: error, warning, notice or off."""
     lock_timeout: float = 30.0
-    """Seconds a writer waits for another writer's lock before giving up."""
     max_bytes: int = DEFAULT_MAX_BYTES
-    """The largest changelog, master config or recipe file the tool reads, in bytes:
-    every command checks it before reading (a larger file is refused, exit 2)."""
     fill_before_merge: bool = False
-    """A placeholder pr-link is an error on every pull request, not only in a merge
-    queue (``verify --before-merge``): the repository fills links before merging."""
     entry_schema: str | None = None
-    """The repository's entry schema file (docs/usage.md, 'Adding a field')."""
     source: str | None = None
 
     @property
@@ -95,7 +85,6 @@ class Settings:
 
 @cache
 def schema_document(name: str = "perf-changelog.schema.json") -> dict[str, object]:
-    """A shipped schema: the whole changelog's by default, or ``settings.schema.json``."""
     text = resources.files("changelog_tool.schema").joinpath(name).read_text(encoding="utf-8")
     loaded: dict[str, object] = json.loads(text)
     return loaded
@@ -133,7 +122,7 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 
 @dataclass(frozen=True)
 class Found:
-    """Where the settings are: the root, the file holding them (``None``: defaults), its bytes."""
+    """Where the settings are: the root, the file holding them (``None``: defaults)."""
 
     root: Path
     file: str | None = None
@@ -157,7 +146,6 @@ class Found:
 
 
 def read_toml(where: Path, data: bytes) -> dict[str, object]:
-    """A settings file's TOML document (refused when too large or not TOML)."""
     if len(data) > MAX_SETTINGS_BYTES:
         raise UsageError(
             f"{where} is {len(data)} bytes, over the {MAX_SETTINGS_BYTES}-byte "
@@ -180,7 +168,6 @@ def read_toml(where: Path, data: bytes) -> dict[str, object]:
 
 
 def _tool_table(document: dict[str, object]) -> object:
-    """``tool.perf-changelog`` of a parsed pyproject.toml, however the TOML spells it."""
     tool = document.get("tool")
     return tool.get("perf-changelog") if isinstance(tool, dict) else None
 
@@ -195,7 +182,6 @@ def holds_settings(where: Path, data: bytes) -> bool:
 
 
 def read_work_tree(path: Path) -> bytes | None:
-    """The default :data:`Reader`: a regular file in the work tree, confined."""
     return path.read_bytes() if path.is_file() and confined_file(path) else None
 
 
@@ -215,13 +201,11 @@ def find(start: Path, read: Reader = read_work_tree) -> Found:
 
 
 def load(start: Path | None = None, *, read: Reader | None = None, origin: str = "") -> Settings:
-    """The settings for ``start`` (default: cwd); ``read`` reads a settings file's bytes,
-    ``origin`` says where in messages."""
+    """``origin`` says where in messages."""
     return parse(find(start or Path.cwd(), read or read_work_tree), origin)
 
 
 def parse(found: Found, origin: str = "") -> Settings:
-    """Validate the settings :func:`find` found: the one parser of every source."""
     table = found.table()
     source = None
     if found.file is not None:
@@ -316,7 +300,6 @@ def _problems(
 
 
 def _strings(value: object) -> list[str]:
-    """The texts a setting's value holds (a text, a list's items, a table's values)."""
     if isinstance(value, dict):
         value = list(value.values())
     items = value if isinstance(value, list) else [value]

@@ -1,5 +1,4 @@
-"""The lints' reads from git for a snapshot, handed to the pure
-:func:`changelog_tool.lint.review.review`."""
+"""The lints' reads from git for a snapshot, handed to the pure :func:`.review.review`."""
 
 from __future__ import annotations
 
@@ -45,7 +44,6 @@ def lint_findings(
 
     @functools.cache
     def master(path: str) -> tuple[bytes, MasterFile | None, Callable[[], Votes]]:
-        """A changed master file's bytes, its base and its styled keys, read once."""
         known = heads.get(path)  # the bytes the diff engine read
         now = known.data if known is not None else repo.read(head, path, limit) or b""
         return now, bases.get(path), functools.cache(partial(file_votes, now))

@@ -8,35 +8,14 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from changelog_tool.findings import Finding
 from changelog_tool.yaml.tree import Mapping
 
 SNAKE, KEBAB = "snake_case", "kebab-case"
 FILE_SHARE = 0.9
-"""The share of a file's styled keys that must be the other style for a key with no
-styled sibling to be flagged."""
-
-
 Votes = Counter[str | None]
 """How many keys use each style (``None``: no style)."""
-
-
-@dataclass(frozen=True)
-class StyleSlip:
-    key: str
-    line: int
-    style: str
-    expected: str
-    fix: str
-    backing: int
-    """How many styled siblings (or, when ``by_file``, the file's styled keys) use
-    the expected style..."""
-    voters: int
-    """... out of how many."""
-    by_file: bool = False
-    split: bool = False
-    """The file decided because the key's mapping is split evenly between the styles."""
 
 
 def style(name: str) -> str | None:
@@ -58,12 +37,12 @@ def file_votes(data: bytes) -> Votes:
 
 
 def slips(
+    path: str,
     maps: list[Mapping],
     new_paths: Callable[[], set[tuple[str, ...]]],
     whole_file: Callable[[], Votes] | None = None,
-) -> list[StyleSlip]:
-    """The added keys whose style goes against their siblings (or their file); ``new_paths`` and
-    ``whole_file`` are asked only when a key goes against."""
+) -> list[Finding]:
+    """``new_paths`` and ``whole_file`` are asked only when a key goes against its siblings."""
 
     @functools.cache
     def file() -> Votes:
@@ -100,22 +79,20 @@ def slips(
                 backing, voters = whole[expected], whole[SNAKE] + whole[KEBAB]
                 if not voters or backing < FILE_SHARE * voters:
                     continue
-            else:
-                backing, voters = against, same + against
-            fix = key.name.replace("_", "-") if expected == KEBAB else key.name.replace("-", "_")
-            out.append(
-                StyleSlip(
-                    key.name,
-                    key.line,
-                    mine,
-                    expected,
-                    fix,
-                    backing,
-                    voters,
-                    by_file=by_file,
-                    split=by_file and split,
+                siblings = (
+                    "its sibling keys are split evenly between the styles"
+                    if split
+                    else "it has no sibling key with a style to go by"
                 )
-            )
+                why = f"in a file whose keys are {100 * backing // voters}% {expected} ({siblings})"
+            else:
+                why = (
+                    f"among {expected} keys ({against} of its {same + against} sibling keys "
+                    "with a style)"
+                )
+            fix = key.name.replace("_", "-") if expected == KEBAB else key.name.replace("-", "_")
+            said = f"{key.name!r} is {mine} {why}; write {fix!r}, as they are written"
+            out.append(Finding("key-style", said, path, key.line, key=key.name))
     return out
 
 
@@ -125,5 +102,4 @@ def normal(path: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def key_paths(maps: list[Mapping]) -> set[tuple[str, ...]]:
-    """Every key path of a file (to tell which keys a branch added)."""
     return {normal((*m.path, k.name)) for m in maps for k in m.keys}

@@ -4,8 +4,9 @@ blocks written again (:func:`copies`), bounded by :data:`MAX_PAIRS` and :data:`M
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from changelog_tool.findings import Finding
 from changelog_tool.yaml.tree import Mapping, Values
 
 MIN_SHARED = 8
@@ -16,14 +17,9 @@ MAX_LEAVES = 500_000
 
 @dataclass(frozen=True)
 class Place:
-    """One copy: its file, its path of keys and its line."""
-
     path: str
     keys: tuple[str, ...]
     line: int
-
-    def name(self) -> str:
-        return ".".join(self.keys) or "(the document)"
 
 
 @dataclass(frozen=True)
@@ -33,36 +29,6 @@ class Merge:
     anchor: str
     defined: Mapping
     used: Mapping
-
-
-@dataclass(frozen=True)
-class Repeat:
-    """Sibling blocks that repeat each other: the first is where the notice goes."""
-
-    path: str
-    blocks: tuple[Mapping, ...]
-    different: tuple[str, ...]
-    shared: int
-    example: Merge | None = None
-
-    @property
-    def line(self) -> int:
-        return self.blocks[0].line
-
-    def places(self) -> tuple[Place, ...]:
-        return tuple(Place(self.path, b.path, b.line) for b in self.blocks)
-
-    def message(self) -> str:
-        names = [b.path[-1] for b in self.blocks]
-        where = ", ".join(f"{n} (line {b.line})" for n, b in zip(names, self.blocks, strict=True))
-        how = f"differ only in {', '.join(self.different)}" if self.different else "are identical"
-        a, anchor = names[0], anchor_name(names[0])
-        return (
-            f"{where} repeat {self.shared} fields and {how}; write the shared fields once: "
-            f"`{a}: &{anchor}` and, in {', '.join(names[1:])}, `<<: *{anchor}` followed by "
-            f"only the fields that differ{as_already(self.example)}, so an edit to one "
-            "copy cannot silently leave the others behind"
-        )
 
 
 def anchor_name(name: str) -> str:
@@ -102,31 +68,20 @@ def nearest(examples: Sequence[Merge], near: tuple[str, ...]) -> Merge | None:
 
 
 def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    """How many leading keys two paths share."""
     return next(
         (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
     )
 
 
-@dataclass
 class Budget:
-    """Work left over one review: sibling pairs to compare, leaf fields to flatten."""
+    """Work left over one review: sibling pairs to compare, and leaf fields to flatten (a
+    block's fields as leaf paths, flattened once; past the budget, its direct keys)."""
 
-    pairs: int = MAX_PAIRS
-    leaves: int = MAX_LEAVES
-    path: str = ""
-    """The file being reviewed."""
-    cut: set[str] = field(default_factory=set)
-    """The files whose review the budget cut short (the review says so)."""
-
-
-class Leaves:
-    """A block's fields as leaf paths and value numbers, flattened once within the budget (past
-    it, direct keys)."""
-
-    def __init__(self, values: Values, budget: Budget) -> None:
+    def __init__(self, values: Values) -> None:
         self.values = values
-        self.budget = budget
+        self.pairs, self.leaves = MAX_PAIRS, MAX_LEAVES
+        self.path = ""  # the file being reviewed
+        self.cut: set[str] = set()  # the files whose review it cut short
         self._done: dict[int, dict[str, int] | None] = {}
 
     def of(self, mapping: Mapping) -> dict[str, int]:
@@ -158,9 +113,9 @@ class Leaves:
                 continue
             for path, value in below.items():
                 out[f"{name}{'' if path.startswith('[') else '.'}{path}"] = value
-        self.budget.leaves -= len(out)
-        if self.budget.leaves < 0:
-            self.budget.cut.add(self.budget.path)
+        self.leaves -= len(out)
+        if self.leaves < 0:
+            self.cut.add(self.path)
             return None
         return out
 
@@ -168,13 +123,13 @@ class Leaves:
 def repeats(
     path: str,
     maps: list[Mapping],
-    leaves: Leaves,
-    changed: set[tuple[str, ...]] | None = None,
-) -> list[Repeat]:
+    budget: Budget,
+    changed: set[tuple[str, ...]],
+) -> tuple[list[Finding], list[Mapping]]:
     """Groups of sibling blocks (none using ``<<``, nor list items) sharing at least
-    :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union; with
-    ``changed``, only groups touching it."""
-    leaves.budget.path = path
+    :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union, one of them
+    ``changed``: a finding at each group's first block, and the blocks reported."""
+    budget.path = path
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -185,15 +140,15 @@ def repeats(
             and mapping.path[:-1] not in merged_parents
         ):
             groups.setdefault(mapping.path[:-1], []).append(mapping)
-    out = []
+    out, reported = [], []
     examples: list[Merge] | None = None
     for siblings in groups.values():
         if len(siblings) < 2:
             continue
-        blocks = [(m, leaves.of(m)) for m in siblings]
+        blocks = [(m, budget.of(m)) for m in siblings]
         blocks = [(m, fields) for m, fields in blocks if len(fields) >= MIN_SHARED]
-        for members in _near_copies(blocks, leaves.budget):
-            if changed is not None and not any(m.path in changed for m, _ in members):
+        for members in _near_copies(blocks, budget):
+            if not any(m.path in changed for m, _ in members):
                 continue
             first, firsts = members[0]
             different = {
@@ -202,28 +157,30 @@ def repeats(
                 for f in firsts.keys() | fields.keys()
                 if firsts.get(f) != fields.get(f)
             }
-            every = set().union(*(fields.keys() for _, fields in members))
+            shared = len(set().union(*(fields.keys() for _, fields in members)) - different)
             if examples is None:
                 examples = merges(maps)
             example = nearest(examples, first.path[:-1])
-            out.append(
-                Repeat(
-                    path,
-                    tuple(m for m, _ in members),
-                    tuple(sorted(different)),
-                    len(every - different),
-                    example,
-                )
+            reported += [m for m, _ in members]
+            names = [m.path[-1] for m, _ in members]
+            where = ", ".join(f"{m.path[-1]} (line {m.line})" for m, _ in members)
+            how = f"differ only in {', '.join(sorted(different))}" if different else "are identical"
+            a, anchor = names[0], anchor_name(names[0])
+            said = (
+                f"{where} repeat {shared} fields and {how}; write the shared fields once: "
+                f"`{a}: &{anchor}` and, in {', '.join(names[1:])}, `<<: *{anchor}` followed by "
+                f"only the fields that differ{as_already(example)}, so an edit to one "
+                "copy cannot silently leave the others behind"
             )
-    return out
+            out.append(Finding("repeated-block", said, path, first.line))
+    return out, reported
 
 
 Block = tuple[Mapping, dict[str, int]]
 
 
 def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]:
-    """Siblings grouped: identical ones by value number, near copies by fields while the budget
-    lasts."""
+    """Identical siblings by value number, near copies by fields while the budget lasts."""
     leaders: list[tuple[Block, set[tuple[str, int]], list[Block]]] = []
     by_value: dict[int, list[Block]] = {}
     for block in siblings:
@@ -263,56 +220,40 @@ def changed_blocks(head: list[Mapping], base: list[Mapping]) -> set[tuple[str, .
 LONG_SCALAR = 200
 
 
-@dataclass(frozen=True)
-class Copies:
-    """The same large block (a mapping, or a long scalar) in several places."""
-
-    places: tuple[Place, ...]
-    scalar: bool
-    size: int
-    """Characters of the scalar, or fields of the mapping."""
-    example: Merge | None = None
-
-    @property
-    def first(self) -> Place:
-        return self.places[0]
-
-    def message(self) -> str:
-        what = (
-            f"the same {self.size}-character value"
-            if self.scalar
-            else f"the same mapping of {self.size} fields"
-        )
-        where = ", ".join(f"{p.name()} ({p.path}:{p.line})" for p in self.places)
-        key = self.first.keys[-1] if self.first.keys else "block"
-        anchor = anchor_name(key)
-        files = len({p.path for p in self.places})
-        across = (
-            f"; an anchor reaches only within its file, so across these {files} files "
-            "each file can hold it once"
-            if files > 1
-            else ""
-        )
-        how = (
-            f"`{key}: &{anchor} ...` the first time, `{key}: *{anchor}` after"
-            if self.scalar
-            else f"`{key}: &{anchor}` the first time, `*{anchor}` after (or `<<: *{anchor}` "
-            "and what differs)"
-        )
-        return (
-            f"{what} is written {len(self.places)} times: {where}; write it once per file: "
-            f"{how}{as_already(self.example)}{across}"
-        )
+def _copies_message(places: list[Place], scalar: bool, size: int, example: Merge | None) -> str:
+    """``size``: characters of the scalar, or fields of the mapping."""
+    what = f"the same {size}-character value" if scalar else f"the same mapping of {size} fields"
+    where = ", ".join(f"{'.'.join(p.keys) or '(the document)'} ({p.path}:{p.line})" for p in places)
+    key = places[0].keys[-1] if places[0].keys else "block"
+    anchor = anchor_name(key)
+    files = len({p.path for p in places})
+    across = (
+        f"; an anchor reaches only within its file, so across these {files} files "
+        "each file can hold it once"
+        if files > 1
+        else ""
+    )
+    how = (
+        f"`{key}: &{anchor} ...` the first time, `{key}: *{anchor}` after"
+        if scalar
+        else f"`{key}: &{anchor}` the first time, `*{anchor}` after (or `<<: *{anchor}` "
+        "and what differs)"
+    )
+    return (
+        f"{what} is written {len(places)} times: {where}; write it once per file: "
+        f"{how}{as_already(example)}{across}"
+    )
 
 
 def copies(
     files: dict[str, list[Mapping]],
     new: Callable[[str], set[Place]],
-    reported: Iterable[Place] = (),
-) -> list[Copies]:
-    """The large blocks written more than once in one of ``files``, with all their places, at
-    least one new (``new(path)``). Not reported: blocks held once per file, inside reported
-    siblings or inside a larger repeat."""
+    siblings: set[tuple[str, tuple[str, ...]]],
+) -> list[Finding]:
+    """The large blocks (a mapping, or a long scalar) written more than once in one of
+    ``files``, at their first new place, with all their places, at
+    least one new (``new(path)``). Not reported: blocks held once per file, inside the reported
+    ``siblings`` (path, keys) or inside a larger repeat."""
     found: dict[tuple[bool, int], list[Place]] = {}
     sizes: dict[tuple[bool, int], int] = {}
     for path, maps in files.items():
@@ -346,7 +287,6 @@ def copies(
         ),
         key=lambda k: (k[0], -sizes[k], min((p.path, p.line) for p in found[k])),
     )
-    siblings = {(p.path, p.keys) for p in reported}
     covered: set[tuple[str, tuple[str, ...]]] = set()
     out = []
     examples: dict[str, list[Merge]] = {}
@@ -362,13 +302,13 @@ def copies(
         if first.path not in examples:
             examples[first.path] = merges(files[first.path])
         example = nearest(examples[first.path], first.keys[:-1])
-        out.append(Copies(tuple(places), number[0], sizes[number], example))
+        said = _copies_message(places, number[0], sizes[number], example)
+        out.append(Finding("repeated-block", said, first.path, first.line))
         covered.update((p.path, p.keys) for p in places)
     return out
 
 
 def _inside(named: set[tuple[str, tuple[str, ...]]], place: Place) -> bool:
-    """``place`` is one of the ``named`` places (path, keys), or inside one."""
     return any((place.path, place.keys[:n]) in named for n in range(len(place.keys) + 1))
 
 

@@ -25,18 +25,16 @@ class MasterKey:
     base: bytes | None
     line: int
     style: Callable[[], keystyle.Votes] | None
-    """The whole file's styled keys (counted when a key has no styled sibling)."""
 
 
 @dataclass
 class Changed:
-    """What the lints look at: the changed recipe files, the changed master keys (or whole master
-    files, first) and their references."""
+    """The changed recipes, the changed master keys (whole master files first), their references."""
 
     recipes: dict[str, tuple[bytes, bytes | None]] = field(default_factory=dict)
     master_keys: list[MasterKey] = field(default_factory=list)
     references: list[tuple[str, str, str, int]] = field(default_factory=list)
-    """``(master file, key, reference, line)`` for each reference of a changed key."""
+    """``(master file, key, reference, line)``."""
 
 
 def review(
@@ -48,24 +46,36 @@ def review(
     levels = {**DEFAULT_SEVERITY, **(severity or {})}
     styles, repeats = levels["key-style"] != "off", levels["repeated-block"] != "off"
     values = Values()
-    leaves = repeated.Leaves(values, repeated.Budget()) if repeats else None
+    work = repeated.Budget(values) if repeats else None
     out: list[Finding] = []
     recipes = []
-    budget = _Budget(changed)
+    taken, skipped = _budget(changed, levels)
     for path, (head, base) in sorted(changed.recipes.items()):
-        if path in budget.taken:
+        if path in taken:
             file = _File(path, head, base, values if repeats else None)
-            out += file.lints(styles, leaves)
+            out += file.lints(styles, work)
             recipes.append(file)
     for part in changed.master_keys:
-        if part.path in budget.taken:
+        if part.path in taken:
             file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
             out += file.lints(styles, None)
-    out += budget.findings(levels)
-    if leaves is not None and leaves.budget.cut:
-        out.append(_cut_short(sorted(leaves.budget.cut), levels["repeated-block"]))
-    if repeats:
-        out += _copies(recipes)
+    out += skipped
+    if work is not None and work.cut:
+        paths, closed = sorted(work.cut), levels["repeated-block"] == "error"
+        said = (
+            f"repeated-block compared blocks until its work budget ({repeated.MAX_PAIRS:,} "
+            f"pairs, {repeated.MAX_LEAVES:,} fields) ran out, in {', '.join(paths)}: "
+        ) + (
+            "it is an error in the settings, so the review fails closed; split the change"
+            if closed
+            else "what it did not compare is reviewed by hand"
+        )
+        out.append(Finding("review-skipped", said, paths[0], None, "error" if closed else "notice"))
+    if repeats:  # large blocks repeated across the recipes, beyond the sibling repeats
+        read = {f.path: f for f in recipes if f.now is not None}
+        maps = {path: f.now or [] for path, f in read.items()}
+        siblings = {(f.path, b.path) for f in read.values() for b in f.repeated}
+        out += repeated.copies(maps, lambda path: read[path].new_places, siblings)
     out += reference_findings(changed.references, exists, target)
     return [
         replace(f, severity=levels.get(f.code, f.severity))
@@ -75,102 +85,55 @@ def review(
 
 
 REVIEW_BYTES = 512 << 10
-"""The changed YAML key-style and repeated-block read in one run: a real change is a
-few recipes and keys (kilobytes); past this, what is left is not reviewed and a
-``review-skipped`` finding names it, so that a branch of a 1 MB file of new keys
-costs bounded work. A lint the settings make an error fails closed: its
-``review-skipped`` is an error, so a budget never lowers a severity."""
+"""The changed YAML key-style and repeated-block read in one run (a real change is kilobytes);
+past it a ``review-skipped`` finding names what is left, an error for a lint the settings make
+one, so a budget never lowers a severity."""
 
 
-class _Budget:
-    """Which changed files the review reads within :data:`REVIEW_BYTES`, decided before reading:
-    masters first, then recipes, smallest first in each."""
-
-    def __init__(self, changed: Changed) -> None:
-        sizes: dict[str, int] = {}
-        for part in changed.master_keys:
-            sizes[part.path] = sizes.get(part.path, 0) + len(part.head)
-        self.masters = set(sizes)
-        recipes = {path: len(head) for path, (head, _) in changed.recipes.items()}
-        self.read = 0
-        self.taken: set[str] = set()
-        self.skipped: dict[str, int] = {}
-        for group in (sizes, recipes):
-            for path, size in sorted(group.items(), key=lambda item: (item[1], item[0])):
-                if self.read + size <= REVIEW_BYTES:
-                    self.read += size
-                    self.taken.add(path)
-                else:
-                    self.skipped[path] = self.skipped.get(path, 0) + size
-
-    def findings(self, levels: MappingType[str, str]) -> list[Finding]:
-        """A ``review-skipped`` error per erroring lint that left a file unread, a notice for the
-        others."""
-        unread = {
-            "key-style": sorted(self.skipped),
-            "repeated-block": sorted(p for p in self.skipped if p not in self.masters),
-        }
-        out = []
-        lower = []
-        for code, paths in unread.items():
-            if not paths or levels[code] == "off":
-                continue
-            if levels[code] != "error":
-                lower.append(code)
-                continue
-            out.append(
-                Finding(
-                    "review-skipped",
-                    f"{code} is an error in the settings, and this change is too large for it "
-                    f"to review: it read {self.read:,} bytes of changed YAML and left "
-                    f"{self._size(paths):,} bytes unread, in {', '.join(paths)}; the review "
-                    "fails closed: split the change into smaller branches",
-                    paths[0],
-                    None,
-                    "error",
-                )
-            )
-        if lower:
-            paths = sorted({p for code in lower for p in unread[code]})
-            out.append(
-                Finding(
-                    "review-skipped",
-                    f"{' and '.join(lower)} reviewed {self.read:,} bytes of changed YAML "
-                    f"and left {self._size(paths):,} bytes unread (in {', '.join(paths)}): "
-                    "a change this large is reviewed by hand; the gate's other checks ran on "
-                    "all of it",
-                    paths[0],
-                    None,
-                    "notice",
-                )
-            )
-        return out
-
-    def _size(self, paths: list[str]) -> int:
-        return sum(self.skipped[path] for path in paths)
-
-
-def _cut_short(paths: list[str], level: str) -> Finding:
-    """repeated-block ran out of budget: an error when the settings make it one, else a notice."""
-    closed = level == "error"
-    return Finding(
-        "review-skipped",
-        f"repeated-block compared blocks until its work budget ({repeated.MAX_PAIRS:,} "
-        f"pairs, {repeated.MAX_LEAVES:,} fields) ran out, in {', '.join(paths)}: "
-        + (
-            "it is an error in the settings, so the review fails closed; split the change"
-            if closed
-            else "what it did not compare is reviewed by hand"
-        ),
-        paths[0],
-        None,
-        "error" if closed else "notice",
-    )
+def _budget(changed: Changed, levels: MappingType[str, str]) -> tuple[set[str], list[Finding]]:
+    """The files read within :data:`REVIEW_BYTES`, decided before reading (masters first, then
+    recipes, smallest first in each), and a ``review-skipped`` error per erroring lint that left
+    a file unread, one notice for the others."""
+    masters: dict[str, int] = {}
+    for part in changed.master_keys:
+        masters[part.path] = masters.get(part.path, 0) + len(part.head)
+    recipes = {path: len(head) for path, (head, _) in changed.recipes.items()}
+    read, taken, skipped = 0, set[str](), dict[str, int]()
+    for group in (masters, recipes):
+        for path, size in sorted(group.items(), key=lambda item: (item[1], item[0])):
+            if read + size <= REVIEW_BYTES:
+                read += size
+                taken.add(path)
+            else:
+                skipped[path] = skipped.get(path, 0) + size
+    unread = {
+        "key-style": sorted(skipped),
+        "repeated-block": sorted(p for p in skipped if p not in masters),
+    }
+    spoken = [code for code, paths in unread.items() if paths and levels[code] != "off"]
+    groups = [([code], "error") for code in spoken if levels[code] == "error"]
+    lower = [code for code in spoken if levels[code] != "error"]
+    groups += [(lower, "notice")] if lower else []
+    out = []
+    for codes, level in groups:
+        paths = sorted({p for code in codes for p in unread[code]})
+        left = sum(skipped[path] for path in paths)
+        said = (
+            f"{codes[0]} is an error in the settings, and this change is too large for it to "
+            f"review: it read {read:,} bytes of changed YAML and left {left:,} bytes unread, "
+            f"in {', '.join(paths)}; the review fails closed: split the change into smaller "
+            "branches"
+            if level == "error"
+            else f"{' and '.join(codes)} reviewed {read:,} bytes of changed YAML and left "
+            f"{left:,} bytes unread (in {', '.join(paths)}): a change this large is reviewed "
+            "by hand; the gate's other checks ran on all of it"
+        )
+        out.append(Finding("review-skipped", said, paths[0], None, level))
+    return taken, out
 
 
 class _File:
-    """One file (or one key's part) and what the lints ask of it; the base is parsed only when
-    needed."""
+    """One file (or one key's part); its base is parsed only when a lint asks."""
 
     def __init__(
         self,
@@ -186,7 +149,7 @@ class _File:
         self.base = base
         self.values = values
         self.style = style
-        self.repeats: list[repeated.Repeat] = []
+        self.repeated: list[Mapping] = []  # the blocks its repeated-block findings name
         try:
             self.now: list[Mapping] | None = mappings(head, line - 1, values=values)
         except YamlProblem:
@@ -202,61 +165,25 @@ class _File:
 
     @cached_property
     def new_places(self) -> set[repeated.Place]:
-        try:
-            before = self.before
-        except YamlProblem:  # a base no lint can read: nothing here counts as new
-            return set()
-        return repeated.new_places(self.path, self.now or [], before)
+        """(Asked only once :meth:`lints` read the base.)"""
+        return repeated.new_places(self.path, self.now or [], self.before)
 
-    def lints(self, styles: bool, leaves: repeated.Leaves | None) -> list[Finding]:
-        """``leaves``: look for repeated blocks too (recipes)."""
+    def lints(self, styles: bool, work: repeated.Budget | None) -> list[Finding]:
         now = self.now
         if now is None:
             return []
         out = []
         try:
-            for slip in keystyle.slips(now, lambda: self.new_paths, self.style) if styles else []:
-                out.append(
-                    Finding("key-style", _style_message(slip), self.path, slip.line, key=slip.key)
-                )
-            if leaves is not None:
+            if styles:
+                out += keystyle.slips(self.path, now, lambda: self.new_paths, self.style)
+            if work is not None:
                 changed = repeated.changed_blocks(now, self.before)
-                self.repeats = repeated.repeats(self.path, now, leaves, changed)
-                for repeat in self.repeats:
-                    out.append(Finding("repeated-block", repeat.message(), self.path, repeat.line))
+                found, self.repeated = repeated.repeats(self.path, now, work, changed)
+                out += found
         except YamlProblem:
             self.now = None
             return []
         return out
-
-
-def _style_message(slip: keystyle.StyleSlip) -> str:
-    if slip.by_file:
-        siblings = (
-            "its sibling keys are split evenly between the styles"
-            if slip.split
-            else "it has no sibling key with a style to go by"
-        )
-        why = (
-            f"in a file whose keys are {100 * slip.backing // slip.voters}% {slip.expected} "
-            f"({siblings})"
-        )
-    else:
-        why = (
-            f"among {slip.expected} keys ({slip.backing} of its {slip.voters} sibling keys "
-            "with a style)"
-        )
-    return f"{slip.key!r} is {slip.style} {why}; write {slip.fix!r}, as they are written"
-
-
-def _copies(files: list[_File]) -> list[Finding]:
-    """The large blocks repeated across the changed recipe files, beyond the sibling repeats."""
-    readable = [f for f in files if f.now is not None]
-    maps = {f.path: f.now or [] for f in readable}
-    by_path = {f.path: f for f in readable}
-    places = [p for f in readable for r in f.repeats for p in r.places()]
-    found = repeated.copies(maps, lambda path: by_path[path].new_places, places)
-    return [Finding("repeated-block", c.message(), c.first.path, c.first.line) for c in found]
 
 
 # ``recipe-reference``: a changed key's references that name no file, one finding per key.

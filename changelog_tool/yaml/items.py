@@ -17,18 +17,15 @@ from ruamel.yaml.nodes import ScalarNode
 Scalar: TypeAlias = str | int | float | bool | None
 """A JSON scalar; a plain YAML scalar may also be a date (:func:`plain_value`)."""
 YamlValue: TypeAlias = "Scalar | Mapping[str, YamlValue] | Sequence[YamlValue]"
-"""A YAML or JSON value with text keys: what an entry, a JSON document and a JSON
-Schema instance hold. Read-only views, so a ``dict[str, list[str]]`` is one too;
-``isinstance`` narrows it to ``dict`` or ``list``. A value a loader reads from
-untrusted bytes is an ``object`` until it is checked (its keys may be numbers)."""
+"""A YAML or JSON value with text keys (read-only views, so a ``dict[str, list[str]]`` is one
+too). A value read from untrusted bytes is an ``object`` until checked (keys may be numbers)."""
 
 
 @dataclass(unsafe_hash=True)
 class YamlProblem(Exception):
-    """YAML a reader refuses: past a limit, not YAML, or a value it cannot build; ``line`` is
-    1-based (LF lines), 1 where the reader gives none (``None``: a master config's problem
-    shown without one); ``key``, the master key it is about. Not frozen: raising sets
-    ``__traceback__``."""
+    """YAML a reader refuses: ``line`` is 1-based (LF lines), 1 where the reader gives none
+    (``None``: shown without one); ``key``, the master key it is about. Not frozen: raising
+    sets ``__traceback__``."""
 
     code: str
     message: str
@@ -58,9 +55,6 @@ _LETTERS = frozenset("tTfFnN")
 
 
 _SAFE = YAML(typ="safe", pure=False)
-"""ruamel.yaml's safe loader: its resolver and constructor read plain scalars."""
-
-
 _BUILDING = threading.Lock()
 """One scalar built at a time: the TUI reads in worker threads, the loader is shared."""
 
@@ -103,7 +97,7 @@ it is and it is not (``2025-13-01``, ``!!bool "abc"``, ``!!int ""``)."""
 
 
 def build_error(exc: Exception) -> str:
-    """A constructor's error in a config's terms (not Python's advice on int digits)."""
+    """A constructor's error, without Python's advice on int digits."""
     if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
         return f"a number of more than {sys.get_int_max_str_digits():,} digits"
     return str(exc)

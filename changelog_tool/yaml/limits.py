@@ -26,7 +26,7 @@ MAX_ALIAS_NODES = 100_000
 
 @dataclass
 class _Open:
-    """A collection the scan is inside: anchor, count start, depth and deepest level below it."""
+    """A collection the scan is inside: its count start, depth and deepest level below it."""
 
     anchor: str | None
     start: int
@@ -40,8 +40,7 @@ to the YAML 1.1 readers benchmark CI uses), not to a scan by ``\\n``."""
 
 
 def line_at(data: bytes | str, index: int) -> int:
-    """The 1-based line of a mark's character ``index``, counting LF only (as git and the byte
-    scan do)."""
+    """The 1-based line of a mark's character ``index``, counting LF only (as git does)."""
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     return text.removeprefix("\ufeff").count("\n", 0, max(index, 0)) + 1
 
@@ -50,8 +49,8 @@ MASTER_NEEDS = "a master config needs about 10: flatten it"
 
 
 def events(data: bytes | str, needs: str = MASTER_NEEDS) -> Iterator[Event]:
-    """libyaml's events for ``data``: :class:`YamlProblem` at the first node past a limit,
-    ruamel's ``YAMLError`` at a syntax error. ``needs`` is said when too deep."""
+    """libyaml's events: :class:`YamlProblem` at the first node past a limit, ``YAMLError`` at a
+    syntax error; ``needs`` is said when too deep."""
     parser = CParser(data)
     sizes: dict[str, tuple[int, int]] = {}  # anchor -> (expanded nodes, height)
     unclosed: set[str] = set()  # anchors whose newest node is a collection still open
@@ -127,7 +126,7 @@ def _too_deep(data: bytes | str, event: Event, needs: str) -> YamlProblem:
 
 
 def deeper_than(value: object, limit: int = MAX_DEPTH) -> bool:
-    """Whether a JSON value nests more than ``limit`` levels (the root is 1), without recursion."""
+    """Whether a JSON value nests more than ``limit`` levels (the root is 1)."""
     level, pending = 0, [value]
     while pending := [node for node in pending if isinstance(node, dict | list)]:
         level += 1

@@ -1,6 +1,6 @@
 """Values built in one pass over the bounded events, as ruamel's safe loader builds them: the
-master configs' loader (:func:`load`, which defers anchors, tags and the like to ruamel) and
-the changelog's strict pass (refusing them). See docs/design.md, "Module layout" (``yaml/``)."""
+master configs' loader (:func:`load`, deferring anchors, tags and the like to ruamel) and the
+changelog's strict pass (refusing them)."""
 
 from __future__ import annotations
 
@@ -31,22 +31,18 @@ from changelog_tool.yaml.items import (
 )
 from changelog_tool.yaml.limits import MASTER_NEEDS, events
 
-_DEFER = object()
-"""What :func:`build` returns for a document it leaves to ruamel's loader."""
+_DEFER = object()  # a document left to ruamel's loader
 _NO_KEY = object()
 
 
 def load(data: bytes) -> object:
-    """The document's value as ruamel's safe loader builds it; raises :class:`YamlProblem` or
-    ``YAMLError``."""
     value = build(data)
     return YAML(typ="safe", pure=False).load(data) if value is _DEFER else value
 
 
 @dataclass
 class _Into:
-    """A collection being filled: depth, document order, start, the key awaiting a value and
-    (strict) key or item lines."""
+    """A collection being filled: the key awaiting a value and (strict) key or item lines."""
 
     collection: dict[object, object] | list[object]
     depth: int
@@ -55,8 +51,7 @@ class _Into:
     key: object = _NO_KEY
     lines: dict[str, int] | None = None
     prefix: str = ""
-    as_key: bool = False
-    """A collection as a mapping's key (strict: refused once it is read)."""
+    as_key: bool = False  # a mapping's key (strict: refused once read)
 
 
 def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
@@ -174,7 +169,6 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
 
 
 def _refused(event: Event, line: int) -> YamlProblem:
-    """Why the changelog refuses ``event``: an anchor, an alias or a tag."""
     anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
     if isinstance(event, AliasEvent):
         why = f"YAML alias *{anchor} is not allowed in the changelog; write the value out"

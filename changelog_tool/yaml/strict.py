@@ -1,6 +1,5 @@
-"""The changelog's strict loader: the bounded pass of
-:func:`~changelog_tool.yaml.safeload.build`, refusing anchors, aliases, tags and duplicate
-keys with their lines (counted by LF, as the ledger counts them)."""
+"""The changelog's strict loader: :func:`~changelog_tool.yaml.safeload.build`'s bounded pass,
+refusing anchors, aliases, tags and duplicate keys at their lines (LF lines, as the ledger's)."""
 
 from __future__ import annotations
 
@@ -12,8 +11,8 @@ from changelog_tool.yaml.safeload import build
 
 
 def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
-    """One YAML document: a list of :class:`Item` when the root is a sequence, else the root
-    value; lines shifted by ``line_offset``. Raises :class:`YamlProblem`."""
+    """A list of :class:`Item` when the root is a sequence, else the root value; raises
+    :class:`YamlProblem`."""
     try:
         return build(data, strict=True, offset=line_offset)
     except YamlProblem as exc:
@@ -29,7 +28,6 @@ def load_items(data: bytes | str, line_offset: int = 0) -> list[Item] | object:
 
 
 def load_value(data: bytes | str) -> object:
-    """Parse a document into plain values (sequence items unwrapped)."""
     root = load_items(data)
     if isinstance(root, list):
         return [item.value for item in root]

@@ -31,8 +31,7 @@ class Key:
 
 @dataclass
 class Mapping:
-    """One YAML mapping: its key path, line, keys, merged keys and anchors, and (with values)
-    each field's value number, its own number and scalar lengths."""
+    """One YAML mapping; with values, each field's value number, its own, its scalars' lengths."""
 
     path: tuple[str, ...]
     line: int
@@ -47,15 +46,15 @@ class Mapping:
 
 
 class Values:
-    """Numbers for values, equal for equal values across every file read with this instance."""
+    """Numbers for values, equal for equal values across every file read with one instance."""
 
     def __init__(self) -> None:
         self._known: dict[Hashable, int] = {}
         self._shapes: list[Hashable] = []
 
     def number(self, shape: Hashable) -> int:
-        """The number of ``("s", text)``, ``("q", item numbers)`` or ``("m",
-        frozenset of (key, number))``."""
+        """``shape``: ``("s", text)``, ``("q", item numbers)`` or ``("m", frozenset of (key,
+        number))``."""
         found = self._known.get(shape)
         if found is None:
             found = self._known[shape] = len(self._shapes)
@@ -63,7 +62,6 @@ class Values:
         return found
 
     def shape(self, number: int) -> Hashable:
-        """What :meth:`number` was given for ``number``."""
         return self._shapes[number]
 
 
@@ -72,8 +70,7 @@ _MERGE = "tag:yaml.org,2002:merge"
 
 @dataclass(slots=True)
 class _Node:
-    """A node: kind, a scalar's ``text`` or a collection's ``nodes``, 0-based line, merge key,
-    anchor."""
+    """A node: a scalar's ``text`` or a collection's ``nodes``, its 0-based line."""
 
     kind: str
     line: int
@@ -101,7 +98,7 @@ def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None)
 
 
 def _compose(data: bytes) -> _Node | None:
-    """The document's root node; aliases share the node they name."""
+    """The root node; aliases share the node they name."""
     anchors: dict[str, _Node] = {}
     open_: list[_Node] = []
     root: _Node | None = None
@@ -140,7 +137,7 @@ def _compose(data: bytes) -> _Node | None:
 
 
 class _Walk:
-    """One pass over the tree: each node once, mappings in start order, the node budget."""
+    """One pass over the tree: each node once, mappings in start order, within the budget."""
 
     def __init__(self, offset: int, values: Values | None) -> None:
         self.offset = offset
@@ -150,8 +147,7 @@ class _Walk:
         self.budget = MAX_NODES
 
     def node(self, node: _Node, path: tuple[str, ...], at: int | None) -> int:
-        """``node``'s value number (-1 without ``values``); ``at``: the line of the key naming
-        it."""
+        """The value number (-1 without ``values``); ``at``: the line of the key naming it."""
         known = self.numbers.get(id(node))
         if known is not None:
             return known

@@ -28,8 +28,8 @@ def same(a: object, b: object) -> bool:
 
 
 def identity(value: object) -> Hashable:
-    """A hashable form of a YAML value, equal exactly when :func:`same` says so (except that a
-    mapping with a NaN key equals itself here)."""
+    """A hashable form, equal exactly when :func:`same` says so (but a mapping with a NaN key
+    equals itself here)."""
     kind = type(value).__name__
     if isinstance(value, Mapping):
         return kind, frozenset((identity(k), identity(v)) for k, v in value.items())

@@ -25,9 +25,8 @@ _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+")
 
 
 def load(data: bytes) -> object:
-    """The document's value as PyYAML's safe loader builds it, within the limits of
-    :func:`~changelog_tool.yaml.limits.events`; :class:`YamlProblem` for what either refuses
-    (its message the scan's whole error, or PyYAML's first line)."""
+    """:class:`YamlProblem` for what the scan or PyYAML refuses (the scan's whole error, or
+    PyYAML's first line)."""
     quoted: list[tuple[int, int]] = []  # where quoted and block scalars lie (characters)
     try:
         for event in events(data):
@@ -59,8 +58,7 @@ def _bounded(text: str) -> None:
 
 
 def plain(text: str) -> object:
-    """A plain scalar's value as PyYAML resolves and builds it (``on`` is True,
-    ``010`` is 8); :class:`YamlProblem` when it cannot build it."""
+    """A plain scalar's value as PyYAML builds it; :class:`YamlProblem` when it cannot."""
     _bounded(text)
     loader = yaml.SafeLoader("")
     tag = loader.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
@@ -72,16 +70,13 @@ def plain(text: str) -> object:
 
 
 _QUOTED_OR_BLOCK = frozenset("\"'|>")
-
-
 _BARE_TAB = re.compile(r"^[ \t]*[^ \t\n#](?:[^\t\n#]|(?<![ \t])#)*+\t", re.MULTILINE)
 """A tab after a line's first text and before its comment (a ``#`` after a blank): in one
 pass, the possessive ``*+`` never backtracking over a long line."""
 
 
 def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
-    """A tab outside quoted or block scalars and comments is :class:`YamlProblem`, as PyYAML's
-    scanner refuses it."""
+    """A tab outside quoted or block scalars and comments is refused, as PyYAML's scanner does."""
     pieces, at = [], 0
     for start, end in quoted:  # their tabs are blanked out
         pieces += [text[at:start], text[start:end].replace("\t", " ")]
@@ -134,7 +129,6 @@ def disagreements(block: bytes, read: object) -> list[tuple[str, str]]:
 
 
 def _advice(value: object) -> str:
-    """How to write ``value`` so that both readings agree."""
     if isinstance(value, str):
         return 'quote it ("...") so that both read text'
     if isinstance(value, int) and not isinstance(value, bool):
