@@ -124,7 +124,6 @@ def offsets_in(raw: bytes, findings: list[Finding]) -> None:
 
 def _new_file(head: bytes, path: str) -> History:
     """A changelog the branch creates: every entry is appended (the gate judges their fields)."""
-
     report = check_file(head, path)
     nul = any(f.code == "encoding" and "NUL" in f.message for f in report.findings)
     history = History(
@@ -222,7 +221,12 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         more = f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries"
         history.findings.append(Finding("history-modified", more, path, errors[0].line))
     history.findings.extend(_form(pairing, path))
-    if history.corrections and _besides_corrections(pairing):
+    # corrections mixed with any change but relinked entries and blank lines
+    if history.corrections and (
+        pairing.own
+        or pairing.removed
+        or any(p.how != RELINKED and not pairing.exact(p) for p in pairing.pairs)
+    ):
         history.findings.insert(
             0, _mixed(history, path, new.blocks[pairing.own[0]].line if pairing.own else 1)
         )
@@ -237,13 +241,6 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
             )
             history.findings.append(form_warning("entry-order", mid_file, path, block.line))
     return history  # the entries after the last base entry: compare's check_tail
-
-
-def _besides_corrections(pairing: Pairing) -> bool:
-    """Anything but relinked entries and blank lines."""
-    return bool(pairing.own or pairing.removed) or any(
-        p.how != RELINKED and not pairing.exact(p) for p in pairing.pairs
-    )
 
 
 def _mixed(history: History, path: str, line: int) -> Finding:

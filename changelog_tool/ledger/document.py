@@ -29,12 +29,10 @@ ENTRY_HEAD = b"- config-keys:"
 
 
 def begins_entry(data: bytes, at: int) -> bool:
-    """Whether the line that begins at ``at`` begins an entry."""
     return data[at : at + 1] == b"-" and data[at + 1 : at + 2] in (b" ", b"\n", b"")
 
 
 def entry_starts(data: bytes) -> list[int]:
-    """The offset of every line of ``data`` that begins an entry, in order."""
     starts = [0] if ENTRY_START.match(data) else []
     starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
     return starts
@@ -101,7 +99,6 @@ class Entry:
 
     @property
     def value(self) -> object:
-        """The value of :attr:`parsed`, or :data:`UNPARSED`."""
         parsed = self.parsed
         return parsed.value if isinstance(parsed, Item) else UNPARSED
 
@@ -168,13 +165,9 @@ def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> byt
 def separator_before_append(data: bytes) -> bytes:
     """What goes between existing bytes and a first appended entry so that exactly one empty line
     precedes it."""
-    if not data:
+    if not data or data.endswith(b"\n\n"):
         return b""
-    if data.endswith(b"\n\n"):
-        return b""
-    if data.endswith(b"\n"):
-        return b"\n"
-    return b"\n\n"
+    return b"\n" if data.endswith(b"\n") else b"\n\n"
 
 
 def first_appended_line(lines: int, end: bytes) -> int:
@@ -223,17 +216,14 @@ class Ledger:
         self.data = data
         self.first_line = first_line
 
-    # --- structure -----------------------------------------------------------
     @cached_property
     def _newlines(self) -> list[int]:
         return [m.start() for m in re.finditer(b"\n", self.data)]
 
     def line_of(self, offset: int) -> int:
-        """1-based line number of a byte offset."""
         return bisect_right(self._newlines, offset - 1) + self.first_line
 
     def line_start(self, line: int) -> int:
-        """Byte offset where a 1-based line begins."""
         line -= self.first_line
         return self._newlines[line - 1] + 1 if line > 0 else 0
 
@@ -270,7 +260,6 @@ class Ledger:
         line = self.data.count(b"\n", 0, starts[-1]) + self.first_line
         return self._block(len(starts) - 1, starts[-1], len(self.data), line)
 
-    # --- byte-level checks -----------------------------------------------------
     def byte_problems(self, path: str = "") -> list[Finding]:
         """Encoding and whitespace problems over the whole file (the size was checked before
         reading), as findings in ``path``."""

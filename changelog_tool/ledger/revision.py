@@ -24,14 +24,8 @@ from changelog_tool.yaml.values import same
 
 OFFSET = re.compile(r"at offset (\d+)")
 
-NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
-    "new",
-    "unchanged",
-    "append",
-    "correction",
-    "modified",
-    "absent",
-)
+NEW, UNCHANGED, APPEND = "new", "unchanged", "append"
+CORRECTION, MODIFIED, ABSENT = "correction", "modified", "absent"
 
 
 SYNC = "`changelog sync` rewrites it as the base's bytes, then this branch's own entries"
@@ -200,7 +194,12 @@ def append_break(
         return None  # the existing file's own problem, whatever follows it
 
     def broken(code: str, at: int, what: str) -> Break:
-        return Break(code, at, what + _cause(end, line), _fix(end))
+        cause, remedy = _cause(end, line)
+        fix = (
+            "nothing can be appended until that is fixed in a change of its own (an edit "
+            f"of history, which a maintainer lands on purpose): {remedy}"
+        )
+        return Break(code, at, what + cause, fix)
 
     try:
         together = _as_list(load_items(whole, line_offset=line - 1))
@@ -245,38 +244,25 @@ def _as_list(root: object) -> list[Item] | None:
     return None
 
 
-def _cause(end: bytes, line: int) -> str:
-    """What in ``end`` takes in the appended bytes, when it is a known ending."""
-    marker = _MARKER.search(end)
+def _cause(end: bytes, line: int) -> tuple[str, str]:
+    """What in ``end`` takes in the appended bytes, when it is a known ending, and its remedy."""
+    marker, keep = _MARKER.search(end), _KEEP.search(end)
     if marker is not None:
         at = line + end.count(b"\n", 0, marker.start())
         mark = end[marker.start() : marker.end()].decode("utf-8", "replace")
         return (
             f": it holds the YAML document marker {mark!r} at line {at}, and what "
             "follows a marker is another document, outside the list"
-        )
-    keep = _KEEP.search(end)
+        ), "remove that marker line"
     if keep is not None:
         at = line + end.count(b"\n", 0, keep.start())
         return (
             f": its block scalar at line {at} keeps its trailing line breaks ('|+' or "
             "'>+'), so it takes in the empty line that separates entries"
-        )
+        ), "change that indicator to '|' or '>' (the value then ends in one line break)"
     if not end.startswith(b"-"):
-        return ": no line of it begins a block list item ('- ' at column 0)"
-    return ""
-
-
-def _fix(end: bytes) -> str:
-    if _MARKER.search(end) is not None:
-        remove = "remove that marker line"
-    elif _KEEP.search(end) is not None:
-        remove = "change that indicator to '|' or '>' (the value then ends in one line break)"
-    elif not end.startswith(b"-"):
-        remove = "rewrite the file as a block list (one '- config-keys:' entry after another)"
-    else:
-        remove = "fix the end of the file"
-    return (
-        "nothing can be appended until that is fixed in a change of its own (an edit "
-        f"of history, which a maintainer lands on purpose): {remove}"
-    )
+        return (
+            ": no line of it begins a block list item ('- ' at column 0)",
+            "rewrite the file as a block list (one '- config-keys:' entry after another)",
+        )
+    return "", "fix the end of the file"

@@ -46,15 +46,13 @@ CHANGED_SINCE_READ = (
 
 @dataclass(frozen=True)
 class Bounds:
-    """What every write obeys: the lock wait (``lock-timeout``) and the largest file read
-    (``max-bytes``)."""
+    """What every write obeys: the lock wait and the largest file read."""
 
     timeout: float = LOCK_TIMEOUT
     limit: int = DEFAULT_MAX_BYTES
 
     @classmethod
     def of(cls, settings: Settings) -> Bounds:
-        """The bounds a command's settings set: the one place they are read for a write."""
         return cls(settings.lock_timeout, settings.max_bytes)
 
 
@@ -179,7 +177,12 @@ def write_over(path: Path, real: Path, mode: int, data: bytes) -> None:
             os.unlink(tmp)
         raise
     try:
-        _sync_folder(real.parent)
+        with contextlib.suppress(OSError):  # the rename made durable
+            dir_fd = os.open(real.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
         written = os.pread(fd, len(data) + 1, 0)
     finally:
         os.close(fd)
@@ -187,15 +190,6 @@ def write_over(path: Path, real: Path, mode: int, data: bytes) -> None:
         raise ChangelogError(
             f"read-back of {path} does not match what was written; check the disk and the file"
         )
-
-
-def _sync_folder(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -208,7 +202,6 @@ def _write_all(fd: int, data: bytes) -> None:
 class Appended:
     old_size: int
     new_size: int
-    last_line: int
     entry_lines: tuple[int, ...]
     warnings: tuple[Finding, ...]
     appended: bytes
@@ -346,5 +339,4 @@ def append(
     for block in blocks:
         starts.append(line)
         line += block.count(b"\n") + 1
-    lines = new.count(b"\n")
-    return Appended(len(old), len(new), lines, tuple(starts), tuple(warnings), new[len(old) :])
+    return Appended(len(old), len(new), tuple(starts), tuple(warnings), new[len(old) :])
