@@ -82,26 +82,18 @@ def undo_conversions(base: bytes, head: bytes, path: str) -> tuple[bytes, list[F
     found: list[tuple[str, int, str]] = []
     if head.startswith(BOM) and not base.startswith(BOM):
         head = head[len(BOM) :]
-        found.append(
-            (
-                "the file now starts with a UTF-8 byte-order mark (BOM)",
-                1,
-                f"remove its first 3 bytes (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`)",
-            )
-        )
+        fix = f"remove its first 3 bytes (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`)"
+        found.append(("the file now starts with a UTF-8 byte-order mark (BOM)", 1, fix))
     crlf = head.find(b"\r\n")
     if crlf >= 0 and b"\r" not in base:
-        line = head.count(b"\n", 0, crlf) + 1
-        count = head.count(b"\r\n")
+        line, count = head.count(b"\n", 0, crlf) + 1, head.count(b"\r\n")
         head = head.replace(b"\r\n", b"\n")
-        found.append(
-            (
-                f"CRLF line endings: {count} line(s) end in CR LF (the first is line {line})",
-                line,
-                f"convert them back to LF (`sed -i 's/\\r$//' {path}`); "
-                "an editor or git's core.autocrlf made them",
-            )
+        what = f"CRLF line endings: {count} line(s) end in CR LF (the first is line {line})"
+        fix = (
+            f"convert them back to LF (`sed -i 's/\\r$//' {path}`); "
+            "an editor or git's core.autocrlf made them"
         )
+        found.append((what, line, fix))
     same = "; the file is otherwise unchanged" if found and head == base else ""
     return head, [
         Finding("encoding", f"{what}{same}; {fix}", path, line) for what, line, fix in found
@@ -180,8 +172,7 @@ def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]
         index = bisect.bisect_right(starts, number)  # the entry that holds the line, + 1
         if index == 0 or index > len(new.blocks):
             return None
-        a, b = old.blocks[index - 1], new.blocks[index - 1]
-        before, after = a.value, b.value
+        before, after = old.blocks[index - 1].value, new.blocks[index - 1].value
         if not relinked(before, after) or not isinstance(after, dict):
             return None
         link = after["pr-link"]

@@ -175,7 +175,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 CORE_FIELDS_READ = {
     # code that reads some of the four fields every entry has, each for its meaning
-    ("ledger/lookup.py", ("pr-link", "config-keys", "scenario-type", "description")): "the "
+    ("ledger/filecheck.py", ("pr-link", "config-keys", "scenario-type", "description")): "the "
     "fields `log` formats on lines of their own; every other field follows as written",
     ("ledger/entry.py", ("scenario-type", "description")): "the words a duplicate "
     "entry must contain",
