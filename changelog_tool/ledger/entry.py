@@ -284,16 +284,9 @@ def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
         start = pos = entry_before(kept, hit)
         end = entry_after(kept, hit + len(first))
         # looked up in place: most look-alikes fail on a missing word
-        if all(kept.find(word, start, end) >= 0 for word in rest) and _equal(
-            kept[start:end], entry
-        ):
-            return kept.count(b"\n", 0, start) + 1
+        if all(kept.find(word, start, end) >= 0 for word in rest):
+            value = parse(kept[start:end].rstrip(b" \n"), 1)
+            if isinstance(value, dict) and same_entry(value, entry):
+                return kept.count(b"\n", 0, start) + 1
         if start <= 0:
             return None
-
-
-def _equal(block: bytes, entry: Mapping[str, object]) -> bool:
-    """The block reads as ``entry`` but for pr-link (the emitter's layout is read without the
-    parser)."""
-    value = parse(block.rstrip(b" \n"), 1)
-    return isinstance(value, dict) and same_entry(value, entry)

@@ -33,21 +33,18 @@ def entry_count(which: str, line: int, path: str) -> Finding:
     )
 
 
-def schema_findings(
-    which: str, line: int, item: Item, path: str, errors: list[tuple[str, str]] | None = None
-) -> list[Finding]:
+def schema_findings(which: str, line: int, item: Item, path: str) -> list[Finding]:
     """The schema's refusals of ``which`` entry, each at its field's line."""
+    lines = item.key_lines
     return [
         Finding(
-            "schema", f"{which} (line {line}), {field}: {message}", path, _field_line(item, field)
+            "schema",
+            f"{which} (line {line}), {field}: {message}",
+            path,
+            lines.get(field) or lines.get(field.split("/")[0]) or item.line,
         )
-        for field, message in (schema_errors(item.value) if errors is None else errors)
+        for field, message in schema_errors(item.value)
     ]
-
-
-def _field_line(item: Item, field_path: str) -> int:
-    lines = item.key_lines
-    return lines.get(field_path) or lines.get(field_path.split("/")[0]) or item.line
 
 
 # --- a file in memory ------------------------------------------------------------
@@ -104,7 +101,13 @@ def check_file(data: bytes, path: str) -> FileReport:
         root = load_items(data)
     except YamlProblem as problem:
         report.findings.append(Finding(problem.code, problem.message, path, problem.line))
-        _check_blocks_one_by_one(ledger, path, report, skip_line=problem.line)
+        for block in ledger.blocks:  # then each other broken entry too
+            read = block.item
+            if not isinstance(read, YamlProblem):
+                which = f"entry {block.index + 1}"
+                report.findings.extend(schema_findings(which, block.line, read, path))
+            elif read.line != problem.line:
+                report.findings.append(Finding(read.code, read.message, path, read.line))
         return report
     report.parsed = True
     if root is None and _BLANK_OR_COMMENT.fullmatch(data):
@@ -119,7 +122,13 @@ def check_file(data: bytes, path: str) -> FileReport:
         report.findings.append(Finding("not-a-list", message, path, 1))
         return report
     report.items = root
-    _check_items(ledger, path, root, report)
+    for number, item in enumerate(root, 1):
+        start = ledger.line_start(item.line)
+        if start == 0 and data.startswith(BOM):  # its own encoding finding says so
+            start = len(BOM)
+        if not data.startswith(ENTRY_HEAD, start):
+            report.findings.append(entry_count(f"entry {number}", item.line, path))
+        report.findings.extend(schema_findings(f"entry {number}", item.line, item, path))
     if not any(p.code == "encoding" for p in byte_problems):
         # with CR line endings every entry would look unseparated: one finding is enough
         report.findings.extend(_separator_findings(ledger, path))
@@ -142,31 +151,6 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
             message = "no empty line between this entry and the previous one"
             findings.append(Finding("separator", message, path, block.line, WARNING))
     return findings
-
-
-def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileReport) -> None:
-    for number, item in enumerate(items, 1):
-        start = ledger.line_start(item.line)
-        if start == 0 and ledger.data.startswith(BOM):  # its own encoding finding says so
-            start = len(BOM)
-        if not ledger.data.startswith(ENTRY_HEAD, start):
-            report.findings.append(entry_count(f"entry {number}", item.line, path))
-        report.findings.extend(schema_findings(f"entry {number}", item.line, item, path))
-
-
-def _check_blocks_one_by_one(
-    ledger: Ledger, path: str, report: FileReport, skip_line: int | None
-) -> None:
-    """After a whole-file parse failed: report each other broken entry too."""
-    for block in ledger.blocks:
-        result = block.item
-        if isinstance(result, YamlProblem):
-            if result.line != skip_line:
-                report.findings.append(Finding(result.code, result.message, path, result.line))
-            continue
-        report.findings.extend(
-            schema_findings(f"entry {block.index + 1}", block.line, result, path)
-        )
 
 
 _BLANK_OR_COMMENT = re.compile(rb"(?: *(?:#[^\n]*)?\n)*")
