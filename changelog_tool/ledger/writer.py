@@ -93,25 +93,21 @@ def hold(path: Path, bounds: Bounds = Bounds(), *, export: bool = True) -> Itera
         identity = f"{found.st_dev}:{found.st_ino}"
         held: dict[str, int] = getattr(_held, "folders", None) or {}
         _held.folders = held
-        if held.get(identity) or os.environ.get(HELD_VARIABLE) == identity:
-            held[identity] = held.get(identity, 0) + 1
-            try:
-                yield
-            finally:
-                held[identity] -= 1
-            return
-        _wait_for(fd, path, time.monotonic(), bounds.timeout, [False])
-        held[identity] = 1
+        # held already by this thread or by a parent process: only counted
+        taking = not held.get(identity) and os.environ.get(HELD_VARIABLE) != identity
+        if taking:
+            _wait_for(fd, path, time.monotonic(), bounds.timeout, [False])
+        held[identity] = held.get(identity, 0) + 1
         told = os.environ.get(HELD_VARIABLE)
-        if export:
+        if taking and export:
             os.environ[HELD_VARIABLE] = identity
         try:
             yield
         finally:
-            held[identity] = 0
-            if export and told is None:
+            held[identity] -= 1
+            if taking and export and told is None:
                 os.environ.pop(HELD_VARIABLE, None)
-            elif told is not None and export:
+            elif taking and export and told is not None:
                 os.environ[HELD_VARIABLE] = told
     finally:
         os.close(fd)
