@@ -77,8 +77,7 @@ def compare(
 
 
 def undo_conversions(base: bytes, head: bytes, path: str) -> tuple[bytes, list[Finding]]:
-    """A BOM or CRLF line endings the base lacks: one ``encoding`` finding each, and head without
-    them."""
+    """Head without a BOM or CRLF line endings the base lacks, and one ``encoding`` finding each."""
     found: list[tuple[str, int, str]] = []
     if head.startswith(BOM) and not base.startswith(BOM):
         head = head[len(BOM) :]
@@ -164,8 +163,7 @@ def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, 
 
 
 def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]] | None:
-    """``(line, new link)`` of each changed line's entry when each is the same entry relinked;
-    else ``None``."""
+    """``(line, new link)`` of each changed line's entry if each is its entry relinked, else None."""
     out: list[tuple[int, str]] = []
     starts = [b.line for b in old.blocks]
     for number in lines:
@@ -243,8 +241,7 @@ def _mixed(history: History, path: str, line: int) -> Finding:
 
 
 def _edited(what: str, source: str, path: str, line: int) -> Finding:
-    """An edit of the base's entries: undone by taking the base's file and adding this branch's
-    entries again."""
+    """An edit of the base's entries, undone by the base's file and this branch's entries again."""
     message = (
         f"this branch {what}; the file is append-only, only a pr-link may be corrected "
         f"(restore it with `git checkout {source} -- {path}`, then add this branch's "

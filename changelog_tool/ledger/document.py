@@ -50,8 +50,7 @@ def entry_before(data: bytes, pos: int) -> int:
 
 
 def entry_after(data: bytes, pos: int) -> int:
-    """Where the first entry beginning after a line break at or after ``pos`` begins, else the
-    end of ``data``."""
+    """Where the first entry after a line break at or after ``pos`` begins, else ``len(data)``."""
     while True:
         index = data.find(b"\n-", pos)
         if index < 0:
@@ -163,8 +162,7 @@ def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> byt
 
 
 def separator_before_append(data: bytes) -> bytes:
-    """What goes between existing bytes and a first appended entry so that exactly one empty line
-    precedes it."""
+    """What goes between ``data`` and an appended entry so that one empty line precedes it."""
     if not data or data.endswith(b"\n\n"):
         return b""
     return b"\n" if data.endswith(b"\n") else b"\n\n"
@@ -176,8 +174,7 @@ def first_appended_line(lines: int, end: bytes) -> int:
 
 
 def read_item(text: bytes, line: int) -> Item | YamlProblem:
-    """One entry's bytes, starting on file line ``line``, read alone by the strict loader: its
-    item, or why it is not one."""
+    """One entry's bytes from file line ``line`` read alone: its item, or why it is not one."""
     try:
         items = load_items(text, line_offset=line - 1)
     except YamlProblem as problem:
@@ -209,8 +206,7 @@ _MARKED = (
 
 
 class Ledger:
-    """A changelog's bytes ``data`` (or its part from file line ``first_line`` on) and its
-    entries."""
+    """A changelog's bytes (or its part from file line ``first_line`` on) and its entries."""
 
     def __init__(self, data: bytes, first_line: int = 1) -> None:
         self.data = data
@@ -261,8 +257,7 @@ class Ledger:
         return self._block(len(starts) - 1, starts[-1], len(self.data), line)
 
     def byte_problems(self, path: str = "") -> list[Finding]:
-        """Encoding and whitespace problems over the whole file (the size was checked before
-        reading), as findings in ``path``."""
+        """Encoding and whitespace problems over the whole file, as findings in ``path``."""
         data, problems = self.data, []
         if data.startswith(BOM):
             message = "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes"

@@ -209,8 +209,7 @@ def selection(entry: Mapping[str, object]) -> tuple[frozenset[str], frozenset[st
 
 
 def entry_identity(value: object) -> Hashable:
-    """A hashable form of an entry without its ``pr-link``, equal exactly for the same entry
-    (:func:`~changelog_tool.yaml.values.identity`)."""
+    """A hashable form of an entry without its ``pr-link``, equal exactly for the same entry."""
     return identity(without_pr_link(value) if isinstance(value, Mapping) else value)
 
 
@@ -268,8 +267,7 @@ def search_order(wanted: list[bytes], sample: bytes) -> list[bytes]:
 
 
 def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
-    """The 1-based line of the last entry in ``kept`` equal to ``entry`` but for pr-link, or
-    ``None``."""
+    """The line of the last entry in ``kept`` equal to ``entry`` but for pr-link, or ``None``."""
     wanted = search_order(needles(entry), kept[-SAMPLE:])
     if not wanted:
         return None

@@ -82,8 +82,7 @@ def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]
 def check_path(
     file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
 ) -> FileReport:
-    """:func:`check_file` on a file (errors as :func:`read_file`); ``held`` as in
-    :func:`as_history`."""
+    """:func:`check_file` on a file (errors as :func:`read_file`), then :func:`as_history`."""
     report = check_file(read_file(file, limit=limit), path)
     report.findings = as_history(report.findings, held)
     return report
@@ -161,8 +160,7 @@ _BLANK_OR_COMMENT = re.compile(rb"(?: *(?:#[^\n]*)?\n)*")
 
 @dataclass(frozen=True)
 class Applied:
-    """An entry that applies to a key: its start, the matching patterns and the keys it applies
-    to."""
+    """An entry that applies to a key: its line, the patterns that match and the keys it names."""
 
     line: int
     entry: dict[str, object]

@@ -67,8 +67,7 @@ class Pairing:
 
     @property
     def tail_start(self) -> int:
-        """The first head index after the last base entry: own entries from here on are at the
-        tail."""
+        """The first head index after the last base entry: where the tail of own entries begins."""
         return max((p.head for p in self.pairs), default=-1) + 1
 
     def moved(self) -> bool:

@@ -57,8 +57,7 @@ class History:
 
 
 def check_tail(tail: bytes, history: History, path: str) -> None:
-    """Check the bytes after the (possibly corrected) base: separator, entries, then the one
-    append rule (:func:`append_break`)."""
+    """The bytes after the (maybe corrected) base: separator, entries, then the append rule."""
     if not tail:
         return
     found = len(history.findings)
@@ -136,8 +135,7 @@ def _ends_empty(path: str, line: int) -> Finding:
 
 
 def check_entry(entry: Entry, history: History, path: str) -> None:
-    """One entry of the branch's own, wherever it stands: it begins like one and reads as one
-    item."""
+    """One of the branch's own entries, wherever it stands: it begins like one and reads as one."""
     if not entry.text.startswith(ENTRY_HEAD):
         history.findings.append(entry_count("a new entry", entry.line, path))
     read = entry.item
@@ -154,8 +152,7 @@ _KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", r
 
 @dataclass(frozen=True)
 class Break:
-    """Why an append breaks the file: finding code, file line, what goes wrong (no final stop)
-    and what to do instead."""
+    """Why an append breaks the file: what goes wrong (no final stop), and what to do instead."""
 
     code: str
     line: int

@@ -204,8 +204,7 @@ class Appended:
 
 
 def plan_append(old: bytes, blocks: list[bytes], *, path: object = "the changelog") -> bytes:
-    """The bytes that follow ``old``: one empty line before each new entry; refused when the
-    append rule breaks (:func:`append_break`)."""
+    """The bytes that follow ``old``, one empty line before each entry; refused by the append rule."""
     if not blocks:
         raise ChangelogError("nothing to append")
     planned = separator_before_append(old) + b"\n".join(blocks)
