@@ -268,14 +268,11 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
         preamble(old) == preamble(new)
     ):
         out.append(_whitespace("the lines before the first entry", 1, path))
-    inner = next(
-        (p for p in pairing.pairs if p.how not in (RELINKED, EDITED) and not pairing.exact(p)),
-        None,
-    )
-    if inner is not None:
-        out.append(
-            _whitespace(f"entry {inner.base + 1} of the base", new.blocks[inner.head].line, path)
-        )
+    for p in pairing.pairs:  # the first kept entry whose whitespace changed
+        if p.how not in (RELINKED, EDITED) and not pairing.exact(p):
+            where = f"entry {p.base + 1} of the base"
+            out.append(_whitespace(where, new.blocks[p.head].line, path))
+            break
     last = len(old.blocks) - 1
     for p in pairing.pairs:
         if p.base == last or p.head == len(new.blocks) - 1 or p.how == EDITED:
