@@ -287,16 +287,11 @@ class Reading:
     """What the benchmark CI reads from one ``git diff`` of the changelog."""
 
     deleted: list[Deleted] = field(default_factory=list)
-    added: str = ""
     first_added: int | None = None
     """Head's line number of the first added line."""
     entries: list[dict[str, object]] = field(default_factory=list)
     problem: str | None = None
     """Why the added lines do not load as a list of entries (``None``: they do)."""
-
-    @property
-    def refused(self) -> bool:
-        return bool(self.deleted) or self.problem is not None
 
 
 def read_diff(diff: bytes) -> Reading:
@@ -325,9 +320,9 @@ def read_diff(diff: bytes) -> Reading:
             if last.base_line == old - 1:
                 out.deleted[-1] = Deleted(last.base_line, last.head_line, last.text, True)
         previous = line
-    out.added = "\n".join(added)
-    if out.added.strip():
-        out.entries, out.problem = _entries(out.added)
+    text = "\n".join(added)
+    if text.strip():
+        out.entries, out.problem = _entries(text)
     return out
 
 
