@@ -33,8 +33,7 @@ from changelog_tool.ledger import entryschema, writer
 from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.emitter import emit
 from changelog_tool.ledger.entry import Fields, matching_keys
-from changelog_tool.ledger.filecheck import HeldLines
-from changelog_tool.ledger.lookup import Applied, applying, entries
+from changelog_tool.ledger.filecheck import Applied, HeldLines, applying, entries
 from changelog_tool.settings import Settings
 from changelog_tool.yaml.items import YamlProblem
 

@@ -19,7 +19,7 @@ from changelog_tool.findings import json_default
 from changelog_tool.gate.acceptance import unmatched
 from changelog_tool.ledger.document import read_file
 from changelog_tool.ledger.entry import matching_keys
-from changelog_tool.ledger.lookup import applying, file_entries, format_text
+from changelog_tool.ledger.filecheck import applying, file_entries, format_text
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 
 

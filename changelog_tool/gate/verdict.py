@@ -18,9 +18,8 @@ from changelog_tool.gate.appendonly import scope_findings
 from changelog_tool.gate.reading import REFUSED, reading_findings
 from changelog_tool.gitrepo.state import Pending
 from changelog_tool.ledger.document import Entry, Ledger
-from changelog_tool.ledger.duplicates import duplicate_in
 from changelog_tool.ledger.emitter import emit
-from changelog_tool.ledger.entry import entry_identity, scenario_types, selection
+from changelog_tool.ledger.entry import duplicate_in, entry_identity, scenario_types, selection
 from changelog_tool.ledger.revision import FORM
 from changelog_tool.settings import Settings
 

@@ -77,31 +77,22 @@ def compare(
 
 
 def undo_conversions(base: bytes, head: bytes, path: str) -> tuple[bytes, list[Finding]]:
-    """A BOM or CRLF line endings the base lacks: one ``encoding`` finding each, and head without
-    them."""
+    """Head without a BOM or CRLF line endings the base lacks, and one ``encoding`` finding each."""
     found: list[tuple[str, int, str]] = []
     if head.startswith(BOM) and not base.startswith(BOM):
         head = head[len(BOM) :]
-        found.append(
-            (
-                "the file now starts with a UTF-8 byte-order mark (BOM)",
-                1,
-                f"remove its first 3 bytes (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`)",
-            )
-        )
+        fix = f"remove its first 3 bytes (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`)"
+        found.append(("the file now starts with a UTF-8 byte-order mark (BOM)", 1, fix))
     crlf = head.find(b"\r\n")
     if crlf >= 0 and b"\r" not in base:
-        line = head.count(b"\n", 0, crlf) + 1
-        count = head.count(b"\r\n")
+        line, count = head.count(b"\n", 0, crlf) + 1, head.count(b"\r\n")
         head = head.replace(b"\r\n", b"\n")
-        found.append(
-            (
-                f"CRLF line endings: {count} line(s) end in CR LF (the first is line {line})",
-                line,
-                f"convert them back to LF (`sed -i 's/\\r$//' {path}`); "
-                "an editor or git's core.autocrlf made them",
-            )
+        what = f"CRLF line endings: {count} line(s) end in CR LF (the first is line {line})"
+        fix = (
+            f"convert them back to LF (`sed -i 's/\\r$//' {path}`); "
+            "an editor or git's core.autocrlf made them"
         )
+        found.append((what, line, fix))
     same = "; the file is otherwise unchanged" if found and head == base else ""
     return head, [
         Finding("encoding", f"{what}{same}; {fix}", path, line) for what, line, fix in found
@@ -124,7 +115,6 @@ def offsets_in(raw: bytes, findings: list[Finding]) -> None:
 
 def _new_file(head: bytes, path: str) -> History:
     """A changelog the branch creates: every entry is appended (the gate judges their fields)."""
-
     report = check_file(head, path)
     nul = any(f.code == "encoding" and "NUL" in f.message for f in report.findings)
     history = History(
@@ -173,16 +163,14 @@ def pr_link_corrections(base: bytes, head: bytes) -> tuple[int, list[tuple[int, 
 
 
 def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]] | None:
-    """``(line, new link)`` of each changed line's entry when each is the same entry relinked;
-    else ``None``."""
+    """``(line, new link)`` of each changed line's entry if each is its entry relinked, else None."""
     out: list[tuple[int, str]] = []
     starts = [b.line for b in old.blocks]
     for number in lines:
         index = bisect.bisect_right(starts, number)  # the entry that holds the line, + 1
         if index == 0 or index > len(new.blocks):
             return None
-        a, b = old.blocks[index - 1], new.blocks[index - 1]
-        before, after = a.value, b.value
+        before, after = old.blocks[index - 1].value, new.blocks[index - 1].value
         if not relinked(before, after) or not isinstance(after, dict):
             return None
         link = after["pr-link"]
@@ -222,7 +210,12 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
         more = f"... and {len(errors) - _MAX_HISTORY_FINDINGS} more edited or removed entries"
         history.findings.append(Finding("history-modified", more, path, errors[0].line))
     history.findings.extend(_form(pairing, path))
-    if history.corrections and _besides_corrections(pairing):
+    # corrections mixed with any change but relinked entries and blank lines
+    if history.corrections and (
+        pairing.own
+        or pairing.removed
+        or any(p.how != RELINKED and not pairing.exact(p) for p in pairing.pairs)
+    ):
         history.findings.insert(
             0, _mixed(history, path, new.blocks[pairing.own[0]].line if pairing.own else 1)
         )
@@ -239,13 +232,6 @@ def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
     return history  # the entries after the last base entry: compare's check_tail
 
 
-def _besides_corrections(pairing: Pairing) -> bool:
-    """Anything but relinked entries and blank lines."""
-    return bool(pairing.own or pairing.removed) or any(
-        p.how != RELINKED and not pairing.exact(p) for p in pairing.pairs
-    )
-
-
 def _mixed(history: History, path: str, line: int) -> Finding:
     message = (
         f"this change corrects {len(history.corrections)} pr-link(s) of old entries and "
@@ -255,8 +241,7 @@ def _mixed(history: History, path: str, line: int) -> Finding:
 
 
 def _edited(what: str, source: str, path: str, line: int) -> Finding:
-    """An edit of the base's entries: undone by taking the base's file and adding this branch's
-    entries again."""
+    """An edit of the base's entries, undone by the base's file and this branch's entries again."""
     message = (
         f"this branch {what}; the file is append-only, only a pr-link may be corrected "
         f"(restore it with `git checkout {source} -- {path}`, then add this branch's "
@@ -283,14 +268,11 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
         preamble(old) == preamble(new)
     ):
         out.append(_whitespace("the lines before the first entry", 1, path))
-    inner = next(
-        (p for p in pairing.pairs if p.how not in (RELINKED, EDITED) and not pairing.exact(p)),
-        None,
-    )
-    if inner is not None:
-        out.append(
-            _whitespace(f"entry {inner.base + 1} of the base", new.blocks[inner.head].line, path)
-        )
+    for p in pairing.pairs:  # the first kept entry whose whitespace changed
+        if p.how not in (RELINKED, EDITED) and not pairing.exact(p):
+            where = f"entry {p.base + 1} of the base"
+            out.append(_whitespace(where, new.blocks[p.head].line, path))
+            break
     last = len(old.blocks) - 1
     for p in pairing.pairs:
         if p.base == last or p.head == len(new.blocks) - 1 or p.how == EDITED:

@@ -29,12 +29,10 @@ ENTRY_HEAD = b"- config-keys:"
 
 
 def begins_entry(data: bytes, at: int) -> bool:
-    """Whether the line that begins at ``at`` begins an entry."""
     return data[at : at + 1] == b"-" and data[at + 1 : at + 2] in (b" ", b"\n", b"")
 
 
 def entry_starts(data: bytes) -> list[int]:
-    """The offset of every line of ``data`` that begins an entry, in order."""
     starts = [0] if ENTRY_START.match(data) else []
     starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
     return starts
@@ -52,8 +50,7 @@ def entry_before(data: bytes, pos: int) -> int:
 
 
 def entry_after(data: bytes, pos: int) -> int:
-    """Where the first entry beginning after a line break at or after ``pos`` begins, else the
-    end of ``data``."""
+    """Where the first entry after a line break at or after ``pos`` begins, else ``len(data)``."""
     while True:
         index = data.find(b"\n-", pos)
         if index < 0:
@@ -101,7 +98,6 @@ class Entry:
 
     @property
     def value(self) -> object:
-        """The value of :attr:`parsed`, or :data:`UNPARSED`."""
         parsed = self.parsed
         return parsed.value if isinstance(parsed, Item) else UNPARSED
 
@@ -166,15 +162,10 @@ def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> byt
 
 
 def separator_before_append(data: bytes) -> bytes:
-    """What goes between existing bytes and a first appended entry so that exactly one empty line
-    precedes it."""
-    if not data:
+    """What goes between ``data`` and an appended entry so that one empty line precedes it."""
+    if not data or data.endswith(b"\n\n"):
         return b""
-    if data.endswith(b"\n\n"):
-        return b""
-    if data.endswith(b"\n"):
-        return b"\n"
-    return b"\n\n"
+    return b"\n" if data.endswith(b"\n") else b"\n\n"
 
 
 def first_appended_line(lines: int, end: bytes) -> int:
@@ -183,8 +174,7 @@ def first_appended_line(lines: int, end: bytes) -> int:
 
 
 def read_item(text: bytes, line: int) -> Item | YamlProblem:
-    """One entry's bytes, starting on file line ``line``, read alone by the strict loader: its
-    item, or why it is not one."""
+    """One entry's bytes from file line ``line`` read alone: its item, or why it is not one."""
     try:
         items = load_items(text, line_offset=line - 1)
     except YamlProblem as problem:
@@ -216,24 +206,20 @@ _MARKED = (
 
 
 class Ledger:
-    """A changelog's bytes ``data`` (or its part from file line ``first_line`` on) and its
-    entries."""
+    """A changelog's bytes (or its part from file line ``first_line`` on) and its entries."""
 
     def __init__(self, data: bytes, first_line: int = 1) -> None:
         self.data = data
         self.first_line = first_line
 
-    # --- structure -----------------------------------------------------------
     @cached_property
     def _newlines(self) -> list[int]:
         return [m.start() for m in re.finditer(b"\n", self.data)]
 
     def line_of(self, offset: int) -> int:
-        """1-based line number of a byte offset."""
         return bisect_right(self._newlines, offset - 1) + self.first_line
 
     def line_start(self, line: int) -> int:
-        """Byte offset where a 1-based line begins."""
         line -= self.first_line
         return self._newlines[line - 1] + 1 if line > 0 else 0
 
@@ -270,10 +256,8 @@ class Ledger:
         line = self.data.count(b"\n", 0, starts[-1]) + self.first_line
         return self._block(len(starts) - 1, starts[-1], len(self.data), line)
 
-    # --- byte-level checks -----------------------------------------------------
     def byte_problems(self, path: str = "") -> list[Finding]:
-        """Encoding and whitespace problems over the whole file (the size was checked before
-        reading), as findings in ``path``."""
+        """Encoding and whitespace problems over the whole file, as findings in ``path``."""
         data, problems = self.data, []
         if data.startswith(BOM):
             message = "the file starts with a UTF-8 byte-order mark; remove the first 3 bytes"

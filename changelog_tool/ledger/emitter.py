@@ -17,17 +17,8 @@ from changelog_tool.yaml.yaml11 import plain as plain_1_1
 # Characters a plain scalar may hold: no indicator can start it, no ": " or " #" can
 # occur inside it, nothing needs an escape. (A trailing ":" is checked apart.)
 _SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./:*+-]*")
-_NAMED = {
-    "\x00": "\\0",
-    "\x07": "\\a",
-    "\x08": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\x0b": "\\v",
-    "\x0c": "\\f",
-    "\r": "\\r",
-    "\x1b": "\\e",
-}
+_NAMED = dict(zip("\x00\x07\x08\t\n\x0b\x0c\r\x1b", "0abtnvfre", strict=True))
+"""The characters YAML escapes by a letter (``\\0``, ``\\a``, ... ``\\e``)."""
 
 
 def _printable(code: int) -> bool:
@@ -52,7 +43,7 @@ def double_quoted(text: str) -> str:
         elif _printable(code):
             out.append(char)
         elif char in _NAMED:
-            out.append(_NAMED[char])
+            out.append("\\" + _NAMED[char])
         elif code <= 0xFF:
             out.append(f"\\x{code:02X}")
         elif code <= 0xFFFF:

@@ -1,7 +1,6 @@
-"""The one definition of an entry: the JSON Schema in ``schema/``, combined (``allOf``) with the
-repository's file (the ``entry-schema`` setting). A command puts it in use once (:func:`use`);
-until then the built-in schema is in use; its references resolve through
-:mod:`~changelog_tool.ledger.schemarefs`. See docs/design.md, "Parse only what the job needs"."""
+"""The entry schema in use (:func:`current`): the built-in JSON Schema combined (``allOf``) with
+the repository's ``entry-schema`` file, references resolved by a registry of the two that retrieves
+nothing else, within limits (:func:`check`). See docs/design.md."""
 
 from __future__ import annotations
 
@@ -11,17 +10,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from pathlib import Path
 
 import jsonschema
 from jsonschema.protocols import Validator
-from referencing import Registry
+from referencing import Registry, Resource
 from referencing._core import Resolver
-from referencing.jsonschema import Schema
+from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
+from referencing.jsonschema import DRAFT202012, Schema
+from referencing.typing import URI
 
 from changelog_tool.confinement import confined
 from changelog_tool.errors import UsageError
-from changelog_tool.ledger.schemarefs import REPOSITORY_URI, check, followed, registry, seen_through
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings, schema_document
 from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
@@ -30,12 +29,17 @@ SETTING = "entry-schema"
 SCENARIO = "scenario-type"
 FLAG, INTEGER, TEXT, LIST = "flag", "integer", "text", "list"
 _KINDS = {"boolean": FLAG, "integer": INTEGER, "string": TEXT, "array": LIST}
+REPOSITORY_URI = "https://perf-changelog.invalid/repository/entry-schema.json"
+"""Where the registry holds the repository's file (its own ``$id`` is not used)."""
+KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")  # the keywords that name another schema
+MAX_SUBSCHEMAS = 500
+"""Subschemas of the repository's file, its references followed (as checked)."""
 
 
 @dataclass(frozen=True)
 class Field:
-    """One field an entry may hold: name, kind (:data:`FLAG`, :data:`INTEGER`, :data:`TEXT` or
-    :data:`LIST`), description, an integer's bounds."""
+    """One field an entry may hold; ``kind`` is :data:`FLAG`, :data:`INTEGER`, :data:`TEXT` or
+    :data:`LIST`."""
 
     name: str
     kind: str
@@ -45,7 +49,7 @@ class Field:
 
     @property
     def option(self) -> str:
-        """``add``'s option for it (``--evals-only``)."""
+        """``add``'s option for it."""
         return f"--{self.name}"
 
 
@@ -62,8 +66,15 @@ class EntrySchema:
 
     @cached_property
     def validator(self) -> Validator:
-        """The validator of :attr:`document`, built once, on first use."""
-        return _strict()(self.document, registry=self.registry)
+        """Draft 2020-12, where an entry's ``integer`` is an ``int``, never a bool or a float."""
+        base = jsonschema.Draft202012Validator
+        checker = base.TYPE_CHECKER.redefine(
+            "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+        )
+        strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+            base, type_checker=checker
+        )
+        return strict(self.document, registry=self.registry)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -76,29 +87,12 @@ class EntrySchema:
         return next((f.kind for f in self.fields if f.name == name), None)
 
     def where_to_declare(self, what: str = "a field") -> str:
-        """How ``what`` (a field, a scenario type) is added, for messages."""
         if self.source is None:
             return (
                 f"to add {what}, name a schema file in the `{SETTING}` setting and declare "
                 "it there (docs/usage.md, 'Adding a field')"
             )
         return f"to add {what}, declare it in {self.source} (the `{SETTING}` setting)"
-
-
-def _is_integer(_checker: object, value: object) -> bool:
-    """JSON Schema's ``integer`` as an entry means it: an ``int``, never a bool or a float."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@cache
-def _strict() -> type[Validator]:
-    """Draft 2020-12 with :func:`_is_integer`."""
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine("integer", _is_integer)
-    strict: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        base, type_checker=checker
-    )
-    return strict
 
 
 def builtin_definition(name: str) -> dict[str, object]:
@@ -108,7 +102,6 @@ def builtin_definition(name: str) -> dict[str, object]:
 
 
 def _object(value: object, where: str) -> dict[str, object]:
-    """``value`` as a JSON object, or a refusal naming ``where`` it should be one."""
     if not isinstance(value, dict):
         raise UsageError(f"{where} must be a JSON object")
     return value
@@ -155,7 +148,11 @@ def combine(extension: dict[str, object] | None, source: str | None = None) -> E
     del builtin["additionalProperties"]  # decided below, over both schemas' fields
     where = source or "the entry schema"
     extra = None if extension is None else _checked(extension, where)
-    held = registry(document, uri, extra)
+    resources = [(uri, DRAFT202012.create_resource(document))]
+    if extra is not None:
+        resources.append((REPOSITORY_URI, DRAFT202012.create_resource(extra)))
+    refusing: Registry[Schema] = Registry(retrieve=_nothing_else)  # type: ignore[call-arg]
+    held = refusing.with_resources(resources)
     found = held.resolver(uri)
     kinds = _scenario_enum(builtin, found, here)
     fields = {
@@ -215,13 +212,126 @@ def _checked(extension: object, where: str) -> dict[str, object]:
     return extra
 
 
+def _nothing_else(uri: URI) -> Resource[Schema]:  # the registry's retrieval: none
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # an attrs class
+
+
+def _subschemas(node: object, definitions: bool) -> Iterator[object]:
+    if isinstance(node, dict) and not definitions:
+        node = {k: v for k, v in node.items() if k not in ("$defs", "definitions")}
+    yield from DRAFT202012.subresources_of(node)
+
+
+def every_subschema(document: object) -> Iterator[object]:
+    """The document and each schema inside it, ``$defs`` included (no recursion)."""
+    pending: list[object] = [document]
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(_subschemas(node, definitions=True))
+
+
+def _lookup(
+    resolver: Resolver[Schema], keyword: str, ref: str, where: str
+) -> tuple[Schema, Resolver[Schema]]:
+    """What ``ref`` names and where its own references are looked up; or the refusal."""
+    try:
+        resolved = resolver.lookup(ref)
+        return resolved.contents, resolved.resolver
+    except (PointerToNowhere, NoSuchAnchor):
+        why = f"{keyword} {ref!r} names nothing in the file; define it under $defs"
+    except Unresolvable:
+        why = (
+            f"{keyword} {ref!r} leads outside the file; a reference may name a schema "
+            "of this file (#/$defs/<name>) or of the built-in one: no other file or "
+            "address is read"
+        )
+    raise UsageError(f"{where}: {why}")
+
+
+def check(held: Registry[Schema], where: str) -> None:
+    """Refuse (naming ``where``) references of the repository's file outside the registry, and a
+    schema that loops or grows past the limits: every subschema measured once, its references
+    followed, as (subschemas, depth)."""
+    resolver = held.resolver(REPOSITORY_URI)
+    document = held.contents(REPOSITORY_URI)
+    for node in every_subschema(document):
+        if node is not document and isinstance(node, dict) and "$id" in node:
+            raise UsageError(
+                f"{where}: a subschema declares its own $id ({node['$id']!r}); the file is one "
+                "schema: move it under $defs and refer to it as #/$defs/<name>"
+            )
+    known: dict[int, tuple[int, int]] = {}
+    walking: set[int] = set()
+
+    def measure(node: object, resolver: Resolver[Schema], level: int) -> tuple[int, int]:
+        key = id(node)
+        if key in walking:
+            raise UsageError(f"{where}: its references lead back to themselves in a loop")
+        size, depth = known.get(key) or walk(node, resolver, level, key)
+        if level + depth > MAX_DEPTH:
+            raise UsageError(
+                f"{where}: its schemas, references followed, nest deeper than {MAX_DEPTH} levels"
+            )
+        return size, depth
+
+    def walk(node: object, resolver: Resolver[Schema], level: int, key: int) -> tuple[int, int]:
+        if level > MAX_DEPTH:  # before the walk's own recursion could run out
+            return 0, MAX_DEPTH + 1
+        walking.add(key)
+        parts = [(sub, resolver) for sub in _subschemas(node, definitions=False)]
+        for keyword in KEYWORDS:
+            ref = node.get(keyword) if isinstance(node, dict) else None
+            if isinstance(ref, str):
+                parts.append(_lookup(resolver, keyword, ref, where))
+        size, depth = 1, 0
+        for sub, its_resolver in parts:
+            more, deeper = measure(sub, its_resolver, level + 1)
+            size, depth = size + more, max(depth, deeper)
+            if size > MAX_SUBSCHEMAS:
+                raise UsageError(
+                    f"{where}: its references, followed, make more than {MAX_SUBSCHEMAS} "
+                    "subschemas, and an entry may be checked against each; refer to a rule from "
+                    "fewer places"
+                )
+        walking.discard(key)
+        known[key] = size, depth + 1
+        return size, depth + 1
+
+    for node in every_subschema(document):
+        measure(node, resolver, 0)
+
+
+def followed(node: dict[str, object], resolver: Resolver[Schema]) -> Iterator[dict[str, object]]:
+    """``node``, then what its ``$ref`` names, and so on: together they define a field."""
+    for _ in range(MAX_DEPTH):
+        yield node
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            return
+        resolved = resolver.lookup(ref)
+        if not isinstance(resolved.contents, dict):
+            return
+        node, resolver = resolved.contents, resolved.resolver
+
+
+def seen_through(node: object, resolver: Resolver[Schema]) -> dict[str, object]:
+    """A field's schema with its own keywords over those of what it refers to."""
+    if not isinstance(node, dict):
+        return {}
+    view: dict[str, object] = {}
+    for part in reversed(list(followed(node, resolver))):
+        view.update(part)
+    view.pop("$ref", None)
+    return view
+
+
 @cache
 def builtin() -> EntrySchema:
     return combine(None)
 
 
 def parse(data: bytes, source: str) -> EntrySchema:
-    """The entry schema of a repository whose schema file (``source``) holds ``data``."""
     try:
         document = json.loads(data.decode("utf-8"))
     except RecursionError:  # the decoder recurses per level
@@ -232,7 +342,6 @@ def parse(data: bytes, source: str) -> EntrySchema:
 
 
 def _named(where: str) -> str:
-    """The schema file, and the setting that names it."""
     return f"{where} (the `{SETTING}` setting)"
 
 
@@ -241,13 +350,15 @@ def _too_deep(where: str) -> str:
 
 
 def of_settings(settings: Settings, read: Reader | None = None, origin: str = "") -> EntrySchema:
-    """The entry schema ``settings`` name, read with ``read`` or from the work tree."""
+    """The entry schema ``settings`` name, read with ``read`` (else from the work tree)."""
     if settings.entry_schema is None:
         return builtin()
     shown = f"{settings.entry_schema}{f' {origin}' if origin else ''}"
     if read is None:
-        path = confined(settings.root, settings.entry_schema)
-        data = _head(path) if path.is_file() else None
+        path, data = confined(settings.root, settings.entry_schema), None
+        if path.is_file():
+            with path.open("rb") as handle:  # one past the limit: a larger file is refused unread
+                data = handle.read(MAX_SETTINGS_BYTES + 1)
     else:
         data = read(settings.root / settings.entry_schema)
     if data is None:
@@ -260,27 +371,18 @@ def of_settings(settings: Settings, read: Reader | None = None, origin: str = ""
     return parse(data, shown)
 
 
-def _head(path: Path) -> bytes:
-    """The file's first bytes, one past the limit (a larger file is refused unread)."""
-    with path.open("rb") as handle:
-        return handle.read(MAX_SETTINGS_BYTES + 1)
-
-
 _IN_USE: list[EntrySchema] = []
 
 
 def current() -> EntrySchema:
-    """The entry schema in use (the built-in one until a command puts another in use)."""
     return _IN_USE[-1] if _IN_USE else builtin()
 
 
 def use(definition: EntrySchema) -> None:
-    """Put ``definition`` in use for the rest of this command."""
     _IN_USE[:] = [definition]
 
 
 def use_settings(settings: Settings) -> EntrySchema:
-    """Put in use the entry schema the work tree's ``settings`` name, and return it."""
     definition = of_settings(settings)
     use(definition)
     return definition

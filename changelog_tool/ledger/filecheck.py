@@ -1,15 +1,16 @@
-"""File-level checks of a changelog (``verify --file``)."""
+"""A changelog file read whole: its checks (``verify --file``), and its entries that apply to some
+keys, newest first (``log``, the TUI's history pane)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from changelog_tool.findings import ERROR, WARNING, Finding
+from changelog_tool.findings import ERROR, WARNING, Finding, escape_controls
 from changelog_tool.ledger.document import BOM, ENTRY_HEAD, Ledger, read_file, readable
-from changelog_tool.ledger.entry import schema_errors
+from changelog_tool.ledger.entry import matching_keys, schema_errors
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
@@ -32,21 +33,18 @@ def entry_count(which: str, line: int, path: str) -> Finding:
     )
 
 
-def schema_findings(
-    which: str, line: int, item: Item, path: str, errors: list[tuple[str, str]] | None = None
-) -> list[Finding]:
+def schema_findings(which: str, line: int, item: Item, path: str) -> list[Finding]:
     """The schema's refusals of ``which`` entry, each at its field's line."""
+    lines = item.key_lines
     return [
         Finding(
-            "schema", f"{which} (line {line}), {field}: {message}", path, _field_line(item, field)
+            "schema",
+            f"{which} (line {line}), {field}: {message}",
+            path,
+            lines.get(field) or lines.get(field.split("/")[0]) or item.line,
         )
-        for field, message in (schema_errors(item.value) if errors is None else errors)
+        for field, message in schema_errors(item.value)
     ]
-
-
-def _field_line(item: Item, field_path: str) -> int:
-    lines = item.key_lines
-    return lines.get(field_path) or lines.get(field_path.split("/")[0]) or item.line
 
 
 # --- a file in memory ------------------------------------------------------------
@@ -84,8 +82,7 @@ def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]
 def check_path(
     file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
 ) -> FileReport:
-    """:func:`check_file` on a file (errors as :func:`read_file`); ``held`` as in
-    :func:`as_history`."""
+    """:func:`check_file` on a file (errors as :func:`read_file`), then :func:`as_history`."""
     report = check_file(read_file(file, limit=limit), path)
     report.findings = as_history(report.findings, held)
     return report
@@ -103,7 +100,13 @@ def check_file(data: bytes, path: str) -> FileReport:
         root = load_items(data)
     except YamlProblem as problem:
         report.findings.append(Finding(problem.code, problem.message, path, problem.line))
-        _check_blocks_one_by_one(ledger, path, report, skip_line=problem.line)
+        for block in ledger.blocks:  # then each other broken entry too
+            read = block.item
+            if not isinstance(read, YamlProblem):
+                which = f"entry {block.index + 1}"
+                report.findings.extend(schema_findings(which, block.line, read, path))
+            elif read.line != problem.line:
+                report.findings.append(Finding(read.code, read.message, path, read.line))
         return report
     report.parsed = True
     if root is None and _BLANK_OR_COMMENT.fullmatch(data):
@@ -118,7 +121,13 @@ def check_file(data: bytes, path: str) -> FileReport:
         report.findings.append(Finding("not-a-list", message, path, 1))
         return report
     report.items = root
-    _check_items(ledger, path, root, report)
+    for number, item in enumerate(root, 1):
+        start = ledger.line_start(item.line)
+        if start == 0 and data.startswith(BOM):  # its own encoding finding says so
+            start = len(BOM)
+        if not data.startswith(ENTRY_HEAD, start):
+            report.findings.append(entry_count(f"entry {number}", item.line, path))
+        report.findings.extend(schema_findings(f"entry {number}", item.line, item, path))
     if not any(p.code == "encoding" for p in byte_problems):
         # with CR line endings every entry would look unseparated: one finding is enough
         report.findings.extend(_separator_findings(ledger, path))
@@ -143,29 +152,116 @@ def _separator_findings(ledger: Ledger, path: str) -> list[Finding]:
     return findings
 
 
-def _check_items(ledger: Ledger, path: str, items: list[Item], report: FileReport) -> None:
-    for number, item in enumerate(items, 1):
-        start = ledger.line_start(item.line)
-        if start == 0 and ledger.data.startswith(BOM):  # its own encoding finding says so
-            start = len(BOM)
-        if not ledger.data.startswith(ENTRY_HEAD, start):
-            report.findings.append(entry_count(f"entry {number}", item.line, path))
-        report.findings.extend(schema_findings(f"entry {number}", item.line, item, path))
-
-
-def _check_blocks_one_by_one(
-    ledger: Ledger, path: str, report: FileReport, skip_line: int | None
-) -> None:
-    """After a whole-file parse failed: report each other broken entry too."""
-    for block in ledger.blocks:
-        result = block.item
-        if isinstance(result, YamlProblem):
-            if result.line != skip_line:
-                report.findings.append(Finding(result.code, result.message, path, result.line))
-            continue
-        report.findings.extend(
-            schema_findings(f"entry {block.index + 1}", block.line, result, path)
-        )
-
-
 _BLANK_OR_COMMENT = re.compile(rb"(?: *(?:#[^\n]*)?\n)*")
+
+
+# --- the entries that apply to keys --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An entry that applies to a key: its line, the patterns that match and the keys it names."""
+
+    line: int
+    entry: dict[str, object]
+    patterns: tuple[str, ...]
+    keys: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "line": self.line,
+            "matched-by": list(self.patterns),
+            "applies-to": list(self.keys),
+            **self.entry,
+        }
+
+
+def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]]:
+    """``(line, entry)`` for every entry in file order, and problems; a file that does not parse
+    whole is read entry by entry."""
+    problems = []
+    try:
+        root = load_items(data)
+    except YamlProblem:
+        root = [block.item for block in Ledger(data).blocks]
+        problems = [
+            f"line {p.line}: {p.message} (entry skipped)"
+            for p in root
+            if isinstance(p, YamlProblem)
+        ]
+    if not isinstance(root, list):
+        return [], ["the YAML root is not a list of entries"]
+    return [
+        (i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)
+    ], problems
+
+
+def file_entries(
+    data: bytes, keep: Callable[[dict[str, object]], bool] | None = None
+) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[Finding], bool]:
+    """:func:`entries` of a file's bytes that ``keep`` takes, its byte problems, and whether any
+    entry could be read."""
+    found, problems = entries(data)
+    kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]
+    return kept, problems, Ledger(data).byte_problems(), bool(found)
+
+
+def applying(
+    items: Iterable[tuple[int, dict[str, object]]],
+    keys: Iterable[str],
+    verbatim: Iterable[str] = (),
+) -> list[Applied]:
+    """Entries whose config-keys match ``keys`` or name one of ``verbatim``, newest first, with
+    the keys each applies to."""
+    wanted = list(dict.fromkeys(keys))
+    exact = set(verbatim)
+    out = []
+    for line, entry in items:
+        patterns = entry.get("config-keys")
+        if not isinstance(patterns, list):
+            continue
+        applies: set[str] = set()
+        hits = []
+        for pattern in (p for p in patterns if isinstance(p, str)):
+            found = matching_keys(pattern, wanted) + ([pattern] if pattern in exact else [])
+            if found:
+                hits.append(pattern)
+                applies.update(found)
+        if hits:
+            out.append(Applied(line, entry, tuple(hits), tuple(sorted(applies))))
+    out.reverse()
+    return out
+
+
+_SHOWN_ABOVE = ("pr-link", "config-keys", "scenario-type", "description")
+
+
+def format_text(found: list[Applied], path: str, keys: list[str], show_keys: bool = False) -> str:
+    lines = []
+    for applied in found:
+        entry = applied.entry
+        lines.append(f"{path}:{applied.line}: {entry.get('pr-link', '')}")
+        listed = entry.get("config-keys")
+        patterns = [str(p) for p in listed] if isinstance(listed, list) else []
+        shown = ", ".join(patterns[:4]) + (
+            f", +{len(patterns) - 4} more" if len(patterns) > 4 else ""
+        )
+        via = [p for p in applied.patterns if p not in keys]
+        lines.append(
+            f"  config-keys: {shown}" + (f"  (matched by {', '.join(via)})" if via else "")
+        )
+        if show_keys:
+            lines.append(f"  applies to: {', '.join(applied.keys)}")
+        scenarios = entry.get("scenario-type")
+        if isinstance(scenarios, list) and scenarios:
+            lines.append(f"  scenario-type: {', '.join(str(s) for s in scenarios)}")
+        for key, value in entry.items():  # the flags and other fields, as written
+            if key not in _SHOWN_ABOVE:
+                lines.append(f"  {key}: {value}")
+        descriptions = entry.get("description")
+        for text in descriptions if isinstance(descriptions, list) else [descriptions]:
+            lines.append(f"  - {text}")
+        lines.append("")
+    # (an entry's text is the branch's: a line break or an escape sequence in it must
+    # not start a line of its own, which CI could read as a workflow command)
+    return "\n".join(escape_controls(line) for line in lines).rstrip("\n")

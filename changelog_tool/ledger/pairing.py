@@ -67,8 +67,7 @@ class Pairing:
 
     @property
     def tail_start(self) -> int:
-        """The first head index after the last base entry: own entries from here on are at the
-        tail."""
+        """The first head index after the last base entry: where the tail of own entries begins."""
         return max((p.head for p in self.pairs), default=-1) + 1
 
     def moved(self) -> bool:
@@ -138,10 +137,12 @@ def _by_value(value: object, values: dict[int, object], history_end: int) -> tup
     before ``history_end``)."""
     if not isinstance(value, dict):
         return None, EDITED
-    for j, other in values.items():
-        if other is not UNPARSED and _frozen(other) == _frozen(value):
-            return j, REFORMATTED
     link, keys = value.get("pr-link"), value.get("config-keys")
+    twin = (entry_identity(value), link)  # the same value, its pr-link too
+    for j, other in values.items():
+        its_link = other.get("pr-link") if isinstance(other, dict) else None
+        if other is not UNPARSED and (entry_identity(other), its_link) == twin:
+            return j, REFORMATTED
     numbered = isinstance(link, str) and link[-1:].isdigit()  # a placeholder names no one
     for j, other in values.items():
         if not isinstance(other, dict):
@@ -151,8 +152,3 @@ def _by_value(value: object, values: dict[int, object], history_end: int) -> tup
         if keys is not None and j < history_end and other.get("config-keys") == keys:
             return j, EDITED
     return None, EDITED
-
-
-def _frozen(value: object) -> object:
-    link = value.get("pr-link") if isinstance(value, dict) else None
-    return (entry_identity(value), link)

@@ -1,6 +1,6 @@
 """A branch's revision of the changelog: its kind, the bytes kept from the base, the entries it
-appended, and the checks of every appended byte, with the one append rule (:func:`append_break`,
-docs/design.md, "One append rule")."""
+appended, the checks of every appended byte with the one append rule (:func:`append_break`), and
+the benchmark CI's reading of the change (:func:`read_diff`). See docs/design.md."""
 
 from __future__ import annotations
 
@@ -18,20 +18,15 @@ from changelog_tool.ledger.document import (
     separator_before_append,
 )
 from changelog_tool.ledger.filecheck import entry_count
+from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
 from changelog_tool.yaml.values import same
 
 OFFSET = re.compile(r"at offset (\d+)")
 
-NEW, UNCHANGED, APPEND, CORRECTION, MODIFIED, ABSENT = (
-    "new",
-    "unchanged",
-    "append",
-    "correction",
-    "modified",
-    "absent",
-)
+NEW, UNCHANGED, APPEND = "new", "unchanged", "append"
+CORRECTION, MODIFIED, ABSENT = "correction", "modified", "absent"
 
 
 SYNC = "`changelog sync` rewrites it as the base's bytes, then this branch's own entries"
@@ -62,8 +57,7 @@ class History:
 
 
 def check_tail(tail: bytes, history: History, path: str) -> None:
-    """Check the bytes after the (possibly corrected) base: separator, entries, then the one
-    append rule (:func:`append_break`)."""
+    """The bytes after the (maybe corrected) base: separator, entries, then the append rule."""
     if not tail:
         return
     found = len(history.findings)
@@ -141,8 +135,7 @@ def _ends_empty(path: str, line: int) -> Finding:
 
 
 def check_entry(entry: Entry, history: History, path: str) -> None:
-    """One entry of the branch's own, wherever it stands: it begins like one and reads as one
-    item."""
+    """One of the branch's own entries, wherever it stands: it begins like one and reads as one."""
     if not entry.text.startswith(ENTRY_HEAD):
         history.findings.append(entry_count("a new entry", entry.line, path))
     read = entry.item
@@ -159,8 +152,7 @@ _KEEP = re.compile(rb"(?:^|[ :-])[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", r
 
 @dataclass(frozen=True)
 class Break:
-    """Why an append breaks the file: finding code, file line, what goes wrong (no final stop)
-    and what to do instead."""
+    """Why an append breaks the file: what goes wrong (no final stop), and what to do instead."""
 
     code: str
     line: int
@@ -200,7 +192,12 @@ def append_break(
         return None  # the existing file's own problem, whatever follows it
 
     def broken(code: str, at: int, what: str) -> Break:
-        return Break(code, at, what + _cause(end, line), _fix(end))
+        cause, remedy = _cause(end, line)
+        fix = (
+            "nothing can be appended until that is fixed in a change of its own (an edit "
+            f"of history, which a maintainer lands on purpose): {remedy}"
+        )
+        return Break(code, at, what + cause, fix)
 
     try:
         together = _as_list(load_items(whole, line_offset=line - 1))
@@ -245,38 +242,100 @@ def _as_list(root: object) -> list[Item] | None:
     return None
 
 
-def _cause(end: bytes, line: int) -> str:
-    """What in ``end`` takes in the appended bytes, when it is a known ending."""
-    marker = _MARKER.search(end)
+def _cause(end: bytes, line: int) -> tuple[str, str]:
+    """What in ``end`` takes in the appended bytes, when it is a known ending, and its remedy."""
+    marker, keep = _MARKER.search(end), _KEEP.search(end)
     if marker is not None:
         at = line + end.count(b"\n", 0, marker.start())
         mark = end[marker.start() : marker.end()].decode("utf-8", "replace")
         return (
             f": it holds the YAML document marker {mark!r} at line {at}, and what "
             "follows a marker is another document, outside the list"
-        )
-    keep = _KEEP.search(end)
+        ), "remove that marker line"
     if keep is not None:
         at = line + end.count(b"\n", 0, keep.start())
         return (
             f": its block scalar at line {at} keeps its trailing line breaks ('|+' or "
             "'>+'), so it takes in the empty line that separates entries"
-        )
+        ), "change that indicator to '|' or '>' (the value then ends in one line break)"
     if not end.startswith(b"-"):
-        return ": no line of it begins a block list item ('- ' at column 0)"
-    return ""
+        return (
+            ": no line of it begins a block list item ('- ' at column 0)",
+            "rewrite the file as a block list (one '- config-keys:' entry after another)",
+        )
+    return "", "fix the end of the file"
 
 
-def _fix(end: bytes) -> str:
-    if _MARKER.search(end) is not None:
-        remove = "remove that marker line"
-    elif _KEEP.search(end) is not None:
-        remove = "change that indicator to '|' or '>' (the value then ends in one line break)"
-    elif not end.startswith(b"-"):
-        remove = "rewrite the file as a block list (one '- config-keys:' entry after another)"
-    else:
-        remove = "fix the end of the file"
-    return (
-        "nothing can be appended until that is fixed in a change of its own (an edit "
-        f"of history, which a maintainer lands on purpose): {remove}"
-    )
+# --- the benchmark CI's reading: InferenceX's ``get_added_lines`` restated on git's own diff ----
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """A deleted line the reader refuses: its number in base and head, and its text."""
+
+    base_line: int
+    head_line: int
+    text: str
+    unterminated: bool = False
+    """The base's last line, which had no line break (git: ``\\ No newline``)."""
+
+
+@dataclass
+class Reading:
+    """What the benchmark CI reads from one ``git diff`` of the changelog."""
+
+    deleted: list[Deleted] = field(default_factory=list)
+    first_added: int | None = None
+    """Head's line number of the first added line."""
+    entries: list[dict[str, object]] = field(default_factory=list)
+    problem: str | None = None
+    """Why the added lines do not load as a list of entries (``None``: they do)."""
+
+
+def read_diff(diff: bytes) -> Reading:
+    """The benchmark's reading of ``git diff``'s output for one file."""
+    out = Reading()
+    added: list[str] = []
+    old = new = 0
+    previous = ""
+    for line in diff.decode("utf-8", "replace").split("\n"):
+        hunk = _HUNK.match(line)
+        if hunk:
+            old, new = int(hunk.group(1)), int(hunk.group(2))
+        elif line.startswith("-") and not line.startswith("---"):
+            if line[1:].strip():
+                out.deleted.append(Deleted(old, new, line[1:]))
+            old += 1
+        elif line.startswith("+") and not line.startswith("+++"):
+            if out.first_added is None:
+                out.first_added = new
+            added.append(line[1:])
+            new += 1
+        elif line.startswith(" "):
+            old, new = old + 1, new + 1
+        elif line.startswith("\\") and previous.startswith("-") and out.deleted:
+            last = out.deleted[-1]
+            if last.base_line == old - 1:
+                out.deleted[-1] = Deleted(last.base_line, last.head_line, last.text, True)
+        previous = line
+    text = "\n".join(added)
+    if text.strip():
+        out.entries, out.problem = _entries(text)
+    return out
+
+
+def _entries(text: str) -> tuple[list[dict[str, object]], str | None]:
+    """The added text as the list of entries it loads to, or why it does not."""
+    try:
+        value = yaml11.load(text.encode("utf-8"))
+    except YamlProblem as exc:
+        return [], exc.message.strip().splitlines()[0]
+    if not value:
+        return [], None
+    if not isinstance(value, list):
+        return [], f"they load as a {type(value).__name__}, not a list of entries"
+    if not all(isinstance(item, dict) for item in value):
+        return [], "they load as a list whose items are not all entries (mappings)"
+    return value, None

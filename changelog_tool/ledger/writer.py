@@ -46,15 +46,13 @@ CHANGED_SINCE_READ = (
 
 @dataclass(frozen=True)
 class Bounds:
-    """What every write obeys: the lock wait (``lock-timeout``) and the largest file read
-    (``max-bytes``)."""
+    """What every write obeys: the lock wait and the largest file read."""
 
     timeout: float = LOCK_TIMEOUT
     limit: int = DEFAULT_MAX_BYTES
 
     @classmethod
     def of(cls, settings: Settings) -> Bounds:
-        """The bounds a command's settings set: the one place they are read for a write."""
         return cls(settings.lock_timeout, settings.max_bytes)
 
 
@@ -95,25 +93,21 @@ def hold(path: Path, bounds: Bounds = Bounds(), *, export: bool = True) -> Itera
         identity = f"{found.st_dev}:{found.st_ino}"
         held: dict[str, int] = getattr(_held, "folders", None) or {}
         _held.folders = held
-        if held.get(identity) or os.environ.get(HELD_VARIABLE) == identity:
-            held[identity] = held.get(identity, 0) + 1
-            try:
-                yield
-            finally:
-                held[identity] -= 1
-            return
-        _wait_for(fd, path, time.monotonic(), bounds.timeout, [False])
-        held[identity] = 1
+        # held already by this thread or by a parent process: only counted
+        taking = not held.get(identity) and os.environ.get(HELD_VARIABLE) != identity
+        if taking:
+            _wait_for(fd, path, time.monotonic(), bounds.timeout, [False])
+        held[identity] = held.get(identity, 0) + 1
         told = os.environ.get(HELD_VARIABLE)
-        if export:
+        if taking and export:
             os.environ[HELD_VARIABLE] = identity
         try:
             yield
         finally:
-            held[identity] = 0
-            if export and told is None:
+            held[identity] -= 1
+            if taking and export and told is None:
                 os.environ.pop(HELD_VARIABLE, None)
-            elif told is not None and export:
+            elif taking and export and told is not None:
                 os.environ[HELD_VARIABLE] = told
     finally:
         os.close(fd)
@@ -179,7 +173,12 @@ def write_over(path: Path, real: Path, mode: int, data: bytes) -> None:
             os.unlink(tmp)
         raise
     try:
-        _sync_folder(real.parent)
+        with contextlib.suppress(OSError):  # the rename made durable
+            dir_fd = os.open(real.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
         written = os.pread(fd, len(data) + 1, 0)
     finally:
         os.close(fd)
@@ -187,15 +186,6 @@ def write_over(path: Path, real: Path, mode: int, data: bytes) -> None:
         raise ChangelogError(
             f"read-back of {path} does not match what was written; check the disk and the file"
         )
-
-
-def _sync_folder(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -208,15 +198,13 @@ def _write_all(fd: int, data: bytes) -> None:
 class Appended:
     old_size: int
     new_size: int
-    last_line: int
     entry_lines: tuple[int, ...]
     warnings: tuple[Finding, ...]
     appended: bytes
 
 
 def plan_append(old: bytes, blocks: list[bytes], *, path: object = "the changelog") -> bytes:
-    """The bytes that follow ``old``: one empty line before each new entry; refused when the
-    append rule breaks (:func:`append_break`)."""
+    """The bytes that follow ``old``, one empty line before each entry; refused by the append rule."""
     if not blocks:
         raise ChangelogError("nothing to append")
     planned = separator_before_append(old) + b"\n".join(blocks)
@@ -346,5 +334,4 @@ def append(
     for block in blocks:
         starts.append(line)
         line += block.count(b"\n") + 1
-    lines = new.count(b"\n")
-    return Appended(len(old), len(new), lines, tuple(starts), tuple(warnings), new[len(old) :])
+    return Appended(len(old), len(new), tuple(starts), tuple(warnings), new[len(old) :])

@@ -12,7 +12,7 @@ from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.rows import plural, preselected
 from changelog_tool.authoring.session import AddSession, Loaded, Preview, preview_lines
 from changelog_tool.ledger.document import first_appended_line
-from changelog_tool.ledger.lookup import format_text
+from changelog_tool.ledger.filecheck import format_text
 
 
 def keys_title(loaded: Loaded) -> str:

@@ -12,7 +12,7 @@ from projects import key_block, run
 
 from changelog_tool.cli import main
 from changelog_tool.errors import relative
-from changelog_tool.ledger.lookup import applying, entries
+from changelog_tool.ledger.filecheck import applying, entries
 
 CHANGELOG = """\
 - config-keys:

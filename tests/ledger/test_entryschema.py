@@ -175,9 +175,9 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 CORE_FIELDS_READ = {
     # code that reads some of the four fields every entry has, each for its meaning
-    ("ledger/lookup.py", ("pr-link", "config-keys", "scenario-type", "description")): "the "
+    ("ledger/filecheck.py", ("pr-link", "config-keys", "scenario-type", "description")): "the "
     "fields `log` formats on lines of their own; every other field follows as written",
-    ("ledger/duplicates.py", ("scenario-type", "description")): "the words a duplicate "
+    ("ledger/entry.py", ("scenario-type", "description")): "the words a duplicate "
     "entry must contain",
     ("ledger/entry.py", ("config-keys", "scenario-type")): "the lists whose items name a "
     "key or a type, where one listed twice is a slip",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changelog_tool.ledger.duplicates import duplicate_in, needles, search_order
+from changelog_tool.ledger.entry import duplicate_in, needles, search_order
 
 
 def find(data: bytes, entry: dict[str, object]) -> int | None:
