@@ -26,7 +26,7 @@ from changelog_tool.errors import (
     cut_short,
     did_you_mean,
 )
-from changelog_tool.findings import not_a_command
+from changelog_tool.findings import text_log
 from changelog_tool.gitrepo.process import git_dir
 
 COMMANDS = {
@@ -169,7 +169,7 @@ def failure(
     """The exit code for ``exc``, after saying why on stderr (and as JSON on stdout when asked)."""
     if isinstance(exc, ChangelogError):
         said = exc.advice(command) if isinstance(exc, NotInRepository) and command else str(exc)
-        print(f"changelog: {_safe(said)}", file=sys.stderr)
+        print(f"changelog: {text_log([said])}", file=sys.stderr)
         if as_json:  # JSON means JSON: a refusal is a document on stdout too
             kind = "EnvironmentProblem" if isinstance(exc, NotInRepository) else None
             _json_refusal(kind or type(exc).__name__, exc.exit_code, said)
@@ -192,11 +192,6 @@ def failure(
         file=sys.stderr,
     )
     return 2
-
-
-def _safe(message: str) -> str:
-    """A message for stderr that cannot start a line with ``::`` or hide a control character."""
-    return "\n".join(not_a_command(line) for line in message.split("\n"))
 
 
 def _json_refusal(kind: str, exit_code: int, message: str) -> None:

@@ -62,7 +62,7 @@ def run(*, pr_number: int | None, onto: str | None, commit: bool, format: str) -
         data, before = on_disk, repo.read(base_sha, path) or b""
         if onto is not None:
             upstream = repo.read(ref_sha, path) or b""
-            outcome = Sync(path, ref, before, upstream).of(on_disk)
+            outcome = Sync(path, ref, before, upstream, settings).of(on_disk)
             if not isinstance(outcome.result, Merged):
                 problems = "; ".join(f.message for f in outcome.findings())
                 raise ChangelogError(f"cannot rebuild {path} onto {ref}: {problems}")

@@ -76,12 +76,11 @@ def run(*, dry_run: bool, format: str, source: str | None = None) -> int:
     branch, refs = _protected(top, current.protected_ref)
     if refs:
         settings["protected-ref"] = refs
-    settings_step = _settings(top, settings, current.source)
     steps = [
         Step(changelog, "keep", "exists; left as it is")
         if _target(top, changelog).exists()
         else Step(changelog, "create", ""),
-        settings_step,
+        _settings(top, settings, current.source),
         _line(top, ".gitattributes", attribute_line(changelog)),
         _workflow_step(top, branch, origin),
         init_files.pre_commit(_target(top, PRE_COMMIT), origin),

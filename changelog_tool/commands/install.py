@@ -171,17 +171,18 @@ def _python_flags(text: str) -> list[str] | None:
 
 def _script_step(script: Path) -> tuple[Step, str]:
     """Is the driver script there, and the Python it names? Its text (empty when missing)."""
-    what = f"the driver script {relative(script)}"
+    text = script.read_text(encoding="utf-8", errors="replace") if script.is_file() else ""
+    python = script_python(text) if text else None
+    ok = python is not None and os.access(python, os.X_OK)
     if not script.is_file():
-        return {"what": what, "done": "missing", "ok": False}, ""
-    text = script.read_text(encoding="utf-8", errors="replace")
-    python = script_python(text)
-    if python is None:
-        return {"what": what, "done": "names no Python", "ok": False}, text
-    if not os.access(python, os.X_OK):
-        done = f"runs {python}, which is not there (the virtualenv was moved or deleted?)"
-        return {"what": what, "done": done, "ok": False}, text
-    return {"what": what, "done": f"runs {python}", "ok": True}, text
+        done = "missing"
+    elif python is None:
+        done = "names no Python"
+    else:
+        done = f"runs {python}" + (
+            "" if ok else ", which is not there (the virtualenv was moved or deleted?)"
+        )
+    return {"what": f"the driver script {relative(script)}", "done": done, "ok": ok}, text
 
 
 def _check(top: Path, changelog: str, script: Path) -> tuple[list[Step], bool]:

@@ -35,9 +35,7 @@ def run(
     # still leave git's own conflict behind, never a half-merged or "ours" file.
     try:
         code = driver.merge(base, ours, theirs, path, _say)
-    except KeyboardInterrupt:
-        raise
-    except Exception as exc:  # any failure becomes a normal conflict
+    except Exception as exc:  # any failure becomes a normal conflict (ctrl+c is none)
         _say(f"{driver.NAME}: {path}: {exc}")
         code = driver.leave_conflict(base, ours, theirs, path, _say)
     return conflict_exit if code == driver.CONFLICT else code

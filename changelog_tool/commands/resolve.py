@@ -19,8 +19,8 @@ from changelog_tool.merge.conflict import unread_entries
 from changelog_tool.merge.outcome import Outcome, emit, merge_sides
 from changelog_tool.merge.protected import Context, Decision
 from changelog_tool.merge.replay import Upstream, possessive
-from changelog_tool.merge.threeway import Merged, Side
-from changelog_tool.resolution.driver import recorded_context
+from changelog_tool.merge.threeway import Side
+from changelog_tool.resolution.driver import recorded_context, write_merged
 from changelog_tool.resolution.here import changelog_here
 
 NEXT = {
@@ -58,31 +58,22 @@ def run(*, protected: Side | None, format: str) -> int:
             operation = _merge_with_names(repo.git_directory)
         chosen = Decision(protected, "chosen with --protected") if protected else None
         upstream = Upstream.of(protected_blob(repo.root, settings.protected_ref, path))
-        outcomes: list[Outcome] = []
         sides = (stages.get(1, b""), stages[2], stages[3])
         merges = text_merges(repo.root, *sides)  # what git's own merge may have left
         given = Context(upstream=upstream, operation=lambda: operation, decision=chosen)
         context = recorded_context(path, sides[0], settings, directory, given)
 
-        def merged(current: bytes) -> bytes:
-            """The result, computed under the writer's lock from the work tree's bytes
-            as read there (nothing it did not read from the stages is dropped)."""
+        def merged(current: bytes) -> Outcome:
+            """Refused when the work tree holds bytes the stages lack (none is dropped)."""
             unread = unread_entries(current, [*sides, *merges])
             if unread:
                 raise ChangelogError(_unread(path, unread))
-            outcome = merge_sides(path, *sides, context)
-            outcomes.append(outcome)
-            if not isinstance(outcome.result, Merged):
-                raise _NotMerged
-            return outcome.result.data
+            return merge_sides(path, *sides, context)
 
-        try:
-            writer.replace(
-                repo.root / path, merged, create=False, bounds=writer.Bounds.of(settings)
-            )
-        except _NotMerged:
+        outcome, _ = write_merged(repo.root / path, merged, writer.Bounds.of(settings))
+        if not outcome.ok:
             emit(
-                outcomes[-1],
+                outcome,
                 format,
                 {"written": False},
                 f"{path} is left as git left it (conflicted): fix it by hand, then `git add {path}`",
@@ -92,16 +83,12 @@ def run(*, protected: Side | None, format: str) -> int:
         verb = (operation or "").split(" ", 1)[0]
         hint = NEXT.get(verb, "then finish the operation that stopped")
         emit(
-            outcomes[-1],
+            outcome,
             format,
             {"written": True, "operation": verb or None},
             f"{path} is resolved and staged; {hint}",
         )
         return 0
-
-
-class _NotMerged(Exception):
-    """The merge refused: nothing is written (its outcome says why)."""
 
 
 def _unread(path: str, unread: list[tuple[int, bytes]]) -> str:

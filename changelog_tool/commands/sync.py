@@ -44,13 +44,14 @@ def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -
         if repo.index_stages(path):
             raise ChangelogError(f"{path} is conflicted: run `changelog resolve` instead")
         ref = onto or repo.protected_ref(settings.protected_ref, "--onto REF")
-        again = "changelog sync --commit" + (f" --onto {shlex.quote(ref)}" if onto else "")
+        named = f" --onto {shlex.quote(ref)}" if onto else ""
+        rerun, again = f"changelog sync{named}", f"changelog sync --commit{named}"
         ref_sha = repo.resolve(ref)
         base_sha = repo.merge_base(ref_sha, "HEAD")
         upstream = repo.read(ref_sha, path)
         if upstream is None:
             raise ChangelogError(f"{ref} has no {path}; nothing to sync with")
-        sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream)
+        sync = Sync(path, ref, repo.read(base_sha, path) or b"", upstream, settings)
         head = repo.read("HEAD", path)
         on_disk = repo.read(WORKTREE, path)
         work = on_disk or b""
@@ -82,7 +83,6 @@ def run(*, onto: str | None, commit: bool, format: str, rebuild: bool = False) -
             outcome = sync.of(rebuilt(sync.base, own))
             extra["rebuilt"] = len(own)
         if not isinstance(outcome.result, Merged):
-            rerun = "changelog sync" + (f" --onto {shlex.quote(ref)}" if onto else "")
             fix = "fix what is named above"
             if lost:
                 shown = shlex.quote(f"{ref}:{path}")

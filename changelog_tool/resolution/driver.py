@@ -47,19 +47,11 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
         upstream=lambda: Upstream.of(protected_blob(root, settings.protected_ref, path)),
     )
     context = recorded_context(path, base_bytes, settings, GitDirectory(root), given)
-    outcomes: list[tuple[Outcome, bytes]] = []
-
-    def merged(ours_bytes: bytes) -> bytes:
-        """The result, computed under the writer's lock from ours as read there."""
-        outcome = merge_sides(path, base_bytes, ours_bytes, theirs_bytes, context)
-        outcomes.append((outcome, ours_bytes))
-        if not isinstance(outcome.result, Merged):
-            raise _Refused
-        return outcome.result.data
-
-    with contextlib.suppress(_Refused):
-        writer.replace(ours, merged, create=False, bounds=writer.Bounds.of(settings))
-    outcome, ours_bytes = outcomes[-1]
+    outcome, ours_bytes = write_merged(
+        ours,
+        lambda current: merge_sides(path, base_bytes, current, theirs_bytes, context),
+        writer.Bounds.of(settings),
+    )
     for line in outcome.summary():
         say(f"{NAME}: {line}")
     findings = format_text(outcome.findings())
@@ -73,8 +65,27 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
     return leave_conflict(base, ours, theirs, path, say, decision.side, advice)
 
 
+def write_merged(
+    file: Path, merge: Callable[[bytes], Outcome], bounds: writer.Bounds
+) -> tuple[Outcome, bytes]:
+    """``merge`` of the file's bytes as read under the writer's lock, written when it merged;
+    its outcome and the bytes it merged. A refusal writes nothing."""
+    outcomes: list[tuple[Outcome, bytes]] = []
+
+    def merged(current: bytes) -> bytes:
+        outcome = merge(current)
+        outcomes.append((outcome, current))
+        if not isinstance(outcome.result, Merged):
+            raise _Refused
+        return outcome.result.data
+
+    with contextlib.suppress(_Refused):
+        writer.replace(file, merged, create=False, bounds=bounds)
+    return outcomes[-1]
+
+
 class _Refused(Exception):
-    """The merge refused: the conflict is left instead."""
+    """The merge refused: nothing is written."""
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:

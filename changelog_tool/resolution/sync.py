@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from changelog_tool import settings as settings_module
 from changelog_tool.errors import ChangelogError, EnvironmentProblem
 from changelog_tool.findings import listing
 from changelog_tool.gate.prlinks import repository_slug
@@ -20,6 +19,7 @@ from changelog_tool.merge.outcome import Outcome, merge_sides
 from changelog_tool.merge.protected import Context, Decision
 from changelog_tool.merge.replay import Mainline, Upstream
 from changelog_tool.merge.threeway import assemble
+from changelog_tool.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -30,17 +30,17 @@ class Sync:
     ref: str
     base: bytes
     upstream: bytes
+    settings: Settings
 
     def of(self, data: bytes) -> Outcome:
-        settings = settings_module.load(Path.cwd())
         context = Context(
             upstream=Upstream(self.ref, self.upstream),
             decision=Decision(
                 "theirs", f"sync: {self.ref} leads, this branch's own entries follow"
             ),
-            placeholders=settings.placeholders,
+            placeholders=self.settings.placeholders,
             mainline=Mainline(replaying=False),  # REF's file is main's, all of it
-            slug=lambda: repository_slug(settings, self.upstream),
+            slug=lambda: repository_slug(self.settings, self.upstream),
         )
         return merge_sides(self.path, self.base, data, self.upstream, context)
 
