@@ -275,15 +275,12 @@ def copies(
                     )
                     sizes[number] = length
 
-    def twice_in_a_file(places: list[Place]) -> bool:
-        return len({p.path for p in places}) < len(places)
-
-    # the largest first: mappings before scalars, then by size
+    # twice in one file, one place new; the largest first: mappings before scalars, then by size
     order = sorted(
         (
             k
             for k, places in found.items()
-            if twice_in_a_file(places) and any(p in new(p.path) for p in places)
+            if len({p.path for p in places}) < len(places) and any(p in new(p.path) for p in places)
         ),
         key=lambda k: (k[0], -sizes[k], min((p.path, p.line) for p in found[k])),
     )
