@@ -250,10 +250,10 @@ def copies(
     new: Callable[[str], set[Place]],
     siblings: set[tuple[str, tuple[str, ...]]],
 ) -> list[Finding]:
-    """The large blocks (a mapping, or a long scalar) written more than once in one of
-    ``files``, at their first new place, with all their places, at
-    least one new (``new(path)``). Not reported: blocks held once per file, inside the reported
-    ``siblings`` (path, keys) or inside a larger repeat."""
+    """The large blocks (a mapping, or a long scalar) written more than once in one of ``files``,
+    at their first new place, with all their places, at least one new (``new(path)``). Not
+    reported: blocks held once per file, inside the reported ``siblings`` (path, keys) or inside
+    a larger repeat."""
     found: dict[tuple[bool, int], list[Place]] = {}
     sizes: dict[tuple[bool, int], int] = {}
     for path, maps in files.items():
