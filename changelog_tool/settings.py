@@ -90,19 +90,6 @@ def schema_document(name: str = "perf-changelog.schema.json") -> dict[str, objec
     return loaded
 
 
-def placeholder_problem(placeholder: str) -> str | None:
-    """Why an entry could not hold ``placeholder`` as its pr-link (a clause), or ``None``: both
-    its spellings must pass the schema's ``pr-link`` pattern."""
-    pattern = re.compile(schema_document()["$defs"]["pr-link"]["pattern"])  # type: ignore[index]
-    for link in (placeholder, f"https://github.com/owner/repo/pull/{placeholder}"):
-        if not pattern.search(link):
-            return (
-                f"the entry schema's pr-link pattern refuses {link!r}; a placeholder is "
-                "capital letters, such as XXX or TODO"
-            )
-    return None
-
-
 _SCHEMA = schema_document("settings.schema.json")
 
 
@@ -277,10 +264,18 @@ def _problems(
             yield (1, 8), f"setting {name!r} {in_}: {error.instance!r} is not a ref name"
         else:
             yield rank, f"setting {name!r} {in_} must be 'warning' or 'error'"
+    pr_link = re.compile(schema_document()["$defs"]["pr-link"]["pattern"])  # type: ignore[index]
     for placeholder in _strings(table.get("placeholders")):
-        why = placeholder_problem(placeholder)
-        if why is not None:
-            yield (1, 5), f"setting 'placeholders' {in_}: no entry could use {placeholder!r}: {why}"
+        # an entry holds it as its pr-link in both spellings
+        for link in (placeholder, f"https://github.com/owner/repo/pull/{placeholder}"):
+            if not pr_link.search(link):
+                yield (
+                    (1, 5),
+                    f"setting 'placeholders' {in_}: no entry could use {placeholder!r}: the "
+                    f"entry schema's pr-link pattern refuses {link!r}; a placeholder is "
+                    "capital letters, such as XXX or TODO",
+                )
+                break
     repository = table.get("repository")
     if isinstance(repository, str) and not is_slug(repository):
         example = '(e.g. "SemiAnalysisAI/InferenceX")'

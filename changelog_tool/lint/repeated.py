@@ -250,10 +250,10 @@ def copies(
     new: Callable[[str], set[Place]],
     siblings: set[tuple[str, tuple[str, ...]]],
 ) -> list[Finding]:
-    """The large blocks (a mapping, or a long scalar) written more than once in one of
-    ``files``, at their first new place, with all their places, at
-    least one new (``new(path)``). Not reported: blocks held once per file, inside the reported
-    ``siblings`` (path, keys) or inside a larger repeat."""
+    """The large blocks (a mapping, or a long scalar) written more than once in one of ``files``,
+    at their first new place, with all their places, at least one new (``new(path)``). Not
+    reported: blocks held once per file, inside the reported ``siblings`` (path, keys) or inside
+    a larger repeat."""
     found: dict[tuple[bool, int], list[Place]] = {}
     sizes: dict[tuple[bool, int], int] = {}
     for path, maps in files.items():
@@ -275,15 +275,12 @@ def copies(
                     )
                     sizes[number] = length
 
-    def twice_in_a_file(places: list[Place]) -> bool:
-        return len({p.path for p in places}) < len(places)
-
-    # the largest first: mappings before scalars, then by size
+    # twice in one file, one place new; the largest first: mappings before scalars, then by size
     order = sorted(
         (
             k
             for k, places in found.items()
-            if twice_in_a_file(places) and any(p in new(p.path) for p in places)
+            if len({p.path for p in places}) < len(places) and any(p in new(p.path) for p in places)
         ),
         key=lambda k: (k[0], -sizes[k], min((p.path, p.line) for p in found[k])),
     )

@@ -186,14 +186,13 @@ class _File:
         return out
 
 
-# ``recipe-reference``: a changed key's references that name no file, one finding per key.
 def reference_findings(
     references: Iterable[tuple[str, str, str, int]],
     exists: Callable[[str], bool],
     target: Callable[[str], str | None],
 ) -> list[Finding]:
-    """One finding per ``(master file, key)`` whose references name no existing path, at its
-    first line."""
+    """``recipe-reference``: one finding per ``(master file, key)`` whose references name no
+    existing path, at its first line."""
     dangling: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
     for path, key, ref, line in references:
         where = target(ref)
