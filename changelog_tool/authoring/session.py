@@ -54,10 +54,6 @@ class Preview:
     refused: str = ""
     """Why the file is not shown at all (a link that now leads outside the repository)."""
 
-    @property
-    def ok(self) -> bool:
-        return not self.problems and bool(self.appended)
-
 
 @dataclass
 class Loaded:
@@ -142,8 +138,7 @@ class AddSession:
         with self._history_lock:
             self._history = None
 
-    def load(self) -> Loaded:
-        """The diff engine's changes (call from a worker)."""
+    def load(self) -> Loaded:  # slow: from a worker
         answer = diff_answer(self.settings, self.base)
         if isinstance(answer, str):
             self.loaded = Loaded(None, [], answer)
@@ -161,9 +156,8 @@ class AddSession:
     # --- questions ------------------------------------------------------------------
     @cached_property
     def master_keys(self) -> list[str]:
-        """Every master key, sorted, from the acceptance rules, so completion and counts match
-        the check."""
-        return sorted(self._masters.owner)  # the rules' own (see :attr:`rules`)
+        """Every master key, sorted, from the acceptance rules' masters (as the check counts)."""
+        return sorted(self._masters.owner)
 
     def pattern_matches(self, pattern: str) -> list[str]:
         return matching_keys(pattern, self.master_keys) if pattern else []
@@ -179,11 +173,9 @@ class AddSession:
 
     @cached_property
     def rules(self) -> Rules:
-        """The acceptance rules for this work tree (computed once per session)."""
         return work_tree_rules(self.settings, self.old[-65536:], self._masters)
 
     def problems(self, draft: Draft) -> list[str]:
-        """Why this draft cannot be saved, as inline messages (empty when it can)."""
         return [f"{name}: {message}" for name, message in self.field_problems(draft)]
 
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
@@ -240,8 +232,7 @@ class AddSession:
         return reach
 
     def points(self, key: str) -> dict[str, int] | None:
-        """A master key's benchmark points per scenario type (``None``: unparsable), once per
-        session."""
+        """A master key's benchmark points per scenario type (``None``: unparsable)."""
         if key not in self._points:
             try:
                 self._points[key] = points_of(self._masters.value(key))
