@@ -40,13 +40,9 @@ class KeyRow:
     def detail(self, match_count: int | None = None) -> str:
         change = self.change
         if change is None:
-            if match_count is None:
-                return "added by hand"
-            return (
-                f"pattern: {match_count} {plural(match_count, 'key')}"
-                if "*" in self.key
-                else ("added by hand" if match_count else "not a master key")
-            )
+            if "*" in self.key and match_count is not None:
+                return f"pattern: {match_count} {plural(match_count, 'key')}"
+            return "not a master key" if match_count == 0 else "added by hand"
         text = "covered; " if self.covered else ""
         if change.kind == ADDED:
             text += "new key"
