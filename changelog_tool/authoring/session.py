@@ -54,6 +54,10 @@ class Preview:
     refused: str = ""
     """Why the file is not shown at all (a link that now leads outside the repository)."""
 
+    @property
+    def ok(self) -> bool:
+        return not self.problems and bool(self.appended)
+
 
 @dataclass
 class Loaded:
