@@ -66,17 +66,6 @@ class Draft:
         }
         return normalize(entry | dict.fromkeys(self.flags, True) | self.numbers)
 
-    @classmethod
-    def from_json(cls, data: object) -> Draft | None:
-        """A draft from stored JSON; ``None`` when it is not a draft we wrote."""
-        if not isinstance(data, dict):
-            return None
-        given = {spec.name: data[spec.name] for spec in fields(cls) if spec.name in data}
-        draft = cls()
-        if all(_fits(value, getattr(draft, name)) for name, value in given.items()):
-            return replace(draft, **given)
-        return None
-
 
 def _fits(value: object, default: object) -> bool:
     """``value`` has the type of the answer whose default is ``default``."""
@@ -115,7 +104,7 @@ def save(changelog: Path, draft: Draft) -> Path:
 
 
 def load(changelog: Path) -> tuple[Draft, str] | None:
-    """The kept draft for ``changelog`` and when it was saved, if there is one."""
+    """The kept draft for ``changelog`` and when it was saved, if there is one we wrote."""
     target = location(changelog)
     try:
         document = json.loads(target.read_text(encoding="utf-8"))
@@ -125,10 +114,14 @@ def load(changelog: Path) -> tuple[Draft, str] | None:
         not isinstance(document, dict)
         or document.get("version") != VERSION
         or document.get("changelog") != str(changelog.resolve())
+        or not isinstance(answers := document.get("answers"), dict)
     ):
         return None
-    draft = Draft.from_json(document.get("answers"))
-    return (draft, str(document.get("saved", ""))) if draft is not None else None
+    draft = Draft()
+    given = {spec.name: answers[spec.name] for spec in fields(Draft) if spec.name in answers}
+    if not all(_fits(value, getattr(draft, name)) for name, value in given.items()):
+        return None
+    return replace(draft, **given), str(document.get("saved", ""))
 
 
 def discard(changelog: Path) -> None:

@@ -1,20 +1,17 @@
 """The key list of ``changelog add`` (rows, their order, the preselected ones, the suggested
-entry for them) and what an entry runs (:func:`reach`: the keys its patterns resolve to, their
-benchmark points per scenario type, too-broad patterns)."""
+entry for them) and what an entry runs (:class:`Reach`)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
-from changelog_tool.diff.scenarios import description, gap, runs
+from changelog_tool.diff.scenarios import description, gap
 from changelog_tool.diff.scenarios import scenario_types as affected
-from changelog_tool.gate.acceptance import broad
-from changelog_tool.ledger.entry import matching_keys, scenario_types
+from changelog_tool.ledger.entry import scenario_types
 
 MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
@@ -43,13 +40,9 @@ class KeyRow:
     def detail(self, match_count: int | None = None) -> str:
         change = self.change
         if change is None:
-            if match_count is None:
-                return "added by hand"
-            return (
-                f"pattern: {match_count} {plural(match_count, 'key')}"
-                if "*" in self.key
-                else ("added by hand" if match_count else "not a master key")
-            )
+            if "*" in self.key and match_count is not None:
+                return f"pattern: {match_count} {plural(match_count, 'key')}"
+            return "not a master key" if match_count == 0 else "added by hand"
         text = "covered; " if self.covered else ""
         if change.kind == ADDED:
             text += "new key"
@@ -112,7 +105,7 @@ class KeyReach:
     key: str
     points: dict[str, int]
     known: bool = True  # False: the key's value does not parse, its points are unknown
-    counted: bool = True  # False: its points are still being counted (see PENDING)
+    counted: bool = True  # False: its points are still being counted
 
     @property
     def total(self) -> int:
@@ -156,46 +149,3 @@ class Reach:
 
 def plural(count: int, noun: str) -> str:
     return noun if count == 1 else noun + "s"
-
-
-PENDING = "pending"
-"""What ``points_of`` answers for a key whose points it has not counted yet (a pattern
-can reach thousands of keys: the rest are counted in the background)."""
-
-
-def reach(
-    patterns: Sequence[str],
-    scenario_types: Sequence[str],
-    keys: Sequence[str],
-    points_of: Callable[[str], dict[str, int] | str | None],
-    changed: Iterable[str],
-) -> Reach:
-    """What ``patterns`` run among ``keys``: ``points_of(key)`` gives points per type (``None``
-    unknown, :data:`PENDING` not counted); ``changed`` keys bound the broad-pattern warning."""
-    changed = set(changed)
-    resolved: dict[str, None] = {}
-    warnings = []
-    for pattern in patterns:
-        matched = matching_keys(pattern, keys)
-        warning = broad(pattern, matched, changed)
-        if warning:
-            warnings.append(warning)
-        resolved.update((k, None) for k in matched)
-    out = []
-    named = list(scenario_types) or None
-    idle: dict[str, list[str]] = {}  # a named type -> the keys it selects nothing of
-    for key in resolved:
-        found = points_of(key)
-        if found is None or isinstance(found, str):  # unparsable, or PENDING
-            out.append(KeyReach(key, {}, known=found is not None, counted=found is None))
-            continue
-        has = list(found)
-        for kind in named if named and has else []:
-            if kind not in has:
-                idle.setdefault(kind, []).append(key)
-        out.append(KeyReach(key, {kind: found[kind] for kind in runs(named, has)}))
-    for kind, keys_without in idle.items():
-        shown = ", ".join(keys_without[:3]) + (", ..." if len(keys_without) > 3 else "")
-        count = len(keys_without)
-        warnings.append(f"{kind} selects nothing for {count} {plural(count, 'key')} ({shown})")
-    return Reach(out, warnings)

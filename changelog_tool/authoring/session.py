@@ -14,16 +14,17 @@ from functools import cached_property
 from pathlib import Path
 
 from changelog_tool.authoring.drafts import Draft, missing
-from changelog_tool.authoring.rows import PENDING, KeyRow, Reach, rows_for
-from changelog_tool.authoring.rows import reach as reach_of
+from changelog_tool.authoring.rows import KeyReach, KeyRow, Reach, plural, rows_for
 from changelog_tool.confinement import confined, confined_file
 from changelog_tool.diff.engine import collect
 from changelog_tool.diff.fields import points as points_of
 from changelog_tool.diff.keychange import ChangeSet
+from changelog_tool.diff.scenarios import runs
 from changelog_tool.errors import ChangelogError, relative
 from changelog_tool.findings import dump_json, format_text
 from changelog_tool.gate.acceptance import (
     Rules,
+    broad,
     rejections,
     work_tree_masters_or_error,
     work_tree_rules,
@@ -140,8 +141,7 @@ class AddSession:
         with self._history_lock:
             self._history = None
 
-    def load(self) -> Loaded:
-        """The diff engine's changes (call from a worker)."""
+    def load(self) -> Loaded:  # slow: from a worker
         answer = diff_answer(self.settings, self.base)
         if isinstance(answer, str):
             self.loaded = Loaded(None, [], answer)
@@ -159,9 +159,8 @@ class AddSession:
     # --- questions ------------------------------------------------------------------
     @cached_property
     def master_keys(self) -> list[str]:
-        """Every master key, sorted, from the acceptance rules, so completion and counts match
-        the check."""
-        return sorted(self._masters.owner)  # the rules' own (see :attr:`rules`)
+        """Every master key, sorted, from the acceptance rules' masters (as the check counts)."""
+        return sorted(self._masters.owner)
 
     def pattern_matches(self, pattern: str) -> list[str]:
         return matching_keys(pattern, self.master_keys) if pattern else []
@@ -177,11 +176,9 @@ class AddSession:
 
     @cached_property
     def rules(self) -> Rules:
-        """The acceptance rules for this work tree (computed once per session)."""
         return work_tree_rules(self.settings, self.old[-65536:], self._masters)
 
     def problems(self, draft: Draft) -> list[str]:
-        """Why this draft cannot be saved, as inline messages (empty when it can)."""
         return [f"{name}: {message}" for name, message in self.field_problems(draft)]
 
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
@@ -197,28 +194,48 @@ class AddSession:
         return out
 
     def reach(self, draft: Draft) -> Reach:
-        """What the draft's patterns run; keys not counted within :attr:`points_budget` seconds
-        stay :data:`~changelog_tool.authoring.rows.PENDING`. A complete reach is cached."""
+        """What the draft's patterns run: the keys they resolve to, their points per named type,
+        too-broad patterns. Keys not counted within :attr:`points_budget` seconds stay uncounted
+        (a pattern can reach thousands); a complete reach is cached."""
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]
-        changed = [r.key for r in (self.loaded.rows if self.loaded else []) if r.needs_entry]
-        masters = self._masters.owner  # in the files' order, as the reach is shown
+        changed = {r.key for r in (self.loaded.rows if self.loaded else []) if r.needs_entry}
+        masters = list(self._masters.owner)  # in the files' order, as the reach is shown
+        resolved: dict[str, None] = {}
+        warnings = []
+        for pattern in draft.keys:
+            matched = matching_keys(pattern, masters)
+            if warning := broad(pattern, matched, changed):
+                warnings.append(warning)
+            resolved.update(dict.fromkeys(matched))
+        found = []
+        named = list(draft.scenario_types) or None
+        idle: dict[str, list[str]] = {}  # a named type -> the keys it selects nothing of
         until = time.monotonic() + self.points_budget
-
-        def points_now(key: str) -> dict[str, int] | str | None:
-            if key in self._points or time.monotonic() < until:
-                return self.points(key)
-            return PENDING
-
-        found = reach_of(draft.keys, draft.scenario_types, list(masters), points_now, changed)
-        if not found.pending:
-            self._reach = (asked, found)
-        return found
+        for key in resolved:
+            if key not in self._points and time.monotonic() >= until:
+                found.append(KeyReach(key, {}, counted=False))
+                continue
+            points = self.points(key)
+            if points is None:
+                found.append(KeyReach(key, {}, known=False))
+                continue
+            for kind in named if named and points else []:
+                if kind not in points:
+                    idle.setdefault(kind, []).append(key)
+            found.append(KeyReach(key, {kind: points[kind] for kind in runs(named, list(points))}))
+        for kind, keys_without in idle.items():
+            shown = ", ".join(keys_without[:3]) + (", ..." if len(keys_without) > 3 else "")
+            count = len(keys_without)
+            warnings.append(f"{kind} selects nothing for {count} {plural(count, 'key')} ({shown})")
+        reach = Reach(found, warnings)
+        if not reach.pending:
+            self._reach = (asked, reach)
+        return reach
 
     def points(self, key: str) -> dict[str, int] | None:
-        """A master key's benchmark points per scenario type (``None``: unparsable), once per
-        session."""
+        """A master key's benchmark points per scenario type (``None``: unparsable)."""
         if key not in self._points:
             try:
                 self._points[key] = points_of(self._masters.value(key))

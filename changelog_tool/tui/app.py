@@ -27,7 +27,7 @@ from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
 from changelog_tool.authoring.rows import preselected, suggested_scenarios
-from changelog_tool.authoring.session import AddSession, Loaded, appended_message
+from changelog_tool.authoring.session import AddSession, appended_message
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
@@ -167,9 +167,7 @@ class AddApp(App[Outcome]):
 
     @work(exclusive=True)
     async def load_changes(self) -> None:
-        self.show_loaded(await asyncio.to_thread(self.session.load))  # not once cancelled
-
-    def show_loaded(self, loaded: Loaded) -> None:
+        loaded = await asyncio.to_thread(self.session.load)  # not shown once cancelled
         picker = self.query_one(KeyPicker)
         picker.query_one(KeyList).loading = False
         picker.set_completions(self.session.master_keys)

@@ -143,17 +143,6 @@ class KeyPicker(Vertical):
         if no_match.display:
             no_match.update(f'No key name contains "{typed}": change or shorten the filter')
 
-    def add_key(self, row: KeyRow, match_count: int | None) -> None:
-        """Tick ``row``'s key, adding it after the changed and hand-added rows when missing."""
-        if not any(r.key == row.key for r in self.rows):
-            at = next((i for i, r in enumerate(self.rows) if r.other), len(self.rows))
-            self.rows.insert(at, row)
-            self.prompts[row.key] = row_prompt(row, 40, match_count)
-        self.chosen.add(row.key)
-        self.query_one("#filter", Input).value = ""
-        self._show(highlight=row.key)
-        self.post_message(self.Changed())
-
     def to_model(self) -> list[str]:
         return [r.key for r in self.rows if r.key in self.chosen]
 
@@ -183,7 +172,16 @@ class KeyPicker(Vertical):
 
     @on(Input.Submitted, "#pattern")
     def _pattern_submitted(self, event: Input.Submitted) -> None:
-        pattern = event.value.strip()
-        if pattern:
-            self.add_key(KeyRow(pattern), len(self.matches(pattern)))
-            event.input.value = ""
+        """Tick the key typed, adding it after the changed and hand-added rows when missing."""
+        key = event.value.strip()
+        if not key:
+            return
+        if not any(r.key == key for r in self.rows):
+            at = next((i for i, r in enumerate(self.rows) if r.other), len(self.rows))
+            self.rows.insert(at, KeyRow(key))
+            self.prompts[key] = row_prompt(KeyRow(key), 40, len(self.matches(key)))
+        self.chosen.add(key)
+        self.query_one("#filter", Input).value = ""
+        self._show(highlight=key)
+        self.post_message(self.Changed())
+        event.input.value = ""

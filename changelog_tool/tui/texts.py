@@ -155,7 +155,6 @@ def not_saved(path: Path, error: Exception, kept: str) -> str:
 
 
 def history_pane(session: AddSession, keys: list[str]) -> Pane:
-    """The previous entries for the chosen keys."""
     found = session.history_for(keys)
     title = f"Previous entries for the chosen keys: {len(found)}, newest first"
     body = (
