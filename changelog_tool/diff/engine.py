@@ -205,6 +205,7 @@ def _add_recipes(
     A modified recipe counts only when its YAML data changed (not its comments,
     layout, quoting or key order); added and deleted recipes always count."""
     referencing: dict[str, set[str]] = {}
+    deleted: set[str] = set()
     folders = sorted({*layout.recipe_dirs, *layout.prefixes.values()})
     for status, path in repo.changed_files(base_sha, head_rev, folders):
         if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
@@ -226,8 +227,8 @@ def _add_recipes(
                 referencing.setdefault(key, set()).add(path)
         changes.recipes[path] = users
         if status == "D":
-            changes.deleted_recipes.append(path)
-        if not users and status != "D":
+            deleted.add(path)
+        elif not users:
             changes.orphan_recipes.append(path)
     by_key = {k.key: index for index, k in enumerate(changes.keys)}
     for key, paths in sorted(referencing.items()):
@@ -256,15 +257,12 @@ def _add_recipes(
     # entry is appended
     for change in changes.keys:
         for recipe in change.recipes:
-            if recipe in changes.deleted_recipes:
+            if recipe in deleted:
                 message = (
                     f"{change.key} references {recipe}, which this branch deletes; restore "
                     "the recipe or point the key at another one"
                 )
-                where = change.path or ""
-                changes.problems.append(
-                    Finding("missing-recipe", message, where, change.line, key=change.key)
-                )
+                changes.problems.append(change.finding("missing-recipe", message))
 
 
 def _linked(path: str, what: str) -> Finding:
@@ -278,13 +276,15 @@ def _head_problems(
     top-level key the base already defines twice in that file is said as a warning
     (its last definition is the one that counts), never left unsaid."""
     old = {(path, p.message) for path, p in base.problems()}
-    doubled = {(path, p.key) for path, p in base.problems() if _defined_twice(p)}
+    doubled = {(path, p.key) for path, p in base.problems() if p.code == "duplicate-yaml-key"}
     seen = set()
     out = []
     for path, problem in [*found, *head.problems()]:
         if (path, problem.line) in seen:
             continue
-        at_base = _defined_twice(problem) and (path, problem.key) in doubled
+        # a top-level key defined twice in one file (a field twice in one value has no key)
+        twice = problem.code == "duplicate-yaml-key" and problem.key is not None
+        at_base = twice and (path, problem.key) in doubled
         if (path, problem.message) in old and not at_base:
             continue
         seen.add((path, problem.line))
@@ -293,11 +293,6 @@ def _head_problems(
             Finding(problem.code, problem.message, path, problem.line, severity, problem.key)
         )
     return out
-
-
-def _defined_twice(problem: YamlProblem) -> bool:
-    """A top-level key defined twice in one file (not a field twice in one value)."""
-    return problem.code == "duplicate-yaml-key" and problem.key is not None
 
 
 def _head_state(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> HeadState | None:

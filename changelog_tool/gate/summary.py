@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from changelog_tool.diff.fields import scenarios_of
 from changelog_tool.diff.keychange import ChangeSet, KeyChange
 from changelog_tool.diff.masters import MasterSet
 from changelog_tool.findings import NOTICE, Finding
@@ -92,8 +93,7 @@ def _kinds(change: KeyChange, masters: MasterSet) -> Iterable[str]:
         value = masters.value(change.key) if change.key in masters.owner else None
     except YamlProblem:
         return ()  # said once, elsewhere
-    scenarios = value.get("scenarios") if isinstance(value, dict) else None
-    return [k for k in scenarios if isinstance(k, str)] if isinstance(scenarios, dict) else ()
+    return [k for k in scenarios_of(value) or () if isinstance(k, str)]
 
 
 def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) -> list[Finding]:
