@@ -345,7 +345,7 @@ def _same_value(
     found = repo.tree_files(commit, masters)
     then = MasterSet(MasterFile(p, repo.read_blob(s)) for p, s in found.items() if s is not None)
     with contextlib.suppress(YamlProblem, KeyError):  # as this tool and the jobs read it
-        return same(then.value(key), head.value(key)) and same(
-            then.value_yaml_1_1(key), head.value_yaml_1_1(key)
-        )
+        if same(then.value(key), head.value(key)):
+            old = then.value_yaml_1_1(key)  # (a refusal is no value: never the same)
+            return not isinstance(old, YamlProblem) and same(old, head.value_yaml_1_1(key))
     return False

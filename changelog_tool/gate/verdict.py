@@ -37,9 +37,6 @@ class OptOut:
     reason: str
     source: str
 
-    def to_json(self) -> dict[str, str]:
-        return {"reason": self.reason, "source": self.source}
-
 
 def find_opt_out(
     messages: Callable[[], Sequence[tuple[str, str]]],
