@@ -44,13 +44,11 @@ class Snapshot:
     head_state: HeadState | None = None
     """What head is (branch, commit, operation): the gate decides if it is protected."""
     remote_url: Callable[[str], str | None] = lambda name: None
-    """The URL of a remote, read when the pr-link repository is needed."""
     base_tail: bytes = b""
     """The base changelog's last 64 KiB: its newest pr-link names the repository."""
     settings_change: Finding | None = None
     """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
     base_masters: MasterSet = field(default_factory=lambda: MasterSet(()))
-    """The master configs at the base (the lints compare the changed keys with them)."""
     reading: Reading | None = None
     """The benchmark CI's reading of the changelog's diff, merge-base to head
     (``None``: the changelog did not change)."""

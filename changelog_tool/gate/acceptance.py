@@ -117,7 +117,12 @@ def rejections(
     if block is not None:
         out += _readings(entry, block)
     elif not out:
-        out += _readings(normalize(entry), _emitted(entry))
+        try:
+            emitted = emit(entry)
+        except ChangelogError:  # what the emitter refuses, the schema names
+            pass
+        else:
+            out += _readings(normalize(entry), emitted)
     out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
@@ -232,17 +237,8 @@ def zero_points(
     return out
 
 
-def _emitted(entry: Mapping[str, object]) -> bytes | None:
-    try:
-        return emit(entry)
-    except ChangelogError:  # what the emitter refuses, the schema names
-        return None
-
-
-def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejection]:
+def _readings(entry: Mapping[str, object], block: bytes) -> list[Rejection]:
     """Where PyYAML (YAML 1.1) reads the entry's bytes otherwise than this tool (YAML 1.2)."""
-    if block is None:
-        return []
     out = []
     for path, message in disagreements(block, [dict(entry)]):
         value: object = entry

@@ -20,10 +20,6 @@ CODE = "append-only-scope"
 DROP = "or drop append-only (a regular entry reruns the whole config)"
 
 
-def is_append_only(entry: Mapping[str, object]) -> bool:
-    return entry.get("append-only") is True
-
-
 def selection(
     entries: Sequence[Mapping[str, object]], keys: Sequence[str], known: Sequence[str]
 ) -> dict[str, set[str]]:
@@ -47,10 +43,10 @@ def _named(entries: Sequence[Entry]) -> str:
 
 def scope_findings(snapshot: Snapshot, appended: Sequence[Entry]) -> list[Finding]:
     """The scope rules' errors for the branch's append-only entries (none without any)."""
-    flagged = [a for a in appended if is_append_only(a.fields)]
+    flagged = [a for a in appended if a.fields.get("append-only") is True]
     if not flagged:
         return []
-    regular = [a for a in appended if not is_append_only(a.fields)]
+    regular = [a for a in appended if a.fields.get("append-only") is not True]
     if regular:
         return [
             Finding(
