@@ -29,8 +29,6 @@ from changelog_tool.yaml.yaml11 import disagreements
 
 QUEUE = see("The placeholder before a merge queue")
 
-YAML_1_1 = "yaml-1-1"
-"""The finding code of a value YAML 1.1 (PyYAML) and YAML 1.2 read differently."""
 BROAD_PATTERN_EXTRA_KEYS = 10
 """A pattern is *broad* when it matches more than this many keys that the branch did
 not change: each of them re-runs its whole sweep for nothing the change needs."""
@@ -248,7 +246,7 @@ def _readings(entry: Mapping[str, object], block: bytes) -> list[Rejection]:
             elif isinstance(value, Mapping):
                 value = value.get(part)
         text = value if isinstance(value, str) else None
-        out.append(Rejection(YAML_1_1, path, message, text))
+        out.append(Rejection("yaml-1-1", path, message, text))
     return out
 
 

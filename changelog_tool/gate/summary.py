@@ -63,10 +63,6 @@ def job_summary(changes: ChangeSet, verdict: Verdict, changelog: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-UNLISTED = "unlisted-scenario-type"
-"""The code of the one notice about scenario types the entry schema does not list."""
-
-
 def added_fields() -> list[str]:
     """A line per field and scenario type the repository's schema adds, for the log."""
     definition, base = current(), builtin()
@@ -118,4 +114,4 @@ def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) ->
         f"No entry can name them in {SCENARIO}; an entry without {SCENARIO} runs them. "
         + definition.where_to_declare("a scenario type")
     )
-    return [Finding(UNLISTED, message, where.path or "", where.line, NOTICE)]
+    return [Finding("unlisted-scenario-type", message, where.path or "", where.line, NOTICE)]

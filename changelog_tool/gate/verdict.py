@@ -88,10 +88,8 @@ def check(
     """``waiting``: why no entry may be appended now (a stopped rebase whose commits to
     replay change the changelog): said instead of the advice to append, no entry suggested."""
     changes, history = snapshot.changes, snapshot.history
-    verdict = Verdict(findings=[*history.findings, *changes.problems])
     changed = settings_change(snapshot, allow_settings_change)
-    if changed is not None:
-        verdict.findings.insert(0, changed)
+    verdict = Verdict(findings=[*filter(None, [changed]), *history.findings, *changes.problems])
     appended = history.appended
     unselected = gaps(changes.needing_entry(), [a.fields for a in appended])
     # a modified key no entry names, put back as the newest base entry covering it benchmarked it
@@ -157,9 +155,7 @@ def _rejected(entry: Entry, number: int, rules: Rules, path: str) -> list[Findin
     for rejection in rejections(entry.fields, rules, entry.text):
         if rejection.code == "schema":
             line = entry.field_line(rejection.field.split("/")[0])
-            message = (
-                f"new entry {number} (line {entry.line}), {rejection.field}: {rejection.message}"
-            )
+            message = f"new entry {number} (line {entry.line}), {rejection}"
         else:
             line = (
                 entry.line_of_text(rejection.text)
@@ -167,8 +163,7 @@ def _rejected(entry: Entry, number: int, rules: Rules, path: str) -> list[Findin
                 else entry.field_line(rejection.field)
             )
             # the code already names the field when they are one ("pr-link: ...")
-            same = rejection.field == rejection.code
-            message = rejection.message if same else f"{rejection.field}: {rejection.message}"
+            message = rejection.message if rejection.field == rejection.code else str(rejection)
         out.append(Finding(rejection.code, message, path, line, rejection.severity))
     return out
 
