@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import secrets
 import shlex
@@ -217,7 +218,7 @@ def run(
             f"(or run `changelog add {keys} --description ...`):"
         )
         log.append(verdict.suggested_entry.rstrip("\n"))
-    more["opt_out"] = verdict.opt_out.to_json() if verdict.opt_out else None
+    more["opt_out"] = dataclasses.asdict(verdict.opt_out) if verdict.opt_out else None
     code = emit_report(verdict.findings, format, changes, log=log, more=more)
     if format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         text = job_summary(changes, verdict, snapshot.changelog)

@@ -43,13 +43,11 @@ class Snapshot:
     head_state: HeadState | None = None
     """What head is (branch, commit, operation): the gate decides if it is protected."""
     remote_url: Callable[[str], str | None] = lambda name: None
-    """The URL of a remote, read when the pr-link repository is needed."""
     base_tail: bytes = b""
     """The base changelog's last 64 KiB: its newest pr-link names the repository."""
     settings_change: Finding | None = None
     """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
     base_masters: MasterSet = field(default_factory=lambda: MasterSet(()))
-    """The master configs at the base (the lints compare the changed keys with them)."""
     reading: Reading | None = None
     """The benchmark CI's reading of the changelog's diff, merge-base to head
     (``None``: the changelog did not change)."""
@@ -204,6 +202,7 @@ def _add_recipes(
     A modified recipe counts only when its YAML data changed (not its comments,
     layout, quoting or key order); added and deleted recipes always count."""
     referencing: dict[str, set[str]] = {}
+    deleted: set[str] = set()
     folders = sorted({*layout.recipe_dirs, *layout.prefixes.values()})
     for status, path in repo.changed_files(base_sha, head_rev, folders):
         if not is_recipe(path, layout.prefixes, layout.recipe_dirs):
@@ -225,8 +224,8 @@ def _add_recipes(
                 referencing.setdefault(key, set()).add(path)
         changes.recipes[path] = users
         if status == "D":
-            changes.deleted_recipes.append(path)
-        if not users and status != "D":
+            deleted.add(path)
+        elif not users:
             changes.orphan_recipes.append(path)
     by_key = {k.key: index for index, k in enumerate(changes.keys)}
     for key, paths in sorted(referencing.items()):
@@ -255,15 +254,12 @@ def _add_recipes(
     # entry is appended
     for change in changes.keys:
         for recipe in change.recipes:
-            if recipe in changes.deleted_recipes:
+            if recipe in deleted:
                 message = (
                     f"{change.key} references {recipe}, which this branch deletes; restore "
                     "the recipe or point the key at another one"
                 )
-                where = change.path or ""
-                changes.problems.append(
-                    Finding("missing-recipe", message, where, change.line, key=change.key)
-                )
+                changes.problems.append(change.finding("missing-recipe", message))
 
 
 def _linked(path: str, what: str) -> Finding:
@@ -277,13 +273,15 @@ def _head_problems(
     top-level key the base already defines twice in that file is said as a warning
     (its last definition is the one that counts), never left unsaid."""
     old = {(path, p.message) for path, p in base.problems()}
-    doubled = {(path, p.key) for path, p in base.problems() if _defined_twice(p)}
+    doubled = {(path, p.key) for path, p in base.problems() if p.code == "duplicate-yaml-key"}
     seen = set()
     out = []
     for path, problem in [*found, *head.problems()]:
         if (path, problem.line) in seen:
             continue
-        at_base = _defined_twice(problem) and (path, problem.key) in doubled
+        # a top-level key defined twice in one file (a field twice in one value has no key)
+        twice = problem.code == "duplicate-yaml-key" and problem.key is not None
+        at_base = twice and (path, problem.key) in doubled
         if (path, problem.message) in old and not at_base:
             continue
         seen.add((path, problem.line))
@@ -292,11 +290,6 @@ def _head_problems(
             Finding(problem.code, problem.message, path, problem.line, severity, problem.key)
         )
     return out
-
-
-def _defined_twice(problem: YamlProblem) -> bool:
-    """A top-level key defined twice in one file (not a field twice in one value)."""
-    return problem.code == "duplicate-yaml-key" and problem.key is not None
 
 
 def _head_state(repo: Repo, settings: Settings, head_sha: str, head_rev: str) -> HeadState | None:
@@ -349,7 +342,7 @@ def _same_value(
     found = repo.tree_files(commit, masters)
     then = MasterSet(MasterFile(p, repo.read_blob(s)) for p, s in found.items() if s is not None)
     with contextlib.suppress(YamlProblem, KeyError):  # as this tool and the jobs read it
-        return same(then.value(key), head.value(key)) and same(
-            then.value_yaml_1_1(key), head.value_yaml_1_1(key)
-        )
+        if same(then.value(key), head.value(key)):
+            old = then.value_yaml_1_1(key)  # (a refusal is no value: never the same)
+            return not isinstance(old, YamlProblem) and same(old, head.value_yaml_1_1(key))
     return False

@@ -37,32 +37,35 @@ def changed_fields(old: object, new: object) -> list[str]:
     return sorted(fields)
 
 
+def scenarios_of(value: object) -> Mapping[object, object] | None:
+    """A master key's ``scenarios`` mapping, or ``None``."""
+    found = value.get(SCENARIOS) if isinstance(value, Mapping) else None
+    return found if isinstance(found, Mapping) else None
+
+
 def kinds(value: object) -> tuple[str, ...]:
     """The scenario types a master key's value has, in order (the older layout,
     ``seq-len-configs`` at the top, has ``fixed-seq-len``)."""
-    if not isinstance(value, Mapping):
-        return ()
-    scenarios = value.get(SCENARIOS)
-    if isinstance(scenarios, Mapping):
+    scenarios = scenarios_of(value)
+    if scenarios is not None:
         return tuple(str(kind) for kind in scenarios)
-    return (FIXED_SEQ_LEN,) if LEGACY_SEQ_LENS in value else ()
+    return (FIXED_SEQ_LEN,) if isinstance(value, Mapping) and LEGACY_SEQ_LENS in value else ()
 
 
 def touched_scenarios(old: object, new: object) -> list[str]:
     """Scenario types present at ``new`` that were added or changed."""
-    after = new.get(SCENARIOS) if isinstance(new, Mapping) else None
-    if not isinstance(after, Mapping):
+    before, after = scenarios_of(old), scenarios_of(new)
+    if after is None:
         return []
-    before = old.get(SCENARIOS) if isinstance(old, Mapping) else None
-    if not isinstance(before, Mapping):
+    if before is None:
         return sorted(str(k) for k in after)
     return sorted(str(k) for k in after if not same(before.get(k, _MISSING), after[k]))
 
 
 def scenarios_mentioning(value: object, names: list[str]) -> list[str]:
     """Scenario types whose settings mention any of ``names`` (e.g. a recipe file name)."""
-    scenarios = value.get(SCENARIOS) if isinstance(value, Mapping) else None
-    if not isinstance(scenarios, Mapping):
+    scenarios = scenarios_of(value)
+    if scenarios is None:
         return []
     return sorted(str(k) for k, space in scenarios.items() if any(n in str(space) for n in names))
 
@@ -157,11 +160,8 @@ def _concurrencies(entry: object) -> int:
 
 
 def points(value: object) -> dict[str, int]:
-    scenarios = value.get(SCENARIOS) if isinstance(value, Mapping) else None
-    if not isinstance(scenarios, Mapping):
-        return {}
     out: dict[str, int] = {}
-    for kind, items in scenarios.items():
+    for kind, items in (scenarios_of(value) or {}).items():
         total = 0
         for item in items if isinstance(items, list) else []:
             space = item.get("search-space") if isinstance(item, Mapping) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from changelog_tool.findings import NOTICE, Finding, shown
+from changelog_tool.findings import ERROR, NOTICE, Finding, shown
 from changelog_tool.ledger.entry import Fields
 
 ADDED = "added"
@@ -46,6 +46,10 @@ class KeyChange:
     def label(self) -> str:
         return "reduced" if self.reduced else self.kind
 
+    def finding(self, code: str, message: str, severity: str = ERROR) -> Finding:
+        """A finding about this key, at its line."""
+        return Finding(code, message, self.path or "", self.line, severity, key=self.key)
+
 
 @dataclass
 class ChangeSet:
@@ -54,7 +58,6 @@ class ChangeSet:
     keys: list[KeyChange] = field(default_factory=list)
     recipes: dict[str, list[str]] = field(default_factory=dict)
     orphan_recipes: list[str] = field(default_factory=list)
-    deleted_recipes: list[str] = field(default_factory=list)
     appended: list[Fields] = field(default_factory=list)
     points: dict[str, dict[str, int]] = field(default_factory=dict)
     """Benchmark points per scenario type of each changed key at head."""

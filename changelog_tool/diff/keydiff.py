@@ -71,8 +71,7 @@ def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[
         fields = changed_fields(old, new)
         reduced = bool(fields) and is_reduction(old, new)
         if not fields or reduced:  # so far as YAML 1.2 reads them; as benchmark jobs do?
-            new_1_1 = _read_1_1(head, key)
-            old_1_1 = _read_1_1(base, key)
+            new_1_1, old_1_1 = head.value_yaml_1_1(key), base.value_yaml_1_1(key)
             if isinstance(new_1_1, YamlProblem) and isinstance(old_1_1, YamlProblem):
                 pass  # those jobs could read it at neither side: nothing new to them
             elif isinstance(new_1_1, YamlProblem):  # they can no longer read it at all
@@ -103,14 +102,6 @@ def diff(base: MasterSet, head: MasterSet) -> tuple[list[KeyChange], list[tuple[
     problems.extend(key_names(changes, head))
     problems.extend(duplicate_definitions(base, head))
     return changes, problems
-
-
-def _read_1_1(masters: MasterSet, key: str) -> object:
-    """The key's value as YAML 1.1 readers build it, or the problem they have."""
-    try:
-        return masters.value_yaml_1_1(key)
-    except YamlProblem as problem:
-        return problem
 
 
 def key_names(changes: list[KeyChange], head: MasterSet) -> list[tuple[str, YamlProblem]]:

@@ -259,14 +259,15 @@ class MasterFile:
 
     def value_yaml_1_1(self, key: str) -> object:
         """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
-        jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`); raises
-        :class:`YamlProblem` where that reader refuses the bytes."""
+        jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`), or the
+        :class:`YamlProblem` that says why that reader refuses the bytes (returned, as
+        :func:`parse_1_1` returns it)."""
         parsed = parse_1_1(self.data if self.whole else self.chunk(key))
         if isinstance(parsed, YamlProblem):
-            raise replace(parsed, line=self.line(key), key=key)
+            return replace(parsed, line=self.line(key), key=key)
         if not isinstance(parsed, dict) or key not in parsed:
             found = next(iter(parsed), key) if isinstance(parsed, dict) else key
-            raise YamlProblem("key-name", not_a_name_1_1(key, found), self.line(key), key)
+            return YamlProblem("key-name", not_a_name_1_1(key, found), self.line(key), key)
         return parsed[key]
 
     def value(self, key: str) -> object:

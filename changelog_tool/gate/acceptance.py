@@ -29,8 +29,6 @@ from changelog_tool.yaml.yaml11 import disagreements
 
 QUEUE = see("The placeholder before a merge queue")
 
-YAML_1_1 = "yaml-1-1"
-"""The finding code of a value YAML 1.1 (PyYAML) and YAML 1.2 read differently."""
 BROAD_PATTERN_EXTRA_KEYS = 10
 """A pattern is *broad* when it matches more than this many keys that the branch did
 not change: each of them re-runs its whole sweep for nothing the change needs."""
@@ -117,7 +115,12 @@ def rejections(
     if block is not None:
         out += _readings(entry, block)
     elif not out:
-        out += _readings(normalize(entry), _emitted(entry))
+        try:
+            emitted = emit(entry)
+        except ChangelogError:  # what the emitter refuses, the schema names
+            pass
+        else:
+            out += _readings(normalize(entry), emitted)
     out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
@@ -232,17 +235,8 @@ def zero_points(
     return out
 
 
-def _emitted(entry: Mapping[str, object]) -> bytes | None:
-    try:
-        return emit(entry)
-    except ChangelogError:  # what the emitter refuses, the schema names
-        return None
-
-
-def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejection]:
+def _readings(entry: Mapping[str, object], block: bytes) -> list[Rejection]:
     """Where PyYAML (YAML 1.1) reads the entry's bytes otherwise than this tool (YAML 1.2)."""
-    if block is None:
-        return []
     out = []
     for path, message in disagreements(block, [dict(entry)]):
         value: object = entry
@@ -252,7 +246,7 @@ def _readings(entry: Mapping[str, object], block: bytes | None) -> list[Rejectio
             elif isinstance(value, Mapping):
                 value = value.get(part)
         text = value if isinstance(value, str) else None
-        out.append(Rejection(YAML_1_1, path, message, text))
+        out.append(Rejection("yaml-1-1", path, message, text))
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from changelog_tool.diff.engine import Snapshot
-from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.fields import SCENARIOS, scenarios_of
 from changelog_tool.diff.keychange import RECIPE, UNREAD, KeyChange
 from changelog_tool.diff.masters import MasterSet
 from changelog_tool.diff.scenarios import named_types
@@ -18,10 +18,6 @@ from changelog_tool.yaml.items import YamlProblem
 
 CODE = "append-only-scope"
 DROP = "or drop append-only (a regular entry reruns the whole config)"
-
-
-def is_append_only(entry: Mapping[str, object]) -> bool:
-    return entry.get("append-only") is True
 
 
 def selection(
@@ -47,10 +43,10 @@ def _named(entries: Sequence[Entry]) -> str:
 
 def scope_findings(snapshot: Snapshot, appended: Sequence[Entry]) -> list[Finding]:
     """The scope rules' errors for the branch's append-only entries (none without any)."""
-    flagged = [a for a in appended if is_append_only(a.fields)]
+    flagged = [a for a in appended if a.fields.get("append-only") is True]
     if not flagged:
         return []
-    regular = [a for a in appended if not is_append_only(a.fields)]
+    regular = [a for a in appended if a.fields.get("append-only") is not True]
     if regular:
         return [
             Finding(
@@ -83,8 +79,8 @@ def scope_findings(snapshot: Snapshot, appended: Sequence[Entry]) -> list[Findin
             continue
         if change.key not in chosen:
             out.append(
-                _at(
-                    change,
+                change.finding(
+                    CODE,
                     f"{shown(change.key)} changed ({change.kind}) but no append-only entry "
                     "selects it; an append-only pull request may change only the configs "
                     f"it selects: add it to config-keys, or move the change to another "
@@ -104,7 +100,8 @@ def _inside(
     if any(f in UNREAD for f in change.fields):
         return []  # a side that does not parse is reported as such
     try:
-        old, new = _scenarios(base.value(change.key)), _scenarios(head.value(change.key))
+        old = [str(k) for k in scenarios_of(base.value(change.key)) or ()]
+        new = [str(k) for k in scenarios_of(head.value(change.key)) or ()]
     except YamlProblem:
         return []
     key = shown(change.key)
@@ -112,8 +109,8 @@ def _inside(
     for kind in [*(k for k in new if k not in old), *(k for k in old if k not in new)]:
         verb = "adds" if kind in new else "removes"
         out.append(
-            _at(
-                change,
+            change.finding(
+                CODE,
                 f"{key}: the branch {verb} scenario {shown(kind)}; an append-only sweep "
                 f"may not add or remove a scenario of a selected config: {DROP}",
             )
@@ -122,8 +119,8 @@ def _inside(
     wide = [f for f in change.fields if f != SCENARIOS and not f.startswith(SCENARIOS + ".")]
     if unselected and wide:
         out.append(
-            _at(
-                change,
+            change.finding(
+                CODE,
                 f"{key}: config-wide field(s) {', '.join(shown(f) for f in wide)} changed "
                 f"while scenario(s) {', '.join(shown(k) for k in unselected)} are not "
                 "selected, and the change would reach them: select them too (name them in "
@@ -133,20 +130,10 @@ def _inside(
     for kind in unselected:
         if kind in new and f"{SCENARIOS}.{kind}" in change.fields:
             out.append(
-                _at(
-                    change,
+                change.finding(
+                    CODE,
                     f"{key}: scenario {shown(kind)} changed but the append-only entries do "
                     f"not select it: name it in scenario-type, undo that change, {DROP}",
                 )
             )
     return out
-
-
-def _scenarios(value: object) -> list[str]:
-    """The scenario types of a config as the CI reads them (its ``scenarios`` mapping)."""
-    found = value.get(SCENARIOS) if isinstance(value, Mapping) else None
-    return [str(k) for k in found] if isinstance(found, Mapping) else []
-
-
-def _at(change: KeyChange, message: str) -> Finding:
-    return Finding(CODE, message, change.path or "", change.line, key=change.key)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from changelog_tool.diff.fields import scenarios_of
 from changelog_tool.diff.keychange import ChangeSet, KeyChange
 from changelog_tool.diff.masters import MasterSet
 from changelog_tool.findings import NOTICE, Finding
@@ -62,10 +63,6 @@ def job_summary(changes: ChangeSet, verdict: Verdict, changelog: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-UNLISTED = "unlisted-scenario-type"
-"""The code of the one notice about scenario types the entry schema does not list."""
-
-
 def added_fields() -> list[str]:
     """A line per field and scenario type the repository's schema adds, for the log."""
     definition, base = current(), builtin()
@@ -92,8 +89,7 @@ def _kinds(change: KeyChange, masters: MasterSet) -> Iterable[str]:
         value = masters.value(change.key) if change.key in masters.owner else None
     except YamlProblem:
         return ()  # said once, elsewhere
-    scenarios = value.get("scenarios") if isinstance(value, dict) else None
-    return [k for k in scenarios if isinstance(k, str)] if isinstance(scenarios, dict) else ()
+    return [k for k in scenarios_of(value) or () if isinstance(k, str)]
 
 
 def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) -> list[Finding]:
@@ -118,4 +114,4 @@ def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) ->
         f"No entry can name them in {SCENARIO}; an entry without {SCENARIO} runs them. "
         + definition.where_to_declare("a scenario type")
     )
-    return [Finding(UNLISTED, message, where.path or "", where.line, NOTICE)]
+    return [Finding("unlisted-scenario-type", message, where.path or "", where.line, NOTICE)]

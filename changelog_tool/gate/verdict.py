@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from changelog_tool.diff.engine import Snapshot
-from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, KeyChange
+from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE
 from changelog_tool.diff.scenarios import Gap, gaps, suggested_entry
 from changelog_tool.findings import ERROR, NOTICE, WARNING, Finding, listing, shown
 from changelog_tool.gate import prlinks
@@ -36,9 +36,6 @@ class OptOut:
     reason: str
     source: str
 
-    def to_json(self) -> dict[str, str]:
-        return {"reason": self.reason, "source": self.source}
-
 
 def find_opt_out(
     messages: Callable[[], Sequence[tuple[str, str]]],
@@ -63,7 +60,6 @@ def find_opt_out(
 @dataclass
 class Verdict:
     findings: list[Finding] = field(default_factory=list)
-    uncovered: list[KeyChange] = field(default_factory=list)
     suggested_entry: str | None = None
     suggested_keys: list[str] = field(default_factory=list)
     opt_out: OptOut | None = None
@@ -91,10 +87,8 @@ def check(
     """``waiting``: why no entry may be appended now (a stopped rebase whose commits to
     replay change the changelog): said instead of the advice to append, no entry suggested."""
     changes, history = snapshot.changes, snapshot.history
-    verdict = Verdict(findings=[*history.findings, *changes.problems])
     changed = settings_change(snapshot, allow_settings_change)
-    if changed is not None:
-        verdict.findings.insert(0, changed)
+    verdict = Verdict(findings=[*filter(None, [changed]), *history.findings, *changes.problems])
     appended = history.appended
     unselected = gaps(changes.needing_entry(), [a.fields for a in appended])
     # a modified key no entry names, put back as the newest base entry covering it benchmarked it
@@ -104,15 +98,13 @@ def check(
     ]
     verdict.findings.extend(_restored(g, state) for g, state in restoring if state is not None)
     unselected = [g for g, state in restoring if state is None]
-    verdict.uncovered = [g.change for g in unselected]
+    uncovered = [g.change for g in unselected]
     # the commits are read for an opt-out only when it excuses something
-    verdict.opt_out = find_opt_out(
-        snapshot.messages if verdict.uncovered else list, skip_reason, pr_title
-    )
+    verdict.opt_out = find_opt_out(snapshot.messages if uncovered else list, skip_reason, pr_title)
     verdict.findings.extend(_uncovered(g, verdict.opt_out, waiting) for g in unselected)
     verdict.findings.extend(scope_findings(snapshot, appended))
     # the repository is needed only to judge or suggest a pr-link
-    needed = appended or verdict.uncovered or snapshot.history.corrections
+    needed = appended or uncovered or snapshot.history.corrections
     slug = (
         prlinks.repository_slug(settings, snapshot.base_tail, snapshot.remote_url)
         if needed
@@ -142,7 +134,7 @@ def check(
         ]
     verdict.findings.extend(orphan_findings(changes.orphan_recipes))
     named = {f.key for f in verdict.findings if f.code == "key-name"}
-    suggestable = [c for c in verdict.uncovered if c.key not in named]
+    suggestable = [c for c in uncovered if c.key not in named]
     verdict.suggested_keys = sorted({c.key for c in suggestable})
     if suggestable and waiting is None:
         link = (
@@ -162,9 +154,7 @@ def _rejected(entry: Entry, number: int, rules: Rules, path: str) -> list[Findin
     for rejection in rejections(entry.fields, rules, entry.text):
         if rejection.code == "schema":
             line = entry.field_line(rejection.field.split("/")[0])
-            message = (
-                f"new entry {number} (line {entry.line}), {rejection.field}: {rejection.message}"
-            )
+            message = f"new entry {number} (line {entry.line}), {rejection}"
         else:
             line = (
                 entry.line_of_text(rejection.text)
@@ -172,8 +162,7 @@ def _rejected(entry: Entry, number: int, rules: Rules, path: str) -> list[Findin
                 else entry.field_line(rejection.field)
             )
             # the code already names the field when they are one ("pr-link: ...")
-            same = rejection.field == rejection.code
-            message = rejection.message if same else f"{rejection.field}: {rejection.message}"
+            message = rejection.message if rejection.field == rejection.code else str(rejection)
         out.append(Finding(rejection.code, message, path, line, rejection.severity))
     return out
 
@@ -184,7 +173,7 @@ def _restored(gap: Gap, state: str) -> Finding:
         f"{shown(change.key)} changed ({', '.join(change.fields)}) back to the state "
         f"benchmarked by {state}: its results are of this state, no entry needed"
     )
-    return Finding("restored", message, change.path or "", change.line, NOTICE, key=change.key)
+    return change.finding("restored", message, NOTICE)
 
 
 def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding:
@@ -220,9 +209,7 @@ def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding
         message = f"{key} {what} but no appended perf-changelog entry covers it{named}; " + (
             waiting or "append one (see the suggested entry) or it will never be benchmarked"
         )
-    return Finding(
-        "uncovered-key", message, change.path or "", change.line, severity, key=change.key
-    )
+    return change.finding("uncovered-key", message, severity)
 
 
 def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -> list[Finding]:
