@@ -16,8 +16,13 @@ from changelog_tool.gitrepo.worktree import Kind
 
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
-KINDS: dict[bytes, Kind] = {b"40000": "tree", b"100644": "file", b"100755": "file"}
-KINDS[b"120000"] = "link"  # a link's blob is its target, never followed
+# a tree entry's mode -> its kind (a link's blob is its target, never followed)
+KINDS: dict[bytes, Kind] = {
+    b"40000": "tree",
+    b"100644": "file",
+    b"100755": "file",
+    b"120000": "link",
+}
 
 
 class TreeEntry(NamedTuple):
