@@ -49,15 +49,11 @@ class Objects:
 
     def info(self, spec: str) -> tuple[str, str, int] | None:
         """The sha, type and size of ``spec`` without its bytes; ``None`` when absent."""
-        return self._ask(spec, "--batch-check")
+        return self.header(spec, "--batch-check")
 
-    def header(self, spec: str) -> tuple[str, str, int] | None:
-        """Ask for ``spec``: its sha, type and size, its bytes left pending (read them with
-        :meth:`content` or :meth:`skip`); ``None`` when absent."""
-        return self._ask(spec, "--batch")
-
-    def _ask(self, spec: str, mode: str) -> tuple[str, str, int] | None:
-        """One request; a spec with a line break cannot be asked (``None``)."""
+    def header(self, spec: str, mode: str = "--batch") -> tuple[str, str, int] | None:
+        """Ask for ``spec``: its sha, type and size, its bytes left pending in ``--batch`` (read
+        them or :meth:`skip` them); ``None`` when absent or asked with a line break."""
         if "\n" in spec or "\r" in spec or not spec:
             return None
         send, receive = self._pipes(mode)
@@ -72,15 +68,6 @@ class Objects:
             self.close()
             raise EnvironmentProblem("git cat-file stopped unexpectedly; is the repository intact?")
         return object_header(line[:-1])
-
-    def content(self, size: int) -> bytes:
-        """The pending bytes of the object just asked for (``size`` from its header)."""
-        _, receive = self._pipes()
-        data = receive.read(size + 1)
-        if len(data) != size + 1:
-            self.close()
-            raise EnvironmentProblem("git cat-file stopped in the middle of an object")
-        return data[:size]
 
     def read(
         self, spec: str, limit: int | None = None, name: str = "", kind: str = "blob"
@@ -98,7 +85,11 @@ class Objects:
         if refusal is not None:
             self.close()  # the pending bytes are never read
             raise refusal
-        return sha, self.content(size)
+        data = self._pipes()[1].read(size + 1)
+        if len(data) != size + 1:
+            self.close()
+            raise EnvironmentProblem("git cat-file stopped in the middle of an object")
+        return sha, data[:size]
 
     def skip(self, size: int) -> None:
         """Drop the pending bytes of the object just asked for, :data:`CHUNK` bytes at a time."""
