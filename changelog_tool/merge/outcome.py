@@ -155,41 +155,29 @@ def _nothing_dropped_on_a_guess(
         "nothing is dropped, rewritten or moved on a guess: run `changelog resolve --protected "
         "ours|theirs`"
     )
-    problems = [
-        Finding(
-            "history-modified",
-            f"{side} removed {note.label} (line {note.line} of the base); {guess}",
-            "base",
-            note.line,
-        )
+    refusals: list[tuple[str, str, int | None]] = [  # what, the side whose line it is, that line
+        (f"{side} removed {note.label} (line {note.line} of the base)", "base", note.line)
         for note in report.removed
     ]
     if report.replayed:
-        problems.append(
-            Finding(
-                "history-modified",
-                f"{possessive(side)} last {report.replayed} entries would be taken from the "
-                f"other side as this branch's own, being replayed; {guess}",
-                side,
-                None,
-            )
+        what = (
+            f"{possessive(side)} last {report.replayed} entries would be taken from the other "
+            "side as this branch's own, being replayed"
         )
+        refusals.append((what, side, None))
     if moved is not None:
         line, name = moved
         if any(note.line == line for note in report.duplicates):
             how = f"{possessive(side)} copy of it, equal but for pr-link, would replace it"
         else:
             how = f"{possessive(side)} new entries would come before it"
-        problems.append(
-            Finding(
-                "history-modified",
-                f"{other} committed {name} at its line {line}, and the result would not keep "
-                f"it there ({how}); {guess}",
-                other,
-                line,
-            )
-        )
-    return Refused(tuple(problems))
+        what = f"{other} committed {name} at its line {line}, and the result would not keep it"
+        what += f" there ({how})"
+        refusals.append((what, other, line))
+    found = [
+        Finding("history-modified", f"{what}; {guess}", where, at) for what, where, at in refusals
+    ]
+    return Refused(tuple(found))
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
