@@ -1,5 +1,5 @@
-"""Files of the work tree as the tool may read them: the glob walk, and a read within
-``max-bytes``, every path confined first."""
+"""The one glob walk (a commit's trees or the work tree's folders) and the work tree's read
+within ``max-bytes``."""
 
 from __future__ import annotations
 
