@@ -34,7 +34,7 @@ def linked(path: str, what: str) -> str:
 def master_paths(root: Path, globs: Sequence[str]) -> list[Path]:
     """The work tree's files under ``root`` that the globs name, by the diff engine's walk; a
     symbolic link is refused as ``verify`` refuses it."""
-    found: dict[str, str | None] = {}
+    found: dict[str, Path] = {}
     links: set[str] = set()
     for glob in globs:
         glob_walk(folder_listing, root, [part for part in glob.split("/") if part], found, links)

@@ -204,7 +204,8 @@ class Repo:
     ) -> dict[str, str | None]:
         """Paths matching any of the globs (:func:`glob_walk`) -> blob sha at a commit, ``None``
         in the work tree; symbolic links go to ``links``."""
-        found: dict[str, str | None] = {}
+        found: dict[str, str] = {}
+        files: dict[str, Path] = {}
         linked: set[str] = set()
         trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
 
@@ -220,14 +221,14 @@ class Repo:
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
             if rev == WORKTREE:
-                glob_walk(folder_listing, self.root, parts, found, linked)
+                glob_walk(folder_listing, self.root, parts, files, linked)
             else:
                 glob_walk(listing, f"{rev}^{{tree}}", parts, found, linked)
-        for path in sorted([*found, *linked]) if rev == WORKTREE else ():
+        for path in sorted([*files, *linked]) if rev == WORKTREE else ():
             self.inside(path)  # (a link that leads outside is refused by name)
         if links is not None:
             links.update(linked)
-        return dict(sorted(found.items()))
+        return dict.fromkeys(sorted(files)) if rev == WORKTREE else dict(sorted(found.items()))
 
     def is_link(self, rev: str, path: str) -> bool:
         """``path`` is a symbolic link at a commit or in the work tree."""

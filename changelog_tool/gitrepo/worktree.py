@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
 from changelog_tool.errors import too_large
 
@@ -25,21 +25,20 @@ def wild(part: str) -> bool:
 
 
 Kind = Literal["tree", "file", "link"] | None
-Listing = Callable[[Any, str | None], Iterable[tuple[str, Kind, Any]]]
-"""A folder's children matching a glob segment (``None``: every child, for ``**``): name, kind,
-and what names it (a folder to list next; a file's value in the walk's answer)."""
+F = TypeVar("F")  # what names a child: a folder to list next, a file to answer with
 
 
 def glob_walk(
-    listing: Listing,
-    folder: object,
+    listing: Callable[[F, str | None], Iterable[tuple[str, Kind, F]]],
+    folder: F,
     parts: list[str],
-    found: dict[str, Any],
+    found: dict[str, F],
     links: set[str],
     prefix: str = "",
 ) -> None:
     """Paths under ``folder`` (at ``prefix``) matching the glob ``parts`` (``*`` within a
-    segment, ``**`` across) -> their value; symbolic links go to ``links``, not followed."""
+    segment, ``**`` across) -> what names them; symbolic links go to ``links``, not followed.
+    ``listing`` gives a folder's children matching a segment (``None``: all, for ``**``)."""
     if not parts:
         return
     part, rest = parts[0], parts[1:]
@@ -58,8 +57,8 @@ def glob_walk(
             found[prefix + name] = child
 
 
-def folder_listing(folder: Path, part: str | None) -> Iterator[tuple[str, Kind, Path | None]]:
-    """The work tree's :data:`Listing`: a file's value is ``None``; ``**`` passes ``.git`` by."""
+def folder_listing(folder: Path, part: str | None) -> Iterator[tuple[str, Kind, Path]]:
+    """The work tree's listing for :func:`glob_walk`; ``**`` passes ``.git`` by."""
     if part is not None and not wild(part):
         names = [part]
     else:
@@ -68,8 +67,8 @@ def folder_listing(folder: Path, part: str | None) -> Iterator[tuple[str, Kind, 
     for name in names:
         path = folder / name
         if path.is_symlink():
-            yield name, "link", None
+            yield name, "link", path
         elif path.is_dir():
             yield name, "tree", path
         elif path.is_file():
-            yield name, "file", None
+            yield name, "file", path
