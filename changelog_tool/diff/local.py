@@ -8,7 +8,7 @@ from pathlib import Path
 from changelog_tool.confinement import confined, top_of
 from changelog_tool.diff.masters import MasterFile, MasterSet
 from changelog_tool.errors import EnvironmentProblem
-from changelog_tool.gitrepo.worktree import read_file, walk_dir
+from changelog_tool.gitrepo.worktree import folder_listing, glob_walk, read_file
 from changelog_tool.settings import Settings
 
 
@@ -34,10 +34,10 @@ def linked(path: str, what: str) -> str:
 def master_paths(root: Path, globs: Sequence[str]) -> list[Path]:
     """The work tree's files under ``root`` that the globs name, by the diff engine's walk; a
     symbolic link is refused as ``verify`` refuses it."""
-    found: dict[str, str | None] = {}
+    found: dict[str, Path] = {}
     links: set[str] = set()
     for glob in globs:
-        walk_dir(root, "", [part for part in glob.split("/") if part], found, links)
+        glob_walk(folder_listing, root, [part for part in glob.split("/") if part], found, links)
     if links:  # one that leads out of the checkout is refused as such, as verify does
         top = top_of(root)
         first = sorted(links)[0]

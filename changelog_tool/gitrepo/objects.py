@@ -7,36 +7,28 @@ import contextlib
 import fcntl
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from changelog_tool.errors import EnvironmentProblem, too_large
 from changelog_tool.gitrepo.process import object_header, spawn
+from changelog_tool.gitrepo.worktree import Kind
 
 CHUNK = 1 << 20
 TREE, COMMIT = "tree", "commit"
-LINK_MODE = b"120000"
-BLOB_MODES = (b"100644", b"100755", LINK_MODE)  # a link's blob is its target, never followed
+# a tree entry's mode -> its kind (a link's blob is its target, never followed)
+KINDS: dict[bytes, Kind] = {
+    b"40000": "tree",
+    b"100644": "file",
+    b"100755": "file",
+    b"120000": "link",
+}
 
 
-@dataclass(frozen=True)
-class TreeEntry:
+class TreeEntry(NamedTuple):
     name: str
-    mode: bytes
+    kind: Kind  # ``None``: a submodule
     sha: str
-
-    @property
-    def is_tree(self) -> bool:
-        return self.mode == b"40000"
-
-    @property
-    def is_file(self) -> bool:
-        return self.mode in BLOB_MODES
-
-    @property
-    def is_link(self) -> bool:
-        return self.mode == LINK_MODE
 
 
 class Objects:
@@ -57,15 +49,11 @@ class Objects:
 
     def info(self, spec: str) -> tuple[str, str, int] | None:
         """The sha, type and size of ``spec`` without its bytes; ``None`` when absent."""
-        return self._ask(spec, "--batch-check")
+        return self.header(spec, "--batch-check")
 
-    def header(self, spec: str) -> tuple[str, str, int] | None:
-        """Ask for ``spec``: its sha, type and size, its bytes left pending (read them with
-        :meth:`content` or :meth:`skip`); ``None`` when absent."""
-        return self._ask(spec, "--batch")
-
-    def _ask(self, spec: str, mode: str) -> tuple[str, str, int] | None:
-        """One request; a spec with a line break cannot be asked (``None``)."""
+    def header(self, spec: str, mode: str = "--batch") -> tuple[str, str, int] | None:
+        """Ask for ``spec``: its sha, type and size, its bytes left pending in ``--batch`` (read
+        them or :meth:`skip` them); ``None`` when absent or asked with a line break."""
         if "\n" in spec or "\r" in spec or not spec:
             return None
         send, receive = self._pipes(mode)
@@ -81,28 +69,27 @@ class Objects:
             raise EnvironmentProblem("git cat-file stopped unexpectedly; is the repository intact?")
         return object_header(line[:-1])
 
-    def content(self, size: int) -> bytes:
-        """The pending bytes of the object just asked for (``size`` from its header)."""
-        _, receive = self._pipes()
-        data = receive.read(size + 1)
-        if len(data) != size + 1:
-            self.close()
-            raise EnvironmentProblem("git cat-file stopped in the middle of an object")
-        return data[:size]
-
     def read(
-        self, spec: str, limit: int | None = None, name: str = ""
-    ) -> tuple[str, str, bytes] | None:
-        """``(sha, type, bytes)`` of ``spec``; refused, before they are read, over ``limit``."""
+        self, spec: str, limit: int | None = None, name: str = "", kind: str = "blob"
+    ) -> tuple[str, bytes] | None:
+        """``(sha, bytes)`` of ``spec`` when it is a ``kind`` object; refused, before they are
+        read, over ``limit``."""
         found = self.header(spec)
         if found is None:
             return None
-        sha, kind, size = found
+        sha, found_kind, size = found
+        if found_kind != kind:
+            self.skip(size)
+            return None
         refusal = too_large(name or spec, size, limit)
         if refusal is not None:
             self.close()  # the pending bytes are never read
             raise refusal
-        return sha, kind, self.content(size)
+        data = self._pipes()[1].read(size + 1)
+        if len(data) != size + 1:
+            self.close()
+            raise EnvironmentProblem("git cat-file stopped in the middle of an object")
+        return sha, data[:size]
 
     def skip(self, size: int) -> None:
         """Drop the pending bytes of the object just asked for, :data:`CHUNK` bytes at a time."""
@@ -131,10 +118,10 @@ class Objects:
 
     def tree(self, spec: str) -> list[TreeEntry] | None:
         """The entries of the tree ``spec`` (``rev^{tree}``, ``rev:folder``, a sha)."""
-        found = self.read(spec)
-        if found is None or found[1] != TREE:
+        found = self.read(spec, kind=TREE)
+        if found is None:
             return None
-        sha, _, data = found
+        sha, data = found
         width = len(sha) // 2  # 20 bytes (SHA-1) or 32 (SHA-256)
         entries, pos = [], 0
         while pos < len(data):
@@ -142,7 +129,7 @@ class Objects:
             nul = data.index(b"\0", space)
             raw = data[nul + 1 : nul + 1 + width]
             name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-            entries.append(TreeEntry(name, data[pos:space], raw.hex()))
+            entries.append(TreeEntry(name, KINDS.get(data[pos:space]), raw.hex()))
             pos = nul + 1 + width
         return entries
 
@@ -176,8 +163,8 @@ def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, byt
     try:
         for ref in refs:
             found = objects.read(f"{ref}:{path}")
-            if found is not None and found[1] == "blob":
-                return ref, found[2]
+            if found is not None:
+                return ref, found[1]
         return None
     except EnvironmentProblem:
         return None

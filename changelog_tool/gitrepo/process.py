@@ -121,9 +121,13 @@ def object_header(line: bytes) -> tuple[str, str, int] | None:
     return words[0].decode("ascii", "replace"), words[1].decode("ascii", "replace"), int(words[2])
 
 
-def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes, int] | None:
-    """``git merge-file -p`` in the configured conflict style, and the number of conflicts."""
-    style = try_git(root, "config", "--get", "merge.conflictStyle").stdout.strip()
+def merge_file(
+    root: Path, ours: Path, base: Path, theirs: Path, style: str | None = None
+) -> tuple[bytes, int] | None:
+    """``git merge-file -p`` in ``style`` (by default the configured conflict style), and the
+    number of conflicts."""
+    if style is None:
+        style = try_git(root, "config", "--get", "merge.conflictStyle").stdout.strip()
     args = ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs"]
     if style in ("diff3", "zdiff3"):
         args.insert(2, f"--{style}")
@@ -133,13 +137,9 @@ def merge_file(root: Path, ours: Path, base: Path, theirs: Path) -> tuple[bytes,
 
 def text_merges(root: Path, base: bytes, ours: bytes, theirs: bytes) -> list[bytes]:
     """Git's text merges of three versions (merge and diff3 layouts), failed ones left out."""
-    found: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="perf-changelog-") as folder:
-        files = [Path(folder, name) for name in ("ours", "base", "theirs")]
+        files = Path(folder, "ours"), Path(folder, "base"), Path(folder, "theirs")
         for file, data in zip(files, (ours, base, theirs), strict=True):
             file.write_bytes(data)
-        for style in ((), ("--diff3",)):
-            done = git(root, "merge-file", "-p", *style, *map(str, files))
-            if 0 <= done.returncode < 128:
-                found.append(done.stdout)
-    return found
+        found = [merge_file(root, *files, style) for style in ("merge", "diff3")]
+    return [merged for merged, _ in filter(None, found)]

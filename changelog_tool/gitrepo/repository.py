@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +13,7 @@ from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, NotInRepository, closest, too_large
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import checked, git, run_git
-from changelog_tool.gitrepo.worktree import read_file, walk_dir, wild
+from changelog_tool.gitrepo.worktree import folder_listing, glob_walk, read_file, wild
 from changelog_tool.refnames import remote_and_branch
 
 WORKTREE = "WORKTREE"
@@ -67,12 +67,11 @@ class Repo:
     def resolve(self, ref: str) -> str:
         """The commit sha of ``ref``; a clear error when the clone lacks it."""
         try:
-            found = self.objects.header(f"{ref}^{{commit}}") if not ref.startswith("-") else None
+            spec = f"{ref}^{{commit}}"
+            found = self.objects.read(spec, kind=COMMIT) if not ref.startswith("-") else None
         except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``); it restarts
             found = None
-        if found is not None:
-            self.objects.skip(found[2])
-        if found is None or found[1] != COMMIT:
+        if found is None:
             try:  # what ``ref`` names instead, if anything
                 named = (
                     self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
@@ -123,24 +122,12 @@ class Repo:
         if rev == WORKTREE:
             file = self.inside(path)
             return read_file(file, path, limit) if file.is_file() else None
-        found = self.objects.header(f"{rev}:{path}")
-        if found is not None and found[1] != "blob":
-            self.objects.skip(found[2])
-        try:
-            blob = self._as_file(found, path, limit)
-        except EnvironmentProblem:
-            self.objects.close()  # the pending bytes are never read
-            raise
-        return self.objects.content(blob[1]) if blob is not None else None
+        found = self.objects.read(f"{rev}:{path}", limit, path)
+        return found[1] if found is not None else None
 
     def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
         """Blob id and size of the file ``path`` at ``rev``, unread; refused over ``limit``."""
-        return self._as_file(self.objects.info(f"{rev}:{path}"), path, limit)
-
-    def _as_file(
-        self, found: tuple[str, str, int] | None, path: str, limit: int | None
-    ) -> tuple[str, int] | None:
-        """The one rule for a file at a commit: a blob, refused over ``limit``."""
+        found = self.objects.info(f"{rev}:{path}")
         if found is None or found[1] != "blob":
             return None
         refusal = too_large(path, found[2], self.limit if limit is None else limit)
@@ -215,49 +202,33 @@ class Repo:
     def tree_files(
         self, rev: str, patterns: Iterable[str], links: set[str] | None = None
     ) -> dict[str, str | None]:
-        """Paths matching any glob (``*`` within a segment, ``**`` across) -> blob sha at a
-        commit, ``None`` in the work tree. Symbolic links are not followed: they go to
-        ``links``."""
-        found: dict[str, str | None] = {}
+        """Paths matching any of the globs (:func:`glob_walk`) -> blob sha at a commit, ``None``
+        in the work tree; symbolic links go to ``links``."""
+        found: dict[str, str] = {}
+        files: dict[str, Path] = {}
         linked: set[str] = set()
         trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
 
-        def walk(tree: str, prefix: str, parts: list[str]) -> None:
-            """Files under ``tree`` (at ``prefix``) matching the glob ``parts``."""
-            if not parts:
-                return
+        def listing(tree: str, part: str | None) -> Iterator[TreeEntry]:
             if tree not in trees:
                 trees[tree] = self.objects.tree(tree) or []
-            part, rest = parts[0], parts[1:]
-            if part == "**":
-                walk(tree, prefix, rest)
-                for child in trees[tree]:
-                    if child.is_tree:
-                        walk(child.sha, f"{prefix}{child.name}/", parts)
-                return
             for child in trees[tree]:
-                if not (
+                if part is None or (
                     fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part
                 ):
-                    continue
-                if child.is_link:
-                    linked.add(prefix + child.name)
-                elif rest and child.is_tree:
-                    walk(child.sha, f"{prefix}{child.name}/", rest)
-                elif not rest and child.is_file:
-                    found[prefix + child.name] = child.sha
+                    yield child
 
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
             if rev == WORKTREE:
-                walk_dir(self.root, "", parts, found, linked)
+                glob_walk(folder_listing, self.root, parts, files, linked)
             else:
-                walk(f"{rev}^{{tree}}", "", parts)
-        for path in sorted([*found, *linked]) if rev == WORKTREE else ():
+                glob_walk(listing, f"{rev}^{{tree}}", parts, found, linked)
+        for path in sorted([*files, *linked]) if rev == WORKTREE else ():
             self.inside(path)  # (a link that leads outside is refused by name)
         if links is not None:
             links.update(linked)
-        return dict(sorted(found.items()))
+        return dict.fromkeys(sorted(files)) if rev == WORKTREE else dict(sorted(found.items()))
 
     def is_link(self, rev: str, path: str) -> bool:
         """``path`` is a symbolic link at a commit or in the work tree."""
@@ -265,7 +236,7 @@ class Repo:
             return (self.root / path).is_symlink()
         folder, _, name = path.rpartition("/")
         entries = self.objects.tree(f"{rev}:{folder}" if folder else f"{rev}^{{tree}}") or []
-        return any(entry.name == name and entry.is_link for entry in entries)
+        return any(entry.name == name and entry.kind == "link" for entry in entries)
 
     def read_blob(self, sha: str, limit: int | None = None, path: str = "") -> bytes:
         """A blob's bytes; refused, before reading, when larger than ``limit`` bytes."""
@@ -273,7 +244,7 @@ class Repo:
         found = self.objects.read(sha, limit, path or sha)
         if found is None:
             raise EnvironmentProblem(f"git has no object {sha}; is the repository intact?")
-        return found[2]
+        return found[1]
 
     def messages(self, base: str, head: str) -> list[tuple[str, str]]:
         """``(sha, message)`` of the commits ``base..head`` (``WORKTREE``: HEAD), newest first."""

@@ -52,9 +52,9 @@ class Outcome:
         """Human lines describing the outcome (findings excluded)."""
         side = self.decision.side
         other = other_side(side)
-        lines = [f"{self.path}: protected side is {side}: {self.decision.reason}"]
+        lines = [f"protected side is {side}: {self.decision.reason}"]
         if isinstance(self.result, Refused):
-            return lines
+            return [f"{self.path}: {lines[0]}"]
         report = self.result.report
         kept = f"kept {side} byte for byte"
         if report.corrected:
@@ -69,33 +69,30 @@ class Outcome:
                 f" ({report.replayed_why}; taken from {other}, with its edits)"
             )
         if report.kept:
-            lines.append(
-                f"{self.path}: merged: {kept}, then appended {_entries(len(report.kept))} of "
-                f"{other} (line {_lines(report.kept)})"
-            )
+            appended = f"{_entries(len(report.kept))} of {other} (line {_lines(report.kept)})"
+            lines.append(f"merged: {kept}, then appended {appended}")
         else:
-            lines.append(f"{self.path}: merged: {kept}; {other} has no new entry to add")
+            lines.append(f"merged: {kept}; {other} has no new entry to add")
         if report.reappended:
             lines.append(
-                f"{self.path}: re-appended {_entries(len(report.reappended))} of this branch "
+                f"re-appended {_entries(len(report.reappended))} of this branch "
                 f"that stood before main's newer entries (now at line {_lines(report.reappended)})"
             )
         for n in report.rewritten:
             lines.append(
-                f"{self.path}: {other} changed or dropped its own entry {n.label} (line "
-                f"{n.line} of {n.where}), being replayed"
+                f"{other} changed or dropped its own entry {n.label} (line {n.line} of {n.where}), "
+                "being replayed"
             )
         for n in report.corrected:
             lines.append(
-                f"{self.path}: carried {possessive(other)} pr-link correction onto line {n.line} "
+                f"carried {possessive(other)} pr-link correction onto line {n.line} "
                 f"(the entry was unchanged on {side})"
             )
         for n in report.removed:
             lines.append(
-                f"{self.path}: {side} removed {n.label} (line {n.line} of the base) since the "
-                "base; it stays removed"
+                f"{side} removed {n.label} (line {n.line} of the base) since the base; it stays removed"
             )
-        return lines
+        return [f"{self.path}: {line}" for line in lines]
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -158,41 +155,29 @@ def _nothing_dropped_on_a_guess(
         "nothing is dropped, rewritten or moved on a guess: run `changelog resolve --protected "
         "ours|theirs`"
     )
-    problems = [
-        Finding(
-            "history-modified",
-            f"{side} removed {note.label} (line {note.line} of the base); {guess}",
-            "base",
-            note.line,
-        )
+    refusals: list[tuple[str, str, int | None]] = [  # what, the side whose line it is, that line
+        (f"{side} removed {note.label} (line {note.line} of the base)", "base", note.line)
         for note in report.removed
     ]
     if report.replayed:
-        problems.append(
-            Finding(
-                "history-modified",
-                f"{possessive(side)} last {report.replayed} entries would be taken from the "
-                f"other side as this branch's own, being replayed; {guess}",
-                side,
-                None,
-            )
+        what = (
+            f"{possessive(side)} last {report.replayed} entries would be taken from the other "
+            "side as this branch's own, being replayed"
         )
+        refusals.append((what, side, None))
     if moved is not None:
         line, name = moved
         if any(note.line == line for note in report.duplicates):
             how = f"{possessive(side)} copy of it, equal but for pr-link, would replace it"
         else:
             how = f"{possessive(side)} new entries would come before it"
-        problems.append(
-            Finding(
-                "history-modified",
-                f"{other} committed {name} at its line {line}, and the result would not keep "
-                f"it there ({how}); {guess}",
-                other,
-                line,
-            )
-        )
-    return Refused(tuple(problems))
+        what = f"{other} committed {name} at its line {line}, and the result would not keep it"
+        what += f" there ({how})"
+        refusals.append((what, other, line))
+    found = [
+        Finding("history-modified", f"{what}; {guess}", where, at) for what, where, at in refusals
+    ]
+    return Refused(tuple(found))
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:

@@ -19,17 +19,14 @@ DRIVER = "perf-changelog"
 NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new entries"
 
 
-ISOLATED = ("-I",)
-"""How every Python the tool starts runs: isolated, so that a branch adding
-``changelog_tool/`` or ``sitecustomize.py`` at the top of the work tree cannot run its own
-code inside everyone's rebase (no current folder, ``PYTHON*`` variables or user site)."""
-USER_SITE_ISOLATED = ("-E", "-P")
-"""The same for a tool in the user's site-packages (``pip install --user``), which ``-I``
-would leave out."""
+# Every Python the tool starts runs isolated, so that a branch adding ``changelog_tool/`` or
+# ``sitecustomize.py`` at the top of the work tree cannot run its own code inside everyone's
+# rebase; a tool in the user's site-packages (``pip install --user``), which ``-I`` would leave
+# out, runs with ``-E -P``.
+ISOLATED, USER_SITE_ISOLATED = ("-I",), ("-E", "-P")
 
 
 def isolation_flags() -> tuple[str, ...]:
-    """The flags that run this installation's Python isolated (:data:`ISOLATED`)."""
     here = Path(__file__).resolve()
     user_site = Path(site.getusersitepackages()).resolve()
     return USER_SITE_ISOLATED if here.is_relative_to(user_site) else ISOLATED
@@ -39,13 +36,10 @@ def is_isolated(flags: Sequence[str]) -> bool:
     return "-I" in flags or {"-E", "-P"} <= set(flags)
 
 
-CONFLICT_EXIT = 3
-"""The driver's exit status in the script when it left the conflict in %A itself."""
+CONFLICT_EXIT = 3  # the driver's exit status when it left the conflict in %A itself
+# in the clone's common git directory: every worktree shares it, and no branch can write it
 SCRIPT = Path("perf-changelog") / "merge-driver.sh"
-"""The driver script, in the clone's common git directory (every worktree shares it, and no
-branch can write it)."""
 TROUBLESHOOTING = "docs/troubleshooting.md#the-merge-driver-cannot-start"
-"""Where perf-changelog's documentation explains a driver that cannot start."""
 
 
 def driver_command() -> str:
