@@ -55,16 +55,15 @@ class ConcurrentChange(ChangelogError):
     """The file changed between reading it and writing to it."""
 
 
-def too_large(name: str, size: int, limit: int | None) -> EnvironmentProblem | None:
-    """The one refusal of a file over ``max-bytes`` (``None`` when it fits), before reading it."""
-    if limit is None or size <= limit:
-        return None
-    return EnvironmentProblem(
-        f"{name!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
-        "reads (the `max-bytes` setting); it is not read: split or shrink the file, or "
-        "raise `max-bytes` in the settings (the gate uses the base branch's, so that "
-        "change lands first)"
-    )
+def check_size(name: str, size: int, limit: int | None) -> None:
+    """Raise the one refusal of a file over ``max-bytes``, before reading it."""
+    if limit is not None and size > limit:
+        raise EnvironmentProblem(
+            f"{name!r} is {size} bytes, over the {limit}-byte limit for a file the tool "
+            "reads (the `max-bytes` setting); it is not read: split or shrink the file, or "
+            "raise `max-bytes` in the settings (the gate uses the base branch's, so that "
+            "change lands first)"
+        )
 
 
 _OS_ADVICE = {

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, NamedTuple
 
-from changelog_tool.errors import EnvironmentProblem, too_large
+from changelog_tool.errors import EnvironmentProblem, check_size
 from changelog_tool.gitrepo.process import object_header, spawn
 from changelog_tool.gitrepo.worktree import Kind
 
@@ -81,10 +81,11 @@ class Objects:
         if found_kind != kind:
             self.skip(size)
             return None
-        refusal = too_large(name or spec, size, limit)
-        if refusal is not None:
+        try:
+            check_size(name or spec, size, limit)
+        except EnvironmentProblem:
             self.close()  # the pending bytes are never read
-            raise refusal
+            raise
         data = self._pipes()[1].read(size + 1)
         if len(data) != size + 1:
             self.close()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.confinement import confined
-from changelog_tool.errors import EnvironmentProblem, NotInRepository, closest, too_large
+from changelog_tool.errors import EnvironmentProblem, NotInRepository, check_size, closest
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import checked, git, run_git
 from changelog_tool.gitrepo.worktree import folder_listing, glob_walk, read_file, wild
@@ -130,9 +130,7 @@ class Repo:
         found = self.objects.info(f"{rev}:{path}")
         if found is None or found[1] != "blob":
             return None
-        refusal = too_large(path, found[2], self.limit if limit is None else limit)
-        if refusal is not None:
-            raise refusal
+        check_size(path, found[2], self.limit if limit is None else limit)
         return found[0], found[2]
 
     def exists(self, rev: str, path: str) -> bool:

@@ -8,14 +8,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from changelog_tool.errors import too_large
+from changelog_tool.errors import check_size
 
 
 def read_file(file: Path, name: str, limit: int | None) -> bytes:
     """A confined work-tree file, refused over ``limit`` bytes before reading."""
-    refusal = too_large(name, file.stat().st_size, limit)
-    if refusal is not None:
-        raise refusal
+    check_size(name, file.stat().st_size, limit)
     return file.read_bytes()
 
 

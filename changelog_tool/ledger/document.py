@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from changelog_tool.errors import UsageError, relative, too_large
+from changelog_tool.errors import UsageError, check_size, relative
 from changelog_tool.findings import Finding
 from changelog_tool.settings import DEFAULT_MAX_BYTES
 from changelog_tool.yaml.items import Item, YamlProblem
@@ -152,9 +152,7 @@ def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> byt
     real = regular_file(path, missing_ok=True)
     if real is None:
         raise UsageError(f"{relative(path)} does not exist{hint}")
-    refusal = too_large(str(path), real.stat().st_size, limit)
-    if refusal is not None:
-        raise refusal
+    check_size(str(path), real.stat().st_size, limit)
     try:
         return real.read_bytes()
     except PermissionError:

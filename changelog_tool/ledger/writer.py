@@ -16,7 +16,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from changelog_tool.errors import ChangelogError, ConcurrentChange, UsageError, relative, too_large
+from changelog_tool.errors import (
+    ChangelogError,
+    ConcurrentChange,
+    UsageError,
+    check_size,
+    relative,
+)
 from changelog_tool.findings import Finding, format_text, has_errors
 from changelog_tool.ledger.document import (
     ENTRY_HEAD,
@@ -287,9 +293,7 @@ def replace(
         return b"", new
     remove_stale_temps(real)
     with locked(real, bounds) as fd:
-        refusal = too_large(str(path), os.fstat(fd).st_size, bounds.limit)
-        if refusal is not None:
-            raise refusal
+        check_size(str(path), os.fstat(fd).st_size, bounds.limit)
         with open(fd, "rb", closefd=False) as handle:  # just opened: read from its start
             old = handle.read()
         new = make(old)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from changelog_tool import settings as settings_module
-from changelog_tool.errors import too_large
+from changelog_tool.errors import check_size
 from changelog_tool.findings import format_text
 from changelog_tool.gate.prlinks import repository_slug
 from changelog_tool.gitrepo.objects import protected_blob
@@ -38,9 +38,7 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
     root = Path.cwd()
     settings = settings_module.load(root)
     for side, file in (("base", base), ("ours", ours), ("theirs", theirs)):  # none read yet
-        refusal = too_large(f"{path} ({side})", file.stat().st_size, settings.max_bytes)
-        if refusal is not None:
-            raise refusal
+        check_size(f"{path} ({side})", file.stat().st_size, settings.max_bytes)
     base_bytes, theirs_bytes = base.read_bytes(), theirs.read_bytes()
     given = Context(
         action=os.environ.get("GIT_REFLOG_ACTION"),
