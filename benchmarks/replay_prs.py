@@ -78,7 +78,7 @@ def verify(command: list[str], cwd: Path, env: dict[str, str], *args: str) -> di
 def reader(root: Path, base: str, head: str) -> str:
     """The benchmark CI's own reading of the change (this checkout's restatement of
     it): ``refuses`` (a deleted non-blank line), ``cannot load``, or ``reads N``."""
-    from changelog_tool.ledger.revision import read_diff
+    from changelog_tool.ledger.reading import read_diff
 
     diff = subprocess.run(
         ["git", "diff", "--no-color", "--no-ext-diff", base, head, "--", CHANGELOG],

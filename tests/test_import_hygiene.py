@@ -161,3 +161,18 @@ def test_commands_that_do_not_merge_do_not_load_the_merge() -> None:
         [sys.executable, "-I", "-c", probe], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_the_merge_driver_starts_without_pyyaml() -> None:
+    """The driver runs at every rebase step: the benchmark CI's YAML 1.1 reading of a diff
+    (PyYAML) is the gate's, and stays out of the merge's and the writer's imports."""
+    probe = (
+        "import sys\n"
+        "import changelog_tool.commands.merge_driver, changelog_tool.resolution.driver\n"
+        "import changelog_tool.ledger.writer, changelog_tool.merge.proof\n"
+        "print(sorted(m for m in sys.modules if m == 'yaml' or m.endswith('.yaml11')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"

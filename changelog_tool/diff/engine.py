@@ -23,7 +23,8 @@ from changelog_tool.findings import ERROR, WARNING, Finding
 from changelog_tool.gitrepo import WORKTREE, HeadState, Repo, head_state, remote_url_reader
 from changelog_tool.ledger.document import Ledger, label
 from changelog_tool.ledger.entry import matches, texts
-from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History, Reading, read_diff
+from changelog_tool.ledger.reading import Reading, read_diff
+from changelog_tool.ledger.revision import ABSENT, UNCHANGED, History
 from changelog_tool.settings import Settings
 from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.values import same

@@ -6,7 +6,8 @@ from __future__ import annotations
 from changelog_tool.diff.engine import Snapshot
 from changelog_tool.findings import ERROR, WARNING, Finding, shown
 from changelog_tool.ledger.document import Entry
-from changelog_tool.ledger.revision import SYNC, Reading
+from changelog_tool.ledger.reading import Reading
+from changelog_tool.ledger.revision import SYNC
 from changelog_tool.settings import Settings
 from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.items import YamlProblem

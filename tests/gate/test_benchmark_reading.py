@@ -9,7 +9,7 @@ from conftest import GitRepo
 from projects import HISTORY, LOG, NVIDIA, NVIDIA_TEXT, entry, run
 from test_verdict_classes import BUMPED, OWN, start, verify
 
-from changelog_tool.ledger.revision import read_diff
+from changelog_tool.ledger.reading import read_diff
 
 LINK1 = "https://github.com/acme/bench/pull/1"
 
