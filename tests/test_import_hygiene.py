@@ -3,6 +3,7 @@ and inside `git rebase`, and must start fast."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -146,33 +147,31 @@ def test_plain_pytest_and_python_m_pytest_collect_the_same_tests() -> None:
     assert counts[0] == counts[1]
 
 
-def test_commands_that_do_not_merge_do_not_load_the_merge() -> None:
-    """verify, keys, log, lint and add start without the merge's modules (what the merge
-    commands share lives below commands/, not in the package every command loads)."""
+def loaded(modules: list[str], condition: str) -> list[str]:
+    """The modules a fresh ``python -I`` holds after importing ``modules``, that meet
+    ``condition`` (an expression of ``m``, a module's name)."""
     probe = (
-        "import sys\n"
-        "import changelog_tool.commands.add, changelog_tool.commands.keys\n"
-        "import changelog_tool.commands.lint, changelog_tool.commands.log\n"
-        "import changelog_tool.commands.verify\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('changelog_tool.merge', "
-        "'changelog_tool.resolution'))))"
+        f"import sys, {', '.join(modules)}\nprint(sorted(m for m in sys.modules if {condition}))"
     )
     result = subprocess.run(
         [sys.executable, "-I", "-c", probe], capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "[]"
+    return list(ast.literal_eval(result.stdout.strip()))
+
+
+def test_commands_that_do_not_merge_do_not_load_the_merge() -> None:
+    """verify, keys, log, lint and add start without the merge's modules (what the merge
+    commands share lives below commands/, not in the package every command loads)."""
+    commands = [
+        f"changelog_tool.commands.{name}" for name in ("add", "keys", "lint", "log", "verify")
+    ]
+    condition = "m.startswith(('changelog_tool.merge', 'changelog_tool.resolution'))"
+    assert loaded(commands, condition) == []
 
 
 def test_the_merge_driver_starts_without_pyyaml() -> None:
     """The driver runs at every rebase step: the benchmark CI's YAML 1.1 reading of a diff
     (PyYAML) is the gate's, and stays out of the merge's and the writer's imports."""
-    probe = (
-        "import sys\n"
-        "import changelog_tool.commands.merge_driver, changelog_tool.resolution.driver\n"
-        "import changelog_tool.ledger.writer, changelog_tool.merge.proof\n"
-        "print(sorted(m for m in sys.modules if m == 'yaml' or m.endswith('.yaml11')))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-I", "-c", probe], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "[]"
+    modules = ["commands.merge_driver", "resolution.driver", "ledger.writer", "merge.proof"]
+    condition = "m == 'yaml' or m.endswith('.yaml11')"
+    assert loaded([f"changelog_tool.{name}" for name in modules], condition) == []
