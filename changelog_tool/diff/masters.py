@@ -13,7 +13,7 @@ from functools import cached_property
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, ScalarEvent
 
-from changelog_tool.diff.fields import SCENARIOS
+from changelog_tool.diff.fields import scenarios_of
 from changelog_tool.diff.masterparse import (
     duplicate_key,
     last_line,
@@ -371,8 +371,7 @@ class MasterSet:
             return True
         if not isinstance(value, dict):
             return False
-        scenarios = value.get(SCENARIOS)
-        if isinstance(scenarios, dict) and kind in scenarios:
+        if kind in (scenarios_of(value) or {}):
             return True
         return kind == "fixed-seq-len" and "seq-len-configs" in value
 
