@@ -75,14 +75,9 @@ def shown(name: str) -> str:
     """A name from the branch as is, or quoted with its control characters escaped."""
     if _CONTROL.search(name) is None:
         return name
-    quote = "'" if "'" not in name or '"' in name else '"'  # as repr() picks it
-
-    def one(char: str) -> str:  # as repr() writes it, but a file name's byte as \xff
-        if char in (quote, "\\"):
-            return "\\" + char
-        return _escape(char)
-
-    return quote + "".join(one(c) for c in name) + quote
+    quote = "'" if "'" not in name or '"' in name else '"'  # as repr() picks it and writes it,
+    escaped = ("\\" + c if c in (quote, "\\") else _escape(c) for c in name)  # but \xff for a byte
+    return quote + "".join(escaped) + quote
 
 
 def not_a_command(line: str) -> str:
@@ -116,11 +111,9 @@ def _escape_property(text: str) -> str:
 def format_github(findings: Sequence[Finding]) -> str:
     lines = []
     for f in findings:
-        props = [f"file={_escape_property(f.path)}"]
-        if f.line is not None:
-            props.append(f"line={f.line}")
-        props.append(f"title={_escape_property(f.code)}")
-        lines.append(f"::{f.severity} {','.join(props)}::{_escape_data(f.message)}")
+        line = f",line={f.line}" if f.line is not None else ""
+        where = f"file={_escape_property(f.path)}{line},title={_escape_property(f.code)}"
+        lines.append(f"::{f.severity} {where}::{_escape_data(f.message)}")
     return "\n".join(lines)
 
 

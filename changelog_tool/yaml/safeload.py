@@ -15,7 +15,6 @@ from ruamel.yaml.events import (
     AliasEvent,
     CollectionEndEvent,
     DocumentStartEvent,
-    Event,
     MappingStartEvent,
     ScalarEvent,
     SequenceStartEvent,
@@ -113,9 +112,16 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
         elif not isinstance(event, AliasEvent):
             continue  # the stream's start and end, a document's end
         if value is _DEFER:
-            if strict:
-                raise _refused(event, line(event.start_mark))
-            break
+            if not strict:
+                break
+            anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
+            where = line(event.start_mark)
+            if isinstance(event, AliasEvent) or anchor is not None:
+                kind = "alias *" if isinstance(event, AliasEvent) else "anchor &"
+                why = f"YAML {kind}{anchor} is not allowed in the changelog; write the value out"
+                raise YamlProblem("yaml-alias", why, where)
+            why = f"YAML tag {tag} is not allowed in the changelog; remove it"
+            raise YamlProblem("yaml-tag", why, where)
         into, key, as_key = (open_[-1] if open_ else None), _NO_KEY, False
         if into is None:
             result = value
@@ -166,16 +172,3 @@ def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object
     for _ in stream:  # the rest is read: the limits hold to the end
         pass
     return _DEFER
-
-
-def _refused(event: Event, line: int) -> YamlProblem:
-    anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
-    if isinstance(event, AliasEvent):
-        why = f"YAML alias *{anchor} is not allowed in the changelog; write the value out"
-    elif anchor is not None:
-        why = f"YAML anchor &{anchor} is not allowed in the changelog; write the value out"
-    else:
-        return YamlProblem(
-            "yaml-tag", f"YAML tag {tag} is not allowed in the changelog; remove it", line
-        )
-    return YamlProblem("yaml-alias", why, line)

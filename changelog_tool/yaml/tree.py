@@ -31,7 +31,7 @@ class Key:
 
 @dataclass
 class Mapping:
-    """One YAML mapping; with values, each field's value number, its own, its scalars' lengths."""
+    """One YAML mapping: each field's value number, its own, its scalars' lengths."""
 
     path: tuple[str, ...]
     line: int
@@ -84,15 +84,15 @@ class _Node:
 
 
 def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None) -> list[Mapping]:
-    """Every mapping in ``data``, outermost first; with ``values``, their value numbers too.
-    Raises :class:`YamlProblem` for a file the lints cannot read (the other checks say why)."""
+    """Every mapping in ``data``, outermost first, numbered in ``values`` (comparable across
+    files read with one). Raises :class:`YamlProblem` for a file the lints cannot read (the other checks say why)."""
     try:
         root = _compose(data)
     except (YAMLError, ValueError) as exc:
         raise YamlProblem("yaml-syntax", str(exc)) from None
     if root is None:
         return []
-    walk = _Walk(line_offset, values)
+    walk = _Walk(line_offset, values or Values())
     walk.node(root, (), None)
     return walk.out
 
@@ -139,7 +139,7 @@ def _compose(data: bytes) -> _Node | None:
 class _Walk:
     """One pass over the tree: each node once, mappings in start order, within the budget."""
 
-    def __init__(self, offset: int, values: Values | None) -> None:
+    def __init__(self, offset: int, values: Values) -> None:
         self.offset = offset
         self.values = values
         self.out: list[Mapping] = []
@@ -147,13 +147,12 @@ class _Walk:
         self.budget = MAX_NODES
 
     def node(self, node: _Node, path: tuple[str, ...], at: int | None) -> int:
-        """The value number (-1 without ``values``); ``at``: the line of the key naming it."""
+        """The value number; ``at``: the line of the key naming it."""
         known = self.numbers.get(id(node))
         if known is not None:
             return known
         self.numbers[id(node)] = -1  # visited: an alias met again gives no second walk
         self._spend(1)
-        values = self.values
         if node.kind == "mapping":
             number = self._mapping(node, path, at)
         elif node.kind == "sequence":
@@ -161,9 +160,9 @@ class _Walk:
                 self.node(item, (*path, f"[{index}]"), None)
                 for index, item in enumerate(node.nodes)
             )
-            number = values.number(("q", items)) if values is not None else -1
+            number = self.values.number(("q", items))
         else:
-            number = values.number(("s", node.text)) if values is not None else -1
+            number = self.values.number(("s", node.text))
         self.numbers[id(node)] = number
         return number
 
@@ -176,7 +175,7 @@ class _Walk:
         found = Mapping(path, at if at is not None else node.line + 1 + self.offset)
         found.anchor = node.anchor
         self.out.append(found)
-        values, numbers = self.values, self.numbers
+        numbers = self.numbers
         for key, value in node.pairs():
             if key.merge:
                 found.merges = True
@@ -186,29 +185,20 @@ class _Walk:
                     if source.kind == "mapping":  # its names are counted against the budget
                         found.merged += [_name(k) for k, _ in source.pairs() if not k.merge]
                         self._spend(len(source.nodes) // 2)
-                number = self.node(value, (*path, "<<"), None)
-                if values is not None:
-                    found.fields["<<"] = number
+                found.fields["<<"] = self.node(value, (*path, "<<"), None)
                 continue
             name = _name(key)
             key_line = key.line + 1 + self.offset
             found.keys.append(Key(name, key_line))
             if value.kind != "scalar":
-                number = self.node(value, (*path, name), key_line)
+                found.fields[name] = self.node(value, (*path, name), key_line)
             elif id(value) in numbers:  # an alias of a scalar met before
-                number = numbers[id(value)]
+                found.fields[name] = numbers[id(value)]
             else:  # the common case, without a call
                 self._spend(1)
-                number = numbers[id(value)] = (
-                    values.number(("s", value.text)) if values is not None else -1
-                )
-                if values is not None:
-                    found.lengths[name] = len(value.text)
-            if values is not None:
-                found.fields[name] = number
-        if values is None:
-            return -1
-        found.value = values.number(("m", frozenset(found.fields.items())))
+                found.fields[name] = numbers[id(value)] = self.values.number(("s", value.text))
+                found.lengths[name] = len(value.text)
+        found.value = self.values.number(("m", frozenset(found.fields.items())))
         return found.value
 
 

@@ -37,8 +37,20 @@ def load(data: bytes) -> object:
                     _bounded(event.value)
     except YAMLError as exc:  # ruamel's, from the bounded scan
         raise YamlProblem("yaml-syntax", str(exc)) from None
-    if b"\t" in data:
-        _no_bare_tab(data.decode("utf-8", "replace"), quoted)
+    if b"\t" in data:  # a tab outside quoted or block scalars and comments, as PyYAML's scanner
+        text, at = data.decode("utf-8", "replace"), 0
+        pieces: list[str] = []
+        for start, end in quoted:  # their tabs are blanked out
+            pieces += [text[at:start], text[start:end].replace("\t", " ")]
+            at = end
+        found = _BARE_TAB.search("".join(pieces) + text[at:])
+        if found is not None:
+            line = text.count("\n", 0, found.end()) + 1
+            raise YamlProblem(
+                "yaml-syntax",
+                f"a tab at line {line}: YAML 1.1 readers (PyYAML) take a tab only inside "
+                "quoted text or a comment; use spaces",
+            )
     try:
         return yaml.load(data, Loader=_Loader)  # a safe loader
     except yaml.YAMLError as exc:
@@ -73,22 +85,6 @@ _QUOTED_OR_BLOCK = frozenset("\"'|>")
 _BARE_TAB = re.compile(r"^[ \t]*[^ \t\n#](?:[^\t\n#]|(?<![ \t])#)*+\t", re.MULTILINE)
 """A tab after a line's first text and before its comment (a ``#`` after a blank): in one
 pass, the possessive ``*+`` never backtracking over a long line."""
-
-
-def _no_bare_tab(text: str, quoted: list[tuple[int, int]]) -> None:
-    """A tab outside quoted or block scalars and comments is refused, as PyYAML's scanner does."""
-    pieces, at = [], 0
-    for start, end in quoted:  # their tabs are blanked out
-        pieces += [text[at:start], text[start:end].replace("\t", " ")]
-        at = end
-    found = _BARE_TAB.search("".join(pieces) + text[at:])
-    if found is not None:
-        line = text.count("\n", 0, found.end()) + 1
-        raise YamlProblem(
-            "yaml-syntax",
-            f"a tab at line {line}: YAML 1.1 readers (PyYAML) take a tab only inside "
-            "quoted text or a comment; use spaces",
-        )
 
 
 READER = "PyYAML (YAML 1.1, which benchmark CI reads the changelog with)"
