@@ -70,20 +70,22 @@ class _Parser(argparse.ArgumentParser):
 class _Version(argparse.Action):
     """``--version``: the installed version, read only when asked."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
-
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         print(f"{parser.prog} {changelog_tool.__version__}")
         parser.exit()
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(words: Sequence[str]) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported and its parser configured."""
-    words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((w for w in words if not w.startswith("-")), None)
     parser = _Parser(prog="changelog", description="Keep perf-changelog.yaml honest.")
-    parser.add_argument("--version", action=_Version, help="show the version and exit")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="show the version and exit",
+    )
     parser.add_argument(
         "--debug",
         action="store_true",
@@ -114,14 +116,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words[:1] == ["help"]:  # `changelog help [COMMAND]`, as git and pip take it
         words = [*words[1:2], "--help"]
     parser = build_parser(words)
-    try:
-        args = _parse(parser, words)
+    chosen = next((w for w in words if not w.startswith("-")), None)
+    try:  # no command: the help (exit 2); an unknown one: the closest name
+        if not words:
+            parser.print_help(sys.stderr)
+            raise UsageExit(f"{parser.prog}: error: no command given")
+        if chosen is not None and chosen not in COMMANDS:
+            parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
+        found, extra = parser.parse_known_args(words)
+        if extra:  # said by the command's parser (argparse keeps it in the commands' choices)
+            commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+            commands.choices[found.command].error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         asked = {"--json", "--format=json"} & set(words) or ("--format", "json") in pairwise(words)
         if exc.code and asked:
             said = exc.message if isinstance(exc, UsageExit) else "usage error"
             _json_refusal("UsageError", 2, said)
         return int(exc.code or 0)
+    args = vars(found)
     args.pop("debug", None)
     command = str(args.pop("command"))
     as_json = args.get("format") == "json" or bool(args.get("from_json"))
@@ -132,22 +144,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         return failure(exc, debug=debug, as_json=as_json, command=command)
     return code
-
-
-def _parse(parser: argparse.ArgumentParser, words: list[str]) -> dict[str, object]:
-    """The parsed command line; no command prints the help (exit 2), an unknown command gets the
-    closest name, an unknown option the usage of its command."""
-    if not words:
-        parser.print_help(sys.stderr)
-        raise UsageExit(f"{parser.prog}: error: no command given")
-    chosen = next((w for w in words if not w.startswith("-")), None)
-    if chosen is not None and chosen not in COMMANDS:
-        parser.error(f"unknown command {chosen!r}{did_you_mean(chosen, COMMANDS)}")
-    found, extra = parser.parse_known_args(words)
-    if extra:  # said by the command's parser (argparse keeps it in the commands' choices)
-        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        commands.choices[found.command].error(f"unrecognized arguments: {' '.join(extra)}")
-    return vars(found)
 
 
 def _need_repository(command: str) -> None:
