@@ -23,8 +23,8 @@ from changelog_tool.errors import (
     INTERRUPTED,
     ChangelogError,
     NotInRepository,
-    cut_short,
     did_you_mean,
+    os_error,
 )
 from changelog_tool.findings import text_log
 from changelog_tool.gitrepo.process import git_dir
@@ -170,14 +170,17 @@ def failure(
             kind = "EnvironmentProblem" if isinstance(exc, NotInRepository) else None
             _json_refusal(kind or type(exc).__name__, exc.exit_code, said)
         return exc.exit_code
-    ending = cut_short(exc)
-    if ending is not None:  # ctrl+c, or an OS error
-        code, message = ending
-        if message is not None:
-            print(f"changelog: {message}", file=sys.stderr)
-            if as_json and isinstance(exc, OSError):
-                _json_refusal("OSError", code, message)
-        return code
+    if isinstance(exc, KeyboardInterrupt):
+        print("changelog: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    if isinstance(exc, BrokenPipeError):  # the reader is gone: nothing to say, nowhere
+        return 1
+    if isinstance(exc, OSError):
+        said = os_error(exc)
+        print(f"changelog: {said}", file=sys.stderr)
+        if as_json:
+            _json_refusal("OSError", 2, said)
+        return 2
     # a bug: say so in one line, never as "findings" (exit 1)
     if debug:
         traceback.print_exception(exc)
@@ -198,7 +201,6 @@ def _json_refusal(kind: str, exit_code: int, message: str) -> None:
 
 
 def entry_point() -> NoReturn:
-    """The ``changelog`` command and ``python -m changelog_tool``."""
     sys.exit(ended(main))
 
 

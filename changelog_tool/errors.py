@@ -87,18 +87,6 @@ def os_error(exc: OSError) -> str:
     return f"cannot complete: {advice}{where}; nothing was changed"
 
 
-def cut_short(exc: BaseException) -> tuple[int, str | None] | None:
-    """How a run that ``exc`` cut short ends: (exit code, message) for ctrl+c (130), a closed
-    pipe (1, silent) or another OS error (2); ``None`` for any other exception."""
-    if isinstance(exc, KeyboardInterrupt):
-        return INTERRUPTED, "interrupted"
-    if isinstance(exc, BrokenPipeError):
-        return 1, None
-    if isinstance(exc, OSError):
-        return 2, os_error(exc)
-    return None
-
-
 TROUBLESHOOTING = "docs/troubleshooting.md"
 
 

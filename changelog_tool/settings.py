@@ -208,9 +208,6 @@ def parse(found: Found, origin: str = "") -> Settings:
         name.replace("-", "_"): tuple(value) if isinstance(value, list) else value
         for name, value in table.items()
     }
-    timeout = given.get("lock_timeout")
-    if isinstance(timeout, int | float):  # (the schema let only numbers through)
-        given["lock_timeout"] = float(timeout)
     return Settings(root=found.root, source=source, **given)  # type: ignore[arg-type]
 
 
