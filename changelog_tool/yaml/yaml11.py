@@ -112,24 +112,17 @@ def disagreements(block: bytes, read: object) -> list[tuple[str, str]]:
             for index, (a, b) in enumerate(zip(mine, theirs, strict=True)):
                 walk(f"{path}/{index}" if path else str(index), a, b)
         else:
-            out.append(
-                (
-                    path or "(entry)",
-                    f"reads as {_shown(mine)} here (YAML 1.2) but as {_shown(theirs)} to "
-                    f"{READER}; {_advice(mine)}",
-                )
-            )
+            if isinstance(mine, str):
+                advice = 'quote it ("...") so that both read text'
+            elif isinstance(mine, int) and not isinstance(mine, bool):
+                advice = "write it in plain decimal digits, without a leading zero"
+            else:
+                advice = "write it so that both read the same value"
+            said = f"reads as {_shown(mine)} here (YAML 1.2) but as {_shown(theirs)} to {READER}"
+            out.append((path or "(entry)", f"{said}; {advice}"))
 
     walk("", read, other)
     return out
-
-
-def _advice(value: object) -> str:
-    if isinstance(value, str):
-        return 'quote it ("...") so that both read text'
-    if isinstance(value, int) and not isinstance(value, bool):
-        return "write it in plain decimal digits, without a leading zero"
-    return "write it so that both read the same value"
 
 
 def _shown(value: object) -> str:
