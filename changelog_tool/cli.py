@@ -103,9 +103,8 @@ def build_parser(words: Sequence[str]) -> argparse.ArgumentParser:
 
 
 NO_REPOSITORY = frozenset({"demo", "merge-driver"})
-"""The commands that need no git repository (the demo makes its own; git runs the
-merge driver inside one, on the files it names). Every other command needs one,
-unless ``--file`` names the file to read (``verify``, ``add``, ``log``)."""
+"""The commands that need no git repository (the demo makes its own; git runs the merge driver
+on the files it names). Every other one needs one, unless ``--file`` names the file to read."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

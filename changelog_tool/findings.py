@@ -53,10 +53,8 @@ def has_errors(findings: Iterable[Finding]) -> bool:
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-"""A character that breaks or rewrites a line: C0/C1 controls (Cc: newline, carriage
-return, escape sequences), the line and paragraph separators (Zl, Zp), bidi
-overrides; or one that cannot be printed at all: a lone surrogate (Cs), which is how
-a file name's byte that is not UTF-8 reaches here from git (``surrogateescape``)."""
+"""A character that breaks or rewrites a line (C0/C1 controls, line and paragraph separators,
+bidi overrides) or cannot be printed: a lone surrogate, a file name's non-UTF-8 byte from git."""
 
 
 def _escape(char: str) -> str:

@@ -54,13 +54,10 @@ class _Into:
 
 
 def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
-    """Build the value of the bounded :func:`events` as ruamel's safe loader would.
-
-    Not ``strict``: :data:`_DEFER` for what is left to that loader; a ``DuplicateKeyError``
-    naming the repeated key (and its line) that loader would report. ``strict``: the root value (a
-    sequence's as :class:`Item` s), refusing anchors, aliases, tags, complex or repeated keys
-    and a second document with :class:`YamlProblem`; lines shifted by ``offset``.
-    """
+    """The value of the bounded :func:`events` as ruamel's safe loader builds it. Not ``strict``:
+    :data:`_DEFER` for what is left to that loader, or the ``DuplicateKeyError`` it would raise.
+    ``strict``: the root (a sequence's as :class:`Item` s, lines shifted by ``offset``), refusing
+    anchors, aliases, tags, complex or repeated keys and a second document (:class:`YamlProblem`)."""
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
 
