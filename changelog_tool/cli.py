@@ -193,7 +193,6 @@ def failure(
 
 
 def _json_refusal(kind: str, exit_code: int, message: str) -> None:
-    """The refusal as JSON on stdout, when stdout can take it."""
     document = {"ok": False, "error": {"kind": kind, "exit_code": exit_code, "message": message}}
     with contextlib.suppress(OSError):
         print(json.dumps(document, ensure_ascii=False), flush=True)

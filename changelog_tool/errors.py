@@ -81,7 +81,6 @@ _OS_ADVICE = {
 
 
 def os_error(exc: OSError) -> str:
-    """A one-line message for an OS error: what failed, where, and what to do."""
     advice = _OS_ADVICE.get(exc.errno or 0, exc.strerror or str(exc))
     where = f" ({exc.filename})" if exc.filename else ""
     return f"cannot complete: {advice}{where}; nothing was changed"
