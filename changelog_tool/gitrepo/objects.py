@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from changelog_tool.errors import EnvironmentProblem, check_size
-from changelog_tool.gitrepo.process import object_header, spawn
+from changelog_tool.gitrepo.process import spawn
 from changelog_tool.gitrepo.worktree import Kind
 
 CHUNK = 1 << 20
@@ -42,8 +42,11 @@ class Objects:
         process = self._processes.get(mode)
         if process is None:
             process = self._processes[mode] = spawn(self._root, "cat-file", mode)
-            if mode == "--batch":
-                _widen(process.stdout)
+            resize = getattr(fcntl, "F_SETPIPE_SZ", None)
+            if mode == "--batch" and process.stdout is not None and resize is not None:
+                # let git run a chunk ahead of the reader, where the system allows
+                with contextlib.suppress(OSError):
+                    fcntl.fcntl(process.stdout.fileno(), resize, CHUNK)
         assert process.stdin is not None and process.stdout is not None
         return process.stdin, process.stdout
 
@@ -67,7 +70,10 @@ class Objects:
         if not line.endswith(b"\n"):
             self.close()
             raise EnvironmentProblem("git cat-file stopped unexpectedly; is the repository intact?")
-        return object_header(line[:-1])
+        words = line.decode("ascii", "replace").split()
+        if len(words) != 3 or not words[2].isdigit() or words[1] in ("missing", "ambiguous"):
+            return None
+        return words[0], words[1], int(words[2])
 
     def read(
         self, spec: str, limit: int | None = None, name: str = "", kind: str = "blob"
@@ -135,39 +141,22 @@ class Objects:
         return entries
 
     def close(self) -> None:
+        """End the ``cat-file`` processes now (they only read, so nothing is lost)."""
         for process in self._processes.values():
-            _stop(process)
+            for pipe in (process.stdin, process.stdout):
+                if pipe is not None:
+                    pipe.close()
+            process.kill()
+            process.wait()
         self._processes.clear()
-
-
-def _widen(pipe: IO[bytes] | None) -> None:
-    """Let git run a chunk ahead of the reader: a pipe of :data:`CHUNK` bytes, where allowed."""
-    resize = getattr(fcntl, "F_SETPIPE_SZ", None)
-    if pipe is not None and resize is not None:
-        with contextlib.suppress(OSError):
-            fcntl.fcntl(pipe.fileno(), resize, CHUNK)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End a ``cat-file`` process now (it only reads, so nothing is lost)."""
-    for pipe in (process.stdin, process.stdout):
-        if pipe is not None:
-            pipe.close()
-    process.kill()
-    process.wait()
 
 
 def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
     """The file ``path`` at the first of ``refs`` (protected refs, or a commit) that has it,
     with that ref; ``None`` when none does or git cannot be asked."""
-    objects = Objects(root)
-    try:
+    with contextlib.closing(Objects(root)) as objects, contextlib.suppress(EnvironmentProblem):
         for ref in refs:
             found = objects.read(f"{ref}:{path}")
             if found is not None:
                 return ref, found[1]
-        return None
-    except EnvironmentProblem:
-        return None
-    finally:
-        objects.close()
+    return None

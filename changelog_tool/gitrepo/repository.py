@@ -3,6 +3,7 @@ questions through :mod:`.process`; a ref the clone lacks worded with the command
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -54,10 +55,9 @@ class Repo:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.objects.close()
 
     def _run(self, *args: str) -> str:
-        """``git args`` in the work tree; a failure is an :class:`EnvironmentProblem`."""
         return checked(self.root, *args, what=args[0]).decode("utf-8", "surrogateescape")
 
     # --- refs ------------------------------------------------------------------
@@ -66,18 +66,15 @@ class Repo:
 
     def resolve(self, ref: str) -> str:
         """The commit sha of ``ref``; a clear error when the clone lacks it."""
-        try:
-            spec = f"{ref}^{{commit}}"
-            found = self.objects.read(spec, kind=COMMIT) if not ref.startswith("-") else None
-        except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``); it restarts
-            found = None
+        found = named = None
+        # git stops on some refs (``HEAD@{99}``); it restarts on the next question
+        if not ref.startswith("-"):
+            with contextlib.suppress(EnvironmentProblem):
+                found = self.objects.read(f"{ref}^{{commit}}", kind=COMMIT)
+            if found is None and ":" not in ref:  # what ``ref`` names instead, if anything
+                with contextlib.suppress(EnvironmentProblem):
+                    named = self.objects.info(ref)
         if found is None:
-            try:  # what ``ref`` names instead, if anything
-                named = (
-                    self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
-                )
-            except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``)
-                named = None
             kind = named[1] if named is not None else None
             raise EnvironmentProblem(_unknown_ref(self.root, ref, kind, self.is_shallow()))
         return found[0]
@@ -90,7 +87,20 @@ class Repo:
             except EnvironmentProblem:
                 continue
             return ref
-        raise _no_protected_ref(self.root, refs, flag)
+        remotes = run_git(self.root, "remote").split()
+        split = (remote_and_branch(ref, lambda: remotes) for ref in refs)
+        fetches = [_fetch(remote, branch) for remote, branch in split if remote in remotes]
+        if fetches:
+            advice = (
+                f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, "
+                f"{_SETTING}"
+            )
+        else:
+            where = "has no remote" if not remotes else "has no remote that these refs name"
+            advice = f"this clone {where} to fetch them from; pass {flag}, {_SETTING}"
+        raise EnvironmentProblem(
+            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice}"
+        )
 
     def merge_base(self, a: str, b: str) -> str:
         out = git(self.root, "merge-base", a, b).stdout.decode().strip()
@@ -113,7 +123,6 @@ class Repo:
 
     # --- contents ----------------------------------------------------------------
     def inside(self, path: str) -> Path:
-        """``path`` in the work tree, confined (:func:`confined`)."""
         return confined(self.root, path, (self.git_directory, self.common_directory))
 
     def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
@@ -251,9 +260,6 @@ class Repo:
         rows = [m.strip().partition("\x01") for m in out.split("\0") if m.strip()]
         return [(sha, message.strip()) for sha, _, message in rows]
 
-    def close(self) -> None:
-        self.objects.close()
-
     # --- conflicts ---------------------------------------------------------------
     def index_stages(self, path: str) -> dict[int, bytes]:
         """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path: their bytes."""
@@ -271,7 +277,6 @@ class Repo:
         return {int(f[2]): f[1] for f, name in self._index_rows([path]) if name == path}
 
     def _index_rows(self, paths: list[str], *options: str) -> list[tuple[list[str], str]]:
-        """``git ls-files -s`` of ``paths``: each row's fields and path."""
         specs = (f":(top,literal){p}" for p in paths)
         out = self._run("ls-files", *options, "-s", "-z", "--", *specs)
         return [
@@ -336,21 +341,3 @@ def _unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
         name = "origin" if "origin" in remotes else remotes[0]
         advice += f", or run `git fetch {name} {ref}` if only {name} has it"
     return f"{where}: no branch, tag or commit of that name here; {advice}"
-
-
-def _no_protected_ref(root: Path, refs: Sequence[str], flag: str) -> EnvironmentProblem:
-    """The refusal when none of the protected refs is in this clone."""
-    remotes = run_git(root, "remote").split()
-    split = (remote_and_branch(ref, lambda: remotes) for ref in refs)
-    fetches = [_fetch(remote, branch) for remote, branch in split if remote in remotes]
-    if fetches:
-        advice = (
-            f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, "
-            f"{_SETTING}"
-        )
-    else:
-        where = "has no remote" if not remotes else "has no remote that these refs name"
-        advice = f"this clone {where} to fetch them from; pass {flag}, {_SETTING}"
-    return EnvironmentProblem(
-        f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice}"
-    )
