@@ -20,12 +20,21 @@ def operation_in_progress(git_directory: Path) -> str | None:
         return "am"
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
         # ``rebase -r`` recreating a merge (``merge``, the last of ``done``) is a merge
-        return "merge" if _merge_step(git_directory / "rebase-merge" / "done") else "rebase"
+        try:
+            done = (git_directory / "rebase-merge" / "done").read_bytes()[-65536:]
+        except OSError:
+            done = b""
+        last = done.rstrip().rsplit(b"\n", 1)[-1].split()[:1]
+        return "merge" if last in ([b"merge"], [b"m"]) else "rebase"
     heads = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick", "REVERT_HEAD": "revert"}
     for name, operation in heads.items():
         if (git_directory / name).is_file():
             return operation
-    return _sequencer_command(git_directory / "sequencer" / "todo")
+    for line in _head(git_directory / "sequencer" / "todo").split(b"\n"):
+        words = line.split()  # the sequencer's first command: ``revert`` or ``pick``
+        if words and not words[0].startswith(b"#"):
+            return {b"revert": "revert", b"pick": "cherry-pick"}.get(words[0])
+    return None
 
 
 def replay_start(git_directory: Path) -> tuple[str, str] | bool:
@@ -53,18 +62,18 @@ def replay_start(git_directory: Path) -> tuple[str, str] | bool:
     return (git_directory / "rebase-merge").is_dir() or apply.is_dir()
 
 
-def _head(path: Path, size: int = 4096) -> bytes | None:
-    """The first ``size`` bytes of a state file; ``None`` when it cannot be read."""
+def _head(path: Path, size: int = 4096) -> bytes:
+    """The first ``size`` bytes of a state file; none when it cannot be read."""
     try:
         with path.open("rb") as file:
             return file.read(size)
     except OSError:
-        return None
+        return b""
 
 
 def _first_word(path: Path, index: int = 0) -> str | None:
     """The ``index``-th word of a state file's first line if it is a commit id."""
-    words = (_head(path) or b"").split(b"\n", 1)[0].split()
+    words = _head(path).split(b"\n", 1)[0].split()
     word = words[index] if len(words) > index else b""
     return word.decode("ascii") if word and all(c in b"0123456789abcdef" for c in word) else None
 
@@ -88,29 +97,11 @@ def unmerged_problem(name: str, operation: str) -> str:
     return f"{name} is unmerged ({operation} in progress): run `changelog resolve`"
 
 
-def _merge_step(done: Path) -> bool:
-    """Whether the command a rebase runs (the last in ``done``) is ``merge``."""
-    try:
-        words = done.read_bytes()[-65536:].rstrip().rsplit(b"\n", 1)[-1].split()
-    except OSError:
-        return False
-    return words[:1] in ([b"merge"], [b"m"])
-
-
-def _sequencer_command(todo: Path) -> str | None:
-    """``revert`` or ``cherry-pick`` from the first command of the sequencer's todo."""
-    for line in (_head(todo) or b"").split(b"\n"):
-        words = line.split()
-        if words and not words[0].startswith(b"#"):
-            return {b"revert": "revert", b"pick": "cherry-pick"}.get(words[0])
-    return None
-
-
 def current_branch(git_directory: Path) -> str | None:
     """The branch HEAD is on, read from ``HEAD`` (git is asked for a reftable)."""
     head = _head(git_directory / "HEAD", 1024)
     prefix = b"ref: refs/heads/"
-    if head is None or not head.startswith(prefix):
+    if not head.startswith(prefix):
         return None
     try:
         name = head[len(prefix) :].strip().decode("utf-8") or None
@@ -242,7 +233,7 @@ def _patches(folder: Path) -> list[str]:
         return []
     out = []
     for number in range(first + 1, last + 1):  # ``next`` is the one stopped on
-        head = (_head(folder / f"{number:04d}", 200) or b"").split()
+        head = _head(folder / f"{number:04d}", 200).split()
         if len(head) > 1 and head[0] == b"From" and _SHA.fullmatch(head[1]):
             out.append(head[1].decode("ascii"))
     return out
