@@ -36,30 +36,25 @@ class Objects:
 
     def __init__(self, root: Path) -> None:
         self._root = root
-        self._processes: dict[str, subprocess.Popen[bytes]] = {}
+        self._process: subprocess.Popen[bytes] | None = None
 
-    def _pipes(self, mode: str = "--batch") -> tuple[IO[bytes], IO[bytes]]:
-        process = self._processes.get(mode)
-        if process is None:
-            process = self._processes[mode] = spawn(self._root, "cat-file", mode)
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        if self._process is None:
+            self._process = spawn(self._root, "cat-file", "--batch")
             resize = getattr(fcntl, "F_SETPIPE_SZ", None)
-            if mode == "--batch" and process.stdout is not None and resize is not None:
+            if self._process.stdout is not None and resize is not None:
                 # let git run a chunk ahead of the reader, where the system allows
                 with contextlib.suppress(OSError):
-                    fcntl.fcntl(process.stdout.fileno(), resize, CHUNK)
-        assert process.stdin is not None and process.stdout is not None
-        return process.stdin, process.stdout
+                    fcntl.fcntl(self._process.stdout.fileno(), resize, CHUNK)
+        assert self._process.stdin is not None and self._process.stdout is not None
+        return self._process.stdin, self._process.stdout
 
-    def info(self, spec: str) -> tuple[str, str, int] | None:
-        """The sha, type and size of ``spec`` without its bytes; ``None`` when absent."""
-        return self.header(spec, "--batch-check")
-
-    def header(self, spec: str, mode: str = "--batch") -> tuple[str, str, int] | None:
-        """Ask for ``spec``: its sha, type and size, its bytes left pending in ``--batch`` (read
-        them or :meth:`skip` them); ``None`` when absent or asked with a line break."""
+    def header(self, spec: str) -> tuple[str, str, int] | None:
+        """Ask for ``spec``: its sha, type and size, its bytes left pending (read them or
+        :meth:`skip` them); ``None`` when absent or asked with a line break."""
         if "\n" in spec or "\r" in spec or not spec:
             return None
-        send, receive = self._pipes(mode)
+        send, receive = self._pipes()
         try:
             send.write(spec.encode("utf-8", "surrogateescape") + b"\n")
             send.flush()
@@ -110,18 +105,15 @@ class Objects:
             left -= len(piece)
         receive.read(1)
 
-    def object_id(self, spec: str) -> str | None:
-        """The sha of the object ``spec`` names, ``None`` when absent (a non-tree over
-        :data:`CHUNK` bytes ends the process rather than be read)."""
+    def info(self, spec: str) -> tuple[str, str, int] | None:
+        """The sha, type and size of ``spec`` without its bytes; ``None`` when absent (a
+        non-tree over :data:`CHUNK` bytes ends the process rather than be read)."""
         found = self.header(spec)
-        if found is None:
-            return None
-        sha, kind, size = found
-        if size > CHUNK and kind != TREE:
+        if found is not None and found[2] > CHUNK and found[1] != TREE:
             self.close()  # the pending bytes are never read
-        else:
-            self.skip(size)
-        return sha
+        elif found is not None:
+            self.skip(found[2])
+        return found
 
     def tree(self, spec: str) -> list[TreeEntry] | None:
         """The entries of the tree ``spec`` (``rev^{tree}``, ``rev:folder``, a sha)."""
@@ -142,13 +134,13 @@ class Objects:
 
     def close(self) -> None:
         """End the ``cat-file`` processes now (they only read, so nothing is lost)."""
-        for process in self._processes.values():
-            for pipe in (process.stdin, process.stdout):
+        if self._process is not None:
+            for pipe in (self._process.stdin, self._process.stdout):
                 if pipe is not None:
                     pipe.close()
-            process.kill()
-            process.wait()
-        self._processes.clear()
+            self._process.kill()
+            self._process.wait()
+            self._process = None
 
 
 def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:

@@ -204,7 +204,8 @@ class Repo:
         return done.stdout
 
     def _tree_id(self, rev: str, folder: str) -> str | None:
-        return self.objects.object_id(f"{rev}:{folder.strip('/')}")
+        found = self.objects.info(f"{rev}:{folder.strip('/')}")
+        return found[0] if found is not None else None
 
     def tree_files(
         self, rev: str, patterns: Iterable[str], links: set[str] | None = None
