@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -118,9 +119,6 @@ class Repo:
             )
         return str(out.split()[0])
 
-    def head_sha(self) -> str:
-        return self.resolve("HEAD")
-
     # --- contents ----------------------------------------------------------------
     def inside(self, path: str) -> Path:
         return confined(self.root, path, (self.git_directory, self.common_directory))
@@ -215,12 +213,10 @@ class Repo:
         found: dict[str, str] = {}
         files: dict[str, Path] = {}
         linked: set[str] = set()
-        trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
+        tree = functools.cache(self.objects.tree)  # each tree read once for all the patterns
 
-        def listing(tree: str, part: str | None) -> Iterator[TreeEntry]:
-            if tree not in trees:
-                trees[tree] = self.objects.tree(tree) or []
-            for child in trees[tree]:
+        def listing(sha: str, part: str | None) -> Iterator[TreeEntry]:
+            for child in tree(sha) or []:
                 if part is None or (
                     fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part
                 ):
@@ -239,7 +235,6 @@ class Repo:
         return dict.fromkeys(sorted(files)) if rev == WORKTREE else dict(sorted(found.items()))
 
     def is_link(self, rev: str, path: str) -> bool:
-        """``path`` is a symbolic link at a commit or in the work tree."""
         if rev == WORKTREE:
             return (self.root / path).is_symlink()
         folder, _, name = path.rpartition("/")
@@ -296,19 +291,6 @@ def _fetch(remote: str, branch: str) -> str:
     return f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
 
 
-def _misspelled(root: Path, ref: str, remotes: list[str]) -> str | None:
-    """The ref that ``ref`` misspells, if any (a remote's branch among that remote's branches),
-    among the local and remote branch names and tags."""
-    remote, branch = remote_and_branch(ref, lambda: remotes)
-    out = git(root, "for-each-ref", "--format=%(refname)").stdout.decode("utf-8", "replace")
-    names = [name if name.count("/") < 2 else name.split("/", 2)[2] for name in out.split()]
-    if remote in remotes:
-        prefix = remote + "/"
-        close = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
-        return None if close is None else prefix + close
-    return closest(ref, names, 0.7)
-
-
 def _unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
     """The message for a ref this clone lacks as a commit, with the command to run."""
     if kind is not None and kind != COMMIT:
@@ -319,8 +301,16 @@ def _unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
         where += " (this is a shallow clone)"
     remote, branch = remote_and_branch(ref, lambda: remotes)
     listed = "`git branch -a` lists the branches, `git tag` the tags"
-    # a misspelling: a fetch of that name would fail
-    close = _misspelled(root, ref, remotes) if ":" not in ref else None
+    close = None
+    if ":" not in ref:  # a misspelling: a fetch of that name would fail
+        out = git(root, "for-each-ref", "--format=%(refname)").stdout.decode("utf-8", "replace")
+        names = [name if name.count("/") < 2 else name.split("/", 2)[2] for name in out.split()]
+        if remote in remotes:  # a remote's branch, among that remote's branches
+            prefix = f"{remote}/"
+            found = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
+            close = None if found is None else prefix + found
+        else:  # among the local and remote branch names and tags
+            close = closest(ref, names, 0.7)
     if close is not None:
         return f"no such ref {ref!r} in {root}; did you mean {close}? ({listed})"
     if remote is not None and (remote in remotes or remote == "origin"):

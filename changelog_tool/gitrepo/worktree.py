@@ -18,7 +18,6 @@ def read_file(file: Path, name: str, limit: int | None) -> bytes:
 
 
 def wild(part: str) -> bool:
-    """Whether a glob segment holds a wildcard."""
     return any(c in part for c in "*?[")
 
 
