@@ -92,15 +92,14 @@ class Repo:
         split = (remote_and_branch(ref, lambda: remotes) for ref in refs)
         fetches = [_fetch(remote, branch) for remote, branch in split if remote in remotes]
         if fetches:
-            advice = (
-                f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, "
-                f"{_SETTING}"
-            )
+            advice = f"run `{fetches[0]}` (a single-branch clone needs the full refspec),"
         else:
             where = "has no remote" if not remotes else "has no remote that these refs name"
-            advice = f"this clone {where} to fetch them from; pass {flag}, {_SETTING}"
+            advice = f"this clone {where} to fetch them from;"
         raise EnvironmentProblem(
-            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice}"
+            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice} "
+            f"pass {flag}, or set `protected-ref` in the settings (.perf-changelog.toml) to the "
+            "protected branch"
         )
 
     def merge_base(self, a: str, b: str) -> str:
@@ -281,9 +280,6 @@ class Repo:
 
     def add(self, path: str) -> None:
         self._run("add", "--", path)
-
-
-_SETTING = "or set `protected-ref` in the settings (.perf-changelog.toml) to the protected branch"
 
 
 def _fetch(remote: str, branch: str) -> str:

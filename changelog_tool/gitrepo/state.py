@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -209,9 +209,8 @@ def pending(git_directory: Path) -> Pending | None:
     return Pending(operation, tuple(_patches(git_directory / "rebase-apply")))
 
 
-def _todo_commits(todo: bytes) -> list[str]:
+def _todo_commits(todo: bytes) -> Iterator[str]:
     """The commits of a todo list's replaying commands (``merge -C <sha>`` too)."""
-    out = []
     for line in todo.split(b"\n"):
         words = line.split()
         if not words or words[0] not in _REPLAYING:
@@ -220,20 +219,17 @@ def _todo_commits(todo: bytes) -> list[str]:
         if rest[:1] in ([b"-C"], [b"-c"]):
             rest = rest[1:]
         if rest and _SHA.fullmatch(rest[0]):
-            out.append(rest[0].decode("ascii"))
-    return out
+            yield rest[0].decode("ascii")
 
 
-def _patches(folder: Path) -> list[str]:
+def _patches(folder: Path) -> Iterator[str]:
     """``rebase --apply`` and ``am``: the commits of the patches from ``next`` on."""
     try:
         first = int((folder / "next").read_text().strip())
         last = int((folder / "last").read_text().strip())
     except (OSError, ValueError):
-        return []
-    out = []
+        return
     for number in range(first + 1, last + 1):  # ``next`` is the one stopped on
         head = _head(folder / f"{number:04d}", 200).split()
         if len(head) > 1 and head[0] == b"From" and _SHA.fullmatch(head[1]):
-            out.append(head[1].decode("ascii"))
-    return out
+            yield head[1].decode("ascii")
