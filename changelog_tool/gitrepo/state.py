@@ -78,8 +78,9 @@ def _first_word(path: Path, index: int = 0) -> str | None:
     return word.decode("ascii") if word and all(c in b"0123456789abcdef" for c in word) else None
 
 
-def unmerged(path: Path) -> str | None:
-    """The operation in progress (``a merge`` if unnamed) when ``path`` has conflict stages."""
+def unmerged(path: Path, name: str) -> str | None:
+    """What ``add`` and ``verify`` say of ``path`` (shown as ``name``) when it has conflict
+    stages, naming the operation in progress (``a merge`` if unnamed)."""
     folder = path.parent
     if not folder.is_dir():
         return None
@@ -89,11 +90,7 @@ def unmerged(path: Path) -> str | None:
         return None
     if done.returncode != 0 or not done.stdout:
         return None
-    return GitDirectory(folder).operation() or "a merge"
-
-
-def unmerged_problem(name: str, operation: str) -> str:
-    """What ``add`` and ``verify`` say of a changelog that :func:`unmerged` found."""
+    operation = GitDirectory(folder).operation() or "a merge"
     return f"{name} is unmerged ({operation} in progress): run `changelog resolve`"
 
 
