@@ -22,7 +22,7 @@ WORKTREE = "WORKTREE"
 
 
 @dataclass
-class Repo:
+class Repo(contextlib.AbstractContextManager["Repo"]):
     """A git work tree; objects come through one persistent ``git cat-file --batch``."""
 
     root: Path
@@ -51,9 +51,6 @@ class Repo:
             raise EnvironmentProblem(f"{start} is a bare repository; run this from a work tree")
         root = (start / (lines[4] if len(lines) > 4 else "")).resolve()
         return cls(root, Path(lines[2]), (start / lines[3]).resolve(), Objects(root))
-
-    def __enter__(self) -> Repo:
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.objects.close()
