@@ -35,15 +35,8 @@ class Repo(contextlib.AbstractContextManager["Repo"]):
     def open(cls, start: Path) -> Repo:
         if not start.is_dir():
             raise EnvironmentProblem(f"{start} does not exist or is not a folder")
-        found = git(
-            start,
-            "rev-parse",
-            "--is-bare-repository",
-            "--is-inside-work-tree",
-            "--absolute-git-dir",
-            "--git-common-dir",
-            "--show-cdup",
-        )
+        asked = ("--is-bare-repository", "--is-inside-work-tree", "--absolute-git-dir")
+        found = git(start, "rev-parse", *asked, "--git-common-dir", "--show-cdup")
         lines = found.stdout.decode("utf-8", "surrogateescape").split("\n")
         if found.returncode != 0 or len(lines) < 4:
             raise NotInRepository(start)

@@ -182,10 +182,8 @@ class Pending:
         shas = "".join(f"{sha}\n" for sha in self.remaining).encode("ascii")
         args = ["diff-tree", "--stdin", "-r", "--name-only", "--", f":(top,literal){path}"]
         done = git(root, *args, stdin=shas)
-        changed = (
-            set(done.stdout.decode("ascii", "replace").split()) if done.returncode == 0 else set()
-        )
-        return [sha for sha in self.remaining if sha in changed]
+        changed = set(done.stdout.decode("ascii", "replace").split())
+        return [sha for sha in self.remaining if sha in changed] if done.returncode == 0 else []
 
     def continue_command(self) -> str:
         return "git commit" if self.operation == "merge" else f"git {self.operation} --continue"
