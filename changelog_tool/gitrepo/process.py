@@ -105,12 +105,8 @@ def checked(root: Path, *args: str, what: str = "", env: dict[str, str] | None =
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Plain ``git`` in ``root`` as text, whose exit code the caller reads."""
     done = git(root, *args)
-    return subprocess.CompletedProcess(
-        done.args,
-        done.returncode,
-        done.stdout.decode("utf-8", "replace"),
-        done.stderr.decode("utf-8", "replace"),
-    )
+    out, err = (stream.decode("utf-8", "replace") for stream in (done.stdout, done.stderr))
+    return subprocess.CompletedProcess(done.args, done.returncode, out, err)
 
 
 def merge_file(
