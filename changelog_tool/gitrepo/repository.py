@@ -15,7 +15,7 @@ from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, NotInRepository, check_size, closest
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import checked, git, run_git
-from changelog_tool.gitrepo.worktree import folder_listing, glob_walk, read_file, wild
+from changelog_tool.gitrepo.worktree import folder_listing, glob_walk, read_file
 from changelog_tool.refnames import remote_and_branch
 
 WORKTREE = "WORKTREE"
@@ -205,11 +205,8 @@ class Repo(contextlib.AbstractContextManager["Repo"]):
         tree = functools.cache(self.objects.tree)  # each tree read once for all the patterns
 
         def listing(sha: str, part: str | None) -> Iterator[TreeEntry]:
-            for child in tree(sha) or []:
-                if part is None or (
-                    fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part
-                ):
-                    yield child
+            # (a segment without a wildcard matches by fnmatch as by equality)
+            return (c for c in tree(sha) or [] if part is None or fnmatch.fnmatchcase(c.name, part))
 
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
