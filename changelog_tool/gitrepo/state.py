@@ -38,9 +38,8 @@ def operation_in_progress(git_directory: Path) -> str | None:
 
 
 def replay_start(git_directory: Path) -> tuple[str, str] | bool:
-    """The commit a replay in progress builds on and git's record of it (``rebase-merge/onto``,
-    ``rebase-apply/onto`` or ``rewritten``, ``ORIG_HEAD`` for ``am``, ``sequencer/head``);
-    ``True`` when a replay runs and none can be read, ``False`` when none runs."""
+    """The commit a replay in progress builds on and the state file that says so; ``True``
+    when a replay runs and none can be read, ``False`` when none runs."""
     apply = git_directory / "rebase-apply"
     for name in ("rebase-merge/onto", "rebase-apply/onto"):
         sha = _first_word(git_directory / name)
@@ -124,7 +123,6 @@ class GitDirectory:
 
     @functools.cached_property
     def folder(self) -> Path | None:
-        """The absolute git directory; ``None`` outside a repository."""
         return git_dir(self.root)
 
     def operation(self) -> str | None:
