@@ -42,21 +42,16 @@ def replay_start(git_directory: Path) -> tuple[str, str] | bool:
     when a replay runs and none can be read, ``False`` when none runs."""
     apply = git_directory / "rebase-apply"
     for name in ("rebase-merge/onto", "rebase-apply/onto"):
-        sha = _first_word(git_directory / name)
-        if sha:
+        if sha := _first_word(git_directory / name):
             return sha, name
     if (apply / "rebasing").is_file():
-        first = _first_word(apply / "rewritten", 1)
-        if first:
+        if first := _first_word(apply / "rewritten", 1):
             return f"{first}^", "rebase-apply/rewritten (the parent of the first commit written)"
         if not (apply / "rewritten").exists():
             return "HEAD", "rebase-apply (no commit written yet: HEAD is where it began)"
-    if (apply / "applying").is_file():
-        sha = _first_word(git_directory / "ORIG_HEAD")
-        if sha:
-            return sha, "ORIG_HEAD (where git am began)"
-    sha = _first_word(git_directory / "sequencer" / "head")
-    if sha:
+    if (apply / "applying").is_file() and (sha := _first_word(git_directory / "ORIG_HEAD")):
+        return sha, "ORIG_HEAD (where git am began)"
+    if sha := _first_word(git_directory / "sequencer" / "head"):
         return sha, "sequencer/head"
     return (git_directory / "rebase-merge").is_dir() or apply.is_dir()
 
