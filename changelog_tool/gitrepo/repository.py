@@ -106,7 +106,7 @@ class Repo(contextlib.AbstractContextManager["Repo"]):
                 "branch, or another repository's ref), so no base to compare with; pass "
                 "a --base that HEAD grew from"
             )
-        return str(out.split()[0])
+        return out.split()[0]
 
     # --- contents ----------------------------------------------------------------
     def inside(self, path: str) -> Path:
@@ -121,12 +121,12 @@ class Repo(contextlib.AbstractContextManager["Repo"]):
         found = self.objects.read(f"{rev}:{path}", limit, path)
         return found[1] if found is not None else None
 
-    def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
-        """Blob id and size of the file ``path`` at ``rev``, unread; refused over ``limit``."""
+    def blob_info(self, rev: str, path: str) -> tuple[str, int] | None:
+        """Blob id and size of the file ``path`` at ``rev``, unread; refused over ``max-bytes``."""
         found = self.objects.info(f"{rev}:{path}")
         if found is None or found[1] != "blob":
             return None
-        check_size(path, found[2], self.limit if limit is None else limit)
+        check_size(path, found[2], self.limit)
         return found[0], found[2]
 
     def exists(self, rev: str, path: str) -> bool:
