@@ -46,6 +46,9 @@ class Repo(contextlib.AbstractContextManager["Repo"]):
         return cls(root, Path(lines[2]), (start / lines[3]).resolve(), Objects(root))
 
     def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
         self.objects.close()
 
     def _run(self, *args: str) -> str:
