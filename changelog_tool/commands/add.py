@@ -20,7 +20,7 @@ from changelog_tool.diff.keychange import ChangeSet
 from changelog_tool.errors import ChangelogError, UsageError
 from changelog_tool.gate.acceptance import refuse, work_tree_rules
 from changelog_tool.gate.held import lazy_held_lines
-from changelog_tool.gitrepo.state import unmerged, unmerged_problem
+from changelog_tool.gitrepo.state import unmerged
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.document import regular_file
 from changelog_tool.ledger.entry import Fields, normalize, scenario_types
@@ -227,12 +227,9 @@ def run(
     # into its git directory (one rule for both: a branch can commit such a link)
     path = confined_file(file) if file is not None else confined(settings.root, settings.changelog)
     tail = _tail(path)  # a FIFO or device is refused before anything waits
-    operation = unmerged(path)  # an append to a conflicted file is lost to `resolve`
-    if operation is not None:
-        raise ChangelogError(
-            f"{unmerged_problem(path.name, operation)} first, then add the entry (nothing "
-            "was written)"
-        )
+    problem = unmerged(path, path.name)  # an append to a conflicted file is lost to `resolve`
+    if problem is not None:
+        raise ChangelogError(f"{problem} first, then add the entry (nothing was written)")
     given = Draft(**answers)
     changes = functools.cache(lambda: diff_answer(settings, None))  # the branch's, once
     interactive = (

@@ -30,7 +30,7 @@ from changelog_tool.gate.held import lazy_held_lines
 from changelog_tool.gate.summary import added_fields, job_summary, unlisted_scenario_types
 from changelog_tool.gate.verdict import check, in_progress, waiting
 from changelog_tool.gitrepo import Repo
-from changelog_tool.gitrepo.state import pending, unmerged, unmerged_problem
+from changelog_tool.gitrepo.state import pending, unmerged
 from changelog_tool.ledger import entryschema
 from changelog_tool.ledger.filecheck import check_path
 from changelog_tool.ledger.revision import ABSENT
@@ -168,10 +168,11 @@ def run(
         if base is None:  # as `keys` and `lint`: the protected ref the settings name
             base = repo.protected_ref(settings_module.load().protected_ref)
         settings, snapshot = gather_from_base(repo, Path.cwd(), base=base, head=head)
-        operation = unmerged(repo.root / snapshot.changelog) if head is None else None
-        if operation is not None:  # one finding: judging conflict markers would double entries
-            said = unmerged_problem(snapshot.changelog, operation)
-            message = f"{said} ({see('A rebase stopped mid-way')})"
+        problem = (
+            unmerged(repo.root / snapshot.changelog, snapshot.changelog) if head is None else None
+        )
+        if problem is not None:  # one finding: judging conflict markers would double entries
+            message = f"{problem} ({see('A rebase stopped mid-way')})"
             finding = Finding("unmerged", message, snapshot.changelog)
             return emit_report([finding], format, snapshot.changes, more={"appended": []})
         if snapshot.history.kind == ABSENT:

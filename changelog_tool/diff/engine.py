@@ -78,7 +78,7 @@ class Revisions:
             assert settings is not None
             base = repo.protected_ref(settings.protected_ref)
         head_rev = WORKTREE if head is None else repo.resolve(head)
-        head_sha = repo.head_sha() if head_rev == WORKTREE else head_rev
+        head_sha = repo.resolve("HEAD") if head_rev == WORKTREE else head_rev
         return cls(base, repo.merge_base(repo.resolve(base), head_sha), head_rev, head_sha)
 
 

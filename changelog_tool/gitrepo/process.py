@@ -105,20 +105,8 @@ def checked(root: Path, *args: str, what: str = "", env: dict[str, str] | None =
 def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Plain ``git`` in ``root`` as text, whose exit code the caller reads."""
     done = git(root, *args)
-    return subprocess.CompletedProcess(
-        done.args,
-        done.returncode,
-        done.stdout.decode("utf-8", "replace"),
-        done.stderr.decode("utf-8", "replace"),
-    )
-
-
-def object_header(line: bytes) -> tuple[str, str, int] | None:
-    """``cat-file --batch``'s header line as ``(object id, type, size)``, if it is one."""
-    words = line.split()
-    if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
-        return None
-    return words[0].decode("ascii", "replace"), words[1].decode("ascii", "replace"), int(words[2])
+    out, err = (stream.decode("utf-8", "replace") for stream in (done.stdout, done.stderr))
+    return subprocess.CompletedProcess(done.args, done.returncode, out, err)
 
 
 def merge_file(

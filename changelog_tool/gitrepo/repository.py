@@ -3,7 +3,9 @@ questions through :mod:`.process`; a ref the clone lacks worded with the command
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
+import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -13,14 +15,14 @@ from changelog_tool.confinement import confined
 from changelog_tool.errors import EnvironmentProblem, NotInRepository, check_size, closest
 from changelog_tool.gitrepo.objects import COMMIT, Objects, TreeEntry
 from changelog_tool.gitrepo.process import checked, git, run_git
-from changelog_tool.gitrepo.worktree import folder_listing, glob_walk, read_file, wild
+from changelog_tool.gitrepo.worktree import folder_listing, glob_walk, read_file
 from changelog_tool.refnames import remote_and_branch
 
 WORKTREE = "WORKTREE"
 
 
 @dataclass
-class Repo:
+class Repo(contextlib.AbstractContextManager["Repo"]):
     """A git work tree; objects come through one persistent ``git cat-file --batch``."""
 
     root: Path
@@ -33,15 +35,8 @@ class Repo:
     def open(cls, start: Path) -> Repo:
         if not start.is_dir():
             raise EnvironmentProblem(f"{start} does not exist or is not a folder")
-        found = git(
-            start,
-            "rev-parse",
-            "--is-bare-repository",
-            "--is-inside-work-tree",
-            "--absolute-git-dir",
-            "--git-common-dir",
-            "--show-cdup",
-        )
+        asked = ("--is-bare-repository", "--is-inside-work-tree", "--absolute-git-dir")
+        found = git(start, "rev-parse", *asked, "--git-common-dir", "--show-cdup")
         lines = found.stdout.decode("utf-8", "surrogateescape").split("\n")
         if found.returncode != 0 or len(lines) < 4:
             raise NotInRepository(start)
@@ -50,14 +45,13 @@ class Repo:
         root = (start / (lines[4] if len(lines) > 4 else "")).resolve()
         return cls(root, Path(lines[2]), (start / lines[3]).resolve(), Objects(root))
 
-    def __enter__(self) -> Repo:
-        return self
-
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def close(self) -> None:
+        self.objects.close()
+
     def _run(self, *args: str) -> str:
-        """``git args`` in the work tree; a failure is an :class:`EnvironmentProblem`."""
         return checked(self.root, *args, what=args[0]).decode("utf-8", "surrogateescape")
 
     # --- refs ------------------------------------------------------------------
@@ -66,18 +60,15 @@ class Repo:
 
     def resolve(self, ref: str) -> str:
         """The commit sha of ``ref``; a clear error when the clone lacks it."""
-        try:
-            spec = f"{ref}^{{commit}}"
-            found = self.objects.read(spec, kind=COMMIT) if not ref.startswith("-") else None
-        except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``); it restarts
-            found = None
+        found = named = None
+        # git stops on some refs (``HEAD@{99}``); it restarts on the next question
+        if not ref.startswith("-"):
+            with contextlib.suppress(EnvironmentProblem):
+                found = self.objects.read(f"{ref}^{{commit}}", kind=COMMIT)
+            if found is None and ":" not in ref:  # what ``ref`` names instead, if anything
+                with contextlib.suppress(EnvironmentProblem):
+                    named = self.objects.info(ref)
         if found is None:
-            try:  # what ``ref`` names instead, if anything
-                named = (
-                    self.objects.info(ref) if not ref.startswith("-") and ":" not in ref else None
-                )
-            except EnvironmentProblem:  # git stops on some refs (``HEAD@{99}``)
-                named = None
             kind = named[1] if named is not None else None
             raise EnvironmentProblem(_unknown_ref(self.root, ref, kind, self.is_shallow()))
         return found[0]
@@ -90,7 +81,19 @@ class Repo:
             except EnvironmentProblem:
                 continue
             return ref
-        raise _no_protected_ref(self.root, refs, flag)
+        remotes = run_git(self.root, "remote").split()
+        split = (remote_and_branch(ref, lambda: remotes) for ref in refs)
+        fetches = [_fetch(remote, branch) for remote, branch in split if remote in remotes]
+        if fetches:
+            advice = f"run `{fetches[0]}` (a single-branch clone needs the full refspec),"
+        else:
+            where = "has no remote" if not remotes else "has no remote that these refs name"
+            advice = f"this clone {where} to fetch them from;"
+        raise EnvironmentProblem(
+            f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice} "
+            f"pass {flag}, or set `protected-ref` in the settings (.perf-changelog.toml) to the "
+            "protected branch"
+        )
 
     def merge_base(self, a: str, b: str) -> str:
         out = git(self.root, "merge-base", a, b).stdout.decode().strip()
@@ -106,14 +109,10 @@ class Repo:
                 "branch, or another repository's ref), so no base to compare with; pass "
                 "a --base that HEAD grew from"
             )
-        return str(out.split()[0])
-
-    def head_sha(self) -> str:
-        return self.resolve("HEAD")
+        return out.split()[0]
 
     # --- contents ----------------------------------------------------------------
     def inside(self, path: str) -> Path:
-        """``path`` in the work tree, confined (:func:`confined`)."""
         return confined(self.root, path, (self.git_directory, self.common_directory))
 
     def read(self, rev: str, path: str, limit: int | None = None) -> bytes | None:
@@ -125,12 +124,12 @@ class Repo:
         found = self.objects.read(f"{rev}:{path}", limit, path)
         return found[1] if found is not None else None
 
-    def blob_info(self, rev: str, path: str, limit: int | None = None) -> tuple[str, int] | None:
-        """Blob id and size of the file ``path`` at ``rev``, unread; refused over ``limit``."""
+    def blob_info(self, rev: str, path: str) -> tuple[str, int] | None:
+        """Blob id and size of the file ``path`` at ``rev``, unread; refused over ``max-bytes``."""
         found = self.objects.info(f"{rev}:{path}")
         if found is None or found[1] != "blob":
             return None
-        check_size(path, found[2], self.limit if limit is None else limit)
+        check_size(path, found[2], self.limit)
         return found[0], found[2]
 
     def exists(self, rev: str, path: str) -> bool:
@@ -195,7 +194,8 @@ class Repo:
         return done.stdout
 
     def _tree_id(self, rev: str, folder: str) -> str | None:
-        return self.objects.object_id(f"{rev}:{folder.strip('/')}")
+        found = self.objects.info(f"{rev}:{folder.strip('/')}")
+        return found[0] if found is not None else None
 
     def tree_files(
         self, rev: str, patterns: Iterable[str], links: set[str] | None = None
@@ -205,16 +205,11 @@ class Repo:
         found: dict[str, str] = {}
         files: dict[str, Path] = {}
         linked: set[str] = set()
-        trees: dict[str, list[TreeEntry]] = {}  # each tree read once for all the patterns
+        tree = functools.cache(self.objects.tree)  # each tree read once for all the patterns
 
-        def listing(tree: str, part: str | None) -> Iterator[TreeEntry]:
-            if tree not in trees:
-                trees[tree] = self.objects.tree(tree) or []
-            for child in trees[tree]:
-                if part is None or (
-                    fnmatch.fnmatchcase(child.name, part) if wild(part) else child.name == part
-                ):
-                    yield child
+        def listing(sha: str, part: str | None) -> Iterator[TreeEntry]:
+            # (a segment without a wildcard matches by fnmatch as by equality)
+            return (c for c in tree(sha) or [] if part is None or fnmatch.fnmatchcase(c.name, part))
 
         for pattern in patterns:
             parts = [p for p in pattern.split("/") if p]
@@ -229,7 +224,6 @@ class Repo:
         return dict.fromkeys(sorted(files)) if rev == WORKTREE else dict(sorted(found.items()))
 
     def is_link(self, rev: str, path: str) -> bool:
-        """``path`` is a symbolic link at a commit or in the work tree."""
         if rev == WORKTREE:
             return (self.root / path).is_symlink()
         folder, _, name = path.rpartition("/")
@@ -251,9 +245,6 @@ class Repo:
         rows = [m.strip().partition("\x01") for m in out.split("\0") if m.strip()]
         return [(sha, message.strip()) for sha, _, message in rows]
 
-    def close(self) -> None:
-        self.objects.close()
-
     # --- conflicts ---------------------------------------------------------------
     def index_stages(self, path: str) -> dict[int, bytes]:
         """Stages 1 (base), 2 (ours), 3 (theirs) of a conflicted path: their bytes."""
@@ -271,7 +262,6 @@ class Repo:
         return {int(f[2]): f[1] for f, name in self._index_rows([path]) if name == path}
 
     def _index_rows(self, paths: list[str], *options: str) -> list[tuple[list[str], str]]:
-        """``git ls-files -s`` of ``paths``: each row's fields and path."""
         specs = (f":(top,literal){p}" for p in paths)
         out = self._run("ls-files", *options, "-s", "-z", "--", *specs)
         return [
@@ -282,25 +272,9 @@ class Repo:
         self._run("add", "--", path)
 
 
-_SETTING = "or set `protected-ref` in the settings (.perf-changelog.toml) to the protected branch"
-
-
 def _fetch(remote: str, branch: str) -> str:
     """The fetch that makes ``remote/branch`` here: the full refspec (single-branch clones)."""
     return f"git fetch {remote} {branch}:refs/remotes/{remote}/{branch}"
-
-
-def _misspelled(root: Path, ref: str, remotes: list[str]) -> str | None:
-    """The ref that ``ref`` misspells, if any (a remote's branch among that remote's branches),
-    among the local and remote branch names and tags."""
-    remote, branch = remote_and_branch(ref, lambda: remotes)
-    out = git(root, "for-each-ref", "--format=%(refname)").stdout.decode("utf-8", "replace")
-    names = [name if name.count("/") < 2 else name.split("/", 2)[2] for name in out.split()]
-    if remote in remotes:
-        prefix = remote + "/"
-        close = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
-        return None if close is None else prefix + close
-    return closest(ref, names, 0.7)
 
 
 def _unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
@@ -313,8 +287,16 @@ def _unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
         where += " (this is a shallow clone)"
     remote, branch = remote_and_branch(ref, lambda: remotes)
     listed = "`git branch -a` lists the branches, `git tag` the tags"
-    # a misspelling: a fetch of that name would fail
-    close = _misspelled(root, ref, remotes) if ":" not in ref else None
+    close = None
+    if ":" not in ref:  # a misspelling: a fetch of that name would fail
+        out = git(root, "for-each-ref", "--format=%(refname)").stdout.decode("utf-8", "replace")
+        names = [name if name.count("/") < 2 else name.split("/", 2)[2] for name in out.split()]
+        if remote in remotes:  # a remote's branch, among that remote's branches
+            prefix = f"{remote}/"
+            found = closest(branch, [n[len(prefix) :] for n in names if n.startswith(prefix)], 0.7)
+            close = None if found is None else prefix + found
+        else:  # among the local and remote branch names and tags
+            close = closest(ref, names, 0.7)
     if close is not None:
         return f"no such ref {ref!r} in {root}; did you mean {close}? ({listed})"
     if remote is not None and (remote in remotes or remote == "origin"):
@@ -336,21 +318,3 @@ def _unknown_ref(root: Path, ref: str, kind: str | None, shallow: bool) -> str:
         name = "origin" if "origin" in remotes else remotes[0]
         advice += f", or run `git fetch {name} {ref}` if only {name} has it"
     return f"{where}: no branch, tag or commit of that name here; {advice}"
-
-
-def _no_protected_ref(root: Path, refs: Sequence[str], flag: str) -> EnvironmentProblem:
-    """The refusal when none of the protected refs is in this clone."""
-    remotes = run_git(root, "remote").split()
-    split = (remote_and_branch(ref, lambda: remotes) for ref in refs)
-    fetches = [_fetch(remote, branch) for remote, branch in split if remote in remotes]
-    if fetches:
-        advice = (
-            f"run `{fetches[0]}` (a single-branch clone needs the full refspec), pass {flag}, "
-            f"{_SETTING}"
-        )
-    else:
-        where = "has no remote" if not remotes else "has no remote that these refs name"
-        advice = f"this clone {where} to fetch them from; pass {flag}, {_SETTING}"
-    return EnvironmentProblem(
-        f"none of the protected refs ({' or '.join(refs)}) exists in this clone; {advice}"
-    )

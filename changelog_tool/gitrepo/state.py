@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,97 +20,77 @@ def operation_in_progress(git_directory: Path) -> str | None:
         return "am"
     if (git_directory / "rebase-merge").is_dir() or (git_directory / "rebase-apply").is_dir():
         # ``rebase -r`` recreating a merge (``merge``, the last of ``done``) is a merge
-        return "merge" if _merge_step(git_directory / "rebase-merge" / "done") else "rebase"
+        try:
+            done = (git_directory / "rebase-merge" / "done").read_bytes()[-65536:]
+        except OSError:
+            done = b""
+        last = done.rstrip().rsplit(b"\n", 1)[-1].split()[:1]
+        return "merge" if last in ([b"merge"], [b"m"]) else "rebase"
     heads = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick", "REVERT_HEAD": "revert"}
     for name, operation in heads.items():
         if (git_directory / name).is_file():
             return operation
-    return _sequencer_command(git_directory / "sequencer" / "todo")
+    for line in _head(git_directory / "sequencer" / "todo").split(b"\n"):
+        words = line.split()  # the sequencer's first command: ``revert`` or ``pick``
+        if words and not words[0].startswith(b"#"):
+            return {b"revert": "revert", b"pick": "cherry-pick"}.get(words[0])
+    return None
 
 
 def replay_start(git_directory: Path) -> tuple[str, str] | bool:
-    """The commit a replay in progress builds on and git's record of it (``rebase-merge/onto``,
-    ``rebase-apply/onto`` or ``rewritten``, ``ORIG_HEAD`` for ``am``, ``sequencer/head``);
-    ``True`` when a replay runs and none can be read, ``False`` when none runs."""
+    """The commit a replay in progress builds on and the state file that says so; ``True``
+    when a replay runs and none can be read, ``False`` when none runs."""
     apply = git_directory / "rebase-apply"
     for name in ("rebase-merge/onto", "rebase-apply/onto"):
-        sha = _first_word(git_directory / name)
-        if sha:
+        if sha := _first_word(git_directory / name):
             return sha, name
     if (apply / "rebasing").is_file():
-        first = _first_word(apply / "rewritten", 1)
-        if first:
+        if first := _first_word(apply / "rewritten", 1):
             return f"{first}^", "rebase-apply/rewritten (the parent of the first commit written)"
         if not (apply / "rewritten").exists():
             return "HEAD", "rebase-apply (no commit written yet: HEAD is where it began)"
-    if (apply / "applying").is_file():
-        sha = _first_word(git_directory / "ORIG_HEAD")
-        if sha:
-            return sha, "ORIG_HEAD (where git am began)"
-    sha = _first_word(git_directory / "sequencer" / "head")
-    if sha:
+    if (apply / "applying").is_file() and (sha := _first_word(git_directory / "ORIG_HEAD")):
+        return sha, "ORIG_HEAD (where git am began)"
+    if sha := _first_word(git_directory / "sequencer" / "head"):
         return sha, "sequencer/head"
     return (git_directory / "rebase-merge").is_dir() or apply.is_dir()
 
 
-def _head(path: Path, size: int = 4096) -> bytes | None:
-    """The first ``size`` bytes of a state file; ``None`` when it cannot be read."""
+def _head(path: Path, size: int = 4096) -> bytes:
+    """The first ``size`` bytes of a state file; none when it cannot be read."""
     try:
         with path.open("rb") as file:
             return file.read(size)
     except OSError:
-        return None
+        return b""
 
 
 def _first_word(path: Path, index: int = 0) -> str | None:
     """The ``index``-th word of a state file's first line if it is a commit id."""
-    words = (_head(path) or b"").split(b"\n", 1)[0].split()
+    words = _head(path).split(b"\n", 1)[0].split()
     word = words[index] if len(words) > index else b""
     return word.decode("ascii") if word and all(c in b"0123456789abcdef" for c in word) else None
 
 
-def unmerged(path: Path) -> str | None:
-    """The operation in progress (``a merge`` if unnamed) when ``path`` has conflict stages."""
+def unmerged(path: Path, name: str) -> str | None:
+    """What ``add`` and ``verify`` say of ``path`` (shown as ``name``) when it has conflict
+    stages, naming the operation in progress (``a merge`` if unnamed)."""
     folder = path.parent
-    if not folder.is_dir():
-        return None
     try:
         done = git(folder, "ls-files", "-u", "-z", "--", f":(literal){path.name}")
-    except EnvironmentProblem:
+    except EnvironmentProblem:  # no git, or no such folder
         return None
     if done.returncode != 0 or not done.stdout:
         return None
-    return GitDirectory(folder).operation() or "a merge"
-
-
-def unmerged_problem(name: str, operation: str) -> str:
-    """What ``add`` and ``verify`` say of a changelog that :func:`unmerged` found."""
+    operation = GitDirectory(folder).operation() or "a merge"
     return f"{name} is unmerged ({operation} in progress): run `changelog resolve`"
-
-
-def _merge_step(done: Path) -> bool:
-    """Whether the command a rebase runs (the last in ``done``) is ``merge``."""
-    try:
-        words = done.read_bytes()[-65536:].rstrip().rsplit(b"\n", 1)[-1].split()
-    except OSError:
-        return False
-    return words[:1] in ([b"merge"], [b"m"])
-
-
-def _sequencer_command(todo: Path) -> str | None:
-    """``revert`` or ``cherry-pick`` from the first command of the sequencer's todo."""
-    for line in (_head(todo) or b"").split(b"\n"):
-        words = line.split()
-        if words and not words[0].startswith(b"#"):
-            return {b"revert": "revert", b"pick": "cherry-pick"}.get(words[0])
-    return None
 
 
 def current_branch(git_directory: Path) -> str | None:
     """The branch HEAD is on, read from ``HEAD`` (git is asked for a reftable)."""
     head = _head(git_directory / "HEAD", 1024)
     prefix = b"ref: refs/heads/"
-    if head is None or not head.startswith(prefix):
+    if not head.startswith(prefix):
         return None
     try:
         name = head[len(prefix) :].strip().decode("utf-8") or None
@@ -136,7 +116,6 @@ class GitDirectory:
 
     @functools.cached_property
     def folder(self) -> Path | None:
-        """The absolute git directory; ``None`` outside a repository."""
         return git_dir(self.root)
 
     def operation(self) -> str | None:
@@ -194,10 +173,8 @@ class Pending:
         shas = "".join(f"{sha}\n" for sha in self.remaining).encode("ascii")
         args = ["diff-tree", "--stdin", "-r", "--name-only", "--", f":(top,literal){path}"]
         done = git(root, *args, stdin=shas)
-        changed = (
-            set(done.stdout.decode("ascii", "replace").split()) if done.returncode == 0 else set()
-        )
-        return [sha for sha in self.remaining if sha in changed]
+        changed = set(done.stdout.decode("ascii", "replace").split())
+        return [sha for sha in self.remaining if sha in changed] if done.returncode == 0 else []
 
     def continue_command(self) -> str:
         return "git commit" if self.operation == "merge" else f"git {self.operation} --continue"
@@ -218,9 +195,8 @@ def pending(git_directory: Path) -> Pending | None:
     return Pending(operation, tuple(_patches(git_directory / "rebase-apply")))
 
 
-def _todo_commits(todo: bytes) -> list[str]:
+def _todo_commits(todo: bytes) -> Iterator[str]:
     """The commits of a todo list's replaying commands (``merge -C <sha>`` too)."""
-    out = []
     for line in todo.split(b"\n"):
         words = line.split()
         if not words or words[0] not in _REPLAYING:
@@ -229,20 +205,17 @@ def _todo_commits(todo: bytes) -> list[str]:
         if rest[:1] in ([b"-C"], [b"-c"]):
             rest = rest[1:]
         if rest and _SHA.fullmatch(rest[0]):
-            out.append(rest[0].decode("ascii"))
-    return out
+            yield rest[0].decode("ascii")
 
 
-def _patches(folder: Path) -> list[str]:
+def _patches(folder: Path) -> Iterator[str]:
     """``rebase --apply`` and ``am``: the commits of the patches from ``next`` on."""
     try:
         first = int((folder / "next").read_text().strip())
         last = int((folder / "last").read_text().strip())
     except (OSError, ValueError):
-        return []
-    out = []
+        return
     for number in range(first + 1, last + 1):  # ``next`` is the one stopped on
-        head = (_head(folder / f"{number:04d}", 200) or b"").split()
+        head = _head(folder / f"{number:04d}", 200).split()
         if len(head) > 1 and head[0] == b"From" and _SHA.fullmatch(head[1]):
-            out.append(head[1].decode("ascii"))
-    return out
+            yield head[1].decode("ascii")

@@ -17,11 +17,6 @@ def read_file(file: Path, name: str, limit: int | None) -> bytes:
     return file.read_bytes()
 
 
-def wild(part: str) -> bool:
-    """Whether a glob segment holds a wildcard."""
-    return any(c in part for c in "*?[")
-
-
 Kind = Literal["tree", "file", "link"] | None
 F = TypeVar("F")  # what names a child: a folder to list next, a file to answer with
 
@@ -57,7 +52,7 @@ def glob_walk(
 
 def folder_listing(folder: Path, part: str | None) -> Iterator[tuple[str, Kind, Path]]:
     """The work tree's listing for :func:`glob_walk`; ``**`` passes ``.git`` by."""
-    if part is not None and not wild(part):
+    if part is not None and not any(c in part for c in "*?["):  # no wildcard
         names = [part]
     else:
         names = sorted(c.name for c in folder.iterdir()) if folder.is_dir() else []

@@ -37,7 +37,7 @@ def test_the_protected_refs_blob_and_trees_of_a_sha256_repository(tmp_path: Path
     repo = _sha256_project(tmp_path)
     assert protected_blob(repo.root, ["origin/main", "main"], LOG) == ("main", HISTORY.encode())
     with Repo.open(repo.root) as opened:
-        head = opened.head_sha()
+        head = opened.resolve("HEAD")
         assert len(head) == 64 and opened.merge_base("main", head) == repo.git("rev-parse", "main")
         files = opened.tree_files(head, ["configs/*.yaml"])
         assert files == {
