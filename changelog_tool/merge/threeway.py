@@ -46,8 +46,7 @@ def other_side(side: Side) -> Side:
 
 
 def key(entry: Entry) -> Hashable:
-    """The entry without its pr-link, equal exactly when the gate's ``same_entry`` says so; an
-    entry that does not parse, by its bytes."""
+    """Equal exactly when the gate's ``same_entry`` says so; an unparsed entry, by its bytes."""
     if entry.value is UNPARSED:
         return ("raw", entry.raw)
     return entry_identity(entry.value)
@@ -55,8 +54,7 @@ def key(entry: Entry) -> Hashable:
 
 @dataclass(frozen=True)
 class Note:
-    """An entry named in a report: ``line`` in the file ``where`` names; ``other_line`` (for a
-    duplicate) is the protected copy's line in the result."""
+    """``line`` in the file ``where`` names; ``other_line``: a duplicate's protected copy."""
 
     where: str
     line: int
@@ -102,8 +100,7 @@ class Merged:
 
 @dataclass(frozen=True)
 class Refused:
-    """Why the merge is refused: each finding's path names the side its line is in (``ours``,
-    ``theirs``, ``base`` or ``result``)."""
+    """Each finding's path names the side its line is in (or ``base``, ``result``)."""
 
     problems: tuple[Finding, ...]
 
@@ -117,13 +114,16 @@ def merge(
     mainline: Mainline | Callable[[], Mainline] | None = None,
     slug: str | Callable[[], str | None] | None = None,
 ) -> Merged | Refused:
-    """Merge three versions of the changelog; ``protected`` says whose bytes lead. A
-    refusal is retried on the branch's own entries being replayed (:func:`replayed_run`),
-    then with the other side's pr-link corrections carried over (:func:`carry`); a
-    function argument is asked only then."""
-    sides = {"ours": ours, "theirs": theirs}
-    prot, other = sides[protected], sides[other_side(protected)]
-    problems = _byte_problems(prot, protected) + _byte_problems(other, other_side(protected))
+    """``protected``'s bytes lead. A refusal is retried on the branch's own entries being
+    replayed, then with the other side's pr-link corrections carried (function arguments
+    are asked only then)."""
+    prot, other = (ours, theirs) if protected == "ours" else (theirs, ours)
+    problems = [  # a missing final newline matters only where entries are appended
+        dataclasses.replace(p, message=f"{side}: {p.message}")
+        for data, side in ((prot, protected), (other, other_side(protected)))
+        for p in Ledger(data).byte_problems(side)
+        if p.code != "final-newline"
+    ]
     if problems:
         return Refused(tuple(problems))
     result = _merge(base, prot, other, protected)
@@ -146,16 +146,6 @@ def merge(
             notes = tuple(Note("result", line, "pr-link corrected") for line in lines)
             return Merged(retry.data, dataclasses.replace(retry.report, corrected=notes))
     return result
-
-
-def _byte_problems(data: bytes, side: str) -> list[Finding]:
-    """Encoding problems refuse a side; a missing final newline matters only where the other
-    side's entries are appended (checked there)."""
-    return [
-        dataclasses.replace(p, message=f"{side}: {p.message}")
-        for p in Ledger(data).byte_problems(side)
-        if p.code != "final-newline"
-    ]
 
 
 def _merge(
@@ -218,9 +208,8 @@ def assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
 def _own_entries(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
 ) -> tuple[list[Entry], bytes, frozenset[int]] | list[Finding]:
-    """The other side's own entries, its bytes before them when they all follow the base's
-    (else all of it), the lines of those that stood before a base entry; or the problems
-    that refuse the merge. ``names``: the protected side's, then the other's."""
+    """The other side's own entries, its bytes before them (all of it when some stood
+    before a base entry) and those entries' lines; or the problems that refuse the merge."""
     problems = _history_problems(by_other, by_protected, names)
     if problems:
         return problems
@@ -247,9 +236,9 @@ def _own_entries(
 def _history_problems(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
 ) -> list[Finding]:
-    """Each base entry the other side edited (unless the protected side made the same change)
-    or removed while the protected side holds it, and a preamble change the protected side
-    does not share. Form (whitespace, blank lines, order) is never one."""
+    """Base entries the other side edited (unless the protected side made the same change)
+    or removed while the protected side holds them, a preamble change only it made; never
+    form (whitespace, blank lines, order)."""
     prot_name, side = names
     base, other, prot = by_other.old, by_other.new, by_protected.new
     held = {p.base: p for p in by_protected.pairs}
@@ -306,8 +295,8 @@ def _history_problems(
 
 
 def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:
-    """The entries the protected side appended and removed since the base: an edited one
-    counts as both, a removed one cancels an added one with the same :func:`key`."""
+    """Appended and removed since the base: an edited entry counts as both, and a removal
+    cancels an addition with the same :func:`key`."""
     base, prot = by_protected.old, by_protected.new
     edited = [p for p in by_protected.pairs if p.how == EDITED]
     added = [prot.blocks[j] for j in sorted([*by_protected.own, *(p.head for p in edited)])]
@@ -332,10 +321,9 @@ def _minus(
 def carry(
     base: bytes, protected: bytes, other: bytes, slug: str | Callable[[], str | None] | None = None
 ) -> tuple[bytes, bytes, tuple[int, ...]] | None:
-    """The other side's pr-link corrections of old entries carried onto the protected side:
-    ``(corrected base, corrected protected side, lines corrected in it)`` when they are its
-    only history change, each to a canonical link into ``slug``, in an entry each side holds
-    exactly once, byte for byte; else ``None``."""
+    """``(corrected base, corrected protected side, its corrected lines)`` when the other
+    side's only history change is pr-link corrections, each canonical for ``slug``, in
+    entries each side holds exactly once, byte for byte; else ``None``."""
     found = pr_link_corrections(base, other)
     if found is None:
         return None
