@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from changelog_tool.findings import Finding
@@ -18,7 +19,6 @@ from changelog_tool.ledger.document import (
     Ledger,
     first_line_difference,
     label,
-    parse,
     separator_before_append,
 )
 from changelog_tool.ledger.entry import entry_identity, pull_link_problem
@@ -152,13 +152,17 @@ def _merge(
     base: bytes, prot: bytes, other: bytes, protected: Side, replay: Split | None = None
 ) -> Merged | Refused:
     other_name = other_side(protected)
-    old = Ledger(base)
-    by_protected = pair(old, Ledger(prot))
+    old, new = Ledger(base), Ledger(prot)
+    by_protected = pair(old, new)
     own = _own_entries(pair(old, Ledger(other)), by_protected, (protected, other_name))
     if isinstance(own, list):
         return Refused(tuple(own))
     own_list, history, inserted = own
-    appended, removed = _protected_changes(by_protected)
+    # appended and removed since the base (an edited entry is both), alike ones cancelled
+    edited = [p for p in by_protected.pairs if p.how == EDITED]
+    added = [new.blocks[j] for j in sorted([*by_protected.own, *(p.head for p in edited)])]
+    dropped = [old.blocks[i] for i in sorted([*by_protected.removed, *(p.base for p in edited)])]
+    appended, removed = _minus(added, dropped), _minus(dropped, added)
     pending: dict[Hashable, list[Entry]] = {}
     for entry in appended:
         pending.setdefault(key(entry), []).append(entry)
@@ -197,12 +201,8 @@ def assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
     if not blocks:
         return protected, []
     head = protected + separator_before_append(protected)
-    line = head.count(b"\n") + 1
-    lines = []
-    for block in blocks:
-        lines.append(line)
-        line += block.count(b"\n") + 1
-    return head + b"\n".join(blocks), lines
+    heights = (block.count(b"\n") + 1 for block in blocks[:-1])
+    return head + b"\n".join(blocks), list(accumulate(heights, initial=head.count(b"\n") + 1))
 
 
 def _own_entries(
@@ -294,16 +294,6 @@ def _history_problems(
     return problems
 
 
-def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:
-    """Appended and removed since the base: an edited entry counts as both, and a removal
-    cancels an addition with the same :func:`key`."""
-    base, prot = by_protected.old, by_protected.new
-    edited = [p for p in by_protected.pairs if p.how == EDITED]
-    added = [prot.blocks[j] for j in sorted([*by_protected.own, *(p.head for p in edited)])]
-    removed = [base.blocks[i] for i in sorted([*by_protected.removed, *(p.base for p in edited)])]
-    return _minus(added, removed), _minus(removed, added)
-
-
 def _minus(
     entries: list[Entry], others: list[Entry], by: Callable[[Entry], Hashable] = key
 ) -> list[Entry]:
@@ -328,24 +318,20 @@ def carry(
     if found is None:
         return None
     length, corrected = found
-    lines = other.split(b"\n")
     repository = slug() if callable(slug) else slug
-    blocks = Ledger(base).blocks
+    if any(pull_link_problem(link, repository) is not None for _, link in corrected):
+        return None  # not a canonical link, by the gate's rule
+    lines, blocks = other.split(b"\n"), Ledger(base).blocks
     edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
     for number, _ in corrected:
         block = next((b for b in reversed(blocks) if b.line <= number), None)
         at = _only_block_at(protected, block.text) if block is not None else None
         if block is None or at is None or _only_block_at(base, block.text) is None:
             return None  # not exactly once on both sides: which copy is meant is a guess
-        index, entry_lines = number - block.line, block.text.split(b"\n")
-        entry_lines[index] = new_line = lines[number - 1]
-        value = parse(b"\n".join(entry_lines).rstrip(b"\n"), 1)
-        link = value.get("pr-link") if isinstance(value, dict) else None
-        if not isinstance(link, str) or pull_link_problem(link, repository) is not None:
-            return None  # not a canonical link, by the gate's rule
-        start = at + sum(len(line) + 1 for line in entry_lines[:index])
+        above = block.text.split(b"\n")[: number - block.line]  # the entry's lines before it
+        start = at + sum(len(line) + 1 for line in above)
         end = protected.find(b"\n", start)
-        edits.append((start, len(protected) if end < 0 else end, new_line))
+        edits.append((start, len(protected) if end < 0 else end, lines[number - 1]))
     result = protected
     for start, end, new_line in sorted(edits, reverse=True):
         result = result[:start] + new_line + result[end:]
