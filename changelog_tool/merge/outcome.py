@@ -152,8 +152,12 @@ def _nothing_dropped_on_a_guess(
         "nothing is dropped, rewritten or moved on a guess: run `changelog resolve --protected "
         "ours|theirs`"
     )
-    refusals: list[tuple[str, str, int | None]] = [  # what, the side whose line it is, that line
-        (f"{side} removed {note.label} (line {note.line} of the base)", "base", note.line)
+
+    def refusal(what: str, where: str, at: int | None) -> Finding:
+        return Finding("history-modified", f"{what}; {guess}", where, at)
+
+    found = [
+        refusal(f"{side} removed {note.label} (line {note.line} of the base)", "base", note.line)
         for note in report.removed
     ]
     if report.replayed:
@@ -161,7 +165,7 @@ def _nothing_dropped_on_a_guess(
             f"{possessive(side)} last {report.replayed} entries would be taken from the other "
             "side as this branch's own, being replayed"
         )
-        refusals.append((what, side, None))
+        found.append(refusal(what, side, None))
     if moved is not None:
         line, name = moved
         if any(note.line == line for note in report.duplicates):
@@ -170,10 +174,7 @@ def _nothing_dropped_on_a_guess(
             how = f"{possessive(side)} new entries would come before it"
         what = f"{other} committed {name} at its line {line}, and the result would not keep it"
         what += f" there ({how})"
-        refusals.append((what, other, line))
-    found = [
-        Finding("history-modified", f"{what}; {guess}", where, at) for what, where, at in refusals
-    ]
+        found.append(refusal(what, other, line))
     return Refused(tuple(found))
 
 

@@ -40,19 +40,16 @@ def driver_command() -> str:
     return f'sh "$(git rev-parse --git-common-dir)/{SCRIPT.as_posix()}" %O %A %B %P'
 
 
-def driver_script(python: str | None = None, flags: Sequence[str] | None = None) -> str:
+def driver_script() -> str:
     """The POSIX ``sh`` driver: this installation's isolated Python merges; when it does not
     start or finish, git's own conflict is left on %A and stderr says so in one line."""
-    if flags is None:
-        user_site = Path(site.getusersitepackages()).resolve()
-        flags = (
-            USER_SITE_ISOLATED if Path(__file__).resolve().is_relative_to(user_site) else ISOLATED
-        )
-    words = (python or sys.executable, *flags)
-    start = " ".join(shlex.quote(word) for word in words[1:])
+    user_site = Path(site.getusersitepackages()).resolve()
+    start = " ".join(
+        USER_SITE_ISOLATED if Path(__file__).resolve().is_relative_to(user_site) else ISOLATED
+    )
     return rf"""# The perf-changelog merge driver of this clone, written by `changelog install`
 # (run it again to rewrite this file). Git runs it as: sh <this file> %O %A %B %P
-python={shlex.quote(words[0])}
+python={shlex.quote(sys.executable)}
 log="$2.perf-changelog.log"
 if [ -x "$python" ]; then
 	"$python" {start} -m changelog_tool merge-driver --conflict-exit {CONFLICT_EXIT} \
