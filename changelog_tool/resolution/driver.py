@@ -121,37 +121,32 @@ def leave_conflict(
         say(f"{NAME}: {path}: git merge-file failed; ours is left as is")
         return NOT_LEFT
     data, conflicts = result
+    told = advice[:1].upper() + advice[1:] if advice else None
     sides = {"ours": ours.read_bytes(), "theirs": theirs.read_bytes()} if protected else {}
     if protected and not resolved_to(data, protected).startswith(sides[protected]):
         data, conflicts = whole_conflict(sides["ours"], sides["theirs"]), 1
         what = (
             f"git's own text merge would have changed the entries of {protected}, the "
             "protected side, so one conflict holds both sides whole (ours, then theirs). "
-            + _capital(
-                advice
-                or f"keep the bytes of {protected} and re-append only the branch's own new entries"
+            + (
+                told
+                or f"Keep the bytes of {protected} and re-append only the branch's own new entries"
             )
         )
     elif conflicts:
-        what = f"git's conflict markers ({conflicts}) are left in the file. " + _capital(
-            advice
-            or "keep the protected side's bytes and re-append only the branch's own new "
+        what = f"git's conflict markers ({conflicts}) are left in the file. " + (
+            told
+            or "Keep the protected side's bytes and re-append only the branch's own new "
             "entries (or undo the branch's edit to history)"
         )
     else:
         what = (
             "git's own text merge of it applied without markers; it is left marked as "
             "conflicted: check the history change above is intended"
-        )
-    if advice and not conflicts:
-        what += f"; {advice}"
+        ) + (f"; {advice}" if advice else "")
     writer.replace(ours, data)
     say(f"{NAME}: {path}: not merged automatically; {what}, then `git add`.")
     return CONFLICT
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def recorded_context(
