@@ -38,13 +38,9 @@ def whole_conflict(ours: bytes, theirs: bytes) -> bytes:
     k = common_prefix(a, b)
     while k > 0 and k < len(a) and not begins_entry(a[k], 0):
         k -= 1
-    return (
-        b"".join(a[:k])
-        + b"<<<<<<< ours\n"
-        + _lines(a[k:])
-        + b"=======\n"
-        + _lines(b[k:])
-        + b">>>>>>> theirs\n"
+    ours_part, theirs_part = _lines(a[k:]), _lines(b[k:])
+    return b"".join(
+        [*a[:k], b"<<<<<<< ours\n", ours_part, b"=======\n", theirs_part, b">>>>>>> theirs\n"]
     )
 
 

@@ -1,5 +1,5 @@
-"""What the merge driver, ``resolve`` and ``sync`` share: pick the protected side, merge (on
-a side only guessed, nothing dropped or rewritten), and say what happened (text or JSON)."""
+"""What the merge driver, ``resolve`` and ``sync`` share: pick the protected side, merge
+(nothing dropped or rewritten on a guess), and say what happened."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Outcome:
         return isinstance(self.result, Merged)
 
     def findings(self) -> list[Finding]:
-        """Refusal reasons as errors; concurrent duplicates as ``duplicate-entry`` warnings."""
+        """Refusal reasons; concurrent duplicates as ``duplicate-entry`` warnings."""
         if isinstance(self.result, Refused):
             return [replace(p, path=self.path) for p in self.result.problems]
         side = self.decision.side
@@ -49,7 +49,6 @@ class Outcome:
         ]
 
     def summary(self) -> list[str]:
-        """Human lines describing the outcome (findings excluded)."""
         side = self.decision.side
         other = other_side(side)
         lines = [f"protected side is {side}: {self.decision.reason}"]
@@ -118,7 +117,6 @@ def _lines(notes: tuple[Note, ...]) -> str:
 
 
 def merge_sides(path: str, base: bytes, ours: bytes, theirs: bytes, context: Context) -> Outcome:
-    """Decide the protected side (unless the context gives it) and merge."""
     upstream, decision, mainline = context.upstream, context.decision, context.mainline
     if decision is None:
 
@@ -141,9 +139,8 @@ def merge_sides(path: str, base: bytes, ours: bytes, theirs: bytes, context: Con
 def _nothing_dropped_on_a_guess(
     result: Merged, decision: Decision, other_bytes: bytes
 ) -> Merged | Refused:
-    """A merge whose protected side is a guess keeps both sides' bytes: the guessed side's
-    removals or replayed entries, or a result that moves the other side's entries (or
-    replaces its copy of a duplicate), refuse it."""
+    """On a guessed side, removals, replayed entries, or moving the other side's entries
+    (or replacing its copy of a duplicate) refuse the merge."""
     report = result.report
     moved = _first_moved(result.data, other_bytes)
     if not report.removed and not report.replayed and moved is None:
@@ -155,8 +152,12 @@ def _nothing_dropped_on_a_guess(
         "nothing is dropped, rewritten or moved on a guess: run `changelog resolve --protected "
         "ours|theirs`"
     )
-    refusals: list[tuple[str, str, int | None]] = [  # what, the side whose line it is, that line
-        (f"{side} removed {note.label} (line {note.line} of the base)", "base", note.line)
+
+    def refusal(what: str, where: str, at: int | None) -> Finding:
+        return Finding("history-modified", f"{what}; {guess}", where, at)
+
+    found = [
+        refusal(f"{side} removed {note.label} (line {note.line} of the base)", "base", note.line)
         for note in report.removed
     ]
     if report.replayed:
@@ -164,7 +165,7 @@ def _nothing_dropped_on_a_guess(
             f"{possessive(side)} last {report.replayed} entries would be taken from the other "
             "side as this branch's own, being replayed"
         )
-        refusals.append((what, side, None))
+        found.append(refusal(what, side, None))
     if moved is not None:
         line, name = moved
         if any(note.line == line for note in report.duplicates):
@@ -173,15 +174,12 @@ def _nothing_dropped_on_a_guess(
             how = f"{possessive(side)} new entries would come before it"
         what = f"{other} committed {name} at its line {line}, and the result would not keep it"
         what += f" there ({how})"
-        refusals.append((what, other, line))
-    found = [
-        Finding("history-modified", f"{what}; {guess}", where, at) for what, where, at in refusals
-    ]
+        found.append(refusal(what, other, line))
     return Refused(tuple(found))
 
 
 def _first_moved(result: bytes, other: bytes) -> tuple[int, str] | None:
-    """The line and name of the first entry of ``other`` that ``result`` does not keep there."""
+    """The line and name of ``other``'s first entry that ``result`` does not keep in place."""
     if begins_with_history(result, other) is not False:
         return None
     low = first_difference(result, other[: history_end(other) or 0])
@@ -207,7 +205,6 @@ def first_difference(a: bytes, b: bytes) -> int:
 
 
 def emit(outcome: Outcome, fmt: str, extra: dict[str, object], next_step: str) -> None:
-    """Print an outcome and the next step: findings plus summary lines, or one JSON document."""
     if fmt == "json":
         document = {**outcome.to_json(), **extra, "next": next_step}
         print(json.dumps(document, indent=2, ensure_ascii=False))

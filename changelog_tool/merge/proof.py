@@ -1,6 +1,5 @@
-"""The merge's proof: the append rule on what it appends, then what that rule does not read,
-the protected side's history. A result that does not read as one list, the protected side's
-entries then the appended ones, is refused, never written."""
+"""The merge's proof: the append rule on what it appends, then the protected side's history,
+which that rule does not read. A result that does not read as one list is never written."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from changelog_tool.yaml.strict import load_items
 
 def block_list_events(data: bytes) -> int | None:
     """How many YAML events ``data`` parses into when it is one document whose root is a
-    block sequence at column 0, else ``None``. Syntax only, in libyaml's own loop."""
+    block sequence at column 0, else ``None``; syntax only, in libyaml's loop."""
     if any(data.startswith(mark) or b"\n" + mark in data for mark in (b"---", b"...", b"%")):
         return None  # a line may begin another document (an over-approximation)
     try:
@@ -35,10 +34,9 @@ def block_list_events(data: bytes) -> int | None:
 
 
 def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str) -> list[Finding]:
-    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first`` on) reads as one list
-    of them all, the appended ones as the append rule (``append_break``) reads them."""
-    appended = data[len(prot) :]
-    broken = append_break(prot, appended, whose=f"{prot_name}'s") if appended else None
+    """Prove ``data`` (``prot``, then ``kept`` entries from line ``first``) reads as one list
+    of them all, the appended ones as the append rule reads them."""
+    broken = append_break(prot, data[len(prot) :], whose=f"{prot_name}'s")
     if broken is not None:
         return [Finding(broken.code, f"{broken.what}; nothing was written", "result", broken.line)]
     ledger = Ledger(prot)
@@ -49,10 +47,9 @@ def verify(prot: bytes, data: bytes, kept: int, first: int | None, prot_name: st
 
 
 def _from_last_entry(last: Entry, data: bytes, kept: int) -> bool:
-    """The proof without building the values of the whole history: ``head`` (before the
-    protected side's last entry) parses as one block list at column 0, syntax only; the
-    rest reads strictly as ``1 + kept`` items, and the event counts join (6: the stream,
-    document and list events). False when this does not apply."""
+    """The proof without building the whole history's values: the head (before the last
+    entry) parses as a block list, syntax only; the rest strictly as ``1 + kept`` items;
+    the event counts join (6: stream, document and list). False: not proven this way."""
     head, window = data[: last.start], data[last.start :]
     head_events = block_list_events(head)
     if head_events is None:
@@ -70,7 +67,6 @@ def _from_last_entry(last: Entry, data: bytes, kept: int) -> bool:
 def _verify_whole(
     prot: bytes, data: bytes, kept: int, first: int | None, prot_name: str
 ) -> list[Finding]:
-    """The proof by one strict parse of the whole result."""
     try:
         root = load_items(data)
     except YamlProblem as problem:
@@ -111,7 +107,7 @@ def _verify_whole(
 
 
 def parses_whole(data: bytes, name: str) -> list[Finding]:
-    """Parse the other side's history, which the result's parse did not cover."""
+    """The other side's history, which the result's parse did not cover."""
     try:
         load_items(data)
     except YamlProblem as problem:

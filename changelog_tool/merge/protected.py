@@ -20,7 +20,7 @@ NOT_NAMED = "a cherry-pick, a revert or a stash: git names none of them to a mer
 
 @dataclass(frozen=True)
 class Decision:
-    """The protected side, why, and whether the operation said so (``certain``)."""
+    """``certain``: the operation said so."""
 
     side: Side
     reason: str
@@ -28,21 +28,20 @@ class Decision:
 
 
 def history_end(data: bytes) -> int | None:
-    """Where the last entry of ``data`` ends; ``None`` without entries."""
     last = Ledger(data).last_block()
     return last.end if last is not None else None
 
 
 def begins_with_history(data: bytes, of: bytes) -> bool | None:
-    """Whether ``data`` begins with ``of``'s bytes up to the end of its last entry; ``None``
-    when ``of`` holds no entry. The one rule for "this side keeps that file's history"."""
+    """The one rule for "this side keeps that file's history": ``data`` begins with ``of``'s
+    bytes up to the end of its last entry (``None`` when ``of`` holds no entry)."""
     end = history_end(of)
     return None if end is None else data[:end] == of[:end]
 
 
 def by_upstream(ours: bytes, theirs: bytes, upstream: bytes, name: str) -> Decision | None:
-    """The side that begins with the protected ref's file when the other does not (settled
-    without splitting the files), else the side holding more of its entries; or a tie."""
+    """The side that alone begins with the protected ref's file, else the side holding more
+    of its entries; ``None`` on a tie."""
     ours_begins, theirs_begins = (begins_with_history(side, upstream) for side in (ours, theirs))
     if ours_begins and theirs_begins:
         return None
@@ -70,14 +69,14 @@ Remotes = Callable[[], Collection[str]]  # the clone's remote names, asked for o
 
 
 def branch_names(refs: Collection[str], remotes: Remotes = tuple) -> frozenset[str]:
-    """The protected branches' names: ``main`` for ``origin/main`` and ``main``."""
+    """``main`` for ``origin/main`` and ``main``."""
     return frozenset(branch_name(ref, remotes) for ref in refs)
 
 
 def side_from_action(
     action: str | None, branches: Collection[str] = DEFAULT_BRANCHES, remotes: Remotes = tuple
 ) -> Side | None:
-    """The protected side ``GIT_REFLOG_ACTION`` (or an operation in progress) implies."""
+    """What ``GIT_REFLOG_ACTION`` (or an operation in progress) implies."""
     words = (action or "").split()
     if not words:
         return None
@@ -97,8 +96,8 @@ def side_from_action(
 
 @dataclass(frozen=True)
 class Context:
-    """What a merge reads besides the three sides: ``decision``, else what :func:`decide` reads
-    (``upstream`` its hint); the rest is ``merge``'s (``mainline`` defaults to ``upstream``)."""
+    """What a merge reads besides the three sides: ``decision``, else what :func:`decide`
+    reads (``upstream`` its hint); ``mainline`` defaults to ``upstream``."""
 
     upstream: Upstream | Callable[[], Upstream | None] | None = None
     action: str | None = None
@@ -151,8 +150,6 @@ def decide(
     if found is not None and found.side == "theirs":
         unsure = "a hint only: no operation said which side is protected"
         return Decision("theirs", f"{found.reason} ({unsure})", certain=False)
-    # not a merge: ours is HEAD, the branch being written (a cherry-pick or a revert
-    # of one commit: git names neither to a merge driver; a stash)
     if found is not None:
         return Decision("ours", f"{found.reason}, and no operation said otherwise")
     return Decision("ours", f"not a merge: ours is HEAD, the branch being written ({NOT_NAMED})")

@@ -1,6 +1,6 @@
-"""The branch's own entries a rebase replays, told from main's by git's own record
-of the operation, then the protected ref, then (said as a guess) placeholder
-pr-links. See docs/design.md, "Which side leads"."""
+"""The branch's own entries a rebase replays, told from main's by git's record of the
+operation, then the protected ref, then (as a guess) placeholder pr-links. See
+docs/design.md, "Which side leads"."""
 
 from __future__ import annotations
 
@@ -15,14 +15,11 @@ from changelog_tool.settings import DEFAULT_PLACEHOLDERS, is_placeholder
 
 @dataclass(frozen=True)
 class Upstream:
-    """The protected ref's own changelog, when the clone has one."""
-
     ref: str
     data: bytes
 
     @classmethod
     def of(cls, found: tuple[str, bytes] | None) -> Upstream | None:
-        """From :func:`changelog_tool.gitrepo.protected_blob`'s answer."""
         return cls(*found) if found is not None else None
 
 
@@ -40,9 +37,8 @@ class Mainline:
 
 @dataclass(frozen=True)
 class Split:
-    """Both files cut before the replayed run: the base up to the run's first entry
-    (its separator kept), the protected side up to its last line before the run;
-    the run's ``entries`` as the protected side holds them."""
+    """Both files cut before the replayed run (the base keeps the run's separator); the
+    run's ``entries`` as the protected side holds them."""
 
     base: bytes
     protected: bytes
@@ -51,7 +47,7 @@ class Split:
 
 
 def possessive(name: str) -> str:
-    """``ours'``, ``theirs'``, ``base's``: the possessive of a side's name."""
+    """``ours'``, ``theirs'``, ``base's``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
@@ -71,9 +67,9 @@ def replayed_run(
     placeholders: Sequence[str] = DEFAULT_PLACEHOLDERS,
     mainline: Mainline | Callable[[], Mainline] | None = None,
 ) -> Split | Finding | None:
-    """The proven run (a :class:`Split`); a :class:`Finding` saying why the run the other side
-    rewrote is main's (by ``mainline``, git's record, else the guess); ``None`` when the
-    other side did not rewrite the protected side's end."""
+    """The proven run; a :class:`Finding` saying why the run the other side rewrote is
+    main's (by ``mainline``, else the guess); ``None`` when the other side did not
+    rewrite the protected side's end."""
     prot_name, other_name = names
     base_l, prot_l, other_l = Ledger(base), Ledger(protected), Ledger(other)
     o = [b.raw for b in base_l.blocks]
@@ -151,5 +147,4 @@ def _beyond_main(known: Mainline, protected: bytes, first: int) -> str | None:
 
 
 def entry_counts(data: bytes) -> Counter[bytes]:
-    """The entries of ``data`` as a multiset of their bytes."""
     return Counter(b.raw for b in Ledger(data).blocks)

@@ -1,6 +1,5 @@
 """How git is told to use the merge driver: the changelog's gitattributes line, read as git
-reads it, and the clone's driver script (an isolated Python; git's own conflict when it does
-not start or finish)."""
+reads it, and the clone's driver script."""
 
 from __future__ import annotations
 
@@ -26,12 +25,6 @@ NAME = "perf-changelog.yaml: protected branch's bytes, then the branch's own new
 ISOLATED, USER_SITE_ISOLATED = ("-I",), ("-E", "-P")
 
 
-def isolation_flags() -> tuple[str, ...]:
-    here = Path(__file__).resolve()
-    user_site = Path(site.getusersitepackages()).resolve()
-    return USER_SITE_ISOLATED if here.is_relative_to(user_site) else ISOLATED
-
-
 def is_isolated(flags: Sequence[str]) -> bool:
     return "-I" in flags or {"-E", "-P"} <= set(flags)
 
@@ -43,19 +36,20 @@ TROUBLESHOOTING = "docs/troubleshooting.md#the-merge-driver-cannot-start"
 
 
 def driver_command() -> str:
-    """``merge.perf-changelog.driver``: the clone's script, found through git (clones move)."""
+    """``merge.perf-changelog.driver``: the script found through git (clones move)."""
     return f'sh "$(git rev-parse --git-common-dir)/{SCRIPT.as_posix()}" %O %A %B %P'
 
 
-def driver_script(python: str | None = None, flags: Sequence[str] | None = None) -> str:
-    """The driver script (POSIX ``sh``): this installation's isolated Python merges; when it
-    does not start or finish, git's own conflict is left on %A (``git merge-file``'s
-    markers, else one conflict holding both sides whole) and stderr says so in one line."""
-    words = (python or sys.executable, *(isolation_flags() if flags is None else flags))
-    start = " ".join(shlex.quote(word) for word in words[1:])
+def driver_script() -> str:
+    """The POSIX ``sh`` driver: this installation's isolated Python merges; when it does not
+    start or finish, git's own conflict is left on %A and stderr says so in one line."""
+    user_site = Path(site.getusersitepackages()).resolve()
+    start = " ".join(
+        USER_SITE_ISOLATED if Path(__file__).resolve().is_relative_to(user_site) else ISOLATED
+    )
     return rf"""# The perf-changelog merge driver of this clone, written by `changelog install`
 # (run it again to rewrite this file). Git runs it as: sh <this file> %O %A %B %P
-python={shlex.quote(words[0])}
+python={shlex.quote(sys.executable)}
 log="$2.perf-changelog.log"
 if [ -x "$python" ]; then
 	"$python" {start} -m changelog_tool merge-driver --conflict-exit {CONFLICT_EXIT} \
@@ -94,7 +88,7 @@ exit 1
 
 
 def script_python(text: str) -> str | None:
-    """The interpreter a driver script runs (its ``python=`` line)."""
+    """The interpreter of a driver script's ``python=`` line."""
     for line in text.splitlines():
         if line.startswith("python="):
             try:
@@ -106,8 +100,7 @@ def script_python(text: str) -> str | None:
 
 
 def attribute_line(changelog: str) -> str:
-    """The gitattributes line for the changelog: glob characters escaped, the pattern
-    C-quoted when it holds a space, a tab or a quote."""
+    """Glob characters escaped, the pattern C-quoted when it holds a space, tab or quote."""
     pattern = "/" + re.sub(r"([\\*?\[])", r"\\\1", changelog)
     if re.search(r'[\s"]', pattern):
         pattern = '"' + pattern.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -115,7 +108,7 @@ def attribute_line(changelog: str) -> str:
 
 
 def attribute_lines(path: Path) -> list[str]:
-    """The file's lines, each with its own line ending (kept ones are written back as read)."""
+    """Each line with its own ending (kept ones are written back as read)."""
     real = regular_file(path, missing_ok=True)  # a directory here is refused, exit 2
     if real is None:
         return []
@@ -130,12 +123,11 @@ def attribute_lines(path: Path) -> list[str]:
 
 
 def line_ending(lines: list[str]) -> str:
-    """The line ending the file uses (its first line's: CRLF or LF), LF for a new file."""
+    """The first line's (CRLF or LF), LF for a new file."""
     return "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
 
 
 def is_driver_line(line: str) -> bool:
-    """Does this gitattributes line set ``merge=perf-changelog``?"""
     text = line.strip()
     if not text or text.startswith("#"):
         return False

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from changelog_tool.findings import Finding
@@ -18,7 +19,6 @@ from changelog_tool.ledger.document import (
     Ledger,
     first_line_difference,
     label,
-    parse,
     separator_before_append,
 )
 from changelog_tool.ledger.entry import entry_identity, pull_link_problem
@@ -46,8 +46,7 @@ def other_side(side: Side) -> Side:
 
 
 def key(entry: Entry) -> Hashable:
-    """The entry without its pr-link, equal exactly when the gate's ``same_entry`` says so; an
-    entry that does not parse, by its bytes."""
+    """Equal exactly when the gate's ``same_entry`` says so; an unparsed entry, by its bytes."""
     if entry.value is UNPARSED:
         return ("raw", entry.raw)
     return entry_identity(entry.value)
@@ -55,8 +54,7 @@ def key(entry: Entry) -> Hashable:
 
 @dataclass(frozen=True)
 class Note:
-    """An entry named in a report: ``line`` in the file ``where`` names; ``other_line`` (for a
-    duplicate) is the protected copy's line in the result."""
+    """``line`` in the file ``where`` names; ``other_line``: a duplicate's protected copy."""
 
     where: str
     line: int
@@ -102,8 +100,7 @@ class Merged:
 
 @dataclass(frozen=True)
 class Refused:
-    """Why the merge is refused: each finding's path names the side its line is in (``ours``,
-    ``theirs``, ``base`` or ``result``)."""
+    """Each finding's path names the side its line is in (or ``base``, ``result``)."""
 
     problems: tuple[Finding, ...]
 
@@ -117,13 +114,16 @@ def merge(
     mainline: Mainline | Callable[[], Mainline] | None = None,
     slug: str | Callable[[], str | None] | None = None,
 ) -> Merged | Refused:
-    """Merge three versions of the changelog; ``protected`` says whose bytes lead. A
-    refusal is retried on the branch's own entries being replayed (:func:`replayed_run`),
-    then with the other side's pr-link corrections carried over (:func:`carry`); a
-    function argument is asked only then."""
-    sides = {"ours": ours, "theirs": theirs}
-    prot, other = sides[protected], sides[other_side(protected)]
-    problems = _byte_problems(prot, protected) + _byte_problems(other, other_side(protected))
+    """``protected``'s bytes lead. A refusal is retried on the branch's own entries being
+    replayed, then with the other side's pr-link corrections carried (function arguments
+    are asked only then)."""
+    prot, other = (ours, theirs) if protected == "ours" else (theirs, ours)
+    problems = [  # a missing final newline matters only where entries are appended
+        dataclasses.replace(p, message=f"{side}: {p.message}")
+        for data, side in ((prot, protected), (other, other_side(protected)))
+        for p in Ledger(data).byte_problems(side)
+        if p.code != "final-newline"
+    ]
     if problems:
         return Refused(tuple(problems))
     result = _merge(base, prot, other, protected)
@@ -148,27 +148,21 @@ def merge(
     return result
 
 
-def _byte_problems(data: bytes, side: str) -> list[Finding]:
-    """Encoding problems refuse a side; a missing final newline matters only where the other
-    side's entries are appended (checked there)."""
-    return [
-        dataclasses.replace(p, message=f"{side}: {p.message}")
-        for p in Ledger(data).byte_problems(side)
-        if p.code != "final-newline"
-    ]
-
-
 def _merge(
     base: bytes, prot: bytes, other: bytes, protected: Side, replay: Split | None = None
 ) -> Merged | Refused:
     other_name = other_side(protected)
-    old = Ledger(base)
-    by_protected = pair(old, Ledger(prot))
+    old, new = Ledger(base), Ledger(prot)
+    by_protected = pair(old, new)
     own = _own_entries(pair(old, Ledger(other)), by_protected, (protected, other_name))
     if isinstance(own, list):
         return Refused(tuple(own))
     own_list, history, inserted = own
-    appended, removed = _protected_changes(by_protected)
+    # appended and removed since the base (an edited entry is both), alike ones cancelled
+    edited = [p for p in by_protected.pairs if p.how == EDITED]
+    added = [new.blocks[j] for j in sorted([*by_protected.own, *(p.head for p in edited)])]
+    dropped = [old.blocks[i] for i in sorted([*by_protected.removed, *(p.base for p in edited)])]
+    appended, removed = _minus(added, dropped), _minus(dropped, added)
     pending: dict[Hashable, list[Entry]] = {}
     for entry in appended:
         pending.setdefault(key(entry), []).append(entry)
@@ -207,20 +201,15 @@ def assemble(protected: bytes, blocks: list[bytes]) -> tuple[bytes, list[int]]:
     if not blocks:
         return protected, []
     head = protected + separator_before_append(protected)
-    line = head.count(b"\n") + 1
-    lines = []
-    for block in blocks:
-        lines.append(line)
-        line += block.count(b"\n") + 1
-    return head + b"\n".join(blocks), lines
+    heights = (block.count(b"\n") + 1 for block in blocks[:-1])
+    return head + b"\n".join(blocks), list(accumulate(heights, initial=head.count(b"\n") + 1))
 
 
 def _own_entries(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
 ) -> tuple[list[Entry], bytes, frozenset[int]] | list[Finding]:
-    """The other side's own entries, its bytes before them when they all follow the base's
-    (else all of it), the lines of those that stood before a base entry; or the problems
-    that refuse the merge. ``names``: the protected side's, then the other's."""
+    """The other side's own entries, its bytes before them (all of it when some stood
+    before a base entry) and those entries' lines; or the problems that refuse the merge."""
     problems = _history_problems(by_other, by_protected, names)
     if problems:
         return problems
@@ -247,9 +236,9 @@ def _own_entries(
 def _history_problems(
     by_other: Pairing, by_protected: Pairing, names: tuple[str, str]
 ) -> list[Finding]:
-    """Each base entry the other side edited (unless the protected side made the same change)
-    or removed while the protected side holds it, and a preamble change the protected side
-    does not share. Form (whitespace, blank lines, order) is never one."""
+    """Base entries the other side edited (unless the protected side made the same change)
+    or removed while the protected side holds them, a preamble change only it made; never
+    form (whitespace, blank lines, order)."""
     prot_name, side = names
     base, other, prot = by_other.old, by_other.new, by_protected.new
     held = {p.base: p for p in by_protected.pairs}
@@ -305,16 +294,6 @@ def _history_problems(
     return problems
 
 
-def _protected_changes(by_protected: Pairing) -> tuple[list[Entry], list[Entry]]:
-    """The entries the protected side appended and removed since the base: an edited one
-    counts as both, a removed one cancels an added one with the same :func:`key`."""
-    base, prot = by_protected.old, by_protected.new
-    edited = [p for p in by_protected.pairs if p.how == EDITED]
-    added = [prot.blocks[j] for j in sorted([*by_protected.own, *(p.head for p in edited)])]
-    removed = [base.blocks[i] for i in sorted([*by_protected.removed, *(p.base for p in edited)])]
-    return _minus(added, removed), _minus(removed, added)
-
-
 def _minus(
     entries: list[Entry], others: list[Entry], by: Callable[[Entry], Hashable] = key
 ) -> list[Entry]:
@@ -332,32 +311,27 @@ def _minus(
 def carry(
     base: bytes, protected: bytes, other: bytes, slug: str | Callable[[], str | None] | None = None
 ) -> tuple[bytes, bytes, tuple[int, ...]] | None:
-    """The other side's pr-link corrections of old entries carried onto the protected side:
-    ``(corrected base, corrected protected side, lines corrected in it)`` when they are its
-    only history change, each to a canonical link into ``slug``, in an entry each side holds
-    exactly once, byte for byte; else ``None``."""
+    """``(corrected base, corrected protected side, its corrected lines)`` when the other
+    side's only history change is pr-link corrections, each canonical for ``slug``, in
+    entries each side holds exactly once, byte for byte; else ``None``."""
     found = pr_link_corrections(base, other)
     if found is None:
         return None
     length, corrected = found
-    lines = other.split(b"\n")
     repository = slug() if callable(slug) else slug
-    blocks = Ledger(base).blocks
+    if any(pull_link_problem(link, repository) is not None for _, link in corrected):
+        return None  # not a canonical link, by the gate's rule
+    lines, blocks = other.split(b"\n"), Ledger(base).blocks
     edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
     for number, _ in corrected:
         block = next((b for b in reversed(blocks) if b.line <= number), None)
         at = _only_block_at(protected, block.text) if block is not None else None
         if block is None or at is None or _only_block_at(base, block.text) is None:
             return None  # not exactly once on both sides: which copy is meant is a guess
-        index, entry_lines = number - block.line, block.text.split(b"\n")
-        entry_lines[index] = new_line = lines[number - 1]
-        value = parse(b"\n".join(entry_lines).rstrip(b"\n"), 1)
-        link = value.get("pr-link") if isinstance(value, dict) else None
-        if not isinstance(link, str) or pull_link_problem(link, repository) is not None:
-            return None  # not a canonical link, by the gate's rule
-        start = at + sum(len(line) + 1 for line in entry_lines[:index])
+        above = block.text.split(b"\n")[: number - block.line]  # the entry's lines before it
+        start = at + sum(len(line) + 1 for line in above)
         end = protected.find(b"\n", start)
-        edits.append((start, len(protected) if end < 0 else end, new_line))
+        edits.append((start, len(protected) if end < 0 else end, lines[number - 1]))
     result = protected
     for start, end, new_line in sorted(edits, reverse=True):
         result = result[:start] + new_line + result[end:]

@@ -1,6 +1,5 @@
-"""The merge driver's algorithm: git's three files merged into %A, or git's own conflict left
-behind, naming the entry and line; and the merge context a repository gives (the driver's
-and ``resolve``'s). See docs/design.md, "Why a merge driver"."""
+"""The merge driver: git's three files merged into %A, or git's own conflict left behind;
+and the merge context a repository gives. See docs/design.md, "Why a merge driver"."""
 
 from __future__ import annotations
 
@@ -34,7 +33,6 @@ NOT_LEFT = 2  # when even that failed (``git merge-file``): %A is as git gave it
 
 
 def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
-    """Merge git's three files into ``ours`` (%A), or leave the conflict."""
     root = Path.cwd()
     settings = settings_module.load(root)
     for side, file in (("base", base), ("ours", ours), ("theirs", theirs)):  # none read yet
@@ -66,8 +64,8 @@ def merge(base: Path, ours: Path, theirs: Path, path: str, say: Say) -> int:
 def write_merged(
     file: Path, merge: Callable[[bytes], Outcome], bounds: writer.Bounds
 ) -> tuple[Outcome, bytes]:
-    """``merge`` of the file's bytes as read under the writer's lock, written when it merged;
-    its outcome and the bytes it merged. A refusal writes nothing."""
+    """``merge`` of the file's bytes read under the writer's lock, written when it merged;
+    the outcome and the bytes merged."""
     outcomes: list[tuple[Outcome, bytes]] = []
 
     def merged(current: bytes) -> bytes:
@@ -83,12 +81,12 @@ def write_merged(
 
 
 class _Refused(Exception):
-    """The merge refused: nothing is written."""
+    pass
 
 
 def _advice(decision: Decision, path: str, base: bytes, other: bytes) -> str | None:
-    """What to do with a refused merge when re-appending the branch's own entries does not
-    fit: the protected side is a guess, or the other side reverts an appended entry."""
+    """The advice when re-appending the branch's own entries does not fit: the protected
+    side is a guess, or the other side reverts an appended entry."""
     side = decision.side
     if not decision.certain:
         return (
@@ -116,52 +114,46 @@ def leave_conflict(
     protected: Side | None = None,
     advice: str | None = None,
 ) -> int:
-    """What git would have done without a driver: ``git merge-file``'s markers; but one
-    conflict keeping both sides whole when that text merge, resolved towards the
-    ``protected`` side, no longer begins with its bytes. ``advice``: see :func:`_advice`."""
+    """``git merge-file``'s markers; but one conflict keeping both sides whole when that text
+    merge, resolved towards the ``protected`` side, no longer begins with its bytes."""
     result = merge_file(Path.cwd(), ours, base, theirs)
     if result is None:
         say(f"{NAME}: {path}: git merge-file failed; ours is left as is")
         return NOT_LEFT
     data, conflicts = result
+    told = advice[:1].upper() + advice[1:] if advice else None
     sides = {"ours": ours.read_bytes(), "theirs": theirs.read_bytes()} if protected else {}
     if protected and not resolved_to(data, protected).startswith(sides[protected]):
         data, conflicts = whole_conflict(sides["ours"], sides["theirs"]), 1
         what = (
             f"git's own text merge would have changed the entries of {protected}, the "
             "protected side, so one conflict holds both sides whole (ours, then theirs). "
-            + _capital(
-                advice
-                or f"keep the bytes of {protected} and re-append only the branch's own new entries"
+            + (
+                told
+                or f"Keep the bytes of {protected} and re-append only the branch's own new entries"
             )
         )
     elif conflicts:
-        what = f"git's conflict markers ({conflicts}) are left in the file. " + _capital(
-            advice
-            or "keep the protected side's bytes and re-append only the branch's own new "
+        what = f"git's conflict markers ({conflicts}) are left in the file. " + (
+            told
+            or "Keep the protected side's bytes and re-append only the branch's own new "
             "entries (or undo the branch's edit to history)"
         )
     else:
         what = (
             "git's own text merge of it applied without markers; it is left marked as "
             "conflicted: check the history change above is intended"
-        )
-    if advice and not conflicts:
-        what += f"; {advice}"
+        ) + (f"; {advice}" if advice else "")
     writer.replace(ours, data)
     say(f"{NAME}: {path}: not merged automatically; {what}, then `git add`.")
     return CONFLICT
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def recorded_context(
     path: str, base: bytes, settings: Settings, directory: GitDirectory, given: Context
 ) -> Context:
-    """The merge context the repository gives, completing what the caller ``given``: the
-    operation in progress, HEAD's branch, git's record of main's bytes, the base's slug."""
+    """``given`` completed by the repository: the operation in progress, HEAD's branch, git's
+    record of main's bytes, the base's slug."""
     remotes = remote_names(directory.root)
     return dataclasses.replace(
         given,
@@ -178,9 +170,8 @@ def recorded_context(
 
 
 def recorded_mainline(root: Path, folder: Path | None, path: str, refs: Sequence[str]) -> Mainline:
-    """What git records of main's bytes: the file of the commit a replay builds on
-    (:func:`~changelog_tool.gitrepo.state.replay_start`), or that no replay runs; only
-    when a replay's record cannot be read, the protected ref's file as a hint."""
+    """The file of the commit a replay builds on, or that no replay runs; only when a
+    replay's record cannot be read, the protected ref's file as a hint."""
     start = replay_start(folder) if folder is not None else False
     if start is False:
         return Mainline(replaying=False)

@@ -16,8 +16,8 @@ from changelog_tool.settings import Settings
 
 @contextmanager
 def changelog_here(*, hold: bool = False) -> Iterator[tuple[Repo, Settings, str]]:
-    """The repository here, its settings (their ``max-bytes`` its read limit) and the
-    changelog's path in it; ``hold``: the writer's lock on the changelog held throughout."""
+    """The repository (``max-bytes`` its read limit), settings and changelog path here;
+    ``hold``: the writer's lock on the changelog held throughout."""
     with Repo.open(Path.cwd()) as repo:
         settings = settings_module.load(Path.cwd())
         repo.limit = settings.max_bytes

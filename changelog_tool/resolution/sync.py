@@ -1,6 +1,5 @@
-"""The branch's changelog rebuilt on the protected ref (REF's bytes, then the branch's own
-entries), for ``sync`` and ``finalize --onto``, and committed as a merge of REF when the pull
-request's base must move."""
+"""The branch's changelog rebuilt on REF (its bytes, then the branch's own entries) for
+``sync`` and ``finalize --onto``, committed as a merge of REF when the base must move."""
 
 from __future__ import annotations
 
@@ -24,8 +23,6 @@ from changelog_tool.settings import Settings
 
 @dataclass(frozen=True)
 class Sync:
-    """The merge ``sync`` computes: REF leads, the branch's own entries follow."""
-
     path: str
     ref: str
     base: bytes
@@ -70,7 +67,7 @@ def recovered(repo: Repo, base_sha: str, path: str) -> list[bytes]:
 
 
 def rebuilt(base: bytes, entries: list[bytes]) -> bytes:
-    """The merge-base's file with ``entries`` appended: the branch as if it only appended."""
+    """The branch as if it only appended."""
     return assemble(base, [entry.rstrip(b"\n") + b"\n" for entry in entries])[0]
 
 
@@ -87,9 +84,8 @@ def commit_merge(
     bounds: Bounds,
     again: str | None = None,
 ) -> tuple[int, str]:
-    """Commit ``data`` as the changelog: a merge of REF when the base must move. The exit code
-    and the next step to report; ``extra`` gets the commit; ``again``: the command to run once
-    the work tree lets the merge start."""
+    """The exit code and next step; ``extra`` gets the commit; ``again``: the command to run
+    once the work tree lets the merge start."""
     root: Path = repo.root
     if not merged_already:
         rerun = f"run `{again}` again" if again else "run it again"
@@ -107,9 +103,12 @@ def commit_merge(
         started = try_git(root, "merge", "--no-ff", "--no-commit", ref)
         if not (repo.git_directory / "MERGE_HEAD").is_file():
             _restore(root / path, work, head, bounds)
+            said = (started.stderr or started.stdout).splitlines()
+            skip = "changelog merge-driver:"  # what the driver said on the way
+            gits_own = [line.strip() for line in said if line.strip() and not line.startswith(skip)]
             raise EnvironmentProblem(
                 f"`git merge --no-commit {ref}` did not start (nothing was changed): "
-                f"{_gits_own_words(started.stderr or started.stdout)}"
+                f"{' '.join(gits_own)}"
             )
     writer.replace(root / path, data, expected=repo.read(WORKTREE, path), bounds=bounds)
     repo.add(path)
@@ -136,8 +135,7 @@ def commit_merge(
 
 
 def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:
-    """Files besides the changelog, changed or untracked here, that the merge of ``ref``
-    would write: git refuses to merge over them."""
+    """Changed or untracked files besides the changelog that the merge would write."""
 
     def names(*args: str) -> list[str]:  # NUL-separated, not stripped (" M path")
         done = git(root, *args)
@@ -148,35 +146,22 @@ def _uncommitted_in_the_way(root: Path, ref: str, path: str) -> list[str]:
     # changed by REF since the merge-base, and not already as REF has it on HEAD
     touched = set(names("diff", "--name-only", "-z", f"HEAD...{ref}"))
     touched &= set(names("diff", "--name-only", "-z", "HEAD", ref))
-    records = names("status", "--porcelain", "-z", "--untracked-files=all")
+    records = iter(names("status", "--porcelain", "-z", "--untracked-files=all"))
     dirty: list[str] = []
-    renamed = False
-    for record_ in records:
-        if renamed:  # the original path of a rename or copy
-            renamed = False
-            name = record_
-        else:
-            if len(record_) < 4:
-                continue
-            renamed = record_[0] in "RC" or record_[1] in "RC"
-            name = record_[3:]
-        if name and name != path and name in touched and name not in dirty:
-            dirty.append(name)
+    for record in records:
+        if len(record) < 4:
+            continue
+        found = [record[3:]]
+        if record[0] in "RC" or record[1] in "RC":  # then the original path
+            found.append(next(records, ""))
+        for name in found:
+            if name and name != path and name in touched and name not in dirty:
+                dirty.append(name)
     return dirty
 
 
-def _gits_own_words(output: str) -> str:
-    """Git's message without what the merge driver said on the way, on one line."""
-    lines = [
-        line.strip()
-        for line in output.splitlines()
-        if line.strip() and not line.startswith("changelog merge-driver:")
-    ]
-    return " ".join(lines)
-
-
 def _restore(file: Path, data: bytes | None, current: bytes | None, bounds: Bounds) -> None:
-    """Make ``file`` hold ``data`` (absent for ``None``) unless it already does."""
+    """``None``: absent."""
     if data == current:
         return
     if data is None:
