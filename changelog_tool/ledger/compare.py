@@ -251,13 +251,13 @@ def _edited(what: str, source: str, path: str, line: int) -> Finding:
 
 
 def _links(block: Entry) -> list[tuple[int, str]]:
-    """A relinked entry's ``pr-link:`` line and its new link."""
-    entry = block.value
-    link = entry.get("pr-link") if isinstance(entry, dict) else None
-    lines = block.text.split(b"\n")
-    found = [(len(line) - len(line.lstrip(b" ")), n) for n, line in enumerate(lines)]
-    at = min(((i, n) for i, n in found if PR_LINK_LINE.match(lines[n])), default=(0, 0))[1]
-    return [(block.line + at, link if isinstance(link, str) else str(link))]
+    """A relinked entry's least indented ``pr-link:`` line and its new link."""
+    link = block.value.get("pr-link") if isinstance(block.value, dict) else None
+    lines = enumerate(block.text.split(b"\n"))
+    found = [
+        (len(line) - len(line.lstrip(b" ")), n) for n, line in lines if PR_LINK_LINE.match(line)
+    ]
+    return [(block.line + min(found, default=(0, 0))[1], str(link))]
 
 
 def _form(pairing: Pairing, path: str) -> list[Finding]:

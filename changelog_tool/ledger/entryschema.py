@@ -24,8 +24,7 @@ from changelog_tool.errors import UsageError
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings, schema_document
 from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
-SETTING = "entry-schema"
-"""The setting that names the repository's schema file."""
+SETTING = "entry-schema"  # the setting that names the repository's schema file
 SCENARIO = "scenario-type"
 FLAG, INTEGER, TEXT, LIST = "flag", "integer", "text", "list"
 _KINDS = {"boolean": FLAG, "integer": INTEGER, "string": TEXT, "array": LIST}
@@ -49,7 +48,6 @@ class Field:
 
     @property
     def option(self) -> str:
-        """``add``'s option for it."""
         return f"--{self.name}"
 
 

@@ -71,7 +71,6 @@ class Pairing:
         return max((p.head for p in self.pairs), default=-1) + 1
 
     def moved(self) -> bool:
-        """Whether base entries stand in another order in head."""
         heads = [p.head for p in sorted(self.pairs, key=lambda p: p.base)]
         return any(a > b for a, b in itertools.pairwise(heads))
 

@@ -25,8 +25,6 @@ class Deleted:
 
 @dataclass
 class Reading:
-    """What the benchmark CI reads from one ``git diff`` of the changelog."""
-
     deleted: list[Deleted] = field(default_factory=list)
     first_added: int | None = None
     """Head's line number of the first added line."""
@@ -36,7 +34,6 @@ class Reading:
 
 
 def read_diff(diff: bytes) -> Reading:
-    """The benchmark's reading of ``git diff``'s output for one file."""
     out = Reading()
     added: list[str] = []
     old = new = 0
