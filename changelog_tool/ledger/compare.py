@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import itertools
 
 from changelog_tool.errors import see
 from changelog_tool.findings import Finding
@@ -181,9 +182,8 @@ def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]
 
 
 def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
-    """History changed: pair base and head entries by identity. Edits and removals are errors,
-    relinks corrections, whitespace and order form warnings; own entries past the last base
-    entry are checked as an append, the others one by one."""
+    """History changed: edits and removals are errors, relinks corrections, whitespace and order
+    form warnings; own entries before the last base entry are checked one by one."""
     old, new = Ledger(base), Ledger(head)
     pairing = pair(old, new)
     tail = pairing.tail_start
@@ -282,7 +282,8 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
             what = f"the blank line(s) after entry {p.base + 1} of the base changed"
             out.append(form_warning("separator", what, path, new.line_of(b.end)))
             break
-    if pairing.moved():
+    heads = [p.head for p in sorted(pairing.pairs, key=lambda p: p.base)]
+    if any(a > b for a, b in itertools.pairwise(heads)):
         moved = (
             "entries the base holds stand in another order (a reader of the added lines "
             "takes the moved ones as new)"

@@ -123,8 +123,7 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
 
 
 def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> bytes:
-    """A changelog's bytes, or an error saying what is wrong with the path (missing, not a
-    regular file, over ``limit``)."""
+    """A changelog's bytes, or why not (missing, not a regular file, over ``limit``)."""
     real = regular_file(path, missing_ok=True)
     if real is None:
         raise UsageError(f"{relative(path)} does not exist{hint}")

@@ -37,8 +37,7 @@ MAX_SUBSCHEMAS = 500
 
 @dataclass(frozen=True)
 class Field:
-    """One field an entry may hold; ``kind`` is :data:`FLAG`, :data:`INTEGER`, :data:`TEXT` or
-    :data:`LIST`."""
+    """One field an entry may hold, of a ``kind`` (:data:`FLAG`, :data:`INTEGER`, ...)."""
 
     name: str
     kind: str
@@ -380,10 +379,8 @@ def use(definition: EntrySchema) -> None:
     _IN_USE[:] = [definition]
 
 
-def use_settings(settings: Settings) -> EntrySchema:
-    definition = of_settings(settings)
-    use(definition)
-    return definition
+def use_settings(settings: Settings) -> None:
+    use(of_settings(settings))
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from changelog_tool.yaml.items import YamlProblem
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Deleted:
     """A deleted line the reader refuses: its number in base and head, and its text."""
 
@@ -55,8 +55,7 @@ def read_diff(diff: bytes) -> Reading:
             old, new = old + 1, new + 1
         elif line.startswith("\\") and previous.startswith("-") and out.deleted:
             last = out.deleted[-1]
-            if last.base_line == old - 1:
-                out.deleted[-1] = Deleted(last.base_line, last.head_line, last.text, True)
+            last.unterminated = last.unterminated or last.base_line == old - 1
         previous = line
     text = "\n".join(added)
     if text.strip():

@@ -306,11 +306,9 @@ def append(
     bounds: Bounds = Bounds(),
     dry_run: bool = False,
 ) -> Appended:
-    """Append ``blocks`` to the changelog at ``path``: the one append. Under the lock, the file
-    is checked (:func:`check_appendable`; warnings returned) and the append planned. With
-    ``expected``, a changed file raises :class:`ConcurrentChange`; ``create`` creates a
-    missing one; ``dry_run`` plans the same append on the file as read, unlocked, and writes
-    nothing."""
+    """The one append: under the lock, the file checked (:func:`check_appendable`, its warnings
+    returned) and the append planned; ``expected`` and ``create`` as :func:`replace`; ``dry_run``
+    plans the same append on the file as read, unlocked, and writes nothing."""
     exists = regular_file(path, missing_ok=True) is not None
     if not exists and not create:
         raise UsageError(
