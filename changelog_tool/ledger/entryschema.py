@@ -265,35 +265,31 @@ def check(held: Registry[Schema], where: str) -> None:
         key = id(node)
         if key in walking:
             raise UsageError(f"{where}: its references lead back to themselves in a loop")
-        size, depth = known.get(key) or walk(node, resolver, level, key)
+        if key not in known and level <= MAX_DEPTH:  # deeper: refused before recursion runs out
+            walking.add(key)
+            parts = [(sub, resolver) for sub in _subschemas(node, definitions=False)]
+            for keyword in KEYWORDS:
+                ref = node.get(keyword) if isinstance(node, dict) else None
+                if isinstance(ref, str):
+                    parts.append(_lookup(resolver, keyword, ref, where))
+            size, depth = 1, 0
+            for sub, its_resolver in parts:
+                more, deeper = measure(sub, its_resolver, level + 1)
+                size, depth = size + more, max(depth, deeper)
+                if size > MAX_SUBSCHEMAS:
+                    raise UsageError(
+                        f"{where}: its references, followed, make more than {MAX_SUBSCHEMAS} "
+                        "subschemas, and an entry may be checked against each; refer to a rule "
+                        "from fewer places"
+                    )
+            walking.discard(key)
+            known[key] = size, depth + 1
+        size, depth = known.get(key, (0, MAX_DEPTH + 1))
         if level + depth > MAX_DEPTH:
             raise UsageError(
                 f"{where}: its schemas, references followed, nest deeper than {MAX_DEPTH} levels"
             )
         return size, depth
-
-    def walk(node: object, resolver: Resolver[Schema], level: int, key: int) -> tuple[int, int]:
-        if level > MAX_DEPTH:  # before the walk's own recursion could run out
-            return 0, MAX_DEPTH + 1
-        walking.add(key)
-        parts = [(sub, resolver) for sub in _subschemas(node, definitions=False)]
-        for keyword in KEYWORDS:
-            ref = node.get(keyword) if isinstance(node, dict) else None
-            if isinstance(ref, str):
-                parts.append(_lookup(resolver, keyword, ref, where))
-        size, depth = 1, 0
-        for sub, its_resolver in parts:
-            more, deeper = measure(sub, its_resolver, level + 1)
-            size, depth = size + more, max(depth, deeper)
-            if size > MAX_SUBSCHEMAS:
-                raise UsageError(
-                    f"{where}: its references, followed, make more than {MAX_SUBSCHEMAS} "
-                    "subschemas, and an entry may be checked against each; refer to a rule from "
-                    "fewer places"
-                )
-        walking.discard(key)
-        known[key] = size, depth + 1
-        return size, depth + 1
 
     for node in every_subschema(document):
         measure(node, resolver, 0)
