@@ -17,9 +17,9 @@ from changelog_tool.diff.local import work_tree_masters
 from changelog_tool.errors import ChangelogError, UsageError, relative
 from changelog_tool.findings import json_default
 from changelog_tool.gate.acceptance import unmatched
-from changelog_tool.ledger.document import read_file
+from changelog_tool.ledger.document import Ledger, read_file
 from changelog_tool.ledger.entry import matching_keys
-from changelog_tool.ledger.filecheck import applying, file_entries, format_text
+from changelog_tool.ledger.filecheck import applying, entries, format_text
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 
 
@@ -63,13 +63,10 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         # a key gone from the masters still finds the entries naming it, not patterns
         gone = [arg for arg, found in expansion.items() if not found and "*" not in arg]
 
-    def applies(entry: dict[str, object]) -> bool:  # the one rule, one entry at a time
-        return bool(applying([(0, entry)], searched, verbatim=gone))
-
-    items, problems, byte_problems, read_any = file_entries(data, applies)
-    if not read_any and problems:
+    items, problems = entries(data)
+    if not items and problems:
         raise ChangelogError(f"cannot read {shown}: {problems[0]}")
-    for bad in byte_problems:
+    for bad in Ledger(data).byte_problems():
         if bad.code == "encoding":
             print(f"changelog: {shown}:{bad.line}: {bad.message}", file=sys.stderr)
     for problem in problems:

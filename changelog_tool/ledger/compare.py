@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import itertools
 
 from changelog_tool.errors import see
 from changelog_tool.findings import Finding
@@ -181,9 +182,8 @@ def _relinks(old: Ledger, new: Ledger, lines: list[int]) -> list[tuple[int, str]
 
 
 def _modified(base: bytes, head: bytes, path: str, source: str) -> History:
-    """History changed: pair base and head entries by identity. Edits and removals are errors,
-    relinks corrections, whitespace and order form warnings; own entries past the last base
-    entry are checked as an append, the others one by one."""
+    """History changed: edits and removals are errors, relinks corrections, whitespace and order
+    form warnings; own entries before the last base entry are checked one by one."""
     old, new = Ledger(base), Ledger(head)
     pairing = pair(old, new)
     tail = pairing.tail_start
@@ -251,13 +251,13 @@ def _edited(what: str, source: str, path: str, line: int) -> Finding:
 
 
 def _links(block: Entry) -> list[tuple[int, str]]:
-    """A relinked entry's ``pr-link:`` line and its new link."""
-    entry = block.value
-    link = entry.get("pr-link") if isinstance(entry, dict) else None
-    lines = block.text.split(b"\n")
-    found = [(len(line) - len(line.lstrip(b" ")), n) for n, line in enumerate(lines)]
-    at = min(((i, n) for i, n in found if PR_LINK_LINE.match(lines[n])), default=(0, 0))[1]
-    return [(block.line + at, link if isinstance(link, str) else str(link))]
+    """A relinked entry's least indented ``pr-link:`` line and its new link."""
+    link = block.value.get("pr-link") if isinstance(block.value, dict) else None
+    lines = enumerate(block.text.split(b"\n"))
+    found = [
+        (len(line) - len(line.lstrip(b" ")), n) for n, line in lines if PR_LINK_LINE.match(line)
+    ]
+    return [(block.line + min(found, default=(0, 0))[1], str(link))]
 
 
 def _form(pairing: Pairing, path: str) -> list[Finding]:
@@ -282,7 +282,8 @@ def _form(pairing: Pairing, path: str) -> list[Finding]:
             what = f"the blank line(s) after entry {p.base + 1} of the base changed"
             out.append(form_warning("separator", what, path, new.line_of(b.end)))
             break
-    if pairing.moved():
+    heads = [p.head for p in sorted(pairing.pairs, key=lambda p: p.base)]
+    if any(a > b for a, b in itertools.pairwise(heads)):
         moved = (
             "entries the base holds stand in another order (a reader of the added lines "
             "takes the moved ones as new)"

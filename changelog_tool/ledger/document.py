@@ -19,8 +19,7 @@ from changelog_tool.yaml.items import Item, YamlProblem
 from changelog_tool.yaml.strict import load_items
 
 ENTRY_START = re.compile(rb"^-(?=[ \n]|$)", re.MULTILINE)
-"""A line that begins an entry: its first byte is ``-``, followed by a space, a line break or
-the end of the file."""
+"""A line that begins an entry: ``-``, then a space, a line break or the end of the file."""
 # the same starts after the first line: a literal line break first lets the regex
 # engine skip from one to the next in C (``^`` in multiline mode tries every byte)
 _LATER_ENTRY_START = re.compile(rb"\n-(?=[ \n]|\Z)")
@@ -36,28 +35,6 @@ def entry_starts(data: bytes) -> list[int]:
     starts = [0] if ENTRY_START.match(data) else []
     starts += [m.start() + 1 for m in _LATER_ENTRY_START.finditer(data)]
     return starts
-
-
-def entry_before(data: bytes, pos: int) -> int:
-    """Where the entry holding offset ``pos`` begins, else 0."""
-    while True:
-        index = data.rfind(b"\n-", 0, pos)
-        if index < 0:
-            return 0
-        if begins_entry(data, index + 1):
-            return index + 1
-        pos = index
-
-
-def entry_after(data: bytes, pos: int) -> int:
-    """Where the first entry after a line break at or after ``pos`` begins, else ``len(data)``."""
-    while True:
-        index = data.find(b"\n-", pos)
-        if index < 0:
-            return len(data)
-        if begins_entry(data, index + 1):
-            return index + 1
-        pos = index + 2
 
 
 UNPARSED: object = object()
@@ -88,7 +65,6 @@ class Entry:
 
     @cached_property
     def item(self) -> Item | YamlProblem:
-        """It read alone where it stands, by the strict loader."""
         return read_item(self.text, self.line)
 
     @cached_property
@@ -147,8 +123,7 @@ def regular_file(path: Path, *, missing_ok: bool = False) -> Path | None:
 
 
 def read_file(path: Path, hint: str = "", limit: int = DEFAULT_MAX_BYTES) -> bytes:
-    """A changelog's bytes, or an error saying what is wrong with the path (missing, not a
-    regular file, over ``limit``)."""
+    """A changelog's bytes, or why not (missing, not a regular file, over ``limit``)."""
     real = regular_file(path, missing_ok=True)
     if real is None:
         raise UsageError(f"{relative(path)} does not exist{hint}")
@@ -247,7 +222,7 @@ class Ledger:
         return match.start() if match else len(self.data)
 
     def last_block(self) -> Entry | None:
-        """``blocks[-1]``, without building the others (a file of many short entries)."""
+        """``blocks[-1]``, without building the others."""
         starts = entry_starts(self.data)
         if not starts:
             return None
@@ -282,17 +257,14 @@ class Ledger:
         return problems
 
 
-# --- an entry's bytes read alone, named, and where two versions of it differ ---------------
-
-
 def parse(raw: bytes, line: int) -> object:
-    """The value of an entry's own lines read alone, or :data:`UNPARSED`."""
+    """The value of an entry's lines read alone, or :data:`UNPARSED`."""
     item = read_item(raw + b"\n", line)
     return item.value if isinstance(item, Item) else UNPARSED
 
 
 def label(value: object, fallback: bytes = b"") -> str:
-    """A short human name for an entry: its config-keys."""
+    """An entry's config-keys, else its first line."""
     if isinstance(value, dict) and isinstance(value.get("config-keys"), list):
         keys = [str(k) for k in value["config-keys"]]
         more = f" (+{len(keys) - 2} more)" if len(keys) > 2 else ""

@@ -113,18 +113,14 @@ def emit(entry: Mapping[str, object]) -> bytes:
         else:
             lines.append(f"{head}{field}: {_value(field, field, kind, value)}")
     block = ("\n".join(lines) + "\n").encode("utf-8")
-    _prove(block, canonical)
-    return block
-
-
-def _prove(block: bytes, entry: Mapping[str, object]) -> None:
-    try:
+    try:  # the proof: it reads back as the entry
         parsed = load_value(block)
     except YamlProblem as problem:  # pragma: no cover - a bug in this module
         raise ChangelogError(
             f"internal error: emitted block does not parse: line {problem.line}: {problem.message}"
         ) from None
-    if parsed != [dict(entry)] or any(
-        type(parsed[0][k]) is not type(v) for k, v in entry.items()
+    if parsed != [canonical] or any(
+        type(parsed[0][k]) is not type(v) for k, v in canonical.items()
     ):  # pragma: no cover - a bug in this module
         raise ChangelogError("internal error: emitted block does not read back as the entry")
+    return block

@@ -5,11 +5,12 @@ an ``int``, and no text holds a lone surrogate, so whatever passes, the emitter 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Iterable, Mapping
 from typing import cast
 
 from changelog_tool.github import pull_link
-from changelog_tool.ledger.document import entry_after, entry_before, parse
+from changelog_tool.ledger.document import entry_starts, parse
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
 from changelog_tool.yaml.items import YamlValue
 from changelog_tool.yaml.values import identity
@@ -18,7 +19,6 @@ Fields = dict[str, object]  # an entry as a plain mapping
 
 
 def scenario_types() -> list[str]:
-    """The scenario types of the entry schema in use, in its order."""
     return list(current().scenario_types)
 
 
@@ -134,10 +134,8 @@ MAX_PR_NUMBER = 2**31 - 1
 GraphQL ``Int``, a signed 32-bit integer."""
 
 
-PULL_LINK_SHAPE = pull_link("[0-9]+")
-"""How a pull-request link is written: the repository (``owner/name``), the number."""
+PULL_LINK_SHAPE = pull_link("[0-9]+")  # groups: the repository (owner/name), the number
 PULL_LINK = re.compile(rf"^{PULL_LINK_SHAPE}$")
-"""A value that is a pull-request link (the one rule of its shape)."""
 
 
 def pull_link_problem(link: str, slug: str | None) -> str | None:
@@ -256,12 +254,11 @@ def needles(entry: Mapping[str, object]) -> list[bytes]:
     return [found[0], *sorted(unique, key=len, reverse=True)]
 
 
-SAMPLE = 64 << 10
-"""How much of the newest history tells which needle is rarest."""
+SAMPLE = 64 << 10  # how much of the newest history tells which needle is rarest
 
 
 def search_order(wanted: list[bytes], sample: bytes) -> list[bytes]:
-    """The needles rarest first in ``sample`` (the newest history), longer first among equals."""
+    """The needles rarest first in ``sample``, longer first among equals."""
     unique = list(dict.fromkeys(wanted))  # a key may also be a description word
     return sorted(unique, key=lambda word: (sample.count(word), -len(word)))
 
@@ -274,13 +271,14 @@ def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
     # every needle is in every spelling of an equal entry: search by the rarest,
     # check the others in each block it is found in
     first, rest = wanted[0], wanted[1:]
-    pos = len(kept)
+    starts, pos = entry_starts(kept), len(kept)
     while True:
         hit = kept.rfind(first, 0, pos)
         if hit < 0:
             return None
-        start = pos = entry_before(kept, hit)
-        end = entry_after(kept, hit + len(first))
+        before, after = bisect_left(starts, hit), bisect_right(starts, hit + len(first))
+        start = pos = starts[before - 1] if before else 0
+        end = starts[after] if after < len(starts) else len(kept)
         # looked up in place: most look-alikes fail on a missing word
         if all(kept.find(word, start, end) >= 0 for word in rest):
             value = parse(kept[start:end].rstrip(b" \n"), 1)

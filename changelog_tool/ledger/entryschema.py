@@ -24,8 +24,7 @@ from changelog_tool.errors import UsageError
 from changelog_tool.settings import MAX_SETTINGS_BYTES, Reader, Settings, schema_document
 from changelog_tool.yaml.limits import MAX_DEPTH, deeper_than
 
-SETTING = "entry-schema"
-"""The setting that names the repository's schema file."""
+SETTING = "entry-schema"  # the setting that names the repository's schema file
 SCENARIO = "scenario-type"
 FLAG, INTEGER, TEXT, LIST = "flag", "integer", "text", "list"
 _KINDS = {"boolean": FLAG, "integer": INTEGER, "string": TEXT, "array": LIST}
@@ -38,8 +37,7 @@ MAX_SUBSCHEMAS = 500
 
 @dataclass(frozen=True)
 class Field:
-    """One field an entry may hold; ``kind`` is :data:`FLAG`, :data:`INTEGER`, :data:`TEXT` or
-    :data:`LIST`."""
+    """One field an entry may hold, of a ``kind`` (:data:`FLAG`, :data:`INTEGER`, ...)."""
 
     name: str
     kind: str
@@ -49,7 +47,6 @@ class Field:
 
     @property
     def option(self) -> str:
-        """``add``'s option for it."""
         return f"--{self.name}"
 
 
@@ -268,35 +265,31 @@ def check(held: Registry[Schema], where: str) -> None:
         key = id(node)
         if key in walking:
             raise UsageError(f"{where}: its references lead back to themselves in a loop")
-        size, depth = known.get(key) or walk(node, resolver, level, key)
+        if key not in known and level <= MAX_DEPTH:  # deeper: refused before recursion runs out
+            walking.add(key)
+            parts = [(sub, resolver) for sub in _subschemas(node, definitions=False)]
+            for keyword in KEYWORDS:
+                ref = node.get(keyword) if isinstance(node, dict) else None
+                if isinstance(ref, str):
+                    parts.append(_lookup(resolver, keyword, ref, where))
+            size, depth = 1, 0
+            for sub, its_resolver in parts:
+                more, deeper = measure(sub, its_resolver, level + 1)
+                size, depth = size + more, max(depth, deeper)
+                if size > MAX_SUBSCHEMAS:
+                    raise UsageError(
+                        f"{where}: its references, followed, make more than {MAX_SUBSCHEMAS} "
+                        "subschemas, and an entry may be checked against each; refer to a rule "
+                        "from fewer places"
+                    )
+            walking.discard(key)
+            known[key] = size, depth + 1
+        size, depth = known.get(key, (0, MAX_DEPTH + 1))
         if level + depth > MAX_DEPTH:
             raise UsageError(
                 f"{where}: its schemas, references followed, nest deeper than {MAX_DEPTH} levels"
             )
         return size, depth
-
-    def walk(node: object, resolver: Resolver[Schema], level: int, key: int) -> tuple[int, int]:
-        if level > MAX_DEPTH:  # before the walk's own recursion could run out
-            return 0, MAX_DEPTH + 1
-        walking.add(key)
-        parts = [(sub, resolver) for sub in _subschemas(node, definitions=False)]
-        for keyword in KEYWORDS:
-            ref = node.get(keyword) if isinstance(node, dict) else None
-            if isinstance(ref, str):
-                parts.append(_lookup(resolver, keyword, ref, where))
-        size, depth = 1, 0
-        for sub, its_resolver in parts:
-            more, deeper = measure(sub, its_resolver, level + 1)
-            size, depth = size + more, max(depth, deeper)
-            if size > MAX_SUBSCHEMAS:
-                raise UsageError(
-                    f"{where}: its references, followed, make more than {MAX_SUBSCHEMAS} "
-                    "subschemas, and an entry may be checked against each; refer to a rule from "
-                    "fewer places"
-                )
-        walking.discard(key)
-        known[key] = size, depth + 1
-        return size, depth + 1
 
     for node in every_subschema(document):
         measure(node, resolver, 0)
@@ -382,10 +375,8 @@ def use(definition: EntrySchema) -> None:
     _IN_USE[:] = [definition]
 
 
-def use_settings(settings: Settings) -> EntrySchema:
-    definition = of_settings(settings)
-    use(definition)
-    return definition
+def use_settings(settings: Settings) -> None:
+    use(of_settings(settings))
 
 
 @contextmanager

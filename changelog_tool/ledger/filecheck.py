@@ -23,9 +23,6 @@ class FileReport:
     parsed: bool = False
 
 
-# --- the findings, worded in one place for both ways of reading a file -------------
-
-
 def entry_count(which: str, line: int, path: str) -> Finding:
     """``which`` entry (``entry 3``, ``the last entry``) does not begin as entries do."""
     return Finding(
@@ -45,9 +42,6 @@ def schema_findings(which: str, line: int, item: Item, path: str) -> list[Findin
         )
         for field, message in schema_errors(item.value)
     ]
-
-
-# --- a file in memory ------------------------------------------------------------
 
 
 ENTRY_FLAWS = frozenset({"schema", "entry-count", "separator"})
@@ -82,7 +76,6 @@ def as_history(findings: list[Finding], held: HeldLines | None) -> list[Finding]
 def check_path(
     file: Path, path: str, limit: int = DEFAULT_MAX_BYTES, held: HeldLines | None = None
 ) -> FileReport:
-    """:func:`check_file` on a file (errors as :func:`read_file`), then :func:`as_history`."""
     report = check_file(read_file(file, limit=limit), path)
     report.findings = as_history(report.findings, held)
     return report
@@ -194,16 +187,6 @@ def entries(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], list[str]
     return [
         (i.line, i.value) for i in root if isinstance(i, Item) and isinstance(i.value, dict)
     ], problems
-
-
-def file_entries(
-    data: bytes, keep: Callable[[dict[str, object]], bool] | None = None
-) -> tuple[list[tuple[int, dict[str, object]]], list[str], list[Finding], bool]:
-    """:func:`entries` of a file's bytes that ``keep`` takes, its byte problems, and whether any
-    entry could be read."""
-    found, problems = entries(data)
-    kept = [(line, entry) for line, entry in found if keep is None or keep(entry)]
-    return kept, problems, Ledger(data).byte_problems(), bool(found)
 
 
 def applying(

@@ -3,7 +3,6 @@ docs/design.md, "One comparison"."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -69,11 +68,6 @@ class Pairing:
     def tail_start(self) -> int:
         """The first head index after the last base entry: where the tail of own entries begins."""
         return max((p.head for p in self.pairs), default=-1) + 1
-
-    def moved(self) -> bool:
-        """Whether base entries stand in another order in head."""
-        heads = [p.head for p in sorted(self.pairs, key=lambda p: p.base)]
-        return any(a > b for a, b in itertools.pairwise(heads))
 
     def exact(self, pair: Pair) -> bool:
         """The pair's entries are the same bytes (its last line's break aside)."""

@@ -12,7 +12,7 @@ from changelog_tool.yaml.items import YamlProblem
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Deleted:
     """A deleted line the reader refuses: its number in base and head, and its text."""
 
@@ -25,8 +25,6 @@ class Deleted:
 
 @dataclass
 class Reading:
-    """What the benchmark CI reads from one ``git diff`` of the changelog."""
-
     deleted: list[Deleted] = field(default_factory=list)
     first_added: int | None = None
     """Head's line number of the first added line."""
@@ -36,7 +34,6 @@ class Reading:
 
 
 def read_diff(diff: bytes) -> Reading:
-    """The benchmark's reading of ``git diff``'s output for one file."""
     out = Reading()
     added: list[str] = []
     old = new = 0
@@ -58,8 +55,7 @@ def read_diff(diff: bytes) -> Reading:
             old, new = old + 1, new + 1
         elif line.startswith("\\") and previous.startswith("-") and out.deleted:
             last = out.deleted[-1]
-            if last.base_line == old - 1:
-                out.deleted[-1] = Deleted(last.base_line, last.head_line, last.text, True)
+            last.unterminated = last.unterminated or last.base_line == old - 1
         previous = line
     text = "\n".join(added)
     if text.strip():

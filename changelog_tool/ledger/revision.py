@@ -1,6 +1,5 @@
-"""A branch's revision of the changelog: its kind, the bytes kept from the base, the entries it
-appended, and the checks of every appended byte with the one append rule (:func:`append_break`).
-See docs/design.md."""
+"""A branch's revision of the changelog: its kind, the bytes kept from the base, its appended
+entries checked byte by byte, and the one append rule (:func:`append_break`)."""
 
 from __future__ import annotations
 
@@ -33,7 +32,6 @@ SYNC = "`changelog sync` rewrites it as the base's bytes, then this branch's own
 
 
 def form_warning(code: str, what: str, path: str, line: int) -> Finding:
-    """A form warning: ``what`` is wrong, and :data:`SYNC` mends it."""
     return Finding(code, f"{what}: {SYNC}", path, line, WARNING)
 
 
@@ -166,13 +164,10 @@ class Break:
 def append_break(
     old: bytes, appended: bytes, line: int = 1, whose: str = "the existing file's"
 ) -> Break | None:
-    """Why appending ``appended`` (separator and entries) after ``old`` breaks the file, or
-    ``None``.
-
-    ``old`` is the file or its end from file line ``line``; only its end from the last entry
-    on is read. ``whose`` names the file in messages. An appended entry or an end that does
-    not parse alone is not the append's doing: ``None`` (other checks name it).
-    """
+    """Why appending ``appended`` (separator and entries) after ``old`` (the file, or its end
+    from file line ``line``) breaks the file, or ``None``: only the end from the last entry on
+    is read. An appended entry or an end that does not parse alone is not the append's doing:
+    ``None`` (other checks name it)."""
     if not appended.strip(b" \n"):
         return None
     last = Ledger(old).last_block()
@@ -263,6 +258,3 @@ def _cause(end: bytes, line: int) -> tuple[str, str]:
             "rewrite the file as a block list (one '- config-keys:' entry after another)",
         )
     return "", "fix the end of the file"
-
-
-# --- the benchmark CI's reading: InferenceX's ``get_added_lines`` restated on git's own diff ----

@@ -37,8 +37,7 @@ from changelog_tool.ledger.revision import append_break
 from changelog_tool.settings import DEFAULT_MAX_BYTES, Settings
 from changelog_tool.yaml.items import YamlProblem
 
-LOCK_TIMEOUT = 30.0
-"""Seconds to wait for another writer's lock before giving up."""
+LOCK_TIMEOUT = 30.0  # seconds to wait for another writer's lock
 CHANGED = (
     "{path} changed while this command ran ({was} -> {now} bytes, another process wrote it); "
     "nothing was written: run the command again"
@@ -147,19 +146,15 @@ def remove_stale_temps(path: Path) -> None:
             if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
                 continue
             pid = name[len(prefix) : -len(TEMP_SUFFIX)].split(".")[0]
-            if pid.isdigit() and not _alive(int(pid)):
+            if not pid.isdigit():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:  # its writer is gone
                 with contextlib.suppress(OSError):
                     leftover.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
+            except PermissionError:  # another user's writer, alive
+                pass
 
 
 def write_over(path: Path, real: Path, mode: int, data: bytes) -> None:
@@ -311,11 +306,9 @@ def append(
     bounds: Bounds = Bounds(),
     dry_run: bool = False,
 ) -> Appended:
-    """Append ``blocks`` to the changelog at ``path``: the one append. Under the lock, the file
-    is checked (:func:`check_appendable`; warnings returned) and the append planned. With
-    ``expected``, a changed file raises :class:`ConcurrentChange`; ``create`` creates a
-    missing one; ``dry_run`` plans the same append on the file as read, unlocked, and writes
-    nothing."""
+    """The one append: under the lock, the file checked (:func:`check_appendable`, its warnings
+    returned) and the append planned; ``expected`` and ``create`` as :func:`replace`; ``dry_run``
+    plans the same append on the file as read, unlocked, and writes nothing."""
     exists = regular_file(path, missing_ok=True) is not None
     if not exists and not create:
         raise UsageError(
