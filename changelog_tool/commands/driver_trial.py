@@ -29,12 +29,6 @@ SCRUBBED = (
     "GIT_CEILING_DIRECTORIES",
 )
 """Variables that would point the trial's git (and the driver) at another repository."""
-IDENTITY = {
-    "GIT_AUTHOR_NAME": "perf-changelog install --check",
-    "GIT_AUTHOR_EMAIL": "check@example.invalid",
-    "GIT_COMMITTER_NAME": "perf-changelog install --check",
-    "GIT_COMMITTER_EMAIL": "check@example.invalid",
-}
 WORK_TREE_MODULE = "changelog_tool"
 """A package of that name at the top of the trial's work tree, as a branch could add:
 a driver that imports it (a Python not isolated) leaves :data:`IMPORTED` behind."""
@@ -67,13 +61,16 @@ class Trial:
     said: str
 
 
+NOTHING_TO_RUN = Trial(None, False, "no command to run")
+
+
 def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
     """The driver ``command`` run by git in a trial merge in a temporary repository whose git
     directory holds ``git_files``."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-check-") as folder:
         top = Path(folder).resolve()
-        _repository(top, {**env, **IDENTITY}, command)
+        _repository(top, env, command)
         for relative, content in (git_files or {}).items():
             (top / ".git" / relative).parent.mkdir(parents=True, exist_ok=True)
             (top / ".git" / relative).write_bytes(content)
@@ -134,8 +131,9 @@ def _repository(top: Path, env: dict[str, str], command: str) -> None:
         run_git(top, "add", PATH, env=env)
         run_git(
             top,
-            *("-c", "commit.gpgsign=false", "-c", f"core.hooksPath={os.devnull}"),
-            *("commit", "-q", "--no-verify", "-m", message),
+            *("-c", "user.name=perf-changelog install --check"),
+            *("-c", "user.email=check@example.invalid", "-c", "commit.gpgsign=false"),
+            *("-c", f"core.hooksPath={os.devnull}", "commit", "-q", "--no-verify", "-m", message),
             env=env,
         )
 

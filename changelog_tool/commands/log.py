@@ -62,11 +62,7 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         searched = sorted({k for found in expansion.values() for k in found})
         # a key gone from the masters still finds the entries naming it, not patterns
         gone = [arg for arg, found in expansion.items() if not found and "*" not in arg]
-
-    def applies(entry: dict[str, object]) -> bool:  # the one rule, one entry at a time
-        return bool(applying([(0, entry)], searched, verbatim=gone))
-
-    items, problems, byte_problems, read_any = file_entries(data, applies)
+    items, problems, byte_problems, read_any = file_entries(data)
     if not read_any and problems:
         raise ChangelogError(f"cannot read {shown}: {problems[0]}")
     for bad in byte_problems:
