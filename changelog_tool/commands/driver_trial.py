@@ -171,7 +171,6 @@ def _judge(code: int, result: bytes, stderr: str) -> Trial:
 
 
 def _holds(result: bytes) -> str:
-    """What the result file holds, in words."""
     if result == MERGED:
         return "holds the merge"
     if b"\n<<<<<<<" in b"\n" + result:

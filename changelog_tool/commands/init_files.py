@@ -283,7 +283,6 @@ def proved(old: bytes, text: str, wanted: object, action: str) -> Step:
 
 
 def workflow_reads_back(text: str, branch: str, action: str) -> bool:
-    """Does the generated workflow read back with its branch and its Action?"""
     value: Any = read_yaml(text.encode())[0]
     try:  # YAML 1.1 reads a plain `on` as true
         triggers = value.get("on", value.get(True))

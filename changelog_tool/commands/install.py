@@ -166,7 +166,6 @@ def _python_flags(text: str) -> list[str] | None:
 
 
 def _check(top: Path, changelog: str, script: Path) -> tuple[list[Step], bool]:
-    """Is the driver configured, applied to the changelog, and still runnable?"""
     command = try_git(top, "config", "--get", f"merge.{DRIVER}.driver").stdout.strip()
     applied = _applied(top, changelog)
     steps: list[Step] = [
@@ -270,12 +269,16 @@ def _applies(top: Path, lines: list[str], changelog: str) -> bool:
 def _remove_line(top: Path, path: Path, old: list[str]) -> list[Step]:
     """The driver's lines out of an attribute file of this clone; from a tracked
     ``.gitattributes``, only those its index lacks."""
-    tracked = path.name == ".gitattributes" and _indexed(top, path)
-    shared = set(tracked or ())
+    in_tree = path.name == ".gitattributes"  # not git's own info/attributes
+    tracked = (
+        in_tree and try_git(top, "ls-files", "--error-unmatch", "--", path.name).returncode == 0
+    )
+    indexed = try_git(top, "cat-file", "blob", f":{path.name}").stdout if tracked else ""
+    shared = {line.rstrip("\r\n") for line in indexed.splitlines()}
     drop = [e for e in old if is_driver_line(e) and e.rstrip("\r\n") not in shared]
     left = [e.rstrip("\r\n") for e in old if is_driver_line(e) and e not in drop]
     kept = [entry for entry in old if entry not in drop]
-    own = tracked is None and path.name == ".gitattributes"  # deleted once empty
+    own = in_tree and not tracked  # deleted once empty
     steps: list[Step] = []
     if drop and (not own or any(e.strip() for e in kept)):
         writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
@@ -298,12 +301,3 @@ def _remove_line(top: Path, path: Path, old: list[str]) -> list[Step]:
     elif not drop:
         steps.append({"what": relative(path), "done": "has no merge driver line"})
     return steps
-
-
-def _indexed(top: Path, path: Path) -> list[str] | None:
-    """The lines of ``path`` as git's index holds it; ``None`` when it is not tracked."""
-    name = path.relative_to(top).as_posix() if path.is_relative_to(top) else str(path)
-    if try_git(top, "ls-files", "--error-unmatch", "--", name).returncode != 0:
-        return None
-    shown = try_git(top, "cat-file", "blob", f":{name}")
-    return [line.rstrip("\r\n") for line in shown.stdout.splitlines()]
