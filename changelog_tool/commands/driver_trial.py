@@ -29,6 +29,12 @@ SCRUBBED = (
     "GIT_CEILING_DIRECTORIES",
 )
 """Variables that would point the trial's git (and the driver) at another repository."""
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "perf-changelog install --check",
+    "GIT_AUTHOR_EMAIL": "check@example.invalid",
+    "GIT_COMMITTER_NAME": "perf-changelog install --check",
+    "GIT_COMMITTER_EMAIL": "check@example.invalid",
+}
 WORK_TREE_MODULE = "changelog_tool"
 """A package of that name at the top of the trial's work tree, as a branch could add:
 a driver that imports it (a Python not isolated) leaves :data:`IMPORTED` behind."""
@@ -70,7 +76,7 @@ def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-check-") as folder:
         top = Path(folder).resolve()
-        _repository(top, env, command)
+        _repository(top, {**env, **IDENTITY}, command)
         for relative, content in (git_files or {}).items():
             (top / ".git" / relative).parent.mkdir(parents=True, exist_ok=True)
             (top / ".git" / relative).write_bytes(content)
@@ -131,9 +137,8 @@ def _repository(top: Path, env: dict[str, str], command: str) -> None:
         run_git(top, "add", PATH, env=env)
         run_git(
             top,
-            *("-c", "user.name=perf-changelog install --check"),
-            *("-c", "user.email=check@example.invalid", "-c", "commit.gpgsign=false"),
-            *("-c", f"core.hooksPath={os.devnull}", "commit", "-q", "--no-verify", "-m", message),
+            *("-c", "commit.gpgsign=false", "-c", f"core.hooksPath={os.devnull}"),
+            *("commit", "-q", "--no-verify", "-m", message),
             env=env,
         )
 
