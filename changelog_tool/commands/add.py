@@ -256,12 +256,7 @@ def run(
         entries = _entries_from_json(given, placeholder)
     else:
         entries = [_entry_from_flags(given, placeholder, changes)]
-
-    def changed() -> list[str] | None:  # the keys needing an entry, as the TUI lists them
-        found = changes()
-        return None if isinstance(found, str) else [c.key for c in found.needing_entry()]
-
-    rules = work_tree_rules(settings, tail, changed=changed)
+    rules = work_tree_rules(settings, tail, changed=lambda: _changed_keys(changes()))
     for warning in refuse(entries, rules):
         print(f"changelog: warning: {warning}", file=sys.stderr)
     return append_entries(
@@ -273,6 +268,11 @@ def run(
         bounds=Bounds.of(settings),
         held=lazy_held_lines(path, settings.protected_ref),
     )
+
+
+def _changed_keys(changes: ChangeSet | str) -> list[str] | None:
+    """The changed keys needing an entry, as the TUI lists them; ``None`` without a base."""
+    return None if isinstance(changes, str) else [c.key for c in changes.needing_entry()]
 
 
 def _tail(path: Path, size: int = 1 << 16) -> bytes | None:
