@@ -67,6 +67,9 @@ class Trial:
     said: str
 
 
+NOTHING_TO_RUN = Trial(None, False, "no command to run")
+
+
 def run(command: str, git_files: Mapping[Path, bytes] | None = None) -> Trial:
     """The driver ``command`` run by git in a trial merge in a temporary repository whose git
     directory holds ``git_files``."""
@@ -173,7 +176,6 @@ def _judge(code: int, result: bytes, stderr: str) -> Trial:
 
 
 def _holds(result: bytes) -> str:
-    """What the result file holds, in words."""
     if result == MERGED:
         return "holds the merge"
     if b"\n<<<<<<<" in b"\n" + result:

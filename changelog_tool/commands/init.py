@@ -24,7 +24,7 @@ from changelog_tool.commands.init_files import (
 from changelog_tool.confinement import confined
 from changelog_tool.diff.local import master_paths
 from changelog_tool.errors import ChangelogError, EnvironmentProblem, os_error
-from changelog_tool.gitrepo import Repo, git
+from changelog_tool.gitrepo import Repo, try_git
 from changelog_tool.gitrepo.process import remote_names
 from changelog_tool.ledger import writer
 from changelog_tool.merge.setup import attribute_line, attribute_lines, line_ending
@@ -130,7 +130,7 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
     or the current branch."""
 
     def exists(ref: str) -> bool:
-        return git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0
+        return try_git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode == 0
 
     remotes = remote_names(top)
     for ref in refs:
@@ -138,13 +138,11 @@ def _protected(top: Path, refs: Sequence[str]) -> tuple[str, list[str]]:
             return branch_name(ref, remotes), []
     names = remotes()
     remote = next((r for r in (*USUAL_REMOTES, *sorted(names)) if r in names), "origin")
-    remote_head = git(top, "symbolic-ref", "--quiet", "--short", f"refs/remotes/{remote}/HEAD")
+    remote_head = try_git(top, "symbolic-ref", "--quiet", "--short", f"refs/remotes/{remote}/HEAD")
     candidates = [
-        branch_name(remote_head.stdout.decode("utf-8", "replace").strip(), remotes)
-        if remote_head.returncode == 0
-        else "",
+        branch_name(remote_head.stdout.strip(), remotes),  # "" when it has none
         "master",
-        git(top, "branch", "--show-current").stdout.decode("utf-8", "replace").strip(),
+        try_git(top, "branch", "--show-current").stdout.strip(),
     ]
     for name in candidates:
         if name and (exists(name) or exists(f"{remote}/{name}") or name == candidates[-1]):
@@ -185,11 +183,9 @@ def _line(top: Path, path: str, line: str) -> Step:
     old = attribute_lines(target)
     if line in (entry.rstrip("\r\n") for entry in old):
         return Step(path, "keep", f"already has {line!r}")
-    if not target.exists():
-        return Step(path, "create", line + "\n")
     ending = line_ending(old)
     lead = "" if not old or old[-1].endswith(("\n", "\r")) else ending
-    return Step(path, "append", lead + line + ending)
+    return Step(path, "append" if target.exists() else "create", lead + line + ending)
 
 
 def _workflow_step(top: Path, branch: str, origin: Source | None) -> Step:

@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from changelog_tool import DISTRIBUTION
 from changelog_tool.errors import UsageError
@@ -37,8 +38,7 @@ UNKNOWN_SOURCE = (
 )
 
 
-SKIP = {".git", ".venv", "node_modules", "__pycache__"}
-"""Folders never searched: git's own, virtualenvs, dependencies, caches."""
+SKIP = {".git", ".venv", "node_modules", "__pycache__"}  # folders never searched
 MASTER = "*-master.yaml"
 
 
@@ -117,18 +117,14 @@ def parse_source(text: str) -> Source:
 
 def from_install_record(record_text: str | None, version: str = "") -> Source | None:
     """The git source ``direct_url.json`` records, tagged ``v<version>`` for a release."""
-    if not record_text:
+    try:  # a record not of this shape is no git source
+        document = json.loads(record_text or "")
+        vcs, url, commit = document["vcs_info"], document["url"], document["vcs_info"]["commit_id"]
+    except (ValueError, KeyError, TypeError):
         return None
-    try:
-        document = json.loads(record_text)
-    except ValueError:
+    if vcs.get("vcs") != "git" or not isinstance(url, str) or not isinstance(commit, str):
         return None
-    vcs = document.get("vcs_info") if isinstance(document, dict) else None
-    url = document.get("url") if isinstance(document, dict) else None
-    if not isinstance(vcs, dict) or vcs.get("vcs") != "git" or not isinstance(url, str):
-        return None
-    commit = vcs.get("commit_id")
-    if not isinstance(commit, str) or not COMMIT.fullmatch(commit):
+    if not COMMIT.fullmatch(commit):
         return None
     return source_of(url, commit, f"v{version}" if RELEASE.fullmatch(version) else None)
 
@@ -253,29 +249,23 @@ def pre_commit(target: Path, origin: Source | None) -> Step:
     lead = "" if not old or old.endswith(b"\n") else ending
     # the file's own hook types are its owner's: the key is added only when absent
     types = {} if INSTALL_TYPES_KEY in (value or {}) else {INSTALL_TYPES_KEY: INSTALL_TYPES}
-    if repos is not None and has_hook(repos):
-        if types:
-            edit = proved(
-                old,
-                lead + INSTALL_TYPES_LINE.replace("\n", ending),
-                {**(value or {}), **types},
-                "append",
-            )
-            if edit.action == "append":
-                return edit
-        return Step(PRE_COMMIT, "keep", HAS_HOOK)
-    wanted = {**(value or {}), "repos": [*(repos or []), item]}
-    candidates = (
-        [hook_item(origin, indent) for indent in (2, 0, 4)]
-        if repos is not None
-        else ["repos:\n" + hook_item(origin, 2)]
-    )
+    hooked = has_hook(repos)  # then only the hook types are added
+    wanted = dict(value or {}) if hooked else {**(value or {}), "repos": [*(repos or []), item]}
+    if hooked:
+        candidates = [""]
+    elif repos is not None:
+        candidates = [hook_item(origin, indent) for indent in (2, 0, 4)]
+    else:
+        candidates = ["repos:\n" + hook_item(origin, 2)]
     for extra in [INSTALL_TYPES_LINE, ""] if types else [""]:
         for text in candidates:
-            full = lead + (text + extra).replace("\n", ending)
-            edit = proved(old, full, {**wanted, **types} if extra else wanted, "append")
-            if edit.action == "append":
-                return edit
+            if text + extra:  # a file with the hook gets the hook types alone
+                full = lead + (text + extra).replace("\n", ending)
+                edit = proved(old, full, {**wanted, **types} if extra else wanted, "append")
+                if edit.action == "append":
+                    return edit
+    if hooked:
+        return Step(PRE_COMMIT, "keep", HAS_HOOK)
     return Step(
         PRE_COMMIT,
         "keep",
@@ -293,17 +283,12 @@ def proved(old: bytes, text: str, wanted: object, action: str) -> Step:
 
 
 def workflow_reads_back(text: str, branch: str, action: str) -> bool:
-    """Does the generated workflow read back with its branch and its Action?"""
-    value, problem = read_yaml(text.encode())
-    if problem is not None or not isinstance(value, dict):
-        return False
-    triggers = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
-    if not isinstance(triggers, dict):
-        return False
-    try:
+    value: Any = read_yaml(text.encode())[0]
+    try:  # YAML 1.1 reads a plain `on` as true
+        triggers = value.get("on", value.get(True))
         return bool(
             triggers["push"]["branches"] == [branch]
             and value["jobs"]["gate"]["steps"][-1]["uses"] == action
         )
-    except (KeyError, IndexError, TypeError):
+    except (AttributeError, KeyError, IndexError, TypeError):
         return False

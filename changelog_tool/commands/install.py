@@ -72,7 +72,9 @@ def run(*, uninstall: bool, check: bool, format: str, force: bool = False) -> in
         )
     elif uninstall:
         steps = _each_file(files, lambda path, old: _remove_line(top, path, old))
-        steps += [_unset_config(top), _remove_script(script)]
+        removed = try_git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
+        done = "removed" if removed.returncode == 0 else "was not set"
+        steps += [{"what": f"git config merge.{DRIVER}", "done": done}, _remove_script(script)]
         said = f"the merge driver is off in this clone; git merges {changelog} as plain text again"
         if any(step.get("kept") for step in steps):
             said += " (the tracked .gitattributes still names it for every clone: see above)"
@@ -140,12 +142,6 @@ def _remove_script(script: Path) -> Step:
     return {"what": relative(script), "done": "removed"}
 
 
-def _unset_config(top: Path) -> Step:
-    removed = try_git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
-    done = "removed" if removed.returncode == 0 else "was not set"
-    return {"what": f"git config merge.{DRIVER}", "done": done}
-
-
 def _applied(top: Path, changelog: str) -> str | None:
     """The merge driver git applies to the changelog (``git check-attr``)."""
     out = try_git(top, "check-attr", "-z", "merge", "--", changelog).stdout.split("\0")
@@ -169,24 +165,7 @@ def _python_flags(text: str) -> list[str] | None:
     return None
 
 
-def _script_step(script: Path) -> tuple[Step, str]:
-    """Is the driver script there, and the Python it names? Its text (empty when missing)."""
-    text = script.read_text(encoding="utf-8", errors="replace") if script.is_file() else ""
-    python = script_python(text) if text else None
-    ok = python is not None and os.access(python, os.X_OK)
-    if not script.is_file():
-        done = "missing"
-    elif python is None:
-        done = "names no Python"
-    else:
-        done = f"runs {python}" + (
-            "" if ok else ", which is not there (the virtualenv was moved or deleted?)"
-        )
-    return {"what": f"the driver script {relative(script)}", "done": done, "ok": ok}, text
-
-
 def _check(top: Path, changelog: str, script: Path) -> tuple[list[Step], bool]:
-    """Is the driver configured, applied to the changelog, and still runnable?"""
     command = try_git(top, "config", "--get", f"merge.{DRIVER}.driver").stdout.strip()
     applied = _applied(top, changelog)
     steps: list[Step] = [
@@ -202,22 +181,32 @@ def _check(top: Path, changelog: str, script: Path) -> tuple[list[Step], bool]:
         },
     ]
     runs, placed = command, {}
-    if command == driver_command():
-        step, runs = _script_step(script)
-        steps.append(step)
+    if command == driver_command():  # the script there, and the Python it names
+        runs = script.read_text(encoding="utf-8", errors="replace") if script.is_file() else ""
+        python = script_python(runs) if runs else None
+        ok = python is not None and os.access(python, os.X_OK)
+        if not script.is_file():
+            done = "missing"
+        elif python is None:
+            done = "names no Python"
+        else:
+            done = f"runs {python}" + (
+                "" if ok else ", which is not there (the virtualenv was moved or deleted?)"
+            )
+        steps.append({"what": f"the driver script {relative(script)}", "done": done, "ok": ok})
         placed = {SCRIPT: runs.encode()} if runs else {}
-    flags = _python_flags(runs) if runs else None
+    flags = _python_flags(runs)
     if flags is not None:
         isolated = is_isolated(flags)
         done = "isolated from the work tree" if isolated else NOT_ISOLATED
         steps.append({"what": "the driver's Python", "done": done, "ok": isolated})
-    trial = driver_trial.run(command, placed) if command else None
+    trial = driver_trial.run(command, placed) if command else driver_trial.NOTHING_TO_RUN
     steps.append(
         {
             "what": "a trial merge through the driver command, as git runs it",
-            "done": trial.said if trial is not None else "no command to run",
-            "ok": trial is not None and trial.ok,
-            "exit_code": trial.exit_code if trial is not None else None,
+            "done": trial.said,
+            "ok": trial.ok,
+            "exit_code": trial.exit_code,
         }
     )
     return steps, all(step["ok"] is True for step in steps)
@@ -260,9 +249,7 @@ def _add_line(top: Path, path: Path, old: list[str], line: str, changelog: str) 
 def _applies(top: Path, lines: list[str], changelog: str) -> bool:
     """Do these lines alone make git apply the driver? Asked of git in a bare repository."""
     ignorecase = try_git(top, "config", "--bool", "core.ignorecase").stdout.strip() or "false"
-    env = {
-        k: v for k, v in os.environ.items() if k not in driver_trial.SCRUBBED
-    }  # never the clone's
+    env = {k: v for k, v in os.environ.items() if k not in driver_trial.SCRUBBED}
     with tempfile.TemporaryDirectory(prefix="perf-changelog-attributes-") as folder:
         where = Path(folder)
         run_git(where, "init", "-q", "--bare", "probe.git", env=env)
@@ -282,12 +269,16 @@ def _applies(top: Path, lines: list[str], changelog: str) -> bool:
 def _remove_line(top: Path, path: Path, old: list[str]) -> list[Step]:
     """The driver's lines out of an attribute file of this clone; from a tracked
     ``.gitattributes``, only those its index lacks."""
-    tracked = path.name == ".gitattributes" and _indexed(top, path)
-    shared = set(tracked or ())
+    in_tree = path.name == ".gitattributes"  # not git's own info/attributes
+    tracked = (
+        in_tree and try_git(top, "ls-files", "--error-unmatch", "--", path.name).returncode == 0
+    )
+    indexed = try_git(top, "cat-file", "blob", f":{path.name}").stdout if tracked else ""
+    shared = {line.rstrip("\r\n") for line in indexed.splitlines()}
     drop = [e for e in old if is_driver_line(e) and e.rstrip("\r\n") not in shared]
     left = [e.rstrip("\r\n") for e in old if is_driver_line(e) and e not in drop]
     kept = [entry for entry in old if entry not in drop]
-    own = tracked is None and path.name == ".gitattributes"  # deleted once empty
+    own = in_tree and not tracked  # deleted once empty
     steps: list[Step] = []
     if drop and (not own or any(e.strip() for e in kept)):
         writer.replace(path, "".join(kept).encode())  # the other lines byte for byte
@@ -310,12 +301,3 @@ def _remove_line(top: Path, path: Path, old: list[str]) -> list[Step]:
     elif not drop:
         steps.append({"what": relative(path), "done": "has no merge driver line"})
     return steps
-
-
-def _indexed(top: Path, path: Path) -> list[str] | None:
-    """The lines of ``path`` as git's index holds it; ``None`` when it is not tracked."""
-    name = path.relative_to(top).as_posix() if path.is_relative_to(top) else str(path)
-    if try_git(top, "ls-files", "--error-unmatch", "--", name).returncode != 0:
-        return None
-    shown = try_git(top, "cat-file", "blob", f":{name}")
-    return [line.rstrip("\r\n") for line in shown.stdout.splitlines()]

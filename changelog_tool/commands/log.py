@@ -62,7 +62,6 @@ def run(*, key: list[str], file: Path | None, limit: int | None, format: str) ->
         searched = sorted({k for found in expansion.values() for k in found})
         # a key gone from the masters still finds the entries naming it, not patterns
         gone = [arg for arg, found in expansion.items() if not found and "*" not in arg]
-
     items, problems = entries(data)
     if not items and problems:
         raise ChangelogError(f"cannot read {shown}: {problems[0]}")
