@@ -11,7 +11,6 @@ import tomllib
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 from changelog_tool import DISTRIBUTION
 from changelog_tool.errors import UsageError
@@ -283,12 +282,17 @@ def proved(old: bytes, text: str, wanted: object, action: str) -> Step:
 
 
 def workflow_reads_back(text: str, branch: str, action: str) -> bool:
-    value: Any = read_yaml(text.encode())[0]
-    try:  # YAML 1.1 reads a plain `on` as true
-        triggers = value.get("on", value.get(True))
+    """Does the generated workflow read back with its branch and its Action?"""
+    value, problem = read_yaml(text.encode())
+    if problem is not None or not isinstance(value, dict):
+        return False
+    triggers = value.get("on", value.get(True))  # YAML 1.1 reads a plain `on` as true
+    if not isinstance(triggers, dict):
+        return False
+    try:
         return bool(
             triggers["push"]["branches"] == [branch]
             and value["jobs"]["gate"]["steps"][-1]["uses"] == action
         )
-    except (AttributeError, KeyError, IndexError, TypeError):
+    except (KeyError, IndexError, TypeError):
         return False
