@@ -39,10 +39,8 @@ class Draft:
     scenario_types: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
     pr_link: str = ""
-    flags: list[str] = field(default_factory=list)
-    """The boolean fields set true, by name."""
-    numbers: dict[str, int] = field(default_factory=dict)
-    """The integer fields given, by name."""
+    flags: list[str] = field(default_factory=list)  # the boolean fields set true
+    numbers: dict[str, int] = field(default_factory=dict)  # the integer fields given
 
     def overlay(self, other: Draft) -> Draft:
         """This draft with every answer ``other`` gives replacing ours."""

@@ -13,9 +13,7 @@ from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
 
-FALLBACK = "vi"
-STOP_SECONDS = 3.0
-"""How long a stopped editor has to end on SIGTERM before it is killed."""
+STOP_SECONDS = 3.0  # how long a stopped editor has to end on SIGTERM before it is killed
 HELP = """\
 # The description of the changelog entry: one bullet per line.
 # Lines starting with '#' and empty lines are ignored; save and quit to use it.
@@ -32,7 +30,7 @@ def editor_command(env: Mapping[str, str]) -> list[str]:
         value = env.get(name, "").strip()
         if value:
             return shlex.split(value)
-    return [FALLBACK]
+    return ["vi"]
 
 
 class Editing:

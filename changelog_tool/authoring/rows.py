@@ -25,12 +25,10 @@ class KeyRow:
     change: KeyChange | None = None
     covered: bool = False
     other: bool = False
-    missing: tuple[str, ...] = ()
-    """The changed scenario types that no appended entry selects yet."""
+    missing: tuple[str, ...] = ()  # the changed scenario types no appended entry selects yet
 
     @property
     def needs_entry(self) -> bool:
-        """A change of the branch that an entry must cover."""
         return bool(self.change and self.change.needs_entry)
 
     @property
@@ -100,7 +98,7 @@ def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
 
 @dataclass(frozen=True)
 class KeyReach:
-    """One master key the entry names, and the points it runs per scenario type."""
+    """A master key the entry names, and the points it runs per scenario type."""
 
     key: str
     points: dict[str, int]
@@ -127,7 +125,6 @@ class Reach:
 
     @property
     def pending(self) -> list[str]:
-        """The keys whose points are still being counted."""
         return [key.key for key in self.keys if not key.counted]
 
     def summary(self) -> str:

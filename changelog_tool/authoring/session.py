@@ -44,14 +44,10 @@ class Preview:
     """The bytes an entry would append, and why it cannot be saved (if it cannot)."""
 
     reach: Reach
-    """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
     appended: bytes = b""
     problems: list[str] = field(default_factory=list)
-    by_field: dict[str, list[str]] = field(default_factory=dict)
-    """The problems again, by the field they concern (``config-keys``, ``description``,
-    ``scenario-type``, ``pr-link``, ...), without the field's name."""
-    refused: str = ""
-    """Why the file is not shown at all (a link that now leads outside the repository)."""
+    by_field: dict[str, list[str]] = field(default_factory=dict)  # messages by their top field
+    refused: str = ""  # why the file is not shown (a link now leads outside the repository)
 
     @property
     def ok(self) -> bool:
@@ -60,8 +56,6 @@ class Preview:
 
 @dataclass
 class Loaded:
-    """The slow part, computed in a worker: the changes and their rows."""
-
     changes: ChangeSet | None
     rows: list[KeyRow]
     problem: str | None = None
@@ -90,12 +84,7 @@ class AddSession:
     """One `changelog add` run against one changelog file."""
 
     def __init__(
-        self,
-        settings: Settings,
-        path: Path,
-        *,
-        base: str | None = None,
-        init: bool = False,
+        self, settings: Settings, path: Path, *, base: str | None = None, init: bool = False
     ) -> None:
         self.settings = settings
         self.path = path
@@ -125,7 +114,6 @@ class AddSession:
         return Path(os.path.realpath(file))
 
     def read(self) -> bytes:
-        """The changelog's bytes now, refused when no longer confined."""
         self.confined()
         if not self.path.exists():
             if not self.init:
@@ -166,7 +154,6 @@ class AddSession:
         return matching_keys(pattern, self.master_keys) if pattern else []
 
     def history_for(self, keys: list[str]) -> list[Applied]:
-        """Previous entries that apply to the chosen keys (patterns resolved)."""
         if self.loaded is None:
             return []
         resolved = [k for k in keys if "*" not in k]
@@ -182,7 +169,6 @@ class AddSession:
         return [f"{name}: {message}" for name, message in self.field_problems(draft)]
 
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
-        """``(field, message)`` for each reason this draft cannot be saved."""
         entry = self.entry(draft)
         out = [(name, MISSING[name]) for name in missing(entry)]
         for rejection in rejections(entry, self.rules):
@@ -234,8 +220,7 @@ class AddSession:
             self._reach = (asked, reach)
         return reach
 
-    def points(self, key: str) -> dict[str, int] | None:
-        """A master key's benchmark points per scenario type (``None``: unparsable)."""
+    def points(self, key: str) -> dict[str, int] | None:  # None: the value does not parse
         if key not in self._points:
             try:
                 self._points[key] = points_of(self._masters.value(key))

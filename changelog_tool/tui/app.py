@@ -36,19 +36,15 @@ from changelog_tool.tui.leaving import Outcome, backstop, keep, leave, route_sig
 from changelog_tool.tui.screens import INTERRUPT, LEAVE, ConfirmLeave, HelpScreen
 from changelog_tool.tui.widgets import AddScreen, EntryForm, Pane, Problem, take_selection
 
-TIMING_ENV = "PERF_CHANGELOG_TIMING"
+POINTS_SLICE = 0.02  # seconds of counting benchmark points between two turns of the loop
 
 
 def _stamp(event: str) -> None:
     """Append ``event time cpu`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks)."""
-    target = os.environ.get(TIMING_ENV)
+    target = os.environ.get("PERF_CHANGELOG_TIMING")
     if target:
         with open(target, "a", encoding="utf-8") as handle:
             handle.write(f"{event} {time.time():.6f} {time.process_time():.6f}\n")
-
-
-POINTS_SLICE = 0.02
-"""Seconds of counting benchmark points between two turns of the screen's loop."""
 
 
 class AddApp(App[Outcome]):
@@ -181,8 +177,7 @@ class AddApp(App[Outcome]):
         self.baseline = self.current_draft()
         self.call_after_refresh(self._keys_shown)
 
-    def _keys_shown(self) -> None:
-        """Once the changed keys show: the preview, then the other master keys."""
+    def _keys_shown(self) -> None:  # then the preview, the other master keys, the history
         _stamp("keys")
         self.live = True
         self.refresh_preview()
@@ -191,7 +186,6 @@ class AddApp(App[Outcome]):
 
     @work(thread=True, group="history")
     def parse_history(self) -> None:
-        """The history pane's entries, parsed once the keys are on screen."""
         self.session.history()
 
     # --- the model ------------------------------------------------------------------------
@@ -326,8 +320,7 @@ class AddApp(App[Outcome]):
             self.refresh_preview()
 
     def action_toggle_pane(self) -> None:
-        """The preview or the previous entries; on a short screen f2 also cycles through the
-        panels."""
+        """The preview or the previous entries; on a short screen f2 also cycles the panels."""
         screen = self.screen
         if not screen.has_class("-short"):
             self.showing_history = not self.showing_history

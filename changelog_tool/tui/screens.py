@@ -35,9 +35,7 @@ def help_text() -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q,question_mark", "dismiss", "Close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q,question_mark", "dismiss")]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
@@ -52,6 +50,7 @@ INTERRUPT = "interrupt"  # ctrl+c (the app's binding answers with it)
 class ConfirmLeave(ModalScreen[str]):
     """Answers :data:`LEAVE`, :data:`STAY` or :data:`INTERRUPT`."""
 
+    AUTO_FOCUS = "#stay"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,l", f"dismiss('{LEAVE}')", "Leave"),
         Binding("n,s,escape", f"dismiss('{STAY}')", "Stay"),
@@ -75,6 +74,3 @@ class ConfirmLeave(ModalScreen[str]):
                 yield Button(
                     "Stay (n)", id="stay", variant="primary", action=f"screen.dismiss('{STAY}')"
                 )
-
-    def on_mount(self) -> None:
-        self.query_one("#stay", Button).focus()

@@ -19,10 +19,9 @@ from textual.widgets.text_area import Selection as AreaSelection
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, current
 
+# the appended entry's lines in the preview's body (see texts.preview_pane)
 DESCRIPTION = re.compile(r" *\d+ \+   description:")
 PR_LINK = re.compile(r" *\d+ \+   pr-link:")
-"""The appended entry's lines in the preview's body (see texts.preview_pane)."""
-
 
 FLAGS_LABEL = "Flags    "
 ROW_PADDING = 1  # a form row's left padding (app.tcss)
@@ -39,8 +38,6 @@ def columns(widths: list[int], room: int) -> int:
 
 
 class Problem(Label):
-    """The problems of the fields above it, hidden while there are none."""
-
     def show(self, text: str) -> None:
         self.update(text)
         self.display = bool(text)
@@ -55,8 +52,7 @@ class Tick(Checkbox):
 
 
 class EntryForm(Vertical):
-    """Description, scenario types, pr-link, and the schema's flags and integer fields, with
-    tooltips."""
+    """Description, scenario types, pr-link, and the schema's flags and integer fields."""
 
     DEFAULT_CLASSES = "panel"
 
@@ -202,8 +198,7 @@ class AddScreen(Screen[None]):
         self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
 
 
-KEY_ROWS = 3
-"""The key list's rows at 80x24, where the preview then has six rows."""
+KEY_ROWS = 3  # the key list's rows at 80x24, where the preview then has six rows
 
 
 def key_rows(height: int) -> int:
