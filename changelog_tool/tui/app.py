@@ -112,8 +112,7 @@ class AddApp(App[Outcome]):
 
     # --- building ---------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """The command palette: the app's own actions, one per binding with a tooltip (not
-        Textual's, whose Quit would skip the draft)."""
+        """A command per binding with a tooltip, not Textual's (whose Quit skips the draft)."""
         for binding in self.BINDINGS:
             if isinstance(binding, Binding) and binding.tooltip:
                 yield SystemCommand(
@@ -152,8 +151,7 @@ class AddApp(App[Outcome]):
         self.baseline = self.current_draft()
 
     def on_ready(self) -> None:
-        """The first frame is on the terminal: start the diff in a worker; until the keys show,
-        the pane shows the file's tail, unchecked."""
+        """The first frame is on the terminal: the diff starts; the pane shows the file's tail."""
         _stamp("first-paint")
         self.load_changes()
         self.query_one(Pane).show(*texts.waiting_pane(self.session))
@@ -214,8 +212,7 @@ class AddApp(App[Outcome]):
 
     @work(exclusive=True, group="points")
     async def count_points(self, keys: list[str]) -> None:
-        """Count the points the preview left, a slice at a time on the screen's loop, then
-        preview again; a newer count replaces this one."""
+        """The points the preview left, a slice per turn of the screen's loop, then preview."""
         left = list(reversed(keys))
         while left:
             until = time.monotonic() + POINTS_SLICE
@@ -226,8 +223,7 @@ class AddApp(App[Outcome]):
 
     # --- ending: saved, left, interrupted, crashed -------------------------------------
     def _handle_exception(self, error: Exception) -> None:
-        """An uncaught exception ends the app without Textual's traceback; kept for ``run_add``
-        to raise."""
+        """An uncaught exception ends the app without Textual's traceback, for run_add to raise."""
         if self.crashed is None:
             self.crashed = error.error if isinstance(error, WorkerFailed) else error
         super()._handle_exception(error)
@@ -275,8 +271,7 @@ class AddApp(App[Outcome]):
         self.exit(outcome)
 
     def action_save(self) -> None:
-        """ctrl+s: append the entry and end; a failed save writes nothing and keeps the answers
-        (and a draft)."""
+        """ctrl+s: append and end; a failed save writes nothing and keeps the answers (a draft)."""
         draft = self.current_draft()
         path = self.session.path
         try:
@@ -341,8 +336,7 @@ class AddApp(App[Outcome]):
         self.push_screen(HelpScreen())
 
     async def action_edit_description(self) -> None:
-        """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`), the
-        screen suspended, the editor in a thread."""
+        """ctrl+e: the description in $VISUAL / $EDITOR, the screen suspended (see editor.py)."""
         form = self.query_one(EntryForm)
         before = form.to_model([]).description
         self.editing = Editing()
