@@ -41,8 +41,7 @@ class Draft:
         return any(line.strip() for line in self.description)
 
     def to_entry(self, placeholder: str, *, typed: bool = True) -> Fields:
-        """The entry mapping (unvalidated), normalized; ``typed`` answers lose blank lines and
-        surrounding spaces."""
+        """The entry (unvalidated); ``typed`` answers lose blank lines and surrounding spaces."""
         lines, link = self.description, self.pr_link
         if typed:
             lines, link = [line.strip() for line in lines if line.strip()], link.strip()
@@ -70,8 +69,7 @@ def missing(entry: Fields) -> list[str]:
 
 
 def location(changelog: Path) -> Path:
-    """Where the draft for ``changelog`` lives: its repository's git directory, else beside the
-    file."""
+    """The draft file: in ``changelog``'s repository's git directory, else beside it."""
     folder = changelog.resolve().parent
     found = git_dir(folder) if folder.is_dir() else None
     return (found or folder) / DRAFT_NAME

@@ -66,6 +66,7 @@ def edit_description(
     """Run the editor on ``lines`` and return what it leaves; :class:`EditorFailed` when it is
     missing, fails or was stopped (``editing``: the run to stop)."""
     env = os.environ if env is None else env
+    editing = editing or Editing()
     command = editor_command(env)
     handle, name = tempfile.mkstemp(prefix="perf-changelog-description-", suffix=".txt")
     path = Path(name)
@@ -80,10 +81,9 @@ def edit_description(
                 "$VISUAL or $EDITOR to an editor that is installed. The description is "
                 "unchanged"
             ) from None
-        if editing is not None:
-            editing.started(process)
+        editing.started(process)
         code = process.wait()
-        if editing is not None and editing.stopped:
+        if editing.stopped:
             raise EditorFailed("the editor was stopped; the description is unchanged")
         if code != 0:
             raise EditorFailed(

@@ -18,8 +18,7 @@ MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
 @dataclass(frozen=True)
 class KeyRow:
-    """One line of the key list: a changed key, one added by hand, or (``other``) an unchanged
-    one."""
+    """A line of the key list: a changed key, one added by hand, or (``other``) an unchanged one."""
 
     key: str
     change: KeyChange | None = None
@@ -128,8 +127,7 @@ class Reach:
         return [key.key for key in self.keys if not key.counted]
 
     def summary(self) -> str:
-        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (``at least`` while some are
-        counted)."""
+        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` ("at least" while counting)."""
         keys, pending = len(self.keys), len(self.pending)
         kinds = len({kind for key in self.keys for kind, count in key.points.items() if count})
         total = sum(key.total for key in self.keys)

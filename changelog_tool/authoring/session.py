@@ -255,8 +255,7 @@ class AddSession:
 
     # --- saving -------------------------------------------------------------------
     def save(self, draft: Draft) -> writer.Appended:
-        """Append the draft's entry as ``add`` does; raises ConcurrentChange if the file differs
-        from ``self.old``."""
+        """Append as ``add`` does; ConcurrentChange if the file is no longer ``self.old``."""
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
@@ -271,8 +270,7 @@ class AddSession:
 
 
 def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[int, str, bool]]:
-    """``(line number, text, is new)`` for the file's last ``context`` lines and every appended
-    line."""
+    """``(line number, text, is new)`` for the file's last ``context`` lines and the appended."""
     pieces = old.rsplit(b"\n", context + 1)
     last = b"\n".join(pieces[1:] if len(pieces) > context + 1 else pieces)  # the lines shown
     number = old.count(b"\n") - last.count(b"\n") + 1

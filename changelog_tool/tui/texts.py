@@ -141,8 +141,7 @@ def waiting_pane(session: AddSession) -> Pane:
 
 
 def not_saved(path: Path, error: Exception, kept: str) -> str:
-    """The "Not saved" message: what failed, that nothing was written, the answers kept; ``kept``
-    says where the draft is."""
+    """The "Not saved" message: what failed, that nothing was written, then ``kept``."""
     if isinstance(error, OSError):
         fix = "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "Fix that"
         text = (

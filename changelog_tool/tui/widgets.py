@@ -185,8 +185,7 @@ SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the 
 
 
 class AddScreen(Screen[None]):
-    """The add screen, with the description focused from the start; narrower than 80 columns the
-    form's rows take two lines (``-narrow``)."""
+    """The description has the focus first; below 80 columns a form row takes two lines."""
 
     AUTO_FOCUS = "#description"
     # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
