@@ -49,10 +49,6 @@ class Preview:
     by_field: dict[str, list[str]] = field(default_factory=dict)  # messages by their top field
     refused: str = ""  # why the file is not shown (a link now leads outside the repository)
 
-    @property
-    def ok(self) -> bool:
-        return not self.problems and bool(self.appended)
-
 
 @dataclass
 class Loaded:
