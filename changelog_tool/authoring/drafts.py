@@ -91,9 +91,8 @@ def save(changelog: Path, draft: Draft) -> Path:
 
 def load(changelog: Path) -> tuple[Draft, str] | None:
     """The kept draft for ``changelog`` and when it was saved, if there is one we wrote."""
-    target = location(changelog)
     try:
-        document = json.loads(target.read_text(encoding="utf-8"))
+        document = json.loads(location(changelog).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if (

@@ -62,10 +62,9 @@ MISSING = {  # what the form says of an answer drafts.missing finds lacking
     "description": "write at least one line (one bullet per line)",
 }
 
+# seconds a preview spends counting points not counted before (a pattern reaching thousands
+# of keys would hold the screen for seconds): the rest are counted in the background
 POINTS_BUDGET = 0.03
-"""Seconds a preview spends counting benchmark points it has not counted before (a
-pattern reaching thousands of keys would hold the screen for seconds): the rest are
-counted in the background."""
 
 
 def diff_answer(settings: Settings, base: str | None) -> ChangeSet | str:
@@ -176,9 +175,8 @@ class AddSession:
         return out
 
     def reach(self, draft: Draft) -> Reach:
-        """What the draft's patterns run: the keys they resolve to, their points per named type,
-        too-broad patterns. Keys not counted within :attr:`points_budget` seconds stay uncounted
-        (a pattern can reach thousands); a complete reach is cached."""
+        """The keys the patterns resolve to, their points per named type, too-broad patterns;
+        keys not counted within :attr:`points_budget` seconds stay uncounted (cached once whole)."""
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]

@@ -123,7 +123,7 @@ def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
     if preview.refused:  # the file is not shown: where it leads now is not the checkout's
         refused = Content.styled(f"✗ {preview.refused}", "$text-error")
         return preview_title(session), Content(""), refused
-    note, per_key = runs(preview) if draft.keys else (Content(""), [])
+    note, per_key = runs(preview)  # nothing without keys
     lines = file_lines(session, preview.appended if draft.keys else b"")  # none without keys
     if per_key:
         lines.append(Content(""))
