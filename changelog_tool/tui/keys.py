@@ -83,7 +83,7 @@ class KeyPicker(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Input(id="filter", compact=True, placeholder="filter: type part of a key name")
-        yield Label("", id="no-match")
+        yield Problem("", id="no-match")
         yield KeyList(id="keys")
         with Horizontal(id="pattern-row", classes="row"):
             yield Label("Add key/pattern ", classes="field-label")
@@ -132,10 +132,8 @@ class KeyPicker(Vertical):
         if where is not None:
             keys.highlighted = where
             keys.scroll_to_highlight()
-        no_match = self.query_one("#no-match", Label)  # rather than a blank list
-        no_match.display = bool(text) and not shown
-        if no_match.display:
-            no_match.update(f'No key name contains "{typed}": change or shorten the filter')
+        hint = f'No key name contains "{typed}": change or shorten the filter'
+        self.query_one("#no-match", Problem).show(hint if text and not shown else "")
 
     def to_model(self) -> list[str]:
         return [r.key for r in self.rows if r.key in self.chosen]
