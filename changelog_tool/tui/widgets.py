@@ -38,7 +38,9 @@ def columns(widths: list[int], room: int) -> int:
 
 
 class Problem(Label):
-    def show(self, text: str) -> None:
+    """A line shown only while it has text: problems, the filter's no-match, the pane's note."""
+
+    def show(self, text: str | Content) -> None:
         self.update(text)
         self.display = bool(text)
 
@@ -152,7 +154,7 @@ class Pane(Vertical):
     DEFAULT_CLASSES = "panel"
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="pane-note")
+        yield Problem("", id="pane-note")
         with ScrollableContainer(id="pane-scroll"):
             yield Static("", id="pane-body")
 
@@ -161,8 +163,7 @@ class Pane(Vertical):
         self.query_one("#pane-body", Static).set_class(history, "wrap")
         self.border_title = title
         self.border_subtitle = "f2: preview" if history else "f2: previous entries"
-        self.query_one("#pane-note", Static).update(note)
-        self.query_one("#pane-note", Static).display = bool(note)
+        self.query_one("#pane-note", Problem).show(note)
         self.query_one("#pane-body", Static).update(body)
         if not history:  # the bytes to append: their description in view as it is typed
             lines = str(body).split("\n")
