@@ -26,8 +26,8 @@ from textual.worker import WorkerFailed
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
-from changelog_tool.authoring.rows import preselected, suggested_scenarios
-from changelog_tool.authoring.session import AddSession, appended_message
+from changelog_tool.authoring.rows import Reach, preselected, suggested_scenarios
+from changelog_tool.authoring.session import AddSession, Preview, appended_message
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
@@ -154,7 +154,9 @@ class AddApp(App[Outcome]):
         """The first frame is on the terminal: the diff starts; the pane shows the file's tail."""
         _stamp("first-paint")
         self.load_changes()
-        self.query_one(Pane).show(*texts.waiting_pane(self.session))
+        self.query_one(Pane).show(
+            *texts.preview_pane(self.session, Draft(), Preview(Reach([], [])))
+        )
         # a note stands in the status line (not a toast, which would cover the form)
         looking = self.note or "Looking for the keys this branch changed..."
         self.query_one("#status", Label).update(Content(looking))

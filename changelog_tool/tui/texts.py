@@ -123,7 +123,7 @@ def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
     if preview.refused:  # the file is not shown: where it leads now is not the checkout's
         refused = Content.styled(f"✗ {preview.refused}", "$text-error")
         return preview_title(session), Content(""), refused
-    note, per_key = runs(preview)  # nothing without keys
+    note, per_key = runs(preview)
     lines = file_lines(session, preview.appended if draft.keys else b"")  # none without keys
     if per_key:
         lines.append(Content(""))
@@ -133,11 +133,6 @@ def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
             lines.append(Content.styled("Benchmark points per type: ", "bold") + Content(each))
         lines += [Content.styled("Benchmark points per key:", "bold"), *per_key]
     return preview_title(session), note, Content("\n").join(lines)
-
-
-def waiting_pane(session: AddSession) -> Pane:
-    """The preview pane while the changed keys load: the file's last lines."""
-    return preview_title(session), Content(""), Content("\n").join(file_lines(session, b""))
 
 
 def not_saved(path: Path, error: Exception, kept: str) -> str:
