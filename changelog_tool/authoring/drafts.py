@@ -9,6 +9,7 @@ import json
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import TypedDict
 
 from changelog_tool.gitrepo import git_dir
 from changelog_tool.ledger import writer
@@ -20,11 +21,20 @@ VERSION = 2
 integers by their field names)."""
 
 
+class Answers(TypedDict, total=False):
+    """``add``'s answer flags as argparse gives them: argparse's names and defaults are
+    :class:`Draft`'s, so ``Draft(**answers)`` is the draft they give."""
+
+    keys: list[str]
+    scenario_types: list[str]
+    description: list[str]
+    pr_link: str
+    flags: list[str]
+    numbers: dict[str, int]
+
+
 @dataclass
 class Draft:
-    """The answers; ``add``'s answer options have its field names and defaults, so
-    ``Draft(**answers)`` is the draft they give."""
-
     keys: list[str] = field(default_factory=list)
     scenario_types: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)

@@ -9,10 +9,10 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Unpack
 
 from changelog_tool import settings as settings_module
-from changelog_tool.authoring.drafts import Draft, missing
+from changelog_tool.authoring.drafts import Answers, Draft, missing
 from changelog_tool.authoring.rows import rows_for, suggestion
 from changelog_tool.authoring.session import append_entries, diff_answer
 from changelog_tool.confinement import confined, confined_file
@@ -219,7 +219,7 @@ def run(
     init: bool,
     no_input: bool,
     base: str | None,
-    **answers: Any,  # the answer options: a Draft's fields (configure)
+    **answers: Unpack[Answers],
 ) -> int:
     settings = settings_module.load()
     entryschema.use_settings(settings)
