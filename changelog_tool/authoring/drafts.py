@@ -39,10 +39,8 @@ class Draft:
     scenario_types: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
     pr_link: str = ""
-    flags: list[str] = field(default_factory=list)
-    """The boolean fields set true, by name."""
-    numbers: dict[str, int] = field(default_factory=dict)
-    """The integer fields given, by name."""
+    flags: list[str] = field(default_factory=list)  # the boolean fields set true
+    numbers: dict[str, int] = field(default_factory=dict)  # the integer fields given
 
     def overlay(self, other: Draft) -> Draft:
         """This draft with every answer ``other`` gives replacing ours."""
@@ -53,8 +51,7 @@ class Draft:
         return any(line.strip() for line in self.description)
 
     def to_entry(self, placeholder: str, *, typed: bool = True) -> Fields:
-        """The entry mapping (unvalidated), normalized; ``typed`` answers lose blank lines and
-        surrounding spaces."""
+        """The entry (unvalidated); ``typed`` answers lose blank lines and surrounding spaces."""
         lines, link = self.description, self.pr_link
         if typed:
             lines, link = [line.strip() for line in lines if line.strip()], link.strip()
@@ -82,8 +79,7 @@ def missing(entry: Fields) -> list[str]:
 
 
 def location(changelog: Path) -> Path:
-    """Where the draft for ``changelog`` lives: its repository's git directory, else beside the
-    file."""
+    """The draft file: in ``changelog``'s repository's git directory, else beside it."""
     folder = changelog.resolve().parent
     found = git_dir(folder) if folder.is_dir() else None
     return (found or folder) / DRAFT_NAME
@@ -105,9 +101,8 @@ def save(changelog: Path, draft: Draft) -> Path:
 
 def load(changelog: Path) -> tuple[Draft, str] | None:
     """The kept draft for ``changelog`` and when it was saved, if there is one we wrote."""
-    target = location(changelog)
     try:
-        document = json.loads(target.read_text(encoding="utf-8"))
+        document = json.loads(location(changelog).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if (

@@ -13,9 +13,7 @@ from pathlib import Path
 
 from changelog_tool.errors import ChangelogError
 
-FALLBACK = "vi"
-STOP_SECONDS = 3.0
-"""How long a stopped editor has to end on SIGTERM before it is killed."""
+STOP_SECONDS = 3.0  # how long a stopped editor has to end on SIGTERM before it is killed
 HELP = """\
 # The description of the changelog entry: one bullet per line.
 # Lines starting with '#' and empty lines are ignored; save and quit to use it.
@@ -32,7 +30,7 @@ def editor_command(env: Mapping[str, str]) -> list[str]:
         value = env.get(name, "").strip()
         if value:
             return shlex.split(value)
-    return [FALLBACK]
+    return ["vi"]
 
 
 class Editing:
@@ -68,6 +66,7 @@ def edit_description(
     """Run the editor on ``lines`` and return what it leaves; :class:`EditorFailed` when it is
     missing, fails or was stopped (``editing``: the run to stop)."""
     env = os.environ if env is None else env
+    editing = editing or Editing()
     command = editor_command(env)
     handle, name = tempfile.mkstemp(prefix="perf-changelog-description-", suffix=".txt")
     path = Path(name)
@@ -82,10 +81,9 @@ def edit_description(
                 "$VISUAL or $EDITOR to an editor that is installed. The description is "
                 "unchanged"
             ) from None
-        if editing is not None:
-            editing.started(process)
+        editing.started(process)
         code = process.wait()
-        if editing is not None and editing.stopped:
+        if editing.stopped:
             raise EditorFailed("the editor was stopped; the description is unchanged")
         if code != 0:
             raise EditorFailed(

@@ -18,19 +18,16 @@ MARKS = {ADDED: "+", MODIFIED: "~", RECIPE: "R", REMOVED: "-"}
 
 @dataclass(frozen=True)
 class KeyRow:
-    """One line of the key list: a changed key, one added by hand, or (``other``) an unchanged
-    one."""
+    """A line of the key list: a changed key, one added by hand, or (``other``) an unchanged one."""
 
     key: str
     change: KeyChange | None = None
     covered: bool = False
     other: bool = False
-    missing: tuple[str, ...] = ()
-    """The changed scenario types that no appended entry selects yet."""
+    missing: tuple[str, ...] = ()  # the changed scenario types no appended entry selects yet
 
     @property
     def needs_entry(self) -> bool:
-        """A change of the branch that an entry must cover."""
         return bool(self.change and self.change.needs_entry)
 
     @property
@@ -100,7 +97,7 @@ def suggestion(rows: list[KeyRow], placeholder: str = "") -> Draft:
 
 @dataclass(frozen=True)
 class KeyReach:
-    """One master key the entry names, and the points it runs per scenario type."""
+    """A master key the entry names, and the points it runs per scenario type."""
 
     key: str
     points: dict[str, int]
@@ -127,12 +124,10 @@ class Reach:
 
     @property
     def pending(self) -> list[str]:
-        """The keys whose points are still being counted."""
         return [key.key for key in self.keys if not key.counted]
 
     def summary(self) -> str:
-        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` (``at least`` while some are
-        counted)."""
+        """E.g. ``3 keys, 2 scenario types, 41 benchmark points`` ("at least" while counting)."""
         keys, pending = len(self.keys), len(self.pending)
         kinds = len({kind for key in self.keys for kind, count in key.points.items() if count})
         total = sum(key.total for key in self.keys)

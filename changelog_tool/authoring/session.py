@@ -44,24 +44,14 @@ class Preview:
     """The bytes an entry would append, and why it cannot be saved (if it cannot)."""
 
     reach: Reach
-    """What the entry runs: keys, scenario types, benchmark points, broad patterns."""
     appended: bytes = b""
     problems: list[str] = field(default_factory=list)
-    by_field: dict[str, list[str]] = field(default_factory=dict)
-    """The problems again, by the field they concern (``config-keys``, ``description``,
-    ``scenario-type``, ``pr-link``, ...), without the field's name."""
-    refused: str = ""
-    """Why the file is not shown at all (a link that now leads outside the repository)."""
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems and bool(self.appended)
+    by_field: dict[str, list[str]] = field(default_factory=dict)  # messages by their top field
+    refused: str = ""  # why the file is not shown (a link now leads outside the repository)
 
 
 @dataclass
 class Loaded:
-    """The slow part, computed in a worker: the changes and their rows."""
-
     changes: ChangeSet | None
     rows: list[KeyRow]
     problem: str | None = None
@@ -72,10 +62,9 @@ MISSING = {  # what the form says of an answer drafts.missing finds lacking
     "description": "write at least one line (one bullet per line)",
 }
 
+# seconds a preview spends counting points not counted before (a pattern reaching thousands
+# of keys would hold the screen for seconds): the rest are counted in the background
 POINTS_BUDGET = 0.03
-"""Seconds a preview spends counting benchmark points it has not counted before (a
-pattern reaching thousands of keys would hold the screen for seconds): the rest are
-counted in the background."""
 
 
 def diff_answer(settings: Settings, base: str | None) -> ChangeSet | str:
@@ -90,12 +79,7 @@ class AddSession:
     """One `changelog add` run against one changelog file."""
 
     def __init__(
-        self,
-        settings: Settings,
-        path: Path,
-        *,
-        base: str | None = None,
-        init: bool = False,
+        self, settings: Settings, path: Path, *, base: str | None = None, init: bool = False
     ) -> None:
         self.settings = settings
         self.path = path
@@ -125,7 +109,6 @@ class AddSession:
         return Path(os.path.realpath(file))
 
     def read(self) -> bytes:
-        """The changelog's bytes now, refused when no longer confined."""
         self.confined()
         if not self.path.exists():
             if not self.init:
@@ -166,7 +149,6 @@ class AddSession:
         return matching_keys(pattern, self.master_keys) if pattern else []
 
     def history_for(self, keys: list[str]) -> list[Applied]:
-        """Previous entries that apply to the chosen keys (patterns resolved)."""
         if self.loaded is None:
             return []
         resolved = [k for k in keys if "*" not in k]
@@ -182,7 +164,6 @@ class AddSession:
         return [f"{name}: {message}" for name, message in self.field_problems(draft)]
 
     def field_problems(self, draft: Draft) -> list[tuple[str, str]]:
-        """``(field, message)`` for each reason this draft cannot be saved."""
         entry = self.entry(draft)
         out = [(name, MISSING[name]) for name in missing(entry)]
         for rejection in rejections(entry, self.rules):
@@ -194,9 +175,8 @@ class AddSession:
         return out
 
     def reach(self, draft: Draft) -> Reach:
-        """What the draft's patterns run: the keys they resolve to, their points per named type,
-        too-broad patterns. Keys not counted within :attr:`points_budget` seconds stay uncounted
-        (a pattern can reach thousands); a complete reach is cached."""
+        """The keys the patterns resolve to, their points per named type, too-broad patterns;
+        keys not counted within :attr:`points_budget` seconds stay uncounted (cached once whole)."""
         asked = (tuple(draft.keys), tuple(draft.scenario_types), self.loaded is not None)
         if self._reach is not None and self._reach[0] == asked:
             return self._reach[1]
@@ -234,8 +214,7 @@ class AddSession:
             self._reach = (asked, reach)
         return reach
 
-    def points(self, key: str) -> dict[str, int] | None:
-        """A master key's benchmark points per scenario type (``None``: unparsable)."""
+    def points(self, key: str) -> dict[str, int] | None:  # None: the value does not parse
         if key not in self._points:
             try:
                 self._points[key] = points_of(self._masters.value(key))
@@ -270,8 +249,7 @@ class AddSession:
 
     # --- saving -------------------------------------------------------------------
     def save(self, draft: Draft) -> writer.Appended:
-        """Append the draft's entry as ``add`` does; raises ConcurrentChange if the file differs
-        from ``self.old``."""
+        """Append as ``add`` does; ConcurrentChange if the file is no longer ``self.old``."""
         problems = self.problems(draft)
         if problems:
             raise ChangelogError("refused (nothing was written):\n  " + "\n  ".join(problems))
@@ -286,8 +264,7 @@ class AddSession:
 
 
 def preview_lines(old: bytes, appended: bytes, context: int = 2) -> list[tuple[int, str, bool]]:
-    """``(line number, text, is new)`` for the file's last ``context`` lines and every appended
-    line."""
+    """``(line number, text, is new)`` for the file's last ``context`` lines and the appended."""
     pieces = old.rsplit(b"\n", context + 1)
     last = b"\n".join(pieces[1:] if len(pieces) > context + 1 else pieces)  # the lines shown
     number = old.count(b"\n") - last.count(b"\n") + 1

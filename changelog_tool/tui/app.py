@@ -26,8 +26,8 @@ from textual.worker import WorkerFailed
 from changelog_tool.authoring import drafts
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.authoring.editor import Editing, EditorFailed, edit_description
-from changelog_tool.authoring.rows import preselected, suggested_scenarios
-from changelog_tool.authoring.session import AddSession, appended_message
+from changelog_tool.authoring.rows import Reach, preselected, suggested_scenarios
+from changelog_tool.authoring.session import AddSession, Preview, appended_message
 from changelog_tool.errors import ChangelogError, ConcurrentChange
 from changelog_tool.settings import Settings
 from changelog_tool.tui import texts
@@ -36,19 +36,15 @@ from changelog_tool.tui.leaving import Outcome, backstop, keep, leave, route_sig
 from changelog_tool.tui.screens import INTERRUPT, LEAVE, ConfirmLeave, HelpScreen
 from changelog_tool.tui.widgets import AddScreen, EntryForm, Pane, Problem, take_selection
 
-TIMING_ENV = "PERF_CHANGELOG_TIMING"
+POINTS_SLICE = 0.02  # seconds of counting benchmark points between two turns of the loop
 
 
 def _stamp(event: str) -> None:
     """Append ``event time cpu`` to the file named by $PERF_CHANGELOG_TIMING (benchmarks)."""
-    target = os.environ.get(TIMING_ENV)
+    target = os.environ.get("PERF_CHANGELOG_TIMING")
     if target:
         with open(target, "a", encoding="utf-8") as handle:
             handle.write(f"{event} {time.time():.6f} {time.process_time():.6f}\n")
-
-
-POINTS_SLICE = 0.02
-"""Seconds of counting benchmark points between two turns of the screen's loop."""
 
 
 class AddApp(App[Outcome]):
@@ -116,8 +112,7 @@ class AddApp(App[Outcome]):
 
     # --- building ---------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """The command palette: the app's own actions, one per binding with a tooltip (not
-        Textual's, whose Quit would skip the draft)."""
+        """A command per binding with a tooltip, not Textual's (whose Quit skips the draft)."""
         for binding in self.BINDINGS:
             if isinstance(binding, Binding) and binding.tooltip:
                 yield SystemCommand(
@@ -156,11 +151,12 @@ class AddApp(App[Outcome]):
         self.baseline = self.current_draft()
 
     def on_ready(self) -> None:
-        """The first frame is on the terminal: start the diff in a worker; until the keys show,
-        the pane shows the file's tail, unchecked."""
+        """The first frame is on the terminal: the diff starts; the pane shows the file's tail."""
         _stamp("first-paint")
         self.load_changes()
-        self.query_one(Pane).show(*texts.waiting_pane(self.session))
+        self.query_one(Pane).show(
+            *texts.preview_pane(self.session, Draft(), Preview(Reach([], [])))
+        )
         # a note stands in the status line (not a toast, which would cover the form)
         looking = self.note or "Looking for the keys this branch changed..."
         self.query_one("#status", Label).update(Content(looking))
@@ -181,8 +177,7 @@ class AddApp(App[Outcome]):
         self.baseline = self.current_draft()
         self.call_after_refresh(self._keys_shown)
 
-    def _keys_shown(self) -> None:
-        """Once the changed keys show: the preview, then the other master keys."""
+    def _keys_shown(self) -> None:  # then the preview, the other master keys, the history
         _stamp("keys")
         self.live = True
         self.refresh_preview()
@@ -191,7 +186,6 @@ class AddApp(App[Outcome]):
 
     @work(thread=True, group="history")
     def parse_history(self) -> None:
-        """The history pane's entries, parsed once the keys are on screen."""
         self.session.history()
 
     # --- the model ------------------------------------------------------------------------
@@ -220,8 +214,7 @@ class AddApp(App[Outcome]):
 
     @work(exclusive=True, group="points")
     async def count_points(self, keys: list[str]) -> None:
-        """Count the points the preview left, a slice at a time on the screen's loop, then
-        preview again; a newer count replaces this one."""
+        """The points the preview left, a slice per turn of the screen's loop, then preview."""
         left = list(reversed(keys))
         while left:
             until = time.monotonic() + POINTS_SLICE
@@ -232,8 +225,7 @@ class AddApp(App[Outcome]):
 
     # --- ending: saved, left, interrupted, crashed -------------------------------------
     def _handle_exception(self, error: Exception) -> None:
-        """An uncaught exception ends the app without Textual's traceback; kept for ``run_add``
-        to raise."""
+        """An uncaught exception ends the app without Textual's traceback, for run_add to raise."""
         if self.crashed is None:
             self.crashed = error.error if isinstance(error, WorkerFailed) else error
         super()._handle_exception(error)
@@ -281,8 +273,7 @@ class AddApp(App[Outcome]):
         self.exit(outcome)
 
     def action_save(self) -> None:
-        """ctrl+s: append the entry and end; a failed save writes nothing and keeps the answers
-        (and a draft)."""
+        """ctrl+s: append and end; a failed save writes nothing and keeps the answers (a draft)."""
         draft = self.current_draft()
         path = self.session.path
         try:
@@ -326,8 +317,7 @@ class AddApp(App[Outcome]):
             self.refresh_preview()
 
     def action_toggle_pane(self) -> None:
-        """The preview or the previous entries; on a short screen f2 also cycles through the
-        panels."""
+        """The preview or the previous entries; on a short screen f2 also cycles the panels."""
         screen = self.screen
         if not screen.has_class("-short"):
             self.showing_history = not self.showing_history
@@ -348,8 +338,7 @@ class AddApp(App[Outcome]):
         self.push_screen(HelpScreen())
 
     async def action_edit_description(self) -> None:
-        """ctrl+e: the description in $VISUAL / $EDITOR (see :mod:`..authoring.editor`), the
-        screen suspended, the editor in a thread."""
+        """ctrl+e: the description in $VISUAL / $EDITOR, the screen suspended (see editor.py)."""
         form = self.query_one(EntryForm)
         before = form.to_model([]).description
         self.editing = Editing()

@@ -19,8 +19,7 @@ from textual.widgets.selection_list import Selection
 from changelog_tool.authoring.rows import KeyRow
 from changelog_tool.tui.widgets import Problem
 
-FILTER_FROM = 150
-"""With this many master keys or more, a filter box narrows the key list."""
+FILTER_FROM = 150  # with this many master keys or more, a filter box narrows the key list
 
 
 class KeySuggester(Suggester):
@@ -83,12 +82,8 @@ class KeyPicker(Vertical):
         self.suggester = KeySuggester()
 
     def compose(self) -> ComposeResult:
-        yield Input(
-            id="filter",
-            compact=True,
-            placeholder="filter: type part of a key name",
-        )
-        yield Label("", id="no-match")
+        yield Input(id="filter", compact=True, placeholder="filter: type part of a key name")
+        yield Problem("", id="no-match")
         yield KeyList(id="keys")
         with Horizontal(id="pattern-row", classes="row"):
             yield Label("Add key/pattern ", classes="field-label")
@@ -114,8 +109,7 @@ class KeyPicker(Vertical):
         self.prompts = {r.key: row_prompt(r, width) for r in self.rows}
         self._show()
 
-    def add_others(self, keys: list[str]) -> None:
-        """The other master keys, at the end (once the changed ones show)."""
+    def add_others(self, keys: list[str]) -> None:  # once the changed keys show
         known = {r.key for r in self.rows}
         rows = [KeyRow(k, other=True) for k in keys if k not in known]
         self.rows += rows
@@ -123,7 +117,7 @@ class KeyPicker(Vertical):
         self._show()
 
     def _show(self, highlight: str | None = None) -> None:
-        """Put the rows the filter lets through in the list, ticked as chosen."""
+        """The rows the filter lets through, ticked as chosen."""
         keys = self.query_one(KeyList)
         typed = self.query_one("#filter", Input).value.strip()
         text = typed.lower()
@@ -138,10 +132,8 @@ class KeyPicker(Vertical):
         if where is not None:
             keys.highlighted = where
             keys.scroll_to_highlight()
-        no_match = self.query_one("#no-match", Label)  # rather than a blank list
-        no_match.display = bool(text) and not shown
-        if no_match.display:
-            no_match.update(f'No key name contains "{typed}": change or shorten the filter')
+        hint = f'No key name contains "{typed}": change or shorten the filter'
+        self.query_one("#no-match", Problem).show(hint if text and not shown else "")
 
     def to_model(self) -> list[str]:
         return [r.key for r in self.rows if r.key in self.chosen]

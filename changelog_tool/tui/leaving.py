@@ -1,6 +1,5 @@
 """How a run of the add screen ends without saving: exit code and message, the draft kept or
-dropped, and the signals that end it the same way (SIGINT 130, SIGTERM 143, SIGHUP 129; esc
-1). See docs/design.md, "Module layout" (``tui/``)."""
+dropped, and the signals that end it the same way (SIGINT 130, SIGTERM 143, SIGHUP 129)."""
 
 from __future__ import annotations
 

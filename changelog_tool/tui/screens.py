@@ -17,31 +17,26 @@ from changelog_tool.ledger.entryschema import FLAG, INTEGER, current
 from changelog_tool.tui.keys import FILTER_FROM
 
 
-def help_text() -> str:
-    """``help.md``, then the flags and integer fields of the entry schema in use."""
-    schema = current()
-    where = schema.source or "schema/perf-changelog.schema.json"
-    lines = [f"- **Flags and numbers** (from the entry schema, {where}):"]
-    lines += [
-        f"  - `{f.name}`" + (f": {f.description}" if f.description else "")
-        for f in schema.fields
-        if f.kind in (FLAG, INTEGER)
-    ]
-    help_md = (files("changelog_tool.tui") / "help.md").read_text(encoding="utf-8")
-    text = help_md.format(
-        FILTER_FROM=FILTER_FROM, BROAD_PATTERN_EXTRA_KEYS=BROAD_PATTERN_EXTRA_KEYS
-    )
-    return text + "\n".join(lines) + "\n"
-
-
 class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q,question_mark", "dismiss", "Close"),
-    ]
+    """``help.md``, then the flags and integer fields of the entry schema in use."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q,question_mark", "dismiss")]
 
     def compose(self) -> ComposeResult:
+        schema = current()
+        where = schema.source or "schema/perf-changelog.schema.json"
+        lines = [f"- **Flags and numbers** (from the entry schema, {where}):"]
+        lines += [
+            f"  - `{f.name}`" + (f": {f.description}" if f.description else "")
+            for f in schema.fields
+            if f.kind in (FLAG, INTEGER)
+        ]
+        help_md = (files("changelog_tool.tui") / "help.md").read_text(encoding="utf-8")
+        text = help_md.format(
+            FILTER_FROM=FILTER_FROM, BROAD_PATTERN_EXTRA_KEYS=BROAD_PATTERN_EXTRA_KEYS
+        )
         with VerticalScroll(id="help"):
-            yield Markdown(help_text())
+            yield Markdown(text + "\n".join(lines) + "\n")
 
 
 LEAVE = "leave"
@@ -52,6 +47,7 @@ INTERRUPT = "interrupt"  # ctrl+c (the app's binding answers with it)
 class ConfirmLeave(ModalScreen[str]):
     """Answers :data:`LEAVE`, :data:`STAY` or :data:`INTERRUPT`."""
 
+    AUTO_FOCUS = "#stay"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,l", f"dismiss('{LEAVE}')", "Leave"),
         Binding("n,s,escape", f"dismiss('{STAY}')", "Stay"),
@@ -75,6 +71,3 @@ class ConfirmLeave(ModalScreen[str]):
                 yield Button(
                     "Stay (n)", id="stay", variant="primary", action=f"screen.dismiss('{STAY}')"
                 )
-
-    def on_mount(self) -> None:
-        self.query_one("#stay", Button).focus()

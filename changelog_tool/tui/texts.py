@@ -104,27 +104,19 @@ Pane = tuple[str, Content, Content]
 """A pane's title, note (wraps) and body."""
 
 
-def preview_title(session: AddSession) -> str:
+def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
+    """The bytes to append, numbered and marked ``+``, after the file's last lines, and what
+    they run."""
     where = first_appended_line(session.old.count(b"\n"), session.old[-2:])
-    return f"Preview: appended at line {where} of {session.path.name}"
-
-
-def file_lines(session: AddSession, appended: bytes) -> list[Content]:
-    """The file's last lines, then the appended ones marked ``+``, numbered."""
+    title = f"Preview: appended at line {where} of {session.path.name}"
+    if preview.refused:  # the file is not shown: where it leads now is not the checkout's
+        return title, Content(""), Content.styled(f"✗ {preview.refused}", "$text-error")
+    note, per_key = runs(preview)
     lines = []
+    appended = preview.appended if draft.keys else b""  # none without keys
     for number, text, new in preview_lines(session.old, appended):
         gutter = Content.styled(f"{number:>5} {'+' if new else ' '} ", "$text-muted")
         lines.append(gutter + Content.styled(text, "" if new else "$text-muted"))
-    return lines
-
-
-def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
-    """The bytes to append amid the file's last lines, and what they run."""
-    if preview.refused:  # the file is not shown: where it leads now is not the checkout's
-        refused = Content.styled(f"✗ {preview.refused}", "$text-error")
-        return preview_title(session), Content(""), refused
-    note, per_key = runs(preview) if draft.keys else (Content(""), [])
-    lines = file_lines(session, preview.appended if draft.keys else b"")  # none without keys
     if per_key:
         lines.append(Content(""))
         per_type = preview.reach.per_type
@@ -132,17 +124,11 @@ def preview_pane(session: AddSession, draft: Draft, preview: Preview) -> Pane:
             each = ", ".join(f"{kind} {count:,}" for kind, count in per_type.items())
             lines.append(Content.styled("Benchmark points per type: ", "bold") + Content(each))
         lines += [Content.styled("Benchmark points per key:", "bold"), *per_key]
-    return preview_title(session), note, Content("\n").join(lines)
-
-
-def waiting_pane(session: AddSession) -> Pane:
-    """The preview pane while the changed keys load: the file's last lines."""
-    return preview_title(session), Content(""), Content("\n").join(file_lines(session, b""))
+    return title, note, Content("\n").join(lines)
 
 
 def not_saved(path: Path, error: Exception, kept: str) -> str:
-    """The "Not saved" message: what failed, that nothing was written, the answers kept; ``kept``
-    says where the draft is."""
+    """The "Not saved" message: what failed, that nothing was written, then ``kept``."""
     if isinstance(error, OSError):
         fix = "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "Fix that"
         text = (

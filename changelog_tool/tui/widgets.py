@@ -19,10 +19,9 @@ from textual.widgets.text_area import Selection as AreaSelection
 from changelog_tool.authoring.drafts import Draft
 from changelog_tool.ledger.entryschema import FLAG, INTEGER, current
 
+# the appended entry's lines in the preview's body (see texts.preview_pane)
 DESCRIPTION = re.compile(r" *\d+ \+   description:")
 PR_LINK = re.compile(r" *\d+ \+   pr-link:")
-"""The appended entry's lines in the preview's body (see texts.preview_pane)."""
-
 
 FLAGS_LABEL = "Flags    "
 ROW_PADDING = 1  # a form row's left padding (app.tcss)
@@ -39,9 +38,9 @@ def columns(widths: list[int], room: int) -> int:
 
 
 class Problem(Label):
-    """The problems of the fields above it, hidden while there are none."""
+    """A line shown only while it has text: problems, the filter's no-match, the pane's note."""
 
-    def show(self, text: str) -> None:
+    def show(self, text: str | Content) -> None:
         self.update(text)
         self.display = bool(text)
 
@@ -55,8 +54,7 @@ class Tick(Checkbox):
 
 
 class EntryForm(Vertical):
-    """Description, scenario types, pr-link, and the schema's flags and integer fields, with
-    tooltips."""
+    """Description, scenario types, pr-link, and the schema's flags and integer fields."""
 
     DEFAULT_CLASSES = "panel"
 
@@ -156,7 +154,7 @@ class Pane(Vertical):
     DEFAULT_CLASSES = "panel"
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="pane-note")
+        yield Problem("", id="pane-note")
         with ScrollableContainer(id="pane-scroll"):
             yield Static("", id="pane-body")
 
@@ -165,8 +163,7 @@ class Pane(Vertical):
         self.query_one("#pane-body", Static).set_class(history, "wrap")
         self.border_title = title
         self.border_subtitle = "f2: preview" if history else "f2: previous entries"
-        self.query_one("#pane-note", Static).update(note)
-        self.query_one("#pane-note", Static).display = bool(note)
+        self.query_one("#pane-note", Problem).show(note)
         self.query_one("#pane-body", Static).update(body)
         if not history:  # the bytes to append: their description in view as it is typed
             lines = str(body).split("\n")
@@ -189,8 +186,7 @@ SHORT = 20  # rows; a shorter screen shows the pane only on f2, in place of the 
 
 
 class AddScreen(Screen[None]):
-    """The add screen, with the description focused from the start; narrower than 80 columns the
-    form's rows take two lines (``-narrow``)."""
+    """The description has the focus first; below 80 columns a form row takes two lines."""
 
     AUTO_FOCUS = "#description"
     # (Textual declares it "ClassVar[...] | None", which mypy reads as an instance variable)
@@ -202,8 +198,7 @@ class AddScreen(Screen[None]):
         self.query_one(Footer).compact = event.size.width < 80  # the bindings fit 60 columns
 
 
-KEY_ROWS = 3
-"""The key list's rows at 80x24, where the preview then has six rows."""
+KEY_ROWS = 3  # the key list's rows at 80x24, where the preview then has six rows
 
 
 def key_rows(height: int) -> int:

@@ -109,7 +109,7 @@ def test_problems_name_the_field_to_fix(tmp_path: Path) -> None:
     assert any("append-only cannot be combined" in p for p in found)
     assert any(p.startswith("pr-link:") and "not this repository (o/r)" in p for p in found)
     preview = session.preview(Draft(keys=["k"], description=["d2"]))
-    assert preview.ok and preview.appended.startswith(b"\n- config-keys:\n    - k\n")
+    assert not preview.problems and preview.appended.startswith(b"\n- config-keys:\n    - k\n")
 
 
 def refused_keys(session: AddSession, pattern: str) -> bool:

@@ -86,7 +86,8 @@ def verdicts(parity_project: GitRepo, draft: Draft) -> dict[str, bool]:
     found["add --json"] = done.returncode == 0
     path.write_text(OLD)
     session = AddSession(settings_module.load(root), path)
-    found["tui preview"] = session.preview(draft).ok
+    preview = session.preview(draft)
+    found["tui preview"] = bool(preview.appended) and not preview.problems
     try:
         session.save(draft)
         found["tui save"] = True

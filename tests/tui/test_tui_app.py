@@ -144,7 +144,7 @@ async def test_saving_appends_exactly_the_bytes_the_preview_showed(box: Sandbox)
         await pilot.press(*"Add Kimi-K3 B300 agentic", "enter", *"Nightly image for GPT-OSS")
         await pilot.pause()
         preview = app.session.preview(app.current_draft())
-        assert preview.ok and "✓ ready" in status(app)
+        assert preview.appended and not preview.problems and "✓ ready" in status(app)
         shown = screen_text(app)
         assert '+     - "Nightly image for GPT-OSS"' in shown  # the description, in view
         await pilot.press("ctrl+s")

@@ -64,7 +64,7 @@ async def test_the_form_shows_the_added_flag_and_scenario_type_and_writes_the_fl
         draft = app.current_draft()
         assert draft.flags == ["multi-turn"]
         preview = app.session.preview(draft)
-        assert preview.ok, preview.problems
+        assert preview.appended and not preview.problems, preview.problems
         assert preview.appended.endswith(b"  pr-link: XXX\n  multi-turn: true\n")
         await pilot.press("f1")
         await pilot.pause()
