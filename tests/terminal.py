@@ -115,11 +115,15 @@ def assert_messages_whole(screen: str, *expected: str) -> None:
 
 
 def exit_code(terminal: Terminal, done: Path, timeout: float = 30) -> str:
+    """The command's exit status, once the shell has written it: the redirection
+    creates the file before the status is in it, so an empty file is not yet done."""
     deadline = time.monotonic() + timeout
-    while not done.exists() and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        text = done.read_text().strip() if done.exists() else ""
+        if text:
+            return text
         time.sleep(0.1)
-    assert done.exists(), terminal.screen()
-    return done.read_text().strip()
+    raise AssertionError(terminal.screen())
 
 
 def process_id(pid: Path, timeout: float = 10) -> int:
