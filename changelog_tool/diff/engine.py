@@ -8,11 +8,11 @@ import contextlib
 import dataclasses
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.diff.changelog import read_revision
-from changelog_tool.diff.fields import kinds, points, scenarios_mentioning
+from changelog_tool.diff.fields import kinds, points, scenarios_of
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.local import linked, no_master_configs
@@ -39,24 +39,24 @@ class Snapshot:
     masters: MasterSet
     changelog: str
     base_ref: str
-    messages: Callable[[], list[tuple[str, str]]] = list
+    messages: Callable[[], list[tuple[str, str]]]
     """The commits' ``(sha, message)``, newest first, read on first use (an opt-out)."""
-    head_state: HeadState | None = None
+    head_state: HeadState | None
     """What head is (branch, commit, operation): the gate decides if it is protected."""
-    remote_url: Callable[[str], str | None] = lambda name: None
-    base_tail: bytes = b""
+    remote_url: Callable[[str], str | None]
+    base_tail: bytes
     """The base changelog's last 64 KiB: its newest pr-link names the repository."""
-    settings_change: Finding | None = None
-    """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
-    base_masters: MasterSet = field(default_factory=lambda: MasterSet(()))
-    reading: Reading | None = None
+    base_masters: MasterSet
+    reading: Reading | None
     """The benchmark CI's reading of the changelog's diff, merge-base to head
     (``None``: the changelog did not change)."""
-    benchmarked: Callable[[str], str | None] = lambda key: None
+    benchmarked: Callable[[str], str | None]
     """The entry whose benchmarked state a key is put back to (:func:`benchmarked_state`)."""
-    behind: Reading | None = None
+    behind: Reading | None
     """Its reading from the base ref's tip, when that tip changed the changelog
     since the merge-base (the pull-request check diffs the tip, two dots)."""
+    settings_change: Finding | None = None
+    """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
 
 
 @dataclass(frozen=True)
@@ -183,12 +183,10 @@ def snapshot(
         _head_state(repo, settings, head_sha, head_rev),
         remote_url_reader(repo.root),
         base_tail,
-        base_masters=masters["base"],
-        reading=reading,
-        behind=behind,
-        benchmarked=benchmarked_state(
-            repo, layout.changelog, layout.masters, base_sha, masters["head"]
-        ),
+        masters["base"],
+        reading,
+        benchmarked_state(repo, layout.changelog, layout.masters, base_sha, masters["head"]),
+        behind,
     )
 
 
@@ -239,7 +237,12 @@ def _add_recipes(
             continue
         where, line = head.locate(key)
         value = head.value(key)
-        scenarios = scenarios_mentioning(value, [Path(p).name for p in recipes])
+        names = [Path(p).name for p in recipes]  # scenario types whose settings name one
+        scenarios = sorted(
+            str(kind)
+            for kind, space in (scenarios_of(value) or {}).items()
+            if any(name in str(space) for name in names)
+        )
         changes.keys.append(
             KeyChange(
                 key,

@@ -62,14 +62,6 @@ def touched_scenarios(old: object, new: object) -> list[str]:
     return sorted(str(k) for k in after if not same(before.get(k, _MISSING), after[k]))
 
 
-def scenarios_mentioning(value: object, names: list[str]) -> list[str]:
-    """Scenario types whose settings mention any of ``names`` (e.g. a recipe file name)."""
-    scenarios = scenarios_of(value)
-    if scenarios is None:
-        return []
-    return sorted(str(k) for k, space in scenarios.items() if any(n in str(space) for n in names))
-
-
 def _points_reduced(old: list[object], new: list[object]) -> bool:
     """Each new item keeps or narrows a distinct old item, in order."""
     index = 0
