@@ -160,9 +160,7 @@ def snapshot(
         *(_linked(path, "master config") for path in sorted(links)),
     ]
 
-    history, base_tail = read_revision(
-        repo, layout.changelog, base_sha, head_rev, settings.max_bytes
-    )
+    history, base_tail = read_revision(repo, layout.changelog, base_sha, head_rev)
     changes.appended = [dict(a.fields, line=a.line) for a in history.appended]
     reading = behind = None
     if history.kind not in (UNCHANGED, ABSENT):

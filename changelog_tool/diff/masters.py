@@ -252,10 +252,8 @@ class MasterFile:
         return not_a_name_1_1(key, read)
 
     def value_yaml_1_1(self, key: str) -> object:
-        """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
-        jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`), or the
-        :class:`YamlProblem` that says why that reader refuses the bytes (returned, as
-        :func:`parse_1_1` returns it)."""
+        """The key's value as PyYAML's safe loader (the benchmark jobs') builds it, or the
+        :class:`YamlProblem` that says why it refuses the bytes (returned, not raised)."""
         parsed = parse_1_1(self.data if self.whole else self.chunk(key))
         if isinstance(parsed, YamlProblem):
             return replace(parsed, line=self.line(key), key=key)
