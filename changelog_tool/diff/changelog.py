@@ -64,10 +64,8 @@ def _staged(
                 None,
             )
         ]
-    if 0 not in entries:
-        return []
-    if entries[0] == work_blob or history.kind == EDITED:
-        return []
+    if 0 not in entries or entries[0] == work_blob or history.kind == EDITED:
+        return []  # conflicted, staged as the work tree has it, or an edit already said
     staged = repo.read_blob(entries[0], limit, path)
     edits = [f for f in compare(base, staged, path).findings if f.code == "history-modified"]
     return [
