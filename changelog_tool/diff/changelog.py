@@ -18,10 +18,11 @@ TAIL = 65536
 
 
 def read_revision(
-    repo: Repo, path: str, base_sha: str, head_rev: str, limit: int
+    repo: Repo, path: str, base_sha: str, head_rev: str, limit: int | None = None
 ) -> tuple[History, bytes]:
     """The changelog's history from ``base_sha`` to ``head_rev`` (or ``WORKTREE``, then with
-    what the index would commit), and the base's tail; files over ``limit`` refused unread."""
+    what the index would commit), and the base's tail; files over ``limit`` (by default
+    ``repo.limit``) refused unread."""
     base = repo.read(base_sha, path, limit)
     if head_rev == WORKTREE:
         file = repo.inside(path)
@@ -47,7 +48,7 @@ def blob_id(data: bytes, sha: str) -> str:
 
 
 def _staged(
-    repo: Repo, path: str, base: bytes, work_blob: str, history: History, limit: int
+    repo: Repo, path: str, base: bytes, work_blob: str, history: History, limit: int | None
 ) -> list[Finding]:
     """Findings for what the next commit records when the index differs from the work tree (blob
     ``work_blob``); a conflicted file is left to ``resolve``."""
@@ -63,10 +64,8 @@ def _staged(
                 None,
             )
         ]
-    if 0 not in entries:
-        return []
-    if entries[0] == work_blob or history.kind == EDITED:
-        return []
+    if 0 not in entries or entries[0] == work_blob or history.kind == EDITED:
+        return []  # conflicted, staged as the work tree has it, or an edit already said
     staged = repo.read_blob(entries[0], limit, path)
     edits = [f for f in compare(base, staged, path).findings if f.code == "history-modified"]
     return [

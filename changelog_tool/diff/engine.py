@@ -7,12 +7,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from changelog_tool.diff.changelog import read_revision
-from changelog_tool.diff.fields import kinds, points, scenarios_mentioning
+from changelog_tool.diff.fields import kinds, points, scenarios_of
 from changelog_tool.diff.keychange import ADDED, MODIFIED, RECIPE, REMOVED, ChangeSet, KeyChange
 from changelog_tool.diff.keydiff import diff
 from changelog_tool.diff.local import linked, no_master_configs
@@ -39,24 +39,24 @@ class Snapshot:
     masters: MasterSet
     changelog: str
     base_ref: str
-    messages: Callable[[], list[tuple[str, str]]] = list
+    messages: Callable[[], list[tuple[str, str]]]
     """The commits' ``(sha, message)``, newest first, read on first use (an opt-out)."""
-    head_state: HeadState | None = None
+    head_state: HeadState | None
     """What head is (branch, commit, operation): the gate decides if it is protected."""
-    remote_url: Callable[[str], str | None] = lambda name: None
-    base_tail: bytes = b""
+    remote_url: Callable[[str], str | None]
+    base_tail: bytes
     """The base changelog's last 64 KiB: its newest pr-link names the repository."""
-    settings_change: Finding | None = None
-    """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
-    base_masters: MasterSet = field(default_factory=lambda: MasterSet(()))
-    reading: Reading | None = None
+    base_masters: MasterSet
+    reading: Reading | None
     """The benchmark CI's reading of the changelog's diff, merge-base to head
     (``None``: the changelog did not change)."""
-    benchmarked: Callable[[str], str | None] = lambda key: None
+    benchmarked: Callable[[str], str | None]
     """The entry whose benchmarked state a key is put back to (:func:`benchmarked_state`)."""
-    behind: Reading | None = None
+    behind: Reading | None
     """Its reading from the base ref's tip, when that tip changed the changelog
     since the merge-base (the pull-request check diffs the tip, two dots)."""
+    settings_change: Finding | None = None
+    """The branch changed the settings (``diff/trust.py``); the gate sets the severity."""
 
 
 @dataclass(frozen=True)
@@ -127,15 +127,15 @@ def snapshot(
     layout = Layout.of(settings, repo.root)
     sides = revisions or Revisions.of(repo, settings, base, head)
     base_ref, base_sha, head_rev, head_sha = dataclasses.astuple(sides)
-    limit = repo.limit = settings.max_bytes
+    repo.limit = settings.max_bytes  # every read below is refused over it
     files: dict[tuple[str, str], MasterFile] = {}
 
     def master(sha: str | None, path: str) -> MasterFile:
         """A work-tree file, or a blob (read and scanned once when both sides share it)."""
         if sha is None:
-            return MasterFile(path, repo.read(WORKTREE, path, limit) or b"")
+            return MasterFile(path, repo.read(WORKTREE, path) or b"")
         if (path, sha) not in files:
-            files[path, sha] = MasterFile(path, repo.read_blob(sha, limit, path))
+            files[path, sha] = MasterFile(path, repo.read_blob(sha, path=path))
         return files[path, sha]
 
     masters: dict[str, MasterSet] = {}
@@ -150,7 +150,7 @@ def snapshot(
         raise no_master_configs(settings)
     keys, problems = diff(masters["base"], masters["head"])
     changes = ChangeSet(base=base_sha, head=head_rev, keys=keys)
-    _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev, limit)
+    _add_recipes(repo, layout, changes, masters["head"], base_sha, head_rev)
     for change in changes.keys:
         if change.kind != REMOVED:
             with contextlib.suppress(YamlProblem):
@@ -160,7 +160,7 @@ def snapshot(
         *(_linked(path, "master config") for path in sorted(links)),
     ]
 
-    history, base_tail = read_revision(repo, layout.changelog, base_sha, head_rev, limit)
+    history, base_tail = read_revision(repo, layout.changelog, base_sha, head_rev)
     changes.appended = [dict(a.fields, line=a.line) for a in history.appended]
     reading = behind = None
     if history.kind not in (UNCHANGED, ABSENT):
@@ -181,12 +181,10 @@ def snapshot(
         _head_state(repo, settings, head_sha, head_rev),
         remote_url_reader(repo.root),
         base_tail,
-        base_masters=masters["base"],
-        reading=reading,
-        behind=behind,
-        benchmarked=benchmarked_state(
-            repo, layout.changelog, layout.masters, base_sha, masters["head"]
-        ),
+        masters["base"],
+        reading,
+        benchmarked_state(repo, layout.changelog, layout.masters, base_sha, masters["head"]),
+        behind,
     )
 
 
@@ -197,7 +195,6 @@ def _add_recipes(
     head: MasterSet,
     base_sha: str,
     head_rev: str,
-    limit: int,
 ) -> None:
     """Changed recipe files, the keys (at head) that reference them, and orphans.
     A modified recipe counts only when its YAML data changed (not its comments,
@@ -211,7 +208,7 @@ def _add_recipes(
         if status != "D" and repo.is_link(head_rev, path):
             changes.problems.append(_linked(path, "recipe"))
         if status == "M":
-            before, after = repo.read(base_sha, path, limit), repo.read(head_rev, path, limit)
+            before, after = repo.read(base_sha, path), repo.read(head_rev, path)
             if before is not None and after is not None and same_data(before, after):
                 continue
         users = []
@@ -238,7 +235,12 @@ def _add_recipes(
             continue
         where, line = head.locate(key)
         value = head.value(key)
-        scenarios = scenarios_mentioning(value, [Path(p).name for p in recipes])
+        names = [Path(p).name for p in recipes]  # scenario types whose settings name one
+        scenarios = sorted(
+            str(kind)
+            for kind, space in (scenarios_of(value) or {}).items()
+            if any(name in str(space) for name in names)
+        )
         changes.keys.append(
             KeyChange(
                 key,
@@ -309,29 +311,19 @@ def benchmarked_state(
 ) -> Callable[[str], str | None]:
     """``key`` -> the newest base entry covering it when head's value equals its value at that
     entry's commit; else ``None``."""
-    parsed: list[tuple[int, dict[str, object]]] = []  # (line, value), newest first
-    rest: Iterator[tuple[int, object]] | None = None
-
-    def newest_first() -> Iterator[tuple[int, dict[str, object]]]:
-        """The base's entries from its end, each parsed once for every key asked."""
-        nonlocal rest
-        if rest is None:
-            entries = Ledger(repo.read(base_sha, changelog) or b"")
-            rest = ((b.line, b.value) for b in reversed(entries.blocks))
-        yield from parsed
-        for line, value in rest:
-            if isinstance(value, dict):
-                parsed.append((line, value))
-                yield line, value
+    ledger = functools.cache(lambda: Ledger(repo.read(base_sha, changelog) or b""))
 
     def lookup(key: str) -> str | None:
-        for line, value in newest_first():
-            if any(matches(p, key) for p in texts(value.get("config-keys"))):
-                commit = repo.line_origin(base_sha, changelog, line)
+        for entry in reversed(ledger().blocks):  # each value parsed once for every key asked
+            value = entry.value
+            if isinstance(value, dict) and any(
+                matches(p, key) for p in texts(value.get("config-keys"))
+            ):
+                commit = repo.line_origin(base_sha, changelog, entry.line)
                 if commit is None or not _same_value(repo, commit, masters, key, head):
                     return None
                 link = value.get("pr-link")
-                return f"the entry on line {line} of the base ({label(value)}, {link})"
+                return f"the entry on line {entry.line} of the base ({label(value)}, {link})"
         return None
 
     return lookup

@@ -8,12 +8,9 @@ from collections.abc import Mapping
 from changelog_tool.yaml.values import same
 
 SCENARIOS = "scenarios"
-FIXED_SEQ_LEN = "fixed-seq-len"
-LEGACY_SEQ_LENS = "seq-len-configs"
-"""A key of the older layout lists its sequence lengths here, at its top: its one
-scenario type is fixed-seq-len."""
 # Lists whose items are benchmark points: removing items only runs less.
 _POINT_LISTS = frozenset({"search-space", "conc-list", "seq-len-configs", "scenario"})
+_SWEEP = frozenset({"conc-start", "conc-end"})
 _MISSING = object()
 
 
@@ -49,7 +46,7 @@ def kinds(value: object) -> tuple[str, ...]:
     scenarios = scenarios_of(value)
     if scenarios is not None:
         return tuple(str(kind) for kind in scenarios)
-    return (FIXED_SEQ_LEN,) if isinstance(value, Mapping) and LEGACY_SEQ_LENS in value else ()
+    return ("fixed-seq-len",) if isinstance(value, Mapping) and "seq-len-configs" in value else ()
 
 
 def touched_scenarios(old: object, new: object) -> list[str]:
@@ -62,31 +59,12 @@ def touched_scenarios(old: object, new: object) -> list[str]:
     return sorted(str(k) for k in after if not same(before.get(k, _MISSING), after[k]))
 
 
-def scenarios_mentioning(value: object, names: list[str]) -> list[str]:
-    """Scenario types whose settings mention any of ``names`` (e.g. a recipe file name)."""
-    scenarios = scenarios_of(value)
-    if scenarios is None:
-        return []
-    return sorted(str(k) for k, space in scenarios.items() if any(n in str(space) for n in names))
-
-
-def _points_reduced(old: list[object], new: list[object]) -> bool:
-    """Each new item keeps or narrows a distinct old item, in order."""
-    index = 0
-    for item in new:
-        while index < len(old) and not _narrows(old[index], item):
-            index += 1
-        if index == len(old):
-            return False
-        index += 1
-    return True
-
-
 def _narrows(old: object, new: object, name: str | None = None) -> bool:
     if same(old, new):
         return True
     if isinstance(old, list) and isinstance(new, list):
-        return name in _POINT_LISTS and _points_reduced(old, new)
+        rest = iter(old)  # each new item keeps or narrows a distinct old item, in order
+        return name in _POINT_LISTS and all(any(_narrows(o, item) for o in rest) for item in new)
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         if set(old) != set(new):
             return False
@@ -102,12 +80,6 @@ def _narrows(old: object, new: object, name: str | None = None) -> bool:
     return False
 
 
-_SWEEP = frozenset({"conc-start", "conc-end"})
-SWEEP_STEP = 2
-"""The factor between a sweep's points: the generator's ``--step-size`` default, and
-the fixed step of the ``test-config`` command that a changelog's sweep runs."""
-
-
 def sweep(entry: Mapping[object, object]) -> frozenset[int] | None:
     """The concurrencies of a ``conc-start``/``conc-end`` sweep as InferenceX's
     ``generate_sweep_configs.py`` makes them: doubling from the start, then the end (4..100:
@@ -118,7 +90,7 @@ def sweep(entry: Mapping[object, object]) -> frozenset[int] | None:
     found, value = {end}, start
     while value < end:
         found.add(value)
-        value *= SWEEP_STEP
+        value *= 2  # the generator's --step-size default, test-config's fixed step
     return frozenset(found)
 
 

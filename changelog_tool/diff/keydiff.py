@@ -171,11 +171,6 @@ def _pattern() -> re.Pattern[str]:
     return re.compile(str(builtin_definition("config-key")["pattern"]))
 
 
-def _refused(char: str, first: bool) -> bool:
-    """Does the schema refuse ``char`` first in a key (``first``) or after an accepted character?"""
-    return _pattern().fullmatch(char if first else "a" + char) is None
-
-
 def describe(char: str) -> str:
     """``'x' U+0078 LATIN SMALL LETTER X``; an invisible character is only named."""
     code = f"U+{ord(char):04X}"
@@ -195,8 +190,8 @@ def key_name_problem(key: str) -> str | None:
     if not key:
         return "an empty key name cannot be named in a changelog entry; name the key"
     found: dict[str, int] = {}
-    for index, char in enumerate(key):
-        if char not in found and _refused(char, index == 0):
+    for index, char in enumerate(key):  # refused first in a key, or after an accepted one?
+        if char not in found and _pattern().fullmatch(char if index == 0 else "a" + char) is None:
             found[char] = index + 1
     if not found:
         return f"key {key!r} does not match the schema's config-key pattern; rename the key"

@@ -28,19 +28,17 @@ from changelog_tool.yaml import yaml11
 from changelog_tool.yaml.items import YamlProblem
 from changelog_tool.yaml.limits import OTHER_BREAKS, events, line_at
 
-# A top-level key: column 0, not a comment, sequence item, directive or document marker.
-# A plain key runs to the first colon that ends it (one before a space, a tab or the
-# line's end); its trailing blanks are dropped by ``_unquote``. Each part is possessive
-# and no two parts can match the same byte, so a line that never reaches such a colon
-# is read in one pass.
+# A top-level key, matched at a line's start: not a comment, sequence item, directive or
+# document marker. A plain key runs to the first colon that ends it (one before a space, a
+# tab or the line's end); its trailing blanks are dropped by ``_unquote``. Each part is
+# possessive and no two parts can match the same byte, so a line that never reaches such a
+# colon is read in one pass.
 _TOP_KEY = re.compile(
-    rb"""^(?:"((?:[^"\\\n]|\\.)*+)"|'((?:[^'\n]|'')*+)'"""
+    rb"""(?:"((?:[^"\\\n]|\\.)*+)"|'((?:[^'\n]|'')*+)'"""
     rb"""|([^\s#\-?:%!&*\[\]{},|>@`"'](?:[^:\n]|:(?![ \t]|\r?$))*+))"""
     rb"""[ \t]*+:(?=[ \t]|\r?$)""",
     re.MULTILINE,
 )
-# Where a top-level key may begin: after a newline, at a character a key can start with.
-_LINE_START = re.compile(rb"\n(?=[^\s#\-?:%!&*\[\]{},|>@`])")
 # A line with text at column 0: a top-level key, a sequence item (``- x`` under the
 # key before it), or something the scan cannot split by (a tag, an anchor, ``?``,
 # ``-key:``, ``:key:``, a document marker, a directive, a flow collection).
@@ -98,18 +96,29 @@ class MasterFile:
         return len(BOM) if self.data.startswith(BOM) else 0
 
     @cached_property
-    def _found(self) -> list[tuple[str, int]]:
-        """Every top-level key line the scan reads: its key and where it starts."""
+    def _scan(self) -> tuple[list[tuple[str, int]], bool]:
+        """Every top-level key line the scan reads (its key and where it starts), and
+        whether a line at column 0 is neither such a key, nor a sequence item (``- ``),
+        nor blank or a comment: only a whole-file parse knows what it is (``!!str key:``
+        is a key; the scan would miss it)."""
         data, first = self.data, self._first
         found: list[tuple[str, int]] = []
-        starts = [first] + [m.end() for m in _LINE_START.finditer(data)]
+        unsplittable = False
+        lead = data[first : first + 1]
+        starts = [first] if lead and lead not in b" \t\r\n\f\v#" else []
+        starts += [m.start() + 1 for m in _COLUMN_ZERO.finditer(data, first)]
         for start in starts:
-            # (after a mark, the first line is matched on its own: ``^`` needs a line start)
-            match = _TOP_KEY.match(data[first:]) if start == first else _TOP_KEY.match(data, start)
+            match = _TOP_KEY.match(data, start)
             key = _unquote(match) if match is not None else None
             if key is not None:
                 found.append((key, start))
-        return found
+            elif not (data[start : start + 1] == b"-" and data[start + 1 : start + 2] in b" \r\n"):
+                unsplittable = True
+        return found, unsplittable
+
+    @property
+    def _found(self) -> list[tuple[str, int]]:
+        return self._scan[0]
 
     @cached_property
     def spans(self) -> dict[str, Span]:
@@ -125,20 +134,6 @@ class MasterFile:
             spans[key] = Span(start, end, line)
         return spans
 
-    def _unsplittable(self) -> bool:
-        """A line at column 0 that is neither a top-level key the scan read, nor a
-        sequence item (``- ``), nor blank or a comment: only a whole-file parse
-        knows what it is (``!!str key:`` is a key; the scan would miss it)."""
-        data, keys = self.data, {start for _, start in self._found}
-        first = self._first
-        lead = data[first : first + 1]
-        starts = [first] if lead and lead not in b" \t\r\n\f\v#" else []
-        starts += [m.start() + 1 for m in _COLUMN_ZERO.finditer(data, first)]
-        return any(
-            at not in keys and not (data[at : at + 1] == b"-" and data[at + 1 : at + 2] in b" \r\n")
-            for at in starts
-        )
-
     @cached_property
     def whole(self) -> bool:
         """True when values must come from one parse of the whole file."""
@@ -151,7 +146,7 @@ class MasterFile:
             or any(mark in data for mark in OTHER_BREAKS)
             or data.count(b"\r") != data.count(b"\r\n")
             or any(key == "<<" for key, _ in self._found)  # a merge key: not a key of its own
-            or self._unsplittable()
+            or self._scan[1]
             or any(
                 line.strip() and not line.lstrip().startswith(b"#")
                 for line in preamble.splitlines()
@@ -194,12 +189,11 @@ class MasterFile:
             seen[key] -= 1
             if seen[key] == 0:
                 continue  # the last definition: kept
-            end = self.data.find(b"\n", start)
-            match = _TOP_KEY.match(self.data[start : end if end >= 0 else len(self.data)])
+            match = _TOP_KEY.match(self.data, start)
             assert match is not None  # the scan found a key line here
             out += [self.data[last:start], b'"\\0shadowed %d"' % len(names)]
             names.append(f"\x00shadowed {len(names)}")
-            last = start + match.end() - 1  # the colon
+            last = match.end() - 1  # the colon
         out.append(self.data[last:])
         return b"".join(out), names
 
@@ -258,10 +252,8 @@ class MasterFile:
         return not_a_name_1_1(key, read)
 
     def value_yaml_1_1(self, key: str) -> object:
-        """The key's value as a YAML 1.1 reader (PyYAML's safe loader, which benchmark
-        jobs use) builds it (:mod:`changelog_tool.yaml.yaml11`), or the
-        :class:`YamlProblem` that says why that reader refuses the bytes (returned, as
-        :func:`parse_1_1` returns it)."""
+        """The key's value as PyYAML's safe loader (the benchmark jobs') builds it, or the
+        :class:`YamlProblem` that says why it refuses the bytes (returned, not raised)."""
         parsed = parse_1_1(self.data if self.whole else self.chunk(key))
         if isinstance(parsed, YamlProblem):
             return replace(parsed, line=self.line(key), key=key)
