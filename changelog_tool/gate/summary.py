@@ -93,8 +93,7 @@ def _kinds(change: KeyChange, masters: MasterSet) -> Iterable[str]:
 
 
 def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) -> list[Finding]:
-    """One notice naming the scenario types the changed keys use that the schema lacks, with the
-    fix."""
+    """One notice naming the scenario types the changed keys use that the schema lacks."""
     definition = current()
     unlisted: dict[str, list[str]] = {}
     where: KeyChange | None = None
