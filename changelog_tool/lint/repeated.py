@@ -114,15 +114,15 @@ class Budget:
 
 
 def repeats(
-    path: str,
-    maps: list[Mapping],
-    budget: Budget,
-    changed: set[tuple[str, ...]],
+    path: str, maps: list[Mapping], base: list[Mapping], budget: Budget
 ) -> tuple[list[Finding], list[Mapping]]:
     """Groups of sibling blocks (none using ``<<``, nor list items) sharing at least
     :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union, one of them
-    ``changed``: a finding at each group's first block, and the blocks reported."""
+    new or changed since ``base``: a finding at each group's first block, and the blocks
+    reported."""
     budget.path = path
+    before = {m.path: m.value for m in base}
+    changed = {m.path for m in maps if before.get(m.path) != m.value}
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -200,12 +200,6 @@ def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]
             by_value[mapping.value] = group
         group.append(block)
     return [members for _, _, members in leaders if len(members) > 1]
-
-
-def changed_blocks(head: list[Mapping], base: list[Mapping]) -> set[tuple[str, ...]]:
-    """Paths of the mappings that are new at head or whose value changed."""
-    before = {m.path: m.value for m in base}
-    return {m.path for m in head if before.get(m.path) != m.value}
 
 
 # ``repeated-block``'s second shape: a large block (at least :data:`MIN_SHARED` keys, or a

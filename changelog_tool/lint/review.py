@@ -177,8 +177,7 @@ class _File:
             if styles:
                 out += keystyle.slips(self.path, now, lambda: self.new_paths, self.style)
             if work is not None:
-                changed = repeated.changed_blocks(now, self.before)
-                found, self.repeated = repeated.repeats(self.path, now, work, changed)
+                found, self.repeated = repeated.repeats(self.path, now, self.before, work)
                 out += found
         except YamlProblem:
             self.now = None
