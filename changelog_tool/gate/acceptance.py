@@ -1,6 +1,5 @@
 """The one rule for an acceptable new entry (:func:`rejections`), used by ``add``, ``--json``,
-the TUI and ``verify``: the schema, nothing listed twice, every pattern matching a master key,
-a scenario type a matched key has, and the pr-link policy."""
+the TUI and ``verify``: schema, no repeats, patterns that match, scenario types, pr-link."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """What ``verify --base`` says besides the verdict (pure): the Markdown job summary for
-``$GITHUB_STEP_SUMMARY`` (every name escaped), and notes on the entry schema in use (fields it
-adds, scenario types the changed keys use that it does not list)."""
+``$GITHUB_STEP_SUMMARY`` (every name escaped), and notes on the entry schema in use."""
 
 from __future__ import annotations
 

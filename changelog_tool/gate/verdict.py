@@ -176,14 +176,14 @@ def _restored(gap: Gap, state: str) -> Finding:
 
 def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding:
     change = gap.change
+    recipes = f"uses changed recipe(s) {', '.join(change.recipes)}"
     if change.kind == ADDED:
         what = "was added"
     elif change.kind == RECIPE:
-        what = f"uses changed recipe(s) {', '.join(change.recipes)}"
+        what = recipes
     else:
         what = f"changed ({', '.join(change.fields)})"
-        if change.recipes:
-            what += f" and uses changed recipe(s) {', '.join(change.recipes)}"
+        what += f" and {recipes}" if change.recipes else ""
     key = shown(change.key)  # a name from the branch: quoted when it holds a line break
     kinds = ", ".join(shown(k) for k in gap.kinds)
     severity = ERROR
