@@ -42,9 +42,7 @@ def run(*, base: str | None, format: str, allow_settings_change: bool = False) -
         else:
             assert work_tree is not None
             settings, snap = work_tree, snapshot(repo, work_tree, None, None)
-        findings = [*snap.changes.problems]
-        if snap.settings_change is not None:
-            findings[:0] = filter(None, [settings_change(snap, allow_settings_change)])
+        findings = [*settings_change(snap, allow_settings_change), *snap.changes.problems]
         findings += lint_findings(
             repo, Layout.of(settings, repo.root), snap, settings.severity, settings.max_bytes
         )

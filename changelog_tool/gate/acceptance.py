@@ -1,6 +1,5 @@
 """The one rule for an acceptable new entry (:func:`rejections`), used by ``add``, ``--json``,
-the TUI and ``verify``: the schema, nothing listed twice, every pattern matching a master key,
-a scenario type a matched key has, and the pr-link policy."""
+the TUI and ``verify``: schema, no repeats, patterns that match, scenario types, pr-link."""
 
 from __future__ import annotations
 
@@ -35,8 +34,7 @@ not change: each of them re-runs its whole sweep for nothing the change needs.""
 
 
 def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str | None:
-    """The warning for a pattern reaching far more keys than the branch changed
-    (:data:`BROAD_PATTERN_EXTRA_KEYS`), or ``None``."""
+    """The warning for a pattern reaching far more keys than the branch changed, or ``None``."""
     needed = set(matched) & set(changed)
     extra = len(matched) - len(needed)
     if "*" not in pattern or extra <= BROAD_PATTERN_EXTRA_KEYS:
@@ -49,8 +47,7 @@ def broad(pattern: str, matched: Sequence[str], changed: Iterable[str]) -> str |
 
 @dataclass(frozen=True)
 class Rejection:
-    """Why an entry is not acceptable: finding code, field (schema path), message, offending
-    text."""
+    """Why an entry is not acceptable: ``field`` is a schema path, ``text`` the offending text."""
 
     code: str
     field: str
@@ -64,8 +61,7 @@ class Rejection:
 
 @dataclass(frozen=True)
 class Rules:
-    """What an entry is judged against: master configs, the pr-link repository, and the protected
-    branch when written there."""
+    """What an entry is judged against: master configs, pr-link repository, protected branch."""
 
     settings: Settings
     masters: MasterSet
@@ -86,8 +82,7 @@ def work_tree_rules(
     masters: MasterSet | None = None,
     changed: Callable[[], Collection[str] | None] | None = None,
 ) -> Rules:
-    """The rules for an entry written to the work tree's changelog now (``changelog_tail`` lets
-    the newest entry name the repository)."""
+    """The rules for an entry written to the work tree's changelog (its tail names the slug)."""
     if masters is None:
         masters = work_tree_masters_or_error(settings)
     protected = prlinks.protected_head(settings, head_state(settings.root, settings.protected_ref))
@@ -124,9 +119,7 @@ def rejections(
     out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
-        refused = _pr_link(link, rules)
-        if refused is not None:
-            out.append(refused)
+        out += filter(None, [_pr_link(link, rules)])
     keys = list(rules.masters.owner)
     files = [m.path for m in rules.masters.files]
     matched: set[str] = set()
@@ -207,8 +200,7 @@ def _pr_link(link: str, rules: Rules) -> Rejection | None:
 def zero_points(
     entry: Mapping[str, object], keys: Sequence[str], masters: MasterSet
 ) -> list[Rejection]:
-    """A ``scenario-mismatch`` for each matched key whose types the entry's ``scenario-type``
-    misses."""
+    """A ``scenario-mismatch`` for each key that has none of the entry's ``scenario-type``."""
     named = named_types(entry)
     if named is None:
         return []
@@ -251,8 +243,7 @@ def _readings(entry: Mapping[str, object], block: bytes) -> list[Rejection]:
 
 
 def refuse(entries: Sequence[Mapping[str, object]], rules: Rules) -> list[str]:
-    """Raise, naming every rejection of every entry, unless all are acceptable; else the
-    warnings."""
+    """Raise naming every rejection of every entry, if one is an error; else the warnings."""
     lines: list[str] = []
     warnings: list[str] = []
     for number, entry in enumerate(entries, 1):

@@ -95,8 +95,7 @@ def scope_findings(snapshot: Snapshot, appended: Sequence[Entry]) -> list[Findin
 def _inside(
     change: KeyChange, allowed: set[str], base: MasterSet, head: MasterSet
 ) -> list[Finding]:
-    """The rules for one selected, changed config: its scenarios, config-wide fields, unselected
-    scenarios."""
+    """The rules for one selected, changed config: its scenarios, config-wide fields."""
     if any(f in UNREAD for f in change.fields):
         return []  # a side that does not parse is reported as such
     try:

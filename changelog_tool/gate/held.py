@@ -1,6 +1,5 @@
-"""Which of a changelog's lines the protected branch already holds, by entry identity without the
-pr-link, so that a flaw there is a warning
-(:func:`~changelog_tool.ledger.filecheck.as_history`)."""
+"""The changelog's lines the protected branch already holds (an entry equal but for its pr-link),
+where a flaw is a warning (:func:`~changelog_tool.ledger.filecheck.as_history`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """What ``verify --base`` says besides the verdict (pure): the Markdown job summary for
-``$GITHUB_STEP_SUMMARY`` (every name escaped), and notes on the entry schema in use (fields it
-adds, scenario types the changed keys use that it does not list)."""
+``$GITHUB_STEP_SUMMARY`` (every name escaped), and notes on the entry schema in use."""
 
 from __future__ import annotations
 
@@ -93,8 +92,7 @@ def _kinds(change: KeyChange, masters: MasterSet) -> Iterable[str]:
 
 
 def unlisted_scenario_types(changes: Iterable[KeyChange], masters: MasterSet) -> list[Finding]:
-    """One notice naming the scenario types the changed keys use that the schema lacks, with the
-    fix."""
+    """One notice naming the scenario types the changed keys use that the schema lacks."""
     definition = current()
     unlisted: dict[str, list[str]] = {}
     where: KeyChange | None = None

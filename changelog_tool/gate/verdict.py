@@ -65,12 +65,10 @@ class Verdict:
     opt_out: OptOut | None = None
 
 
-def settings_change(snapshot: Snapshot, allowed: bool) -> Finding | None:
-    """The branch's settings change as the gate judges it: an error, or a warning when
-    ``allowed``."""
-    if snapshot.settings_change is None:
-        return None
-    return replace(snapshot.settings_change, severity=WARNING if allowed else ERROR)
+def settings_change(snapshot: Snapshot, allowed: bool) -> list[Finding]:
+    """The branch's settings change, if any: an error, or a warning when ``allowed``."""
+    found = snapshot.settings_change
+    return [] if found is None else [replace(found, severity=WARNING if allowed else ERROR)]
 
 
 def check(
@@ -88,7 +86,7 @@ def check(
     replay change the changelog): said instead of the advice to append, no entry suggested."""
     changes, history = snapshot.changes, snapshot.history
     changed = settings_change(snapshot, allow_settings_change)
-    verdict = Verdict(findings=[*filter(None, [changed]), *history.findings, *changes.problems])
+    verdict = Verdict(findings=[*changed, *history.findings, *changes.problems])
     appended = history.appended
     unselected = gaps(changes.needing_entry(), [a.fields for a in appended])
     # a modified key no entry names, put back as the newest base entry covering it benchmarked it
@@ -103,13 +101,9 @@ def check(
     verdict.opt_out = find_opt_out(snapshot.messages if uncovered else list, skip_reason, pr_title)
     verdict.findings.extend(_uncovered(g, verdict.opt_out, waiting) for g in unselected)
     verdict.findings.extend(scope_findings(snapshot, appended))
-    # the repository is needed only to judge or suggest a pr-link
-    needed = appended or uncovered or snapshot.history.corrections
-    slug = (
-        prlinks.repository_slug(settings, snapshot.base_tail, snapshot.remote_url)
-        if needed
-        else None
-    )
+    slug = None
+    if appended or uncovered or history.corrections:  # to judge or suggest a pr-link
+        slug = prlinks.repository_slug(settings, snapshot.base_tail, snapshot.remote_url)
     needing = frozenset(c.key for c in changes.needing_entry())
     rules = Rules(
         settings,
@@ -123,7 +117,11 @@ def check(
     for number, entry in enumerate(appended, 1):
         verdict.findings.extend(_rejected(entry, number, rules, snapshot.changelog))
     verdict.findings.extend(_duplicates(snapshot, appended, settings))
-    verdict.findings.extend(_corrections(snapshot, settings, slug))
+    for line, link in history.corrections:  # an old entry's corrected link: this repository's
+        problem = prlinks.problem(link, settings, slug, allow_placeholder=False)
+        if problem is not None:
+            said = f"corrected link: {problem}"
+            verdict.findings.append(Finding("pr-link", said, snapshot.changelog, line))
     read = reading_findings(snapshot, settings)
     if any(f.code == REFUSED for f in read):  # the refusal says it, as an error
         verdict.findings = [f for f in verdict.findings if f.code != "whitespace"]
@@ -178,14 +176,14 @@ def _restored(gap: Gap, state: str) -> Finding:
 
 def _uncovered(gap: Gap, opt_out: OptOut | None, waiting: str | None) -> Finding:
     change = gap.change
+    recipes = f"uses changed recipe(s) {', '.join(change.recipes)}"
     if change.kind == ADDED:
         what = "was added"
     elif change.kind == RECIPE:
-        what = f"uses changed recipe(s) {', '.join(change.recipes)}"
+        what = recipes
     else:
         what = f"changed ({', '.join(change.fields)})"
-        if change.recipes:
-            what += f" and uses changed recipe(s) {', '.join(change.recipes)}"
+        what += f" and {recipes}" if change.recipes else ""
     key = shown(change.key)  # a name from the branch: quoted when it holds a line break
     kinds = ", ".join(shown(k) for k in gap.kinds)
     severity = ERROR
@@ -224,14 +222,14 @@ def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -
     by_selection: dict[Hashable, Entry] = {}
     for entry in appended:
         value = entry.fields
+        other: object
         first = by_identity.setdefault(entry_identity(value), entry)
         twin = by_selection.setdefault(selection(value), entry)
         if first is not entry:
-            line, said = first.line, ""
-            identical = first.fields.get("pr-link") == value.get("pr-link")
+            line, said, other = first.line, "", first.fields
         elif (found := duplicate_in(kept, value)) is not None:
-            line, said = found, where
-            identical = _identical(kept, found, entry)
+            block = next((b for b in Ledger(kept).blocks if b.line == found), None)
+            line, said, other = found, where, block.value if block is not None else None
         else:
             if twin is not entry:
                 message = (
@@ -242,6 +240,7 @@ def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -
                 )
                 out.append(Finding("duplicate-entry", message, path, entry.line, severity))
             continue
+        identical = isinstance(other, dict) and other.get("pr-link") == value.get("pr-link")
         if identical and entry.line <= history.prefix.count(b"\n"):  # before the base's last entry
             message = (
                 f"this entry is a copy of the entry on line {line}{said}, its pr-link too, left "
@@ -258,26 +257,8 @@ def _duplicates(snapshot: Snapshot, appended: list[Entry], settings: Settings) -
     return out
 
 
-def _identical(kept: bytes, line: int, entry: Entry) -> bool:
-    """The kept entry at ``line`` has ``entry``'s pr-link."""
-    block = next((b for b in Ledger(kept).blocks if b.line == line), None)
-    value = block.value if block is not None else None
-    return isinstance(value, dict) and value.get("pr-link") == entry.fields.get("pr-link")
-
-
-def _corrections(snapshot: Snapshot, settings: Settings, slug: str | None) -> list[Finding]:
-    """A corrected pr-link of an old entry must be this repository's real link."""
-    out = []
-    for line, link in snapshot.history.corrections:
-        problem = prlinks.problem(link, settings, slug, allow_placeholder=False)
-        if problem is not None:
-            out.append(Finding("pr-link", f"corrected link: {problem}", snapshot.changelog, line))
-    return out
-
-
-# ``orphan-recipe``: changed recipes no master key references, one finding per folder.
 def orphan_findings(recipes: Iterable[str]) -> list[Finding]:
-    """One warning per folder of ``recipes``, at its first file."""
+    """``orphan-recipe``: one warning per folder of changed recipes no master key references."""
     folders: dict[str, list[str]] = {}
     for recipe in recipes:
         folders.setdefault(posixpath.dirname(recipe), []).append(recipe)
@@ -301,10 +282,9 @@ def orphan_findings(recipes: Iterable[str]) -> list[Finding]:
     return out
 
 
-# The verdict while git has stopped in a rebase, merge or cherry-pick: said first, and no advice
-# to append while commits to replay still change the changelog.
 def waiting(stopped: Pending, touching: list[str], path: str) -> str | None:
-    """The advice in place of "append one", while commits to replay change ``path``."""
+    """While git has stopped in a rebase, merge or cherry-pick: the advice in place of "append
+    one", as long as commits to replay change ``path``."""
     if not touching:
         return None
     op = stopped.operation

@@ -89,9 +89,5 @@ def lint_findings(
 
 def _line_of(data: bytes, text: str, start: int) -> int:
     """The first line at or after ``start`` that holds ``text``."""
-    lines = data.split(b"\n")
-    needle = text.encode("utf-8")
-    for number in range(start - 1, len(lines)):
-        if needle in lines[number]:
-            return number + 1
-    return start
+    needle, lines = text.encode("utf-8"), data.split(b"\n")[start - 1 :]
+    return next((start + n for n, line in enumerate(lines) if needle in line), start)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from posixpath import commonprefix
 
 from changelog_tool.findings import Finding
 from changelog_tool.yaml.tree import Mapping, Values
@@ -36,7 +37,10 @@ def anchor_name(name: str) -> str:
     return f"{cleaned or 'block'}-common"
 
 
-def as_already(example: Merge | None) -> str:
+def as_already(examples: Sequence[Merge], near: tuple[str, ...]) -> str:
+    """The file's own anchor-and-merge pair whose merging mapping shares the longest path with
+    ``near`` (first on a tie), as an example to follow; empty without one."""
+    example = max(examples, key=lambda e: len(commonprefix([e.used.path, near])), default=None)
     if example is None:
         return ""
     defined, used = example.defined, example.used
@@ -60,17 +64,6 @@ def merges(maps: Sequence[Mapping]) -> list[Merge]:
             if defined is not None and len(out) < MAX_EXAMPLES:
                 out.append(Merge(name, defined, mapping))
     return out
-
-
-def nearest(examples: Sequence[Merge], near: tuple[str, ...]) -> Merge | None:
-    """The pair whose merging mapping shares the longest path with ``near`` (first on a tie)."""
-    return max(examples, key=lambda e: _common(e.used.path, near), default=None)
-
-
-def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    return next(
-        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
-    )
 
 
 class Budget:
@@ -121,15 +114,15 @@ class Budget:
 
 
 def repeats(
-    path: str,
-    maps: list[Mapping],
-    budget: Budget,
-    changed: set[tuple[str, ...]],
+    path: str, maps: list[Mapping], base: list[Mapping], budget: Budget
 ) -> tuple[list[Finding], list[Mapping]]:
     """Groups of sibling blocks (none using ``<<``, nor list items) sharing at least
     :data:`MIN_SHARED` identical leaf fields and :data:`MIN_SHARE` of their union, one of them
-    ``changed``: a finding at each group's first block, and the blocks reported."""
+    new or changed since ``base``: a finding at each group's first block, and the blocks
+    reported."""
     budget.path = path
+    before = {m.path: m.value for m in base}
+    changed = {m.path for m in maps if before.get(m.path) != m.value}
     merged_parents = {m.path[:-1] for m in maps if m.merges and m.path}
     groups: dict[tuple[str, ...], list[Mapping]] = {}
     for mapping in maps:
@@ -160,7 +153,7 @@ def repeats(
             shared = len(set().union(*(fields.keys() for _, fields in members)) - different)
             if examples is None:
                 examples = merges(maps)
-            example = nearest(examples, first.path[:-1])
+            already = as_already(examples, first.path[:-1])
             reported += [m for m, _ in members]
             names = [m.path[-1] for m, _ in members]
             where = ", ".join(f"{m.path[-1]} (line {m.line})" for m, _ in members)
@@ -169,7 +162,7 @@ def repeats(
             said = (
                 f"{where} repeat {shared} fields and {how}; write the shared fields once: "
                 f"`{a}: &{anchor}` and, in {', '.join(names[1:])}, `<<: *{anchor}` followed by "
-                f"only the fields that differ{as_already(example)}, so an edit to one "
+                f"only the fields that differ{already}, so an edit to one "
                 "copy cannot silently leave the others behind"
             )
             out.append(Finding("repeated-block", said, path, first.line))
@@ -209,18 +202,12 @@ def _near_copies(siblings: list[Block], budget: Budget) -> Iterable[list[Block]]
     return [members for _, _, members in leaders if len(members) > 1]
 
 
-def changed_blocks(head: list[Mapping], base: list[Mapping]) -> set[tuple[str, ...]]:
-    """Paths of the mappings that are new at head or whose value changed."""
-    before = {m.path: m.value for m in base}
-    return {m.path for m in head if before.get(m.path) != m.value}
-
-
 # ``repeated-block``'s second shape: a large block (at least :data:`MIN_SHARED` keys, or a
 # scalar of :data:`LONG_SCALAR` characters) written again in a changed file, one place new.
 LONG_SCALAR = 200
 
 
-def _copies_message(places: list[Place], scalar: bool, size: int, example: Merge | None) -> str:
+def _copies_message(places: list[Place], scalar: bool, size: int, already: str) -> str:
     """``size``: characters of the scalar, or fields of the mapping."""
     what = f"the same {size}-character value" if scalar else f"the same mapping of {size} fields"
     where = ", ".join(f"{'.'.join(p.keys) or '(the document)'} ({p.path}:{p.line})" for p in places)
@@ -241,7 +228,7 @@ def _copies_message(places: list[Place], scalar: bool, size: int, example: Merge
     )
     return (
         f"{what} is written {len(places)} times: {where}; write it once per file: "
-        f"{how}{as_already(example)}{across}"
+        f"{how}{already}{across}"
     )
 
 
@@ -298,8 +285,8 @@ def copies(
         places.insert(0, first)
         if first.path not in examples:
             examples[first.path] = merges(files[first.path])
-        example = nearest(examples[first.path], first.keys[:-1])
-        said = _copies_message(places, number[0], sizes[number], example)
+        already = as_already(examples[first.path], first.keys[:-1])
+        said = _copies_message(places, number[0], sizes[number], already)
         out.append(Finding("repeated-block", said, first.path, first.line))
         covered.update((p.path, p.keys) for p in places)
     return out

@@ -17,8 +17,8 @@ from changelog_tool.yaml.tree import Mapping, Values, mappings
 
 @dataclass(frozen=True)
 class MasterKey:
-    """One changed master key, or a whole master file (from line 1): file, head and base bytes
-    (``None``: added), start line, the file's styled keys."""
+    """One changed master key, or a whole master or recipe file (from line 1): file, head and
+    base bytes (``None``: added), start line, the file's styled keys."""
 
     path: str
     head: bytes
@@ -52,13 +52,12 @@ def review(
     taken, skipped = _budget(changed, levels)
     for path, (head, base) in sorted(changed.recipes.items()):
         if path in taken:
-            file = _File(path, head, base, values if repeats else None)
+            file = _File(MasterKey(path, head, base, 1, None), values if repeats else None)
             out += file.lints(styles, work)
             recipes.append(file)
     for part in changed.master_keys:
         if part.path in taken:
-            file = _File(part.path, part.head, part.base, line=part.line, style=part.style)
-            out += file.lints(styles, None)
+            out += _File(part).lints(styles, None)
     out += skipped
     if work is not None and work.cut:
         paths, closed = sorted(work.cut), levels["repeated-block"] == "error"
@@ -133,31 +132,20 @@ def _budget(changed: Changed, levels: MappingType[str, str]) -> tuple[set[str], 
 
 
 class _File:
-    """One file (or one key's part); its base is parsed only when a lint asks."""
+    """A recipe or a master key's part; its base is parsed only when a lint asks."""
 
-    def __init__(
-        self,
-        path: str,
-        head: bytes,
-        base: bytes | None,
-        values: Values | None = None,
-        *,
-        line: int = 1,
-        style: Callable[[], keystyle.Votes] | None = None,
-    ) -> None:
-        self.path = path
-        self.base = base
-        self.values = values
-        self.style = style
+    def __init__(self, part: MasterKey, values: Values | None = None) -> None:
+        self.part, self.path, self.values = part, part.path, values
         self.repeated: list[Mapping] = []  # the blocks its repeated-block findings name
         try:
-            self.now: list[Mapping] | None = mappings(head, line - 1, values=values)
+            self.now: list[Mapping] | None = mappings(part.head, part.line - 1, values=values)
         except YamlProblem:
             self.now = None
 
     @cached_property
     def before(self) -> list[Mapping]:
-        return mappings(self.base, values=self.values) if self.base is not None else []
+        base = self.part.base
+        return mappings(base, values=self.values) if base is not None else []
 
     @cached_property
     def new_paths(self) -> set[tuple[str, ...]]:
@@ -175,10 +163,9 @@ class _File:
         out = []
         try:
             if styles:
-                out += keystyle.slips(self.path, now, lambda: self.new_paths, self.style)
+                out += keystyle.slips(self.path, now, lambda: self.new_paths, self.part.style)
             if work is not None:
-                changed = repeated.changed_blocks(now, self.before)
-                found, self.repeated = repeated.repeats(self.path, now, work, changed)
+                found, self.repeated = repeated.repeats(self.path, now, self.before, work)
                 out += found
         except YamlProblem:
             self.now = None
