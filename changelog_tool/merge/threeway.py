@@ -19,6 +19,7 @@ from changelog_tool.ledger.document import (
     Ledger,
     first_line_difference,
     label,
+    parse,
     separator_before_append,
 )
 from changelog_tool.ledger.entry import entry_identity, pull_link_problem
@@ -311,27 +312,32 @@ def _minus(
 def carry(
     base: bytes, protected: bytes, other: bytes, slug: str | Callable[[], str | None] | None = None
 ) -> tuple[bytes, bytes, tuple[int, ...]] | None:
-    """``(corrected base, corrected protected side, its corrected lines)`` when the other
-    side's only history change is pr-link corrections, each canonical for ``slug``, in
-    entries each side holds exactly once, byte for byte; else ``None``."""
+    """The other side's pr-link corrections of old entries carried onto the protected side:
+    ``(corrected base, corrected protected side, lines corrected in it)`` when they are its
+    only history change, each to a canonical link into ``slug``, in an entry each side holds
+    exactly once, byte for byte; else ``None``."""
     found = pr_link_corrections(base, other)
     if found is None:
         return None
     length, corrected = found
+    lines = other.split(b"\n")
     repository = slug() if callable(slug) else slug
-    if any(pull_link_problem(link, repository) is not None for _, link in corrected):
-        return None  # not a canonical link, by the gate's rule
-    lines, blocks = other.split(b"\n"), Ledger(base).blocks
+    blocks = Ledger(base).blocks
     edits: list[tuple[int, int, bytes]] = []  # (start, end, new line) in the protected side
     for number, _ in corrected:
         block = next((b for b in reversed(blocks) if b.line <= number), None)
         at = _only_block_at(protected, block.text) if block is not None else None
         if block is None or at is None or _only_block_at(base, block.text) is None:
             return None  # not exactly once on both sides: which copy is meant is a guess
-        above = block.text.split(b"\n")[: number - block.line]  # the entry's lines before it
-        start = at + sum(len(line) + 1 for line in above)
+        index, entry_lines = number - block.line, block.text.split(b"\n")
+        entry_lines[index] = new_line = lines[number - 1]
+        value = parse(b"\n".join(entry_lines).rstrip(b"\n"), 1)
+        link = value.get("pr-link") if isinstance(value, dict) else None
+        if not isinstance(link, str) or pull_link_problem(link, repository) is not None:
+            return None  # not a canonical link, by the gate's rule
+        start = at + sum(len(line) + 1 for line in entry_lines[:index])
         end = protected.find(b"\n", start)
-        edits.append((start, len(protected) if end < 0 else end, lines[number - 1]))
+        edits.append((start, len(protected) if end < 0 else end, new_line))
     result = protected
     for start, end, new_line in sorted(edits, reverse=True):
         result = result[:start] + new_line + result[end:]

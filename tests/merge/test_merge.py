@@ -487,3 +487,17 @@ def test_a_description_line_that_begins_with_pr_link_is_not_carried_as_a_correct
     assert described != LINKED
     edit = described.replace(b"pull/5\n", b"pull/6\n")
     refused(described, appended(described, M1), edit)
+
+
+def test_a_reindented_description_line_is_not_carried_with_a_real_correction() -> None:
+    """A quoted description's continuation line that begins with ``pr-link:`` is
+    re-indented (the same value) beside a real correction: each corrected line is judged
+    as the entry it makes, so the description line refuses the carry."""
+    base = b'- config-keys: [a.b]\n  description: "first line\n    pr-link: in the text"\n'
+    base += b"  pr-link: XXX\n"
+    ours = base + b"\n- config-keys: [c.d]\n  description: new\n"
+    ours += b"  pr-link: https://github.com/o/r/pull/5\n"
+    theirs = base.replace(b"    pr-link: in", b"      pr-link: in").replace(
+        b"XXX", b"https://github.com/o/r/pull/123"
+    )
+    assert isinstance(merge(base, ours, theirs, "ours", slug="o/r"), Refused)
