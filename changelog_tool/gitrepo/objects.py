@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from changelog_tool.errors import EnvironmentProblem, check_size
-from changelog_tool.gitrepo.process import spawn
+from changelog_tool.gitrepo.process import object_header, spawn
 from changelog_tool.gitrepo.worktree import Kind
 
 CHUNK = 1 << 20
@@ -36,25 +36,27 @@ class Objects:
 
     def __init__(self, root: Path) -> None:
         self._root = root
-        self._process: subprocess.Popen[bytes] | None = None
+        self._processes: dict[str, subprocess.Popen[bytes]] = {}
 
-    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
-        if self._process is None:
-            self._process = spawn(self._root, "cat-file", "--batch")
-            resize = getattr(fcntl, "F_SETPIPE_SZ", None)
-            if self._process.stdout is not None and resize is not None:
-                # let git run a chunk ahead of the reader, where the system allows
-                with contextlib.suppress(OSError):
-                    fcntl.fcntl(self._process.stdout.fileno(), resize, CHUNK)
-        assert self._process.stdin is not None and self._process.stdout is not None
-        return self._process.stdin, self._process.stdout
+    def _pipes(self, mode: str = "--batch") -> tuple[IO[bytes], IO[bytes]]:
+        process = self._processes.get(mode)
+        if process is None:
+            process = self._processes[mode] = spawn(self._root, "cat-file", mode)
+            if mode == "--batch":
+                _widen(process.stdout)
+        assert process.stdin is not None and process.stdout is not None
+        return process.stdin, process.stdout
 
-    def header(self, spec: str) -> tuple[str, str, int] | None:
-        """Ask for ``spec``: its sha, type and size, its bytes left pending (read them or
-        :meth:`skip` them); ``None`` when absent or asked with a line break."""
+    def info(self, spec: str) -> tuple[str, str, int] | None:
+        """The sha, type and size of ``spec`` without its bytes; ``None`` when absent."""
+        return self.header(spec, "--batch-check")
+
+    def header(self, spec: str, mode: str = "--batch") -> tuple[str, str, int] | None:
+        """Ask for ``spec``: its sha, type and size, its bytes left pending in ``--batch`` (read
+        them or :meth:`skip` them); ``None`` when absent or asked with a line break."""
         if "\n" in spec or "\r" in spec or not spec:
             return None
-        send, receive = self._pipes()
+        send, receive = self._pipes(mode)
         try:
             send.write(spec.encode("utf-8", "surrogateescape") + b"\n")
             send.flush()
@@ -65,10 +67,7 @@ class Objects:
         if not line.endswith(b"\n"):
             self.close()
             raise EnvironmentProblem("git cat-file stopped unexpectedly; is the repository intact?")
-        words = line.decode("ascii", "replace").split()
-        if len(words) != 3 or not words[2].isdigit() or words[1] in ("missing", "ambiguous"):
-            return None
-        return words[0], words[1], int(words[2])
+        return object_header(line[:-1])
 
     def read(
         self, spec: str, limit: int | None = None, name: str = "", kind: str = "blob"
@@ -105,15 +104,18 @@ class Objects:
             left -= len(piece)
         receive.read(1)
 
-    def info(self, spec: str) -> tuple[str, str, int] | None:
-        """The sha, type and size of ``spec`` without its bytes; ``None`` when absent (a
-        non-tree over :data:`CHUNK` bytes ends the process rather than be read)."""
+    def object_id(self, spec: str) -> str | None:
+        """The sha of the object ``spec`` names, ``None`` when absent (a non-tree over
+        :data:`CHUNK` bytes ends the process rather than be read)."""
         found = self.header(spec)
-        if found is not None and found[2] > CHUNK and found[1] != TREE:
+        if found is None:
+            return None
+        sha, kind, size = found
+        if size > CHUNK and kind != TREE:
             self.close()  # the pending bytes are never read
-        elif found is not None:
-            self.skip(found[2])
-        return found
+        else:
+            self.skip(size)
+        return sha
 
     def tree(self, spec: str) -> list[TreeEntry] | None:
         """The entries of the tree ``spec`` (``rev^{tree}``, ``rev:folder``, a sha)."""
@@ -133,22 +135,39 @@ class Objects:
         return entries
 
     def close(self) -> None:
-        """End the ``cat-file`` processes now (they only read, so nothing is lost)."""
-        if self._process is not None:
-            for pipe in (self._process.stdin, self._process.stdout):
-                if pipe is not None:
-                    pipe.close()
-            self._process.kill()
-            self._process.wait()
-            self._process = None
+        for process in self._processes.values():
+            _stop(process)
+        self._processes.clear()
+
+
+def _widen(pipe: IO[bytes] | None) -> None:
+    """Let git run a chunk ahead of the reader: a pipe of :data:`CHUNK` bytes, where allowed."""
+    resize = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if pipe is not None and resize is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(pipe.fileno(), resize, CHUNK)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End a ``cat-file`` process now (it only reads, so nothing is lost)."""
+    for pipe in (process.stdin, process.stdout):
+        if pipe is not None:
+            pipe.close()
+    process.kill()
+    process.wait()
 
 
 def protected_blob(root: Path, refs: Sequence[str], path: str) -> tuple[str, bytes] | None:
     """The file ``path`` at the first of ``refs`` (protected refs, or a commit) that has it,
     with that ref; ``None`` when none does or git cannot be asked."""
-    with contextlib.closing(Objects(root)) as objects, contextlib.suppress(EnvironmentProblem):
+    objects = Objects(root)
+    try:
         for ref in refs:
             found = objects.read(f"{ref}:{path}")
             if found is not None:
                 return ref, found[1]
-    return None
+        return None
+    except EnvironmentProblem:
+        return None
+    finally:
+        objects.close()

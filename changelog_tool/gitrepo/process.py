@@ -109,6 +109,14 @@ def try_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(done.args, done.returncode, out, err)
 
 
+def object_header(line: bytes) -> tuple[str, str, int] | None:
+    """``cat-file --batch``'s header line as ``(object id, type, size)``, if it is one."""
+    words = line.split()
+    if len(words) != 3 or not words[2].isdigit() or words[1] in (b"missing", b"ambiguous"):
+        return None
+    return words[0].decode("ascii", "replace"), words[1].decode("ascii", "replace"), int(words[2])
+
+
 def merge_file(
     root: Path, ours: Path, base: Path, theirs: Path, style: str | None = None
 ) -> tuple[bytes, int] | None:

@@ -194,8 +194,7 @@ class Repo(contextlib.AbstractContextManager["Repo"]):
         return done.stdout
 
     def _tree_id(self, rev: str, folder: str) -> str | None:
-        found = self.objects.info(f"{rev}:{folder.strip('/')}")
-        return found[0] if found is not None else None
+        return self.objects.object_id(f"{rev}:{folder.strip('/')}")
 
     def tree_files(
         self, rev: str, patterns: Iterable[str], links: set[str] | None = None

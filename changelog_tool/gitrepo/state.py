@@ -76,9 +76,11 @@ def unmerged(path: Path, name: str) -> str | None:
     """What ``add`` and ``verify`` say of ``path`` (shown as ``name``) when it has conflict
     stages, naming the operation in progress (``a merge`` if unnamed)."""
     folder = path.parent
+    if not folder.is_dir():
+        return None
     try:
         done = git(folder, "ls-files", "-u", "-z", "--", f":(literal){path.name}")
-    except EnvironmentProblem:  # no git, or no such folder
+    except EnvironmentProblem:
         return None
     if done.returncode != 0 or not done.stdout:
         return None

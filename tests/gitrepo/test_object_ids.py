@@ -20,16 +20,13 @@ def test_object_ids_come_from_the_batch_process_alone(
     trace = tmp_path / "trace"
     monkeypatch.setenv("GIT_TRACE", str(trace))
     objects = Objects(repo.root)
-
-    def object_id(spec: str) -> str | None:
-        found = objects.info(spec)
-        return found[0] if found is not None else None
-
     try:
-        assert object_id(f"{sha}:recipes") == repo.git("rev-parse", f"{sha}:recipes")
-        assert object_id(f"{sha}:recipes/a.yaml") == repo.git("rev-parse", f"{sha}:recipes/a.yaml")
-        assert object_id(f"{sha}:nowhere") is None
-        assert object_id(f"{sha}:big.bin") == repo.git("rev-parse", f"{sha}:big.bin")
+        assert objects.object_id(f"{sha}:recipes") == repo.git("rev-parse", f"{sha}:recipes")
+        assert objects.object_id(f"{sha}:recipes/a.yaml") == repo.git(
+            "rev-parse", f"{sha}:recipes/a.yaml"
+        )
+        assert objects.object_id(f"{sha}:nowhere") is None
+        assert objects.object_id(f"{sha}:big.bin") == repo.git("rev-parse", f"{sha}:big.bin")
         assert objects.read(f"{sha}:recipes/a.yaml") is not None  # a new process answers
     finally:
         objects.close()
@@ -39,3 +36,27 @@ def test_object_ids_come_from_the_batch_process_alone(
         if "built-in: git cat-file" in line
     ]
     assert started == ["git cat-file --batch"] * 2, started
+
+
+def test_asking_about_large_files_keeps_one_process(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a file is and how large comes from ``--batch-check``, which never sends the
+    bytes: a large file does not end the process, so it is started once."""
+    files = {f"big{n}.bin": b"x" * (CHUNK + n) for n in range(1, 4)}
+    sha = repo.commit("c", **files)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    objects = Objects(repo.root)
+    try:
+        for _ in range(2):
+            for name, data in files.items():
+                assert objects.info(f"{sha}:{name}") == (
+                    repo.git("rev-parse", f"{sha}:{name}"),
+                    "blob",
+                    len(data),
+                )
+    finally:
+        objects.close()
+    started = [line for line in trace.read_text().splitlines() if "built-in: git cat-file" in line]
+    assert len(started) == 1, started
