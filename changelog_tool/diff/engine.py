@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -311,19 +311,29 @@ def benchmarked_state(
 ) -> Callable[[str], str | None]:
     """``key`` -> the newest base entry covering it when head's value equals its value at that
     entry's commit; else ``None``."""
-    ledger = functools.cache(lambda: Ledger(repo.read(base_sha, changelog) or b""))
+    parsed: list[tuple[int, dict[str, object]]] = []  # (line, value), newest first
+    rest: Iterator[tuple[int, object]] | None = None
+
+    def newest_first() -> Iterator[tuple[int, dict[str, object]]]:
+        """The base's entries from its end, each parsed once for every key asked."""
+        nonlocal rest
+        if rest is None:
+            entries = Ledger(repo.read(base_sha, changelog) or b"")
+            rest = ((b.line, b.value) for b in reversed(entries.blocks))
+        yield from parsed
+        for line, value in rest:
+            if isinstance(value, dict):
+                parsed.append((line, value))
+                yield line, value
 
     def lookup(key: str) -> str | None:
-        for entry in reversed(ledger().blocks):  # each value parsed once for every key asked
-            value = entry.value
-            if isinstance(value, dict) and any(
-                matches(p, key) for p in texts(value.get("config-keys"))
-            ):
-                commit = repo.line_origin(base_sha, changelog, entry.line)
+        for line, value in newest_first():
+            if any(matches(p, key) for p in texts(value.get("config-keys"))):
+                commit = repo.line_origin(base_sha, changelog, line)
                 if commit is None or not _same_value(repo, commit, masters, key, head):
                     return None
                 link = value.get("pr-link")
-                return f"the entry on line {entry.line} of the base ({label(value)}, {link})"
+                return f"the entry on line {line} of the base ({label(value)}, {link})"
         return None
 
     return lookup

@@ -37,6 +37,28 @@ def entry_starts(data: bytes) -> list[int]:
     return starts
 
 
+def entry_before(data: bytes, pos: int) -> int:
+    """Where the entry holding offset ``pos`` begins, else 0."""
+    while True:
+        index = data.rfind(b"\n-", 0, pos)
+        if index < 0:
+            return 0
+        if begins_entry(data, index + 1):
+            return index + 1
+        pos = index
+
+
+def entry_after(data: bytes, pos: int) -> int:
+    """Where the first entry after a line break at or after ``pos`` begins, else ``len(data)``."""
+    while True:
+        index = data.find(b"\n-", pos)
+        if index < 0:
+            return len(data)
+        if begins_entry(data, index + 1):
+            return index + 1
+        pos = index + 2
+
+
 UNPARSED: object = object()
 """The value of an entry that does not read alone."""
 

@@ -5,12 +5,11 @@ an ``int``, and no text holds a lone surrogate, so whatever passes, the emitter 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Iterable, Mapping
 from typing import cast
 
 from changelog_tool.github import pull_link
-from changelog_tool.ledger.document import entry_starts, parse
+from changelog_tool.ledger.document import entry_after, entry_before, parse
 from changelog_tool.ledger.entryschema import LIST, TEXT, current
 from changelog_tool.yaml.items import YamlValue
 from changelog_tool.yaml.values import identity
@@ -271,14 +270,13 @@ def duplicate_in(kept: bytes, entry: Mapping[str, object]) -> int | None:
     # every needle is in every spelling of an equal entry: search by the rarest,
     # check the others in each block it is found in
     first, rest = wanted[0], wanted[1:]
-    starts, pos = entry_starts(kept), len(kept)
+    pos = len(kept)
     while True:
         hit = kept.rfind(first, 0, pos)
         if hit < 0:
             return None
-        before, after = bisect_left(starts, hit), bisect_right(starts, hit + len(first))
-        start = pos = starts[before - 1] if before else 0
-        end = starts[after] if after < len(starts) else len(kept)
+        start = pos = entry_before(kept, hit)
+        end = entry_after(kept, hit + len(first))
         # looked up in place: most look-alikes fail on a missing word
         if all(kept.find(word, start, end) >= 0 for word in rest):
             value = parse(kept[start:end].rstrip(b" \n"), 1)

@@ -72,3 +72,16 @@ def test_many_uncovered_keys_over_a_long_history_read_it_once(repo: GitRepo) -> 
     repo.commit("bump every key", **{NVIDIA: masters.replace("v1", "v2")})
     done = run_within_cpu(repo.root, "verify", "--base", "main")
     assert done.returncode == 1 and done.stdout.count(b"uncovered-key") == 40
+
+
+def test_history_lines_that_are_not_entries_are_passed_over_once(repo: GitRepo) -> None:
+    """A history of 20,000 blocks that are not mappings (``- a``) and 6,000 uncovered
+    keys: the walk from the end keeps only the entries, so each key's lookup does not
+    pass those blocks again (it did: minutes of CPU)."""
+    keys = [f"zz-key-{n}" for n in range(6000)]
+    masters = "".join(f"{key}:\n  image: v1\n" for key in keys)
+    repo.commit("base", **{NVIDIA: masters, LOG: "- a\n" * 20_000})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("bump every key", **{NVIDIA: masters.replace("v1", "v2")})
+    done = run_within_cpu(repo.root, "verify", "--base", "main")
+    assert done.returncode == 1 and done.stdout.count(b"uncovered-key") == 6000

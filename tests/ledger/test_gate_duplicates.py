@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from changelog_tool.ledger.entry import duplicate_in, needles, search_order
 
 
@@ -81,3 +83,14 @@ def test_the_search_runs_on_the_needle_rarest_in_the_newest_history() -> None:
     order = search_order(needles(entry), newest)
     assert order[0] in (b"Retune", b"sweep") and order.count(b"a-vllm") == 1
     assert order[-1] == b"a-vllm"
+
+
+def test_a_search_reads_around_its_hits_not_the_whole_history() -> None:
+    """300 searches of a 1 MB history of 250,000 one-line entries that holds none of
+    them: each looks only where its rarest word is, so together they take well under a
+    second of CPU (finding every entry's start first took 40 ms a search)."""
+    history = b"- a\n" * 250_000
+    entry = {"config-keys": ["a-vllm"], "description": ["x"], "pr-link": "XXX"}
+    started = time.process_time()
+    assert all(find(history, entry) is None for _ in range(300))
+    assert time.process_time() - started < 2
