@@ -248,23 +248,29 @@ def pre_commit(target: Path, origin: Source | None) -> Step:
     lead = "" if not old or old.endswith(b"\n") else ending
     # the file's own hook types are its owner's: the key is added only when absent
     types = {} if INSTALL_TYPES_KEY in (value or {}) else {INSTALL_TYPES_KEY: INSTALL_TYPES}
-    hooked = has_hook(repos)  # then only the hook types are added
-    wanted = dict(value or {}) if hooked else {**(value or {}), "repos": [*(repos or []), item]}
-    if hooked:
-        candidates = [""]
-    elif repos is not None:
-        candidates = [hook_item(origin, indent) for indent in (2, 0, 4)]
-    else:
-        candidates = ["repos:\n" + hook_item(origin, 2)]
+    if repos is not None and has_hook(repos):
+        if types:
+            edit = proved(
+                old,
+                lead + INSTALL_TYPES_LINE.replace("\n", ending),
+                {**(value or {}), **types},
+                "append",
+            )
+            if edit.action == "append":
+                return edit
+        return Step(PRE_COMMIT, "keep", HAS_HOOK)
+    wanted = {**(value or {}), "repos": [*(repos or []), item]}
+    candidates = (
+        [hook_item(origin, indent) for indent in (2, 0, 4)]
+        if repos is not None
+        else ["repos:\n" + hook_item(origin, 2)]
+    )
     for extra in [INSTALL_TYPES_LINE, ""] if types else [""]:
         for text in candidates:
-            if text + extra:  # a file with the hook gets the hook types alone
-                full = lead + (text + extra).replace("\n", ending)
-                edit = proved(old, full, {**wanted, **types} if extra else wanted, "append")
-                if edit.action == "append":
-                    return edit
-    if hooked:
-        return Step(PRE_COMMIT, "keep", HAS_HOOK)
+            full = lead + (text + extra).replace("\n", ending)
+            edit = proved(old, full, {**wanted, **types} if extra else wanted, "append")
+            if edit.action == "append":
+                return edit
     return Step(
         PRE_COMMIT,
         "keep",

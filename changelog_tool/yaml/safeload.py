@@ -56,8 +56,9 @@ class _Into:
 def build(data: bytes | str, *, strict: bool = False, offset: int = 0) -> object:
     """The value of the bounded :func:`events` as ruamel's safe loader builds it. Not ``strict``:
     :data:`_DEFER` for what is left to that loader, or the ``DuplicateKeyError`` it would raise.
-    ``strict``: the root (a sequence's as :class:`Item` s, lines shifted by ``offset``), refusing
-    anchors, aliases, tags, complex or repeated keys and a second document (:class:`YamlProblem`)."""
+    ``strict``: the root (a sequence's as :class:`Item` s, lines shifted by ``offset``),
+    refusing anchors, aliases, tags, complex or repeated keys and a second document
+    (:class:`YamlProblem`)."""
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
     breaks = [m.start() for m in re.finditer("\n", text.removeprefix("\ufeff"))]
 

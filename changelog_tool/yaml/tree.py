@@ -85,7 +85,8 @@ class _Node:
 
 def mappings(data: bytes, line_offset: int = 0, *, values: Values | None = None) -> list[Mapping]:
     """Every mapping in ``data``, outermost first, numbered in ``values`` (comparable across
-    files read with one). Raises :class:`YamlProblem` for a file the lints cannot read (the other checks say why)."""
+    files read with one). Raises :class:`YamlProblem` for a file the lints cannot read (the
+    other checks say why)."""
     try:
         root = _compose(data)
     except (YAMLError, ValueError) as exc:
