@@ -181,10 +181,12 @@ def snapshot(
         _head_state(repo, settings, head_sha, head_rev),
         remote_url_reader(repo.root),
         base_tail,
-        masters["base"],
-        reading,
-        benchmarked_state(repo, layout.changelog, layout.masters, base_sha, masters["head"]),
-        behind,
+        base_masters=masters["base"],
+        reading=reading,
+        benchmarked=benchmarked_state(
+            repo, layout.changelog, layout.masters, base_sha, masters["head"]
+        ),
+        behind=behind,
     )
 
 
