@@ -119,7 +119,9 @@ def rejections(
     out += [Rejection("repeated-key", path, message) for path, message in repeated_items(entry)]
     link = entry.get("pr-link")
     if isinstance(link, str) and not any(r.field == "pr-link" for r in out):
-        out += filter(None, [_pr_link(link, rules)])
+        refused = _pr_link(link, rules)
+        if refused is not None:
+            out.append(refused)
     keys = list(rules.masters.owner)
     files = [m.path for m in rules.masters.files]
     matched: set[str] = set()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from posixpath import commonprefix
 
 from changelog_tool.findings import Finding
 from changelog_tool.yaml.tree import Mapping, Values
@@ -40,7 +39,7 @@ def anchor_name(name: str) -> str:
 def as_already(examples: Sequence[Merge], near: tuple[str, ...]) -> str:
     """The file's own anchor-and-merge pair whose merging mapping shares the longest path with
     ``near`` (first on a tie), as an example to follow; empty without one."""
-    example = max(examples, key=lambda e: len(commonprefix([e.used.path, near])), default=None)
+    example = max(examples, key=lambda e: _shared(e.used.path, near), default=None)
     if example is None:
         return ""
     defined, used = example.defined, example.used
@@ -49,6 +48,12 @@ def as_already(examples: Sequence[Merge], near: tuple[str, ...]) -> str:
         f"&{example.anchor}` (line {defined.line}) and `<<: *{example.anchor}` "
         f"(line {used.line})"
     )
+
+
+def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    """How many leading path components ``a`` and ``b`` have in common."""
+    pairs = enumerate(zip(a, b, strict=False))
+    return next((i for i, (x, y) in pairs if x != y), min(len(a), len(b)))
 
 
 MAX_EXAMPLES = 100
